@@ -1,0 +1,624 @@
+"""The transcript document: tokens, suggestions on them, paragraphs, metadata, undo and change events.
+
+Every change goes through ``Transcript.history`` as a command, bumps ``revision`` and emits an event
+that says what changed, so a view redraws only that.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import math
+import re
+import itertools
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from psygnal import Signal
+
+from editor.core.history import History
+from editor.core.text import Piece, split_paragraphs, split_words
+
+
+class Kind(StrEnum):
+    PUNCT = "punct"  # the mark after the token; "" means none
+    CASE = "case"  # the token's surface text
+
+
+class State(StrEnum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word. ``id`` is stable for the document's lifetime; -1 means "let the transcript assign"."""
+
+    word: str  # as recognised: lower case, no punctuation
+    surface: str | None = None  # as shown (case applied or edited); None = same as word
+    punct: str = ""  # punctuation after the word
+    start: float | None = None  # seconds
+    end: float | None = None
+    confidence: float | None = None  # ASR confidence 0..1
+    speaker: str | None = None
+    id: int = -1
+
+    def __post_init__(self) -> None:
+        if self.surface is None:
+            object.__setattr__(self, "surface", self.word)
+
+    @property
+    def text(self) -> str:
+        return f"{self.surface}{self.punct}"
+
+    def value(self, kind: Kind) -> str:
+        """The token's current value for a suggestion kind."""
+        return self.punct if kind == Kind.PUNCT else self.surface  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A proposed punctuation mark or surface for one token, with the full distribution behind it.
+
+    ``original`` is the token's value before the suggestion was accepted (so it can be taken back).
+    """
+
+    token_id: int
+    kind: Kind
+    value: str
+    probs: Mapping[str, float] = field(default_factory=dict)
+    state: State = State.PENDING
+    original: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", Kind(self.kind))
+        object.__setattr__(self, "state", State(self.state))
+        probs = {str(k): float(v) for k, v in self.probs.items()}
+        for key, p in probs.items():
+            if not (0.0 <= p <= 1.0):  # also rejects NaN
+                raise ValueError(f"probability of {key!r} is {p}, not within 0..1")
+        if not probs:
+            probs = {self.value: 1.0}
+        probs.setdefault(self.value, 0.0)
+        object.__setattr__(self, "probs", probs)
+
+    @property
+    def confidence(self) -> float:
+        return self.probs[self.value]
+
+    @property
+    def key(self) -> tuple[int, Kind]:
+        return (self.token_id, self.kind)
+
+    def alternatives(self) -> list[tuple[str, float]]:
+        """Values with their probabilities, most likely first."""
+        return sorted(self.probs.items(), key=lambda item: -item[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Metadata:
+    source_file: str | None = None
+    audio_file: str | None = None
+    language: str | None = None
+    model: str | None = None  # ASR model that produced the words
+    restore_model: str | None = None  # punctuation/case model that made the suggestions
+    duration: float | None = None  # seconds of audio
+    warnings: tuple[str, ...] = ()  # things a reader had to guess (e.g. the text encoding)
+    extra: Mapping[str, Any] = field(default_factory=dict)  # JSON-able, kept in .stet files
+
+
+@dataclass(frozen=True, slots=True)
+class WordsSnapshot:
+    """What a background worker needs from a document; safe to hand to another thread."""
+
+    revision: int  # the transcript's words_revision when taken
+    start: int  # index of the first word
+    ids: tuple[int, ...]
+    words: tuple[str, ...]
+
+
+# -- commands ---------------------------------------------------------------------------------------
+class _Swap:
+    """A change that sets a new value and can set the old one back."""
+
+    def __init__(self, apply: Callable[[Any], None], old: Any, new: Any) -> None:
+        self.apply, self.old, self.new = apply, old, new
+
+    def do(self) -> None:
+        self.apply(self.new)
+
+    def undo(self) -> None:
+        self.apply(self.old)
+
+
+class _Splice:
+    def __init__(self, doc: Transcript, start: int, old: list[Token], new: list[Token]) -> None:
+        self.doc, self.start, self.old, self.new = doc, start, old, new
+
+    def do(self) -> None:
+        self.doc._splice(self.start, len(self.old), self.new)
+
+    def undo(self) -> None:
+        self.doc._splice(self.start, len(self.new), self.old)
+
+
+_SuggestionChanges = list[tuple[tuple[int, Kind], "Suggestion | None"]]
+
+
+class Transcript:
+    """Tokens with suggestions, paragraphs and metadata; all changes undoable via ``history``.
+
+    Events (psygnal): ``tokens_changed(start, removed, inserted)`` — tokens ``start:start+removed``
+    were replaced by ``inserted`` tokens (an in-place change has removed == inserted);
+    ``suggestions_changed(token_ids)``; ``paragraphs_changed()``; ``metadata_changed()``.
+    """
+
+    tokens_changed = Signal(int, int, int)
+    suggestions_changed = Signal(tuple)
+    paragraphs_changed = Signal()
+    metadata_changed = Signal()
+
+    def __init__(self, tokens: Iterable[Token] = (), *, paragraph_starts: Iterable[int] = (),
+                 metadata: Metadata | None = None, suggestions: Iterable[Suggestion] = ()) -> None:
+        """``paragraph_starts`` are token indices; the first token always starts a paragraph."""
+        given = list(tokens)
+        used = {t.id for t in given if t.id >= 0}
+        if len(used) != sum(1 for t in given if t.id >= 0):
+            raise ValueError("token ids must be unique")
+        self._next_id = max(used, default=-1) + 1
+        self._tokens: list[Token] = [t if t.id >= 0 else self._with_new_id(t) for t in given]
+        self._index: dict[int, int] = {t.id: i for i, t in enumerate(self._tokens)}
+        self._index_stale = False
+        self._tuple: tuple[Token, ...] | None = None
+        self._para: frozenset[int] = frozenset(
+            self._tokens[i].id for i in paragraph_starts if 0 < i < len(self._tokens))
+        self._sugg: dict[int, dict[Kind, Suggestion]] = {}
+        for s in suggestions:
+            if s.token_id not in self._index:
+                raise ValueError(f"suggestion for unknown token id {s.token_id}")
+            self._sugg.setdefault(s.token_id, {})[s.kind] = s
+        self.metadata = metadata or Metadata()
+        self.history = History()
+        self.revision = 0  # bumps on every change, undo and redo included
+        self.words_revision = 0  # bumps only when the word sequence changes
+
+    # -- construction helpers ------------------------------------------------------------------
+    @classmethod
+    def from_text(cls, text: str, metadata: Metadata | None = None) -> Transcript:
+        """Words of already written text; its punctuation and capitals become the current state."""
+        tokens: list[Token] = []
+        starts: list[int] = []
+        for block in split_paragraphs(text):
+            starts.append(len(tokens))
+            tokens.extend(Token(p.word, p.surface, p.punct) for p in split_words(block))
+        return cls(tokens, paragraph_starts=starts, metadata=metadata)
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], metadata: Metadata | None = None) -> Transcript:
+        return cls((Token(w) for w in words), metadata=metadata)
+
+    def _with_new_id(self, token: Token) -> Token:
+        token = dataclasses.replace(token, id=self._next_id)
+        self._next_id += 1
+        return token
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def tokens(self) -> tuple[Token, ...]:
+        if self._tuple is None:
+            self._tuple = tuple(self._tokens)
+        return self._tuple
+
+    def __len__(self) -> int:
+        return len(self._tokens)
+
+    def __getitem__(self, index: int) -> Token:
+        return self._tokens[index]
+
+    def words(self, start: int = 0, end: int | None = None) -> list[str]:
+        """The raw word list, as a restoration engine wants it."""
+        return [t.word for t in self._tokens[start:end]]
+
+    def snapshot(self, start: int = 0, end: int | None = None) -> WordsSnapshot:
+        chosen = self._tokens[start:end]
+        return WordsSnapshot(self.words_revision, start, tuple(t.id for t in chosen),
+                             tuple(t.word for t in chosen))
+
+    def index_of(self, token_id: int) -> int:
+        """Index of a token id; KeyError when the token is gone."""
+        if self._index_stale:
+            self._index = {t.id: i for i, t in enumerate(self._tokens)}
+            self._index_stale = False
+        return self._index[token_id]
+
+    def token(self, token_id: int) -> Token:
+        return self._tokens[self.index_of(token_id)]
+
+    def has_token(self, token_id: int) -> bool:
+        try:
+            self.index_of(token_id)
+        except KeyError:
+            return False
+        return True
+
+    # -- paragraphs ----------------------------------------------------------------------------
+    @property
+    def paragraph_starts(self) -> list[int]:
+        """Sorted token indices that start a paragraph (0 included when there are tokens)."""
+        if not self._tokens:
+            return []
+        found = {self.index_of(i) for i in self._para if self.has_token(i)}
+        found.add(0)
+        return sorted(found)
+
+    def is_paragraph_start(self, index: int) -> bool:
+        return index == 0 or self._tokens[index].id in self._para
+
+    def paragraphs(self) -> list[range]:
+        starts = self.paragraph_starts
+        return [range(a, b) for a, b in zip(starts, [*starts[1:], len(self._tokens)])]
+
+    def set_paragraph_start(self, index: int, starts: bool = True) -> None:
+        token_id = self._tokens[index].id
+        new = self._para | {token_id} if starts else self._para - {token_id}
+        if new != self._para:
+            text = "Split paragraph" if starts else "Join paragraphs"
+            self.history.push(_Swap(self._apply_paragraphs, self._para, frozenset(new)), text)
+
+    # -- suggestions: reading ------------------------------------------------------------------
+    def suggestion(self, token_id: int, kind: Kind | str) -> Suggestion | None:
+        return self._sugg.get(token_id, {}).get(Kind(kind))
+
+    def suggestions_of(self, token_id: int) -> dict[Kind, Suggestion]:
+        return dict(self._sugg.get(token_id, {}))
+
+    def suggestions(self, *, state: State | str | None = None, kind: Kind | str | None = None,
+                    order: str = "position") -> list[Suggestion]:
+        """Suggestions filtered by state and kind, by ``order`` "position" or "confidence"
+        (least confident first, the order a careful review wants)."""
+        found = [s for slot in self._sugg.values() for s in slot.values()
+                 if (state is None or s.state == state) and (kind is None or s.kind == kind)]
+        if order == "position":
+            found.sort(key=lambda s: (self.index_of(s.token_id), s.kind != Kind.CASE))
+        elif order == "confidence":
+            found.sort(key=lambda s: (s.confidence, self.index_of(s.token_id)))
+        else:
+            raise ValueError(f"order must be 'position' or 'confidence', not {order!r}")
+        return found
+
+    def pending(self, *, kind: Kind | str | None = None, order: str = "position") -> list[Suggestion]:
+        return self.suggestions(state=State.PENDING, kind=kind, order=order)
+
+    def next_pending(self, after: int = -1, *, reverse: bool = False,
+                     kind: Kind | str | None = None) -> Suggestion | None:
+        """The first pending suggestion on a token after index ``after`` (before it if ``reverse``)."""
+        indices = range(after - 1, -1, -1) if reverse else range(after + 1, len(self._tokens))
+        kinds = (Kind.CASE, Kind.PUNCT) if not reverse else (Kind.PUNCT, Kind.CASE)
+        for i in indices:
+            slot = self._sugg.get(self._tokens[i].id)
+            if not slot:
+                continue
+            for k in kinds:
+                s = slot.get(k)
+                if s is not None and s.state == State.PENDING and (kind is None or k == kind):
+                    return s
+        return None
+
+    # -- suggestions: changing -----------------------------------------------------------------
+    def set_suggestions(self, suggestions: Iterable[Suggestion], *, text: str = "Restore",
+                        merge_id: object | None = None, keep_decided: bool = True) -> int:
+        """Put suggestions on tokens; returns how many were stored.
+
+        Suggestions for tokens that no longer exist are skipped (results that arrive after an
+        edit). With ``keep_decided``, accepted or rejected suggestions are not overwritten. Calls
+        with the same ``merge_id`` in a row are one undo step: a pass delivered chunk by chunk.
+        """
+        changes: _SuggestionChanges = []
+        for s in suggestions:
+            if not self.has_token(s.token_id):
+                continue
+            old = self.suggestion(s.token_id, s.kind)
+            if old is not None and keep_decided and old.state != State.PENDING:
+                continue
+            changes.append((s.key, s))
+        if changes:
+            self._push_suggestions(changes, text, merge_id=merge_id)
+        return len(changes)
+
+    def clear_suggestions(self, start: int = 0, end: int | None = None, *,
+                          states: Iterable[State | str] = (State.PENDING,),
+                          kind: Kind | str | None = None) -> int:
+        wanted = {State(s) for s in states}
+        changes: _SuggestionChanges = [
+            (s.key, None) for t in self._tokens[start:end]
+            for s in self._sugg.get(t.id, {}).values()
+            if s.state in wanted and (kind is None or s.kind == kind)]
+        if changes:
+            self._push_suggestions(changes, "Clear suggestions")
+        return len(changes)
+
+    def accept(self, token_id: int, kind: Kind | str, value: str | None = None) -> Suggestion:
+        """Accept a suggestion, or choose the alternative ``value`` instead; one undo step."""
+        s = self._require(token_id, kind)
+        value = s.value if value is None else value
+        index = self.index_of(token_id)
+        token = self._tokens[index]
+        original = s.original if s.state == State.ACCEPTED else token.value(s.kind)
+        accepted = dataclasses.replace(s, value=value, state=State.ACCEPTED, original=original)
+        with self.history.group("Accept suggestion" if value == s.value else "Choose alternative"):
+            self._push_tokens([(index, _with_value(token, s.kind, value))], "")
+            self._push_suggestions([(s.key, accepted)], "")
+        return accepted
+
+    def reject(self, token_id: int, kind: Kind | str) -> Suggestion:
+        """Reject a suggestion; an accepted one gives the token its earlier value back."""
+        s = self._require(token_id, kind)
+        rejected = dataclasses.replace(s, state=State.REJECTED)
+        with self.history.group("Reject suggestion"):
+            if s.state == State.ACCEPTED and s.original is not None:
+                index = self.index_of(token_id)
+                self._push_tokens([(index, _with_value(self._tokens[index], s.kind, s.original))], "")
+            self._push_suggestions([(s.key, rejected)], "")
+        return rejected
+
+    def accept_all(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None) -> int:
+        """Accept every pending suggestion with confidence >= ``min_confidence``; one undo step."""
+        chosen = [s for s in self.pending(kind=kind) if s.confidence >= min_confidence]
+        if not chosen:
+            return 0
+        updated: dict[int, Token] = {}
+        changes: _SuggestionChanges = []
+        for s in chosen:
+            index = self.index_of(s.token_id)
+            token = updated.get(index, self._tokens[index])
+            changes.append((s.key, dataclasses.replace(s, state=State.ACCEPTED,
+                                                       original=token.value(s.kind))))
+            updated[index] = _with_value(token, s.kind, s.value)
+        with self.history.group(f"Accept all ≥ {min_confidence:.2f}"):
+            self._push_tokens(sorted(updated.items()), "")
+            self._push_suggestions(changes, "")
+        return len(chosen)
+
+    def reject_all(self, *, kind: Kind | str | None = None, max_confidence: float = 1.0) -> int:
+        """Reject every pending suggestion with confidence <= ``max_confidence``; one undo step."""
+        changes: _SuggestionChanges = [
+            (s.key, dataclasses.replace(s, state=State.REJECTED))
+            for s in self.pending(kind=kind) if s.confidence <= max_confidence]
+        if changes:
+            self._push_suggestions(changes, "Reject all")
+        return len(changes)
+
+    def _require(self, token_id: int, kind: Kind | str) -> Suggestion:
+        s = self.suggestion(token_id, kind)
+        if s is None:
+            raise KeyError(f"no {Kind(kind).value} suggestion on token {token_id}")
+        return s
+
+    # -- editing tokens ------------------------------------------------------------------------
+    def append_tokens(self, tokens: Iterable[Token], *, new_paragraph: bool = False,
+                      merge_id: object | None = "append") -> range:
+        """Append words (ASR output as it arrives); returns their index range.
+
+        Appends in a row share one undo step by default (``merge_id``).
+        """
+        new = [self._with_new_id(t) for t in tokens]
+        start = len(self._tokens)
+        if not new:
+            return range(start, start)
+        with self.history.group("Add words", merge_id=merge_id):
+            self.history.push(_Splice(self, start, [], new))
+            if new_paragraph and start > 0:
+                self.history.push(_Swap(self._apply_paragraphs, self._para,
+                                        self._para | {new[0].id}))
+        return range(start, start + len(new))
+
+    def edit_token(self, index: int, *, surface: str | None = None, punct: str | None = None) -> None:
+        """Set a token's surface and/or punctuation by hand; a pending suggestion of that kind goes."""
+        token = self._tokens[index]
+        new = dataclasses.replace(token, surface=token.surface if surface is None else surface,
+                                  punct=token.punct if punct is None else punct)
+        if new == token:
+            return
+        drop: _SuggestionChanges = [
+            (s.key, None) for s in self._sugg.get(token.id, {}).values()
+            if s.state == State.PENDING and new.value(s.kind) != token.value(s.kind)]
+        with self.history.group("Edit word"):
+            self._push_tokens([(index, new)], "")
+            if drop:
+                self._push_suggestions(drop, "")
+
+    def replace_span(self, start: int, end: int, text: str) -> range:
+        """Replace tokens ``start:end`` with typed ``text``; returns the new tokens' index range.
+
+        Words are aligned (difflib on the raw words): an unchanged word keeps its id, timings,
+        confidence, speaker and suggestions (those of a kind whose value the text changed are
+        dropped); new words get new ids and times spread over the time the replaced words took (or
+        the gap between their neighbours). A line break in ``text`` starts a paragraph.
+        """
+        if not 0 <= start <= end <= len(self._tokens):
+            raise IndexError(f"span {start}:{end} outside 0:{len(self._tokens)}")
+        old = self._tokens[start:end]
+        pieces, breaks, break_after = _parse_span(text)
+        opcodes = difflib.SequenceMatcher(
+            None, [t.word for t in old], [p.word for p in pieces], autojunk=False).get_opcodes()
+        new: list[Token] = []
+        drop: _SuggestionChanges = []
+        for tag, i1, i2, j1, j2 in opcodes:
+            if tag == "equal":
+                for token, piece in zip(old[i1:i2], pieces[j1:j2]):
+                    kept = dataclasses.replace(token, surface=piece.surface, punct=piece.punct)
+                    drop.extend((s.key, None) for s in self._sugg.get(token.id, {}).values()
+                                if kept.value(s.kind) != token.value(s.kind))
+                    new.append(kept)
+                continue
+            drop.extend((s.key, None) for t in old[i1:i2] for s in self._sugg.get(t.id, {}).values())
+            if j1 == j2:
+                continue
+            lo, hi = self._time_window(old, i1, i2, start, end, new)
+            speaker = next((t.speaker for t in old[i1:i2] if t.speaker), None)
+            if speaker is None:
+                before = new[-1] if new else self._tokens[start - 1] if start > 0 else None
+                speaker = before.speaker if before else None
+            count = j2 - j1
+            for k, piece in enumerate(pieces[j1:j2]):
+                t0 = t1 = None
+                if lo is not None and hi is not None:
+                    t0 = lo + (hi - lo) * k / count
+                    t1 = lo + (hi - lo) * (k + 1) / count
+                new.append(self._with_new_id(Token(piece.word, piece.surface, piece.punct, t0, t1,
+                                                   speaker=speaker)))
+        para = self._span_paragraphs(start, end, new, breaks, break_after)
+        if new == old and para == self._para:
+            return range(start, end)
+        with self.history.group("Delete" if not new else "Edit text"):
+            self.history.push(_Splice(self, start, old, new))
+            if drop:
+                self._push_suggestions(drop, "")
+            if para != self._para:
+                self.history.push(_Swap(self._apply_paragraphs, self._para, frozenset(para)))
+        return range(start, start + len(new))
+
+    def _span_paragraphs(self, start: int, end: int, new: list[Token], breaks: set[int],
+                         break_after: bool) -> frozenset[int]:
+        """Paragraph starts once ``new`` replaces tokens ``start:end``: the text decides inside
+        the span; a paragraph that began with the span begins with what replaces it."""
+        old = self._tokens[start:end]
+        para = set(self._para) - {t.id for t in old}
+        after = self._tokens[end].id if end < len(self._tokens) else None
+        began_here = (old[0].id in self._para) if old else (after in self._para)
+        if began_here:
+            if new:
+                para.add(new[0].id)
+                if not old and not break_after:
+                    para.discard(after)
+            elif after is not None:
+                para.add(after)
+        para.update(new[j].id for j in breaks if j < len(new))
+        if break_after and after is not None:
+            para.add(after)
+        return frozenset(para)
+
+    def delete_span(self, start: int, end: int) -> None:
+        self.replace_span(start, end, "")
+
+    def _time_window(self, old: list[Token], i1: int, i2: int, start: int, end: int,
+                     new_so_far: list[Token]) -> tuple[float | None, float | None]:
+        """Where new words in place of ``old[i1:i2]`` may lie in time."""
+        replaced = [t for t in old[i1:i2] if t.start is not None and t.end is not None]
+        if replaced:
+            return min(t.start for t in replaced), max(t.end for t in replaced)  # type: ignore
+        before = itertools.chain(reversed(new_so_far), reversed(self._tokens[max(0, start - 50):start]))
+        lo = next((t.end for t in before if t.end is not None), None)
+        after = itertools.chain(old[i2:], self._tokens[end:end + 50])
+        hi = next((t.start for t in after if t.start is not None), None)
+        if lo is None and hi is None:
+            return None, None
+        lo = hi if lo is None else lo
+        hi = lo if hi is None else max(hi, lo)
+        return lo, hi
+
+    def set_metadata(self, **changes: Any) -> None:
+        new = dataclasses.replace(self.metadata, **changes)
+        if new != self.metadata:
+            self.history.push(_Swap(self._apply_metadata, self.metadata, new), "Change details")
+
+    # -- pushing commands ----------------------------------------------------------------------
+    def _push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None:
+        old = [(i, self._tokens[i]) for i, _ in updates]
+        self.history.push(_Swap(self._apply_tokens, old, updates), text)
+
+    def _push_suggestions(self, changes: _SuggestionChanges, text: str, *,
+                          merge_id: object | None = None) -> None:
+        old = [(key, self.suggestion(*key)) for key, _ in changes]
+        self.history.push(_Swap(self._apply_suggestions, old[::-1], changes), text,
+                          merge_id=merge_id)
+
+    # -- primitive changes (only commands call these) ------------------------------------------
+    def _changed(self, words: bool = False) -> None:
+        self.revision += 1
+        if words:
+            self.words_revision += 1
+
+    def _splice(self, start: int, removed: int, new: list[Token]) -> None:
+        at_end = start + removed == len(self._tokens)
+        gone = self._tokens[start:start + removed]
+        self._tokens[start:start + removed] = new
+        self._tuple = None
+        if at_end and not self._index_stale:
+            # Changing only the end (ASR appending) leaves every other index valid.
+            for token in gone:
+                del self._index[token.id]
+            for i, token in enumerate(new, start):
+                self._index[token.id] = i
+        else:
+            self._index_stale = True
+        self._changed(words=True)
+        self.tokens_changed.emit(start, removed, len(new))
+
+    def _apply_tokens(self, updates: list[tuple[int, Token]]) -> None:
+        if not updates:
+            return
+        for i, token in updates:
+            self._tokens[i] = token
+        self._tuple = None
+        first = min(i for i, _ in updates)
+        count = max(i for i, _ in updates) - first + 1
+        self._changed()
+        self.tokens_changed.emit(first, count, count)
+
+    def _apply_suggestions(self, changes: _SuggestionChanges) -> None:
+        for (token_id, kind), s in changes:
+            if s is None:
+                slot = self._sugg.get(token_id)
+                if slot is not None:
+                    slot.pop(kind, None)
+                    if not slot:
+                        del self._sugg[token_id]
+            else:
+                self._sugg.setdefault(token_id, {})[kind] = s
+        self._changed()
+        self.suggestions_changed.emit(tuple(dict.fromkeys(key[0] for key, _ in changes)))
+
+    def _apply_paragraphs(self, ids: frozenset[int]) -> None:
+        self._para = ids
+        self._changed()
+        self.paragraphs_changed.emit()
+
+    def _apply_metadata(self, metadata: Metadata) -> None:
+        self.metadata = metadata
+        self._changed()
+        self.metadata_changed.emit()
+
+    def __repr__(self) -> str:
+        return f"<Transcript {len(self._tokens)} tokens, revision {self.revision}>"
+
+
+def _with_value(token: Token, kind: Kind, value: str) -> Token:
+    if kind == Kind.PUNCT:
+        return dataclasses.replace(token, punct=value)
+    return dataclasses.replace(token, surface=value)
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _parse_span(text: str) -> tuple[list[Piece], set[int], bool]:
+    """Pieces of typed text, the piece indices after a line break, and whether it ends in one."""
+    pieces: list[Piece] = []
+    breaks: set[int] = set()
+    lines = _LINE_BREAK.split(text)
+    for n, line in enumerate(lines):
+        if n > 0:
+            breaks.add(len(pieces))
+        pieces.extend(split_words(line))
+    ends_with_break = len(lines) > 1 and not lines[-1].strip()
+    return pieces, breaks, ends_with_break
+
+
+def is_valid_time(value: float | None) -> bool:
+    return value is None or (math.isfinite(value) and value >= 0)
+
+

@@ -1,0 +1,139 @@
+"""Undo and redo: every change to a document is a command that knows how to do and undo itself."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+from psygnal import Signal
+
+
+class Command(Protocol):
+    """One reversible change. ``do`` may run again after ``undo`` (redo)."""
+
+    def do(self) -> None: ...
+
+    def undo(self) -> None: ...
+
+
+class CommandGroup:
+    """Several commands that undo and redo as one step."""
+
+    def __init__(self, text: str, commands: list[Command] | None = None) -> None:
+        self.text = text
+        self.commands: list[Command] = commands or []
+
+    def do(self) -> None:
+        for command in self.commands:
+            command.do()
+
+    def undo(self) -> None:
+        for command in reversed(self.commands):
+            command.undo()
+
+
+class History:
+    """The undo and redo stacks of one document.
+
+    ``push`` runs a command and records it. Inside ``with history.group("Accept all"):`` every pushed
+    command joins one step. Consecutive pushes with the same ``merge_id`` also join one step, which is
+    how a restoration pass that arrives chunk by chunk becomes a single undo step without holding a
+    group open across event-loop turns.
+    """
+
+    changed = Signal()
+
+    def __init__(self, limit: int | None = None) -> None:
+        self._undo: list[CommandGroup] = []
+        self._redo: list[CommandGroup] = []
+        self._open: list[CommandGroup] = []
+        self._last_merge_id: object | None = None
+        self.limit = limit
+
+    # -- recording -------------------------------------------------------------------------------
+    def push(self, command: Command, text: str = "", *, merge_id: object | None = None) -> None:
+        command.do()
+        if self._open:
+            self._open[-1].commands.append(command)
+            return
+        self._record(CommandGroup(text, [command]), merge_id)
+
+    @contextmanager
+    def group(self, text: str, *, merge_id: object | None = None) -> Iterator[CommandGroup]:
+        """Everything pushed inside is one undo step; on an exception it is all undone.
+
+        A group with the same ``merge_id`` as the step before joins that step."""
+        group = CommandGroup(text)
+        self._open.append(group)
+        try:
+            yield group
+        except BaseException:
+            self._open.pop()
+            group.undo()
+            raise
+        self._open.pop()
+        if not group.commands:
+            return
+        if self._open:
+            self._open[-1].commands.append(group)
+            return
+        self._record(group, merge_id)
+
+    def _record(self, group: CommandGroup, merge_id: object | None) -> None:
+        if merge_id is not None and merge_id == self._last_merge_id and self._undo:
+            self._undo[-1].commands.append(group)
+        else:
+            self._undo.append(group)
+            if self.limit is not None and len(self._undo) > self.limit:
+                del self._undo[0]
+        self._last_merge_id = merge_id
+        self._redo.clear()
+        self.changed.emit()
+
+    # -- stepping --------------------------------------------------------------------------------
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo) and not self._open
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo) and not self._open
+
+    @property
+    def undo_text(self) -> str:
+        return self._undo[-1].text if self._undo else ""
+
+    @property
+    def redo_text(self) -> str:
+        return self._redo[-1].text if self._redo else ""
+
+    def undo(self) -> bool:
+        """Undo one step; False when there was nothing to undo."""
+        if not self.can_undo:
+            return False
+        group = self._undo.pop()
+        group.undo()
+        self._redo.append(group)
+        self._last_merge_id = None
+        self.changed.emit()
+        return True
+
+    def redo(self) -> bool:
+        if not self.can_redo:
+            return False
+        group = self._redo.pop()
+        group.do()
+        self._undo.append(group)
+        self._last_merge_id = None
+        self.changed.emit()
+        return True
+
+    def clear(self) -> None:
+        self._undo.clear()
+        self._redo.clear()
+        self._last_merge_id = None
+        self.changed.emit()
+
+    def __len__(self) -> int:
+        return len(self._undo)

@@ -1,0 +1,44 @@
+"""Where Stet finds its bundled resources and keeps the user's settings, data and caches."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "stet"
+
+
+def resource_path(*parts: str) -> Path:
+    """A file under ``resources/``, in a source checkout, an installed wheel or a frozen build.
+
+    PyInstaller unpacks bundled data under ``sys._MEIPASS``; the spec must put ``resources/`` there.
+    """
+    frozen_root = getattr(sys, "_MEIPASS", None)
+    if frozen_root is not None:
+        base = Path(frozen_root) / "resources"
+    else:
+        base = Path(__file__).resolve().parents[2] / "resources"
+    return base.joinpath(*parts)
+
+
+def config_dir() -> Path:
+    """Settings (created on first use)."""
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False, ensure_exists=True))
+
+
+def data_dir() -> Path:
+    """Downloaded speech models and other large user data (created on first use)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False, ensure_exists=True))
+
+
+def cache_dir() -> Path:
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False, ensure_exists=True))
+
+
+def recovery_dir() -> Path:
+    """Autosaved sessions that the next start offers to recover."""
+    path = data_dir() / "recovery"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

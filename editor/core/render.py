@@ -1,0 +1,103 @@
+"""Clean text out of a transcript: accepted suggestions applied, pending ones by policy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from editor.core.document import Kind, State, Transcript
+
+
+@dataclass(frozen=True, slots=True)
+class RenderPolicy:
+    """What to do with pending suggestions: ``min_confidence`` None applies none, 0.0 applies all,
+    t applies those at or above t. Accepted ones are always in the tokens; rejected never apply."""
+
+    min_confidence: float | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> RenderPolicy:
+        """"none", "all" or a number between 0 and 1 (as the CLI's ``--policy`` takes it)."""
+        word = text.strip().lower()
+        if word == "none":
+            return NONE
+        if word == "all":
+            return ALL
+        try:
+            value = float(word)
+        except ValueError:
+            value = -1.0
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"policy must be 'none', 'all' or a confidence 0..1, not {text!r}")
+        return cls(value)
+
+    def applies(self, confidence: float) -> bool:
+        return self.min_confidence is not None and confidence >= self.min_confidence
+
+    def __str__(self) -> str:
+        if self.min_confidence is None:
+            return "none"
+        return "all" if self.min_confidence == 0.0 else f"{self.min_confidence:g}"
+
+
+NONE = RenderPolicy(None)
+ALL = RenderPolicy(0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedWord:
+    """A token as it will be written."""
+
+    index: int
+    surface: str
+    punct: str
+    start: float | None
+    end: float | None
+    speaker: str | None
+    paragraph_start: bool
+
+    @property
+    def text(self) -> str:
+        return f"{self.surface}{self.punct}"
+
+
+def render_words(transcript: Transcript, policy: RenderPolicy = NONE) -> list[RenderedWord]:
+    words = []
+    for index, token in enumerate(transcript.tokens):
+        surface, punct = token.surface or token.word, token.punct
+        for s in transcript.suggestions_of(token.id).values():
+            if s.state == State.PENDING and policy.applies(s.confidence):
+                if s.kind == Kind.PUNCT:
+                    punct = s.value
+                else:
+                    surface = s.value or surface
+        words.append(RenderedWord(index, surface, punct, token.start, token.end, token.speaker,
+                                  transcript.is_paragraph_start(index)))
+    return words
+
+
+def render_paragraphs(transcript: Transcript, policy: RenderPolicy = NONE
+                      ) -> list[tuple[str | None, list[RenderedWord]]]:
+    """(speaker, words) per paragraph."""
+    paragraphs: list[tuple[str | None, list[RenderedWord]]] = []
+    for word in render_words(transcript, policy):
+        if word.paragraph_start or not paragraphs:
+            paragraphs.append((word.speaker, []))
+        paragraphs[-1][1].append(word)
+    return paragraphs
+
+
+def join_rendered(words: list[RenderedWord]) -> str:
+    return " ".join(w.text for w in words)
+
+
+def render(transcript: Transcript, policy: RenderPolicy = NONE, *, speakers: bool = True) -> str:
+    """The clean text: paragraphs separated by a blank line, "Name: " where the speaker changes."""
+    out = []
+    previous: str | None = None
+    for speaker, words in render_paragraphs(transcript, policy):
+        text = join_rendered(words)
+        if speakers and speaker and speaker != previous:
+            text = f"{speaker}: {text}"
+        previous = speaker
+        out.append(text)
+    return "\n\n".join(out)

@@ -1,0 +1,118 @@
+"""Splitting written text into words, the surface they show and the punctuation after them.
+
+Both the format readers and span editing use this, so typed text and read text behave the same.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+#: Characters that, at the end of a chunk, are punctuation after the word rather than part of it.
+#: Apostrophes stay with the word ("students'", "rock'n'roll").
+TRAILING_MARKS = frozenset(".,?!:;…\"”»)]}—–")
+#: Characters that open a word but are not part of the word itself (kept in the surface).
+LEADING_MARKS = frozenset("\"“«([{¿¡'‘—–-")
+SENTENCE_END = frozenset(".?!…")
+
+CASE_CLASSES = ("lower", "capitalized", "upper", "mixed")
+
+_WHITESPACE = re.compile(r"\s+")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One written word: ``surface`` as shown, ``punct`` after it, ``word`` as a recogniser says it."""
+
+    word: str
+    surface: str
+    punct: str = ""
+
+
+def normalize_word(surface: str) -> str:
+    """The word as an ASR engine would emit it: lower case, no opening quotes or brackets."""
+    core = surface.lstrip("".join(LEADING_MARKS)) or surface
+    return core.lower()
+
+
+def split_chunk(chunk: str) -> tuple[str, str]:
+    """Split one whitespace-free chunk into (surface, trailing punctuation)."""
+    cut = len(chunk)
+    while cut > 0 and chunk[cut - 1] in TRAILING_MARKS:
+        cut -= 1
+    return chunk[:cut], chunk[cut:]
+
+
+def split_words(text: str) -> list[Piece]:
+    """Split text into pieces; a chunk of punctuation alone joins the punctuation of the word before."""
+    pieces: list[Piece] = []
+    pending_prefix = ""
+    for chunk in _WHITESPACE.split(text):
+        if not chunk:
+            continue
+        surface, punct = split_chunk(chunk)
+        if not any(ch.isalnum() for ch in surface):
+            # "—", "...", "-" standing alone: punctuation belonging to the word before.
+            if pieces:
+                last = pieces[-1]
+                pieces[-1] = Piece(last.word, last.surface, f"{last.punct} {chunk}")
+            else:
+                pending_prefix += chunk
+            continue
+        surface = pending_prefix + surface
+        pending_prefix = ""
+        pieces.append(Piece(normalize_word(surface), surface, punct))
+    if pending_prefix and not pieces:
+        pieces.append(Piece(pending_prefix, pending_prefix))
+    return pieces
+
+
+def split_paragraphs(text: str) -> list[str]:
+    """Blocks separated by blank lines; without any blank line, every non-empty line is a paragraph."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    blocks = _PARAGRAPH_BREAK.split(text) if _PARAGRAPH_BREAK.search(text) else text.split("\n")
+    return [block for block in blocks if block.strip()]
+
+
+def apply_case(word: str, case: str) -> str:
+    """Write ``word`` in a case class; "mixed" needs a lexicon, so the word comes back unchanged."""
+    if case == "lower":
+        return word.lower()
+    if case == "upper":
+        return word.upper()
+    if case == "capitalized":
+        return word[:1].upper() + word[1:].lower()
+    if case == "mixed":
+        return word
+    raise ValueError(f"unknown case class {case!r}; expected one of {CASE_CLASSES}")
+
+
+def case_alternatives(word: str, case_probs: Mapping[str, float],
+                      mixed: str | None = None) -> dict[str, float]:
+    """Turn p(case class) into p(surface text), summing classes that write the word the same way.
+
+    ``mixed`` is the lexicon's mixed-case form; without one, the "mixed" mass goes to the word as is.
+    """
+    surfaces: dict[str, float] = {}
+    for case, p in case_probs.items():
+        text = mixed if case == "mixed" and mixed else apply_case(word, case)
+        surfaces[text] = surfaces.get(text, 0.0) + float(p)
+    return surfaces
+
+
+def ends_sentence(punct: str) -> bool:
+    return any(ch in SENTENCE_END for ch in punct)
+
+
+def strip_controls(text: str) -> str:
+    """Drop control characters other than line breaks and tabs (NUL, escape codes, ...)."""
+    return "".join(ch for ch in text
+                   if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf")
+                   or ch == "\u200d")
+
+
+def join_words(words: Iterable[str]) -> str:
+    return " ".join(words)

@@ -1,0 +1,206 @@
+"""The transcript document: tokens, suggestions, decisions, paragraphs, events and undo."""
+
+import pytest
+
+from editor.core import Kind, RenderPolicy, State, Suggestion, Token, Transcript, render
+
+
+def punct(token_id, value, p):
+    return Suggestion(token_id, "punct", value, {value: p, "": 1 - p})
+
+
+def case(token_id, value, p, other):
+    return Suggestion(token_id, "case", value, {value: p, other: 1 - p})
+
+
+@pytest.fixture
+def doc():
+    t = Transcript.from_words("so we met in paris it was cold".split())
+    t.set_suggestions([punct(t[2].id, ",", 0.6), punct(t[4].id, ".", 0.95),
+                       case(t[5].id, "It", 0.9, "it"), case(t[4].id, "Paris", 0.99, "paris"),
+                       punct(t[7].id, ".", 0.97), case(t[0].id, "So", 0.5, "so")])
+    t.history.clear()
+    return t
+
+
+def test_ids_are_unique_and_stable_across_edits(doc):
+    ids = [t.id for t in doc.tokens]
+    assert len(set(ids)) == len(ids)
+    doc.replace_span(0, 1, "well so")
+    assert [t.id for t in doc.tokens][2:] == ids[1:]
+
+
+def test_suggestion_confidence_is_probability_of_its_value():
+    s = Suggestion(1, "punct", ",", {"": 0.3, ",": 0.6, ".": 0.1})
+    assert s.confidence == 0.6
+    assert s.alternatives()[0] == (",", 0.6)
+    assert s.kind is Kind.PUNCT and s.state is State.PENDING
+
+
+def test_suggestion_refuses_impossible_probability():
+    with pytest.raises(ValueError):
+        Suggestion(1, "punct", ",", {",": 1.5})
+    with pytest.raises(ValueError):
+        Suggestion(1, "punct", ",", {",": float("nan")})
+
+
+def test_one_suggestion_per_kind_per_token(doc):
+    doc.set_suggestions([punct(doc[2].id, ".", 0.7)])
+    assert doc.suggestion(doc[2].id, "punct").value == "."
+    assert len([s for s in doc.pending() if s.token_id == doc[2].id]) == 1
+
+
+def test_render_policies(doc):
+    assert render(doc) == "so we met in paris it was cold"
+    assert render(doc, RenderPolicy.parse("all")) == "So we met, in Paris. It was cold."
+    assert render(doc, RenderPolicy.parse("0.9")) == "so we met in Paris. It was cold."
+
+
+def test_accept_reject_and_choose(doc):
+    doc.accept(doc[2].id, "punct")
+    assert doc[2].punct == ","
+    doc.reject(doc[5].id, "case")
+    assert render(doc, RenderPolicy.parse("all")) == "So we met, in Paris. it was cold."
+    doc.accept(doc[4].id, "punct", "?")
+    assert doc[4].punct == "?"
+    assert doc.suggestion(doc[4].id, "punct").state == State.ACCEPTED
+    # Taking back an accepted suggestion restores what was there before.
+    doc.reject(doc[2].id, "punct")
+    assert doc[2].punct == ""
+    assert doc.history.undo_text == "Reject suggestion"
+
+
+def test_accept_all_is_one_undo_step(doc):
+    before = render(doc)
+    assert doc.accept_all(0.9) == 4
+    assert render(doc) == "so we met in Paris. It was cold."
+    assert [s.confidence for s in doc.pending()] == [0.5, 0.6]
+    assert doc.history.undo()
+    assert render(doc) == before
+    assert len(doc.pending()) == 6
+    assert doc.history.redo()
+    assert render(doc) == "so we met in Paris. It was cold."
+
+
+def test_reject_all(doc):
+    assert doc.reject_all() == 6
+    assert render(doc, RenderPolicy.parse("all")) == render(doc)
+    assert not doc.pending()
+
+
+def test_pending_by_confidence_and_next(doc):
+    by_conf = [s.confidence for s in doc.pending(order="confidence")]
+    assert by_conf == sorted(by_conf)
+    first = doc.next_pending()
+    assert (first.token_id, first.kind) == (doc[0].id, Kind.CASE)
+    assert doc.next_pending(4).token_id == doc[5].id
+    assert doc.next_pending(5, reverse=True).token_id == doc[4].id
+    assert doc.next_pending(7) is None
+
+
+def test_new_edit_clears_redo(doc):
+    doc.accept(doc[2].id, "punct")
+    doc.history.undo()
+    assert doc.history.can_redo
+    doc.accept(doc[4].id, "punct")
+    assert not doc.history.can_redo
+
+
+def test_group_is_one_step_and_rolls_back_on_error(doc):
+    with doc.history.group("Two things"):
+        doc.accept(doc[2].id, "punct")
+        doc.accept(doc[4].id, "punct")
+    assert doc.history.undo_text == "Two things"
+    doc.history.undo()
+    assert doc[2].punct == doc[4].punct == ""
+    with pytest.raises(RuntimeError):
+        with doc.history.group("Fails"):
+            doc.accept(doc[2].id, "punct")
+            raise RuntimeError
+    assert doc[2].punct == ""
+    assert doc.history.undo_text == "Two things" or not doc.history.can_undo
+
+
+def test_chunks_of_one_pass_merge_into_one_step():
+    t = Transcript.from_words("a b c d e f".split())
+    for chunk in ([0, 1], [2, 3], [4, 5]):
+        t.set_suggestions([punct(t[i].id, ".", 0.8) for i in chunk], merge_id="pass-1")
+    assert len(t.history) == 1
+    t.history.undo()
+    assert not t.pending()
+
+
+def test_suggestions_for_vanished_tokens_are_skipped():
+    t = Transcript.from_words("one two three".split())
+    stale = t[1].id
+    t.replace_span(1, 2, "deux")
+    assert t.set_suggestions([punct(stale, ".", 0.9)]) == 0
+
+
+def test_decided_suggestions_are_kept_by_a_new_pass(doc):
+    doc.reject(doc[2].id, "punct")
+    assert doc.set_suggestions([punct(doc[2].id, ",", 0.9)]) == 0
+    assert doc.suggestion(doc[2].id, "punct").state == State.REJECTED
+
+
+def test_events_name_what_changed(doc):
+    seen = []
+    doc.tokens_changed.connect(lambda *a: seen.append(("tokens", a)))
+    doc.suggestions_changed.connect(lambda ids: seen.append(("sugg", ids)))
+    doc.accept(doc[4].id, "punct")
+    assert seen == [("tokens", (4, 1, 1)), ("sugg", (doc[4].id,))]
+    seen.clear()
+    doc.replace_span(1, 2, "they")
+    assert ("tokens", (1, 1, 1)) in seen
+
+
+def test_revision_and_words_revision(doc):
+    rev, words_rev = doc.revision, doc.words_revision
+    doc.accept(doc[4].id, "punct")
+    assert doc.revision > rev and doc.words_revision == words_rev
+    doc.replace_span(0, 1, "and so")
+    assert doc.words_revision == words_rev + 1
+    snap = doc.snapshot()
+    assert snap.words[:3] == ("and", "so", "we") and snap.revision == doc.words_revision
+
+
+def test_append_tokens_merge_and_paragraphs():
+    t = Transcript()
+    t.append_tokens([Token("hello", start=0.0, end=0.4)])
+    t.append_tokens([Token("there", start=0.5, end=0.9)])
+    t.append_tokens([Token("next", start=3.0, end=3.2)], new_paragraph=True)
+    assert t.words() == ["hello", "there", "next"]
+    assert t.paragraph_starts == [0, 2]
+    assert t.index_of(t[2].id) == 2
+    assert len(t.history) == 1
+
+
+def test_paragraphs_and_speakers_render():
+    t = Transcript([Token("hi", speaker="Ann"), Token("yes", speaker="Bob"),
+                    Token("ok", speaker="Bob")], paragraph_starts=[1, 2])
+    assert render(t) == "Ann: hi\n\nBob: yes\n\nok"
+    t.set_paragraph_start(2, False)
+    assert render(t) == "Ann: hi\n\nBob: yes ok"
+    t.history.undo()
+    assert t.paragraph_starts == [0, 1, 2]
+
+
+def test_from_text_keeps_existing_punctuation_and_case():
+    t = Transcript.from_text('He said: "Hello, World!" — then left.\n\nNew para')
+    assert t.words() == ["he", "said", "hello", "world", "then", "left", "new", "para"]
+    assert render(t) == 'He said: "Hello, World!" — then left.\n\nNew para'
+
+
+def test_edit_token_drops_pending_suggestion_of_that_kind(doc):
+    doc.edit_token(4, punct=";")
+    assert doc.suggestion(doc[4].id, "punct") is None
+    assert doc.suggestion(doc[4].id, "case") is not None
+    doc.history.undo()
+    assert doc.suggestion(doc[4].id, "punct") is not None
+
+
+def test_set_metadata_is_undoable(doc):
+    doc.set_metadata(language="en")
+    assert doc.metadata.language == "en"
+    doc.history.undo()
+    assert doc.metadata.language is None
