@@ -1,0 +1,303 @@
+"""Download a catalogued Vosk model: resumable, checked, unpacked safely, moved into place atomically.
+
+The zip is fetched to ``.NAME.zip.part`` beside the models; an interrupted or cancelled download
+resumes from it with an HTTP Range request. A finished download is checked (size, md5 where the
+catalogue knows them), unpacked into a hidden temporary folder that refuses entries escaping it,
+validated as a model, and only then renamed to ``NAME``: a model folder either is complete or is
+not there.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import shutil
+import stat
+import tempfile
+import threading
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from editor.asr.catalogue import CatalogueEntry, format_size
+from editor.asr.errors import DownloadCancelled, DownloadError
+from editor.asr.models import ModelInfo, is_model, models_dir, problems, validate_model
+
+_CHUNK = 256 * 1024
+_REPORT_EVERY = 0.1  # seconds between progress reports
+
+
+@dataclass(frozen=True)
+class DownloadProgress:
+    """How far a download is; safe to hand to another thread."""
+
+    phase: str
+    """``"download"``, ``"verify"`` or ``"extract"``."""
+    done: int
+    total: int | None
+    speed: float
+    """Bytes a second over this run (resumed bytes not counted)."""
+
+    @property
+    def fraction(self) -> float | None:
+        return min(1.0, self.done / self.total) if self.total else None
+
+    @property
+    def eta(self) -> float | None:
+        if not self.total or self.speed <= 0:
+            return None
+        return max(0.0, (self.total - self.done) / self.speed)
+
+
+ProgressCallback = Callable[[DownloadProgress], None]
+
+
+def part_path(entry: CatalogueEntry, dest_dir: str | os.PathLike[str]) -> Path:
+    return Path(dest_dir) / f".{entry.name}.zip.part"
+
+
+def download_model(entry: CatalogueEntry, dest_dir: str | os.PathLike[str] | None = None, *,
+                   on_progress: ProgressCallback | None = None,
+                   cancel: threading.Event | None = None,
+                   timeout: float = 30.0) -> ModelInfo:
+    """Fetch, check and unpack ``entry`` into ``dest_dir`` (Stet's model folder by default).
+
+    Returns the installed model; one already installed is returned at once. Raises
+    :class:`DownloadCancelled` when ``cancel`` is set (the partial file stays, so the next call
+    resumes) and :class:`DownloadError` for everything else, having removed what it unpacked.
+    """
+    dest = Path(dest_dir) if dest_dir is not None else models_dir()
+    target = dest / entry.name
+    if is_model(target):
+        return validate_model(target, source="stet", language=entry.language)
+    if target.exists():
+        raise DownloadError(f"{target} exists but is not a complete model "
+                            f"({'; '.join(problems(target))}); remove it and download again")
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DownloadError(f"cannot create the model folder {dest}: {exc.strerror}") from None
+    report = _Reporter(on_progress)
+    part = part_path(entry, dest)
+    _fetch(entry, part, report, cancel, timeout)
+    _verify(entry, part, report, cancel)
+    root = _extract(entry, part, dest, report, cancel)
+    part.unlink(missing_ok=True)
+    return validate_model(root, source="stet", language=entry.language)
+
+
+class _Reporter:
+    def __init__(self, callback: ProgressCallback | None) -> None:
+        self.callback = callback
+        self.last = 0.0
+        self.started = time.monotonic()
+        self.base = 0  # bytes already there when this phase started (a resumed download)
+        self.phase = ""
+
+    def __call__(self, phase: str, done: int, total: int | None, *, force: bool = False) -> None:
+        if self.callback is None:
+            return
+        now = time.monotonic()
+        if phase != self.phase:
+            self.phase, self.started, force = phase, now, True
+            if phase != "download":
+                self.base = 0
+        if not force and now - self.last < _REPORT_EVERY:
+            return
+        self.last = now
+        speed = (done - self.base) / max(now - self.started, 1e-3)
+        self.callback(DownloadProgress(phase=phase, done=done, total=total, speed=speed))
+
+
+def _check_cancel(cancel: threading.Event | None, entry: CatalogueEntry) -> None:
+    if cancel is not None and cancel.is_set():
+        raise DownloadCancelled(f"download of {entry.name} cancelled; run it again to resume")
+
+
+def _fetch(entry: CatalogueEntry, part: Path, report: _Reporter,
+           cancel: threading.Event | None, timeout: float) -> None:
+    import http.client
+    import urllib.error
+    import urllib.request
+
+    _check_cancel(cancel, entry)
+    offset = part.stat().st_size if part.is_file() else 0
+    if entry.size_exact and offset == entry.size:
+        return  # a previous run got every byte and stopped before unpacking
+    if entry.size_exact and offset > entry.size:
+        part.unlink()
+        offset = 0
+    headers = {"User-Agent": "stet"}
+    if offset:
+        headers["Range"] = f"bytes={offset}-"
+    request = urllib.request.Request(entry.url, headers=headers)
+    try:
+        response = urllib.request.urlopen(request, timeout=timeout)
+    except urllib.error.HTTPError as exc:
+        if exc.code == 416 and offset:
+            # The server has nothing past our end: the part file is complete, or stale. The
+            # checks that follow tell which, and a stale one is deleted there.
+            exc.close()
+            return
+        raise DownloadError(f"cannot download {entry.name}: the server answered {exc.code} {exc.reason}") from None
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        raise DownloadError(f"cannot download {entry.name} from {entry.url}: {reason}") from None
+    with response:
+        if offset and response.status == 206 and _range_start(response) == offset:
+            mode = "ab"
+        else:
+            mode, offset = "wb", 0  # the server ignored the Range request: start again
+        length = response.headers.get("Content-Length")
+        total = offset + int(length) if length and length.isdigit() else (
+            entry.size if entry.size_exact else None)
+        done = offset
+        report.base = offset
+        report("download", done, total, force=True)
+        try:
+            with open(part, mode) as f:
+                while True:
+                    _check_cancel(cancel, entry)
+                    # read1 returns what has arrived instead of waiting for a full chunk, so a
+                    # cancel is seen within one network read even on a slow line.
+                    chunk = response.read1(_CHUNK)
+                    if not chunk:
+                        break
+                    f.write(chunk)
+                    done += len(chunk)
+                    report("download", done, total)
+                f.flush()
+                os.fsync(f.fileno())
+        except DownloadCancelled:
+            raise
+        except OSError as exc:
+            if exc.errno == errno.ENOSPC:
+                part.unlink(missing_ok=True)
+                raise DownloadError(f"the disk is full: {entry.name} needs "
+                                    f"{format_size(total or 0)} in {part.parent}") from None
+            raise DownloadError(f"download of {entry.name} broke off after {format_size(done)} "
+                                f"({exc}); run it again to resume") from None
+        except http.client.HTTPException as exc:
+            raise DownloadError(f"download of {entry.name} broke off after {format_size(done)} "
+                                f"({type(exc).__name__}); run it again to resume") from None
+        report("download", done, total, force=True)
+        if total is not None and done < total:
+            raise DownloadError(f"download of {entry.name} broke off after {format_size(done)} of "
+                                f"{format_size(total)}; run it again to resume")
+
+
+def _range_start(response) -> int | None:
+    value = response.headers.get("Content-Range", "")  # "bytes 100-199/200"
+    try:
+        return int(value.split()[1].split("-")[0])
+    except (IndexError, ValueError):
+        return None
+
+
+def _verify(entry: CatalogueEntry, part: Path, report: _Reporter,
+            cancel: threading.Event | None) -> None:
+    size = part.stat().st_size if part.is_file() else 0
+    if entry.size_exact and size != entry.size:
+        part.unlink(missing_ok=True)
+        raise DownloadError(f"{entry.name}: the download has {size} bytes, not the {entry.size} "
+                            "the catalogue lists; it was deleted, try again")
+    if entry.md5 is None:
+        return
+    digest = hashlib.md5(usedforsecurity=False)
+    done = 0
+    with open(part, "rb") as f:
+        while chunk := f.read(_CHUNK * 4):
+            _check_cancel(cancel, entry)
+            digest.update(chunk)
+            done += len(chunk)
+            report("verify", done, size)
+    if digest.hexdigest() != entry.md5:
+        part.unlink(missing_ok=True)
+        raise DownloadError(f"{entry.name}: the download is damaged (md5 {digest.hexdigest()}, "
+                            f"expected {entry.md5}); it was deleted, try again")
+
+
+def safe_member_path(name: str) -> PurePosixPath | None:
+    """The relative path a zip entry may be written to, or None if it would escape the folder."""
+    name = name.replace("\\", "/")
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        return None
+    parts = [p for p in PurePosixPath(name).parts if p not in ("", ".")]
+    if not parts or ".." in parts:
+        return None
+    return PurePosixPath(*parts)
+
+
+def _extract(entry: CatalogueEntry, part: Path, dest: Path, report: _Reporter,
+             cancel: threading.Event | None) -> Path:
+    try:
+        archive = zipfile.ZipFile(part)
+    except (zipfile.BadZipFile, OSError) as exc:
+        part.unlink(missing_ok=True)
+        raise DownloadError(f"{entry.name}: the download is not a readable zip ({exc}); "
+                            "it was deleted, try again") from None
+    with archive:
+        members = archive.infolist()
+        for m in members:
+            is_link = stat.S_ISLNK(m.external_attr >> 16)
+            if safe_member_path(m.filename) is None or is_link:
+                part.unlink(missing_ok=True)
+                what = "a link" if is_link else "a path outside the model folder"
+                raise DownloadError(f"{entry.name}: the archive holds {what} ({m.filename!r}); "
+                                    "refusing to unpack it")
+        needed = sum(m.file_size for m in members)
+        free = shutil.disk_usage(dest).free
+        if needed > free:
+            raise DownloadError(f"not enough disk space to unpack {entry.name}: it needs "
+                                f"{format_size(needed)}, {dest} has {format_size(free)} free")
+        tmp = Path(tempfile.mkdtemp(prefix=f".{entry.name}.", suffix=".unpacking", dir=dest))
+        try:
+            done = 0
+            for m in members:
+                out = tmp / safe_member_path(m.filename)
+                if m.is_dir():
+                    out.mkdir(parents=True, exist_ok=True)
+                    continue
+                out.parent.mkdir(parents=True, exist_ok=True)
+                with archive.open(m) as src, open(out, "wb") as dst:
+                    while chunk := src.read(_CHUNK):
+                        _check_cancel(cancel, entry)
+                        dst.write(chunk)
+                        done += len(chunk)
+                        report("extract", done, needed)
+            report("extract", done, needed, force=True)
+            root = _model_root(tmp)
+            if root is None:
+                found = problems(tmp)
+                part.unlink(missing_ok=True)
+                raise DownloadError(f"{entry.name}: the archive holds no Vosk model "
+                                    f"({'; '.join(found)})")
+            target = dest / entry.name
+            try:
+                os.rename(root, target)  # same file system: atomic
+            except OSError as exc:
+                raise DownloadError(f"cannot move {entry.name} into {dest}: {exc.strerror}") from None
+            return target
+        except OSError as exc:
+            if exc.errno == errno.ENOSPC:
+                raise DownloadError(f"the disk filled up while unpacking {entry.name}; it needs "
+                                    f"{format_size(needed)} in {dest}") from None
+            raise DownloadError(f"cannot unpack {entry.name}: {exc}") from None
+        except (zipfile.BadZipFile, EOFError) as exc:
+            part.unlink(missing_ok=True)
+            raise DownloadError(f"{entry.name}: the archive is damaged ({exc}); it was deleted, "
+                                "try again") from None
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _model_root(folder: Path) -> Path | None:
+    """The model inside an unpacked archive: the folder itself or one level down (the usual)."""
+    if is_model(folder):
+        return folder
+    subs = [c for c in folder.iterdir() if c.is_dir()]
+    models = [c for c in subs if is_model(c)]
+    return models[0] if len(models) == 1 else None
