@@ -1,0 +1,147 @@
+"""The Vosk recognition loop, in this process: decoded blocks in, timed words and progress out.
+
+:mod:`editor.asr.worker` runs this loop in a child process; tests and the benchmark call it here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from editor.asr.decode import SAMPLE_RATE, iter_pcm, probe_audio
+from editor.asr.errors import ModelError, RecognitionCancelled
+
+BLOCK_SECONDS = 0.5
+"""Audio fed to Vosk at a time: long enough to cost nothing, short enough to cancel in time."""
+
+_NOT_WORDS = {"[unk]", "<unk>", "<UNK>"}
+
+
+@dataclass(frozen=True)
+class Word:
+    """A recognised word with its time in the recording (seconds) and Vosk's confidence (0..1)."""
+
+    text: str
+    start: float
+    end: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far recognition is. ``stage`` is ``"loading"`` (the model) or ``"recognising"``."""
+
+    stage: str
+    position: float
+    """Seconds of audio recognised so far."""
+    duration: float | None
+    elapsed: float
+    """Seconds spent recognising (model loading not counted)."""
+
+    @property
+    def fraction(self) -> float | None:
+        if not self.duration:
+            return None
+        return min(1.0, self.position / self.duration)
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left at the speed so far; None until there is a speed to go by."""
+        if not self.duration or self.position <= 0 or self.elapsed <= 0:
+            return None
+        speed = self.position / self.elapsed  # seconds of audio per second
+        return max(0.0, (self.duration - self.position) / speed)
+
+
+@dataclass(frozen=True)
+class WordBatch:
+    """Words Vosk settled on, in order; later batches follow earlier ones in time."""
+
+    words: tuple[Word, ...]
+
+
+@dataclass(frozen=True)
+class Finished:
+    """Recognition reached the end of the audio."""
+
+    duration: float
+    """Seconds of audio actually decoded (exact, unlike a container's header)."""
+    elapsed: float
+
+
+Event = Progress | WordBatch | Finished
+
+
+def load_model(model_path: str | os.PathLike[str], *, verbose: bool = False):
+    """Load a Vosk model, with Vosk's own logging silenced unless ``verbose``."""
+    import vosk
+
+    vosk.SetLogLevel(0 if verbose else -3)
+    try:
+        return vosk.Model(os.fspath(model_path))
+    except Exception as exc:  # vosk raises a bare Exception("Failed to create a model")
+        raise ModelError(f"Vosk could not load the model in {model_path} ({exc}); it may be "
+                         "damaged or made for another Vosk version") from None
+
+
+def words_of(result_json: str) -> tuple[Word, ...]:
+    """The words of one Vosk result object (``SetWords(True)``), leaving out unknown-word marks."""
+    result = json.loads(result_json)
+    out = []
+    for w in result.get("result", ()):
+        text = str(w.get("word", "")).strip()
+        if not text or text in _NOT_WORDS:
+            continue
+        start, end = float(w["start"]), float(w["end"])
+        out.append(Word(text=text, start=start, end=max(start, end),
+                        confidence=min(1.0, max(0.0, float(w.get("conf", 1.0))))))
+    return tuple(out)
+
+
+def recognise(audio_path: str | os.PathLike[str], model_path: str | os.PathLike[str], *,
+              should_stop: Callable[[], bool] | None = None, verbose: bool = False,
+              block_seconds: float = BLOCK_SECONDS, report_every: float = 0.1,
+              model=None) -> Iterator[Event]:
+    """Recognise ``audio_path`` block by block, yielding :class:`Progress`, :class:`WordBatch` and,
+    last, :class:`Finished`.
+
+    ``should_stop`` is asked between blocks; when it says yes, :class:`RecognitionCancelled` is
+    raised. ``model`` may be an already loaded ``vosk.Model`` for ``model_path``.
+    Raises :class:`~editor.asr.errors.AudioError` and :class:`ModelError` for what the person can fix.
+    """
+    import vosk
+
+    info = probe_audio(audio_path)
+    duration = info.duration
+    yield Progress(stage="loading", position=0.0, duration=duration, elapsed=0.0)
+    if model is None:
+        model = load_model(model_path, verbose=verbose)
+    else:
+        vosk.SetLogLevel(0 if verbose else -3)
+    recogniser = vosk.KaldiRecognizer(model, SAMPLE_RATE)
+    recogniser.SetWords(True)
+    started = time.monotonic()
+    last_report = 0.0
+    position = 0.0
+    for block in iter_pcm(audio_path, block_seconds):
+        if should_stop is not None and should_stop():
+            raise RecognitionCancelled("transcription cancelled")
+        if recogniser.AcceptWaveform(block.data):
+            words = words_of(recogniser.Result())
+            if words:
+                yield WordBatch(words)
+        position = block.start + block.duration
+        now = time.monotonic()
+        if now - last_report >= report_every:
+            last_report = now
+            yield Progress(stage="recognising", position=position, duration=duration,
+                           elapsed=now - started)
+    words = words_of(recogniser.FinalResult())
+    if words:
+        yield WordBatch(words)
+    elapsed = time.monotonic() - started
+    yield Progress(stage="recognising", position=position, duration=position, elapsed=elapsed)
+    yield Finished(duration=position, elapsed=elapsed)

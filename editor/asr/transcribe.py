@@ -1,0 +1,103 @@
+"""Audio file in, :class:`~editor.core.Transcript` out: the whole of speech recognition in one call."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from editor.asr.decode import probe_audio
+from editor.asr.engine import Event, Finished, Progress, Word, WordBatch, recognise
+from editor.asr.errors import NoSpeechError
+from editor.asr.models import ModelInfo, resolve_model
+from editor.asr.worker import recognise_in_process
+from editor.core.document import Metadata, Token, Transcript
+
+PARAGRAPH_GAP = 2.0
+"""Seconds of silence between two words that start a new paragraph."""
+
+
+class TokenAssembler:
+    """Turns word batches into tokens and says where paragraphs start, as words arrive.
+
+    A view that shows words as they are recognised feeds each batch in and appends what comes out:
+    ``for tokens, new_paragraph in assembler.add(batch.words):
+    transcript.append_tokens(tokens, new_paragraph=new_paragraph)``.
+    """
+
+    def __init__(self, paragraph_gap: float = PARAGRAPH_GAP) -> None:
+        self.paragraph_gap = paragraph_gap
+        self.last_end: float | None = None
+
+    def add(self, words: Iterable[Word]) -> list[tuple[list[Token], bool]]:
+        groups: list[tuple[list[Token], bool]] = []
+        for w in words:
+            gap = None if self.last_end is None else w.start - self.last_end
+            token = Token(word=w.text, start=w.start, end=w.end, confidence=w.confidence)
+            if not groups or (gap is not None and gap >= self.paragraph_gap):
+                groups.append(([token], gap is not None and gap >= self.paragraph_gap))
+            else:
+                groups[-1][0].append(token)
+            self.last_end = w.end
+        return groups
+
+
+def iter_transcription(audio_path: str | os.PathLike[str],
+                       model: str | os.PathLike[str] | ModelInfo | None = None, *,
+                       cancel: threading.Event | None = None, verbose: bool = False,
+                       in_process: bool = False) -> Iterator[Event]:
+    """The lower level of :func:`transcribe`: its events, as they come.
+
+    Yields :class:`Progress`, :class:`WordBatch` and, last, :class:`Finished`. Recognition runs in a
+    spawned child process unless ``in_process``. The file is checked before the child starts, so an
+    unreadable file fails at once.
+    """
+    info = model if isinstance(model, ModelInfo) else resolve_model(model)
+    probe_audio(audio_path)
+    if in_process:
+        stop = (lambda: cancel.is_set()) if cancel is not None else None
+        yield from recognise(audio_path, info.path, should_stop=stop, verbose=verbose)
+    else:
+        yield from recognise_in_process(audio_path, info.path, cancel=cancel, verbose=verbose)
+
+
+def transcribe(audio_path: str | os.PathLike[str],
+               model: str | os.PathLike[str] | ModelInfo | None = None, *,
+               on_progress: Callable[[Progress], None] | None = None,
+               on_words: Callable[[tuple[Word, ...]], None] | None = None,
+               cancel: threading.Event | None = None, verbose: bool = False,
+               paragraph_gap: float = PARAGRAPH_GAP, in_process: bool = False) -> Transcript:
+    """Recognise the speech in ``audio_path`` (any audio or video FFmpeg reads).
+
+    ``model`` is a folder, an installed model's name, a language code, or None for the first model
+    found (see :func:`editor.asr.models.resolve_model`). ``on_progress`` and ``on_words`` are called
+    on this thread. Raises :class:`~editor.asr.errors.AudioError`, :class:`ModelError`,
+    :class:`NoSpeechError` or :class:`RecognitionCancelled`, all of them ``UserError``.
+    """
+    info = model if isinstance(model, ModelInfo) else resolve_model(model)
+    assembler = TokenAssembler(paragraph_gap)
+    tokens: list[Token] = []
+    starts: list[int] = []
+    duration = None
+    for event in iter_transcription(audio_path, info, cancel=cancel, verbose=verbose,
+                                    in_process=in_process):
+        if isinstance(event, WordBatch):
+            for group, new_paragraph in assembler.add(event.words):
+                if new_paragraph:
+                    starts.append(len(tokens))
+                tokens.extend(group)
+            if on_words is not None:
+                on_words(event.words)
+        elif isinstance(event, Progress):
+            if on_progress is not None:
+                on_progress(event)
+        elif isinstance(event, Finished):
+            duration = event.duration
+    name = Path(audio_path).name
+    if not tokens:
+        raise NoSpeechError(f"{name}: no speech was recognised; the file may be silent, or not in "
+                            f"the model's language ({info.language or info.name})")
+    metadata = Metadata(audio_file=os.fspath(audio_path), language=info.language, model=info.name,
+                        duration=duration)
+    return Transcript(tokens, paragraph_starts=starts, metadata=metadata)
