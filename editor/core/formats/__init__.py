@@ -1,0 +1,95 @@
+"""Transcript files in and out, chosen by extension: ``read_any(path)``, ``write_any(doc, path)``.
+
+Each format is one module with ``read_*`` and/or ``write_*``; they are imported when first used, so
+importing this package stays cheap (python-docx alone pulls in lxml).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from editor.core.document import Transcript
+from editor.core.errors import FormatError, UserError
+from editor.core.formats._common import PathLike, atomic_write
+from editor.core.render import NONE, RenderPolicy
+
+#: extension -> (module, function); a reader takes a path, a writer (transcript, path, policy).
+READERS: dict[str, tuple[str, str]] = {
+    ".txt": ("editor.core.formats.txt", "read_txt"),
+    ".text": ("editor.core.formats.txt", "read_txt"),
+    ".srt": ("editor.core.formats.srt", "read_srt"),
+    ".vtt": ("editor.core.formats.vtt", "read_vtt"),
+    ".json": ("editor.core.formats", "read_json"),
+    ".jsonl": ("editor.core.formats.vosk", "read_vosk"),
+    ".stet": ("editor.core.formats.stet", "read_stet"),
+}
+WRITERS: dict[str, tuple[str, str]] = {
+    ".txt": ("editor.core.formats.txt", "write_txt"),
+    ".md": ("editor.core.formats.md", "write_md"),
+    ".docx": ("editor.core.formats.docx", "write_docx"),
+    ".srt": ("editor.core.formats.srt", "write_srt"),
+    ".vtt": ("editor.core.formats.vtt", "write_vtt"),
+    ".json": ("editor.core.formats.vosk", "write_vosk"),
+    ".stet": ("editor.core.formats.stet", "write_stet"),
+}
+
+
+def _load(entry: tuple[str, str]) -> Callable[..., Any]:
+    module, name = entry
+    return getattr(importlib.import_module(module), name)
+
+
+def _extension(path: PathLike) -> str:
+    return Path(path).suffix.lower()
+
+
+def _describe(path: PathLike) -> str:
+    ext = _extension(path)
+    return f"{ext} files" if ext else "files without an extension"
+
+
+def can_read(path: PathLike) -> bool:
+    return _extension(path) in READERS
+
+
+def can_write(path: PathLike) -> bool:
+    return _extension(path) in WRITERS
+
+
+def read_any(path: PathLike) -> Transcript:
+    """Read a transcript by its extension; every failure is a FormatError."""
+    entry = READERS.get(_extension(path))
+    if entry is None:
+        raise FormatError(path, f"Stet cannot read {_describe(path)}; it reads "
+                          f"{', '.join(sorted(READERS))}")
+    doc: Transcript = _load(entry)(path)
+    doc.history.clear()
+    return doc
+
+
+def write_any(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
+    """Write by extension; ``policy`` says which pending suggestions to apply (not for .stet)."""
+    entry = WRITERS.get(_extension(path))
+    if entry is None:
+        raise UserError(f"{path}: Stet cannot write {_describe(path)}; it writes "
+                        f"{', '.join(sorted(WRITERS))}")
+    _load(entry)(transcript, path, policy)
+
+
+def read_json(path: PathLike) -> Transcript:
+    """A .json file: Whisper output, Vosk output, or a Stet project, told apart by their keys."""
+    from editor.core.formats import stet, vosk, whisper
+
+    data = vosk.load_json_documents(path)
+    if isinstance(data, dict) and "segments" in data:
+        return whisper.transcript_from_whisper(data, path)
+    if isinstance(data, dict) and "format_version" in data and "tokens" in data:
+        return stet.transcript_from_stet(data, path)
+    return vosk.transcript_from_vosk(data, path)
+
+
+__all__ = ["READERS", "WRITERS", "atomic_write", "can_read", "can_write", "read_any", "read_json",
+           "write_any"]

@@ -1,0 +1,149 @@
+"""The ``.stet`` project file: JSON holding everything needed to reopen a session exactly —
+tokens with ids and times, paragraphs, metadata and every suggestion with its state.
+
+Undo history is not kept. Saving is atomic, so a crash mid-save leaves the previous file intact.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from editor import __version__
+from editor.core.document import Kind, Metadata, State, Suggestion, Token, Transcript
+from editor.core.errors import FormatError
+from editor.core.formats._common import (PathLike, atomic_write, decode_utf8, parse_json,
+                                         probability, read_bytes, seconds)
+from editor.core.render import NONE, RenderPolicy
+
+FORMAT_VERSION = 1
+_META_TEXT_FIELDS = ("source_file", "audio_file", "language", "model", "restore_model")
+
+
+def read_stet(path: PathLike) -> Transcript:
+    return transcript_from_stet(parse_json(decode_utf8(read_bytes(path), path), path), path)
+
+
+def write_stet(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
+    """``policy`` is ignored: a project keeps pending suggestions pending."""
+    text = json.dumps(stet_document(transcript), ensure_ascii=False, separators=(",", ":"))
+    atomic_write(path, text.encode("utf-8"))
+
+
+def stet_document(transcript: Transcript) -> dict[str, Any]:
+    """The JSON-able form of a transcript (also what an autosave writes)."""
+    tokens = []
+    for t in transcript.tokens:
+        item: dict[str, Any] = {"id": t.id, "word": t.word}
+        if t.surface != t.word:
+            item["surface"] = t.surface
+        for key, value in (("punct", t.punct), ("start", t.start), ("end", t.end),
+                           ("conf", t.confidence), ("speaker", t.speaker)):
+            if value not in (None, ""):
+                item[key] = value
+        tokens.append(item)
+    suggestions = []
+    for s in transcript.suggestions():
+        item = {"token": s.token_id, "kind": s.kind.value, "value": s.value, "probs": s.probs,
+                "state": s.state.value}
+        if s.original is not None:
+            item["original"] = s.original
+        suggestions.append(item)
+    m = transcript.metadata
+    metadata: dict[str, Any] = {key: getattr(m, key) for key in _META_TEXT_FIELDS}
+    metadata.update(duration=m.duration, warnings=list(m.warnings), extra=dict(m.extra))
+    return {
+        "format_version": FORMAT_VERSION,
+        "generator": f"stet {__version__}",
+        "metadata": metadata,
+        "paragraph_starts": [transcript[i].id for i in transcript.paragraph_starts[1:]],
+        "tokens": tokens,
+        "suggestions": suggestions,
+    }
+
+
+def transcript_from_stet(data: Any, path: PathLike) -> Transcript:
+    if not isinstance(data, dict) or "format_version" not in data:
+        raise FormatError(path, "this is not a Stet project: no format_version")
+    version = data["format_version"]
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise FormatError(path, f"format_version {version!r} is not a version number")
+    if version > FORMAT_VERSION:
+        raise FormatError(path, f"this project was saved by a newer Stet (format {version}); "
+                          "update Stet to open it")
+    tokens = [_token(item, path, n) for n, item in enumerate(_list(data, "tokens", path))]
+    ids = {t.id: i for i, t in enumerate(tokens)}
+    if len(ids) != len(tokens):
+        raise FormatError(path, "two tokens have the same id")
+    paragraph_ids = _list(data, "paragraph_starts", path)
+    if not all(isinstance(i, int) and i in ids for i in paragraph_ids):
+        raise FormatError(path, "a paragraph starts at a token that does not exist")
+    suggestions = [_suggestion(item, path, n, ids)
+                   for n, item in enumerate(_list(data, "suggestions", path))]
+    return Transcript(tokens, paragraph_starts=[ids[i] for i in paragraph_ids],
+                      metadata=_metadata(data.get("metadata", {}), path),
+                      suggestions=suggestions)
+
+
+def _list(data: dict[str, Any], key: str, path: PathLike) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise FormatError(path, f"\"{key}\" is not a list")
+    return value
+
+
+def _text(item: dict[str, Any], key: str, path: PathLike, where: str,
+          default: str | None = None) -> Any:
+    value = item.get(key, default)
+    if value is not None and not isinstance(value, str):
+        raise FormatError(path, f"{where}: \"{key}\" is not text")
+    return value
+
+
+def _token(item: Any, path: PathLike, n: int) -> Token:
+    where = f"token {n}"
+    if not isinstance(item, dict):
+        raise FormatError(path, f"{where} is not an object")
+    token_id = item.get("id")
+    if not isinstance(token_id, int) or isinstance(token_id, bool) or token_id < 0:
+        raise FormatError(path, f"{where} has no valid id")
+    word = _text(item, "word", path, where)
+    if not word:
+        raise FormatError(path, f"{where} has no word")
+    start = seconds(item.get("start"), path, where)
+    end = seconds(item.get("end"), path, where)
+    if (start is None) != (end is None) or (start is not None and end < start):  # type: ignore
+        raise FormatError(path, f"{where}: start and end times do not make a time span")
+    return Token(word, _text(item, "surface", path, where, word), _text(item, "punct", path, where,
+                 ""), start, end, probability(item.get("conf")), _text(item, "speaker", path, where),
+                 token_id)
+
+
+def _suggestion(item: Any, path: PathLike, n: int, ids: dict[int, int]) -> Suggestion:
+    where = f"suggestion {n}"
+    if not isinstance(item, dict) or item.get("token") not in ids:
+        raise FormatError(path, f"{where} is not on a token of this project")
+    probs = item.get("probs", {})
+    if not isinstance(probs, dict):
+        raise FormatError(path, f"{where}: \"probs\" is not an object")
+    try:
+        return Suggestion(item["token"], Kind(item.get("kind")),
+                          _text(item, "value", path, where, ""), probs,
+                          State(item.get("state", "pending")),
+                          _text(item, "original", path, where))
+    except (ValueError, TypeError) as err:
+        raise FormatError(path, f"{where}: {err}") from None
+
+
+def _metadata(item: Any, path: PathLike) -> Metadata:
+    if not isinstance(item, dict):
+        raise FormatError(path, "\"metadata\" is not an object")
+    texts = {key: _text(item, key, path, "metadata") for key in _META_TEXT_FIELDS}
+    warnings = item.get("warnings", [])
+    extra = item.get("extra", {})
+    if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
+        raise FormatError(path, "metadata: \"warnings\" is not a list of text")
+    if not isinstance(extra, dict):
+        raise FormatError(path, "metadata: \"extra\" is not an object")
+    return Metadata(**texts, duration=seconds(item.get("duration"), path, "metadata"),
+                    warnings=tuple(warnings), extra=extra)
