@@ -62,6 +62,10 @@ def can_write(path: PathLike) -> bool:
 def read_any(path: PathLike) -> Transcript:
     """Read a transcript by its extension; every failure is a FormatError."""
     entry = READERS.get(_extension(path))
+    if Path(path).is_dir():
+        raise FormatError(path, "this is a folder, not a file")
+    if not Path(path).exists():
+        raise FormatError(path, "no such file")
     if entry is None:
         raise FormatError(path, f"Stet cannot read {_describe(path)}; it reads "
                           f"{', '.join(sorted(READERS))}")

@@ -1,0 +1,172 @@
+"""The ``stet`` command.
+
+Subcommands come from modules named ``editor/<package>/cli.py`` (restore, asr, audio, gui), found at
+start-up, so adding one never means editing this file. Such a module provides::
+
+    def add_parser(subparsers):          # subparsers: argparse's _SubParsersAction
+        p = subparsers.add_parser("restore", help="...", description="...")
+        p.add_argument(...)
+        p.set_defaults(handler=run)      # run(args) -> int | None  (None means 0)
+
+and imports heavy things (torch, vosk, PySide6) inside ``run``, never at module level, so that
+``stet --help`` stays fast. A handler raises ``editor.core.UserError`` for anything the person can
+fix; ``main`` prints it as one line and exits 1. Bad usage exits 2 (argparse), success 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+
+from editor import __version__
+
+#: Sub-packages whose ``cli`` module, when present, adds subcommands.
+COMMAND_PACKAGES = ("editor.restore", "editor.asr", "editor.audio", "editor.gui")
+EXIT_OK, EXIT_USER_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+def _policy(text: str):  # -> RenderPolicy; typed loosely so this module imports no core at start
+    from editor.core.render import RenderPolicy
+
+    try:
+        return RenderPolicy.parse(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def add_policy_argument(parser: argparse.ArgumentParser, default: str = "all") -> None:
+    """``--policy``: which pending suggestions a text export applies (shared by subcommands)."""
+    parser.add_argument(
+        "--policy", type=_policy, default=default, metavar="none|all|P",
+        help="pending suggestions to apply when writing text: none, all, or those with "
+             f"confidence >= P (default: {default}); .stet files keep them pending")
+
+
+def _warn(doc) -> None:
+    for warning in doc.metadata.warnings:
+        print(f"stet: warning: {doc.metadata.source_file}: {warning}", file=sys.stderr)
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    from editor.core.formats import read_any, write_any
+
+    doc = read_any(args.input)
+    _warn(doc)
+    write_any(doc, args.output, args.policy)
+    return EXIT_OK
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from editor.core.formats import read_any
+    from editor.core.render import render
+
+    doc = read_any(args.input)
+    _warn(doc)
+    text = render(doc, args.policy)
+    sys.stdout.write(text + "\n" if text else "")
+    return EXIT_OK
+
+
+def _add_builtin_commands(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "convert", help="convert a transcript between formats by file extension",
+        description="Read IN and write OUT, each format chosen by its extension. Reads .txt .srt "
+                    ".vtt .json (Vosk or Whisper) .jsonl .stet; writes .txt .md .docx .srt .vtt "
+                    ".json .stet.")
+    p.add_argument("input", metavar="IN", help="transcript to read")
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help="file to write")
+    add_policy_argument(p)
+    p.set_defaults(handler=run_convert)
+
+    p = subparsers.add_parser("show", help="print a transcript as clean text",
+                              description="Print the clean text of a transcript to stdout.")
+    p.add_argument("input", metavar="FILE", help="transcript to read")
+    add_policy_argument(p)
+    p.set_defaults(handler=run_show)
+
+
+def command_modules() -> list[str]:
+    """The ``cli`` modules present in this build."""
+    found = []
+    for package in COMMAND_PACKAGES:
+        try:
+            if importlib.util.find_spec(f"{package}.cli") is not None:
+                found.append(f"{package}.cli")
+        except ModuleNotFoundError:  # the package itself is not part of this build
+            continue
+    return found
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="stet", description="Stet: edit transcripts; restore punctuation and capitals with "
+                                 "confidences you review. Without a command, opens the editor.")
+    parser.add_argument("-V", "--version", action="version", version=f"stet {__version__}")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    _add_builtin_commands(subparsers)
+    for module in command_modules():
+        importlib.import_module(module).add_parser(subparsers)
+    return parser
+
+
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] in (["--version"], ["-V"]):  # answer before importing any subcommand
+        print(f"stet {__version__}")
+        return EXIT_OK
+    parser = build_parser()
+    commands = _commands(parser)
+    if not args_list:
+        if "gui" in commands:
+            args_list = ["gui"]
+        else:
+            print("stet: the editor window is not part of this build yet; use a command below",
+                  file=sys.stderr)
+            parser.print_help()
+            return EXIT_OK
+    elif args_list[0] not in commands and not args_list[0].startswith("-") \
+            and os.path.exists(args_list[0]):
+        # `stet FILE` (a desktop entry's "Open with"): the editor if present, else the text.
+        args_list.insert(0, "gui" if "gui" in commands else "show")
+    args = parser.parse_args(args_list)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    return _run(handler, args)
+
+
+def _run(handler, args: argparse.Namespace) -> int:
+    from editor.core.errors import UserError
+
+    try:
+        result = handler(args)
+    except UserError as err:
+        _error(str(err))
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+    except BrokenPipeError:  # `stet show FILE | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except OSError as err:
+        where = f"{err.filename}: " if err.filename else ""
+        _error(f"{where}{err.strerror or err}")
+        return EXIT_USER_ERROR
+    return EXIT_OK if result is None else int(result)
+
+
+def _error(message: str) -> None:
+    print(f"stet: error: {' '.join(message.split())}", file=sys.stderr)
