@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from editor.asr.errors import AsrError
+from editor.core.paths import resource_path
 
 MODEL_LIST_URL = "https://alphacephei.com/vosk/models/model-list.json"
 _MAX_LIST_BYTES = 4 * 1024 * 1024  # the official list is ~30 kB; anything huge is not it
@@ -75,8 +75,7 @@ def format_size(n: int) -> str:
 
 def snapshot_path() -> Path:
     """The catalogue shipped in ``resources/asr``, also inside a frozen build."""
-    base = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[2]))
-    return base / "resources" / "asr" / "model-list.json"
+    return resource_path("asr", "model-list.json")
 
 
 def cache_path() -> Path:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from editor.asr.errors import ModelError
+from editor.core.paths import data_dir
 
 ENV_VAR = "VOSK_MODEL_PATH"
 """Folders (``os.pathsep``-separated) that hold models, or are one, as vosk's own tools read it."""
@@ -40,9 +41,7 @@ def models_dir() -> Path:
     override = os.environ.get(DATA_DIR_ENV)
     if override:
         return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("stet", appauthor=False)) / "vosk-models"
+    return data_dir() / "vosk-models"
 
 
 def problems(path: str | os.PathLike[str]) -> list[str]:
