@@ -1,0 +1,102 @@
+"""The BiLSTM-CRF: word embeddings + a character CNN, a 2-layer BiLSTM, and a CRF over joint
+(punctuation after the word x case of the word) labels.
+
+Sizes: B batch, T words, C characters per word, K = 28 joint labels (7 marks x 4 cases).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import torch
+from torch import nn
+
+from editor.restore.crf import CRF
+from editor.restore.labels import N_CASE, N_JOINT, N_PUNCT
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    vocab_size: int
+    n_chars: int
+    word_dim: int = 128
+    char_dim: int = 24
+    char_filters: int = 64
+    char_width: int = 3
+    max_word_len: int = 16
+    hidden: int = 128
+    layers: int = 2
+    dropout: float = 0.1
+    n_labels: int = N_JOINT
+    use_crf: bool = True
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class CharCNN(nn.Module):
+    def __init__(self, n_chars: int, dim: int, filters: int, width: int) -> None:
+        super().__init__()
+        self.emb = nn.Embedding(n_chars, dim, padding_idx=0)
+        self.conv = nn.Conv1d(dim, filters, width, padding=width // 2)
+
+    def forward(self, chars: torch.Tensor) -> torch.Tensor:
+        """chars (N, C) long -> (N, filters)."""
+        x = self.emb(chars).transpose(1, 2)  # (N, dim, C)
+        x = torch.relu(self.conv(x))
+        # padding characters must not win the max
+        pad = (chars == 0).unsqueeze(1)
+        x = x.masked_fill(pad, 0.0)
+        return x.max(dim=2).values
+
+
+class BiLSTMCRF(nn.Module):
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.word_emb = nn.Embedding(cfg.vocab_size, cfg.word_dim, padding_idx=0)
+        self.char_cnn = CharCNN(cfg.n_chars, cfg.char_dim, cfg.char_filters, cfg.char_width)
+        self.drop = nn.Dropout(cfg.dropout)
+        self.lstm = nn.LSTM(
+            cfg.word_dim + cfg.char_filters,
+            cfg.hidden,
+            num_layers=cfg.layers,
+            bidirectional=True,
+            batch_first=True,
+            dropout=cfg.dropout if cfg.layers > 1 else 0.0,
+        )
+        self.out = nn.Linear(2 * cfg.hidden, cfg.n_labels)
+        self.crf = CRF(cfg.n_labels) if cfg.use_crf else None
+
+    def emissions(self, words: torch.Tensor, chars: torch.Tensor) -> torch.Tensor:
+        """words (B, T), chars (B, T, C) -> emissions (B, T, K)."""
+        B, T = words.shape
+        C = chars.size(2)
+        # shape: (B, T, char_filters)
+        ch = self.char_cnn(chars.reshape(B * T, C)).reshape(B, T, -1)
+        x = self.drop(torch.cat([self.word_emb(words), ch], dim=2))
+        h, _ = self.lstm(x)
+        return self.out(self.drop(h))
+
+    def loss(self, words: torch.Tensor, chars: torch.Tensor, labels: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Mean negative log-likelihood per word."""
+        em = self.emissions(words, chars)
+        n = mask.sum().clamp(min=1)
+        if self.crf is not None:
+            return -self.crf.log_likelihood(em, labels, mask).sum() / n
+        nll = nn.functional.cross_entropy(em.reshape(-1, em.size(2)), labels.reshape(-1), reduction="none")
+        return (nll * mask.reshape(-1)).sum() / n
+
+    @torch.no_grad()
+    def joint_marginals(self, words: torch.Tensor, chars: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """p(joint label) per word, (B, T, K): CRF marginals, or a softmax without a CRF."""
+        em = self.emissions(words, chars)
+        if self.crf is not None:
+            return self.crf.marginals(em, mask)
+        return torch.softmax(em, dim=2) * mask.unsqueeze(2)
+
+
+def split_marginals(joint: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(..., 28) joint -> punctuation (..., 7) and case (..., 4) marginals."""
+    j = joint.reshape(*joint.shape[:-1], N_PUNCT, N_CASE)
+    return j.sum(-1), j.sum(-2)

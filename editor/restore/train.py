@@ -1,0 +1,202 @@
+"""`stet train`: train the BiLSTM-CRF on ../shared/data/train, select on dev, resume when stopped.
+
+Reproducible: fixed seeds, a token budget (not a time budget) drives the learning-rate schedule,
+and the checkpoint carries the sampler's random state so a resumed run continues the same stream.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from editor.restore.data import DEFAULT_SOURCES, WindowSampler, build_mixed_lexicon, prepare, read_iwslt_tsv
+from editor.restore.model import BiLSTMCRF, ModelConfig
+from editor.restore.vocab import UNK, Vocab
+
+CKPT_FORMAT = 1
+
+
+@dataclass
+class TrainConfig:
+    data_dir: str = "../shared/data"
+    out_dir: str = "runs/default"
+    cache_dir: str = str(Path.home() / ".cache" / "stet-train")
+    sources: dict = field(default_factory=lambda: dict(DEFAULT_SOURCES))
+    vocab_size: int = 50000
+    tokens: int = 60_000_000  # training budget in words seen
+    tokens_per_batch: int = 6000
+    lr: float = 2e-3
+    warmup_tokens: int = 500_000
+    decay_from: float = 0.6  # linear decay to 10 % over the last 40 % of the budget
+    word_dropout: float = 0.05
+    clip: float = 5.0
+    eval_every_tokens: int = 4_000_000
+    save_every_s: float = 300.0
+    max_minutes: float = 0.0  # 0 = no limit; otherwise stop (resumably) after this long
+    seed: int = 13
+    threads: int = 2
+    model: dict = field(default_factory=dict)  # overrides of ModelConfig fields
+
+
+def lr_at(cfg: TrainConfig, seen: int) -> float:
+    if seen < cfg.warmup_tokens:
+        return cfg.lr * max(0.05, seen / cfg.warmup_tokens)
+    frac = seen / cfg.tokens
+    if frac <= cfg.decay_from:
+        return cfg.lr
+    return cfg.lr * max(0.1, 1 - 0.9 * (frac - cfg.decay_from) / (1 - cfg.decay_from))
+
+
+class FormTables:
+    """Per form (distinct lowercase word of the training text): its word id and character ids."""
+
+    def __init__(self, forms: list[str], vocab: Vocab) -> None:
+        self.word = np.fromiter((vocab.word_id(f) for f in forms), np.int64, len(forms))
+        self.chars = np.asarray([vocab.char_ids(f) for f in forms], np.int16)
+
+
+def dev_f1(model: BiLSTMCRF, vocab: Vocab, words: list[str], gold: list[str]) -> dict:
+    from editor.restore.evaluate import punct_scores
+    from editor.restore.inference import joint_marginals_chunked
+    from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS
+    from editor.restore.model import split_marginals
+
+    joint = joint_marginals_chunked(model, vocab, words)
+    punct, _case = split_marginals(torch.from_numpy(joint))
+    pred = [MARK_TO_3CLASS[PUNCT_MARKS[i]] for i in punct.argmax(1).tolist()]
+    return punct_scores(gold, pred)
+
+
+def save_checkpoint(path: Path, state: dict) -> None:
+    tmp = path.with_suffix(".tmp")
+    torch.save(state, tmp)
+    os.replace(tmp, path)
+
+
+def train(cfg: TrainConfig, log=print) -> Path:
+    torch.set_num_threads(cfg.threads)
+    out = Path(cfg.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    data = Path(cfg.data_dir)
+    forms, arrays, counts, mixed_counts = prepare(data / "train", Path(cfg.cache_dir), list(cfg.sources), log=log)
+    vocab = Vocab.build(counts, cfg.vocab_size)
+    lexicon = build_mixed_lexicon(mixed_counts, counts)
+    tables = FormTables(forms, vocab)
+    dev_words, dev_gold = read_iwslt_tsv(data / "dev" / "dev2012.tsv")
+
+    mcfg = ModelConfig(vocab_size=len(vocab.words), n_chars=len(vocab.chars), max_word_len=vocab.max_word_len, **cfg.model)
+    torch.manual_seed(cfg.seed)
+    model = BiLSTMCRF(mcfg)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    sampler = WindowSampler(arrays, cfg.sources, seed=cfg.seed)
+    drop_rng = np.random.default_rng(cfg.seed + 1)
+    seen, step, best, history = 0, 0, -1.0, []
+    ckpt_path, best_path = out / "checkpoint.pt", out / "best.pt"
+    if ckpt_path.exists():
+        st = torch.load(ckpt_path, weights_only=False)  # our own training state, not a shipped model
+        model.load_state_dict(st["model"])
+        opt.load_state_dict(st["optimizer"])
+        sampler.set_state(st["sampler"])
+        drop_rng.bit_generator.state = st["drop_rng"]
+        seen, step, best, history = st["seen"], st["step"], st["best"], st["history"]
+        log(f"resumed from {ckpt_path}: {seen:,} words seen, step {step}, best dev F1 {best:.2f}")
+    (out / "train_config.json").write_text(json.dumps(asdict(cfg), indent=1))
+
+    def state() -> dict:
+        return {
+            "model": model.state_dict(), "optimizer": opt.state_dict(), "sampler": sampler.state(),
+            "drop_rng": drop_rng.bit_generator.state, "seen": seen, "step": step, "best": best, "history": history,
+        }
+
+    def export_best(metrics: dict) -> None:
+        save_checkpoint(best_path, {
+            "format_version": CKPT_FORMAT, "model_args": mcfg.to_dict(), "state_dict": model.state_dict(),
+            "vocab": vocab.to_dict(), "lexicon": lexicon, "metrics": metrics, "train_config": asdict(cfg),
+        })
+
+    t_start = time.time()
+    t_last_save = t_last_log = time.time()
+    seen_at_start, next_eval = seen, (seen // cfg.eval_every_tokens + 1) * cfg.eval_every_tokens
+    loss_acc, n_acc = 0.0, 0
+    model.train()
+    while seen < cfg.tokens:
+        f, lab = sampler.batch(cfg.tokens_per_batch)
+        words = tables.word[f]
+        if cfg.word_dropout > 0:
+            words = np.where(drop_rng.random(words.shape) < cfg.word_dropout, UNK, words)
+        chars = torch.from_numpy(tables.chars[f].astype(np.int64))
+        words_t, lab_t = torch.from_numpy(words), torch.from_numpy(lab)
+        mask = torch.ones(words_t.shape, dtype=torch.bool)
+        for g in opt.param_groups:
+            g["lr"] = lr_at(cfg, seen)
+        loss = model.loss(words_t, chars, lab_t, mask)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
+        opt.step()
+        seen += words.size
+        step += 1
+        loss_acc += loss.item()
+        n_acc += 1
+        now = time.time()
+        if now - t_last_log > 30:
+            rate = (seen - seen_at_start) / (now - t_start)
+            eta = (cfg.tokens - seen) / max(rate, 1)
+            log(f"step {step} seen {seen / 1e6:.1f}M/{cfg.tokens / 1e6:.0f}M loss {loss_acc / n_acc:.4f} "
+                f"lr {lr_at(cfg, seen):.2e} {rate:,.0f} words/s ETA {eta / 60:.0f} min")
+            loss_acc, n_acc, t_last_log = 0.0, 0, now
+        stop_for_time = cfg.max_minutes > 0 and now - t_start > cfg.max_minutes * 60
+        if seen >= next_eval or seen >= cfg.tokens or stop_for_time:
+            next_eval += cfg.eval_every_tokens
+            model.eval()
+            te = time.time()
+            m = dev_f1(model, vocab, dev_words, dev_gold)
+            model.train()
+            history.append({"seen": seen, "minutes": (now - t_start) / 60, "dev": m})
+            log(f"dev2012 @ {seen / 1e6:.1f}M words: overall F1 {m['overall']['f1']:.2f} "
+                f"(COMMA {m['COMMA']['f1']:.1f} PERIOD {m['PERIOD']['f1']:.1f} QUESTION {m['QUESTION']['f1']:.1f}) "
+                f"[{time.time() - te:.0f} s]")
+            if m["overall"]["f1"] > best:
+                best = m["overall"]["f1"]
+                export_best({"dev2012": m, "seen": seen})
+            save_checkpoint(ckpt_path, state())
+            t_last_save = time.time()
+        elif now - t_last_save > cfg.save_every_s:
+            save_checkpoint(ckpt_path, state())
+            t_last_save = now
+        if stop_for_time:
+            log(f"stopping after {cfg.max_minutes} minutes; run again to resume")
+            break
+    save_checkpoint(ckpt_path, state())
+    (out / "history.json").write_text(json.dumps(history, indent=1))
+    return best_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="stet train", description=__doc__)
+    p.add_argument("--data", default="../shared/data", help="folder with train/ and dev/")
+    p.add_argument("--out", default="runs/default", help="run folder (checkpoint, best model); resumes if present")
+    p.add_argument("--tokens", type=float, default=60e6, help="training budget in words")
+    p.add_argument("--max-minutes", type=float, default=0.0)
+    p.add_argument("--hidden", type=int, default=128)
+    p.add_argument("--no-crf", action="store_true", help="softmax instead of a CRF (for comparison)")
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--eval-every", type=float, default=4e6)
+    a = p.parse_args(argv)
+    cfg = TrainConfig(data_dir=a.data, out_dir=a.out, tokens=int(a.tokens), max_minutes=a.max_minutes, seed=a.seed,
+                      eval_every_tokens=int(a.eval_every), model={"hidden": a.hidden, "use_crf": not a.no_crf})
+    train(cfg, log=lambda s: print(time.strftime("%H:%M:%S"), s, flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

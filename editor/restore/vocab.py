@@ -1,0 +1,59 @@
+"""Word and character vocabularies: words -> id arrays for the model."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+PAD, UNK = 0, 1
+
+
+@dataclass
+class Vocab:
+    words: list[str]  # index 0 = <pad>, 1 = <unk>
+    chars: list[str]  # index 0 = <pad>, 1 = <unk>
+    max_word_len: int = 16
+    _word_index: dict[str, int] = field(init=False, repr=False)
+    _char_index: dict[str, int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.words) < 2 or len(self.chars) < 2:
+            raise ValueError("a vocabulary needs at least <pad> and <unk>")
+        self._word_index = {w: i for i, w in enumerate(self.words)}
+        self._char_index = {c: i for i, c in enumerate(self.chars)}
+
+    @classmethod
+    def build(cls, counts: Counter, size: int, min_char_count: int = 50, max_word_len: int = 16) -> "Vocab":
+        words = ["<pad>", "<unk>"] + [w for w, _ in counts.most_common(size - 2)]
+        cc: Counter = Counter()
+        for w, n in counts.items():
+            for ch in w:
+                cc[ch] += n
+        chars = ["<pad>", "<unk>"] + sorted(c for c, n in cc.items() if n >= min_char_count)
+        return cls(words, chars, max_word_len)
+
+    def to_dict(self) -> dict:
+        return {"words": self.words, "chars": self.chars, "max_word_len": self.max_word_len}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Vocab":
+        return cls(list(d["words"]), list(d["chars"]), int(d["max_word_len"]))
+
+    def word_id(self, word: str) -> int:
+        return self._word_index.get(word, UNK)
+
+    def char_ids(self, word: str) -> list[int]:
+        """Characters of a word, clipped to max_word_len: its start and its end are kept."""
+        C = self.max_word_len
+        if len(word) > C:
+            word = word[: C - 6] + word[-6:]
+        ids = [self._char_index.get(ch, UNK) for ch in word]
+        return ids + [PAD] * (C - len(ids))
+
+    def encode(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """words -> word ids (N,) int64 and char ids (N, C) int64."""
+        w = np.fromiter((self.word_id(x) for x in words), np.int64, len(words))
+        c = np.asarray([self.char_ids(x) for x in words], np.int64).reshape(len(words), self.max_word_len)
+        return w, c
