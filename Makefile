@@ -1,0 +1,52 @@
+# Stet. `make run` sets everything up and starts Stet on a bundled sample; `make test` sets
+# everything up and runs the whole suite. Set-up is skipped when nothing changed.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+# A plain `torch` from PyPI pulls a multi-GB CUDA build; CUDA users override, e.g.
+#   make setup TORCH_SPEC="torch==2.13.0 --index-url https://download.pytorch.org/whl/cu126"
+TORCH_SPEC ?= torch==2.13.0
+# Debian packages, installed with apt-get when running as root and missing: Qt under Xvfb,
+# PortAudio for playback, espeak-ng and sox to make test speech. Append what you need.
+APT_PACKAGES := xvfb libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libxcb-cursor0 libegl1 \
+	libgl1 libportaudio2 espeak-ng sox libxcb-randr0 libxcb-render-util0 libxcb-image0 \
+	libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libdbus-1-3
+STAMP := $(VENV)/.stet-setup-done
+SAMPLE ?= resources/samples/sample.srt
+
+.PHONY: setup apt-packages test run clean
+
+setup: apt-packages $(STAMP)
+
+apt-packages:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	$(PYTHON) -c 'import ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian packages:$$missing"; \
+		apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else \
+		echo "note: these system packages are missing; install them as root:$$missing" >&2; \
+	fi
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Stet needs Python 3.11 or newer; set PYTHON=python3.11" >&2; exit 1; }
+	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install -q $(TORCH_SPEC)
+	$(VPY) -m pip install -q -e '.[dev,train]'
+	touch $@
+
+test: setup
+	$(VENV)/bin/lint-imports
+	$(VPY) -m pytest
+
+run: setup
+	$(VENV)/bin/stet $(SAMPLE)
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .hypothesis .import_linter_cache
+	find editor tests -name __pycache__ -type d -prune -exec rm -rf {} +
