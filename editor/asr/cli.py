@@ -1,0 +1,204 @@
+"""``stet transcribe`` and ``stet models``: speech recognition and Vosk models from the command line.
+
+Found by ``editor.cli`` at start-up; vosk and PyAV are imported inside the handlers only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+
+_OUTPUTS = ".stet .srt .vtt .txt .md .docx .json"
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "transcribe", help="turn the speech in an audio or video file into a transcript",
+        description="Recognise the speech in AUDIO (any audio or video file FFmpeg reads) with a "
+                    "Vosk model and write the words with their times. The output format follows "
+                    f"the extension of OUT ({_OUTPUTS}); without -o the text goes to stdout.")
+    p.add_argument("audio", metavar="AUDIO", help="audio or video file")
+    p.add_argument("-m", "--model", metavar="DIR_OR_NAME",
+                   help="a model folder, an installed model's name, or a language code such as "
+                        "ko or en-us (default: the first model found; see `stet models path`)")
+    p.add_argument("-o", "--output", metavar="OUT", help=f"file to write ({_OUTPUTS})")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("-v", "--verbose", action="store_true", help="let Vosk log what it does")
+    p.set_defaults(handler=run_transcribe)
+
+    p = subparsers.add_parser(
+        "models", help="list, download and locate Vosk speech models",
+        description="Vosk models: the catalogue of official ones, downloads, and the installed "
+                    "ones with where Stet looks for them.")
+    sub = p.add_subparsers(title="actions", metavar="ACTION")
+    q = sub.add_parser("list", help="the catalogue of official models, installed ones marked",
+                       description="List the official Vosk models (a snapshot shipped with Stet "
+                                   "unless refreshed), marking those installed with *.")
+    q.add_argument("-l", "--language", metavar="CODE", help="only this language (e.g. en, de, ko)")
+    q.add_argument("--all", action="store_true", help="include obsolete models")
+    q.add_argument("--refresh", action="store_true",
+                   help="fetch the official list first (needs the internet)")
+    q.set_defaults(handler=run_models_list)
+    q = sub.add_parser("download", help="download and install a model from the catalogue",
+                       description="Download NAME (a model name, or a language code for its "
+                                   "smallest current model) into Stet's model folder; an "
+                                   "interrupted download resumes when run again.")
+    q.add_argument("name", metavar="NAME")
+    q.add_argument("--dir", metavar="DIR", help="install into DIR instead of Stet's model folder")
+    q.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    q.set_defaults(handler=run_models_download)
+    q = sub.add_parser("path", help="installed models and the folders searched",
+                       description="Print each installed model with its folder, then the folders "
+                                   "Stet searches (its own, then VOSK_MODEL_PATH).")
+    q.set_defaults(handler=run_models_path)
+    p.set_defaults(handler=lambda args: _usage(p))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+# -- progress on stderr ------------------------------------------------------------------------
+class ProgressBar:
+    """A one-line bar on stderr, redrawn at most ten times a second; silent unless a terminal."""
+
+    def __init__(self, label: str, *, enabled: bool | None = None, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.label = label
+        self.last = 0.0
+        self.drawn = 0  # length of the line on screen
+
+    def update(self, fraction: float | None, detail: str = "", *, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self.last < 0.1:
+            return
+        self.last = now
+        width = max(10, min(40, shutil.get_terminal_size((80, 20)).columns - len(self.label) - 30))
+        if fraction is None:
+            bar = "?" * width
+            percent = "   "
+        else:
+            filled = int(round(fraction * width))
+            bar = "#" * filled + "." * (width - filled)
+            percent = f"{fraction * 100:3.0f}%"
+        line = f"{self.label} [{bar}] {percent} {detail}"
+        self.stream.write("\r" + line.ljust(self.drawn))  # pad over a longer previous line
+        self.stream.flush()
+        self.drawn = len(line)
+
+    def close(self) -> None:
+        if self.enabled and self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def format_eta(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    seconds = int(round(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d} left"
+
+
+# -- handlers ----------------------------------------------------------------------------------
+def run_transcribe(args: argparse.Namespace) -> int:
+    from editor.asr.engine import Progress
+    from editor.asr.models import resolve_model
+    from editor.asr.transcribe import transcribe
+    from editor.core.errors import UserError
+    from editor.core.formats import can_write, write_any
+
+    if args.output and not can_write(args.output):
+        raise UserError(f"{args.output}: Stet cannot write this kind of file; give OUT one of "
+                        f"these extensions: {_OUTPUTS}")
+    model = resolve_model(args.model)
+    bar = ProgressBar(f"{os.path.basename(args.audio)} ({model.name})",
+                      enabled=False if args.quiet else None)
+
+    def on_progress(p: Progress) -> None:
+        if p.stage == "loading":
+            bar.update(0.0, "loading the model", force=True)
+        else:
+            bar.update(p.fraction, format_eta(p.eta))
+
+    try:
+        transcript = transcribe(args.audio, model, on_progress=on_progress, verbose=args.verbose)
+    finally:
+        bar.close()
+    if args.output:
+        write_any(transcript, args.output)
+    else:
+        from editor.core.render import render
+
+        text = render(transcript)
+        sys.stdout.write(text + "\n" if text else "")
+    return 0
+
+
+def run_models_list(args: argparse.Namespace) -> int:
+    from editor.asr.catalogue import load_catalogue, refresh_catalogue
+    from editor.asr.models import installed_models
+
+    catalogue = refresh_catalogue() if args.refresh else load_catalogue()
+    installed = {m.name for m in installed_models()}
+    entries = catalogue.for_language(args.language) if args.language else list(catalogue.entries)
+    if not args.all:
+        entries = [e for e in entries if not e.obsolete]
+    if catalogue.snapshot:
+        print(f"# the catalogue shipped with Stet ({catalogue.taken}); sizes are approximate. "
+              "`stet models list --refresh` fetches the official list.")
+    width = max((len(e.name) for e in entries), default=10)
+    for e in entries:
+        mark = "*" if e.name in installed else " "
+        size = ("~" if not e.size_exact else "") + e.size_text
+        print(f"{mark} {e.name:<{width}}  {e.language:<6} {e.language_name:<16} {size:>9}"
+              f"{'  (obsolete)' if e.obsolete else ''}")
+    if not entries:
+        print(f"no model in the catalogue is for {args.language!r}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_models_download(args: argparse.Namespace) -> int:
+    from editor.asr.catalogue import load_catalogue
+    from editor.asr.download import DownloadProgress, download_model
+    from editor.core.errors import UserError
+
+    catalogue = load_catalogue()
+    entry = catalogue.find(args.name)
+    if entry is None:
+        candidates = [e for e in catalogue.for_language(args.name) if not e.obsolete]
+        if not candidates:
+            raise UserError(f"{args.name!r} is neither a model in the catalogue nor a language it "
+                            "has; `stet models list` shows them")
+        entry = min(candidates, key=lambda e: (e.kind != "small", e.size or 0))
+    bar = ProgressBar(entry.name, enabled=False if args.quiet else None)
+    names = {"download": "", "verify": "checking", "extract": "unpacking"}
+
+    def on_progress(p: DownloadProgress) -> None:
+        bar.update(p.fraction, f"{names[p.phase]} {format_eta(p.eta)}".strip(),
+                   force=p.phase != "download")
+
+    try:
+        info = download_model(entry, args.dir, on_progress=on_progress)
+    finally:
+        bar.close()
+    print(info.path)
+    return 0
+
+
+def run_models_path(args: argparse.Namespace) -> int:
+    from editor.asr.models import installed_models, search_dirs
+
+    for m in installed_models():
+        print(f"{m.name}\t{m.language or '?'}\t{m.path}\t({m.source})")
+    for folder, source in search_dirs():
+        state = "" if folder.is_dir() else " (does not exist)"
+        print(f"# searched: {folder} ({source}){state}")
+    return 0
