@@ -171,7 +171,10 @@ def resolve_model(spec: str | os.PathLike[str] | None = None,
         text = os.fspath(spec)
         p = Path(text).expanduser()
         if p.exists() or os.sep in text or text.startswith("."):
-            return validate_model(p)
+            info = validate_model(p)
+            # A packaged model's folder is just "model": keep the package's name and language.
+            known = [m for m in package_models() if m.path == info.path]
+            return known[0] if known else info
     models = installed_models(extra_dirs)
     if spec is None:
         if not models:
