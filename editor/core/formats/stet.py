@@ -121,7 +121,8 @@ def _token(item: Any, path: PathLike, n: int) -> Token:
 
 def _suggestion(item: Any, path: PathLike, n: int, ids: dict[int, int]) -> Suggestion:
     where = f"suggestion {n}"
-    if not isinstance(item, dict) or item.get("token") not in ids:
+    token = item.get("token") if isinstance(item, dict) else None
+    if not isinstance(token, int) or isinstance(token, bool) or token not in ids:
         raise FormatError(path, f"{where} is not on a token of this project")
     probs = item.get("probs", {})
     if not isinstance(probs, dict):

@@ -3,6 +3,7 @@ and the JSON that ``vosk-transcriber`` writes."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from editor.core.document import Metadata, Token, Transcript
@@ -26,7 +27,7 @@ def load_json_documents(path: PathLike) -> Any:
         return parse_json(text, path)
     except FormatError as whole_error:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if len(lines) < 2:
+        if len(lines) < 2 or not _is_json(lines[0][1]):
             raise whole_error from None
         items = []
         for n, line in lines:
@@ -35,6 +36,14 @@ def load_json_documents(path: PathLike) -> Any:
             except FormatError as err:
                 raise FormatError(path, err.message, line=n) from None
         return items
+
+
+def _is_json(line: str) -> bool:
+    try:
+        json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def transcript_from_vosk(data: Any, path: PathLike) -> Transcript:
@@ -93,8 +102,6 @@ def _from_transcriber(data: dict[str, Any], path: PathLike) -> Transcript:
 
 def write_vosk(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
     """Vosk-style results, one per paragraph: raw words with times, and the rendered text."""
-    import json
-
     results = []
     for _speaker, words in render_paragraphs(transcript, policy):
         items = []

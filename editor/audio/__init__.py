@@ -1,0 +1,1 @@
+"""Audio playback in the editor (sounddevice); imports only editor.core."""

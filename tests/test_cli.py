@@ -1,0 +1,95 @@
+"""The `stet` command, run as a user runs it: in a subprocess, judged by exit code and output."""
+
+import subprocess
+import sys
+
+import pytest
+
+from editor.core.formats import read_any
+from editor.core.paths import resource_path
+
+SAMPLE = resource_path("samples", "sample.srt")
+
+
+def stet(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "editor", *map(str, args)], capture_output=True,
+                          text=True, cwd=cwd, timeout=120)
+
+
+def test_version_and_help():
+    result = stet("--version")
+    assert result.returncode == 0 and result.stdout.startswith("stet ")
+    for args in (["--help"], ["convert", "--help"], ["show", "--help"]):
+        result = stet(*args)
+        assert result.returncode == 0 and "usage:" in result.stdout
+
+
+def test_no_arguments_explains():
+    result = stet()
+    assert result.returncode == 0 and "convert" in result.stdout
+
+
+def test_bad_usage_exits_2():
+    assert stet("convert", SAMPLE).returncode == 2
+    assert stet("no-such-command").returncode == 2
+    assert stet("convert", SAMPLE, "-o", "x.txt", "--policy", "1.5").returncode == 2
+
+
+def test_srt_to_txt_keeps_every_word(tmp_path):
+    result = stet("convert", SAMPLE, "-o", tmp_path / "out.txt")
+    assert result.returncode == 0, result.stderr
+    assert read_any(tmp_path / "out.txt").words() == read_any(SAMPLE).words()
+
+
+def test_srt_to_stet_to_vtt_keeps_every_word(tmp_path):
+    assert stet("convert", SAMPLE, "-o", tmp_path / "p.stet").returncode == 0
+    result = stet("convert", tmp_path / "p.stet", "-o", tmp_path / "out.vtt", "--policy", "none")
+    assert result.returncode == 0, result.stderr
+    assert read_any(tmp_path / "out.vtt").words() == read_any(SAMPLE).words()
+
+
+def test_show_and_open_file_without_gui():
+    shown = stet("show", SAMPLE)
+    assert shown.returncode == 0 and "seed library" in shown.stdout
+    assert stet(SAMPLE).stdout == shown.stdout or stet(SAMPLE).returncode == 0
+
+
+HOSTILE = {
+    "nul.txt": b"a\0b\0" * 100,
+    "random.srt": bytes(range(256)) * 4,
+    "truncated.json": b'{"result": [{"word": "hi", "sta',
+    "nested.json": b"[" * 200_000 + b"]" * 200_000,
+    "reversed.vtt": b"WEBVTT\n\n00:09.000 --> 00:01.000\nok\n\nbroken --> line\n",
+    "absurd.srt": b"1\n99999999:00:00,000 --> 99999999:00:01,000\nlater\n",
+    "empty.stet": b"",
+    "bad.stet": b'{"format_version": 1, "tokens": [{"id": -1, "word": "x"}]}',
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_input_is_one_line_and_exit_1(tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(HOSTILE[name])
+    result = stet("convert", path, "-o", tmp_path / "out.txt")
+    if result.returncode == 0:  # a sane document is also an acceptable answer
+        assert (tmp_path / "out.txt").exists()
+        return
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("stet: error: ") and str(path) in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("target", ["folder", "missing.srt", "unknown.xyz"])
+def test_unreadable_paths(tmp_path, target):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "unknown.xyz").write_text("x")
+    result = stet("convert", tmp_path / target, "-o", tmp_path / "out.txt")
+    assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unwritable_output_is_a_user_error(tmp_path):
+    result = stet("convert", SAMPLE, "-o", tmp_path / "no" / "such" / "dir" / "out.txt")
+    assert result.returncode == 1 and result.stderr.startswith("stet: error:")
+    result = stet("convert", resource_path("samples", "sample.txt"), "-o", tmp_path / "x.srt")
+    assert result.returncode == 1 and "no word times" in result.stderr
