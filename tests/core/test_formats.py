@@ -228,3 +228,13 @@ def test_unknown_extensions(tmp_path, timed):
         read_any(tmp_path / "a.xyz")
     with pytest.raises(UserError, match="cannot write .xyz"):
         write_any(timed, tmp_path / "b.xyz")
+
+
+def test_docx_and_md_options(tmp_path):
+    doc = Transcript([Token("hi", start=61.0, end=62.0, speaker="Ann")])
+    write_any(doc, tmp_path / "a.md", timestamps=True, speakers=False)
+    assert (tmp_path / "a.md").read_text() == "`[00:01:01]` hi\n"
+    write_any(doc, tmp_path / "a.docx", timestamps=True)
+    with zipfile.ZipFile(tmp_path / "a.docx") as z:
+        xml = z.read("word/document.xml").decode()
+    assert "[00:01:01]" in xml and "Ann: " in xml

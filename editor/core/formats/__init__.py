@@ -74,13 +74,16 @@ def read_any(path: PathLike) -> Transcript:
     return doc
 
 
-def write_any(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
-    """Write by extension; ``policy`` says which pending suggestions to apply (not for .stet)."""
+def write_any(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE,
+              **options: Any) -> None:
+    """Write by extension; ``policy`` says which pending suggestions to apply (not for .stet).
+
+    ``options`` go to the writer: ``timestamps=True`` or ``speakers=False`` for .md and .docx."""
     entry = WRITERS.get(_extension(path))
     if entry is None:
         raise UserError(f"{path}: Stet cannot write {_describe(path)}; it writes "
                         f"{', '.join(sorted(WRITERS))}")
-    _load(entry)(transcript, path, policy)
+    _load(entry)(transcript, path, policy, **options)
 
 
 def read_json(path: PathLike) -> Transcript:
