@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import math
-import re
 import itertools
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -626,9 +625,5 @@ def _parse_span(text: str) -> tuple[list[Piece], set[int], bool]:
         pieces.extend(split_words(line))
     ends_with_break = len(lines) > 1 and not lines[-1].strip()
     return pieces, breaks, ends_with_break
-
-
-def is_valid_time(value: float | None) -> bool:
-    return value is None or (math.isfinite(value) and value >= 0)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 #: Characters that, at the end of a chunk, are punctuation after the word rather than part of it.
@@ -112,7 +112,3 @@ def strip_controls(text: str) -> str:
     return "".join(ch for ch in text
                    if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf")
                    or ch == "\u200d")
-
-
-def join_words(words: Iterable[str]) -> str:
-    return " ".join(words)
