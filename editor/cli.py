@@ -11,6 +11,7 @@ start-up, so adding one never means editing this file. Such a module provides::
 and imports heavy things (torch, vosk, PySide6) inside ``run``, never at module level, so that
 ``stet --help`` stays fast. A handler raises ``editor.core.UserError`` for anything the person can
 fix; ``main`` prints it as one line and exits 1. Bad usage exits 2 (argparse), success 0.
+``editor.core.arguments`` holds shared options such as ``--policy``.
 """
 
 from __future__ import annotations
@@ -27,23 +28,6 @@ from editor import __version__
 #: Sub-packages whose ``cli`` module, when present, adds subcommands.
 COMMAND_PACKAGES = ("editor.restore", "editor.asr", "editor.audio", "editor.gui")
 EXIT_OK, EXIT_USER_ERROR, EXIT_USAGE = 0, 1, 2
-
-
-def _policy(text: str):  # -> RenderPolicy; typed loosely so this module imports no core at start
-    from editor.core.render import RenderPolicy
-
-    try:
-        return RenderPolicy.parse(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
-def add_policy_argument(parser: argparse.ArgumentParser, default: str = "all") -> None:
-    """``--policy``: which pending suggestions a text export applies (shared by subcommands)."""
-    parser.add_argument(
-        "--policy", type=_policy, default=default, metavar="none|all|P",
-        help="pending suggestions to apply when writing text: none, all, or those with "
-             f"confidence >= P (default: {default}); .stet files keep them pending")
 
 
 def _warn(doc) -> None:
@@ -72,6 +56,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _add_builtin_commands(subparsers: argparse._SubParsersAction) -> None:
+    from editor.core.arguments import add_policy_argument
+
     p = subparsers.add_parser(
         "convert", help="convert a transcript between formats by file extension",
         description="Read IN and write OUT, each format chosen by its extension. Reads .txt .srt "

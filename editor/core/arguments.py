@@ -1,0 +1,23 @@
+"""argparse pieces that every subcommand module shares (those modules may import only core)."""
+
+from __future__ import annotations
+
+import argparse
+
+from editor.core.render import RenderPolicy
+
+
+def policy_type(text: str) -> RenderPolicy:
+    """``type=`` for an option naming a RenderPolicy: none, all, or a confidence 0..1."""
+    try:
+        return RenderPolicy.parse(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def add_policy_argument(parser: argparse.ArgumentParser, default: str = "all") -> None:
+    """``--policy``: which pending suggestions a text export applies."""
+    parser.add_argument(
+        "--policy", type=policy_type, default=default, metavar="none|all|P",
+        help="pending suggestions to apply when writing text: none, all, or those with "
+             f"confidence >= P (default: {default}); .stet files keep them pending")
