@@ -619,10 +619,23 @@ def _parse_span(text: str) -> tuple[list[Piece], set[int], bool]:
     pieces: list[Piece] = []
     breaks: set[int] = set()
     lines = _LINE_BREAK.split(text)
+    carry = ""  # punctuation lines before the first word open that word, as within a line
     for n, line in enumerate(lines):
-        if n > 0:
+        if line.strip() and not any(ch.isalnum() for ch in line):
+            marks = " ".join(line.split())
+            if pieces:  # ... and after a word they end it
+                last = pieces[-1]
+                pieces[-1] = Piece(last.word, last.surface, f"{last.punct} {marks}")
+            else:
+                carry = f"{carry} {marks}".strip()
+            continue
+        if n > 0 and pieces:
             breaks.add(len(pieces))
+        if carry and line.strip():
+            line, carry = f"{carry} {line}", ""
         pieces.extend(split_words(line))
+    if carry:
+        pieces.extend(split_words(carry))
     ends_with_break = len(lines) > 1 and not lines[-1].strip()
     return pieces, breaks, ends_with_break
 

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 #: Characters that, at the end of a chunk, are punctuation after the word rather than part of it.
 #: Apostrophes stay with the word ("students'", "rock'n'roll").
 TRAILING_MARKS = frozenset(".,?!:;…\"”»)]}—–")
-#: Characters that open a word but are not part of the word itself (kept in the surface).
-LEADING_MARKS = frozenset("\"“«([{¿¡'‘—–-")
 SENTENCE_END = frozenset(".?!…")
 
 CASE_CLASSES = ("lower", "capitalized", "upper", "mixed")
@@ -33,9 +31,12 @@ class Piece:
 
 
 def normalize_word(surface: str) -> str:
-    """The word as an ASR engine would emit it: lower case, no opening quotes or brackets."""
-    core = surface.lstrip("".join(LEADING_MARKS)) or surface
-    return core.lower()
+    """The word as an ASR engine would emit it: lower case, no opening quotes, brackets or other
+    marks before it."""
+    cut = 0
+    while cut < len(surface) and not surface[cut].isalnum():
+        cut += 1
+    return (surface[cut:] or surface).lower()
 
 
 def split_chunk(chunk: str) -> tuple[str, str]:
