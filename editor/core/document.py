@@ -73,8 +73,10 @@ class Suggestion:
     original: str | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", Kind(self.kind))
-        object.__setattr__(self, "state", State(self.state))
+        if type(self.kind) is not Kind:
+            object.__setattr__(self, "kind", Kind(self.kind))
+        if type(self.state) is not State:
+            object.__setattr__(self, "state", State(self.state))
         if self.kind == Kind.CASE and not self.value:
             raise ValueError("a case suggestion needs the surface text it proposes")
         probs = {str(k): float(v) for k, v in self.probs.items()}
