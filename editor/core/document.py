@@ -81,8 +81,10 @@ class Suggestion:
             raise ValueError("a case suggestion needs the surface text it proposes")
         probs = {str(k): float(v) for k, v in self.probs.items()}
         for key, p in probs.items():
-            if not (0.0 <= p <= 1.0):  # also rejects NaN
+            if not (-1e-6 <= p <= 1.0 + 1e-6):  # also rejects NaN
                 raise ValueError(f"probability of {key!r} is {p}, not within 0..1")
+            if not 0.0 <= p <= 1.0:  # rounding in a softmax or a normalisation
+                probs[key] = min(max(p, 0.0), 1.0)
         if not probs:
             probs = {self.value: 1.0}
         probs.setdefault(self.value, 0.0)

@@ -37,6 +37,11 @@ def test_suggestion_confidence_is_probability_of_its_value():
     assert s.kind is Kind.PUNCT and s.state is State.PENDING
 
 
+def test_suggestion_tolerates_rounding():
+    s = Suggestion(1, "punct", ",", {",": 1.0000000000000002, "": -1e-17})
+    assert s.confidence == 1.0 and s.probs[""] == 0.0
+
+
 def test_suggestion_refuses_impossible_probability():
     with pytest.raises(ValueError):
         Suggestion(1, "punct", ",", {",": 1.5})
