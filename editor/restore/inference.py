@@ -62,3 +62,170 @@ def joint_marginals_chunked(model: BiLSTMCRF, vocab: Vocab, words: Sequence[str]
     if not results:
         return np.zeros((0, model.cfg.n_labels), np.float32)
     return merge_weighted(plan, results) if merge == "weighted" else merge_owned(plan, results)
+
+
+# ------------------------------------------------------------------------------- the public API
+
+@dataclass(frozen=True, slots=True)
+class WordPrediction:
+    """What the model says about one word. Probabilities are calibrated marginals."""
+
+    punct: str  # the mark after the word, "" for none
+    punct_probs: dict[str, float]  # mark -> p, sums to 1
+    case: str  # lower / capitalized / upper / mixed
+    case_probs: dict[str, float]
+    text: str  # the word written in its case (mixed forms from the lexicon), no punctuation
+
+    @property
+    def punct_confidence(self) -> float:
+        return self.punct_probs[self.punct]
+
+    @property
+    def case_confidence(self) -> float:
+        return self.case_probs[self.case]
+
+
+def _is_cancelled(cancel) -> bool:
+    if cancel is None:
+        return False
+    if hasattr(cancel, "is_set"):
+        return bool(cancel.is_set())
+    return bool(cancel())
+
+
+def resolve_device(device: str) -> torch.device:
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device not in ("cpu", "cuda") and not device.startswith("cuda:"):
+        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', not {device!r}")
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        from editor.core.errors import UserError
+
+        raise UserError("CUDA was asked for but torch finds no CUDA device; use --device cpu or auto")
+    return torch.device(device)
+
+
+class Restorer:
+    """Punctuation and case for a stream of words, from a shipped or trained model directory.
+
+    >>> r = Restorer.load()                       # the shipped model, CUDA if available
+    >>> [p.text + p.punct for p in r.restore("hello there how are you".split())]
+    """
+
+    def __init__(self, model: BiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], settings: dict,
+                 device: torch.device, name: str = "model") -> None:
+        self.model = model.to(device).eval()
+        self.vocab = vocab
+        self.lexicon = lexicon
+        self.device = device
+        self.name = name
+        self.settings = settings
+        d = settings.get("decision", {})
+        c = settings.get("calibration", {})
+        k = settings.get("chunking", {})
+        self.none_scale = float(d.get("none_scale", 1.0))
+        self.punct_temperature = float(c.get("punct_temperature", 1.0))
+        self.case_temperature = float(c.get("case_temperature", 1.0))
+        self.size = int(k.get("size", DEFAULT_SIZE))
+        self.overlap = int(k.get("overlap", DEFAULT_OVERLAP))
+        self.cut = k.get("cut")
+        self.merge = k.get("merge", "owned")
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, path: str | None = None, device: str = "auto") -> "Restorer":
+        from editor.restore.package import load_model_dir
+
+        return load_model_dir(path, resolve_device(device), cls)
+
+    # ---------------------------------------------------------------- probabilities -> predictions
+    def calibrated(self, joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, 28) joint marginals -> calibrated punct (N, 7) and case (N, 4) distributions."""
+        from editor.restore.labels import N_CASE, N_PUNCT
+
+        j = joint.reshape(-1, N_PUNCT, N_CASE)
+        return (_temper(j.sum(2), self.punct_temperature), _temper(j.sum(1), self.case_temperature))
+
+    def predictions(self, words: Sequence[str], joint: np.ndarray) -> list[WordPrediction]:
+        from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS, apply_case
+
+        punct, case = self.calibrated(joint)
+        scale = np.ones(len(PUNCT_MARKS), np.float32)
+        scale[0] = self.none_scale
+        p_idx = (punct * scale).argmax(1)
+        out = []
+        mixed_i = CASE_CLASSES.index("mixed")
+        cap_i = CASE_CLASSES.index("capitalized")
+        for i, w in enumerate(words):
+            cp = case[i].copy()
+            if w not in self.lexicon:  # no known mixed form: that mass means "capitalized"
+                cp[cap_i] += cp[mixed_i]
+                cp[mixed_i] = 0.0
+            c_idx = int(cp.argmax())
+            cname = CASE_CLASSES[c_idx]
+            out.append(WordPrediction(
+                punct=PUNCT_MARKS[int(p_idx[i])],
+                punct_probs={m: float(punct[i, k]) for k, m in enumerate(PUNCT_MARKS)},
+                case=cname,
+                case_probs={c: float(cp[k]) for k, c in enumerate(CASE_CLASSES)},
+                text=apply_case(w, cname, self.lexicon),
+            ))
+        return out
+
+    # ---------------------------------------------------------------- restore
+    def restore(self, words: Sequence[str], on_chunk: Callable[[int, int, list[WordPrediction]], None] | None = None,
+                cancel=None, priority: tuple[int, int] | None = None) -> list[WordPrediction]:
+        """Predictions for every word, computed over overlapping windows batched together.
+
+        `on_chunk(start, end, predictions)` fires as each region becomes final; `priority`
+        (start, end) is computed first; `cancel` (an Event or a callable) stops between batches
+        with `Cancelled`.
+        """
+        words = [str(w).lower() for w in words]
+        n = len(words)
+        if n == 0:
+            return []
+        plan = plan_chunks(n, self.size, self.overlap, self.cut)
+        order = list(range(len(plan.windows)))
+        first = order[:4]  # a small first batch gives the view something to show at once
+        if priority is not None:
+            a, b = max(0, int(priority[0])), min(n, int(priority[1]))
+            first = [i for i in order if plan.owned[i][0] < b and plan.owned[i][1] > a] or first
+        chosen = set(first)
+        rest = [i for i in order if i not in chosen]
+        batches = [first] + [rest[i : i + 64] for i in range(0, len(rest), 64)]
+        wid, cid = self.vocab.encode(words)
+        results: list[np.ndarray | None] = [None] * len(plan.windows)
+        merged: list[WordPrediction | None] = [None] * n
+        with self._lock:
+            for idx in batches:
+                if not idx:
+                    continue
+                if _is_cancelled(cancel):
+                    raise Cancelled()
+                for i, r in zip(idx, run_windows(self.model, wid, cid, plan, idx, self.device)):
+                    results[i] = r
+                if self.merge == "weighted":
+                    continue  # regions are final only when both neighbours are in: report at the end
+                for i in idx:
+                    a, b = plan.owned[i]
+                    if a == b:
+                        continue
+                    s = plan.windows[i][0]
+                    preds = self.predictions(words[a:b], results[i][a - s : b - s])
+                    merged[a:b] = preds
+                    if on_chunk is not None:
+                        on_chunk(a, b, preds)
+        if self.merge == "weighted":
+            merged = self.predictions(words, merge_weighted(plan, results))  # type: ignore[arg-type]
+            if on_chunk is not None:
+                on_chunk(0, n, merged)  # type: ignore[arg-type]
+        return merged  # type: ignore[return-value]
+
+
+def _temper(p: np.ndarray, temperature: float) -> np.ndarray:
+    """Temperature scaling of a distribution: p^(1/T), renormalised."""
+    if temperature == 1.0:
+        return p / np.maximum(p.sum(1, keepdims=True), 1e-12)
+    q = np.power(np.clip(p, 1e-12, 1.0), 1.0 / temperature)
+    return q / q.sum(1, keepdims=True)

@@ -1,0 +1,50 @@
+"""A one-line progress bar on stderr, shared by the long-running commands (transcribe, restore)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+
+
+class ProgressBar:
+    """A one-line bar on stderr, redrawn at most ten times a second; silent unless a terminal."""
+
+    def __init__(self, label: str, *, enabled: bool | None = None, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.label = label
+        self.last = 0.0
+        self.drawn = 0  # length of the line on screen
+
+    def update(self, fraction: float | None, detail: str = "", *, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self.last < 0.1:
+            return
+        self.last = now
+        width = max(10, min(40, shutil.get_terminal_size((80, 20)).columns - len(self.label) - 30))
+        if fraction is None:
+            bar = "?" * width
+            percent = "   "
+        else:
+            filled = int(round(fraction * width))
+            bar = "#" * filled + "." * (width - filled)
+            percent = f"{fraction * 100:3.0f}%"
+        line = f"{self.label} [{bar}] {percent} {detail}"
+        self.stream.write("\r" + line.ljust(self.drawn))  # pad over a longer previous line
+        self.stream.flush()
+        self.drawn = len(line)
+
+    def close(self) -> None:
+        if self.enabled and self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def format_eta(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    seconds = int(round(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d} left"

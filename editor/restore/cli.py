@@ -1,0 +1,144 @@
+"""`stet restore`, `stet eval` and `stet train`. torch is imported inside the handlers only."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "restore", help="suggest punctuation and capitals for a transcript",
+        description="Read IN (any format Stet reads), predict the punctuation after each word and its "
+                    "case, and write OUT by extension. A .stet project keeps every suggestion pending "
+                    "for review in the editor; text formats apply those at or above --min-confidence "
+                    "(default: the model's best guess everywhere). Already punctuated text is re-predicted "
+                    "and the suggestions show where the model disagrees. Without -o the text goes to stdout.")
+    p.add_argument("input", metavar="IN")
+    p.add_argument("-o", "--output", metavar="OUT")
+    p.add_argument("--min-confidence", type=_probability, default=0.0, metavar="P",
+                   help="apply only suggestions with confidence >= P when writing text (default 0: all)")
+    p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
+                   help="where the model runs (default: CUDA when available)")
+    p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=run_restore)
+
+    p = subparsers.add_parser(
+        "eval", help="score the restoration model on a reference file",
+        description="FILE is IWSLT-style `word<TAB>LABEL` (labels O, COMMA, PERIOD, QUESTION; contractions "
+                    "split as `do n't` are joined as an ASR engine writes them) or cased, punctuated text "
+                    "(`# ` lines separate documents). Reports P/R/F1 per class and overall, slot error rate, "
+                    "sentence accuracy, calibration error and precision/coverage at confidence >= 0.9; for "
+                    "text also case P/R/F1.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
+    p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
+    p.set_defaults(handler=run_eval)
+
+    p = subparsers.add_parser(
+        "train", help="train the restoration model (needs the training text and the `train` extra)",
+        description="Train the BiLSTM-CRF on DATA/train/*.txt.gz, selecting on DATA/dev. A run folder "
+                    "holds a resumable checkpoint: run the same command again to continue. With "
+                    "--export, tune the best checkpoint on dev and write a model directory instead.")
+    p.add_argument("--data", default="../shared/data", help="folder with train/ and dev/ (default ../shared/data)")
+    p.add_argument("--out", default="runs/default", help="run folder (default runs/default)")
+    p.add_argument("--tokens", type=float, default=55e6, help="training budget in words (default 55e6)")
+    p.add_argument("--max-minutes", type=float, default=0.0, help="stop (resumably) after this long")
+    p.add_argument("--hidden", type=int, default=128)
+    p.add_argument("--no-crf", action="store_true", help="a softmax instead of the CRF (for comparison)")
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--export", metavar="MODEL_DIR", help="tune the run's best checkpoint on dev and write MODEL_DIR")
+    p.set_defaults(handler=run_train)
+
+
+def _probability(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = -1.0
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a probability between 0 and 1, not {text!r}")
+    return v
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    from editor.core.errors import UserError
+    from editor.core.formats import can_write, read_any, write_any
+    from editor.core.progress import ProgressBar, format_eta
+    from editor.core.render import RenderPolicy, render
+
+    if args.output and not can_write(args.output):
+        raise UserError(f"{args.output}: Stet cannot write this kind of file")
+    doc = read_any(args.input)
+    for w in doc.metadata.warnings:
+        print(f"stet: warning: {args.input}: {w}", file=sys.stderr)
+    from editor.restore.inference import Restorer
+    from editor.restore.suggest import make_suggestions
+
+    restorer = Restorer.load(args.model, args.device)
+    tokens = doc.tokens
+    words = [t.word for t in tokens]
+    bar = ProgressBar("restoring", enabled=None if not args.quiet else False)
+    done = 0
+    t0 = time.monotonic()
+
+    def on_chunk(start: int, end: int, _preds) -> None:
+        nonlocal done
+        done += end - start
+        rate = done / max(time.monotonic() - t0, 1e-6)
+        bar.update(done / len(words), format_eta((len(words) - done) / rate if rate else None))
+
+    preds = restorer.restore(words, on_chunk=on_chunk if len(words) > 2000 else None)
+    bar.close()
+    doc.set_suggestions(make_suggestions(tokens, preds, restorer.lexicon), text="Restore")
+    doc.set_metadata(restore_model=restorer.name)
+    policy = RenderPolicy(args.min_confidence)
+    if args.output:
+        write_any(doc, args.output, policy)
+    else:
+        text = render(doc, policy)
+        sys.stdout.write(text + "\n" if text else "")
+    return 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from editor.restore.inference import Restorer
+    from editor.restore.scoring import format_report, score_file
+
+    restorer = Restorer.load(args.model, args.device)
+    res = score_file(restorer, args.file)
+    if args.json:
+        print(json.dumps(res, indent=1))
+    else:
+        print(format_report(res))
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from editor.core.errors import UserError
+
+    data = Path(args.data)
+    if not (data / "train").is_dir() or not (data / "dev" / "dev2012.tsv").is_file():
+        raise UserError(f"{data}: expected train/*.txt.gz and dev/dev2012.tsv there (see --data)")
+    log = lambda s: print(time.strftime("%H:%M:%S"), s, flush=True)  # noqa: E731
+    if args.export:
+        from editor.restore.tune import tune
+
+        best = Path(args.out) / "best.pt"
+        if not best.is_file():
+            raise UserError(f"{best}: no best checkpoint in this run folder yet")
+        rep = tune(best, data, Path(args.export), Path(args.export).name, log=log)
+        (Path(args.export).parent / f"{Path(args.export).name}.tuning.json").write_text(json.dumps(rep, indent=1, default=float))
+        return 0
+    from editor.restore.train import TrainConfig, train
+
+    cfg = TrainConfig(data_dir=str(data), out_dir=args.out, tokens=int(args.tokens), max_minutes=args.max_minutes,
+                      seed=args.seed, model={"hidden": args.hidden, "use_crf": not args.no_crf})
+    train(cfg, log=log)
+    return 0

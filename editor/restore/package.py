@@ -1,0 +1,134 @@
+"""A model directory: weights, vocabulary, lexicon, config and checksums; written and checked here.
+
+    resources/models/<name>/
+        weights.pt     state dict only (float16 tensors), loaded with weights_only=True
+        vocab.json     words and characters
+        lexicon.json   lowercase word -> mixed-case form (iPhone, McDonald's)
+        config.json    model_args, labels, decision rule, calibration, chunking, metrics
+        SHA256SUMS     checksums of the four files above
+        MODEL_CARD.md
+
+A file failing its checksum or the schema is refused with a clear UserError; a weights file that
+carries a pickle payload is refused by torch's weights-only unpickler before it can run code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+from pathlib import Path
+
+import torch
+
+from editor.core.errors import UserError
+from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
+from editor.restore.model import BiLSTMCRF, ModelConfig
+from editor.restore.vocab import Vocab
+
+FORMAT_VERSION = 1
+FILES = ("weights.pt", "vocab.json", "lexicon.json", "config.json")
+DEFAULT_MODEL = "stet-en-bilstm-crf"
+
+
+class ModelError(UserError):
+    """A model directory that Stet refuses to load."""
+
+
+def default_model_dir() -> Path:
+    from editor.core.paths import resource_path
+
+    return resource_path("models", DEFAULT_MODEL)
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_checksums(model_dir: Path) -> None:
+    lines = [f"{sha256(model_dir / name)}  {name}\n" for name in FILES]
+    (model_dir / "SHA256SUMS").write_text("".join(lines))
+
+
+def verify_checksums(model_dir: Path) -> None:
+    sums = model_dir / "SHA256SUMS"
+    if not sums.is_file():
+        raise ModelError(f"{model_dir}: no SHA256SUMS file; this is not a Stet model directory")
+    expected = {}
+    for line in sums.read_text(encoding="utf-8", errors="replace").splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            expected[parts[1]] = parts[0]
+    for name in FILES:
+        path = model_dir / name
+        if not path.is_file():
+            raise ModelError(f"{model_dir}: {name} is missing")
+        if name not in expected:
+            raise ModelError(f"{model_dir}: SHA256SUMS does not list {name}")
+        if sha256(path) != expected[name]:
+            raise ModelError(f"{path}: checksum mismatch; the file is damaged or was changed, so Stet will not load it")
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as err:
+        raise ModelError(f"{path}: not readable JSON ({err})") from None
+    if not isinstance(data, dict):
+        raise ModelError(f"{path}: expected a JSON object")
+    return data
+
+
+def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cls):
+    model_dir = Path(path) if path is not None else default_model_dir()
+    if not model_dir.is_dir():
+        raise ModelError(f"{model_dir}: no such model directory")
+    verify_checksums(model_dir)
+    config = _read_json(model_dir / "config.json")
+    if config.get("format_version") != FORMAT_VERSION:
+        raise ModelError(f"{model_dir}: model format {config.get('format_version')!r} is not supported (expected {FORMAT_VERSION})")
+    if tuple(config.get("labels", {}).get("punct", ())) != PUNCT_MARKS or tuple(config.get("labels", {}).get("case", ())) != CASE_CLASSES:
+        raise ModelError(f"{model_dir}: the model's label set does not match this version of Stet")
+    try:
+        vocab = Vocab.from_dict(_read_json(model_dir / "vocab.json"))
+        mcfg = ModelConfig(**config["model_args"])
+    except (KeyError, TypeError, ValueError) as err:
+        raise ModelError(f"{model_dir}: config or vocabulary does not fit the schema ({err})") from None
+    lexicon = _read_json(model_dir / "lexicon.json")
+    try:
+        state = torch.load(model_dir / "weights.pt", map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, AttributeError) as err:
+        raise ModelError(f"{model_dir / 'weights.pt'}: refused: not a plain tensor file ({str(err).splitlines()[0][:200]})") from None
+    model = BiLSTMCRF(mcfg)
+    expected = model.state_dict()
+    if not isinstance(state, dict) or set(state) != set(expected):
+        raise ModelError(f"{model_dir / 'weights.pt'}: the weights do not match the model described in config.json")
+    for k, v in state.items():
+        if not isinstance(v, torch.Tensor) or v.shape != expected[k].shape:
+            raise ModelError(f"{model_dir / 'weights.pt'}: tensor {k} has the wrong shape")
+    model.load_state_dict({k: v.float() for k, v in state.items()})
+    if mcfg.vocab_size != len(vocab.words) or mcfg.n_chars != len(vocab.chars):
+        raise ModelError(f"{model_dir}: vocabulary size does not match the model")
+    return cls(model, vocab, {str(k): str(v) for k, v in lexicon.items()}, config, device, name=config.get("name", model_dir.name))
+
+
+def export_model(model: BiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], out_dir: Path, *, name: str,
+                 decision: dict, calibration: dict, chunking: dict, metrics: dict) -> None:
+    """Write a model directory (float16 weights) and its checksums."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().to(torch.float16).contiguous() for k, v in model.state_dict().items()}
+    torch.save(state, out_dir / "weights.pt")
+    (out_dir / "vocab.json").write_text(json.dumps(vocab.to_dict(), ensure_ascii=False))
+    (out_dir / "lexicon.json").write_text(json.dumps(lexicon, ensure_ascii=False, indent=0, sort_keys=True))
+    config = {
+        "format_version": FORMAT_VERSION, "name": name, "model_args": model.cfg.to_dict(),
+        "labels": {"punct": list(PUNCT_MARKS), "case": list(CASE_CLASSES)},
+        "decision": decision, "calibration": calibration, "chunking": chunking, "metrics": metrics,
+    }
+    (out_dir / "config.json").write_text(json.dumps(config, indent=1))
+    write_checksums(out_dir)

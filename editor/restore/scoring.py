@@ -1,0 +1,116 @@
+"""`stet eval`: score a Restorer on an IWSLT-style `word<TAB>LABEL` file or on cased, punctuated text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from editor.core.errors import UserError
+from editor.restore.data import read_cased_talks, read_iwslt_tsv
+from editor.restore.evaluate import calibration, case_scores, high_confidence, punct_scores, sentence_accuracy
+from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS
+
+
+def is_tsv(path: Path) -> bool:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.strip():
+                return "\t" in line
+    return False
+
+
+def _suggestion_calibration(conf: np.ndarray, correct: np.ndarray, shown: np.ndarray) -> dict:
+    """Calibration over every word's decision and over the suggestions a person would see."""
+    return {"all_words": calibration(conf, correct), "suggestions": calibration(conf[shown], correct[shown])}
+
+
+def score_tsv(restorer, words: list[str], gold: list[str]) -> dict:
+    preds = restorer.restore(words)
+    pred3 = [MARK_TO_3CLASS[p.punct] for p in preds]
+    res = punct_scores(gold, pred3)
+    conf = np.asarray([p.punct_confidence for p in preds])
+    correct = np.asarray([g == q for g, q in zip(gold, pred3)])
+    shown = np.asarray([p.punct != "" for p in preds])
+    res["sentence_accuracy"] = sentence_accuracy(
+        [{"PERIOD": ".", "QUESTION": "?"}.get(g, g) for g in gold], [{"PERIOD": ".", "QUESTION": "?"}.get(q, q) for q in pred3])
+    res["calibration"] = _suggestion_calibration(conf, correct, shown)
+    n_ref = sum(1 for g in gold if g != "O")
+    res["high_confidence"] = high_confidence(conf[shown], correct[shown], n_ref)
+    res["words"] = len(words)
+    return res
+
+
+def score_text(restorer, docs) -> dict:
+    g_marks, p_marks, g_surf, p_surf = [], [], [], []
+    conf_p, conf_c = [], []
+    for doc in docs:
+        preds = restorer.restore([w.word for w in doc])
+        for w, p in zip(doc, preds):
+            g_marks.append(w.punct)
+            p_marks.append(p.punct)
+            g_surf.append(w.surface)
+            p_surf.append(p.text)
+            conf_p.append(p.punct_confidence)
+            conf_c.append(p.case_confidence)
+    g3 = [MARK_TO_3CLASS[m] for m in g_marks]
+    p3 = [MARK_TO_3CLASS[m] for m in p_marks]
+    res = punct_scores(g3, p3)
+    res["all_marks"] = punct_scores(g_marks, p_marks, classes=PUNCT_MARKS[1:], none="")
+    res["case"] = case_scores(g_surf, p_surf)
+    res["sentence_accuracy"] = sentence_accuracy(g_marks, p_marks, g_surf, p_surf)
+    res["sentence_accuracy_punct_only"] = sentence_accuracy(g_marks, p_marks)
+    cp, cc = np.asarray(conf_p), np.asarray(conf_c)
+    okp = np.asarray([a == b for a, b in zip(g_marks, p_marks)])
+    okc = np.asarray([a == b for a, b in zip(g_surf, p_surf)])
+    shown_p = np.asarray([m != "" for m in p_marks])
+    shown_c = np.asarray([s != s.lower() for s in p_surf])
+    res["calibration"] = {"punct": _suggestion_calibration(cp, okp, shown_p), "case": _suggestion_calibration(cc, okc, shown_c)}
+    n_ref_p = sum(1 for m in g_marks if m)
+    n_ref_c = sum(1 for s in g_surf if s != s.lower())
+    res["high_confidence"] = {"punct": high_confidence(cp[shown_p], okp[shown_p], n_ref_p),
+                              "case": high_confidence(cc[shown_c], okc[shown_c], n_ref_c)}
+    res["words"] = len(g_marks)
+    return res
+
+
+def score_file(restorer, path: str | Path) -> dict:
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"{path}: no such file")
+    try:
+        if is_tsv(path):
+            words, gold = read_iwslt_tsv(path)
+            return {"file": str(path), "kind": "iwslt-tsv", **score_tsv(restorer, words, gold)}
+        docs = [d for d in read_cased_talks(path) if d]
+    except ValueError as err:
+        raise UserError(str(err)) from None
+    if not docs:
+        raise UserError(f"{path}: no words to score")
+    return {"file": str(path), "kind": "cased-text", **score_text(restorer, docs)}
+
+
+def format_report(res: dict) -> str:
+    lines = [f"{res['file']}: {res['words']:,} words ({res['kind']})", "",
+             f"{'':10}{'P':>7}{'R':>7}{'F1':>7}{'support':>9}"]
+    for c in ("COMMA", "PERIOD", "QUESTION", "overall"):
+        m = res[c]
+        lines.append(f"{c:10}{m['precision']:7.1f}{m['recall']:7.1f}{m['f1']:7.1f}{m['support']:9,}")
+    lines.append(f"slot error rate {res['ser']:.1f} %")
+    if "case" in res:
+        m = res["case"]
+        lines.append(f"case (non-lowercase words)  P {m['precision']:.1f}  R {m['recall']:.1f}  F1 {m['f1']:.1f}")
+        lines.append(f"sentences restored exactly: {res['sentence_accuracy']:.1f} % (punctuation only: {res['sentence_accuracy_punct_only']:.1f} %)")
+        for head in ("punct", "case"):
+            cal = res["calibration"][head]
+            hc = res["high_confidence"][head]
+            lines.append(f"{head}: ECE {cal['all_words']['ece']:.3f} (all words), {cal['suggestions']['ece']:.3f} (shown suggestions); "
+                         f"at confidence >= 0.9: precision {hc['precision']:.1f} %, coverage {hc['coverage']:.1f} %")
+    else:
+        lines.append(f"sentences with every mark right: {res['sentence_accuracy']:.1f} %")
+        cal = res["calibration"]
+        hc = res["high_confidence"]
+        lines.append(f"ECE {cal['all_words']['ece']:.3f} (all words), {cal['suggestions']['ece']:.3f} (shown suggestions); "
+                     f"at confidence >= 0.9: precision {hc['precision']:.1f} %, coverage {hc['coverage']:.1f} %")
+    return "\n".join(lines)
+

@@ -1,0 +1,165 @@
+"""Turn a training run's best checkpoint into a shipped model directory, tuning on dev only.
+
+Steps (all on ../shared/data/dev): pick the chunk merge (centre-owned vs. the paper's
+min_words_cut extremes vs. weighted marginals), tune the "no mark" decision scale on dev2012.tsv,
+fit calibration temperatures on half of the dev talks and report calibration on the other half,
+then score everything with the final settings and export (float16 weights + checksums).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from editor.restore.data import read_cased_talks, read_iwslt_tsv
+from editor.restore.evaluate import calibration, punct_scores
+from editor.restore.inference import DEFAULT_OVERLAP, DEFAULT_SIZE, Restorer, joint_marginals_chunked
+from editor.restore.labels import CASE_CLASSES, CASE_INDEX, MARK_TO_3CLASS, PUNCT_INDEX, PUNCT_MARKS
+from editor.restore.model import BiLSTMCRF, ModelConfig
+from editor.restore.package import export_model
+from editor.restore.scoring import score_text, score_tsv
+from editor.restore.vocab import Vocab
+
+
+def load_run_checkpoint(path: Path) -> tuple[BiLSTMCRF, Vocab, dict, dict]:
+    ck = torch.load(path, map_location="cpu", weights_only=True)
+    model = BiLSTMCRF(ModelConfig(**ck["model_args"]))
+    model.load_state_dict(ck["state_dict"])
+    model.eval()
+    return model, Vocab.from_dict(ck["vocab"]), ck["lexicon"], ck
+
+
+def _f1_with_scale(punct: np.ndarray, gold: list[str], scale: float) -> float:
+    p = punct.copy()
+    p[:, 0] *= scale
+    pred = [MARK_TO_3CLASS[PUNCT_MARKS[i]] for i in p.argmax(1)]
+    return punct_scores(gold, pred)["overall"]["f1"]
+
+
+def _nll(p: np.ndarray, gold: np.ndarray, t: float) -> float:
+    q = np.power(np.clip(p, 1e-12, 1), 1 / t)
+    q /= q.sum(1, keepdims=True)
+    return float(-np.log(np.clip(q[np.arange(len(gold)), gold], 1e-12, 1)).mean())
+
+
+def fit_temperature(p: np.ndarray, gold: np.ndarray) -> float:
+    grid = np.exp(np.linspace(np.log(0.4), np.log(3.0), 61))
+    return float(grid[int(np.argmin([_nll(p, gold, t) for t in grid]))])
+
+
+def _ece_at(p: np.ndarray, gold: np.ndarray, t: float, scale: float = 1.0) -> dict:
+    q = np.power(np.clip(p, 1e-12, 1), 1 / t)
+    q /= q.sum(1, keepdims=True)
+    s = q.copy()
+    s[:, 0] *= scale
+    pred = s.argmax(1)
+    conf = q[np.arange(len(pred)), pred]
+    return calibration(conf, pred == gold)
+
+
+def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) -> dict:
+    t0 = time.time()
+    model, vocab, lexicon, ck = load_run_checkpoint(run_best)
+    words, gold = read_iwslt_tsv(data_dir / "dev" / "dev2012.tsv")
+    report: dict = {"checkpoint_metrics": ck.get("metrics"), "train_config": ck.get("train_config")}
+
+    # 1. chunk merge, on dev2012 with plain argmax
+    merges = {}
+    for label, kw in {
+        "centre (cut=overlap/2)": {"cut": DEFAULT_OVERLAP // 2},
+        "min_words_cut=0": {"cut": 0},
+        f"min_words_cut={DEFAULT_OVERLAP}": {"cut": DEFAULT_OVERLAP},
+        "weighted marginals": {"merge": "weighted"},
+    }.items():
+        joint = joint_marginals_chunked(model, vocab, words, DEFAULT_SIZE, DEFAULT_OVERLAP, **kw)
+        punct = joint.reshape(-1, len(PUNCT_MARKS), len(CASE_CLASSES)).sum(2)
+        merges[label] = {"f1": _f1_with_scale(punct, gold, 1.0), "kw": kw, "punct": punct}
+        log(f"merge {label}: dev2012 overall F1 {merges[label]['f1']:.2f}")
+    best_merge = max(merges, key=lambda k: merges[k]["f1"])
+    report["merge"] = {k: round(v["f1"], 2) for k, v in merges.items()}
+    report["merge_chosen"] = best_merge
+    punct = merges[best_merge]["punct"]
+    kw = merges[best_merge]["kw"]
+    chunking = {"size": DEFAULT_SIZE, "overlap": DEFAULT_OVERLAP, "cut": kw.get("cut"), "merge": kw.get("merge", "owned")}
+
+    # 2. calibration temperatures on even dev talks; measured on odd talks
+    docs = [d for d in read_cased_talks(data_dir / "dev" / "ted_dev2012_talks.txt") if d]
+    P, C, GP, GC, half = [], [], [], [], []
+    for k, doc in enumerate(docs):
+        j = joint_marginals_chunked(model, vocab, [w.word for w in doc], DEFAULT_SIZE, DEFAULT_OVERLAP, **kw)
+        j = j.reshape(-1, len(PUNCT_MARKS), len(CASE_CLASSES))
+        P.append(j.sum(2))
+        C.append(j.sum(1))
+        GP.extend(PUNCT_INDEX[w.punct] for w in doc)
+        GC.extend(CASE_INDEX[w.case] for w in doc)
+        half.extend([k % 2] * len(doc))
+    P, C = np.concatenate(P), np.concatenate(C)
+    GP, GC, half = np.asarray(GP), np.asarray(GC), np.asarray(half)
+    fit, held = half == 0, half == 1
+    tp = fit_temperature(P[fit], GP[fit])
+    tc = fit_temperature(C[fit], GC[fit])
+    report["calibration_fit"] = {
+        "punct_temperature": tp, "case_temperature": tc, "fit_on": "even-numbered dev talks", "reported_on": "odd-numbered dev talks",
+        "punct_ece_before": _ece_at(P[held], GP[held], 1.0)["ece"], "punct_ece_after": _ece_at(P[held], GP[held], tp)["ece"],
+        "case_ece_before": _ece_at(C[held], GC[held], 1.0)["ece"], "case_ece_after": _ece_at(C[held], GC[held], tc)["ece"],
+    }
+    log(f"calibration: {report['calibration_fit']}")
+
+    # 3. the decision scale for "no mark", on dev2012 with the calibrated punctuation distribution
+    q = np.power(np.clip(punct, 1e-12, 1), 1 / tp)
+    q /= q.sum(1, keepdims=True)
+    scales = [round(x, 2) for x in np.arange(0.3, 1.51, 0.05)]
+    f1s = {s: _f1_with_scale(q, gold, s) for s in scales}
+    best_scale = max(f1s, key=f1s.get)
+    report["none_scale"] = {"grid": {str(k): round(v, 2) for k, v in f1s.items()}, "chosen": best_scale}
+    log(f"none scale {best_scale}: F1 {f1s[best_scale]:.2f} (1.0: {f1s[1.0]:.2f})")
+
+    settings = {"decision": {"none_scale": best_scale},
+                "calibration": {"punct_temperature": tp, "case_temperature": tc}, "chunking": chunking}
+    restorer = Restorer(model, vocab, lexicon, settings, torch.device("cpu"), name=name)
+    tsv = score_tsv(restorer, words, gold)
+    odd = [d for k, d in enumerate(docs) if k % 2 == 1]
+    talks = score_text(restorer, docs)
+    talks_odd = score_text(restorer, odd)
+    report["dev2012_tsv"] = tsv
+    report["dev_talks"] = talks
+    report["dev_talks_odd_half"] = {"calibration": talks_odd["calibration"], "high_confidence": talks_odd["high_confidence"]}
+    log(f"dev2012 final: overall F1 {tsv['overall']['f1']:.2f}, case F1 {talks['case']['f1']:.2f}")
+    metrics = {
+        "dev2012_overall_f1": tsv["overall"]["f1"], "dev2012_comma_f1": tsv["COMMA"]["f1"],
+        "dev2012_period_f1": tsv["PERIOD"]["f1"], "dev2012_question_f1": tsv["QUESTION"]["f1"],
+        "dev2012_ser": tsv["ser"], "dev_talks_case_f1": talks["case"]["f1"],
+        "dev_talks_sentence_accuracy": talks["sentence_accuracy"],
+        "punct_ece_odd_talks": talks_odd["calibration"]["punct"]["all_words"]["ece"],
+        "case_ece_odd_talks": talks_odd["calibration"]["case"]["all_words"]["ece"],
+    }
+    export_model(model, vocab, lexicon, out_dir, name=name, decision=settings["decision"],
+                 calibration=settings["calibration"], chunking=chunking, metrics=metrics)
+    report["metrics"] = metrics
+    report["tune_seconds"] = time.time() - t0
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("best", help="best.pt of a training run")
+    p.add_argument("out", help="model directory to write")
+    p.add_argument("--data", default="../shared/data")
+    p.add_argument("--name", default="stet-en-bilstm-crf")
+    p.add_argument("--report", help="write the full tuning report (JSON) here")
+    a = p.parse_args(argv)
+    torch.set_num_threads(1)
+    rep = tune(Path(a.best), Path(a.data), Path(a.out), a.name, log=lambda s: print(time.strftime("%H:%M:%S"), s, flush=True))
+    if a.report:
+        Path(a.report).write_text(json.dumps(rep, indent=1, default=float))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

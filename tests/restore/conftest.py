@@ -1,0 +1,26 @@
+"""A tiny random model directory, exported exactly as a shipped one is, for fast tests."""
+
+from collections import Counter
+
+import pytest
+import torch
+
+from editor.restore.model import BiLSTMCRF, ModelConfig
+from editor.restore.package import export_model
+from editor.restore.vocab import Vocab
+
+WORDS = "the a and of to i you we it is that this in for so what how okay yes iphone".split()
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory):
+    torch.manual_seed(0)
+    vocab = Vocab.build(Counter({w: 100 - i for i, w in enumerate(WORDS)}), size=len(WORDS) + 2, min_char_count=1)
+    cfg = ModelConfig(vocab_size=len(vocab.words), n_chars=len(vocab.chars), word_dim=8, char_dim=4, char_filters=6,
+                      hidden=8, layers=2)
+    model = BiLSTMCRF(cfg)
+    out = tmp_path_factory.mktemp("models") / "tiny"
+    export_model(model, vocab, {"iphone": "iPhone"}, out, name="tiny",
+                 decision={"none_scale": 1.0}, calibration={"punct_temperature": 1.0, "case_temperature": 1.0},
+                 chunking={"size": 12, "overlap": 4, "cut": None, "merge": "owned"}, metrics={})
+    return out

@@ -1,0 +1,35 @@
+import numpy as np
+import pytest
+
+from editor.restore.evaluate import calibration, case_scores, high_confidence, punct_scores, sentence_accuracy
+
+
+def test_punct_scores_count_substitutions_deletions_and_insertions():
+    gold = ["O", "COMMA", "O", "PERIOD", "O", "QUESTION"]
+    pred = ["COMMA", "COMMA", "O", "QUESTION", "O", "O"]
+    r = punct_scores(gold, pred)
+    assert r["COMMA"]["precision"] == pytest.approx(50.0) and r["COMMA"]["recall"] == pytest.approx(100.0)
+    assert r["overall"]["precision"] == pytest.approx(100 / 3) and r["overall"]["recall"] == pytest.approx(100 / 3)
+    assert r["ser"] == pytest.approx(100 * 3 / 3)  # one insertion, one substitution, one deletion over 3 marks
+
+
+def test_case_scores_need_the_exact_surface():
+    r = case_scores(["iPhone", "The", "cat"], ["Iphone", "The", "Cat"])
+    assert r["precision"] == pytest.approx(100 / 3) and r["recall"] == pytest.approx(50.0)
+
+
+def test_sentence_accuracy():
+    assert sentence_accuracy(["", ".", "", "?"], ["", ".", ",", "?"]) == pytest.approx(50.0)
+
+
+def test_calibration_of_a_perfectly_calibrated_predictor_is_near_zero():
+    rng = np.random.default_rng(0)
+    conf = rng.uniform(0, 1, 200000)
+    correct = rng.uniform(0, 1, conf.size) < conf
+    assert calibration(conf, correct)["ece"] < 0.01
+    assert calibration(np.full(100, 0.9), np.zeros(100, bool))["ece"] == pytest.approx(0.9)
+
+
+def test_high_confidence_precision_and_coverage():
+    r = high_confidence(np.array([0.95, 0.92, 0.5]), np.array([True, False, True]), n_reference=4)
+    assert r["suggestions"] == 2 and r["precision"] == 50.0 and r["coverage"] == 25.0

@@ -1,0 +1,59 @@
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from editor.restore.inference import Cancelled, Restorer
+
+WORDS = ("so what is the iphone for i asked and you said it is okay yes " * 12).split()
+
+
+@pytest.fixture(scope="module")
+def restorer(tiny_model_dir):
+    return Restorer.load(str(tiny_model_dir), device="cpu")
+
+
+def test_every_word_gets_a_full_distribution(restorer):
+    preds = restorer.restore(WORDS)
+    assert len(preds) == len(WORDS)
+    for w, p in zip(WORDS, preds):
+        assert sum(p.punct_probs.values()) == pytest.approx(1.0, abs=1e-4)
+        assert sum(p.case_probs.values()) == pytest.approx(1.0, abs=1e-4)
+        assert p.punct in p.punct_probs and p.case in p.case_probs
+        assert p.text.lower() == w
+        if w != "iphone":
+            assert p.case_probs["mixed"] == 0.0  # no mixed form known for this word
+
+
+def test_chunks_arrive_once_each_and_the_priority_range_comes_first(restorer):
+    seen = []
+    restorer.restore(WORDS, on_chunk=lambda a, b, preds: seen.append((a, b, len(preds))), priority=(150, 160))
+    assert all(b - a == n for a, b, n in seen)
+    covered = sorted((a, b) for a, b, _ in seen)
+    assert covered[0][0] == 0 and covered[-1][1] == len(WORDS)
+    assert all(x[1] == y[0] for x, y in zip(covered, covered[1:]))
+    assert seen[0][0] < 160 and seen[0][1] > 150
+
+
+def test_chunked_result_matches_the_merged_result(restorer):
+    chunks = {}
+    full = restorer.restore(WORDS, on_chunk=lambda a, b, preds: chunks.update({a: preds}))
+    assert [p for a in sorted(chunks) for p in chunks[a]] == full
+
+
+def test_cancel_stops_with_cancelled(restorer):
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Cancelled):
+        restorer.restore(WORDS, cancel=stop)
+
+
+def test_empty_input(restorer):
+    assert restorer.restore([]) == []
+
+
+def test_importing_editor_restore_does_not_load_torch():
+    code = "import editor.restore, editor.restore.suggest, sys; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
