@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 #: Characters that, at the end of a chunk, are punctuation after the word rather than part of it.
 #: Apostrophes stay with the word ("students'", "rock'n'roll").
 TRAILING_MARKS = frozenset(".,?!:;…\"”»)]}—–")
 SENTENCE_END = frozenset(".?!…")
-
-CASE_CLASSES = ("lower", "capitalized", "upper", "mixed")
 
 _WHITESPACE = re.compile(r"\s+")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
@@ -76,32 +73,6 @@ def split_paragraphs(text: str) -> list[str]:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     blocks = _PARAGRAPH_BREAK.split(text) if _PARAGRAPH_BREAK.search(text) else text.split("\n")
     return [block for block in blocks if block.strip()]
-
-
-def apply_case(word: str, case: str) -> str:
-    """Write ``word`` in a case class; "mixed" needs a lexicon, so the word comes back unchanged."""
-    if case == "lower":
-        return word.lower()
-    if case == "upper":
-        return word.upper()
-    if case == "capitalized":
-        return word[:1].upper() + word[1:].lower()
-    if case == "mixed":
-        return word
-    raise ValueError(f"unknown case class {case!r}; expected one of {CASE_CLASSES}")
-
-
-def case_alternatives(word: str, case_probs: Mapping[str, float],
-                      mixed: str | None = None) -> dict[str, float]:
-    """Turn p(case class) into p(surface text), summing classes that write the word the same way.
-
-    ``mixed`` is the lexicon's mixed-case form; without one, the "mixed" mass goes to the word as is.
-    """
-    surfaces: dict[str, float] = {}
-    for case, p in case_probs.items():
-        text = mixed if case == "mixed" and mixed else apply_case(word, case)
-        surfaces[text] = surfaces.get(text, 0.0) + float(p)
-    return surfaces
 
 
 def ends_sentence(punct: str) -> bool:

@@ -165,14 +165,12 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def format_clock(t: float, *, separator: str = ".", hours: bool = True) -> str:
-    """00:01:02.345 (WebVTT) or 00:01:02,345 (SubRip with separator=",")."""
+def format_clock(t: float, *, separator: str = ".") -> str:
+    """00:01:02.345 (WebVTT), 00:01:02,345 (SubRip, separator=",") or 00:01:02 (separator="")."""
     ms = int(round(max(t, 0.0) * 1000))
     h, rest = divmod(ms, 3_600_000)
     m, rest = divmod(rest, 60_000)
     s, ms = divmod(rest, 1000)
-    if not hours and h == 0:
-        return f"{m:02d}:{s:02d}"
     return f"{h:02d}:{m:02d}:{s:02d}{separator}{ms:03d}" if separator else f"{h:02d}:{m:02d}:{s:02d}"
 
 

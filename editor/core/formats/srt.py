@@ -9,19 +9,17 @@ import srt
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import MAX_SECONDS, PathLike, atomic_write, read_bytes
+from editor.core.formats._common import MAX_SECONDS, PathLike, atomic_write
 from editor.core.formats.subtitles import Cue, cut_cues, transcript_from_cues
-from editor.core.formats.txt import decode_text
+from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
-from editor.core.text import strip_controls
 
 # SubRip files often carry <i>, <b>, <font ...> and {\an8}-style tags; they are not words.
 _TAGS = re.compile(r"</?[a-zA-Z][^>\n]{0,80}>|\{\\[^}\n]{0,80}\}")
 
 
 def read_srt(path: PathLike) -> Transcript:
-    text, warnings = decode_text(read_bytes(path), path)
-    text = strip_controls(text.replace("\r\n", "\n").replace("\r", "\n"))
+    text, warnings = read_text(path)
     cues = []
     try:
         for sub in srt.parse(text):

@@ -57,16 +57,21 @@ def _guess_utf16(data: bytes) -> str | None:
     return None
 
 
-def read_txt(path: PathLike) -> Transcript:
-    """Blank lines separate paragraphs (or, with none, every line is one); punctuation and
-    capitals already in the text become the tokens' current state."""
+def read_text(path: PathLike) -> tuple[str, list[str]]:
+    """A text file's contents with "\n" line ends and no control characters, and the guesses
+    made decoding it; a binary file is a FormatError."""
     text, warnings = decode_text(read_bytes(path), path)
     controls = sum(1 for ch in text if ch < " " and ch not in "\n\r\t\f")
     if text and controls > _MAX_CONTROL_SHARE * len(text):
         raise FormatError(path, "this looks like a binary file, not text")
-    doc = Transcript.from_text(strip_controls(text))
-    doc.metadata = Metadata(source_file=str(path), warnings=tuple(warnings))
-    return doc
+    return strip_controls(text.replace("\r\n", "\n").replace("\r", "\n")), warnings
+
+
+def read_txt(path: PathLike) -> Transcript:
+    """Blank lines separate paragraphs (or, with none, every line is one); punctuation and
+    capitals already in the text become the tokens' current state."""
+    text, warnings = read_text(path)
+    return Transcript.from_text(text, Metadata(source_file=str(path), warnings=tuple(warnings)))
 
 
 def write_txt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:

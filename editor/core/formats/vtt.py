@@ -10,17 +10,14 @@ from webvtt.errors import MalformedCaptionError, MalformedFileError
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import (MAX_SECONDS, PathLike, atomic_write, format_clock,
-                                         read_bytes)
+from editor.core.formats._common import MAX_SECONDS, PathLike, atomic_write, format_clock
 from editor.core.formats.subtitles import Cue, cut_cues, transcript_from_cues
-from editor.core.formats.txt import decode_text
+from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
-from editor.core.text import strip_controls
 
 
 def read_vtt(path: PathLike) -> Transcript:
-    text, warnings = decode_text(read_bytes(path), path)
-    text = strip_controls(text.replace("\r\n", "\n").replace("\r", "\n"))
+    text, warnings = read_text(path)
     try:
         captions = webvtt.from_buffer(io.StringIO(text)).captions
         cues = []
