@@ -6,7 +6,6 @@ Both the format readers and span editing use this, so typed text and read text b
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 #: Characters that, at the end of a chunk, are punctuation after the word rather than part of it.
@@ -15,6 +14,8 @@ TRAILING_MARKS = frozenset(".,?!:;…\"”»)]}—–")
 SENTENCE_END = frozenset(".?!…")
 
 _WHITESPACE = re.compile(r"\s+")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u200b\u200c\u200e\u200f"
+                       "\u202a-\u202e\u2060-\u2064\ufeff]")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
 
 
@@ -80,7 +81,6 @@ def ends_sentence(punct: str) -> bool:
 
 
 def strip_controls(text: str) -> str:
-    """Drop control characters other than line breaks and tabs (NUL, escape codes, ...)."""
-    return "".join(ch for ch in text
-                   if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf")
-                   or ch == "\u200d")
+    """Drop control and invisible format characters (NUL, escape codes, BOMs, bidi marks) but
+    keep line breaks, tabs and the zero-width joiner that emoji need."""
+    return _CONTROLS.sub("", text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import re
 
 from editor.core.document import Metadata, Transcript
 from editor.core.errors import FormatError
@@ -15,6 +16,7 @@ _BOMS = [  # longest first: the UTF-32 LE BOM begins with the UTF-16 LE one
     (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 ]
+_BINARY = re.compile("[\x00-\x08\x0e-\x1f]")
 #: Share of control characters above which text is taken for a binary file.
 _MAX_CONTROL_SHARE = 0.05
 
@@ -61,7 +63,7 @@ def read_text(path: PathLike) -> tuple[str, list[str]]:
     """A text file's contents with "\n" line ends and no control characters, and the guesses
     made decoding it; a binary file is a FormatError."""
     text, warnings = decode_text(read_bytes(path), path)
-    controls = sum(1 for ch in text if ch < " " and ch not in "\n\r\t\f")
+    controls = len(_BINARY.findall(text))
     if text and controls > _MAX_CONTROL_SHARE * len(text):
         raise FormatError(path, "this looks like a binary file, not text")
     return strip_controls(text.replace("\r\n", "\n").replace("\r", "\n")), warnings
