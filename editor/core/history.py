@@ -33,6 +33,9 @@ class CommandGroup:
             command.undo()
 
 
+_NEVER = CommandGroup("")  # a "saved state" no stack can return to
+
+
 class History:
     """The undo and redo stacks of one document.
 
@@ -49,6 +52,7 @@ class History:
         self._redo: list[CommandGroup] = []
         self._open: list[CommandGroup] = []
         self._last_merge_id: object | None = None
+        self._clean: CommandGroup | None = None  # top of the undo stack when last saved
         self.limit = limit
 
     # -- recording -------------------------------------------------------------------------------
@@ -82,10 +86,14 @@ class History:
 
     def _record(self, group: CommandGroup, merge_id: object | None) -> None:
         if merge_id is not None and merge_id == self._last_merge_id and self._undo:
+            if self._undo[-1] is self._clean:
+                self._clean = _NEVER
             self._undo[-1].commands.append(group)
         else:
             self._undo.append(group)
             if self.limit is not None and len(self._undo) > self.limit:
+                if self._clean is None:
+                    self._clean = _NEVER
                 del self._undo[0]
         self._last_merge_id = merge_id
         self._redo.clear()
@@ -130,10 +138,24 @@ class History:
         return True
 
     def clear(self) -> None:
+        """Forget all steps; the document counts as saved (as after opening a file)."""
         self._undo.clear()
         self._redo.clear()
         self._last_merge_id = None
+        self._clean = None
         self.changed.emit()
+
+    # -- saved state -----------------------------------------------------------------------------
+    def mark_clean(self) -> None:
+        """The document was just saved: ``is_clean`` holds until a change, and again after undo
+        or redo leads back to this state."""
+        self._clean = self._undo[-1] if self._undo else None
+        self._last_merge_id = None  # a later chunk must not merge into the saved step
+        self.changed.emit()
+
+    @property
+    def is_clean(self) -> bool:
+        return (self._undo[-1] if self._undo else None) is self._clean
 
     def __len__(self) -> int:
         return len(self._undo)
