@@ -19,7 +19,8 @@ from editor.core.render import NONE, RenderPolicy
 def read_vtt(path: PathLike) -> Transcript:
     text, warnings = read_text(path)
     try:
-        captions = webvtt.from_buffer(io.StringIO(text)).captions
+        # strict: a malformed cue block is an error, not silently left out
+        captions = webvtt.from_buffer(io.StringIO(text), strict=True).captions
         cues = []
         for n, caption in enumerate(captions, 1):
             start = caption.start_time.in_milliseconds() / 1000
