@@ -121,8 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   file=sys.stderr)
             parser.print_help()
             return EXIT_OK
-    elif args_list[0] not in commands and not args_list[0].startswith("-") \
-            and os.path.exists(args_list[0]):
+    elif args_list[0] not in commands and not args_list[0].startswith("-") and (
+            os.path.exists(args_list[0]) or os.path.splitext(args_list[0])[1]):
         # `stet FILE` (a desktop entry's "Open with"): the editor if present, else the text.
         args_list.insert(0, "gui" if "gui" in commands else "show")
     args = parser.parse_args(args_list)

@@ -51,7 +51,10 @@ def test_srt_to_stet_to_vtt_keeps_every_word(tmp_path):
 def test_show_and_open_file_without_gui():
     shown = stet("show", SAMPLE)
     assert shown.returncode == 0 and "seed library" in shown.stdout
-    assert stet(SAMPLE).stdout == shown.stdout or stet(SAMPLE).returncode == 0
+    opened = stet(SAMPLE)
+    assert opened.returncode == 0
+    missing = stet("no-such-file.srt")
+    assert missing.returncode == 1 and "no such file" in missing.stderr
 
 
 HOSTILE = {
