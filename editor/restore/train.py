@@ -42,6 +42,7 @@ class TrainConfig:
     eval_every_tokens: int = 4_000_000
     save_every_s: float = 300.0
     max_minutes: float = 0.0  # 0 = no limit; otherwise stop (resumably) after this long
+    stop_at: int = 0  # 0 = run the whole budget; otherwise stop (resumably) after this many words
     seed: int = 13
     threads: int = 1  # an LSTM this small gains little from a second thread; leave it to the rest
     model: dict = field(default_factory=dict)  # overrides of ModelConfig fields
@@ -154,7 +155,7 @@ def train(cfg: TrainConfig, log=print) -> Path:
             log(f"step {step} seen {seen / 1e6:.1f}M/{cfg.tokens / 1e6:.0f}M loss {loss_acc / n_acc:.4f} "
                 f"lr {lr_at(cfg, seen):.2e} {rate:,.0f} words/s ETA {eta / 60:.0f} min")
             loss_acc, n_acc, t_last_log = 0.0, 0, now
-        stop_for_time = cfg.max_minutes > 0 and now - t_start > cfg.max_minutes * 60
+        stop_for_time = (cfg.max_minutes > 0 and now - t_start > cfg.max_minutes * 60) or (0 < cfg.stop_at <= seen)
         if seen >= next_eval or seen >= cfg.tokens or stop_for_time:
             next_eval += cfg.eval_every_tokens
             model.eval()
@@ -174,7 +175,7 @@ def train(cfg: TrainConfig, log=print) -> Path:
             save_checkpoint(ckpt_path, state())
             t_last_save = now
         if stop_for_time:
-            log(f"stopping after {cfg.max_minutes} minutes; run again to resume")
+            log(f"stopping at {seen:,} words after {(now - t_start) / 60:.0f} minutes; run again to resume")
             break
     save_checkpoint(ckpt_path, state())
     (out / "history.json").write_text(json.dumps(history, indent=1))
@@ -192,9 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--eval-every", type=float, default=4e6)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--stop-at", type=float, default=0, help="stop (resumably) after this many words")
     a = p.parse_args(argv)
     cfg = TrainConfig(data_dir=a.data, out_dir=a.out, tokens=int(a.tokens), max_minutes=a.max_minutes, seed=a.seed,
-                      threads=a.threads,
+                      threads=a.threads, stop_at=int(a.stop_at),
                       eval_every_tokens=int(a.eval_every), model={"hidden": a.hidden, "use_crf": not a.no_crf})
     train(cfg, log=lambda s: print(time.strftime("%H:%M:%S"), s, flush=True))
     return 0

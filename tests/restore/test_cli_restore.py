@@ -1,0 +1,43 @@
+"""`stet restore` and `stet eval` as a user runs them (subprocess), with a tiny model."""
+
+import json
+import subprocess
+import sys
+
+from editor.core.formats import read_any
+
+
+def stet(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "editor", *map(str, args)], capture_output=True, text=True, **kw)
+
+
+def test_restore_to_stet_keeps_suggestions_pending_and_text_applies_them(tiny_model_dir, tmp_path):
+    src = tmp_path / "raw.txt"
+    src.write_text("so what is the iphone for i asked and you said it is okay " * 3)
+    out = tmp_path / "out.stet"
+    r = stet("restore", src, "-o", out, "--model", tiny_model_dir, "--device", "cpu")
+    assert r.returncode == 0, r.stderr
+    doc = read_any(out)
+    assert doc.words() == src.read_text().split()
+    assert doc.pending() and all(s.state == "pending" for s in doc.suggestions())
+    txt = stet("restore", src, "--model", tiny_model_dir, "--device", "cpu")
+    assert txt.returncode == 0 and txt.stdout.strip()
+    none = stet("restore", src, "--model", tiny_model_dir, "--min-confidence", "1.0")
+    assert none.stdout.split() == src.read_text().split()
+
+
+def test_restore_errors_are_one_line(tiny_model_dir, tmp_path):
+    for args in (["restore", tmp_path / "missing.txt"], ["restore", tmp_path, "--model", tiny_model_dir],
+                 ["restore", __file__, "--model", tmp_path]):
+        r = stet(*args)
+        assert r.returncode == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+    assert stet("restore", __file__, "--min-confidence", "2").returncode == 2
+
+
+def test_eval_reads_iwslt_tsv(tiny_model_dir, tmp_path):
+    tsv = tmp_path / "dev.tsv"
+    tsv.write_text("hello\tCOMMA\ni\tO\ndo\tO\nn't\tO\nknow\tPERIOD\nwhy\tQUESTION\n")
+    r = stet("eval", tsv, "--json", "--model", tiny_model_dir)
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    assert res["words"] == 5 and res["overall"]["support"] == 3
