@@ -51,6 +51,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--hidden", type=int, default=128)
     p.add_argument("--no-crf", action="store_true", help="a softmax instead of the CRF (for comparison)")
     p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--init", metavar="MODEL_DIR", default="", help="start from a model directory's weights (e.g. the shipped one) to keep improving it")
+    p.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (lower it with --init)")
     p.add_argument("--export", metavar="MODEL_DIR", help="tune the run's best checkpoint on dev and write MODEL_DIR")
     p.set_defaults(handler=run_train)
 
@@ -139,6 +141,6 @@ def run_train(args: argparse.Namespace) -> int:
     from editor.restore.train import TrainConfig, train
 
     cfg = TrainConfig(data_dir=str(data), out_dir=args.out, tokens=int(args.tokens), max_minutes=args.max_minutes,
-                      seed=args.seed, model={"hidden": args.hidden, "use_crf": not args.no_crf})
+                      seed=args.seed, model={"hidden": args.hidden, "use_crf": not args.no_crf}, init=args.init, lr=args.lr)
     train(cfg, log=log)
     return 0

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
@@ -46,6 +45,7 @@ class TrainConfig:
     seed: int = 13
     threads: int = 1  # an LSTM this small gains little from a second thread; leave it to the rest
     model: dict = field(default_factory=dict)  # overrides of ModelConfig fields
+    init: str = ""  # start from the weights of a model directory (to keep improving a shipped model)
 
 
 def lr_at(cfg: TrainConfig, seen: int) -> float:
@@ -83,6 +83,21 @@ def save_checkpoint(path: Path, state: dict) -> None:
     os.replace(tmp, path)
 
 
+def init_from_model_dir(model: BiLSTMCRF, vocab: Vocab, model_dir: Path) -> None:
+    """Copy a shipped model's weights into `model`; both must have the same shapes and vocabulary."""
+    from editor.core.errors import UserError
+    from editor.restore.package import verify_checksums
+
+    verify_checksums(model_dir)
+    if Vocab.from_dict(json.loads((model_dir / "vocab.json").read_text())).words != vocab.words:
+        raise UserError(f"{model_dir}: its vocabulary differs from the one built from this training text")
+    state = torch.load(model_dir / "weights.pt", map_location="cpu", weights_only=True)
+    try:
+        model.load_state_dict({k: v.float() for k, v in state.items()})
+    except RuntimeError as err:
+        raise UserError(f"{model_dir}: weights do not fit this model configuration ({str(err).splitlines()[0]})") from None
+
+
 def train(cfg: TrainConfig, log=print) -> Path:
     torch.set_num_threads(cfg.threads)
     out = Path(cfg.out_dir)
@@ -110,6 +125,9 @@ def train(cfg: TrainConfig, log=print) -> Path:
         drop_rng.bit_generator.state = st["drop_rng"]
         seen, step, best, history = st["seen"], st["step"], st["best"], st["history"]
         log(f"resumed from {ckpt_path}: {seen:,} words seen, step {step}, best dev F1 {best:.2f}")
+    elif cfg.init:
+        init_from_model_dir(model, vocab, Path(cfg.init))
+        log(f"starting from the weights of {cfg.init}")
     (out / "train_config.json").write_text(json.dumps(asdict(cfg), indent=1))
 
     def state() -> dict:
@@ -194,9 +212,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-every", type=float, default=4e6)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--stop-at", type=float, default=0, help="stop (resumably) after this many words")
+    p.add_argument("--init", default="", help="start from the weights of this model directory")
+    p.add_argument("--lr", type=float, default=2e-3)
     a = p.parse_args(argv)
     cfg = TrainConfig(data_dir=a.data, out_dir=a.out, tokens=int(a.tokens), max_minutes=a.max_minutes, seed=a.seed,
-                      threads=a.threads, stop_at=int(a.stop_at),
+                      threads=a.threads, stop_at=int(a.stop_at), init=a.init, lr=a.lr,
                       eval_every_tokens=int(a.eval_every), model={"hidden": a.hidden, "use_crf": not a.no_crf})
     train(cfg, log=lambda s: print(time.strftime("%H:%M:%S"), s, flush=True))
     return 0
