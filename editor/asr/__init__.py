@@ -8,19 +8,46 @@ with ``resolve_model``/``installed_models``, listed with ``load_catalogue`` and 
 ``download_model``. Everything that crosses a thread or process is a frozen dataclass.
 """
 
-from editor.asr.catalogue import Catalogue, CatalogueEntry, load_catalogue, refresh_catalogue
-from editor.asr.decode import AudioInfo, iter_pcm, probe_audio
-from editor.asr.download import DownloadProgress, download_model
-from editor.asr.engine import Finished, Progress, Word, WordBatch
-from editor.asr.errors import (AsrError, AudioError, DownloadCancelled, DownloadError, ModelError,
-                               NoSpeechError, RecognitionCancelled)
-from editor.asr.models import ModelInfo, installed_models, models_dir, resolve_model, validate_model
-from editor.asr.transcribe import TokenAssembler, iter_transcription, transcribe
+from __future__ import annotations
 
-__all__ = [
-    "AsrError", "AudioError", "AudioInfo", "Catalogue", "CatalogueEntry", "DownloadCancelled",
-    "DownloadError", "DownloadProgress", "Finished", "ModelError", "ModelInfo", "NoSpeechError",
-    "Progress", "RecognitionCancelled", "TokenAssembler", "Word", "WordBatch", "download_model",
-    "installed_models", "iter_pcm", "iter_transcription", "load_catalogue", "models_dir",
-    "probe_audio", "refresh_catalogue", "resolve_model", "transcribe", "validate_model",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# name -> submodule. Names load on first use: the recognition worker process imports this package
+# and needs only the engine, and `stet --help` needs none of it.
+_EXPORTS = {
+    "Catalogue": "catalogue", "CatalogueEntry": "catalogue", "load_catalogue": "catalogue",
+    "refresh_catalogue": "catalogue",
+    "AudioInfo": "decode", "iter_pcm": "decode", "probe_audio": "decode",
+    "DownloadProgress": "download", "download_model": "download",
+    "Finished": "engine", "Progress": "engine", "Word": "engine", "WordBatch": "engine",
+    "AsrError": "errors", "AudioError": "errors", "DownloadCancelled": "errors",
+    "DownloadError": "errors", "ModelError": "errors", "NoSpeechError": "errors",
+    "RecognitionCancelled": "errors",
+    "ModelInfo": "models", "installed_models": "models", "models_dir": "models",
+    "resolve_model": "models", "validate_model": "models",
+    "TokenAssembler": "transcribe", "iter_transcription": "transcribe", "transcribe": "transcribe",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from editor.asr.catalogue import Catalogue, CatalogueEntry, load_catalogue, refresh_catalogue
+    from editor.asr.decode import AudioInfo, iter_pcm, probe_audio
+    from editor.asr.download import DownloadProgress, download_model
+    from editor.asr.engine import Finished, Progress, Word, WordBatch
+    from editor.asr.errors import (AsrError, AudioError, DownloadCancelled, DownloadError,
+                                   ModelError, NoSpeechError, RecognitionCancelled)
+    from editor.asr.models import (ModelInfo, installed_models, models_dir, resolve_model,
+                                   validate_model)
+    from editor.asr.transcribe import TokenAssembler, iter_transcription, transcribe

@@ -11,7 +11,7 @@ from editor.asr.decode import probe_audio
 from editor.asr.engine import Event, Finished, Progress, Word, WordBatch, recognise
 from editor.asr.errors import NoSpeechError
 from editor.asr.models import ModelInfo, resolve_model
-from editor.asr.worker import recognise_in_process
+from editor.asr.worker import recognise_in_worker
 from editor.core.document import Metadata, Token, Transcript
 
 PARAGRAPH_GAP = 2.0
@@ -46,20 +46,21 @@ class TokenAssembler:
 def iter_transcription(audio_path: str | os.PathLike[str],
                        model: str | os.PathLike[str] | ModelInfo | None = None, *,
                        cancel: threading.Event | None = None, verbose: bool = False,
-                       in_process: bool = False) -> Iterator[Event]:
+                       in_worker: bool = True) -> Iterator[Event]:
     """The lower level of :func:`transcribe`: its events, as they come.
 
     Yields :class:`Progress`, :class:`WordBatch` and, last, :class:`Finished`. Recognition runs in a
-    spawned child process unless ``in_process``. The file is checked before the child starts, so an
-    unreadable file fails at once.
+    spawned child process unless ``in_worker`` is False; then it runs on this thread, where a crash
+    in Vosk's native code would take the program down with it. The file is checked before the
+    child starts, so an unreadable file fails at once.
     """
     info = model if isinstance(model, ModelInfo) else resolve_model(model)
     probe_audio(audio_path)
-    if in_process:
+    if not in_worker:
         stop = (lambda: cancel.is_set()) if cancel is not None else None
         yield from recognise(audio_path, info.path, should_stop=stop, verbose=verbose)
     else:
-        yield from recognise_in_process(audio_path, info.path, cancel=cancel, verbose=verbose)
+        yield from recognise_in_worker(audio_path, info.path, cancel=cancel, verbose=verbose)
 
 
 def transcribe(audio_path: str | os.PathLike[str],
@@ -67,7 +68,7 @@ def transcribe(audio_path: str | os.PathLike[str],
                on_progress: Callable[[Progress], None] | None = None,
                on_words: Callable[[tuple[Word, ...]], None] | None = None,
                cancel: threading.Event | None = None, verbose: bool = False,
-               paragraph_gap: float = PARAGRAPH_GAP, in_process: bool = False) -> Transcript:
+               paragraph_gap: float = PARAGRAPH_GAP, in_worker: bool = True) -> Transcript:
     """Recognise the speech in ``audio_path`` (any audio or video FFmpeg reads).
 
     ``model`` is a folder, an installed model's name, a language code, or None for the first model
@@ -81,7 +82,7 @@ def transcribe(audio_path: str | os.PathLike[str],
     starts: list[int] = []
     duration = None
     for event in iter_transcription(audio_path, info, cancel=cancel, verbose=verbose,
-                                    in_process=in_process):
+                                    in_worker=in_worker):
         if isinstance(event, WordBatch):
             for group, new_paragraph in assembler.add(event.words):
                 if new_paragraph:

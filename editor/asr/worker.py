@@ -57,7 +57,7 @@ def _send(conn, message) -> None:
         pass
 
 
-def recognise_in_process(audio_path: str | os.PathLike[str], model_path: str | os.PathLike[str], *,
+def recognise_in_worker(audio_path: str | os.PathLike[str], model_path: str | os.PathLike[str], *,
                          cancel: threading.Event | None = None,
                          verbose: bool = False) -> Iterator[Event]:
     """Like :func:`editor.asr.engine.recognise`, but in a spawned child process.

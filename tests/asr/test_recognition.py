@@ -14,7 +14,7 @@ import pytest
 from editor.asr.engine import Finished, Progress, Word, WordBatch, load_model, recognise, words_of
 from editor.asr.errors import AsrError, AudioError, ModelError, RecognitionCancelled
 from editor.asr.transcribe import TokenAssembler, transcribe
-from editor.asr.worker import recognise_in_process
+from editor.asr.worker import recognise_in_worker
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +78,7 @@ def test_cancel_stops_the_worker_within_a_second(korean_speech, korean_model, st
 
 
 def test_a_crashed_worker_is_an_error_not_a_crash(korean_speech, korean_model):
-    events = recognise_in_process(korean_speech, korean_model)
+    events = recognise_in_worker(korean_speech, korean_model)
     first = next(events)
     assert isinstance(first, Progress)
     (child,) = [p for p in multiprocessing.active_children() if p.name == "stet-asr"]
@@ -93,10 +93,10 @@ def test_errors_in_the_worker_arrive_as_themselves(tmp_path, korean_speech, mode
     with zipfile.ZipFile(__import__("io").BytesIO(model_zip(top=None))) as zf:
         zf.extractall(tmp_path / "garbage-model")
     with pytest.raises(ModelError, match="could not load the model"):
-        list(recognise_in_process(korean_speech, tmp_path / "garbage-model"))
+        list(recognise_in_worker(korean_speech, tmp_path / "garbage-model"))
     (tmp_path / "noise.wav").write_bytes(os.urandom(2000))
     with pytest.raises(AudioError, match="noise.wav"):
-        list(recognise_in_process(tmp_path / "noise.wav", tmp_path / "garbage-model"))
+        list(recognise_in_worker(tmp_path / "noise.wav", tmp_path / "garbage-model"))
 
 
 def test_words_of_a_vosk_result():

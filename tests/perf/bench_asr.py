@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -77,10 +78,20 @@ def bare_loop(audio: Path, model_path: str, model=None) -> int:
     return words
 
 
-def timed(fn) -> tuple[float, object]:
-    started = time.perf_counter()
+def timed(fn) -> tuple[float, float, object]:
+    """Wall seconds, CPU seconds (this process and the children it reaped) and ``fn()``.
+
+    CPU time is the steadier figure on a shared machine: another job's load stretches wall time
+    but not the work done here.
+    """
+    def cpu() -> float:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    wall, used = time.perf_counter(), cpu()
     result = fn()
-    return time.perf_counter() - started, result
+    return time.perf_counter() - wall, cpu() - used, result
 
 
 def main() -> int:
@@ -110,11 +121,11 @@ def main() -> int:
             duration = w.getnframes() / 16000
         print(f"audio {duration:.1f} s, model {model_info.name}, {args.runs} runs each, interleaved")
 
-        end_to_end: dict[str, list[float]] = {"bare": [], "stet": []}
+        end_to_end: dict[str, list[tuple[float, float]]] = {"bare": [], "stet": []}
         for _ in range(args.runs):
-            t, n_bare = timed(lambda: bare_loop(audio, model_info.path))
+            *t, n_bare = timed(lambda: bare_loop(audio, model_info.path))
             end_to_end["bare"].append(t)
-            t, doc = timed(lambda: transcribe(audio, model_info))
+            *t, doc = timed(lambda: transcribe(audio, model_info))
             end_to_end["stet"].append(t)
             # Block sizes differ (4000 frames there, 0.5 s here), which can move an endpoint and
             # so a word or two; a large difference would mean the two did not do the same work.
@@ -123,7 +134,7 @@ def main() -> int:
 
         print(f"words: bare {words[0]}, stet {words[1]}")
         model = load_model(model_info.path)
-        loop_only: dict[str, list[float]] = {"bare": [], "stet": []}
+        loop_only: dict[str, list[tuple[float, float]]] = {"bare": [], "stet": []}
 
         def stet_loop() -> int:
             n = 0
@@ -135,20 +146,22 @@ def main() -> int:
             return n
 
         for _ in range(args.runs):
-            t, _n = timed(lambda: bare_loop(audio, model_info.path, model))
+            *t, _n = timed(lambda: bare_loop(audio, model_info.path, model))
             loop_only["bare"].append(t)
-            t, _n = timed(stet_loop)
+            *t, _n = timed(stet_loop)
             loop_only["stet"].append(t)
 
     for title, runs in (("end to end (spawned worker, model load, decode, recognise)", end_to_end),
                         ("recognition only (model loaded once, in this process)", loop_only)):
-        bare, stet = statistics.median(runs["bare"]), statistics.median(runs["stet"])
         print(f"{title}:")
-        print(f"  bare vosk loop  median {bare:7.2f} s  (RTF {bare / duration:.3f})  "
-              f"runs {', '.join(f'{t:.2f}' for t in runs['bare'])}")
-        print(f"  stet            median {stet:7.2f} s  (RTF {stet / duration:.3f})  "
-              f"runs {', '.join(f'{t:.2f}' for t in runs['stet'])}")
-        print(f"  overhead        {100 * (stet - bare) / bare:+.1f} %")
+        for i, what in enumerate(("wall", "cpu")):
+            bare = statistics.median(r[i] for r in runs["bare"])
+            stet = statistics.median(r[i] for r in runs["stet"])
+            print(f"  {what:4}  bare vosk loop median {bare:6.2f} s (RTF {bare / duration:.3f}), "
+                  f"stet median {stet:6.2f} s (RTF {stet / duration:.3f}), "
+                  f"overhead {100 * (stet - bare) / bare:+.1f} %")
+            print(f"        runs bare {', '.join(f'{r[i]:.2f}' for r in runs['bare'])}; "
+                  f"stet {', '.join(f'{r[i]:.2f}' for r in runs['stet'])}")
     return 0
 
 
