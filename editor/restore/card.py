@@ -1,0 +1,200 @@
+"""Write a model directory's MODEL_CARD.md from the measured reports (tuning, benchmark, training
+history), so that every figure in the card comes from a file a command wrote.
+
+    python -m editor.restore.card MODEL_DIR TUNING.json BENCH.json HISTORY.json [--extra EXTRA.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+SOURCES = [
+    ("ted_saranyan", "TED / TED-Ed talk transcripts (spoken)", "5.36 M", "CC BY-NC-ND 4.0 (TED)",
+     "github saranyan/TED-Talks @4d7e8c21, talks overlapping IWSLT dev/test removed"),
+    ("scotus_oyez_2010plus", "US Supreme Court oral arguments 2010+ (spoken, verbatim)", "11.24 M", "CC BY-NC (Oyez)",
+     "github walkerdb/supreme_court_transcripts @f8c155e2"),
+    ("presidential_speeches", "US presidential speeches 1789-2020 (spoken, formal)", "4.00 M", "public domain",
+     "github kfogel/presidential-speeches @a4c8b38e"),
+    ("gutenberg_dialogue_subset", "177 dialogue-heavy public-domain novels (written)", "11.94 M", "public domain",
+     "github rcdm-uga/Gutenberg_Text @a0b16d35"),
+    ("ljspeech_text", "LJ Speech utterance texts (read non-fiction)", "0.22 M", "public domain",
+     "github NVIDIA/tacotron2 filelists"),
+]
+
+
+def _row(name: str, m: dict) -> str:
+    return f"| {name} | {m['precision']:.1f} | {m['recall']:.1f} | {m['f1']:.1f} | {m['support']:,} |"
+
+
+def _reliability(table: list[dict]) -> list[str]:
+    out = ["| confidence bin | words | mean confidence | accuracy |", "|---|---|---|---|"]
+    for r in table:
+        out.append(f"| {r['bin']} | {r['n']:,} | {r['confidence']:.3f} | {r['accuracy']:.3f} |")
+    return out
+
+
+def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict) -> str:
+    cfg = json.loads((model_dir / "config.json").read_text())
+    ma = cfg["model_args"]
+    tc = tuning["train_config"]
+    tsv, talks = tuning["dev2012_tsv"], tuning["dev_talks"]
+    cal = tuning["calibration_fit"]
+    held = tuning["dev_talks_odd_half"]
+    size_mb = sum(f.stat().st_size for f in model_dir.iterdir() if f.is_file()) / 1e6
+    weights_mb = (model_dir / "weights.pt").stat().st_size / 1e6
+    seen = history[-1]["seen"] if history else 0
+    minutes = extra.get("train_minutes", history[-1]["minutes"] if history else 0)
+    L: list[str] = []
+    a = L.append
+    a(f"# Model card: {cfg['name']}")
+    a("")
+    a("Restores punctuation (the mark after each word: none , . ? ! : ;) and case (lower, Capitalized, UPPER, "
+      "Mixed) of English ASR output: lowercase words without punctuation. Stet shows its predictions as "
+      "suggestions with calibrated confidences; nothing is applied without review unless the user asks.")
+    a("")
+    a("## Architecture")
+    a("")
+    a(f"- Word embeddings ({ma['vocab_size']:,} words, dim {ma['word_dim']}) + a character CNN "
+      f"({ma['char_dim']}-dim characters, {ma['char_filters']} filters of width {ma['char_width']}, max-pooled; "
+      f"words clipped to {ma['max_word_len']} characters keeping start and end) so unknown words and names get features.")
+    a(f"- A {ma['layers']}-layer BiLSTM, {ma['hidden']} units per direction, dropout {ma['dropout']}.")
+    a(f"- A linear-chain CRF over the {ma['n_labels']} joint labels (7 marks x 4 cases) in one label space, so "
+      "transitions learn that a capital follows a full stop. Confidences are forward-backward marginals "
+      "(alpha + beta - log Z), summed to a punctuation and a case distribution per word, then temperature-scaled.")
+    a(f"- Mixed-case forms (iPhone, McDonald's) come from a lexicon learned from the training text "
+      f"({len(json.loads((model_dir / 'lexicon.json').read_text())):,} entries); a word predicted Mixed without a "
+      "lexicon entry is written Capitalized.")
+    a(f"- Files: weights stored as float16 ({weights_mb:.1f} MB), whole directory {size_mb:.1f} MB; "
+      "checked against SHA256SUMS and loaded with `torch.load(weights_only=True)`.")
+    a("")
+    a("## Training data")
+    a("")
+    a("| source | register | words | licence | origin | sampling weight |")
+    a("|---|---|---|---|---|---|")
+    for key, reg, words, lic, origin in SOURCES:
+        a(f"| {key} | {reg} | {words} | {lic} | {origin} | {tc['sources'].get(key, 0):.2f} |")
+    a("")
+    a("The text is not redistributed; TED and Oyez text is for non-commercial research use, so these weights "
+      "inherit a non-commercial restriction.")
+    a("")
+    a("## Recipe")
+    a("")
+    a("- Input made ASR-like: lowercased, punctuation stripped (a mark belongs to the word before it; dashes "
+      "count as commas; the period of known abbreviations such as Mr. belongs to the word), half of the numbers "
+      "spelled out as a recogniser writes them (num2words: 1989 -> nineteen eighty nine).")
+    a("- Training windows of 40-120 words starting anywhere (usually mid-sentence), never across a document; "
+      "sources drawn by the weights above.")
+    a(f"- Adam, peak learning rate {tc['lr']}, warm-up {tc['warmup_tokens']:,} words, linear decay over the last "
+      f"{100 * (1 - tc['decay_from']):.0f} % of a {tc['tokens'] / 1e6:.0f} M-word budget, {tc['tokens_per_batch']:,} "
+      f"words per batch, word dropout {tc['word_dropout']}, gradient clip {tc['clip']}, seed {tc['seed']}, "
+      f"{tc['threads']} CPU thread.")
+    a(f"- This model: {seen / 1e6:.1f} M words seen in {minutes:.0f} minutes of wall time on this project's 2-core "
+      f"machine (shared with other work; {extra.get('train_note', '')}). "
+      f"Reproduce: `stet train --out runs/x --tokens {tc['tokens']:.0f}` then `stet train --out runs/x --export DIR`; "
+      "an interrupted run resumes; `--init DIR` continues from a shipped model.")
+    a("")
+    a("## Dev figures (IWSLT 2012 dev; the held-out IWSLT 2011 test was not available to us)")
+    a("")
+    a(f"dev2012.tsv, {tsv['words']:,} words (reference transcripts; contractions joined as ASR writes them), "
+      "3-class view (COMMA <- , : dash; PERIOD <- . ! ;; QUESTION <- ?):")
+    a("")
+    a("| class | P | R | F1 | support |")
+    a("|---|---|---|---|---|")
+    for c in ("COMMA", "PERIOD", "QUESTION", "overall"):
+        a(_row(c, tsv[c]))
+    a("")
+    a(f"Slot error rate {tsv['ser']:.1f} %. Sentences with every mark right: {tsv['sentence_accuracy']:.1f} %.")
+    a("")
+    a(f"ted_dev2012_talks.txt (the same talks, cased), {talks['words']:,} words:")
+    a("")
+    a("| measure | P | R | F1 | support |")
+    a("|---|---|---|---|---|")
+    a(_row("case (words not all-lowercase, exact form)", talks["case"]))
+    for m in (",", ".", "?", "!", ":", ";"):
+        if m in talks["all_marks"]:
+            a(_row(f"mark `{m}`", talks["all_marks"][m]))
+    a("")
+    a(f"Sentences restored exactly (marks and case): {talks['sentence_accuracy']:.1f} %; punctuation only: "
+      f"{talks['sentence_accuracy_punct_only']:.1f} %.")
+    a("")
+    if history:
+        a("Learning curve (dev2012 overall F1, argmax decision, during training):")
+        a("")
+        a("| words seen | minutes | overall F1 |")
+        a("|---|---|---|")
+        for h in history:
+            a(f"| {h['seen'] / 1e6:.1f} M | {h['minutes']:.0f} | {h['dev']['overall']['f1']:.1f} |")
+        a("")
+    a("## Decisions measured on dev")
+    a("")
+    a(f"- Chunk merge (windows of {cfg['chunking']['size']} words overlapping by {cfg['chunking']['overlap']}), "
+      "dev2012 overall F1 with the argmax decision:")
+    for k, v in tuning["merge"].items():
+        a(f"  - {k}: {v:.2f}")
+    a(f"  Chosen: {tuning['merge_chosen']}.")
+    ns = tuning["none_scale"]
+    a(f"- Decision rule: the probability of \"no mark\" is scaled by {ns['chosen']} before the argmax "
+      f"(tuned on dev2012: F1 {ns['grid'][str(ns['chosen'])]:.2f} vs {ns['grid']['1.0']:.2f} unscaled). The "
+      "confidence shown is still the calibrated probability of the suggested mark.")
+    for line in extra.get("comparisons", []):
+        a(f"- {line}")
+    a("")
+    a("## Calibration")
+    a("")
+    a(f"Temperatures fitted on the even-numbered dev talks by log-likelihood: punctuation T = {cal['punct_temperature']:.2f}, "
+      f"case T = {cal['case_temperature']:.2f}. Expected calibration error (10 bins) on the odd-numbered talks, every "
+      f"word's decision: punctuation {cal['punct_ece_before']:.3f} before -> {cal['punct_ece_after']:.3f} after; "
+      f"case {cal['case_ece_before']:.3f} -> {cal['case_ece_after']:.3f}.")
+    a("")
+    hp = held["calibration"]["punct"]
+    a(f"Reliability of the punctuation marks a person is shown (predicted mark is not \"none\"), odd talks, "
+      f"ECE {hp['suggestions']['ece']:.3f}:")
+    a("")
+    L.extend(_reliability(hp["suggestions"]["table"]))
+    a("")
+    hc = held["calibration"]["case"]
+    a(f"Case suggestions shown (predicted form not all-lowercase), odd talks, ECE {hc['suggestions']['ece']:.3f}:")
+    a("")
+    L.extend(_reliability(hc["suggestions"]["table"]))
+    a("")
+    for head in ("punct", "case"):
+        h = held["high_confidence"][head]
+        a(f"- {head}: suggestions at confidence >= 0.9 are right {h['precision']:.1f} % of the time and cover "
+          f"{h['coverage']:.1f} % of the reference {'marks' if head == 'punct' else 'capitalised words'} (odd talks).")
+    a("")
+    a("## Speed (this project's 2-core CPU machine, `tests/perf/bench_restore.py`)")
+    a("")
+    for b in bench if isinstance(bench, list) else [bench]:
+        a(f"- {b['threads']} thread(s){', int8 dynamic quantization' if b.get('quantized') else ''}: median "
+          f"{b['median_words_per_s']:,} words/s over {b['runs']} runs of {b['words']:,} words "
+          f"(min {b['min_words_per_s']:,}, max {b['max_words_per_s']:,}); first chunk after a median "
+          f"{b['median_first_chunk_ms']:.0f} ms; model load {b['load_seconds']:.1f} s.")
+    for line in extra.get("speed_notes", []):
+        a(f"- {line}")
+    a("")
+    a("## Known failure modes")
+    a("")
+    for line in extra.get("failure_modes", []):
+        a(f"- {line}")
+    a("")
+    return "\n".join(L) + "\n"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("model_dir")
+    p.add_argument("tuning")
+    p.add_argument("bench")
+    p.add_argument("history")
+    p.add_argument("--extra")
+    a = p.parse_args()
+    extra = json.loads(Path(a.extra).read_text()) if a.extra else {}
+    text = card(Path(a.model_dir), json.loads(Path(a.tuning).read_text()), json.loads(Path(a.bench).read_text()),
+                json.loads(Path(a.history).read_text()), extra)
+    (Path(a.model_dir) / "MODEL_CARD.md").write_text(text)
+
+
+if __name__ == "__main__":
+    main()
