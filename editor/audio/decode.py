@@ -1,0 +1,176 @@
+"""Decode an audio or video file into memory for playback: 16-bit PCM at a rate the output device
+likes, stereo or mono, with a cap on memory so a long recording cannot exhaust it."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from editor.core.errors import UserError
+
+DEFAULT_MAX_BYTES = 512 * 1024 * 1024
+"""Memory a decoded recording may take: about 46 minutes of 48 kHz stereo, 4.6 hours of 16 kHz mono."""
+
+# Rates tried in turn when a recording would not fit in the cap; speech stays clear down to 16 kHz.
+_FALLBACK_RATES = (24_000, 16_000, 11_025, 8_000)
+_MAX_BAD_PACKETS = 50
+
+
+class PlaybackError(UserError):
+    """A file cannot be decoded for playback: unreadable, corrupt, or without sound."""
+
+
+@dataclass(frozen=True, eq=False)
+class PcmAudio:
+    """A decoded recording. ``samples`` is read-only int16 of shape (frames, channels)."""
+
+    samples: np.ndarray
+    rate: int
+    path: str | None = None
+    truncated: bool = False
+    """True when the recording did not fit in the memory cap and only its beginning is here."""
+
+    def __post_init__(self) -> None:
+        if self.samples.ndim != 2 or self.samples.dtype != np.int16:
+            raise ValueError("samples must be int16 of shape (frames, channels)")
+        if self.rate <= 0:
+            raise ValueError(f"rate must be positive, not {self.rate}")
+        self.samples.setflags(write=False)
+
+    @property
+    def frames(self) -> int:
+        return self.samples.shape[0]
+
+    @property
+    def channels(self) -> int:
+        return self.samples.shape[1]
+
+    @property
+    def duration(self) -> float:
+        return self.frames / self.rate
+
+    @classmethod
+    def from_float(cls, samples: np.ndarray, rate: int, path: str | None = None) -> PcmAudio:
+        """From floats in -1..1, shape (frames,) or (frames, channels); for tests and generated audio."""
+        data = np.asarray(samples, dtype=np.float64)
+        if data.ndim == 1:
+            data = data[:, None]
+        pcm = np.clip(np.round(data * 32767.0), -32768, 32767).astype(np.int16)
+        return cls(np.ascontiguousarray(pcm), int(rate), path)
+
+
+def choose_format(rate: int, channels: int, duration: float | None, *, preferred_rate: int | None = None,
+                  max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[int, int]:
+    """The (rate, channels) to decode to: the device's preferred rate (else the file's, at most 48 kHz),
+    at most stereo, then mono and lower rates until ``duration`` seconds fit in ``max_bytes``."""
+    rate = int(preferred_rate or min(rate or 48_000, 48_000))
+    channels = 1 if channels <= 1 else 2
+    if duration is None:
+        return rate, channels
+
+    def size(r: int, c: int) -> float:
+        return duration * r * c * 2
+
+    if size(rate, channels) > max_bytes:
+        channels = 1
+    for lower in _FALLBACK_RATES:
+        if size(rate, channels) <= max_bytes or rate <= lower:
+            break
+        rate = lower
+    return rate, channels
+
+
+def decode_audio(path: str | os.PathLike[str], *, preferred_rate: int | None = None,
+                 max_bytes: int = DEFAULT_MAX_BYTES) -> PcmAudio:
+    """Decode the first audio stream of ``path`` (anything FFmpeg reads, video too) into memory.
+
+    Blocks for a while on long files: the GUI calls this off the UI thread. Raises
+    :class:`PlaybackError` with a one-line reason when the file cannot be played.
+    """
+    import av  # deferred: importing editor.audio stays cheap
+
+    p = Path(path)
+    if not p.is_file():
+        raise PlaybackError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
+    try:
+        container = av.open(str(p), mode="r")
+    except (av.error.FFmpegError, OSError, UnicodeDecodeError, ValueError) as exc:
+        raise PlaybackError(f"{p.name}: not an audio or video file that can be played ({_reason(exc)})") from None
+    try:
+        if not container.streams.audio:
+            raise PlaybackError(f"{p.name}: the file has no audio stream")
+        stream = container.streams.audio[0]
+        stream.thread_type = "AUTO"
+        ctx = stream.codec_context
+        duration = _duration(container, stream)
+        rate, channels = choose_format(int(ctx.sample_rate or 0), int(ctx.channels or 0), duration,
+                                       preferred_rate=preferred_rate, max_bytes=max_bytes)
+        resampler = av.AudioResampler(format="s16", layout="mono" if channels == 1 else "stereo",
+                                      rate=rate)
+        limit = max_bytes // (2 * channels)  # frames
+        chunks: list[np.ndarray] = []
+        have = 0
+        bad = 0
+        truncated = False
+        packets = container.demux(stream)
+        while True:
+            try:
+                packet = next(packets)
+            except StopIteration:
+                break
+            except av.error.FFmpegError:
+                bad += 1
+                if bad > _MAX_BAD_PACKETS:
+                    raise PlaybackError(f"{p.name}: the audio cannot be decoded") from None
+                continue
+            try:
+                frames = packet.decode()
+            except (av.error.FFmpegError, ValueError):
+                bad += 1
+                if bad > _MAX_BAD_PACKETS:
+                    raise PlaybackError(f"{p.name}: the audio cannot be decoded") from None
+                continue
+            for frame in frames:
+                frame.pts = None  # the resampler keeps its own clock; broken timestamps do not matter
+                for out in resampler.resample(frame):
+                    have, truncated = _take(chunks, out, channels, have, limit)
+            if truncated:
+                break
+        if not truncated:
+            for out in resampler.resample(None):
+                have, truncated = _take(chunks, out, channels, have, limit)
+    finally:
+        container.close()
+    if have == 0:
+        raise PlaybackError(f"{p.name}: the audio stream holds no sound that can be decoded")
+    samples = np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
+    return PcmAudio(np.ascontiguousarray(samples), rate, os.fspath(path), truncated)
+
+
+def _take(chunks: list[np.ndarray], frame, channels: int, have: int, limit: int) -> tuple[int, bool]:
+    # packed s16: one plane of interleaved samples; shape: (frames, channels)
+    data = frame.to_ndarray().reshape(-1, channels)
+    room = limit - have
+    if len(data) > room:
+        chunks.append(data[:room].copy())
+        return limit, True
+    chunks.append(data.copy())
+    return have + len(data), False
+
+
+def _duration(container, stream) -> float | None:
+    if stream.duration is not None and stream.time_base is not None:
+        seconds = float(stream.duration * stream.time_base)
+        if seconds > 0:
+            return seconds
+    if container.duration is not None and container.duration > 0:
+        return container.duration / 1_000_000  # AV_TIME_BASE
+    return None
+
+
+def _reason(exc: BaseException) -> str:
+    text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return text.split(": '")[0].strip().rstrip(".")

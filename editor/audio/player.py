@@ -1,0 +1,375 @@
+"""The playback engine: play, pause, seek, speed with the pitch kept, skips; Qt-free.
+
+Sound is rendered on the output backend's own thread (PortAudio's callback), which never waits:
+if the UI thread holds the lock for the moment it takes to seek, that one block is silence. The
+UI reads ``position`` at its own steady rate; events fire only for what the caller itself changed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+
+import numpy as np
+from psygnal import Signal
+
+from editor.audio.backend import OutputBackend, OutputStream, SoundDeviceBackend
+from editor.audio.decode import PcmAudio, decode_audio
+
+MIN_SPEED = 0.5
+MAX_SPEED = 2.0
+SPEED_STEP = 0.1
+_SCALE = np.float32(1.0 / 32768.0)
+
+
+class Player:
+    """Plays one recording. Every method is safe to call with no audio device and nothing loaded.
+
+    Events (psygnal, emitted on the thread that made the change): ``state_changed(playing)``,
+    ``speed_changed(speed)``, ``audio_changed()``. Reaching the end is not an event: the UI sees
+    ``playing`` turn False when it next polls.
+    """
+
+    state_changed = Signal(bool)
+    speed_changed = Signal(float)
+    audio_changed = Signal()
+
+    def __init__(self, backend: OutputBackend | None = None, *, skip_seconds: float = 5.0,
+                 rewind_on_resume: float = 0.0) -> None:
+        self._backend: OutputBackend = backend if backend is not None else SoundDeviceBackend()
+        self.skip_seconds = float(skip_seconds)
+        self.rewind_on_resume = float(rewind_on_resume)
+        """Seconds to go back when playing again after a pause, so the last words are heard again."""
+        try:
+            self._reason = self._backend.probe()
+        except Exception as exc:  # noqa: BLE001 — a broken backend means no sound, not a broken editor
+            self._reason = f"no sound: {exc}"
+        self._error: str | None = None
+        self._lock = threading.Lock()
+        self._audio: PcmAudio | None = None
+        self._stream: OutputStream | None = None
+        self._playing = False  # what the person asked for
+        self._ended = False  # set by the render thread at the end of the sound
+        self._rewind_pending = False
+        self._speed = 1.0
+        self._frame = 0.0  # next source frame to render (fractional when stretched)
+        self._position = 0.0  # seconds; published by whichever thread moved it, under the lock
+        self._tsm = None
+        self._tsm_reader: _SourceReader | None = None
+        self._tsm_stale = True
+        self._tsm_shape: tuple[int, int] | None = None
+        self._effective_speed = 1.0
+
+    # -- what the UI reads ---------------------------------------------------------------------
+    @property
+    def available(self) -> bool:
+        """False when there is no sound output (no device, no PortAudio); the rest still works."""
+        return self._reason is None
+
+    @property
+    def notice(self) -> str | None:
+        """One line to show the person: why there is no sound, or the last playback error."""
+        return self._reason or self._error
+
+    @property
+    def audio(self) -> PcmAudio | None:
+        return self._audio
+
+    @property
+    def path(self) -> str | None:
+        return self._audio.path if self._audio is not None else None
+
+    @property
+    def duration(self) -> float:
+        return self._audio.duration if self._audio is not None else 0.0
+
+    @property
+    def position(self) -> float:
+        """Seconds into the recording; safe to read from any thread."""
+        return self._position
+
+    @property
+    def playing(self) -> bool:
+        return self._playing and not self._ended
+
+    @property
+    def speed(self) -> float:
+        return self._speed
+
+    # -- loading ---------------------------------------------------------------------------------
+    def load(self, path: str | os.PathLike[str]) -> PcmAudio:
+        """Decode ``path`` and make it current. Slow for long files: the GUI calls :meth:`decode`
+        off the UI thread and :meth:`set_audio` on it instead. Raises ``PlaybackError``."""
+        audio = self.decode(path)
+        self.set_audio(audio)
+        return audio
+
+    def decode(self, path: str | os.PathLike[str]) -> PcmAudio:
+        """Decode ``path`` at a rate the output device takes; touches no player state."""
+        rate = None
+        if self.available:
+            try:
+                rate = self._backend.preferred_rate()
+            except Exception:  # noqa: BLE001 — no preference then
+                rate = None
+        return decode_audio(path, preferred_rate=rate)
+
+    def set_audio(self, audio: PcmAudio | None) -> None:
+        """Make ``audio`` current (None unloads), paused at its start."""
+        was_playing = self._playing
+        self._close_stream()
+        with self._lock:
+            self._audio = audio
+            self._playing = False
+            self._ended = False
+            self._rewind_pending = False
+            self._frame = 0.0
+            self._position = 0.0
+            self._tsm = None
+            self._tsm_stale = True
+        self._error = None
+        if was_playing:
+            self.state_changed.emit(False)
+        self.audio_changed.emit()
+
+    def close(self) -> None:
+        """Stop and let go of the output device."""
+        self.set_audio(None)
+
+    # -- transport -------------------------------------------------------------------------------
+    def play(self) -> bool:
+        """Start or resume; True if sound is now playing. At the end, plays again from the start."""
+        if self._audio is None or not self.available:
+            return False
+        if self.playing:
+            return True
+        if self._ended or self._position >= self.duration:
+            self.seek(0.0)
+        elif self._rewind_pending and self.rewind_on_resume > 0:
+            self.seek(self._position - self.rewind_on_resume)
+        self._rewind_pending = False
+        try:
+            if self._stream is None:
+                audio = self._audio
+                self._stream = self._backend.open(audio.rate, audio.channels, self._render)
+            with self._lock:
+                self._playing = True
+                self._ended = False
+            self._stream.start()
+        except Exception as exc:  # noqa: BLE001 — PortAudioError, OSError: say so, keep editing
+            with self._lock:
+                self._playing = False
+            self._error = f"cannot play: {str(exc).strip() or type(exc).__name__}"
+            self._close_stream()
+            return False
+        self._error = None
+        self.state_changed.emit(True)
+        return True
+
+    def pause(self) -> None:
+        if not self._playing:
+            return
+        with self._lock:
+            self._playing = False
+        if self._stream is not None:
+            try:
+                self._stream.stop()
+            except Exception:  # noqa: BLE001 — a device that vanished is stopped already
+                self._close_stream()
+        with self._lock:
+            # resume where the person last heard, not where rendering had got to
+            self._frame = self._position * self._audio.rate if self._audio is not None else 0.0
+            self._tsm_stale = True
+            self._rewind_pending = not self._ended
+        self.state_changed.emit(False)
+
+    def toggle(self) -> bool:
+        """Play if paused, pause if playing; returns whether it plays now."""
+        if self.playing:
+            self.pause()
+            return False
+        return self.play()
+
+    def seek(self, seconds: float) -> None:
+        """Go to ``seconds`` (clamped to the recording); keeps playing if it was."""
+        seconds = float(seconds)
+        if math.isnan(seconds) or self._audio is None:
+            return
+        seconds = min(max(seconds, 0.0), self.duration)
+        restart = False
+        with self._lock:
+            self._frame = seconds * self._audio.rate
+            self._position = seconds
+            self._tsm_stale = True
+            self._rewind_pending = False
+            if self._ended and seconds < self.duration:
+                self._ended = False
+                restart = self._playing
+        if restart and self._stream is not None:  # the stream stopped itself at the end
+            try:
+                self._stream.start()
+            except Exception as exc:  # noqa: BLE001
+                self._error = f"cannot play: {str(exc).strip() or type(exc).__name__}"
+                self._playing = False
+                self.state_changed.emit(False)
+
+    def skip(self, seconds: float) -> None:
+        """Move by ``seconds`` (negative goes back)."""
+        self.seek(self._position + float(seconds))
+
+    def skip_back(self) -> None:
+        self.skip(-self.skip_seconds)
+
+    def skip_forward(self) -> None:
+        self.skip(self.skip_seconds)
+
+    def set_speed(self, speed: float) -> float:
+        """Play at ``speed`` (clamped to 0.5–2.0) with the pitch kept; returns the speed now set."""
+        speed = float(speed)
+        if not math.isfinite(speed):
+            raise ValueError(f"speed must be a number, not {speed}")
+        speed = round(min(max(speed, MIN_SPEED), MAX_SPEED), 3)
+        if speed == self._speed:
+            return speed
+        with self._lock:
+            self._speed = speed
+            self._frame = self._position * self._audio.rate if self._audio is not None else 0.0
+            self._tsm_stale = True
+        self.speed_changed.emit(speed)
+        return speed
+
+    def faster(self) -> float:
+        return self.set_speed(round(self._speed + SPEED_STEP, 2))
+
+    def slower(self) -> float:
+        return self.set_speed(round(self._speed - SPEED_STEP, 2))
+
+    def _close_stream(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            try:
+                stream.close()
+            except Exception:  # noqa: BLE001 — closing a device that vanished
+                pass
+
+    # -- the render thread -----------------------------------------------------------------------
+    def _render(self, out: np.ndarray) -> bool:
+        """Fill ``out`` (float32, (frames, channels)); False at the end. Never blocks, never raises."""
+        if not self._lock.acquire(blocking=False):
+            out.fill(0)  # the UI thread is seeking this very moment
+            return True
+        try:
+            audio = self._audio
+            if audio is None or not self._playing or self._ended:
+                out.fill(0)
+                return not self._ended
+            self._position = self._frame / audio.rate
+            if self._speed == 1.0:
+                done = self._render_plain(out, audio)
+            else:
+                done = self._render_stretched(out, audio)
+            if done:
+                self._ended = True
+                self._frame = float(audio.frames)
+                self._position = audio.duration
+            return not done
+        except Exception as exc:  # noqa: BLE001 — an exception here would kill the audio thread
+            out.fill(0)
+            self._error = f"playback stopped: {exc}"
+            self._ended = True
+            return False
+        finally:
+            self._lock.release()
+
+    def _render_plain(self, out: np.ndarray, audio: PcmAudio) -> bool:
+        n = len(out)
+        i = int(round(self._frame))
+        k = max(0, min(n, audio.frames - i))
+        np.multiply(audio.samples[i:i + k], _SCALE, out=out[:k], casting="unsafe")
+        out[k:] = 0
+        self._frame = float(i + k)
+        return i + k >= audio.frames
+
+    def _render_stretched(self, out: np.ndarray, audio: PcmAudio) -> bool:
+        if self._tsm is None or self._tsm_stale:
+            self._reset_tsm(audio)
+        tsm, reader = self._tsm, self._tsm_reader
+        n = len(out)
+        writer = _ViewWriter(out)
+        finished = False
+        for _ in range(4 * n + 64):  # each turn reads or writes something; this only guards a bug
+            if writer.filled >= n:
+                break
+            if reader.empty:
+                _, finished = tsm.flush_to(writer)
+                if finished or writer.filled >= n:
+                    break
+            else:
+                tsm.read_from(reader)
+                tsm.write_to(writer)
+        out[writer.filled:] = 0
+        self._frame = min(self._frame + writer.filled * self._effective_speed, float(audio.frames))
+        return finished and writer.filled < n
+
+    def _reset_tsm(self, audio: PcmAudio) -> None:
+        from audiotsm import wsola  # deferred: only needed at speeds other than 1
+
+        frame_length = 1024 if audio.rate >= 32_000 else 512
+        if self._tsm is None or self._tsm_shape != (audio.channels, frame_length):
+            self._tsm = wsola(audio.channels, speed=self._speed, frame_length=frame_length)
+            self._tsm_shape = (audio.channels, frame_length)
+        self._tsm.set_speed(self._speed)
+        self._tsm.clear()
+        # audiotsm moves by whole analysis hops, so the real speed is a ratio of integers
+        synthesis_hop = frame_length // 2
+        self._effective_speed = int(synthesis_hop * self._speed) / synthesis_hop
+        self._tsm_reader = _SourceReader(audio, int(self._frame))
+        self._tsm_stale = False
+
+
+class _SourceReader:
+    """audiotsm's Reader over the decoded samples from a frame on; channels first, floats."""
+
+    def __init__(self, audio: PcmAudio, frame: int) -> None:
+        self._samples = audio.samples
+        self._pos = min(max(frame, 0), audio.frames)
+
+    @property
+    def channels(self) -> int:
+        return self._samples.shape[1]
+
+    @property
+    def empty(self) -> bool:
+        return self._pos >= len(self._samples)
+
+    def read(self, buffer: np.ndarray) -> int:
+        # shape: buffer (channels, n); samples (frames, channels)
+        n = min(buffer.shape[1], len(self._samples) - self._pos)
+        np.multiply(self._samples[self._pos:self._pos + n].T, _SCALE, out=buffer[:, :n], casting="unsafe")
+        self._pos += n
+        return n
+
+    def skip(self, n: int) -> int:
+        n = min(n, len(self._samples) - self._pos)
+        self._pos += n
+        return n
+
+
+class _ViewWriter:
+    """audiotsm's Writer into the output block, counting what it was given."""
+
+    def __init__(self, out: np.ndarray) -> None:
+        self._out = out
+        self.filled = 0
+
+    @property
+    def channels(self) -> int:
+        return self._out.shape[1]
+
+    def write(self, buffer: np.ndarray) -> int:
+        # shape: buffer (channels, n); out (frames, channels)
+        n = min(buffer.shape[1], len(self._out) - self.filled)
+        self._out[self.filled:self.filled + n] = buffer[:, :n].T
+        self.filled += n
+        return n

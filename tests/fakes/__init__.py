@@ -1,0 +1,1 @@
+"""Stand-ins for devices, each with a real counterpart that some test also exercises."""
