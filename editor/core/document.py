@@ -168,6 +168,10 @@ class Transcript:
     Events (psygnal): ``tokens_changed(start, removed, inserted)`` — tokens ``start:start+removed``
     were replaced by ``inserted`` tokens (an in-place change has removed == inserted);
     ``suggestions_changed(token_ids)``; ``paragraphs_changed()``; ``metadata_changed()``.
+
+    Not thread-safe: change a transcript on one thread (the UI thread) and give workers a
+    ``snapshot()``; results that come back carry token ids, and ``set_suggestions`` skips ids that
+    an edit removed meanwhile.
     """
 
     tokens_changed = Signal(int, int, int)
