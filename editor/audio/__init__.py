@@ -1,13 +1,36 @@
 """Audio playback in the editor (sounddevice); imports only editor.core.
 
 ``Player`` plays a recording on PortAudio's callback thread with speed (pitch kept), seeking and
-skips; ``word_at`` says which token is playing. Nothing here needs Qt or an audio device.
+skips; ``word_at`` says which token is playing. Nothing here needs Qt or an audio device, and
+names load on first use, so importing this package (as `stet --help` does) stays cheap.
 """
 
-from editor.audio.backend import OutputBackend, OutputStream, SoundDeviceBackend
-from editor.audio.decode import PcmAudio, PlaybackError, decode_audio
-from editor.audio.follow import WordTimeline, timeline, word_at
-from editor.audio.player import MAX_SPEED, MIN_SPEED, Player
+from __future__ import annotations
 
-__all__ = ["MAX_SPEED", "MIN_SPEED", "OutputBackend", "OutputStream", "PcmAudio", "PlaybackError",
-           "Player", "SoundDeviceBackend", "WordTimeline", "decode_audio", "timeline", "word_at"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "OutputBackend": "backend", "OutputStream": "backend", "SoundDeviceBackend": "backend",
+    "PcmAudio": "decode", "PlaybackError": "decode", "decode_audio": "decode",
+    "WordTimeline": "follow", "timeline": "follow", "word_at": "follow",
+    "MAX_SPEED": "player", "MIN_SPEED": "player", "Player": "player",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from editor.audio.backend import OutputBackend, OutputStream, SoundDeviceBackend
+    from editor.audio.decode import PcmAudio, PlaybackError, decode_audio
+    from editor.audio.follow import WordTimeline, timeline, word_at
+    from editor.audio.player import MAX_SPEED, MIN_SPEED, Player
