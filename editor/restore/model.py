@@ -29,6 +29,9 @@ class ModelConfig:
     dropout: float = 0.1
     n_labels: int = N_JOINT
     use_crf: bool = True
+    # "joint": one CRF over 28 (mark x case) labels; "separate": a CRF over the 7 marks and a
+    # softmax case head on the same BiLSTM (correlated heads, Pahuja et al.)
+    heads: str = "joint"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -65,8 +68,12 @@ class BiLSTMCRF(nn.Module):
             batch_first=True,
             dropout=cfg.dropout if cfg.layers > 1 else 0.0,
         )
-        self.out = nn.Linear(2 * cfg.hidden, cfg.n_labels)
-        self.crf = CRF(cfg.n_labels) if cfg.use_crf else None
+        if cfg.heads not in ("joint", "separate"):
+            raise ValueError(f"heads must be 'joint' or 'separate', not {cfg.heads!r}")
+        self.separate = cfg.heads == "separate"
+        n_out = N_PUNCT + N_CASE if self.separate else cfg.n_labels
+        self.out = nn.Linear(2 * cfg.hidden, n_out)
+        self.crf = CRF(N_PUNCT if self.separate else cfg.n_labels) if cfg.use_crf else None
 
     def emissions(self, words: torch.Tensor, chars: torch.Tensor) -> torch.Tensor:
         """words (B, T), chars (B, T, C) -> emissions (B, T, K)."""
@@ -82,6 +89,15 @@ class BiLSTMCRF(nn.Module):
         """Mean negative log-likelihood per word."""
         em = self.emissions(words, chars)
         n = mask.sum().clamp(min=1)
+        if self.separate:
+            em_p, em_c = em[..., :N_PUNCT], em[..., N_PUNCT:]
+            p_lab, c_lab = labels // N_CASE, labels % N_CASE
+            if self.crf is not None:
+                lp = -self.crf.log_likelihood(em_p, p_lab, mask).sum()
+            else:
+                lp = (nn.functional.cross_entropy(em_p.reshape(-1, N_PUNCT), p_lab.reshape(-1), reduction="none") * mask.reshape(-1)).sum()
+            lc = (nn.functional.cross_entropy(em_c.reshape(-1, N_CASE), c_lab.reshape(-1), reduction="none") * mask.reshape(-1)).sum()
+            return (lp + lc) / n
         if self.crf is not None:
             return -self.crf.log_likelihood(em, labels, mask).sum() / n
         nll = nn.functional.cross_entropy(em.reshape(-1, em.size(2)), labels.reshape(-1), reduction="none")
@@ -91,6 +107,14 @@ class BiLSTMCRF(nn.Module):
     def joint_marginals(self, words: torch.Tensor, chars: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """p(joint label) per word, (B, T, K): CRF marginals, or a softmax without a CRF."""
         em = self.emissions(words, chars)
+        if self.separate:
+            em_p, em_c = em[..., :N_PUNCT], em[..., N_PUNCT:]
+            pm = self.crf.marginals(em_p, mask) if self.crf is not None else torch.softmax(em_p, dim=2)
+            cm = torch.softmax(em_c, dim=2)
+            B, T, _ = em.shape
+            # shape: (B, T, 28), the heads' product in the joint label order (mark-major)
+            joint = (pm.unsqueeze(3) * cm.unsqueeze(2)).reshape(B, T, N_PUNCT * N_CASE)
+            return joint * mask.unsqueeze(2)
         if self.crf is not None:
             return self.crf.marginals(em, mask)
         return torch.softmax(em, dim=2) * mask.unsqueeze(2)

@@ -208,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-minutes", type=float, default=0.0)
     p.add_argument("--hidden", type=int, default=128)
     p.add_argument("--no-crf", action="store_true", help="softmax instead of a CRF (for comparison)")
+    p.add_argument("--heads", choices=("joint", "separate"), default="joint",
+                   help="one CRF over mark x case, or a mark CRF and a case softmax head (for comparison)")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--eval-every", type=float, default=4e6)
     p.add_argument("--threads", type=int, default=1)
@@ -217,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     cfg = TrainConfig(data_dir=a.data, out_dir=a.out, tokens=int(a.tokens), max_minutes=a.max_minutes, seed=a.seed,
                       threads=a.threads, stop_at=int(a.stop_at), init=a.init, lr=a.lr,
-                      eval_every_tokens=int(a.eval_every), model={"hidden": a.hidden, "use_crf": not a.no_crf})
+                      eval_every_tokens=int(a.eval_every), model={"hidden": a.hidden, "use_crf": not a.no_crf, "heads": a.heads})
     train(cfg, log=lambda s: print(time.strftime("%H:%M:%S"), s, flush=True))
     return 0
 

@@ -57,3 +57,20 @@ def test_importing_editor_restore_does_not_load_torch():
     code = "import editor.restore, editor.restore.suggest, sys; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_separate_heads_give_a_joint_distribution():
+    import torch
+
+    from editor.restore.model import BiLSTMCRF, ModelConfig
+
+    torch.manual_seed(0)
+    m = BiLSTMCRF(ModelConfig(vocab_size=10, n_chars=5, word_dim=4, char_dim=2, char_filters=3, hidden=4, heads="separate"))
+    words, chars = torch.randint(2, 10, (2, 5)), torch.randint(1, 5, (2, 5, 16))
+    mask = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]], dtype=torch.bool)
+    j = m.joint_marginals(words, chars, mask)
+    assert j.shape == (2, 5, 28)
+    assert torch.allclose(j.sum(2), mask.float(), atol=1e-5)
+    loss = m.loss(words, chars, torch.randint(0, 28, (2, 5)), mask)
+    loss.backward()
+    assert loss.item() > 0
