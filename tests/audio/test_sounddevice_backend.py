@@ -4,13 +4,13 @@ the wiring — callback thread, end of sound, pause, errors — and leave timing
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
 
 from editor.audio import PcmAudio, Player, SoundDeviceBackend
 from editor.audio import backend as backend_module
+from tests.audio.devices import NO_DEVICE, alsa_config
 from tests.audio.sounds import ramp_audio, tone
 
 
@@ -73,18 +73,7 @@ def test_a_stereo_file_at_the_device_rate(null_alsa, tmp_path):
 
 
 def test_no_output_device_is_one_line_and_nothing_breaks(tmp_path):
-    try:
-        import sounddevice as sd
-    except OSError:
-        pytest.skip("the PortAudio library is not installed")
-
-    conf = tmp_path / "asound.conf"
-    conf.write_text("pcm.!default { type hw card 99 }\n")  # a card that is not there (an empty config aborts ALSA)
-    old = os.environ.get("ALSA_CONFIG_PATH")
-    os.environ["ALSA_CONFIG_PATH"] = str(conf)
-    sd._terminate()
-    sd._initialize()
-    try:
+    with alsa_config(NO_DEVICE, tmp_path):
         player = Player()  # the default backend: sounddevice
         assert not player.available
         assert player.notice.startswith("no sound: no audio output device")
@@ -95,13 +84,6 @@ def test_no_output_device_is_one_line_and_nothing_breaks(tmp_path):
         player.toggle()
         assert player.position == 0.5
         player.close()
-    finally:
-        if old is None:
-            os.environ.pop("ALSA_CONFIG_PATH", None)
-        else:
-            os.environ["ALSA_CONFIG_PATH"] = old
-        sd._terminate()
-        sd._initialize()
 
 
 def test_no_portaudio_library_is_one_line(monkeypatch):
