@@ -61,7 +61,7 @@ class QtPlayerBar(QWidget):
         self.player = player
         self._last_position: float | None = None
         self._last_playing: bool | None = None
-        self._loading: BackgroundOp | None = None
+        self._load_id = 0  # a decode that lands after another was asked for is dropped
         style = self.style()
 
         self.back_button = self._button(QStyle.StandardPixmap.SP_MediaSeekBackward,
@@ -163,20 +163,32 @@ class QtPlayerBar(QWidget):
         """Decode ``path`` off the UI thread, then make it the player's; ``audio_loaded`` or
         ``audio_failed`` follows on the UI thread."""
         path = os.fspath(path)
+        self._load_id += 1
+        load_id = self._load_id
+        self.player.set_audio(None)
         self.notice_label.setText(f"Loading {os.path.basename(path)}…")
         self.notice_label.show()
         player = self.player
         op = BackgroundOp(self, lambda _report: player.decode(path))
-        op.success(lambda audio: self._decoded(audio, path)).failure(self._decode_failed)
-        self._loading = op.run()
-        return op
+        op.success(lambda audio: self._decoded(audio, path, load_id))
+        op.failure(lambda err: self._decode_failed(err, load_id))
+        return op.run()
 
-    def _decoded(self, audio, path: str) -> None:
+    def unload(self) -> None:
+        """Stop, forget the recording, and drop a decode still under way."""
+        self._load_id += 1
+        self.player.set_audio(None)
+
+    def _decoded(self, audio, path: str, load_id: int) -> None:
+        if load_id != self._load_id:
+            return
         self.player.set_audio(audio)
         self._show_notice()
         self.audio_loaded.emit(path)
 
-    def _decode_failed(self, err: BaseException) -> None:
+    def _decode_failed(self, err: BaseException, load_id: int) -> None:
+        if load_id != self._load_id:
+            return
         text = str(err).strip() or type(err).__name__
         self.notice_label.setText(text)
         self.notice_label.setToolTip(text)

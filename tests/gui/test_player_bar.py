@@ -173,3 +173,24 @@ def test_format_time():
     assert format_time(61.9) == "1:01"
     assert format_time(3725) == "1:02:05"
     assert format_time(5, hours=True) == "0:00:05"
+
+
+def test_a_decode_overtaken_by_another_is_dropped(qtbot, output, tmp_path):
+    first, second = tmp_path / "first.wav", tmp_path / "second.wav"
+    for path, seconds in ((first, 3.0), (second, 1.0)):
+        with wave.open(str(path), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(RATE)
+            w.writeframes(audio(seconds).samples.astype("<i2").tobytes())
+    player = Player(output)
+    bar = QtPlayerBar(player)
+    qtbot.addWidget(bar)
+    loaded = []
+    bar.audio_loaded.connect(loaded.append)
+    op1 = bar.open_audio(first)
+    op2 = bar.open_audio(second)
+    qtbot.waitUntil(lambda: op1.done and op2.done, timeout=10000)
+    assert loaded == [str(second)] and player.duration == pytest.approx(1.0)
+    bar.unload()
+    assert player.audio is None and not bar.timeline.isEnabled()
