@@ -1,0 +1,60 @@
+"""Starting the editor: the interactive window, or one screenshot for docs and smoke tests."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop, QTimer
+
+from editor.core.errors import UserError
+from editor.core.settings import Settings
+
+
+def run(file: str | None = None, *, screenshot: str | None = None, model: str | None = None,
+        device: str | None = None, timeout: float = 300.0) -> int:
+    from editor.gui.main_window import MainWindow, application
+
+    app = application(sys.argv[:1])
+    if screenshot:  # the same picture on every machine: default settings, no dialogs
+        window = MainWindow(Settings(), interactive=False)
+    else:
+        window = MainWindow()
+    window.restore_model_override = model
+    if device:
+        window.settings.engine.device = device
+    window.show()
+    if screenshot:
+        return _screenshot(app, window, file, Path(screenshot), timeout)
+    if file:
+        QTimer.singleShot(0, lambda: window._open_reporting(file))
+    else:
+        QTimer.singleShot(0, window.offer_recovery)
+    return app.exec()
+
+
+def _screenshot(app, window, file: str | None, png: Path, timeout: float) -> int:
+    if file:
+        loop = QEventLoop()
+        window.restoration_finished.connect(loop.quit)
+        QTimer.singleShot(int(timeout * 1000), loop.quit)
+        try:
+            window.open_path(file)
+        except UserError as err:
+            raise UserError(f"cannot open {file}: {err}") from err
+        if window.restoration_status in ("", "running"):
+            loop.exec()
+        if window.restoration_status == "running":
+            print(f"stet: warning: restoration still running after {timeout:g} s", file=sys.stderr)
+        window.view.next_suggestion()  # show one under review, with its alternatives
+    end = time.perf_counter() + 0.5
+    while time.perf_counter() < end:  # let the layout and repaints settle
+        app.processEvents()
+        time.sleep(0.02)
+    png.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(png)):
+        raise UserError(f"cannot write the screenshot to {png}")
+    print(f"screenshot: {png} ({window.restoration_status or 'no file'})")
+    window.close()
+    return 0

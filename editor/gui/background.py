@@ -1,0 +1,111 @@
+"""Run work off the UI thread and get its result, failure and progress back on the UI thread.
+
+``BackgroundOp(parent, fn).success(cb).failure(cb).progress(cb).run()`` — ``fn(report)`` runs on a
+pool thread and never touches a widget; it may call ``report(payload)`` (a frozen dataclass) any
+number of times. Callbacks run on the UI thread, after ``parent`` is checked to be still alive.
+
+A QThreadPool runnable rather than a ``moveToThread`` worker: every operation here is one function
+call, and the pool owns the thread's lifetime, so there is no start/quit/deleteLater wiring to get
+wrong.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+log = logging.getLogger(__name__)
+
+
+class _Relay(QObject):
+    """Lives on the UI thread; signals emitted from the pool thread arrive there queued.
+
+    Payloads travel wrapped in a 1-tuple: a bare ``None`` through a queued ``object`` signal
+    upsets PySide6's reference counting (a crash at exit).
+    """
+
+    succeeded = Signal(object)
+    failed = Signal(object)
+    progressed = Signal(object)
+
+
+class _Runnable(QRunnable):
+    def __init__(self, fn: Callable[[Callable[[Any], None]], Any], relay: _Relay) -> None:
+        super().__init__()
+        self.setAutoDelete(True)
+        self._fn, self._relay = fn, relay
+
+    def run(self) -> None:
+        try:
+            result = self._fn(lambda payload: self._relay.progressed.emit((payload,)))
+        except BaseException as err:  # noqa: BLE001 — reported on the UI thread
+            err.__stet_traceback__ = traceback.format_exc()  # type: ignore[attr-defined]
+            self._relay.failed.emit((err,))
+        else:
+            self._relay.succeeded.emit((result,))
+
+
+class BackgroundOp:
+    """One function run on the shared thread pool, with callbacks on the UI thread."""
+
+    _running: set[BackgroundOp] = set()  # keeps each op alive until it has reported
+
+    def __init__(self, parent: QObject, fn: Callable[[Callable[[Any], None]], Any]) -> None:
+        self._parent = parent
+        self._fn = fn
+        self._on_success: Callable[[Any], None] | None = None
+        self._on_failure: Callable[[BaseException], None] | None = None
+        self._on_progress: Callable[[Any], None] | None = None
+        self._relay: _Relay | None = None
+        self.done = False
+
+    def success(self, cb: Callable[[Any], None]) -> BackgroundOp:
+        self._on_success = cb
+        return self
+
+    def failure(self, cb: Callable[[BaseException], None]) -> BackgroundOp:
+        self._on_failure = cb
+        return self
+
+    def progress(self, cb: Callable[[Any], None]) -> BackgroundOp:
+        self._on_progress = cb
+        return self
+
+    def run(self) -> BackgroundOp:
+        relay = self._relay = _Relay(self._parent)
+        relay.succeeded.connect(self._succeeded)
+        relay.failed.connect(self._failed)
+        relay.progressed.connect(self._progressed)
+        BackgroundOp._running.add(self)
+        QThreadPool.globalInstance().start(_Runnable(self._fn, relay))
+        return self
+
+    def _finish(self) -> None:
+        self.done = True
+        BackgroundOp._running.discard(self)
+        if self._relay is not None:
+            self._relay.deleteLater()
+            self._relay = None
+
+    def _succeeded(self, wrapped: tuple[Any]) -> None:
+        (result,) = wrapped
+        self._finish()
+        if self._on_success is not None:
+            self._on_success(result)
+
+    def _failed(self, wrapped: tuple[BaseException]) -> None:
+        (err,) = wrapped
+        self._finish()
+        if self._on_failure is not None:
+            self._on_failure(err)
+        else:
+            log.error("background operation failed:\n%s", getattr(err, "__stet_traceback__", err))
+
+    def _progressed(self, wrapped: tuple[Any]) -> None:
+        (payload,) = wrapped
+        if self._on_progress is not None and not self.done:
+            self._on_progress(payload)

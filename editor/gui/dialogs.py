@@ -1,0 +1,286 @@
+"""The export dialog, the settings dialog and the find/replace bar."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QTextCursor, QTextDocument
+from PySide6.QtWidgets import (QCheckBox, QColorDialog, QComboBox, QDialog, QDialogButtonBox,
+                               QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QPushButton, QSpinBox, QToolButton, QVBoxLayout, QWidget)
+
+from editor.core.render import ALL, NONE, RenderPolicy
+from editor.core.settings import Settings
+
+EXPORT_FORMATS = {".txt": "Plain text", ".md": "Markdown", ".docx": "Word document",
+                  ".srt": "SubRip subtitles", ".vtt": "WebVTT subtitles", ".json": "Vosk JSON"}
+
+
+class ExportDialog(QDialog):
+    """Where to export and what to do with suggestions still pending."""
+
+    def __init__(self, settings: Settings, suggested: Path, pending: int,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export")
+        self.settings = settings
+        form = QFormLayout(self)
+        row = QHBoxLayout()
+        self.path_edit = QLineEdit(str(suggested))
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(browse)
+        form.addRow("File:", row)
+        self.format = QComboBox()
+        for ext, name in EXPORT_FORMATS.items():
+            self.format.addItem(f"{name} ({ext})", ext)
+        ext = suggested.suffix.lower()
+        if ext in EXPORT_FORMATS:
+            self.format.setCurrentIndex(list(EXPORT_FORMATS).index(ext))
+        self.format.currentIndexChanged.connect(self._format_changed)
+        form.addRow("Format:", self.format)
+        self.policy = QComboBox()
+        high = settings.review.high
+        self.policy.addItem("Leave them out (only accepted changes)", NONE)
+        self.policy.addItem(f"Apply those with confidence ≥ {high:.2f}", RenderPolicy(high))
+        self.policy.addItem("Apply all of them", ALL)
+        form.addRow(f"{pending} pending suggestions:", self.policy)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _browse(self) -> None:
+        ext = self.format.currentData()
+        path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path_edit.text(),
+                                              f"{EXPORT_FORMATS[ext]} (*{ext})")
+        if path:
+            if not Path(path).suffix:
+                path += ext
+            self.path_edit.setText(path)
+            self._match_format(Path(path).suffix.lower())
+
+    def _match_format(self, ext: str) -> None:
+        if ext in EXPORT_FORMATS:
+            self.format.setCurrentIndex(list(EXPORT_FORMATS).index(ext))
+
+    def _format_changed(self) -> None:
+        path = Path(self.path_edit.text())
+        self.path_edit.setText(str(path.with_suffix(self.format.currentData())))
+
+    @property
+    def chosen_path(self) -> Path:
+        return Path(self.path_edit.text()).expanduser()
+
+    @property
+    def chosen_policy(self) -> RenderPolicy:
+        return self.policy.currentData()
+
+
+class _ColourButton(QToolButton):
+    def __init__(self, colour: str) -> None:
+        super().__init__()
+        self.colour = colour
+        self.clicked.connect(self._pick)
+        self._show()
+
+    def _pick(self) -> None:
+        chosen = QColorDialog.getColor(QColor(self.colour), self, "Colour")
+        if chosen.isValid():
+            self.colour = chosen.name()
+            self._show()
+
+    def _show(self) -> None:
+        self.setText(self.colour)
+        self.setStyleSheet(f"QToolButton {{ border-left: 16px solid {self.colour}; padding: 2px 6px; }}")
+
+
+class SettingsDialog(QDialog):
+    """Thresholds, colours, font size, device and model folders; writes into ``settings`` on OK."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.settings = settings
+        form = QFormLayout(self)
+        self.high = QDoubleSpinBox()
+        self.low = QDoubleSpinBox()
+        for box, value in ((self.high, settings.review.high), (self.low, settings.review.low)):
+            box.setRange(0.0, 1.0)
+            box.setSingleStep(0.05)
+            box.setDecimals(2)
+            box.setValue(value)
+        form.addRow("High confidence from:", self.high)
+        form.addRow("Low confidence below:", self.low)
+        self.order = QComboBox()
+        self.order.addItem("In reading order", "position")
+        self.order.addItem("Lowest confidence first", "confidence")
+        self.order.setCurrentIndex(0 if settings.review.order == "position" else 1)
+        form.addRow("Tab goes through suggestions:", self.order)
+        self.colours = {band: _ColourButton(getattr(settings.appearance, f"{band}_colour"))
+                        for band in ("high", "medium", "low")}
+        for band, button in self.colours.items():
+            form.addRow(f"{band.capitalize()} colour:", button)
+        self.font_size = QSpinBox()
+        self.font_size.setRange(6, 48)
+        self.font_size.setValue(settings.appearance.font_size)
+        form.addRow("Font size:", self.font_size)
+        self.device = QComboBox()
+        for value, label in (("auto", "Automatic (CUDA when available)"), ("cpu", "CPU"),
+                             ("cuda", "CUDA")):
+            self.device.addItem(label, value)
+        self.device.setCurrentIndex(max(0, ["auto", "cpu", "cuda"].index(settings.engine.device)
+                                        if settings.engine.device in ("auto", "cpu", "cuda") else 0))
+        form.addRow("Restoration runs on:", self.device)
+        self.restore_model = self._folder_row(form, "Restoration model folder:",
+                                              settings.engine.restore_model, "the shipped model")
+        self.vosk_model = self._folder_row(form, "Vosk model folder:",
+                                           settings.engine.vosk_model_dir, "look in the data folder")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _folder_row(self, form: QFormLayout, label: str, value: str, empty: str) -> QLineEdit:
+        row = QHBoxLayout()
+        edit = QLineEdit(value)
+        edit.setPlaceholderText(f"empty: {empty}")
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(lambda: self._browse(edit))
+        row.addWidget(edit, 1)
+        row.addWidget(browse)
+        form.addRow(label, row)
+        return edit
+
+    def _browse(self, edit: QLineEdit) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Choose a folder", edit.text())
+        if folder:
+            edit.setText(folder)
+
+    def apply(self) -> None:
+        """Copy the dialog's values into the settings object."""
+        s = self.settings
+        high, low = self.high.value(), self.low.value()
+        s.set("review.high", max(high, low))
+        s.set("review.low", min(high, low))
+        s.set("review.order", self.order.currentData())
+        for band, button in self.colours.items():
+            s.set(f"appearance.{band}_colour", button.colour)
+        s.set("appearance.font_size", self.font_size.value())
+        s.set("engine.device", self.device.currentData())
+        s.set("engine.restore_model", self.restore_model.text().strip())
+        s.set("engine.vosk_model_dir", self.vosk_model.text().strip())
+
+
+class FindBar(QWidget):
+    """Find and replace in the text as shown. Replacing goes through the view, so it is undoable
+    and keeps the timings of words it does not change."""
+
+    closed = Signal()
+
+    def __init__(self, view, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view = view
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 2, 6, 2)
+        layout.addWidget(QLabel("Find:"))
+        self.find_edit = QLineEdit()
+        self.find_edit.setPlaceholderText("text to find")
+        self.find_edit.returnPressed.connect(self.find_next)
+        layout.addWidget(self.find_edit, 2)
+        layout.addWidget(QLabel("Replace with:"))
+        self.replace_edit = QLineEdit()
+        self.replace_edit.returnPressed.connect(self.replace)
+        layout.addWidget(self.replace_edit, 2)
+        self.case = QCheckBox("Match case")
+        layout.addWidget(self.case)
+        for text, slot in (("Previous", lambda: self.find_next(backwards=True)),
+                           ("Next", self.find_next), ("Replace", self.replace),
+                           ("Replace all", self.replace_all)):
+            button = QPushButton(text)
+            button.clicked.connect(slot)
+            layout.addWidget(button)
+        close = QToolButton()
+        close.setText("✕")
+        close.setToolTip("Close (Esc)")
+        close.clicked.connect(self.close_bar)
+        layout.addWidget(close)
+        self.status = QLabel()
+        layout.addWidget(self.status)
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.close_bar()
+        else:
+            super().keyPressEvent(event)
+
+    def close_bar(self) -> None:
+        self.hide()
+        self.closed.emit()
+
+    def _flags(self, backwards: bool = False) -> QTextDocument.FindFlag:
+        flags = QTextDocument.FindFlag(0)
+        if self.case.isChecked():
+            flags |= QTextDocument.FindFlag.FindCaseSensitively
+        if backwards:
+            flags |= QTextDocument.FindFlag.FindBackward
+        return flags
+
+    def find_next(self, backwards: bool = False) -> bool:
+        needle = self.find_edit.text()
+        if not needle:
+            return False
+        self.view.flush()
+        doc = self.view.document()
+        found = doc.find(needle, self.view.textCursor(), self._flags(backwards))
+        if found.isNull():  # wrap around
+            start = QTextCursor(doc)
+            if backwards:
+                start.movePosition(QTextCursor.MoveOperation.End)
+            found = doc.find(needle, start, self._flags(backwards))
+        if found.isNull():
+            self.status.setText("Not found")
+            return False
+        self.status.setText("")
+        self.view.setTextCursor(found)
+        self.view.ensureCursorVisible()
+        return True
+
+    def _selection_matches(self) -> bool:
+        selected = self.view.textCursor().selectedText()
+        needle = self.find_edit.text()
+        if self.case.isChecked():
+            return selected == needle
+        return selected.lower() == needle.lower()
+
+    def replace(self) -> None:
+        if self.find_edit.text() and self._selection_matches():
+            cursor = self.view.textCursor()
+            self.view.edit_characters(cursor.selectionStart(), cursor.selectionEnd(),
+                                      self.replace_edit.text())
+        self.find_next()
+
+    def replace_all(self) -> int:
+        """Replace every match; one undo step. Returns how many were replaced."""
+        needle = self.find_edit.text()
+        if not needle:
+            return 0
+        self.view.flush()
+        doc = self.view.document()
+        matches = []
+        cursor = doc.find(needle, 0, self._flags())
+        while not cursor.isNull():
+            matches.append((cursor.selectionStart(), cursor.selectionEnd()))
+            cursor = doc.find(needle, cursor, self._flags())
+        if not matches:
+            self.status.setText("Not found")
+            return 0
+        with self.view.transcript.history.group(f"Replace all “{needle}”"):
+            for start, end in reversed(matches):
+                self.view.edit_characters(start, end, self.replace_edit.text())
+        self.status.setText(f"Replaced {len(matches)}")
+        return len(matches)

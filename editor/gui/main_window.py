@@ -1,0 +1,612 @@
+"""The editor window: opens a transcript, restores it in the background, and offers review, editing,
+find/replace, export, save, autosave and recovery.
+
+Scripting surface (tests, ``stet gui --screenshot``, benchmarks): ``MainWindow()``,
+``open_path(path)``, ``restoration_finished``, ``accept_all(min_confidence)``, ``export(path)``,
+``undo()``/``redo()``, ``save(path)``. Other parts of the window (a player bar) go in with
+``add_bottom_widget(widget)`` and follow ``transcript_opened(transcript)``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox,
+                               QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget)
+
+from editor.core.document import Transcript
+from editor.core.errors import UserError
+from editor.core.formats import READERS, can_read, read_any, write_any
+from editor.core.paths import recovery_dir
+from editor.core.render import NONE, RenderPolicy
+from editor.core.settings import Settings
+from editor.gui import hotkeys
+from editor.gui.background import BackgroundOp
+from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, FindBar, SettingsDialog
+from editor.gui.panel import QtSuggestionList
+from editor.gui.restoration import RestorationController
+from editor.gui.view import QtTranscriptView
+
+AUTOSAVE_MS = 3000
+RECENT_LIMIT = 10
+
+
+def interactive_default() -> bool:
+    """Dialogs only where a person can answer them (not offscreen, as in tests)."""
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    return platform not in ("offscreen", "minimal")
+
+
+class MainWindow(QMainWindow):
+    """The Stet editor window."""
+
+    restoration_finished = Signal()
+    transcript_opened = Signal(object)  # Transcript
+    autosaved = Signal(str)  # path of the recovery file
+
+    def __init__(self, settings: Settings | None = None, *, interactive: bool | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.interactive = interactive_default() if interactive is None else interactive
+        self._persist_settings = settings is None
+        if settings is None:
+            settings, problems = Settings.load()
+            for problem in problems:
+                print(f"stet: warning: {problem}")
+        self.settings = settings
+        self.transcript = Transcript()
+        self.path: Path | None = None  # the .stet project, once saved
+        self.source: Path | None = None  # the file the transcript came from
+        self.dirty = False
+        self._saved_revision = 0
+        self.restoration_status = ""
+        self.restore_model_override: str | None = None  # `stet gui --model DIR`, not saved
+        self.recovery_path = recovery_dir() / f"session-{os.getpid()}.stet"
+        self.setWindowTitle("Stet")
+        self.setAcceptDrops(True)
+        self.resize(1200, 780)
+
+        self.view = QtTranscriptView(self.transcript, settings)
+        self.view.setObjectName("transcript-view")
+        self.panel = QtSuggestionList(self.transcript, settings)
+        self.panel.setObjectName("suggestion-panel")
+        self.view.current_changed.connect(self.panel.show_current)
+        self.view.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
+        self.panel.activated.connect(self._go_to)
+        self.find_bar = FindBar(self.view)
+        self.find_bar.hide()
+        self.find_bar.closed.connect(self.view.setFocus)
+
+        self.splitter = QSplitter()
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(self.panel)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([820, 340])
+        central = QWidget()
+        self._layout = QVBoxLayout(central)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(0)
+        self._layout.addWidget(self.find_bar)
+        self._layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+
+        self.restoration = RestorationController(self)
+        self.restoration.started.connect(self._restoration_started)
+        self.restoration.progress.connect(self._restoration_progress)
+        self.restoration.finished.connect(self._restoration_ended)
+        self._build_status_bar()
+        self._build_actions()
+        self._autosave = QTimer(self)
+        self._autosave.setSingleShot(True)
+        self._autosave.setInterval(AUTOSAVE_MS)
+        self._autosave.timeout.connect(self.autosave)
+        self._watch(self.transcript)
+        self.view.setFocus()
+
+    # -- building ----------------------------------------------------------------------------------
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.status_label = QLabel("Open a transcript (Ctrl+O) or drop a file here")
+        bar.addWidget(self.status_label, 1)
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setFormat("Restoring %p%")
+        self.progress.hide()
+        bar.addPermanentWidget(self.progress)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop restoring (Ctrl+.)")
+        self.cancel_button.clicked.connect(self.cancel_restoration)
+        self.cancel_button.hide()
+        bar.addPermanentWidget(self.cancel_button)
+
+    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcuts(hotkeys.sequences(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(lambda _=False: slot())
+        menu.addAction(action)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        bar = self.menuBar()
+        m = bar.addMenu("&File")
+        self._action(m, "&Open…", self.open_dialog, hotkeys.OPEN)
+        self.recent_menu = m.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        m.addSeparator()
+        self._action(m, "&Save", self.save_dialog, hotkeys.SAVE, "Save the session as a .stet project")
+        self._action(m, "Save &As…", lambda: self.save_dialog(ask=True), hotkeys.SAVE_AS)
+        self._action(m, "&Export…", self.export_dialog, hotkeys.EXPORT,
+                     "Write txt, md, docx, srt or vtt")
+        m.addSeparator()
+        self._action(m, "&Quit", self.close, hotkeys.QUIT)
+
+        m = bar.addMenu("&Edit")
+        self.undo_action = self._action(m, "&Undo", self.undo, hotkeys.UNDO)
+        self.redo_action = self._action(m, "&Redo", self.redo, hotkeys.REDO)
+        m.addSeparator()
+        self._action(m, "&Find…", self.show_find, hotkeys.FIND)
+        self._action(m, "Find &Next", lambda: self.find_bar.find_next(), hotkeys.FIND_NEXT)
+        self._action(m, "&Replace…", lambda: self.show_find(replace=True), hotkeys.REPLACE)
+        m.addSeparator()
+        self._action(m, "&Settings…", self.settings_dialog, hotkeys.PREFERENCES)
+
+        m = bar.addMenu("&Review")
+        # Tab, Return, Delete and digits are keys of the text view (so they still edit when no
+        # suggestion is under review); the menu shows them after a tab without taking them over.
+        self._action(m, "&Next suggestion\tTab", lambda: self.view.next_suggestion())
+        self._action(m, "&Previous suggestion\tShift+Tab",
+                     lambda: self.view.next_suggestion(reverse=True))
+        self._action(m, "&Lowest confidence", self.view.lowest_confidence, hotkeys.NEXT_LOWEST)
+        self.order_action = self._action(m, "Tab goes lowest confidence &first",
+                                         self.toggle_order, hotkeys.TOGGLE_ORDER)
+        self.order_action.setCheckable(True)
+        self.order_action.setChecked(self.view.order == "confidence")
+        m.addSeparator()
+        self._action(m, "&Accept\tReturn", self.view.accept_current)
+        self._action(m, "Re&ject\tDelete", self.view.reject_current)
+        self._action(m, "Show &alternatives", self.view.show_alternatives, hotkeys.SHOW_ALTERNATIVES)
+        m.addSeparator()
+        self._action(m, "Accept all &confident", lambda: self.accept_all(self.settings.review.high),
+                     hotkeys.ACCEPT_ALL, "Accept every pending suggestion at or above the high threshold")
+        self._action(m, "Accept all pending", lambda: self.accept_all(0.0))
+        self._action(m, "Reject all pending", self.reject_all, hotkeys.REJECT_ALL)
+        m.addSeparator()
+        self._action(m, "Restore &again", self.start_restoration, hotkeys.RESTORE_AGAIN)
+        self._action(m, "&Cancel restoration", self.cancel_restoration, hotkeys.CANCEL)
+
+        m = bar.addMenu("&View")
+        self._action(m, "&Text", self.view.setFocus, hotkeys.FOCUS_TEXT)
+        self._action(m, "&Suggestion list", self.panel.list.setFocus, hotkeys.FOCUS_LIST)
+        self._action(m, "Zoom &in", lambda: self._zoom(+1), hotkeys.ZOOM_IN)
+        self._action(m, "Zoom &out", lambda: self._zoom(-1), hotkeys.ZOOM_OUT)
+        self._update_undo_actions()
+
+    def add_bottom_widget(self, widget: QWidget) -> None:
+        """Put a widget (e.g. a player bar) under the text, across the whole window."""
+        self._layout.addWidget(widget)
+
+    # -- the document ------------------------------------------------------------------------------
+    def _watch(self, doc: Transcript) -> None:
+        doc.history.changed.connect(self._history_changed)
+
+    def _unwatch(self, doc: Transcript) -> None:
+        try:
+            doc.history.changed.disconnect(self._history_changed)
+        except (RuntimeError, ValueError, TypeError):
+            pass
+
+    def set_transcript(self, doc: Transcript, *, source: Path | None = None,
+                       project: Path | None = None, restore: bool = True) -> None:
+        """Show ``doc`` (replacing the current one) and, if it has no suggestions, restore it."""
+        self.restoration.cancel(quiet=True)
+        self._unwatch(self.transcript)
+        self.transcript = doc
+        self.source, self.path = source, project
+        self.view.set_transcript(doc)
+        self.panel.set_transcript(doc)
+        self._watch(doc)
+        self.dirty = False
+        self._saved_revision = doc.revision
+        self._update_title()
+        self._update_undo_actions()
+        self.transcript_opened.emit(doc)
+        words = len(doc)
+        self.status_label.setText(f"{words:,} words")
+        if restore and words and not doc.suggestions():
+            self.start_restoration()
+        else:
+            self.restoration_status = "skipped"
+            QTimer.singleShot(0, self.restoration_finished.emit)
+
+    def open_path(self, path: str | os.PathLike[str]) -> Transcript:
+        """Open a transcript file and start restoring it. Raises ``UserError`` if it cannot be read."""
+        path = Path(path)
+        doc = read_any(path)
+        project = path if path.suffix.lower() == ".stet" else None
+        self.set_transcript(doc, source=path, project=project)
+        self._remember_recent(path)
+        for warning in doc.metadata.warnings:
+            self.statusBar().showMessage(f"{path.name}: {warning}", 8000)
+        return doc
+
+    def _history_changed(self) -> None:
+        if not self.restoration.applying:
+            self.dirty = True
+            self._autosave.start()
+        self._update_title()
+        self._update_undo_actions()
+
+    def _update_title(self) -> None:
+        name = (self.path or self.source).name if (self.path or self.source) else "Untitled"
+        self.setWindowTitle(f"{name}[*] — Stet")
+        self.setWindowModified(self.dirty)
+
+    def _update_undo_actions(self) -> None:
+        h = self.transcript.history
+        self.undo_action.setEnabled(h.can_undo)
+        self.redo_action.setEnabled(h.can_redo)
+        self.undo_action.setText(f"&Undo {h.undo_text}" if h.can_undo else "&Undo")
+        self.redo_action.setText(f"&Redo {h.redo_text}" if h.can_redo else "&Redo")
+
+    # -- scripting surface -------------------------------------------------------------------------
+    def accept_all(self, min_confidence: float = 0.0) -> int:
+        """Accept every pending suggestion with confidence >= ``min_confidence``; one undo step."""
+        count = self.transcript.accept_all(min_confidence)
+        self.statusBar().showMessage(f"Accepted {count} suggestions", 4000)
+        return count
+
+    def reject_all(self) -> int:
+        count = self.transcript.reject_all()
+        self.statusBar().showMessage(f"Rejected {count} suggestions", 4000)
+        return count
+
+    def undo(self) -> bool:
+        return self.transcript.history.undo()
+
+    def redo(self) -> bool:
+        return self.transcript.history.redo()
+
+    def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
+        """Write the transcript by extension; pending suggestions are left out unless ``policy``
+        applies them. No dialog."""
+        path = Path(path)
+        write_any(self.transcript, path, policy)
+        self.statusBar().showMessage(f"Exported {path.name}", 4000)
+        return path
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Save the session as a .stet project (every suggestion and its state kept)."""
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise UserError("no project file to save to yet; give a path")
+        if target.suffix.lower() != ".stet":
+            target = target.with_suffix(".stet")
+        write_any(self.transcript, target)
+        self.path = target
+        self.dirty = False
+        self._saved_revision = self.transcript.revision
+        self._remember_recent(target)
+        self.discard_recovery()
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {target.name}", 4000)
+        return target
+
+    # -- restoration -------------------------------------------------------------------------------
+    def start_restoration(self) -> None:
+        self.restoration.model = (self.restore_model_override
+                                  or self.settings.engine.restore_model or None)
+        self.restoration.device = self.settings.engine.device
+        self.restoration.start(self.transcript, priority=self.view.visible_tokens())
+
+    def cancel_restoration(self) -> None:
+        self.restoration.cancel()
+
+    def _restoration_started(self, words: int) -> None:
+        self.restoration_status = "running"
+        self.progress.setRange(0, max(words, 1))
+        self.progress.setValue(0)
+        self.progress.show()
+        self.cancel_button.show()
+        self.status_label.setText(f"{words:,} words — loading the restoration model…"
+                                  if self.restoration.restorer is None
+                                  else f"{words:,} words — restoring punctuation and capitals…")
+        self._restoration_began = time.perf_counter()
+
+    def _restoration_progress(self, done: int, total: int) -> None:
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(done)
+        if done and "loading" in self.status_label.text():
+            self.status_label.setText(f"{total:,} words — restoring punctuation and capitals…")
+
+    def _restoration_ended(self, status: str) -> None:
+        self.restoration_status = status
+        self.progress.hide()
+        self.cancel_button.hide()
+        pending = len(self.transcript.pending())
+        words = len(self.transcript)
+        if status == "done":
+            took = time.perf_counter() - getattr(self, "_restoration_began", time.perf_counter())
+            self.status_label.setText(f"{words:,} words — {pending:,} suggestions to review "
+                                      f"(restored in {took:.1f} s)")
+        elif status == "cancelled":
+            self.status_label.setText(f"{words:,} words — restoration cancelled; "
+                                      f"{pending:,} suggestions so far")
+        else:
+            self.status_label.setText(f"{words:,} words — restoration unavailable")
+            self.status_label.setToolTip(status)
+            self.statusBar().showMessage(f"Restoration {status}", 10000)
+        self.panel.refresh()
+        self.restoration_finished.emit()
+
+    # -- review ------------------------------------------------------------------------------------
+    def _go_to(self, suggestion) -> None:
+        self.view.set_current(suggestion)
+        self.view.setFocus()
+
+    def toggle_order(self) -> None:
+        order = "position" if self.view.order == "confidence" else "confidence"
+        self.view.order = order
+        self.settings.set("review.order", order)
+        self.order_action.setChecked(order == "confidence")
+        self._save_settings()
+
+    # -- dialogs -----------------------------------------------------------------------------------
+    def _error(self, title: str, err: BaseException) -> None:
+        if self.interactive:
+            QMessageBox.warning(self, title, str(err))
+        else:
+            self.statusBar().showMessage(f"{title}: {err}", 10000)
+
+    def open_dialog(self) -> None:
+        if not self._may_discard():
+            return
+        patterns = " ".join(f"*{ext}" for ext in READERS)
+        path, _ = QFileDialog.getOpenFileName(self, "Open a transcript", self._last_folder(),
+                                              f"Transcripts ({patterns});;All files (*)")
+        if path:
+            self._open_reporting(path)
+
+    def _open_reporting(self, path: str | os.PathLike[str]) -> None:
+        try:
+            self.open_path(path)
+        except UserError as err:
+            self._error("Cannot open", err)
+
+    def save_dialog(self, ask: bool = False) -> None:
+        target = self.path
+        if target is None or ask:
+            suggested = self.path or (self.source.with_suffix(".stet") if self.source
+                                      else Path(self._last_folder()) / "untitled.stet")
+            chosen, _ = QFileDialog.getSaveFileName(self, "Save session", str(suggested),
+                                                    "Stet project (*.stet)")
+            if not chosen:
+                return
+            target = Path(chosen)
+        try:
+            self.save(target)
+        except (UserError, OSError) as err:
+            self._error("Cannot save", err)
+
+    def export_dialog(self) -> None:
+        base = self.source or self.path or Path(self._last_folder()) / "transcript"
+        suggested = base.with_suffix(".docx" if base.suffix.lower() == ".txt" else ".txt")
+        dialog = ExportDialog(self.settings, suggested, len(self.transcript.pending()), self)
+        if not dialog.exec():
+            return
+        path = dialog.chosen_path
+        if path.suffix.lower() not in EXPORT_FORMATS:
+            path = path.with_suffix(dialog.format.currentData())
+        try:
+            self.export(path, dialog.chosen_policy)
+        except (UserError, OSError) as err:
+            self._error("Cannot export", err)
+
+    def settings_dialog(self) -> None:
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec():
+            dialog.apply()
+            self.apply_settings()
+
+    def apply_settings(self) -> None:
+        self.view.order = self.settings.review.order
+        self.order_action.setChecked(self.view.order == "confidence")
+        self.view.apply_settings()
+        self.panel.apply_settings()
+        self._save_settings()
+
+    def _save_settings(self) -> None:
+        if self._persist_settings:
+            try:
+                self.settings.save()
+            except OSError as err:
+                self.statusBar().showMessage(f"Settings not saved: {err}", 8000)
+
+    def _zoom(self, step: int) -> None:
+        size = min(48, max(6, self.settings.appearance.font_size + step))
+        self.settings.set("appearance.font_size", size)
+        self.view.apply_settings()
+        self._save_settings()
+
+    def show_find(self, replace: bool = False) -> None:
+        self.find_bar.show()
+        selected = self.view.textCursor().selectedText()
+        if selected and "\u2029" not in selected:
+            self.find_bar.find_edit.setText(selected)
+        (self.find_bar.replace_edit if replace else self.find_bar.find_edit).setFocus()
+        self.find_bar.find_edit.selectAll()
+
+    # -- recent files ------------------------------------------------------------------------------
+    def _remember_recent(self, path: Path) -> None:
+        text = str(path.resolve())
+        recent = [p for p in self.settings.recent_files if p != text]
+        self.settings.set("recent_files", [text, *recent][:RECENT_LIMIT])
+        self._save_settings()
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for text in self.settings.recent_files:
+            action = self.recent_menu.addAction(text)
+            action.setEnabled(Path(text).exists())
+            action.triggered.connect(lambda _=False, p=text: self._may_discard() and self._open_reporting(p))
+        if not self.settings.recent_files:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def _last_folder(self) -> str:
+        for text in self.settings.recent_files:
+            if Path(text).parent.exists():
+                return str(Path(text).parent)
+        return str(Path.home())
+
+    # -- drag and drop -----------------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile() and can_read(urls[0].toLocalFile()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile() and self._may_discard():
+            event.acceptProposedAction()
+            self._open_reporting(urls[0].toLocalFile())
+
+    # -- autosave and recovery ---------------------------------------------------------------------
+    def autosave(self) -> None:
+        """Write the session to the recovery file, in the background (the JSON is built here: the
+        document never leaves the UI thread)."""
+        from editor.core.formats.stet import stet_document
+
+        if not self.dirty:
+            return
+        data = stet_document(self.transcript)
+        info = {"source": str(self.source) if self.source else None,
+                "project": str(self.path) if self.path else None, "saved": time.time()}
+        target = self.recovery_path
+
+        def write(report) -> str:
+            from editor.core.formats import atomic_write
+
+            atomic_write(target, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
+            atomic_write(target.with_suffix(".json"), json.dumps(info).encode())
+            return str(target)
+
+        BackgroundOp(self, write).success(self.autosaved.emit) \
+            .failure(lambda err: self.statusBar().showMessage(f"Autosave failed: {err}", 8000)).run()
+
+    def discard_recovery(self) -> None:
+        self._autosave.stop()
+        for path in (self.recovery_path, self.recovery_path.with_suffix(".json")):
+            path.unlink(missing_ok=True)
+
+    @staticmethod
+    def recoverable() -> Path | None:
+        """The newest recovery file left by a Stet that did not close cleanly, if any."""
+        found = []
+        for path in recovery_dir().glob("session-*.stet"):
+            try:
+                pid = int(path.stem.split("-", 1)[1])
+            except ValueError:
+                continue
+            if pid != os.getpid() and _alive(pid):
+                continue
+            found.append(path)
+        return max(found, key=lambda p: p.stat().st_mtime) if found else None
+
+    def recover(self, path: Path | None = None) -> bool:
+        """Open a recovery file as an unsaved session (and remove it from the recovery folder)."""
+        path = path or self.recoverable()
+        if path is None:
+            return False
+        info_path = path.with_suffix(".json")
+        try:
+            info = json.loads(info_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            info = {}
+        doc = read_any(path)
+        source = Path(info["source"]) if info.get("source") else None
+        project = Path(info["project"]) if info.get("project") else None
+        self.set_transcript(doc, source=source, project=project, restore=False)
+        self.dirty = True
+        self._update_title()
+        if path != self.recovery_path:
+            path.unlink(missing_ok=True)
+            info_path.unlink(missing_ok=True)
+        self.autosave()
+        self.statusBar().showMessage("Recovered the unsaved session", 6000)
+        return True
+
+    def offer_recovery(self) -> None:
+        """At start: ask whether to reopen a session that was not saved (interactive only)."""
+        path = self.recoverable()
+        if path is None or not self.interactive:
+            return
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+        answer = QMessageBox.question(
+            self, "Recover unsaved work?",
+            f"Stet did not close cleanly. Reopen the session autosaved at {when}?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Discard)
+        if answer == QMessageBox.StandardButton.Yes:
+            self.recover(path)
+        else:
+            path.unlink(missing_ok=True)
+            path.with_suffix(".json").unlink(missing_ok=True)
+
+    # -- closing -----------------------------------------------------------------------------------
+    def _may_discard(self) -> bool:
+        """True when the current work may be replaced (saved, nothing done, or the person agrees)."""
+        if not self.dirty or not self.interactive:
+            return True
+        answer = QMessageBox.question(
+            self, "Unsaved changes", "Save the changes to this transcript first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Cancel:
+            return False
+        if answer == QMessageBox.StandardButton.Save:
+            self.save_dialog()
+            return not self.dirty
+        return True
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._may_discard():
+            event.ignore()
+            return
+        self.restoration.cancel(quiet=True)
+        if not self.dirty or self.interactive:
+            self.discard_recovery()
+        else:  # closed by a script with work unsaved: keep what the autosave wrote
+            self._autosave.stop()
+        event.accept()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def application(argv: list[str] | None = None) -> QApplication:
+    """The QApplication (created once)."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(argv or ["stet"])
+        app.setApplicationName("Stet")
+        app.setOrganizationName("Stet")
+        app.setDesktopFileName("stet")
+    return app  # type: ignore[return-value]
+
+
+__all__ = ["MainWindow", "application"]

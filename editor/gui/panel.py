@@ -1,0 +1,182 @@
+"""The side panel: a legend of the confidence colours, the suggestion under review with its numbered
+alternatives, and every pending suggestion, least confident first."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QListView, QVBoxLayout,
+                               QWidget)
+
+from editor.core.document import Kind, Suggestion, Transcript
+from editor.core.settings import Settings
+from editor.gui.view import BANDS, band_colour, band_of, describe_value
+
+_FILTERS = ("All pending", "Low", "Medium", "High")
+
+
+class _PendingModel(QAbstractListModel):
+    def __init__(self, panel: QtSuggestionList) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.items: list[Suggestion] = []
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.items)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or index.row() >= len(self.items):
+            return None
+        s = self.items[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.panel.describe(s)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return QBrush(band_colour(band_of(s.confidence, self.panel.settings),
+                                      self.panel.settings, 40))
+        if role == Qt.ItemDataRole.UserRole:
+            return s
+        return None
+
+    def set_items(self, items: list[Suggestion]) -> None:
+        self.beginResetModel()
+        self.items = items
+        self.endResetModel()
+
+
+class QtLegend(QWidget):
+    """Three colour chips with the thresholds they stand for."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.labels: dict[str, QLabel] = {}
+        for band in BANDS:
+            label = QLabel()
+            label.setObjectName(f"legend-{band}")
+            layout.addWidget(label)
+            self.labels[band] = label
+        layout.addStretch(1)
+        self.refresh()
+
+    def refresh(self) -> None:
+        r = self.settings.review
+        text = {"high": f"High ≥ {r.high:.2f}", "medium": f"Medium {r.low:.2f}–{r.high:.2f}",
+                "low": f"Low < {r.low:.2f}"}
+        for band, label in self.labels.items():
+            colour = band_colour(band, self.settings).name()
+            light = band_colour(band, self.settings, 90)
+            label.setText(text[band])
+            label.setToolTip(f"Suggestions with {text[band].lower()} confidence")
+            label.setStyleSheet(
+                f"QLabel {{ border-left: 12px solid {colour}; padding: 2px 6px; "
+                f"background: rgba({light.red()},{light.green()},{light.blue()},{light.alpha()}); }}")
+
+
+class QtSuggestionList(QWidget):
+    """Pending suggestions of a transcript by confidence; activating one makes it current."""
+
+    activated = Signal(object)  # Suggestion
+
+    def __init__(self, transcript: Transcript, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self._transcript: Transcript | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.legend = QtLegend(settings)
+        layout.addWidget(self.legend)
+        self.current_label = QLabel()
+        self.current_label.setObjectName("current-suggestion")
+        self.current_label.setWordWrap(True)
+        self.current_label.setTextFormat(Qt.TextFormat.RichText)
+        self.current_label.setFrameShape(QFrame.Shape.StyledPanel)
+        self.current_label.setMinimumHeight(80)
+        self.current_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.current_label)
+        row = QHBoxLayout()
+        self.count_label = QLabel()
+        row.addWidget(self.count_label, 1)
+        self.filter = QComboBox()
+        self.filter.addItems(_FILTERS)
+        self.filter.setToolTip("Which pending suggestions to list")
+        self.filter.currentIndexChanged.connect(self.refresh)
+        row.addWidget(self.filter)
+        layout.addLayout(row)
+        self.list = QListView()
+        self.list.setUniformItemSizes(True)
+        self.list.setObjectName("pending-list")
+        self.model = _PendingModel(self)
+        self.list.setModel(self.model)
+        self.list.activated.connect(self._activated)
+        self.list.clicked.connect(self._activated)
+        layout.addWidget(self.list, 1)
+        self._timer = QTimer(self)  # many events in a row (a restoration pass) -> one refresh
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(self.refresh)
+        self.show_current(None)
+        self.set_transcript(transcript)
+
+    def set_transcript(self, transcript: Transcript) -> None:
+        if self._transcript is not None:
+            self._transcript.suggestions_changed.disconnect(self._changed)
+            self._transcript.tokens_changed.disconnect(self._changed)
+        self._transcript = transcript
+        transcript.suggestions_changed.connect(self._changed)
+        transcript.tokens_changed.connect(self._changed)
+        self.refresh()
+
+    def _changed(self, *_: object) -> None:
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def refresh(self) -> None:
+        self._timer.stop()
+        doc = self._transcript
+        if doc is None:
+            return
+        pending = doc.pending(order="confidence")
+        wanted = self.filter.currentIndex()
+        if wanted:
+            band = ("low", "medium", "high")[wanted - 1]
+            shown = [s for s in pending if band_of(s.confidence, self.settings) == band]
+        else:
+            shown = pending
+        self.model.set_items(shown)
+        self.count_label.setText(f"{len(pending)} pending" if len(shown) == len(pending)
+                                 else f"{len(shown)} of {len(pending)} pending")
+
+    def describe(self, s: Suggestion) -> str:
+        doc = self._transcript
+        word = doc.token(s.token_id).word if doc is not None and doc.has_token(s.token_id) else "?"
+        what = f"“{word}” → “{s.value}”" if s.kind == Kind.CASE else \
+            f"after “{word}”: {describe_value(s.kind, s.value)}"
+        return f"{s.confidence:4.0%}  {what}"
+
+    def show_current(self, s: Suggestion | None) -> None:
+        if s is None:
+            self.current_label.setText(
+                "<b>Review</b><br>Tab / Shift+Tab: next / previous suggestion<br>"
+                "Enter: accept · Delete: reject · 1–9: pick an alternative")
+            return
+        rows = [f"<b>{'Capitals' if s.kind == Kind.CASE else 'Mark after the word'}</b> "
+                f"({s.state.value})"]
+        for n, (value, p) in enumerate(s.alternatives()[:6], 1):
+            text = html.escape(describe_value(s.kind, value))
+            if value == s.value:
+                text = f"<b>{text}</b>"
+            rows.append(f"{n}. {text} — {p:.0%}")
+        self.current_label.setText("<br>".join(rows))
+
+    def _activated(self, index: QModelIndex) -> None:
+        s = index.data(Qt.ItemDataRole.UserRole)
+        if s is not None:
+            self.activated.emit(s)
+
+    def apply_settings(self) -> None:
+        self.legend.refresh()
+        self.refresh()

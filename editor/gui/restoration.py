@@ -1,0 +1,214 @@
+"""Restoration passes for the window: the model runs on a pool thread, its regions come back as
+frozen chunks, and the UI thread turns them into suggestions a slice at a time so it never stalls.
+
+A pass over a document is one undo step (``merge_id``). Chunks computed for words that have since
+been edited are dropped (``words_revision`` check) and the pass is run again when it ends.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from editor.core.document import Transcript, WordsSnapshot
+from editor.gui.background import BackgroundOp
+
+_SLICE_SECONDS = 0.012  # UI time spent on results per event-loop turn
+_RESTORERS: dict[tuple[str, str], object] = {}
+_RESTORERS_LOCK = threading.Lock()
+
+
+def load_restorer(model: str | None, device: str):
+    """The Restorer for a model directory (None: the shipped one), loaded once per process.
+
+    Runs on a worker thread: this is where torch gets imported."""
+    key = (model or "", device)
+    with _RESTORERS_LOCK:
+        found = _RESTORERS.get(key)
+        if found is None:
+            from editor.restore import Restorer
+
+            found = _RESTORERS[key] = Restorer.load(model or None, device=device)
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class RestoredChunk:
+    """Predictions for words ``start:end`` of a snapshot, sent from the worker to the UI thread."""
+
+    pass_id: int
+    revision: int
+    start: int
+    ids: tuple[int, ...]
+    predictions: tuple  # WordPrediction, frozen
+
+
+@dataclass(frozen=True, slots=True)
+class PassResult:
+    pass_id: int
+    model_name: str
+    words: int
+    seconds: float
+
+
+class RestorationController(QObject):
+    """Runs one restoration pass at a time over a transcript.
+
+    ``progress(done, total)`` counts words whose suggestions are in; ``finished(status)`` fires once
+    per pass with "done", "cancelled" or "failed: <why>".
+    """
+
+    started = Signal(int)  # words
+    progress = Signal(int, int)
+    finished = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.model: str | None = None
+        self.device = "auto"
+        self.transcript: Transcript | None = None
+        self.restorer = None
+        self.error: str | None = None
+        self._pass_id = 0
+        self._cancel: threading.Event | None = None
+        self._queue: deque[RestoredChunk] = deque()
+        self._worker_done: str | None = None
+        self._running = False
+        self._done_words = 0
+        self._total = 0
+        self._stale = False
+        self.applying = False  # True while results go into the document (not the person's edits)
+        self._pump = QTimer(self)
+        self._pump.setSingleShot(True)
+        self._pump.setInterval(0)
+        self._pump.timeout.connect(self._drain)
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    def load_in_background(self) -> None:
+        """Warm the model up (imports torch) without waiting for a document."""
+        model, device = self.model, self.device
+        BackgroundOp(self, lambda report: load_restorer(model, device)) \
+            .success(self._loaded).failure(lambda err: None).run()
+
+    def _loaded(self, restorer) -> None:
+        self.restorer = restorer
+
+    def start(self, transcript: Transcript, priority: tuple[int, int] | None = None) -> None:
+        self.cancel(quiet=True)
+        self.transcript = transcript
+        self._pass_id += 1
+        pass_id = self._pass_id
+        self._queue.clear()
+        self._worker_done = None
+        self._running = True
+        self._stale = False
+        self.error = None
+        snapshot: WordsSnapshot = transcript.snapshot()
+        self._done_words, self._total = 0, len(snapshot.words)
+        cancel = self._cancel = threading.Event()
+        model, device = self.model, self.device
+        self.started.emit(self._total)
+
+        def work(report) -> PassResult:
+            began = time.perf_counter()
+            restorer = load_restorer(model, device)
+            report(restorer)  # the UI thread needs its lexicon
+
+            def on_chunk(a: int, b: int, predictions) -> None:
+                report(RestoredChunk(pass_id, snapshot.revision, a, snapshot.ids[a:b],
+                                     tuple(predictions)))
+
+            restorer.restore(snapshot.words, on_chunk=on_chunk, cancel=cancel, priority=priority)
+            return PassResult(pass_id, restorer.name, len(snapshot.words),
+                              time.perf_counter() - began)
+
+        BackgroundOp(self, work).progress(self._received).success(self._worker_succeeded) \
+            .failure(lambda err, p=pass_id: self._worker_failed(p, err)).run()
+
+    def cancel(self, quiet: bool = False) -> None:
+        """Stop the running pass; what is already in the document stays (and can be undone)."""
+        if self._cancel is not None:
+            self._cancel.set()
+        if self._running:
+            self._queue.clear()
+            self._running = False
+            self._pass_id += 1  # late chunks of the stopped pass are ignored
+            if not quiet:
+                self.finished.emit("cancelled")
+
+    # -- results, on the UI thread ----------------------------------------------------------------
+    def _received(self, payload) -> None:
+        if isinstance(payload, RestoredChunk):
+            if payload.pass_id == self._pass_id:
+                self._queue.append(payload)
+                if not self._pump.isActive():
+                    self._pump.start()
+        elif payload is not None:
+            self.restorer = payload
+
+    def _drain(self) -> None:
+        from editor.restore import make_suggestions
+
+        doc = self.transcript
+        if doc is None:
+            return
+        deadline = time.perf_counter() + _SLICE_SECONDS
+        found = []
+        while self._queue and time.perf_counter() < deadline:
+            chunk = self._queue.popleft()
+            self._done_words += len(chunk.ids)
+            if chunk.revision != doc.words_revision:
+                self._stale = True
+                continue
+            tokens = [doc.token(i) for i in chunk.ids]
+            found += make_suggestions(tokens, chunk.predictions, getattr(self.restorer, "lexicon", None))
+        if found:
+            self.applying = True
+            try:
+                doc.set_suggestions(found, text="Restore punctuation and capitals",
+                                    merge_id=("restore", id(self), self._pass_id))
+            finally:
+                self.applying = False
+        self.progress.emit(min(self._done_words, self._total), self._total)
+        if self._queue:
+            self._pump.start()
+        elif self._worker_done is not None:
+            self._end(self._worker_done)
+
+    def _worker_succeeded(self, result: PassResult) -> None:
+        if result.pass_id != self._pass_id:
+            return
+        self._worker_done = "done"
+        if not self._queue and not self._pump.isActive():
+            self._end("done")
+
+    def _worker_failed(self, pass_id: int, err: BaseException) -> None:
+        from editor.restore import Cancelled
+
+        if pass_id != self._pass_id:
+            return
+        if isinstance(err, Cancelled):
+            self._end("cancelled")
+            return
+        self.error = str(err) or type(err).__name__
+        self._queue.clear()
+        self._end(f"failed: {self.error}")
+
+    def _end(self, status: str) -> None:
+        self._running = False
+        self._worker_done = None
+        stale = self._stale and status == "done"
+        self.finished.emit(status)
+        if stale and self.transcript is not None:  # words changed under the pass: once more
+            QTimer.singleShot(500, lambda doc=self.transcript: self._rerun(doc))
+
+    def _rerun(self, doc: Transcript) -> None:
+        if doc is self.transcript and not self._running:
+            self.start(doc)

@@ -1,0 +1,663 @@
+"""The transcript as editable text, with pending suggestions shown inline and coloured by confidence.
+
+The text is built once; afterwards each document event rewrites only the tokens it names (a chunk of
+restoration results touches a few hundred words, never the whole document). Typing, deleting and
+pasting are turned into ``Transcript.replace_span`` over whole words; the text widget never changes
+its own text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import itertools
+from collections.abc import Iterable
+
+from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import (QColor, QFont, QKeyEvent, QKeySequence, QMouseEvent, QTextCharFormat,
+                           QTextCursor, QTextFormat)
+from PySide6.QtWidgets import QMenu, QPlainTextEdit, QTextEdit, QToolTip, QWidget
+
+from editor.core.document import Kind, State, Suggestion, Transcript
+from editor.core.layout import Layout, WordSpan
+from editor.core.settings import Settings
+
+BANDS = ("high", "medium", "low")
+_ALPHA = {"high": 70, "medium": 110, "low": 120}  # lighter where there are many, so text stays legible
+
+
+def band_of(confidence: float, settings: Settings) -> str:
+    if confidence >= settings.review.high:
+        return "high"
+    return "low" if confidence < settings.review.low else "medium"
+
+
+def band_colour(band: str, settings: Settings, alpha: int | None = None) -> QColor:
+    colour = QColor(getattr(settings.appearance, f"{band}_colour"))
+    if alpha is not None:
+        colour.setAlpha(alpha)
+    return colour
+
+
+def describe_value(kind: Kind, value: str) -> str:
+    if kind == Kind.PUNCT:
+        return repr(value) if value else "no mark"
+    return value
+
+
+class QtTranscriptView(QPlainTextEdit):
+    """Shows a ``Transcript``; the person edits it here and reviews its suggestions.
+
+    ``current_changed(Suggestion | None)``: the suggestion under review changed.
+    ``token_activated(index)``: Ctrl+click on a word (a player seeks there).
+    """
+
+    current_changed = Signal(object)
+    token_activated = Signal(int)
+    message = Signal(str)  # a short note for the status bar
+
+    def __init__(self, transcript: Transcript, settings: Settings | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings or Settings()
+        self.setUndoRedoEnabled(False)  # undo lives in the transcript
+        self.setAcceptDrops(False)  # files dropped here go to the window
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setCenterOnScroll(False)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
+        self.setMouseTracking(True)
+        self.order = self.settings.review.order  # "position" or "confidence"
+        self._transcript: Transcript | None = None
+        self._current: tuple[int, Kind] | None = None
+        self._last_rank: tuple[float, int, int] | None = None
+        self._moving = False
+        self._dirty: set[int] = set()  # token ids whose look must be brought up to date
+        self._run: tuple[str, int] | None = None  # the typing run going on: (kind, caret after it)
+        self._run_id = 0
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(0)
+        self._flush_timer.timeout.connect(self.flush)
+        self.cursorPositionChanged.connect(self._caret_moved)
+        self.apply_settings()
+        self.set_transcript(transcript)
+
+    # -- the model --------------------------------------------------------------------------------
+    @property
+    def transcript(self) -> Transcript:
+        assert self._transcript is not None
+        return self._transcript
+
+    def set_transcript(self, transcript: Transcript) -> None:
+        old = self._transcript
+        if old is not None:
+            old.tokens_changed.disconnect(self._on_tokens_changed)
+            old.suggestions_changed.disconnect(self._on_suggestions_changed)
+            old.paragraphs_changed.disconnect(self._on_paragraphs_changed)
+        self._transcript = transcript
+        transcript.tokens_changed.connect(self._on_tokens_changed)
+        transcript.suggestions_changed.connect(self._on_suggestions_changed)
+        transcript.paragraphs_changed.connect(self._on_paragraphs_changed)
+        self._set_current(None)
+        self.rebuild()
+
+    def apply_settings(self) -> None:
+        """Fonts and colours from settings (after the settings dialog)."""
+        font = QFont(self.font())
+        font.setStyleHint(QFont.StyleHint.SansSerif)
+        font.setPointSize(self.settings.appearance.font_size)
+        self.setFont(font)
+        self._formats = {band: self._band_format(band) for band in BANDS}
+        self._plain = QTextCharFormat()
+        if self._transcript is not None:
+            self.rebuild()
+
+    def _band_format(self, band: str) -> QTextCharFormat:
+        fmt = QTextCharFormat()
+        fmt.setBackground(band_colour(band, self.settings, _ALPHA[band]))
+        fmt.setProperty(QTextFormat.Property.UserProperty, band)
+        return fmt
+
+    # -- what a token looks like ------------------------------------------------------------------
+    def _look(self, index: int) -> tuple[str, str, str, QTextCharFormat | None, QTextCharFormat | None]:
+        """(separator, surface, punct, surface format, punct format) of token ``index``."""
+        doc = self.transcript
+        token = doc[index]
+        sep = "" if index == 0 else "\n" if doc.is_paragraph_start(index) else " "
+        surface, punct = token.surface or token.word, token.punct
+        sfmt = pfmt = None
+        slot = doc._sugg.get(token.id)  # read-only peek: this runs for every token of a rebuild
+        if slot:
+            case = slot.get(Kind.CASE)
+            if case is not None and case.state == State.PENDING:
+                surface = case.value or surface
+                sfmt = self._formats[band_of(case.confidence, self.settings)]
+            mark = slot.get(Kind.PUNCT)
+            if mark is not None and mark.state == State.PENDING:
+                punct = mark.value
+                pfmt = self._formats[band_of(mark.confidence, self.settings)]
+                if not punct:  # a mark to take away: underline the word in the band's colour
+                    sfmt = QTextCharFormat(sfmt or self._plain)
+                    sfmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+                    sfmt.setUnderlineColor(band_colour(band_of(mark.confidence, self.settings),
+                                                       self.settings))
+        return sep, surface, punct, sfmt, pfmt
+
+    def rebuild(self) -> None:
+        """Lay the whole text out again (opening a document, new settings)."""
+        doc = self.transcript
+        looks = [self._look(i) for i in range(len(doc))]
+        self._sep = [lk[0] for lk in looks]
+        self._surf = [lk[1] for lk in looks]
+        self._punct = [lk[2] for lk in looks]
+        self._ulen = [len(a) + len(b) + len(c) for a, b, c, _, _ in looks]
+        self._prefix: list[int] | None = None
+        self._dirty.clear()
+        self._moving = True
+        try:
+            self.setPlainText("".join(itertools.chain.from_iterable(lk[:3] for lk in looks)))
+            prefix = self._offsets()
+            cursor = QTextCursor(self.document())
+            cursor.beginEditBlock()
+            for i, (sep, surface, punct, sfmt, pfmt) in enumerate(looks):
+                if sfmt is not None or pfmt is not None:
+                    self._format_token(cursor, prefix[i] + len(sep), surface, punct, sfmt, pfmt)
+            cursor.endEditBlock()
+        finally:
+            self._moving = False
+
+    def _offsets(self) -> list[int]:
+        if self._prefix is None:
+            self._prefix = [0, *itertools.accumulate(self._ulen)]
+        return self._prefix
+
+    def _format_token(self, cursor: QTextCursor, at: int, surface: str, punct: str,
+                      sfmt: QTextCharFormat | None, pfmt: QTextCharFormat | None) -> None:
+        if sfmt is pfmt:  # both plain: one range
+            cursor.setPosition(at)
+            cursor.setPosition(at + len(surface) + len(punct), QTextCursor.MoveMode.KeepAnchor)
+            cursor.setCharFormat(sfmt or self._plain)
+            return
+        cursor.setPosition(at)
+        cursor.setPosition(at + len(surface), QTextCursor.MoveMode.KeepAnchor)
+        cursor.setCharFormat(sfmt or self._plain)
+        if punct:
+            cursor.setPosition(at + len(surface))
+            cursor.setPosition(at + len(surface) + len(punct), QTextCursor.MoveMode.KeepAnchor)
+            cursor.setCharFormat(pfmt or self._plain)
+
+    # -- keeping up with the document -------------------------------------------------------------
+    def _on_tokens_changed(self, start: int, removed: int, inserted: int) -> None:
+        if removed == inserted:  # words edited in place (accepting): restyle them later
+            self._dirty.update(t.id for t in self.transcript.tokens[start:start + inserted])
+            self._flush_timer.start()
+            return
+        self._splice(start, removed, inserted)
+
+    def _on_suggestions_changed(self, token_ids: tuple) -> None:
+        self._dirty.update(token_ids)
+        self._flush_timer.start()
+        if self._current is not None and self._current[0] in token_ids:
+            s = self.current
+            if s is None or s.state != State.PENDING:
+                self._set_current(None, select=False)
+            else:
+                self.current_changed.emit(s)
+
+    def _on_paragraphs_changed(self) -> None:
+        doc = self.transcript
+        starts = set(doc.paragraph_starts)
+        changed = [i for i in range(1, len(doc)) if (self._sep[i] == "\n") != (i in starts)]
+        if changed:
+            self._rewrite(changed)
+
+    def _splice(self, start: int, removed: int, inserted: int) -> None:
+        self.flush()  # pending restyles use indices from before the splice
+        prefix = self._offsets()
+        a, b = prefix[start], prefix[start + removed]
+        looks = [self._look(i) for i in range(start, start + inserted)]
+        self._moving = True
+        try:
+            cursor = QTextCursor(self.document())
+            cursor.beginEditBlock()
+            cursor.setPosition(a)
+            cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+            for sep, surface, punct, sfmt, pfmt in looks:
+                self._insert(cursor, sep, surface, punct, sfmt, pfmt)
+            cursor.endEditBlock()
+        finally:
+            self._moving = False
+        self._sep[start:start + removed] = [lk[0] for lk in looks]
+        self._surf[start:start + removed] = [lk[1] for lk in looks]
+        self._punct[start:start + removed] = [lk[2] for lk in looks]
+        self._ulen[start:start + removed] = [len(x[0]) + len(x[1]) + len(x[2]) for x in looks]
+        self._prefix = None
+        # The word after the span may now need another separator (the first word went away).
+        following = start + inserted
+        if following < len(self.transcript):
+            self._rewrite([following])
+
+    def _insert(self, cursor: QTextCursor, sep: str, surface: str, punct: str,
+                sfmt: QTextCharFormat | None, pfmt: QTextCharFormat | None) -> None:
+        if sep:
+            cursor.insertText(sep, self._plain)
+        cursor.insertText(surface, sfmt or self._plain)
+        if punct:
+            cursor.insertText(punct, pfmt or self._plain)
+
+    def flush(self) -> None:
+        """Bring the tokens named by recent events up to date (runs once per event-loop turn)."""
+        self._flush_timer.stop()
+        if not self._dirty:
+            return
+        doc = self.transcript
+        indices = []
+        for token_id in self._dirty:
+            try:
+                indices.append(doc.index_of(token_id))
+            except KeyError:
+                continue
+        self._dirty.clear()
+        self._rewrite(indices)
+
+    def _rewrite(self, indices: Iterable[int]) -> None:
+        """Redraw tokens ``indices``: new text where it changed, new colours where it did not."""
+        prefix = self._offsets()
+        changed_length = False
+        self._moving = True
+        try:
+            cursor = QTextCursor(self.document())
+            cursor.beginEditBlock()
+            for i in sorted(set(indices), reverse=True):  # from the end: earlier offsets stay valid
+                sep, surface, punct, sfmt, pfmt = look = self._look(i)
+                at = prefix[i]
+                if sep == self._sep[i] and surface == self._surf[i] and punct == self._punct[i]:
+                    self._format_token(cursor, at + len(sep), surface, punct, sfmt, pfmt)
+                    continue
+                cursor.setPosition(at)
+                cursor.setPosition(prefix[i + 1], QTextCursor.MoveMode.KeepAnchor)
+                cursor.removeSelectedText()
+                self._insert(cursor, *look)
+                self._sep[i], self._surf[i], self._punct[i] = sep, surface, punct
+                self._ulen[i] = len(sep) + len(surface) + len(punct)
+                changed_length = True
+            cursor.endEditBlock()
+        finally:
+            self._moving = False
+        if changed_length:
+            self._prefix = None
+
+    # -- positions ---------------------------------------------------------------------------------
+    def token_range(self, index: int) -> tuple[int, int, int]:
+        """(start, punct start, end) character positions of token ``index`` as shown."""
+        self.flush()
+        prefix = self._offsets()
+        at = prefix[index] + len(self._sep[index])
+        return at, at + len(self._surf[index]), prefix[index + 1]
+
+    def token_at(self, position: int) -> int | None:
+        """The token at a character position (the one before it in a gap)."""
+        if not self._ulen:
+            return None
+        self.flush()
+        prefix = self._offsets()
+        i = bisect.bisect_right(prefix, position) - 1
+        i = min(max(i, 0), len(self._ulen) - 1)
+        # A position on the separator before a word belongs to the word before.
+        if i > 0 and position < prefix[i] + len(self._sep[i]):
+            i -= 1
+        return i
+
+    def visible_tokens(self) -> tuple[int, int]:
+        """Index range of the words on screen (what restoration should do first)."""
+        if not self._ulen:
+            return 0, 0
+        top = self.cursorForPosition(QPoint(0, 0)).position()
+        vp = self.viewport()
+        bottom = self.cursorForPosition(QPoint(vp.width() - 1, vp.height() - 1)).position()
+        first, last = self.token_at(top) or 0, self.token_at(bottom) or 0
+        return first, min(len(self._ulen), last + 1)
+
+    def shown_text(self) -> str:
+        """The text as displayed (pending suggestions applied)."""
+        self.flush()
+        return self.toPlainText()
+
+    # -- editing -------------------------------------------------------------------------------------
+    def edit_characters(self, start: int, end: int, typed: str) -> int:
+        """Characters ``start:end`` of the shown text become ``typed``; returns where the caret goes."""
+        self.flush()
+        doc = self.transcript
+        n = len(doc)
+        if n == 0:
+            doc.replace_span(0, 0, typed)
+            return len(typed)
+        prefix = self._offsets()
+        i0, i1 = self.token_at(start) or 0, self.token_at(end) or 0
+        a, b = max(0, i0 - 1), min(n, i1 + 2)
+        base = prefix[a] + len(self._sep[a])
+        parts, spans, offset = [], [], 0
+        for k in range(a, b):
+            sep = self._sep[k] if k > a else ""
+            offset += len(sep)
+            spans.append(WordSpan(k - a, offset, offset + len(self._surf[k]),
+                                  offset + len(self._surf[k]) + len(self._punct[k])))
+            parts += [sep, self._surf[k], self._punct[k]]
+            offset = spans[-1].end
+        local = Layout("".join(parts), tuple(spans))
+        ls = min(max(start - base, 0), len(local.text))
+        le = min(max(end - base, ls), len(local.text))
+        first, last, text = local.edit(ls, le, typed)
+        doc.replace_span(a + first, a + last, text)
+        self.flush()
+        return start + len(typed)
+
+    def _type(self, typed: str) -> None:
+        cursor = self.textCursor()
+        start, end = cursor.selectionStart(), cursor.selectionEnd()
+        self._edit_and_place(start, end, typed)
+
+    def _edit_and_place(self, start: int, end: int, typed: str) -> None:
+        # Characters typed (or deleted) one after another in a row are one undo step, as in any
+        # text editor; moving the caret, a space or a line break starts the next one.
+        kind = "type" if typed else "delete"
+        single = len(typed) <= 1 and not typed.isspace() and end - start <= 1
+        if not (single and self._run is not None and self._run[0] == kind
+                and self._run[1] in (start, end)):
+            self._run_id += 1
+        with self.transcript.history.group("Typing" if typed else "Delete",
+                                           merge_id=("edit", id(self), self._run_id)):
+            caret = self.edit_characters(start, end, typed)
+        self._run = (kind, caret) if len(typed) <= 1 and not typed.isspace() else None
+        cursor = self.textCursor()
+        cursor.setPosition(min(caret, self.document().characterCount() - 1))
+        self.setTextCursor(cursor)
+
+    def _delete(self, backwards: bool) -> None:
+        cursor = self.textCursor()
+        start, end = cursor.selectionStart(), cursor.selectionEnd()
+        if start == end:
+            if backwards:
+                if start == 0:
+                    return
+                start -= 1
+            else:
+                if end >= self.document().characterCount() - 1:
+                    return
+                end += 1
+        self._edit_and_place(start, end, "")
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # paste and drops of text
+        if source.hasText():
+            self._type(source.text())
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return source.hasText()
+
+    def cut(self) -> None:
+        if self.textCursor().hasSelection():
+            self.copy()
+            self._delete(backwards=True)
+
+    def paste(self) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        self.insertFromMimeData(QApplication.clipboard().mimeData())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key, mods = event.key(), event.modifiers()
+        plain = not (mods & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                             | Qt.KeyboardModifier.MetaModifier))
+        reviewing = self._current is not None
+        if key == Qt.Key.Key_Tab and plain and not mods & Qt.KeyboardModifier.ShiftModifier:
+            self.next_suggestion()
+        elif key == Qt.Key.Key_Backtab or (key == Qt.Key.Key_Tab and plain):
+            self.next_suggestion(reverse=True)
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and reviewing and plain:
+            self.accept_current()
+        elif key == Qt.Key.Key_Delete and reviewing and plain:
+            self.reject_current()
+        elif reviewing and plain and Qt.Key.Key_1 <= key <= Qt.Key.Key_9:
+            self.choose_alternative(key - Qt.Key.Key_0)
+        elif key == Qt.Key.Key_Escape and reviewing:
+            self._set_current(None, select=False)
+        elif event.matches(QKeySequence.StandardKey.Cut):
+            self.cut()
+        elif event.matches(QKeySequence.StandardKey.Paste):
+            self.paste()
+        elif event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo):
+            event.ignore()  # the window's actions undo in the transcript
+        elif key == Qt.Key.Key_Backspace and not mods & Qt.KeyboardModifier.ControlModifier:
+            self._delete(backwards=True)
+        elif key == Qt.Key.Key_Delete and plain:
+            self._delete(backwards=False)
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain:
+            self._type("\n")
+        elif plain and event.text() and event.text().isprintable():
+            self._type(event.text())
+        else:
+            super().keyPressEvent(event)  # moving, selecting, copying
+
+    def inputMethodEvent(self, event) -> None:  # text composed by an input method
+        if event.commitString():
+            self._type(event.commitString())
+
+    def dropEvent(self, event) -> None:
+        event.ignore()
+
+    # -- review ------------------------------------------------------------------------------------
+    @property
+    def current(self) -> Suggestion | None:
+        if self._current is None:
+            return None
+        token_id, kind = self._current
+        return self.transcript.suggestion(token_id, kind)
+
+    def set_current(self, suggestion: Suggestion | None) -> None:
+        """Make ``suggestion`` the one under review: select it and scroll to it."""
+        self._set_current(suggestion)
+
+    def _set_current(self, s: Suggestion | None, *, select: bool = True) -> None:
+        self._current = None if s is None else s.key
+        if s is not None and self._transcript is not None and self.transcript.has_token(s.token_id):
+            index = self.transcript.index_of(s.token_id)
+            self._last_rank = (s.confidence, index, 0 if s.kind == Kind.CASE else 1)
+            if select:
+                a, p, b = self.token_range(index)
+                lo, hi = (a, p) if s.kind == Kind.CASE else (p, b) if b > p else (a, p)
+                self._moving = True
+                try:
+                    cursor = self.textCursor()
+                    cursor.setPosition(hi)
+                    cursor.setPosition(lo, QTextCursor.MoveMode.KeepAnchor)
+                    self.setTextCursor(cursor)
+                    self.ensureCursorVisible()
+                finally:
+                    self._moving = False
+        self.current_changed.emit(s)
+
+    def _caret_moved(self) -> None:
+        if not self._moving and self._current is not None:
+            self._set_current(None, select=False)
+
+    def next_suggestion(self, reverse: bool = False) -> Suggestion | None:
+        """Go to the next (or previous) pending suggestion in the review order; wraps around."""
+        self.flush()
+        doc = self.transcript
+        found = self._next_by_confidence(reverse) if self.order == "confidence" \
+            else self._next_by_position(reverse)
+        if found is None:
+            self.message.emit("No pending suggestions")
+        self._set_current(found)
+        return found
+
+    def _next_by_position(self, reverse: bool) -> Suggestion | None:
+        doc = self.transcript
+        cur = self.current
+        if cur is not None and doc.has_token(cur.token_id):
+            index = doc.index_of(cur.token_id)
+            other = doc.suggestion(cur.token_id, Kind.PUNCT if cur.kind == Kind.CASE else Kind.CASE)
+            same_token_next = (cur.kind == Kind.CASE) != reverse
+            if other is not None and other.state == State.PENDING and same_token_next:
+                return other
+            after = index
+        else:
+            caret = self.token_at(self.textCursor().selectionStart())
+            caret = 0 if caret is None else caret
+            after = caret - 1 if not reverse else caret + 1
+        found = doc.next_pending(after, reverse=reverse)
+        if found is None:  # wrap around
+            found = doc.next_pending(-1 if not reverse else len(doc), reverse=reverse)
+        return found
+
+    def _next_by_confidence(self, reverse: bool) -> Suggestion | None:
+        doc = self.transcript
+        ranked = doc.pending(order="confidence")
+        if not ranked:
+            return None
+        keys = [(s.confidence, doc.index_of(s.token_id), 0 if s.kind == Kind.CASE else 1)
+                for s in ranked]
+        if self._current is None or self._last_rank is None:
+            return ranked[-1 if reverse else 0]
+        if reverse:
+            k = bisect.bisect_left(keys, self._last_rank) - 1
+            return ranked[k if k >= 0 else -1]
+        k = bisect.bisect_right(keys, self._last_rank)
+        return ranked[k if k < len(ranked) else 0]
+
+    def lowest_confidence(self) -> Suggestion | None:
+        ranked = self.transcript.pending(order="confidence")
+        self._set_current(ranked[0] if ranked else None)
+        return self.current
+
+    def accept_current(self, value: str | None = None) -> Suggestion | None:
+        s = self.current
+        if s is None:
+            return None
+        accepted = self.transcript.accept(s.token_id, s.kind, value)
+        self.flush()
+        self._last_rank = self._rank(accepted)
+        self._current = accepted.key
+        self.next_suggestion()
+        return accepted
+
+    def reject_current(self) -> Suggestion | None:
+        s = self.current
+        if s is None:
+            return None
+        rejected = self.transcript.reject(s.token_id, s.kind)
+        self.flush()
+        self._last_rank = self._rank(rejected)
+        self._current = rejected.key
+        self.next_suggestion()
+        return rejected
+
+    def choose_alternative(self, number: int) -> Suggestion | None:
+        """Accept alternative ``number`` (1 = the most likely) of the current suggestion."""
+        s = self.current
+        if s is None:
+            return None
+        alternatives = s.alternatives()
+        if not 1 <= number <= len(alternatives):
+            self.message.emit(f"There are only {len(alternatives)} alternatives")
+            return None
+        return self.accept_current(alternatives[number - 1][0])
+
+    def _rank(self, s: Suggestion) -> tuple[float, int, int]:
+        index = self.transcript.index_of(s.token_id) if self.transcript.has_token(s.token_id) else 0
+        return (s.confidence, index, 0 if s.kind == Kind.CASE else 1)
+
+    # -- hover, clicks, menus --------------------------------------------------------------------------
+    def suggestions_at(self, position: int) -> list[Suggestion]:
+        index = self.token_at(position)
+        if index is None:
+            return []
+        slot = self.transcript.suggestions_of(self.transcript[index].id)
+        return [s for k in (Kind.CASE, Kind.PUNCT) if (s := slot.get(k)) is not None]
+
+    def tooltip_html(self, suggestions: list[Suggestion]) -> str:
+        rows = []
+        for s in suggestions:
+            title = "Capitals" if s.kind == Kind.CASE else "Mark after the word"
+            rows.append(f"<b>{title}</b> <i>({s.state.value})</i>")
+            for n, (value, p) in enumerate(s.alternatives()[:6], 1):
+                chosen = " ◀" if value == s.value else ""
+                rows.append(f"&nbsp;{n}. {html.escape(describe_value(s.kind, value))} — "
+                            f"{p:.0%}{chosen}")
+        return "<br>".join(rows)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            position = self.cursorForPosition(event.pos()).position()
+            found = self.suggestions_at(position)
+            if found:
+                QToolTip.showText(event.globalPos(), self.tooltip_html(found), self.viewport())
+            else:
+                QToolTip.hideText()
+            return True
+        return super().viewportEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton or self.textCursor().hasSelection():
+            return
+        position = self.textCursor().position()
+        index = self.token_at(position)
+        if index is None:
+            return
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.token_activated.emit(index)
+            return
+        pending = [s for s in self.suggestions_at(position) if s.state == State.PENDING]
+        if pending:
+            _, p, _ = self.token_range(index)
+            on_mark = position >= p and any(s.kind == Kind.PUNCT for s in pending)
+            chosen = next((s for s in pending if (s.kind == Kind.PUNCT) == on_mark), pending[0])
+            self._set_current(chosen, select=False)
+
+    def contextMenuEvent(self, event) -> None:
+        menu = QMenu(self)
+        position = self.cursorForPosition(event.pos()).position()
+        for s in self.suggestions_at(position):
+            title = "Capitals" if s.kind == Kind.CASE else "Mark"
+            for n, (value, p) in enumerate(s.alternatives()[:6], 1):
+                action = menu.addAction(f"{title}: {describe_value(s.kind, value)}  ({p:.0%})")
+                action.triggered.connect(
+                    lambda _=False, s=s, v=value: self.transcript.accept(s.token_id, s.kind, v))
+            if s.state != State.REJECTED:
+                menu.addAction(f"{title}: reject").triggered.connect(
+                    lambda _=False, s=s: self.transcript.reject(s.token_id, s.kind))
+            menu.addSeparator()
+        menu.addAction("Cut").triggered.connect(self.cut)
+        menu.addAction("Copy").triggered.connect(self.copy)
+        menu.addAction("Paste").triggered.connect(self.paste)
+        menu.exec(event.globalPos())
+
+    def show_alternatives(self) -> None:
+        """Pop up the current suggestion's alternatives at the caret (Ctrl+Space)."""
+        s = self.current
+        if s is None:
+            return
+        rect = self.cursorRect()
+        QToolTip.showText(self.viewport().mapToGlobal(rect.bottomLeft()), self.tooltip_html([s]),
+                          self.viewport())
+
+    # -- highlighting a word (a player follows along) ------------------------------------------------
+    def highlight_token(self, index: int | None, colour: QColor | None = None) -> None:
+        """Mark one word (e.g. the word being played) without touching the text or the caret."""
+        if index is None or not 0 <= index < len(self._ulen):
+            self.setExtraSelections([])
+            return
+        a, _, b = self.token_range(index)
+        selection = QTextEdit.ExtraSelection()
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(a)
+        cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
+        selection.cursor = cursor
+        fmt = QTextCharFormat()
+        fmt.setFontUnderline(True)
+        fmt.setUnderlineColor(colour or QColor("#0072B2"))
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+        selection.format = fmt
+        self.setExtraSelections([selection])

@@ -1,0 +1,156 @@
+"""QtTranscriptView on its own: it shows exactly what the core lays out, after any change."""
+
+import random
+
+import pytest
+from PySide6.QtGui import QTextCursor
+
+from editor.core.document import Kind, State, Suggestion, Token, Transcript
+from editor.core.layout import layout
+from editor.core.render import ALL
+from editor.core.settings import Settings
+from editor.gui.view import QtTranscriptView
+
+
+def shown(view: QtTranscriptView) -> str:
+    return view.shown_text()
+
+
+def expected(doc: Transcript) -> str:
+    return layout(doc, ALL).text
+
+
+def background_at(view: QtTranscriptView, position: int) -> str | None:
+    view.flush()
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(position)
+    cursor.setPosition(position + 1, QTextCursor.MoveMode.KeepAnchor)
+    brush = cursor.charFormat().background()
+    return brush.color().name() if brush.style().value else None
+
+
+@pytest.fixture
+def doc():
+    words = "so we met at the station and talked about seeds what a morning it was".split()
+    return Transcript([Token(w) for w in words], paragraph_starts=[8])
+
+
+@pytest.fixture
+def view(qtbot, doc):
+    v = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(v)
+    v.resize(600, 300)
+    v.show()
+    return v
+
+
+def test_shows_the_words_and_paragraphs(view, doc):
+    assert shown(view) == "so we met at the station and talked\nabout seeds what a morning it was"
+
+
+def test_suggestions_appear_inline_coloured_by_band(view, doc):
+    s = Settings()
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.CASE, "So", {"So": 0.95, "so": 0.05}),
+                         Suggestion(doc[5].id, Kind.PUNCT, ".", {".": 0.7, "": 0.3}),
+                         Suggestion(doc[7].id, Kind.PUNCT, ",", {",": 0.4, "": 0.6})])
+    assert shown(view) == expected(doc)
+    assert shown(view).startswith("So we met at the station. and talked,")
+    text = shown(view)
+    assert background_at(view, 0) == s.appearance.high_colour.lower()
+    assert background_at(view, text.index(".")) == s.appearance.medium_colour.lower()
+    assert background_at(view, text.index(",")) == s.appearance.low_colour.lower()
+    assert background_at(view, text.index("we")) is None
+    doc.accept(doc[0].id, Kind.CASE)
+    assert background_at(view, 0) is None  # accepted: no longer coloured
+    assert shown(view).startswith("So we")
+    doc.reject(doc[5].id, Kind.PUNCT)
+    assert "station and" in shown(view)
+
+
+def test_tab_enter_delete_and_numbers_review(view, doc, qtbot):
+    from PySide6.QtCore import Qt
+
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.CASE, "So", {"So": 0.9, "so": 0.1}),
+                         Suggestion(doc[5].id, Kind.PUNCT, ".", {".": 0.6, ",": 0.3, "": 0.1}),
+                         Suggestion(doc[9].id, Kind.CASE, "Seeds", {"Seeds": 0.5, "seeds": 0.5})])
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert view.current.key == (doc[0].id, Kind.CASE)
+    assert view.textCursor().selectedText() == "So"
+    qtbot.keyClick(view, Qt.Key.Key_Return)  # accept, and go on to the next
+    assert doc.suggestion(doc[0].id, Kind.CASE).state == State.ACCEPTED
+    assert view.current.key == (doc[5].id, Kind.PUNCT)
+    qtbot.keyClick(view, Qt.Key.Key_2)  # the second alternative: a comma
+    assert doc[5].punct == ","
+    assert view.current.key == (doc[9].id, Kind.CASE)
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    assert doc.suggestion(doc[9].id, Kind.CASE).state == State.REJECTED
+    assert view.current is None  # nothing left
+    assert shown(view) == expected(doc)
+    doc.history.undo()
+    assert doc.suggestion(doc[9].id, Kind.CASE).state == State.PENDING
+    qtbot.keyClick(view, Qt.Key.Key_Backtab)
+    assert view.current.key == (doc[9].id, Kind.CASE)
+
+
+def test_lowest_confidence_first(view, doc):
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.CASE, "So", {"So": 0.9, "so": 0.1}),
+                         Suggestion(doc[5].id, Kind.PUNCT, ".", {".": 0.6, "": 0.4}),
+                         Suggestion(doc[9].id, Kind.CASE, "Seeds", {"Seeds": 0.5, "seeds": 0.5})])
+    view.order = "confidence"
+    assert [view.next_suggestion().token_id for _ in range(4)] == \
+        [doc[9].id, doc[5].id, doc[0].id, doc[9].id]  # wraps around
+
+
+def test_typing_is_a_span_edit_that_keeps_timings(qtbot):
+    doc = Transcript([Token(w, start=i, end=i + 0.5) for i, w in enumerate("we met at noon".split())])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    cursor = view.textCursor()
+    cursor.setPosition(len("we met"))
+    view.setTextCursor(cursor)
+    qtbot.keyClicks(view, ",")
+    assert [t.text for t in doc] == ["we", "met,", "at", "noon"]
+    assert doc[3].start == 3  # unchanged words keep their times
+    cursor = view.textCursor()
+    cursor.setPosition(len("we met, at "))
+    cursor.setPosition(len("we met, at noon"), QTextCursor.MoveMode.KeepAnchor)
+    view.setTextCursor(cursor)
+    qtbot.keyClicks(view, "midday")
+    assert doc.words() == ["we", "met", "at", "midday"]
+    assert shown(view) == "we met, at midday"
+    doc.history.undo()  # the word typed in a row is one step
+    assert doc.words() == ["we", "met", "at", "noon"] and doc[1].punct == ","
+    doc.history.undo()
+    assert doc.words() == ["we", "met", "at", "noon"] and shown(view) == expected(doc)
+
+
+def test_random_edits_keep_the_view_in_step_with_the_document(view, doc):
+    rng = random.Random(7)
+    vocab = ["seed", "table", "Station.", "okay,", "x", "\n", "we", "it's"]
+    for _ in range(120):
+        n = len(doc)
+        op = rng.random()
+        if op < 0.35 and n:
+            i = rng.randrange(n)
+            kind = rng.choice([Kind.CASE, Kind.PUNCT])
+            value = doc[i].word.capitalize() if kind == Kind.CASE else rng.choice([".", ",", "?", ""])
+            if kind == Kind.CASE or value != doc[i].punct:
+                doc.set_suggestions([Suggestion(doc[i].id, kind, value, {value: rng.random()})])
+        elif op < 0.55:
+            text = shown(view)
+            a = rng.randrange(len(text) + 1)
+            b = min(len(text), a + rng.randrange(6))
+            view.edit_characters(a, b, rng.choice(vocab + [""]))
+        elif op < 0.65 and doc.pending():
+            s = rng.choice(doc.pending())
+            (doc.accept if rng.random() < 0.5 else doc.reject)(s.token_id, s.kind)
+        elif op < 0.75 and n > 1:
+            doc.set_paragraph_start(rng.randrange(1, n), rng.random() < 0.5)
+        elif op < 0.85:
+            doc.accept_all(rng.random())
+        else:
+            doc.history.undo() if rng.random() < 0.7 else doc.history.redo()
+        assert shown(view) == expected(doc)
+        if not len(doc):
+            doc.replace_span(0, 0, "fresh words here")

@@ -1,0 +1,216 @@
+"""The editor window through its scripting surface and its keys: open -> suggestions -> review ->
+edit -> undo -> export, autosave and recovery, find/replace, settings, the stet gui command."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from editor.core.document import Kind, State
+from editor.core.formats import read_any
+from editor.core.layout import layout
+from editor.core.paths import resource_path
+from editor.core.render import ALL
+
+SAMPLE = resource_path("samples", "sample.txt")
+
+
+def test_window_builds_without_loading_torch():
+    code = ("import os; os.environ['QT_QPA_PLATFORM']='offscreen'; import sys\n"
+            "from editor.gui import MainWindow, application\n"
+            "app = application(); w = MainWindow(interactive=False); w.show()\n"
+            "assert 'torch' not in sys.modules, 'torch imported on the UI path'\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120,
+                   env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+
+
+def test_open_review_edit_undo_export(restored, qtbot, tmp_path):
+    w = restored
+    doc = w.transcript
+    assert doc.pending(), "the tiny model suggests something"
+    assert w.view.shown_text() == layout(doc, ALL).text
+    assert not w.progress.isVisible() and "suggestions to review" in w.status_label.text()
+    assert w.panel.model.rowCount() == len(doc.pending())
+
+    # review from the keyboard
+    w.view.setFocus()
+    qtbot.keyClick(w.view, Qt.Key.Key_Tab)
+    first = w.view.current
+    assert first is not None and first.state == State.PENDING
+    qtbot.keyClick(w.view, Qt.Key.Key_Return)
+    assert doc.suggestion(first.token_id, first.kind).state == State.ACCEPTED
+    second = w.view.current
+    qtbot.keyClick(w.view, Qt.Key.Key_Delete)
+    assert doc.suggestion(second.token_id, second.kind).state == State.REJECTED
+    third = w.view.current
+    value = third.alternatives()[1][0]
+    qtbot.keyClick(w.view, Qt.Key.Key_2)
+    assert doc.suggestion(third.token_id, third.kind).value == value
+    assert doc.token(third.token_id).value(third.kind) == value
+
+    # the side panel takes you to a suggestion
+    w.panel.refresh()
+    index = w.panel.model.index(0, 0)
+    w.panel.list.clicked.emit(index)
+    assert w.view.current.key == w.panel.model.items[0].key
+
+    # free editing maps onto span replacement and keeps the other words
+    words_before = len(doc)
+    w.view.edit_characters(0, 0, "Hello ")
+    assert doc[0].word == "hello" and len(doc) == words_before + 1
+    assert w.dirty and w.windowTitle().startswith("sample.txt")
+
+    # undo everything back to the restored state, step by step
+    while doc.history.undo_text and not doc.history.undo_text.startswith("Restore"):
+        w.undo()
+    assert len(doc) == words_before
+    assert all(s.state == State.PENDING for s in doc.suggestions())
+
+    out = tmp_path / "out.txt"
+    w.export(out)
+    raw = SAMPLE.read_text(encoding="utf-8").split()
+    assert out.read_text(encoding="utf-8").split() == raw  # pending left unapplied
+
+
+def test_accept_all_is_one_undo_step_and_export_gives_back_raw_words(window, qtbot, tmp_path):
+    """The issue's done-when: 12,000 raw words, restore, accept all, export, undo, export."""
+    words = SAMPLE.read_text(encoding="utf-8").split()
+    raw = [words[i % len(words)] for i in range(12_000)]
+    source = tmp_path / "long.txt"
+    source.write_text("\n\n".join(" ".join(raw[i:i + 150]) for i in range(0, len(raw), 150)),
+                      encoding="utf-8")
+    with qtbot.waitSignal(window.restoration_finished, timeout=240_000):
+        window.open_path(source)
+    assert window.restoration_status == "done"
+    doc = window.transcript
+    pending = len(doc.pending())
+    assert pending > 1000
+    assert window.accept_all(0.0) == pending
+    first = window.export(tmp_path / "accepted.txt").read_text(encoding="utf-8")
+    assert first.split() != raw
+    assert window.undo()
+    again = window.export(tmp_path / "again.txt").read_text(encoding="utf-8")
+    assert again.split() == raw
+    assert window.view.shown_text() == layout(doc, ALL).text
+
+
+def test_save_and_reopen_keeps_suggestions(restored, tmp_path, settings, qtbot):
+    from editor.gui import MainWindow
+
+    doc = restored.transcript
+    s = doc.pending()[0]
+    doc.accept(s.token_id, s.kind)
+    project = restored.save(tmp_path / "session.stet")
+    assert not restored.dirty
+    other = MainWindow(settings, interactive=False)
+    qtbot.addWidget(other)
+    with qtbot.waitSignal(other.restoration_finished, timeout=10_000):
+        other.open_path(project)
+    assert other.restoration_status == "skipped"  # a project keeps its suggestions
+    assert other.transcript.suggestion(s.token_id, s.kind).state == State.ACCEPTED
+    assert len(other.transcript.pending()) == len(doc.pending())
+    assert str(project.resolve()) in other.settings.recent_files
+
+
+def test_autosave_and_recovery(restored, qtbot, settings):
+    from editor.gui import MainWindow
+
+    w = restored
+    w.view.edit_characters(0, 0, "Recovered ")
+    assert w._autosave.isActive()  # a few seconds after the change
+    with qtbot.waitSignal(w.autosaved, timeout=10_000):
+        w.autosave()
+    assert w.recovery_path.exists()
+    words = w.transcript.words()
+    w.close()  # closed by a script with unsaved work: the recovery file stays
+    assert w.recovery_path.exists()
+
+    fresh = MainWindow(settings, interactive=False)
+    qtbot.addWidget(fresh)
+    assert fresh.recoverable() == w.recovery_path
+    with qtbot.waitSignal(fresh.restoration_finished, timeout=10_000):
+        assert fresh.recover()
+    assert fresh.transcript.words() == words and fresh.dirty
+    assert fresh.source == SAMPLE
+    fresh.save(fresh.source.parent / "never-written.stet") if False else None
+    fresh.discard_recovery()
+    assert fresh.recoverable() is None
+
+
+def test_find_and_replace_all_is_one_undo_step(restored):
+    w = restored
+    doc = w.transcript
+    bar = w.find_bar
+    w.show_find(replace=True)
+    bar.find_edit.setText("seeds")
+    bar.replace_edit.setText("grains")
+    count = doc.words().count("seeds")
+    assert count >= 3
+    assert bar.find_next()
+    assert w.view.textCursor().selectedText().lower() == "seeds"
+    assert bar.replace_all() == count
+    assert "seeds" not in doc.words() and doc.words().count("grains") >= count
+    w.undo()
+    assert doc.words().count("seeds") == count
+
+
+def test_settings_change_thresholds_and_font(restored):
+    from editor.gui.dialogs import SettingsDialog
+
+    w = restored
+    dialog = SettingsDialog(w.settings, w)
+    dialog.high.setValue(0.5)
+    dialog.low.setValue(0.2)
+    dialog.font_size.setValue(16)
+    dialog.order.setCurrentIndex(1)
+    dialog.apply()
+    w.apply_settings()
+    assert w.settings.review.high == 0.5 and w.view.order == "confidence"
+    assert w.view.font().pointSize() == 16
+    assert "0.50" in w.panel.legend.labels["high"].text()
+    assert w.view.shown_text() == layout(w.transcript, ALL).text
+
+
+def test_cancel_keeps_what_arrived(window, qtbot, tmp_path):
+    words = SAMPLE.read_text(encoding="utf-8").split() * 20
+    source = tmp_path / "cancel.txt"
+    source.write_text(" ".join(words), encoding="utf-8")
+    with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+        window.open_path(source)
+        window.cancel_restoration()
+    assert window.restoration_status == "cancelled"
+    assert "cancelled" in window.status_label.text()
+
+
+def test_unreadable_file_raises_user_error(window, tmp_path):
+    from editor.core.errors import UserError
+
+    bad = tmp_path / "notes.xyz"
+    bad.write_text("hello")
+    with pytest.raises(UserError):
+        window.open_path(bad)
+    window._open_reporting(bad)  # from a menu: reported, not raised
+    assert "Cannot open" in window.statusBar().currentMessage()
+
+
+def test_add_bottom_widget_slot(window):
+    from PySide6.QtWidgets import QLabel
+
+    bar = QLabel("player")
+    window.add_bottom_widget(bar)
+    assert bar.parent() is window.centralWidget()
+
+
+def test_stet_gui_screenshot(tiny_model_dir, tmp_path):
+    png = tmp_path / "shot.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "c"),
+           "XDG_DATA_HOME": str(tmp_path / "d")}
+    done = subprocess.run([sys.executable, "-m", "editor", "gui", str(SAMPLE), "--screenshot",
+                           str(png), "--model", str(tiny_model_dir), "--device", "cpu"],
+                          capture_output=True, text=True, timeout=240, env=env)
+    assert done.returncode == 0, done.stderr
+    assert png.stat().st_size > 10_000
+    assert "(done)" in done.stdout
