@@ -1,0 +1,119 @@
+"""Listening in the main window: a player bar under the text when the transcript names its audio,
+Ctrl+click on a word plays from it, and the word being played is highlighted and kept in view."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QTextCursor
+
+from editor.audio import Player, word_at
+from editor.core import Transcript
+from editor.gui.player_bar import QtPlayerBar
+
+
+def resolve_audio(audio_file: str | None, source: Path | None) -> Path | None:
+    """Where the transcript's recording is: as written, or relative to the transcript's own folder
+    (a .stet project moved together with its audio). None when it is not found."""
+    if not audio_file:
+        return None
+    path = Path(os.path.expanduser(audio_file))
+    candidates = [path] if path.is_absolute() else []
+    if source is not None:
+        candidates.append(Path(source).parent / (path if not path.is_absolute() else path.name))
+    if not path.is_absolute():
+        candidates.append(path)
+    return next((c for c in candidates if c.is_file()), None)
+
+
+class PlaybackController(QObject):
+    """Owns the window's ``Player`` and ``QtPlayerBar`` (``window.add_bottom_widget``) and wires
+    them to the transcript view. The bar is hidden while the transcript has no audio, so its keys
+    are free for other uses then."""
+
+    def __init__(self, window, player: Player | None = None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.player = player if player is not None else Player()
+        self.bar = QtPlayerBar(self.player)
+        self.bar.setObjectName("player-bar")
+        self.bar.hide()
+        window.add_bottom_widget(self.bar)
+        self.audio_path: Path | None = None
+        self._highlighted: int | None = None
+        window.transcript_opened.connect(self.transcript_opened)
+        window.view.token_activated.connect(self.play_from_token)
+        self.bar.position_changed.connect(self.follow)
+        self.bar.audio_failed.connect(self._failed)
+
+    @property
+    def view(self):
+        return self.window.view
+
+    def transcript_opened(self, doc: Transcript) -> None:
+        """Load the audio the transcript names (off the UI thread), or hide the bar."""
+        self._highlight(None)
+        path = resolve_audio(doc.metadata.audio_file, self.window.source)
+        self.audio_path = path
+        if path is None:
+            self.bar.unload()
+            self.bar.hide()
+            if doc.metadata.audio_file:
+                self.window.statusBar().showMessage(
+                    f"The recording {doc.metadata.audio_file} was not found", 8000)
+            return
+        self.bar.show()
+        self.bar.open_audio(path)
+
+    def play_from_token(self, index: int) -> None:
+        """Play from the start of token ``index`` (Ctrl+click on a word)."""
+        doc = self.window.transcript
+        if self.player.audio is None or not 0 <= index < len(doc):
+            return
+        start = doc[index].start
+        if start is None:
+            self.window.statusBar().showMessage("This word has no time in the recording", 3000)
+            return
+        self.bar.seek(start)
+        if not self.player.playing:
+            self.bar.toggle()
+
+    def follow(self, seconds: float) -> None:
+        """Highlight the word at ``seconds``; while playing, scroll it into view if it left it."""
+        index = word_at(self.window.transcript, seconds)
+        if index == self._highlighted:
+            return
+        self._highlight(index)
+        if index is not None and self.player.playing:
+            self._keep_in_view(index)
+
+    def close(self) -> None:
+        self.player.close()
+
+    def _highlight(self, index: int | None) -> None:
+        self._highlighted = index
+        self.view.highlight_token(index)
+
+    def _keep_in_view(self, index: int) -> None:
+        view = self.view
+        start, _, _ = view.token_range(index)
+        cursor = QTextCursor(view.document())
+        cursor.setPosition(start)
+        viewport = view.viewport().rect()
+        bar = view.verticalScrollBar()
+        # The scroll bar counts lines, and blocks not yet laid out count as one line each, so the
+        # first jump can fall short; a few more steps settle once the blocks on the way are laid out.
+        for _ in range(6):
+            rect = view.cursorRect(cursor)
+            if viewport.top() <= rect.top() and rect.bottom() <= viewport.bottom():
+                return
+            lines = (rect.top() - viewport.height() // 3) // max(1, rect.height())
+            before = bar.value()
+            bar.setValue(before + lines)
+            if bar.value() == before:
+                return
+
+    def _failed(self, reason: str) -> None:
+        self.window.statusBar().showMessage(reason, 8000)

@@ -1,0 +1,172 @@
+"""Listening in the main window: the bar appears for a transcript with audio, Ctrl+click plays
+from a word, and the word being played is highlighted — on the fake output, and on the real
+sounddevice backend over ALSA's null device."""
+
+from __future__ import annotations
+
+import sys
+import time
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `python -m pytest`
+    sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtGui import QTextCursor  # noqa: E402
+
+from editor.audio import Player, SoundDeviceBackend  # noqa: E402
+from editor.core import Metadata, Token, Transcript  # noqa: E402
+from editor.core.settings import Settings  # noqa: E402
+from editor.gui.playback import PlaybackController, resolve_audio  # noqa: E402
+from tests.audio.devices import NULL_DEVICE, alsa_config  # noqa: E402
+from tests.fakes.audio import FakeOutputBackend  # noqa: E402
+
+RATE = 16_000
+WORDS = [("so", 0.0, 0.4), ("the", 0.5, 0.7), ("seed", 0.8, 1.2), ("library", 1.3, 1.9),
+         ("opens", 2.2, 2.6), ("today", 2.7, 3.0)]
+
+
+def write_wav(path: Path, seconds: float = 3.0) -> Path:
+    t = np.arange(round(seconds * RATE)) / RATE
+    pcm = np.round(0.3 * np.sin(2 * np.pi * 220 * t) * 32767).astype("<i2")
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(pcm.tobytes())
+    return path
+
+
+def timed_doc(audio_file: str | None) -> Transcript:
+    return Transcript([Token(w, start=s, end=e) for w, s, e in WORDS],
+                      metadata=Metadata(audio_file=audio_file))
+
+
+@pytest.fixture
+def window(qtbot):
+    from editor.gui import MainWindow
+
+    w = MainWindow(Settings(), interactive=False)
+    qtbot.addWidget(w)
+    w.resize(900, 600)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def attach(window, qtbot, player: Player, doc: Transcript) -> PlaybackController:
+    playback = PlaybackController(window, player)
+    with qtbot.waitSignal(playback.bar.audio_loaded, timeout=10000):
+        window.set_transcript(doc, restore=False)
+    return playback
+
+
+def ctrl_click_word(qtbot, view, index: int) -> None:
+    start, _, _ = view.token_range(index)
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(start + 1)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
+                     view.cursorRect(cursor).center())
+
+
+def highlighted_text(view) -> str | None:
+    selections = view.extraSelections()
+    return selections[0].cursor.selectedText() if selections else None
+
+
+def test_ctrl_click_plays_from_the_word_and_the_highlight_follows(window, qtbot, tmp_path):
+    output = FakeOutputBackend(rate=RATE)
+    playback = attach(window, qtbot, Player(output), timed_doc(str(write_wav(tmp_path / "a.wav"))))
+    assert playback.bar.isVisible()
+    view = window.view
+    ctrl_click_word(qtbot, view, 2)
+    assert playback.player.playing
+    assert playback.player.position == pytest.approx(0.8)
+    assert highlighted_text(view) == "seed"
+    output.advance(0.6)  # into "library"
+    qtbot.waitUntil(lambda: highlighted_text(view) == "library", timeout=1000)
+    output.advance(0.7)  # the pause before "opens": nothing is being said
+    qtbot.waitUntil(lambda: highlighted_text(view) is None, timeout=1000)
+    output.advance(0.3)
+    qtbot.waitUntil(lambda: highlighted_text(view) == "opens", timeout=1000)
+    # a plain click still only moves the caret
+    start, _, _ = view.token_range(0)
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(start + 1)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.cursorRect(cursor).center())
+    assert playback.player.position > 2.0
+
+
+def test_a_transcript_without_audio_hides_the_bar(window, qtbot, tmp_path):
+    output = FakeOutputBackend(rate=RATE)
+    playback = attach(window, qtbot, Player(output), timed_doc(str(write_wav(tmp_path / "a.wav"))))
+    window.set_transcript(timed_doc(None), restore=False)
+    assert not playback.bar.isVisible() and playback.player.audio is None
+    window.set_transcript(timed_doc(str(tmp_path / "moved.wav")), restore=False)
+    assert not playback.bar.isVisible()
+    assert "moved.wav was not found" in window.statusBar().currentMessage()
+
+
+def test_an_untimed_word_says_so(window, qtbot, tmp_path):
+    output = FakeOutputBackend(rate=RATE)
+    doc = Transcript([Token("hello", start=0.0, end=0.5), Token("there")],
+                     metadata=Metadata(audio_file=str(write_wav(tmp_path / "a.wav"))))
+    playback = attach(window, qtbot, Player(output), doc)
+    ctrl_click_word(qtbot, window.view, 1)
+    assert not playback.player.playing
+    assert "no time" in window.statusBar().currentMessage()
+
+
+def test_audio_next_to_a_moved_project_is_found(tmp_path):
+    (tmp_path / "project").mkdir()
+    audio = write_wav(tmp_path / "project" / "talk.wav")
+    source = tmp_path / "project" / "talk.stet"
+    assert resolve_audio("talk.wav", source) == audio
+    assert resolve_audio("/somewhere/else/talk.wav", source) == audio  # moved together
+    assert resolve_audio(str(audio), None) == audio
+    assert resolve_audio("nowhere.wav", source) is None
+    assert resolve_audio(None, source) is None
+
+
+def test_click_to_seek_and_follow_on_the_null_device(window, qtbot, tmp_path):
+    with alsa_config(NULL_DEVICE, tmp_path):
+        player = Player(SoundDeviceBackend())
+        assert player.available
+        playback = attach(window, qtbot, player, timed_doc(str(write_wav(tmp_path / "a.wav"))))
+        seen = []
+        playback.bar.position_changed.connect(lambda s: seen.append(highlighted_text(window.view)))
+        ctrl_click_word(qtbot, window.view, 3)
+        assert seen[0] == "library"  # the seek lands on the word before the sound starts
+        # the null device takes the rest at once; the bar notices the end at its next poll
+        qtbot.waitUntil(lambda: not player.playing and player.position == pytest.approx(3.0),
+                        timeout=5000)
+        qtbot.waitUntil(lambda: playback.bar.time_label.text() == "0:03 / 0:03", timeout=1000)
+        assert player.notice is None
+        playback.close()
+        time.sleep(0.01)
+
+
+def test_the_word_being_played_is_kept_in_view(window, qtbot, tmp_path):
+    output = FakeOutputBackend(rate=RATE)
+    tokens = [Token(f"word{i}", start=i * 0.05, end=(i + 1) * 0.05) for i in range(1200)]
+    doc = Transcript(tokens, paragraph_starts=range(0, 1200, 10),
+                     metadata=Metadata(audio_file=str(write_wav(tmp_path / "a.wav", 60.0))))
+    playback = attach(window, qtbot, Player(output), doc)
+    bar = window.view.verticalScrollBar()
+    assert bar.value() == 0 and bar.maximum() > 0
+    playback.bar.seek(50.0)
+    assert bar.value() == 0  # a paused seek does not scroll: the person may be reading elsewhere
+    playback.bar.toggle()
+    output.advance(0.1)
+    qtbot.waitUntil(lambda: bar.value() > 0, timeout=1000)
+    index = playback._highlighted
+    assert index is not None and index * 0.05 == pytest.approx(50.1, abs=0.06)
+    start, _, _ = window.view.token_range(index)
+    cursor = QTextCursor(window.view.document())
+    cursor.setPosition(start)
+    assert window.view.viewport().rect().contains(window.view.cursorRect(cursor).center())
