@@ -1,5 +1,5 @@
-"""Where rendered sound goes: an output backend opens a stream that calls ``render(out)`` on its own
-thread for every block. The real one is PortAudio through sounddevice; tests use a fake."""
+"""Where rendered sound goes: an output backend opens a stream that calls ``render(out, delay)`` on
+its own thread for every block. The real one is PortAudio through sounddevice; tests use a fake."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from typing import Protocol
 
 import numpy as np
 
-Render = Callable[[np.ndarray], bool]
-"""Fills ``out`` (float32, shape (frames, channels)) and returns False once the sound has ended.
+Render = Callable[[np.ndarray, float], bool]
+"""``render(out, delay)`` fills ``out`` (float32, shape (frames, channels)) and returns False once
+the sound has ended; ``delay`` is how many seconds pass before the block is heard (0 if unknown).
 Runs on the backend's thread; it must not block and must not raise."""
 
 
@@ -81,7 +82,11 @@ class SoundDeviceBackend:
         sd = self._sd()
 
         def callback(outdata, frames, time, status) -> None:  # noqa: ARG001 — PortAudio's signature
-            if not render(outdata):
+            try:
+                delay = max(0.0, min(1.0, time.outputBufferDacTime - time.currentTime))
+            except Exception:  # noqa: BLE001 — some host APIs give no times
+                delay = 0.0
+            if not render(outdata, delay):
                 raise sd.CallbackStop
 
         return _SoundDeviceStream(sd.OutputStream(samplerate=rate, channels=channels, dtype="float32",

@@ -55,6 +55,7 @@ class Player:
         self._speed = 1.0
         self._frame = 0.0  # next source frame to render (fractional when stretched)
         self._position = 0.0  # seconds; published by whichever thread moved it, under the lock
+        self._origin = 0.0  # where the last seek or start put the sound: positions never go before it
         self._tsm = None
         self._tsm_reader: _SourceReader | None = None
         self._tsm_stale = True
@@ -125,7 +126,7 @@ class Player:
             self._ended = False
             self._rewind_pending = False
             self._frame = 0.0
-            self._position = 0.0
+            self._position = self._origin = 0.0
             self._tsm = None
             self._tsm_stale = True
         self._error = None
@@ -180,6 +181,7 @@ class Player:
         with self._lock:
             # resume where the person last heard, not where rendering had got to
             self._frame = self._position * self._audio.rate if self._audio is not None else 0.0
+            self._origin = self._position
             self._tsm_stale = True
             self._rewind_pending = not self._ended
         self.state_changed.emit(False)
@@ -200,7 +202,7 @@ class Player:
         restart = False
         with self._lock:
             self._frame = seconds * self._audio.rate
-            self._position = seconds
+            self._position = self._origin = seconds
             self._tsm_stale = True
             self._rewind_pending = False
             if self._ended and seconds < self.duration:
@@ -235,6 +237,7 @@ class Player:
         with self._lock:
             self._speed = speed
             self._frame = self._position * self._audio.rate if self._audio is not None else 0.0
+            self._origin = self._position
             self._tsm_stale = True
         self.speed_changed.emit(speed)
         return speed
@@ -254,8 +257,12 @@ class Player:
                 pass
 
     # -- the render thread -----------------------------------------------------------------------
-    def _render(self, out: np.ndarray) -> bool:
-        """Fill ``out`` (float32, (frames, channels)); False at the end. Never blocks, never raises."""
+    def _render(self, out: np.ndarray, delay: float = 0.0) -> bool:
+        """Fill ``out`` (float32, (frames, channels)); False at the end. Never blocks, never raises.
+
+        The published position is what is heard now: the block's start less the ``delay`` of the
+        sound still queued in front of it, but never before the place playing last started from.
+        """
         if not self._lock.acquire(blocking=False):
             out.fill(0)  # the UI thread is seeking this very moment
             return True
@@ -264,7 +271,8 @@ class Player:
             if audio is None or not self._playing or self._ended:
                 out.fill(0)
                 return not self._ended
-            self._position = self._frame / audio.rate
+            heard = self._frame / audio.rate - delay * self._speed
+            self._position = min(max(heard, self._origin), audio.duration)
             if self._speed == 1.0:
                 done = self._render_plain(out, audio)
             else:

@@ -225,3 +225,24 @@ def test_stereo_plays_both_channels(fake_output):
     out = fake_output.advance(0.1)
     assert out.shape[1] == 2
     np.testing.assert_allclose(out[:, 0], -out[:, 1], atol=1e-4)
+
+
+def test_the_position_is_what_is_heard_not_what_is_rendered():
+    output = FakeOutputBackend(latency=0.1)  # the device plays each block 100 ms after asking
+    player = Player(output)
+    player.set_audio(ramp_audio(3.0, RATE))
+    player.seek(1.0)
+    player.play()
+    output.advance(0.05)
+    assert player.position == 1.0  # the sound from the seek is not heard yet: hold, never go back
+    output.advance(0.45)
+    assert player.position == pytest.approx(1.0 + 0.5 - 160 / RATE - 0.1)
+    player.set_speed(2.0)
+    output.advance(0.5)
+    at = player.position
+    assert at == pytest.approx(1.39 + (0.5 - 160 / RATE - 0.1) * 2, abs=1e-6)
+    player.pause()  # resumes from what was heard; the queued, unheard sound plays again
+    assert player.position == at
+    player.play()
+    out = output.advance(0.01)
+    assert np.isfinite(out).all()

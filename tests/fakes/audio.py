@@ -34,7 +34,7 @@ class FakeOutputStream:
         while frames > 0 and self.active:
             n = min(frames, self.backend.blocksize)
             out = np.full((n, self.channels), np.nan, dtype=np.float32)  # render must fill all of it
-            if not self._render(out):
+            if not self._render(out, self.backend.latency):
                 self.active = False
             got.append(out)
             frames -= n
@@ -47,8 +47,10 @@ class FakeOutputBackend:
     """An output device that plays only when told to (``advance``), at ``rate`` frames a second."""
 
     def __init__(self, *, reason: str | None = None, rate: int | None = 16_000, blocksize: int = 160,
-                 fail_open: str | None = None) -> None:
+                 latency: float = 0.0, fail_open: str | None = None) -> None:
+        """``latency``: seconds between rendering a block and hearing it, as the device reports."""
         self.reason, self.rate, self.blocksize, self.fail_open = reason, rate, blocksize, fail_open
+        self.latency = latency
         self.streams: list[FakeOutputStream] = []
         self.played: list[np.ndarray] = []
 
