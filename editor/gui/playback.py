@@ -4,6 +4,7 @@ Ctrl+click on a word plays from it, and the word being played is highlighted and
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject
@@ -30,23 +31,33 @@ def resolve_audio(audio_file: str | None, source: Path | None) -> Path | None:
 
 class PlaybackController(QObject):
     """Owns the window's ``Player`` and ``QtPlayerBar`` (``window.add_bottom_widget``) and wires
-    them to the transcript view. The bar is hidden while the transcript has no audio, so its keys
-    are free for other uses then."""
+    them to the transcript view. Both are made when a transcript with audio is first opened, so a
+    window that never plays sound never loads PortAudio; the bar is hidden while the transcript has
+    no audio, which also leaves its keys free then."""
 
-    def __init__(self, window, player: Player | None = None) -> None:
+    def __init__(self, window, player: Player | None = None, *,
+                 make_player: Callable[[], Player] = Player) -> None:
         super().__init__(window)
         self.window = window
-        self.player = player if player is not None else Player()
-        self.bar = QtPlayerBar(self.player)
-        self.bar.setObjectName("player-bar")
-        self.bar.hide()
-        window.add_bottom_widget(self.bar)
+        self._make_player = make_player
+        self.player: Player | None = None
+        self.bar: QtPlayerBar | None = None
         self.audio_path: Path | None = None
         self._highlighted: int | None = None
+        if player is not None:
+            self._build(player)
         window.transcript_opened.connect(self.transcript_opened)
         window.view.token_activated.connect(self.play_from_token)
+
+    def _build(self, player: Player) -> QtPlayerBar:
+        self.player = player
+        self.bar = QtPlayerBar(player)
+        self.bar.setObjectName("player-bar")
+        self.bar.hide()
+        self.window.add_bottom_widget(self.bar)
         self.bar.position_changed.connect(self.follow)
         self.bar.audio_failed.connect(self._failed)
+        return self.bar
 
     @property
     def view(self):
@@ -58,19 +69,21 @@ class PlaybackController(QObject):
         path = resolve_audio(doc.metadata.audio_file, self.window.source)
         self.audio_path = path
         if path is None:
-            self.bar.unload()
-            self.bar.hide()
+            if self.bar is not None:
+                self.bar.unload()
+                self.bar.hide()
             if doc.metadata.audio_file:
                 self.window.statusBar().showMessage(
                     f"The recording {doc.metadata.audio_file} was not found", 8000)
             return
-        self.bar.show()
-        self.bar.open_audio(path)
+        bar = self.bar if self.bar is not None else self._build(self._make_player())
+        bar.show()
+        bar.open_audio(path)
 
     def play_from_token(self, index: int) -> None:
         """Play from the start of token ``index`` (Ctrl+click on a word)."""
         doc = self.window.transcript
-        if self.player.audio is None or not 0 <= index < len(doc):
+        if self.player is None or self.player.audio is None or not 0 <= index < len(doc):
             return
         start = doc[index].start
         if start is None:
@@ -86,11 +99,13 @@ class PlaybackController(QObject):
         if index == self._highlighted:
             return
         self._highlight(index)
-        if index is not None and self.player.playing:
+        if index is not None and self.player is not None and self.player.playing:
             self._keep_in_view(index)
 
     def close(self) -> None:
-        self.player.close()
+        """Stop playing and let go of the output device."""
+        if self.player is not None:
+            self.player.close()
 
     def _highlight(self, index: int | None) -> None:
         self._highlighted = index

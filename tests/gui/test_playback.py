@@ -170,3 +170,22 @@ def test_the_word_being_played_is_kept_in_view(window, qtbot, tmp_path):
     cursor = QTextCursor(window.view.document())
     cursor.setPosition(start)
     assert window.view.viewport().rect().contains(window.view.cursorRect(cursor).center())
+
+
+def test_no_player_until_a_transcript_has_audio(window, qtbot, tmp_path):
+    made = []
+
+    def make_player():
+        made.append(Player(FakeOutputBackend(rate=RATE)))
+        return made[-1]
+
+    playback = PlaybackController(window, make_player=make_player)
+    window.set_transcript(timed_doc(None), restore=False)
+    ctrl_click_word(qtbot, window.view, 1)  # nothing to play: nothing happens
+    assert made == [] and playback.bar is None
+    window.set_transcript(timed_doc(str(write_wav(tmp_path / "a.wav"))), restore=False)
+    assert len(made) == 1 and playback.bar.isVisible()
+    qtbot.waitUntil(lambda: made[0].audio is not None, timeout=10000)
+    window.set_transcript(timed_doc(str(write_wav(tmp_path / "b.wav"))), restore=False)
+    assert len(made) == 1  # one player for the window's life
+    playback.close()
