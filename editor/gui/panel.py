@@ -5,44 +5,19 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QListView, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from editor.core.document import Kind, Suggestion, Transcript
 from editor.core.settings import Settings
 from editor.gui.view import BANDS, band_colour, band_of, describe_value
 
 _FILTERS = ("All pending", "Low", "Medium", "High")
-
-
-class _PendingModel(QAbstractListModel):
-    def __init__(self, panel: QtSuggestionList) -> None:
-        super().__init__(panel)
-        self.panel = panel
-        self.items: list[Suggestion] = []
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.items)
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or index.row() >= len(self.items):
-            return None
-        s = self.items[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.panel.describe(s)
-        if role == Qt.ItemDataRole.BackgroundRole:
-            return QBrush(band_colour(band_of(s.confidence, self.panel.settings),
-                                      self.panel.settings, 40))
-        if role == Qt.ItemDataRole.UserRole:
-            return s
-        return None
-
-    def set_items(self, items: list[Suggestion]) -> None:
-        self.beginResetModel()
-        self.items = items
-        self.endResetModel()
+#: Rows listed at most: the least confident ones are the ones to look at, and a short list is
+#: rebuilt in a few milliseconds while restoration results stream in.
+LIST_LIMIT = 400
 
 
 class QtLegend(QWidget):
@@ -106,13 +81,12 @@ class QtSuggestionList(QWidget):
         self.filter.currentIndexChanged.connect(self.refresh)
         row.addWidget(self.filter)
         layout.addLayout(row)
-        self.list = QListView()
+        self.list = QListWidget()
         self.list.setUniformItemSizes(True)
         self.list.setObjectName("pending-list")
-        self.model = _PendingModel(self)
-        self.list.setModel(self.model)
-        self.list.activated.connect(self._activated)
-        self.list.clicked.connect(self._activated)
+        self.items: list[Suggestion] = []  # what the rows show, in order
+        self.list.itemActivated.connect(self._activated)
+        self.list.itemClicked.connect(self._activated)
         layout.addWidget(self.list, 1)
         self._timer = QTimer(self)  # many events in a row (a restoration pass) -> one refresh
         self._timer.setSingleShot(True)
@@ -146,9 +120,18 @@ class QtSuggestionList(QWidget):
             shown = [s for s in pending if band_of(s.confidence, self.settings) == band]
         else:
             shown = pending
-        self.model.set_items(shown)
-        self.count_label.setText(f"{len(pending)} pending" if len(shown) == len(pending)
-                                 else f"{len(shown)} of {len(pending)} pending")
+        self.items = shown[:LIST_LIMIT]
+        self.list.setUpdatesEnabled(False)
+        self.list.clear()
+        brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
+        for s in self.items:
+            item = QListWidgetItem(self.describe(s))
+            item.setBackground(brushes[band_of(s.confidence, self.settings)])
+            self.list.addItem(item)
+        self.list.setUpdatesEnabled(True)
+        more = f" (first {LIST_LIMIT} listed)" if len(shown) > LIST_LIMIT else ""
+        self.count_label.setText((f"{len(pending)} pending" if len(shown) == len(pending)
+                                  else f"{len(shown)} of {len(pending)} pending") + more)
 
     def describe(self, s: Suggestion) -> str:
         doc = self._transcript
@@ -172,10 +155,10 @@ class QtSuggestionList(QWidget):
             rows.append(f"{n}. {text} — {p:.0%}")
         self.current_label.setText("<br>".join(rows))
 
-    def _activated(self, index: QModelIndex) -> None:
-        s = index.data(Qt.ItemDataRole.UserRole)
-        if s is not None:
-            self.activated.emit(s)
+    def _activated(self, item: QListWidgetItem) -> None:
+        row = self.list.row(item)
+        if 0 <= row < len(self.items):
+            self.activated.emit(self.items[row])
 
     def apply_settings(self) -> None:
         self.legend.refresh()

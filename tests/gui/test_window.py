@@ -33,7 +33,7 @@ def test_open_review_edit_undo_export(restored, qtbot, tmp_path):
     assert doc.pending(), "the tiny model suggests something"
     assert w.view.shown_text() == layout(doc, ALL).text
     assert not w.progress.isVisible() and "suggestions to review" in w.status_label.text()
-    assert w.panel.model.rowCount() == len(doc.pending())
+    assert w.panel.list.count() == min(len(doc.pending()), 400)
 
     # review from the keyboard
     w.view.setFocus()
@@ -53,9 +53,8 @@ def test_open_review_edit_undo_export(restored, qtbot, tmp_path):
 
     # the side panel takes you to a suggestion
     w.panel.refresh()
-    index = w.panel.model.index(0, 0)
-    w.panel.list.clicked.emit(index)
-    assert w.view.current.key == w.panel.model.items[0].key
+    w.panel.list.itemClicked.emit(w.panel.list.item(0))
+    assert w.view.current.key == w.panel.items[0].key
 
     # free editing maps onto span replacement and keeps the other words
     words_before = len(doc)
@@ -135,7 +134,6 @@ def test_autosave_and_recovery(restored, qtbot, settings):
         assert fresh.recover()
     assert fresh.transcript.words() == words and fresh.dirty
     assert fresh.source == SAMPLE
-    fresh.save(fresh.source.parent / "never-written.stet") if False else None
     fresh.discard_recovery()
     assert fresh.recoverable() is None
 
