@@ -31,7 +31,7 @@ UNDO = "Ctrl+Z"
 REDO = ["Ctrl+Shift+Z", "Ctrl+Y"]
 FIND = StandardKey.Find  # Ctrl+F
 REPLACE = "Ctrl+H"
-FIND_NEXT = "F3"
+FIND_NEXT = "Ctrl+G"  # not F3: that is oTranscribe's "slower" (SLOWER below)
 PREFERENCES = "Ctrl+,"
 
 # Review (Tab, Shift+Tab, Return, Delete and 1-9 are handled by the view while a suggestion is
@@ -54,10 +54,11 @@ FOCUS_LIST = "Ctrl+2"
 ZOOM_IN = StandardKey.ZoomIn
 ZOOM_OUT = StandardKey.ZoomOut
 
-# Playback, oTranscribe's keys; active while the player bar (editor/gui/player_bar.py) is shown
+# Playback, oTranscribe's keys; active while the player bar (editor/gui/player_bar.py) is shown.
+# Esc still closes the find bar and leaves the current suggestion first (ShortcutOverride there).
 PLAY_PAUSE = "Esc"
 SKIP_BACK = "F1"
 SKIP_FORWARD = "F2"
-SLOWER = "F3"  # also FIND_NEXT above: one of the two has to move while audio is open
+SLOWER = "F3"
 FASTER = "F4"
 # Ctrl+click on a word plays from it (the view emits token_activated)

@@ -29,6 +29,7 @@ from editor.gui import hotkeys
 from editor.gui.background import BackgroundOp
 from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, FindBar, SettingsDialog
 from editor.gui.panel import QtSuggestionList
+from editor.gui.playback import PlaybackController
 from editor.gui.restoration import RestorationController
 from editor.gui.view import QtTranscriptView
 
@@ -102,6 +103,7 @@ class MainWindow(QMainWindow):
         self.restoration.finished.connect(self._restoration_ended)
         self._build_status_bar()
         self._build_actions()
+        self.playback = PlaybackController(self)  # a player bar for transcripts with audio
         self._autosave = QTimer(self)
         self._autosave.setSingleShot(True)
         self._autosave.setInterval(AUTOSAVE_MS)
@@ -581,6 +583,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.restoration.cancel(quiet=True)
+        self.playback.close()
         if not self.dirty or self.interactive:
             self.discard_recovery()
         else:  # closed by a script with work unsaved: keep what the autosave wrote

@@ -6,13 +6,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCursor
 
-from editor.audio import Player, word_at
+from editor.audio.follow import word_at
 from editor.core import Transcript
-from editor.gui.player_bar import QtPlayerBar
+
+if TYPE_CHECKING:  # numpy and the player load with the first transcript that has audio
+    from editor.audio import Player
+    from editor.gui.player_bar import QtPlayerBar
 
 
 def resolve_audio(audio_file: str | None, source: Path | None) -> Path | None:
@@ -36,10 +40,11 @@ class PlaybackController(QObject):
     no audio, which also leaves its keys free then."""
 
     def __init__(self, window, player: Player | None = None, *,
-                 make_player: Callable[[], Player] = Player) -> None:
+                 make_player: Callable[[], Player] | None = None) -> None:
         super().__init__(window)
         self.window = window
-        self._make_player = make_player
+        self.make_player = make_player
+        """Builds the player on first need (default: ``Player()`` on the sound card); tests swap it."""
         self.player: Player | None = None
         self.bar: QtPlayerBar | None = None
         self.audio_path: Path | None = None
@@ -49,7 +54,13 @@ class PlaybackController(QObject):
         window.transcript_opened.connect(self.transcript_opened)
         window.view.token_activated.connect(self.play_from_token)
 
-    def _build(self, player: Player) -> QtPlayerBar:
+    def _build(self, player: Player | None) -> QtPlayerBar:
+        from editor.gui.player_bar import QtPlayerBar
+
+        if player is None:
+            from editor.audio import Player
+
+            player = Player()
         self.player = player
         self.bar = QtPlayerBar(player)
         self.bar.setObjectName("player-bar")
@@ -76,7 +87,9 @@ class PlaybackController(QObject):
                 self.window.statusBar().showMessage(
                     f"The recording {doc.metadata.audio_file} was not found", 8000)
             return
-        bar = self.bar if self.bar is not None else self._build(self._make_player())
+        if self.bar is None:
+            self._build(self.make_player() if self.make_player is not None else None)
+        bar = self.bar
         bar.show()
         bar.open_audio(path)
 

@@ -405,6 +405,14 @@ class QtTranscriptView(QPlainTextEdit):
 
         self.insertFromMimeData(QApplication.clipboard().mimeData())
 
+    def event(self, event: QEvent) -> bool:
+        # While a suggestion is current, Esc leaves it rather than reaching the player's Esc
+        if (event.type() == QEvent.Type.ShortcutOverride and self._current is not None
+                and event.key() == Qt.Key.Key_Escape):
+            event.accept()
+            return True
+        return super().event(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key, mods = event.key(), event.modifiers()
         plain = not (mods & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier

@@ -60,9 +60,12 @@ def window(qtbot):
 
 
 def attach(window, qtbot, player: Player, doc: Transcript) -> PlaybackController:
-    playback = PlaybackController(window, player)
-    with qtbot.waitSignal(playback.bar.audio_loaded, timeout=10000):
-        window.set_transcript(doc, restore=False)
+    """The window's own controller, on ``player``, with ``doc`` open and its audio loaded."""
+    playback = window.playback
+    playback.make_player = lambda: player
+    window.set_transcript(doc, restore=False)
+    assert playback.player is player
+    qtbot.waitUntil(lambda: player.audio is not None, timeout=10000)
     return playback
 
 
@@ -179,7 +182,8 @@ def test_no_player_until_a_transcript_has_audio(window, qtbot, tmp_path):
         made.append(Player(FakeOutputBackend(rate=RATE)))
         return made[-1]
 
-    playback = PlaybackController(window, make_player=make_player)
+    playback = window.playback
+    playback.make_player = make_player
     window.set_transcript(timed_doc(None), restore=False)
     ctrl_click_word(qtbot, window.view, 1)  # nothing to play: nothing happens
     assert made == [] and playback.bar is None
@@ -189,3 +193,43 @@ def test_no_player_until_a_transcript_has_audio(window, qtbot, tmp_path):
     window.set_transcript(timed_doc(str(write_wav(tmp_path / "b.wav"))), restore=False)
     assert len(made) == 1  # one player for the window's life
     playback.close()
+
+
+def test_window_keys_while_the_bar_is_shown(window, qtbot, tmp_path):
+    output = FakeOutputBackend(rate=RATE)
+    playback = attach(window, qtbot, Player(output), timed_doc(str(write_wav(tmp_path / "a.wav"))))
+    window.activateWindow()
+    view = window.view
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_F4)  # oTranscribe's F3/F4 change speed, F1/F2 skip
+    assert playback.player.speed == pytest.approx(1.1)
+    qtbot.keyClick(view, Qt.Key.Key_F3)
+    assert playback.player.speed == pytest.approx(1.0)
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert playback.player.playing
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert not playback.player.playing
+    # Esc in the find bar closes it and leaves playback alone
+    window.show_find()
+    assert window.find_bar.isVisible()
+    qtbot.keyClick(window.find_bar, Qt.Key.Key_Escape)
+    assert not window.find_bar.isVisible() and not playback.player.playing
+
+
+def test_closing_the_window_stops_playback(window, qtbot, tmp_path):
+    output = FakeOutputBackend(rate=RATE)
+    playback = attach(window, qtbot, Player(output), timed_doc(str(write_wav(tmp_path / "a.wav"))))
+    playback.bar.toggle()
+    assert playback.player.playing
+    window.close()
+    assert not playback.player.playing and output.stream.closed
+
+
+def test_the_window_makes_its_own_player_for_audio(window, qtbot, tmp_path):
+    assert window.playback.bar is None  # nothing loaded until a transcript has audio
+    window.set_transcript(timed_doc(str(write_wav(tmp_path / "a.wav"))), restore=False)
+    bar = window.playback.bar
+    assert bar is not None and bar.isVisible()
+    qtbot.waitUntil(lambda: window.playback.player.duration > 0, timeout=10000)
+    if not window.playback.player.available:  # no sound card here: one line says so
+        assert bar.notice_label.text().startswith("no sound")
