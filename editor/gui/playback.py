@@ -8,8 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from editor.audio.follow import word_at
 from editor.core import Transcript
@@ -49,6 +50,7 @@ class PlaybackController(QObject):
         self.bar: QtPlayerBar | None = None
         self.audio_path: Path | None = None
         self._highlighted: int | None = None
+        self._doc: Transcript | None = None  # whose metadata_changed is connected
         if player is not None:
             self._build(player)
         window.transcript_opened.connect(self.transcript_opened)
@@ -76,6 +78,11 @@ class PlaybackController(QObject):
 
     def transcript_opened(self, doc: Transcript) -> None:
         """Load the audio the transcript names (off the UI thread), or hide the bar."""
+        if doc is not self._doc:
+            if self._doc is not None:
+                self._doc.metadata_changed.disconnect(self._metadata_changed)
+            self._doc = doc
+            doc.metadata_changed.connect(self._metadata_changed)
         self._highlight(None)
         path = resolve_audio(doc.metadata.audio_file, self.window.source)
         self.audio_path = path
@@ -86,12 +93,38 @@ class PlaybackController(QObject):
             if doc.metadata.audio_file:
                 self.window.statusBar().showMessage(
                     f"The recording {doc.metadata.audio_file} was not found", 8000)
+                if self.window.interactive:  # after the window has shown the text
+                    QTimer.singleShot(0, lambda: self._offer_to_locate(doc))
             return
         if self.bar is None:
             self._build(self.make_player() if self.make_player is not None else None)
         bar = self.bar
         bar.show()
         bar.open_audio(path)
+
+    def locate_audio(self, path: str | os.PathLike[str]) -> None:
+        """Point the open transcript at its recording in a new place (an undoable change)."""
+        self.window.transcript.set_metadata(audio_file=os.fspath(Path(path).resolve()))
+
+    def _metadata_changed(self) -> None:
+        doc = self._doc
+        if doc is not None and resolve_audio(doc.metadata.audio_file, self.window.source) != self.audio_path:
+            self.transcript_opened(doc)  # located, or the locating undone
+
+    def _offer_to_locate(self, doc: Transcript) -> None:
+        if doc is not self.window.transcript or self.audio_path is not None:
+            return
+        name = Path(doc.metadata.audio_file or "").name
+        answer = QMessageBox.question(
+            self.window, "Recording not found",
+            f"The recording {name} is not where the transcript says. Find it?")
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        path, _ = QFileDialog.getOpenFileName(self.window, f"Where is {name}?",
+                                              str(self.window.source.parent) if self.window.source else "",
+                                              f"{name} (*{Path(name).suffix});;All files (*)")
+        if path and doc is self.window.transcript:
+            self.locate_audio(path)
 
     def play_from_token(self, index: int) -> None:
         """Play from the start of token ``index`` (Ctrl+click on a word)."""

@@ -233,3 +233,23 @@ def test_the_window_makes_its_own_player_for_audio(window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: window.playback.player.duration > 0, timeout=10000)
     if not window.playback.player.available:  # no sound card here: one line says so
         assert bar.notice_label.text().startswith("no sound")
+
+
+def test_a_moved_recording_can_be_located(window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    output = FakeOutputBackend(rate=RATE)
+    window.playback.make_player = lambda: Player(output)
+    moved = write_wav(tmp_path / "elsewhere.wav")
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(moved), ""))
+    window.interactive = True  # the offer is only made to a person
+    window.set_transcript(timed_doc(str(tmp_path / "gone.wav")), restore=False)
+    qtbot.waitUntil(lambda: window.playback.audio_path == moved, timeout=2000)
+    assert window.transcript.metadata.audio_file == str(moved)
+    qtbot.waitUntil(lambda: window.playback.player.audio is not None, timeout=10000)
+    assert window.playback.bar.isVisible()
+    window.interactive = False
+    window.undo()  # the new place is an ordinary, undoable change
+    assert window.transcript.metadata.audio_file == str(tmp_path / "gone.wav")
+    assert not window.playback.bar.isVisible() and window.playback.player.audio is None
