@@ -111,8 +111,9 @@ def decode_audio(path: str | os.PathLike[str], *, preferred_rate: int | None = N
         resampler = av.AudioResampler(format="s16", layout="mono" if channels == 1 else "stereo",
                                       rate=rate)
         limit = max_bytes // (2 * channels)  # frames
-        chunks: list[np.ndarray] = []
-        have = 0
+        # one buffer sized from the header, so a long file does not need twice its size while decoding
+        guess = round(duration * rate * 1.01) + rate if duration else 60 * rate
+        pcm = _Growing(min(guess, limit), channels, limit)
         bad = 0
         truncated = False
         packets = container.demux(stream)
@@ -136,29 +137,43 @@ def decode_audio(path: str | os.PathLike[str], *, preferred_rate: int | None = N
             for frame in frames:
                 frame.pts = None  # the resampler keeps its own clock; broken timestamps do not matter
                 for out in resampler.resample(frame):
-                    have, truncated = _take(chunks, out, channels, have, limit)
+                    truncated = pcm.take(out) or truncated
             if truncated:
                 break
         if not truncated:
             for out in resampler.resample(None):
-                have, truncated = _take(chunks, out, channels, have, limit)
+                truncated = pcm.take(out) or truncated
     finally:
         container.close()
-    if have == 0:
+    if pcm.have == 0:
         raise PlaybackError(f"{p.name}: the audio stream holds no sound that can be decoded")
-    samples = np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
-    return PcmAudio(np.ascontiguousarray(samples), rate, os.fspath(path), truncated)
+    return PcmAudio(pcm.data(), rate, os.fspath(path), truncated)
 
 
-def _take(chunks: list[np.ndarray], frame, channels: int, have: int, limit: int) -> tuple[int, bool]:
-    # packed s16: one plane of interleaved samples; shape: (frames, channels)
-    data = frame.to_ndarray().reshape(-1, channels)
-    room = limit - have
-    if len(data) > room:
-        chunks.append(data[:room].copy())
-        return limit, True
-    chunks.append(data.copy())
-    return have + len(data), False
+class _Growing:
+    """int16 frames appended into one buffer that grows only if the header's duration was short."""
+
+    def __init__(self, capacity: int, channels: int, limit: int) -> None:
+        self._buf = np.empty((max(capacity, 1), channels), np.int16)
+        self._limit = limit
+        self.have = 0
+
+    def take(self, frame) -> bool:
+        """Append a resampled packed-s16 frame; True once the limit cut it short."""
+        # shape: (frames, channels)
+        data = frame.to_ndarray().reshape(-1, self._buf.shape[1])
+        n = min(len(data), self._limit - self.have)
+        if self.have + n > len(self._buf):
+            grown = np.empty((min(max(self.have + n, len(self._buf) * 3 // 2), self._limit),
+                              self._buf.shape[1]), np.int16)
+            grown[:self.have] = self._buf[:self.have]
+            self._buf = grown
+        self._buf[self.have:self.have + n] = data[:n]
+        self.have += n
+        return n < len(data)
+
+    def data(self) -> np.ndarray:
+        return self._buf[:self.have]
 
 
 def _duration(container, stream) -> float | None:

@@ -95,3 +95,20 @@ def test_pcm_audio_checks_its_shape():
     with pytest.raises(ValueError):
         PcmAudio(np.zeros((10, 1), np.float32), 16_000)
     assert PcmAudio.from_float(np.ones(4) * 2, 8_000).samples.max() == 32767
+
+
+def test_the_buffer_grows_when_the_header_said_too_little():
+    from editor.audio.decode import _Growing
+
+    class Frame:  # what PyAV's resampler hands over: packed s16, one row
+        def __init__(self, values):
+            self.values = np.asarray(values, np.int16)
+
+        def to_ndarray(self):
+            return self.values[None, :]
+
+    pcm = _Growing(4, 2, limit=9)
+    assert not pcm.take(Frame([1, 1, 2, 2, 3, 3]))
+    assert not pcm.take(Frame([4, 4, 5, 5, 6, 6]))  # past the first guess: grows
+    assert pcm.take(Frame([7, 7, 8, 8, 9, 9, 10, 10]))  # past the limit: cut, and says so
+    np.testing.assert_array_equal(pcm.data()[:, 0], np.arange(1, 10))
