@@ -24,9 +24,19 @@ def test_version_and_help():
         assert result.returncode == 0 and "usage:" in result.stdout
 
 
-def test_no_arguments_explains():
-    result = stet()
-    assert result.returncode == 0 and "convert" in result.stdout
+def test_no_arguments_opens_the_editor_or_explains(monkeypatch):
+    from editor import cli
+
+    if "gui" not in cli._commands(cli.build_parser()):
+        result = stet()
+        assert result.returncode == 0 and "convert" in result.stdout
+        return
+    import editor.gui.cli as gui_cli  # the window itself is tested in tests/gui
+
+    opened = []
+    monkeypatch.setattr(gui_cli, "run_gui", lambda args: opened.append(args.file) or 0)
+    assert cli.main([]) == 0 and opened == [None]
+    assert cli.main([str(SAMPLE)]) == 0 and opened == [None, str(SAMPLE)]  # `stet FILE`
 
 
 def test_bad_usage_exits_2():
@@ -48,11 +58,14 @@ def test_srt_to_stet_to_vtt_keeps_every_word(tmp_path):
     assert read_any(tmp_path / "out.vtt").words() == read_any(SAMPLE).words()
 
 
-def test_show_and_open_file_without_gui():
+def test_show_and_open_file_without_gui(monkeypatch):
     shown = stet("show", SAMPLE)
     assert shown.returncode == 0 and "seed library" in shown.stdout
-    opened = stet(SAMPLE)
-    assert opened.returncode == 0
+    from editor import cli
+
+    if "gui" not in cli._commands(cli.build_parser()):
+        opened = stet(SAMPLE)
+        assert opened.returncode == 0
     missing = stet("no-such-file.srt")
     assert missing.returncode == 1 and "no such file" in missing.stderr
 

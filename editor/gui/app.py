@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, QTimer
 
-from editor.core.errors import UserError
+from editor.core.errors import FormatError, UserError
 from editor.core.settings import Settings
 
 
@@ -16,6 +16,8 @@ def run(file: str | None = None, *, screenshot: str | None = None, model: str | 
         device: str | None = None, timeout: float = 300.0) -> int:
     from editor.gui.main_window import MainWindow, application
 
+    if file and not Path(file).exists():  # said on the terminal, before any window appears
+        raise FormatError(file, "no such file")
     app = application(sys.argv[:1])
     if screenshot:  # the same picture on every machine: default settings, no dialogs
         window = MainWindow(Settings(), interactive=False)

@@ -9,6 +9,7 @@ Scripting surface (tests, ``stet gui --screenshot``, benchmarks): ``MainWindow()
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import time
@@ -98,6 +99,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self.restoration = RestorationController(self)
+        self.restoration.after_slice = self.view.flush
         self.restoration.started.connect(self._restoration_started)
         self.restoration.progress.connect(self._restoration_progress)
         self.restoration.finished.connect(self._restoration_ended)
@@ -213,6 +215,12 @@ class MainWindow(QMainWindow):
         self.restoration.cancel(quiet=True)
         self._unwatch(self.transcript)
         self.transcript = doc
+        # The garbage collector's full passes scan every token and suggestion: 100-300 ms on a
+        # long transcript, felt as a freeze. Collect once now (opening may take a moment), then
+        # keep what exists out of later passes.
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
         self.source, self.path = source, project
         self.view.set_transcript(doc)
         self.panel.set_transcript(doc)
@@ -319,12 +327,19 @@ class MainWindow(QMainWindow):
         self.progress.setValue(0)
         self.progress.show()
         self.cancel_button.show()
+        self.panel.busy = True
+        gc.disable()  # no full collections while suggestions stream in; see set_transcript
         self.status_label.setText(f"{words:,} words — loading the restoration model…"
                                   if self.restoration.restorer is None
                                   else f"{words:,} words — restoring punctuation and capitals…")
         self._restoration_began = time.perf_counter()
 
     def _restoration_progress(self, done: int, total: int) -> None:
+        # A progress bar repaints at once on every new value: a few times a second is plenty.
+        now = time.perf_counter()
+        if done < total and now - getattr(self, "_progress_shown", 0.0) < 0.25:
+            return
+        self._progress_shown = now
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(done)
         if done and "loading" in self.status_label.text():
@@ -334,6 +349,9 @@ class MainWindow(QMainWindow):
         self.restoration_status = status
         self.progress.hide()
         self.cancel_button.hide()
+        self.panel.busy = False
+        gc.freeze()
+        gc.enable()
         pending = len(self.transcript.pending())
         words = len(self.transcript)
         if status == "done":

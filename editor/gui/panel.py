@@ -3,6 +3,7 @@ alternatives, and every pending suggestion, least confident first."""
 
 from __future__ import annotations
 
+import heapq
 import html
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -10,7 +11,7 @@ from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
                                QVBoxLayout, QWidget)
 
-from editor.core.document import Kind, Suggestion, Transcript
+from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.settings import Settings
 from editor.gui.view import BANDS, band_colour, band_of, describe_value
 
@@ -60,6 +61,7 @@ class QtSuggestionList(QWidget):
         super().__init__(parent)
         self.settings = settings
         self._transcript: Transcript | None = None
+        self.busy = False  # restoration running: refresh less often
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         self.legend = QtLegend(settings)
@@ -106,21 +108,24 @@ class QtSuggestionList(QWidget):
 
     def _changed(self, *_: object) -> None:
         if not self._timer.isActive():
-            self._timer.start()
+            self._timer.start(1500 if self.busy else 250)
 
     def refresh(self) -> None:
+        """List the least confident pending suggestions (only the first LIST_LIMIT are sorted:
+        a full sort of 20,000 suggestions would stall the window while restoration runs)."""
         self._timer.stop()
         doc = self._transcript
         if doc is None:
             return
-        pending = doc.pending(order="confidence")
         wanted = self.filter.currentIndex()
-        if wanted:
-            band = ("low", "medium", "high")[wanted - 1]
-            shown = [s for s in pending if band_of(s.confidence, self.settings) == band]
-        else:
-            shown = pending
-        self.items = shown[:LIST_LIMIT]
+        band = ("low", "medium", "high")[wanted - 1] if wanted else None
+        pending = [s for slot in doc._sugg.values() for s in slot.values()  # read-only peek
+                   if s.state == State.PENDING]
+        shown = pending if band is None else \
+            [s for s in pending if band_of(s.probs[s.value], self.settings) == band]
+        lowest = heapq.nsmallest(LIST_LIMIT, shown, key=lambda s: s.probs[s.value])
+        lowest.sort(key=lambda s: (s.probs[s.value], doc.index_of(s.token_id), s.kind != Kind.CASE))
+        self.items = lowest
         self.list.setUpdatesEnabled(False)
         self.list.clear()
         brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}

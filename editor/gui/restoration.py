@@ -17,7 +17,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from editor.core.document import Transcript, WordsSnapshot
 from editor.gui.background import BackgroundOp
 
-_SLICE_SECONDS = 0.012  # UI time spent on results per event-loop turn
+_SLICE_SECONDS = 0.015  # UI time to spend on results per slice (suggestions, undo record, redraw)
+_SLICE_GAP_MS = 15  # between slices the event loop paints and takes input
 _RESTORERS: dict[tuple[str, str], object] = {}
 _RESTORERS_LOCK = threading.Lock()
 
@@ -30,8 +31,14 @@ def load_restorer(model: str | None, device: str):
     with _RESTORERS_LOCK:
         found = _RESTORERS.get(key)
         if found is None:
-            from editor.restore import Restorer
+            import torch
 
+            from editor.restore import Restorer, make_suggestions  # noqa: F401 — import here, not on the UI thread
+
+            # One thread for the model leaves the other core(s) to the window: inference of
+            # a transcript is fast enough either way, and the UI must never wait.
+            if torch.get_num_threads() > 1:
+                torch.set_num_threads(max(1, torch.get_num_threads() - 1))
             found = _RESTORERS[key] = Restorer.load(model or None, device=device)
         return found
 
@@ -82,10 +89,12 @@ class RestorationController(QObject):
         self._total = 0
         self._stale = False
         self.applying = False  # True while results go into the document (not the person's edits)
+        self._slice_words = 100  # adapted so that one slice takes about _SLICE_SECONDS
         self._pump = QTimer(self)
         self._pump.setSingleShot(True)
-        self._pump.setInterval(0)
+        self._pump.setInterval(_SLICE_GAP_MS)
         self._pump.timeout.connect(self._drain)
+        self.after_slice = None  # callable run at the end of a slice (the view redraws there)
 
     @property
     def running(self) -> bool:
@@ -159,10 +168,12 @@ class RestorationController(QObject):
         doc = self.transcript
         if doc is None:
             return
-        deadline = time.perf_counter() + _SLICE_SECONDS
+        began = time.perf_counter()
         found = []
-        while self._queue and time.perf_counter() < deadline:
+        taken = 0
+        while self._queue and taken < self._slice_words:
             chunk = self._queue.popleft()
+            taken += len(chunk.ids)
             self._done_words += len(chunk.ids)
             if chunk.revision != doc.words_revision:
                 self._stale = True
@@ -176,6 +187,11 @@ class RestorationController(QObject):
                                     merge_id=("restore", id(self), self._pass_id))
             finally:
                 self.applying = False
+        if self.after_slice is not None:
+            self.after_slice()
+        if taken:  # next slice: as many words as fit the time budget at this slice's pace
+            per_word = (time.perf_counter() - began) / taken
+            self._slice_words = int(min(max(_SLICE_SECONDS / max(per_word, 1e-6), 20), 800))
         self.progress.emit(min(self._done_words, self._total), self._total)
         if self._queue:
             self._pump.start()

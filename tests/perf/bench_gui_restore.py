@@ -1,0 +1,160 @@
+"""How long the UI thread stalls while the editor restores a long transcript.
+
+A QTimer ticks every 5 ms on the UI thread; the longest gap between ticks while a restoration pass
+runs is the worst stall a person would feel. Also times opening a 100,000-word document and
+scrolling through it. Prints medians over several runs; asserts nothing (timings vary by machine).
+
+    .venv/bin/python tests/perf/bench_gui_restore.py                 # tiny random model
+    .venv/bin/python tests/perf/bench_gui_restore.py --model resources/models/stet-en-bilstm-crf
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def tiny_model(folder: Path) -> Path:
+    import torch
+
+    from editor.restore.model import BiLSTMCRF, ModelConfig
+    from editor.restore.package import export_model
+    from editor.restore.vocab import Vocab
+
+    words = "the a and of to i you we it is that this in for so what how okay yes".split()
+    torch.manual_seed(0)
+    vocab = Vocab.build(Counter({w: 100 - i for i, w in enumerate(words)}), size=len(words) + 2,
+                        min_char_count=1)
+    cfg = ModelConfig(vocab_size=len(vocab.words), n_chars=len(vocab.chars), word_dim=8, char_dim=4,
+                      char_filters=6, hidden=8, layers=2)
+    out = folder / "tiny"
+    export_model(BiLSTMCRF(cfg), vocab, {}, out, name="tiny", decision={"none_scale": 0.3},
+                 calibration={"punct_temperature": 1.0, "case_temperature": 1.0},
+                 chunking={"size": 40, "overlap": 8, "cut": None, "merge": "owned"}, metrics={})
+    return out
+
+
+def raw_transcript(path: Path, words: int, per_paragraph: int) -> Path:
+    from editor.core.paths import resource_path
+
+    sample = resource_path("samples", "sample.txt").read_text(encoding="utf-8").split()
+    raw = [sample[i % len(sample)] for i in range(words)]
+    if per_paragraph:
+        text = "\n\n".join(" ".join(raw[i:i + per_paragraph]) for i in range(0, words, per_paragraph))
+    else:
+        text = " ".join(raw)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+class Heartbeat:
+    def __init__(self) -> None:
+        from PySide6.QtCore import QTimer
+
+        self.timer = QTimer()
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(self._tick)
+        self.gaps: list[float] = []
+        self.last = 0.0
+
+    def start(self) -> None:
+        self.gaps.clear()
+        self.last = time.perf_counter()
+        self.timer.start()
+
+    def stop(self) -> float:
+        self.timer.stop()
+        return max(self.gaps, default=0.0)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.gaps.append(now - self.last)
+        self.last = now
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", help="model directory (default: a tiny random one)")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--words", type=int, default=12_000)
+    parser.add_argument("--paragraph", type=int, default=150, help="words per paragraph (0: one)")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--big", type=int, default=100_000, help="words of the open/scroll test")
+    args = parser.parse_args()
+
+    from PySide6.QtCore import QEventLoop
+
+    from editor.core.settings import Settings
+    from editor.gui import MainWindow, application
+
+    app = application()
+    tmp = Path(tempfile.mkdtemp(prefix="stet-bench-"))
+    os.environ["XDG_DATA_HOME"] = str(tmp / "data")
+    model = args.model or str(tiny_model(tmp))
+    settings = Settings()
+    settings.set("engine.restore_model", model)
+    settings.set("engine.device", args.device)
+    window = MainWindow(settings, interactive=False)
+    window.resize(1200, 800)
+    window.show()
+
+    def restore(path: Path) -> tuple[float, float]:
+        loop = QEventLoop()
+        window.restoration_finished.connect(loop.quit)
+        beat = Heartbeat()
+        began = time.perf_counter()
+        window.open_path(path)  # reading the file is not part of the stall measured
+        beat.start()
+        loop.exec()
+        window.restoration_finished.disconnect(loop.quit)
+        assert window.restoration_status == "done", window.restoration_status
+        return beat.stop(), time.perf_counter() - began
+
+    restore(raw_transcript(tmp / "warm.txt", 300, args.paragraph))  # load the model first
+    source = raw_transcript(tmp / "long.txt", args.words, args.paragraph)
+    stalls, totals = [], []
+    for run in range(args.runs):
+        stall, total = restore(source)
+        stalls.append(stall * 1000)
+        totals.append(total)
+        print(f"run {run + 1}: longest stall {stall * 1000:.1f} ms, pass {total:.2f} s, "
+              f"{len(window.transcript.pending())} suggestions", flush=True)
+    print(f"{args.words} words, model {Path(model).name}: median longest stall "
+          f"{statistics.median(stalls):.1f} ms (max {max(stalls):.1f}), median pass "
+          f"{statistics.median(totals):.2f} s")
+
+    big = raw_transcript(tmp / "big.txt", args.big, args.paragraph)
+    window.restoration.cancel(quiet=True)
+    began = time.perf_counter()
+    from editor.core.formats import read_any
+
+    doc = read_any(big)
+    read = time.perf_counter() - began
+    began = time.perf_counter()
+    window.set_transcript(doc, source=big, restore=False)
+    app.processEvents()
+    shown = time.perf_counter() - began
+    bar = window.view.verticalScrollBar()
+    beat = Heartbeat()
+    beat.start()
+    began = time.perf_counter()
+    for k in range(0, 41):
+        bar.setValue(bar.maximum() * k // 40)
+        app.processEvents()
+    scroll = (time.perf_counter() - began) / 41
+    print(f"{args.big} words: read {read:.2f} s, shown {shown:.2f} s, "
+          f"one page of scrolling {scroll * 1000:.1f} ms on average")
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
