@@ -23,6 +23,7 @@ from editor.core.layout import Layout, WordSpan
 from editor.core.settings import Settings
 
 BANDS = ("high", "medium", "low")
+PARAGRAPH_GAP = "\n\n"  # an empty line between paragraphs, as the text will be written
 _ALPHA = {"high": 70, "medium": 110, "low": 120}  # lighter where there are many, so text stays legible
 
 
@@ -108,13 +109,18 @@ class QtTranscriptView(QPlainTextEdit):
         font.setPointSize(self.settings.appearance.font_size)
         self.setFont(font)
         self._formats = {band: self._band_format(band) for band in BANDS}
+        self._mark_formats = {band: self._band_format(band, mark=True) for band in BANDS}
         self._plain = QTextCharFormat()
         if self._transcript is not None:
             self.rebuild()
 
-    def _band_format(self, band: str) -> QTextCharFormat:
+    def _band_format(self, band: str, mark: bool = False) -> QTextCharFormat:
+        """A suggested capital is tinted; a suggested mark also bold and a shade stronger, so a
+        lone comma stands out."""
         fmt = QTextCharFormat()
-        fmt.setBackground(band_colour(band, self.settings, _ALPHA[band]))
+        fmt.setBackground(band_colour(band, self.settings, _ALPHA[band] + (60 if mark else 0)))
+        if mark:
+            fmt.setFontWeight(QFont.Weight.Bold)
         fmt.setProperty(QTextFormat.Property.UserProperty, band)
         return fmt
 
@@ -123,7 +129,7 @@ class QtTranscriptView(QPlainTextEdit):
         """(separator, surface, punct, surface format, punct format) of token ``index``."""
         doc = self.transcript
         token = doc[index]
-        sep = "" if index == 0 else "\n" if doc.is_paragraph_start(index) else " "
+        sep = "" if index == 0 else PARAGRAPH_GAP if doc.is_paragraph_start(index) else " "
         surface, punct = token.surface or token.word, token.punct
         sfmt = pfmt = None
         slot = doc._sugg.get(token.id)  # read-only peek: this runs for every token of a rebuild
@@ -135,7 +141,7 @@ class QtTranscriptView(QPlainTextEdit):
             mark = slot.get(Kind.PUNCT)
             if mark is not None and mark.state == State.PENDING:
                 punct = mark.value
-                pfmt = self._formats[band_of(mark.confidence, self.settings)]
+                pfmt = self._mark_formats[band_of(mark.confidence, self.settings)]
                 if not punct:  # a mark to take away: underline the word in the band's colour
                     sfmt = QTextCharFormat(sfmt or self._plain)
                     sfmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
@@ -207,7 +213,7 @@ class QtTranscriptView(QPlainTextEdit):
     def _on_paragraphs_changed(self) -> None:
         doc = self.transcript
         starts = set(doc.paragraph_starts)
-        changed = [i for i in range(1, len(doc)) if (self._sep[i] == "\n") != (i in starts)]
+        changed = [i for i in range(1, len(doc)) if (self._sep[i] == PARAGRAPH_GAP) != (i in starts)]
         if changed:
             self._rewrite(changed)
 
@@ -377,6 +383,7 @@ class QtTranscriptView(QPlainTextEdit):
     def _delete(self, backwards: bool) -> None:
         cursor = self.textCursor()
         start, end = cursor.selectionStart(), cursor.selectionEnd()
+        typed = ""
         if start == end:
             if backwards:
                 if start == 0:
@@ -386,7 +393,42 @@ class QtTranscriptView(QPlainTextEdit):
                 if end >= self.document().characterCount() - 1:
                     return
                 end += 1
-        self._edit_and_place(start, end, "")
+            gap = self._paragraph_gap_at(start)
+            if gap is not None:  # one key joins two paragraphs, with a space between the words
+                start, end = gap
+                typed = " "
+        self._edit_and_place(start, end, typed)
+
+    def split_paragraph(self) -> None:
+        """Enter: a new paragraph at the caret (between words), or split the word there."""
+        cursor = self.textCursor()
+        if cursor.hasSelection() or not self._ulen:
+            self._type("\n")
+            return
+        position = cursor.position()
+        index = self.token_at(position)
+        a, _, b = self.token_range(index)
+        if a < position < b:  # inside a word
+            self._type("\n")
+            return
+        following = index if position <= a else index + 1
+        if following >= len(self._ulen) or following == 0:
+            return
+        self.transcript.set_paragraph_start(following, True)
+        self.flush()
+        cursor = self.textCursor()
+        cursor.setPosition(self.token_range(following)[0])
+        self.setTextCursor(cursor)
+
+    def _paragraph_gap_at(self, position: int) -> tuple[int, int] | None:
+        """The character range of the paragraph break that ``position`` lies in, if any."""
+        if not self._ulen:
+            return None
+        prefix = self._offsets()
+        i = min(bisect.bisect_right(prefix, position) - 1, len(self._ulen) - 1)
+        if i > 0 and self._sep[i] == PARAGRAPH_GAP and prefix[i] <= position < prefix[i] + len(PARAGRAPH_GAP):
+            return prefix[i], prefix[i] + len(PARAGRAPH_GAP)
+        return None
 
     def insertFromMimeData(self, source: QMimeData) -> None:  # paste and drops of text
         if source.hasText():
@@ -441,7 +483,7 @@ class QtTranscriptView(QPlainTextEdit):
         elif key == Qt.Key.Key_Delete and plain:
             self._delete(backwards=False)
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain:
-            self._type("\n")
+            self.split_paragraph()
         elif plain and event.text() and event.text().isprintable():
             self._type(event.text())
         else:

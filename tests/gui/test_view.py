@@ -17,7 +17,8 @@ def shown(view: QtTranscriptView) -> str:
 
 
 def expected(doc: Transcript) -> str:
-    return layout(doc, ALL).text
+    """The core's layout, with the empty line the view puts between paragraphs."""
+    return layout(doc, ALL).text.replace("\n", "\n\n")
 
 
 def background_at(view: QtTranscriptView, position: int) -> str | None:
@@ -45,7 +46,7 @@ def view(qtbot, doc):
 
 
 def test_shows_the_words_and_paragraphs(view, doc):
-    assert shown(view) == "so we met at the station and talked\nabout seeds what a morning it was"
+    assert shown(view) == "so we met at the station and talked\n\nabout seeds what a morning it was"
 
 
 def test_suggestions_appear_inline_coloured_by_band(view, doc):
@@ -154,3 +155,22 @@ def test_random_edits_keep_the_view_in_step_with_the_document(view, doc):
         assert shown(view) == expected(doc)
         if not len(doc):
             doc.replace_span(0, 0, "fresh words here")
+
+
+def test_enter_splits_and_backspace_joins_paragraphs(qtbot):
+    from PySide6.QtCore import Qt
+
+    doc = Transcript([Token(w) for w in "one two three four".split()])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    cursor = view.textCursor()
+    cursor.setPosition(len("one two "))
+    view.setTextCursor(cursor)
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert doc.paragraph_starts == [0, 2] and shown(view) == "one two\n\nthree four"
+    cursor = view.textCursor()
+    cursor.setPosition(len("one two\n\n"))
+    view.setTextCursor(cursor)
+    qtbot.keyClick(view, Qt.Key.Key_Backspace)
+    assert doc.paragraph_starts == [0] and shown(view) == "one two three four"
+    assert doc.words() == ["one", "two", "three", "four"]

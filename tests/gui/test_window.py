@@ -31,7 +31,7 @@ def test_open_review_edit_undo_export(restored, qtbot, tmp_path):
     w = restored
     doc = w.transcript
     assert doc.pending(), "the tiny model suggests something"
-    assert w.view.shown_text() == layout(doc, ALL).text
+    assert w.view.shown_text() == layout(doc, ALL).text.replace("\n", "\n\n")
     assert not w.progress.isVisible() and "suggestions to review" in w.status_label.text()
     assert w.panel.list.count() == min(len(doc.pending()), 400)
 
@@ -93,7 +93,7 @@ def test_accept_all_is_one_undo_step_and_export_gives_back_raw_words(window, qtb
     assert window.undo()
     again = window.export(tmp_path / "again.txt").read_text(encoding="utf-8")
     assert again.split() == raw
-    assert window.view.shown_text() == layout(doc, ALL).text
+    assert window.view.shown_text() == layout(doc, ALL).text.replace("\n", "\n\n")
 
 
 def test_save_and_reopen_keeps_suggestions(restored, tmp_path, settings, qtbot):
@@ -169,7 +169,7 @@ def test_settings_change_thresholds_and_font(restored):
     assert w.settings.review.high == 0.5 and w.view.order == "confidence"
     assert w.view.font().pointSize() == 16
     assert "0.50" in w.panel.legend.labels["high"].text()
-    assert w.view.shown_text() == layout(w.transcript, ALL).text
+    assert w.view.shown_text() == layout(w.transcript, ALL).text.replace("\n", "\n\n")
 
 
 def test_cancel_keeps_what_arrived(window, qtbot, tmp_path):
