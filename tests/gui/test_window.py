@@ -212,3 +212,52 @@ def test_stet_gui_screenshot(tiny_model_dir, tmp_path):
     assert done.returncode == 0, done.stderr
     assert png.stat().st_size > 10_000
     assert "(done)" in done.stdout
+
+
+def test_export_dialog_offers_a_pending_policy(restored, tmp_path):
+    from editor.core.render import NONE
+    from editor.gui.dialogs import ExportDialog
+
+    w = restored
+    dialog = ExportDialog(w.settings, tmp_path / "out.txt", len(w.transcript.pending()), w)
+    assert dialog.chosen_policy == NONE  # by default pending suggestions are left out
+    dialog.policy.setCurrentIndex(2)
+    dialog.format.setCurrentIndex(list(dialog.format.itemData(i) for i in range(dialog.format.count()))
+                                  .index(".md"))
+    assert dialog.chosen_path.suffix == ".md"
+    w.export(dialog.chosen_path, dialog.chosen_policy)  # "apply all of them"
+    text = dialog.chosen_path.read_text(encoding="utf-8")
+    assert text.split() != SAMPLE.read_text(encoding="utf-8").split()
+    assert all(s.state == State.PENDING for s in w.transcript.suggestions())  # still to review
+
+
+def test_dropping_a_file_opens_it(window, qtbot, tmp_path):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    source = tmp_path / "dropped.txt"
+    source.write_text("dropped words here", encoding="utf-8")
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(source))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, data,
+                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+        window.dropEvent(event)
+    assert window.transcript.words() == ["dropped", "words", "here"]
+    window._fill_recent()
+    assert str(source.resolve()) in [a.text() for a in window.recent_menu.actions()]
+
+
+def test_closing_with_unsaved_work_asks(restored, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    w = restored
+    w.interactive = True
+    w.view.edit_characters(0, 0, "Changed ")
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: asked.append(a) or QMessageBox.StandardButton.Cancel)
+    assert not w.close() and asked  # Cancel keeps the window open
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    assert w.close()
+    assert not w.recovery_path.exists()  # discarded on purpose: nothing to recover
