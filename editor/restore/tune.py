@@ -163,3 +163,27 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def quick_compare(checkpoints: dict[str, Path], data_dir: Path, log=print) -> dict:
+    """Equal-budget comparison of training variants on dev2012: F1 with the argmax decision, F1 with
+    the tuned "no mark" scale, and the raw (uncalibrated) calibration error of the 3-class decision."""
+    words, gold = read_iwslt_tsv(data_dir / "dev" / "dev2012.tsv")
+    classes = ["O", "COMMA", "PERIOD", "QUESTION"]
+    to3 = np.zeros((len(PUNCT_MARKS), 4))
+    for i, m in enumerate(PUNCT_MARKS):
+        to3[i, classes.index(MARK_TO_3CLASS[m])] = 1
+    g = np.asarray([classes.index(x) for x in gold])
+    out = {}
+    for name, path in checkpoints.items():
+        model, vocab, _lex, ck = load_run_checkpoint(path)
+        joint = joint_marginals_chunked(model, vocab, words)
+        punct = joint.reshape(-1, len(PUNCT_MARKS), len(CASE_CLASSES)).sum(2)
+        f1s = {s: _f1_with_scale(punct, gold, s) for s in np.round(np.arange(0.3, 1.51, 0.05), 2)}
+        best = max(f1s, key=f1s.get)
+        p3 = punct @ to3
+        pred = p3.argmax(1)
+        out[name] = {"seen": ck["metrics"]["seen"], "f1_argmax": f1s[1.0], "f1_tuned": f1s[best], "none_scale": float(best),
+                     "ece_raw": calibration(p3[np.arange(len(pred)), pred], pred == g)["ece"]}
+        log(f"{name}: {out[name]}")
+    return out
