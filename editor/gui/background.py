@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
@@ -52,7 +52,7 @@ class _Runnable(QRunnable):
 class BackgroundOp:
     """One function run on the shared thread pool, with callbacks on the UI thread."""
 
-    _running: set[BackgroundOp] = set()  # keeps each op alive until it has reported
+    _running: ClassVar[set[BackgroundOp]] = set()  # keeps each op alive until it has reported
 
     def __init__(self, parent: QObject, fn: Callable[[Callable[[Any], None]], Any]) -> None:
         self._parent = parent

@@ -8,8 +8,16 @@ import html
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import (QComboBox, QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.settings import Settings
@@ -151,8 +159,8 @@ class QtSuggestionList(QWidget):
                 "<b>Review</b><br>Tab / Shift+Tab: next / previous suggestion<br>"
                 "Enter: accept · Delete: reject · 1–9: pick an alternative")
             return
-        rows = [f"<b>{'Capitals' if s.kind == Kind.CASE else 'Mark after the word'}</b> "
-                f"({s.state.value})"]
+        title = "Capitals" if s.kind == Kind.CASE else "Mark after the word"
+        rows = [f"<b>{title}</b> ({s.state.value})"]
         for n, (value, p) in enumerate(s.alternatives()[:6], 1):
             text = html.escape(describe_value(s.kind, value))
             if value == s.value:

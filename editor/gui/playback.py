@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from editor.audio.follow import word_at
@@ -158,23 +157,9 @@ class PlaybackController(QObject):
         self.view.highlight_token(index)
 
     def _keep_in_view(self, index: int) -> None:
-        view = self.view
-        start, _, _ = view.token_range(index)
-        cursor = QTextCursor(view.document())
-        cursor.setPosition(start)
-        viewport = view.viewport().rect()
-        bar = view.verticalScrollBar()
-        # The scroll bar counts lines, and blocks not yet laid out count as one line each, so the
-        # first jump can fall short; a few more steps settle once the blocks on the way are laid out.
-        for _ in range(6):
-            rect = view.cursorRect(cursor)
-            if viewport.top() <= rect.top() and rect.bottom() <= viewport.bottom():
-                return
-            lines = (rect.top() - viewport.height() // 3) // max(1, rect.height())
-            before = bar.value()
-            bar.setValue(before + lines)
-            if bar.value() == before:
-                return
+        # The view owns the scrolling: its paragraphs are separated by empty lines (blocks), and
+        # the steps it needs to settle depend on that.
+        self.view.scroll_to_token(index)
 
     def _failed(self, reason: str) -> None:
         self.window.statusBar().showMessage(reason, 8000)

@@ -14,8 +14,16 @@ import itertools
 from collections.abc import Iterable
 
 from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import (QColor, QFont, QKeyEvent, QKeySequence, QMouseEvent, QTextCharFormat,
-                           QTextCursor, QTextFormat)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFormat,
+)
 from PySide6.QtWidgets import QMenu, QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from editor.core.document import Kind, State, Suggestion, Transcript
@@ -121,6 +129,9 @@ class QtTranscriptView(QPlainTextEdit):
         fmt.setBackground(band_colour(band, self.settings, _ALPHA[band] + (60 if mark else 0)))
         if mark:
             fmt.setFontWeight(QFont.Weight.Bold)
+        if band == "low":  # a cue that does not depend on telling colours apart
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+            fmt.setUnderlineColor(band_colour(band, self.settings))
         fmt.setProperty(QTextFormat.Property.UserProperty, band)
         return fmt
 
@@ -534,7 +545,6 @@ class QtTranscriptView(QPlainTextEdit):
     def next_suggestion(self, reverse: bool = False) -> Suggestion | None:
         """Go to the next (or previous) pending suggestion in the review order; wraps around."""
         self.flush()
-        doc = self.transcript
         found = self._next_by_confidence(reverse) if self.order == "confidence" \
             else self._next_by_position(reverse)
         if found is None:
@@ -694,6 +704,26 @@ class QtTranscriptView(QPlainTextEdit):
                           self.viewport())
 
     # -- highlighting a word (a player follows along) ------------------------------------------------
+    def scroll_to_token(self, index: int, place: float = 1 / 3) -> None:
+        """Scroll (without moving the caret) so word ``index`` is on screen, ``place`` of the way
+        down. The scroll bar counts lines, and a block not laid out yet counts as one line, so the
+        first jump can fall short; each step lays out the blocks on the way, and a few settle it."""
+        if not 0 <= index < len(self._ulen):
+            return
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self.token_range(index)[0])
+        viewport = self.viewport().rect()
+        bar = self.verticalScrollBar()
+        for _ in range(40):
+            rect = self.cursorRect(cursor)
+            if viewport.top() <= rect.top() and rect.bottom() <= viewport.bottom():
+                return
+            lines = (rect.top() - int(viewport.height() * place)) // max(1, rect.height())
+            before = bar.value()
+            bar.setValue(before + lines)
+            if bar.value() == before:
+                return
+
     def highlight_token(self, index: int | None, colour: QColor | None = None) -> None:
         """Mark one word (e.g. the word being played) without touching the text or the caret."""
         if index is None or not 0 <= index < len(self._ulen):

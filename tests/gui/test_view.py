@@ -32,7 +32,7 @@ def background_at(view: QtTranscriptView, position: int) -> str | None:
 
 @pytest.fixture
 def doc():
-    words = "so we met at the station and talked about seeds what a morning it was".split()
+    words = ["so", "we", "met", "at", "the", "station", "and", "talked", "about", "seeds", "what", "a", "morning", "it", "was"]
     return Transcript([Token(w) for w in words], paragraph_starts=[8])
 
 
@@ -104,7 +104,7 @@ def test_lowest_confidence_first(view, doc):
 
 
 def test_typing_is_a_span_edit_that_keeps_timings(qtbot):
-    doc = Transcript([Token(w, start=i, end=i + 0.5) for i, w in enumerate("we met at noon".split())])
+    doc = Transcript([Token(w, start=i, end=i + 0.5) for i, w in enumerate(["we", "met", "at", "noon"])])
     view = QtTranscriptView(doc, Settings())
     qtbot.addWidget(view)
     cursor = view.textCursor()
@@ -160,7 +160,7 @@ def test_random_edits_keep_the_view_in_step_with_the_document(view, doc):
 def test_enter_splits_and_backspace_joins_paragraphs(qtbot):
     from PySide6.QtCore import Qt
 
-    doc = Transcript([Token(w) for w in "one two three four".split()])
+    doc = Transcript([Token(w) for w in ["one", "two", "three", "four"]])
     view = QtTranscriptView(doc, Settings())
     qtbot.addWidget(view)
     cursor = view.textCursor()

@@ -4,13 +4,11 @@ edit -> undo -> export, autosave and recovery, find/replace, settings, the stet 
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 
-from editor.core.document import Kind, State
-from editor.core.formats import read_any
+from editor.core.document import State
 from editor.core.layout import layout
 from editor.core.paths import resource_path
 from editor.core.render import ALL
@@ -208,7 +206,7 @@ def test_stet_gui_screenshot(tiny_model_dir, tmp_path):
            "XDG_DATA_HOME": str(tmp_path / "d")}
     done = subprocess.run([sys.executable, "-m", "editor", "gui", str(SAMPLE), "--screenshot",
                            str(png), "--model", str(tiny_model_dir), "--device", "cpu"],
-                          capture_output=True, text=True, timeout=240, env=env)
+                          capture_output=True, text=True, timeout=240, env=env, check=False)
     assert done.returncode == 0, done.stderr
     assert png.stat().st_size > 10_000
     assert "(done)" in done.stdout
@@ -222,7 +220,7 @@ def test_export_dialog_offers_a_pending_policy(restored, tmp_path):
     dialog = ExportDialog(w.settings, tmp_path / "out.txt", len(w.transcript.pending()), w)
     assert dialog.chosen_policy == NONE  # by default pending suggestions are left out
     dialog.policy.setCurrentIndex(2)
-    dialog.format.setCurrentIndex(list(dialog.format.itemData(i) for i in range(dialog.format.count()))
+    dialog.format.setCurrentIndex([dialog.format.itemData(i) for i in range(dialog.format.count())]
                                   .index(".md"))
     assert dialog.chosen_path.suffix == ".md"
     w.export(dialog.chosen_path, dialog.chosen_policy)  # "apply all of them"

@@ -29,7 +29,7 @@ def tiny_model(folder: Path) -> Path:
     from editor.restore.package import export_model
     from editor.restore.vocab import Vocab
 
-    words = "the a and of to i you we it is that this in for so what how okay yes".split()
+    words = ["the", "a", "and", "of", "to", "i", "you", "we", "it", "is", "that", "this", "in", "for", "so", "what", "how", "okay", "yes"]
     torch.manual_seed(0)
     vocab = Vocab.build(Counter({w: 100 - i for i, w in enumerate(words)}), size=len(words) + 2,
                         min_char_count=1)
@@ -146,7 +146,7 @@ def main() -> int:
     beat = Heartbeat()
     beat.start()
     began = time.perf_counter()
-    for k in range(0, 41):
+    for k in range(41):
         bar.setValue(bar.maximum() * k // 40)
         app.processEvents()
     scroll = (time.perf_counter() - began) / 41
