@@ -291,10 +291,15 @@ class MainWindow(QMainWindow):
         return count
 
     def undo(self) -> bool:
-        return self.transcript.history.undo()
+        """Undo one step (and bring what it changed into view)."""
+        done: list[bool] = []
+        self.view.reveal_change(lambda: done.append(self.transcript.history.undo()))
+        return done[0]
 
     def redo(self) -> bool:
-        return self.transcript.history.redo()
+        done: list[bool] = []
+        self.view.reveal_change(lambda: done.append(self.transcript.history.redo()))
+        return done[0]
 
     def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
         """Write the transcript by extension; pending suggestions are left out unless ``policy``

@@ -83,6 +83,7 @@ class QtTranscriptView(QPlainTextEdit):
         self._dirty: set[int] = set()  # token ids whose look must be brought up to date
         self._run: tuple[str, int] | None = None  # the typing run going on: (kind, caret after it)
         self._run_id = 0
+        self.last_changed: int | None = None  # lowest token index redrawn since last reset
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -250,6 +251,7 @@ class QtTranscriptView(QPlainTextEdit):
         self._punct[start:start + removed] = [lk[2] for lk in looks]
         self._ulen[start:start + removed] = [len(x[0]) + len(x[1]) + len(x[2]) for x in looks]
         self._prefix = None
+        self._note_change(start)
         # The word after the span may now need another separator (the first word went away).
         following = start + inserted
         if following < len(self.transcript):
@@ -280,13 +282,16 @@ class QtTranscriptView(QPlainTextEdit):
 
     def _rewrite(self, indices: Iterable[int]) -> None:
         """Redraw tokens ``indices``: new text where it changed, new colours where it did not."""
+        indices = sorted(set(indices), reverse=True)
+        if indices:
+            self._note_change(indices[-1])
         prefix = self._offsets()
         changed_length = False
         self._moving = True
         try:
             cursor = QTextCursor(self.document())
             cursor.beginEditBlock()
-            for i in sorted(set(indices), reverse=True):  # from the end: earlier offsets stay valid
+            for i in indices:  # from the end: earlier offsets stay valid
                 sep, surface, punct, sfmt, pfmt = look = self._look(i)
                 at = prefix[i]
                 if sep == self._sep[i] and surface == self._surf[i] and punct == self._punct[i]:
@@ -304,6 +309,18 @@ class QtTranscriptView(QPlainTextEdit):
             self._moving = False
         if changed_length:
             self._prefix = None
+
+    def _note_change(self, index: int) -> None:
+        self.last_changed = index if self.last_changed is None else min(self.last_changed, index)
+
+    def reveal_change(self, change) -> None:
+        """Run ``change()`` (an undo, a redo) and scroll to what it changed if that is off screen."""
+        self.flush()
+        self.last_changed = None
+        change()
+        self.flush()
+        if self.last_changed is not None and self._ulen:
+            self.scroll_to_token(min(self.last_changed, len(self._ulen) - 1))
 
     # -- positions ---------------------------------------------------------------------------------
     def token_range(self, index: int) -> tuple[int, int, int]:

@@ -259,3 +259,43 @@ def test_closing_with_unsaved_work_asks(restored, monkeypatch):
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     assert w.close()
     assert not w.recovery_path.exists()  # discarded on purpose: nothing to recover
+
+
+def test_undo_brings_the_change_into_view(restored):
+    w = restored
+    doc = w.transcript
+    doc.accept_all(0.0)
+    last = len(doc) - 1
+    w.view.edit_characters(*w.view.token_range(last)[:2], "Ending")
+    bar = w.view.verticalScrollBar()
+    bar.setValue(0)
+    assert w.undo()
+    assert bar.value() > 0  # scrolled down to the last word
+    assert w.redo() and doc[last].word == "ending"
+
+
+def test_hover_tooltip_lists_alternatives(restored):
+    w = restored
+    s = w.transcript.pending()[0]
+    a = w.view.token_range(w.transcript.index_of(s.token_id))[0]
+    found = w.view.suggestions_at(a)
+    assert s in found
+    html = w.view.tooltip_html(found)
+    assert "1." in html and "%" in html
+
+
+def test_recovery_is_offered_at_start(restored, qtbot, settings, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from editor.gui import MainWindow
+
+    restored.view.edit_characters(0, 0, "Saved ")
+    with qtbot.waitSignal(restored.autosaved, timeout=10_000):
+        restored.autosave()
+    restored.close()
+    fresh = MainWindow(settings, interactive=True)
+    qtbot.addWidget(fresh)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    fresh.offer_recovery()
+    assert fresh.transcript.words()[0] == "saved"
+    fresh.interactive = False
