@@ -367,7 +367,8 @@ class MainWindow(QMainWindow):
         self.panel.busy = False
         gc.freeze()
         gc.enable()
-        pending = len(self.transcript.pending())
+        self.panel.refresh()  # counts the pending ones without sorting them all
+        pending = self.panel.pending_count
         words = len(self.transcript)
         if status == "done":
             took = time.perf_counter() - getattr(self, "_restoration_began", time.perf_counter())
@@ -380,7 +381,6 @@ class MainWindow(QMainWindow):
             self.status_label.setText(f"{words:,} words — restoration unavailable")
             self.status_label.setToolTip(status)
             self.statusBar().showMessage(f"Restoration {status}", 10000)
-        self.panel.refresh()
         self.restoration_finished.emit()
 
     # -- review ------------------------------------------------------------------------------------

@@ -70,6 +70,7 @@ class QtSuggestionList(QWidget):
         self.settings = settings
         self._transcript: Transcript | None = None
         self.busy = False  # restoration running: refresh less often
+        self.pending_count = 0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         self.legend = QtLegend(settings)
@@ -134,6 +135,7 @@ class QtSuggestionList(QWidget):
         lowest = heapq.nsmallest(LIST_LIMIT, shown, key=lambda s: s.probs[s.value])
         lowest.sort(key=lambda s: (s.probs[s.value], doc.index_of(s.token_id), s.kind != Kind.CASE))
         self.items = lowest
+        self.pending_count = len(pending)
         self.list.setUpdatesEnabled(False)
         self.list.clear()
         brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from editor.core.document import Transcript, WordsSnapshot
 from editor.gui.background import BackgroundOp
 
-_SLICE_SECONDS = 0.015  # UI time to spend on results per slice (suggestions, undo record, redraw)
+_SLICE_SECONDS = 0.010  # UI time to spend on results per slice (suggestions, undo record, redraw)
 _SLICE_GAP_MS = 15  # between slices the event loop paints and takes input
 _RESTORERS: dict[tuple[str, str], object] = {}
 _RESTORERS_LOCK = threading.Lock()
@@ -89,7 +89,7 @@ class RestorationController(QObject):
         self._total = 0
         self._stale = False
         self.applying = False  # True while results go into the document (not the person's edits)
-        self._slice_words = 100  # adapted so that one slice takes about _SLICE_SECONDS
+        self._slice_words = 50  # adapted so that one slice takes about _SLICE_SECONDS
         self._pump = QTimer(self)
         self._pump.setSingleShot(True)
         self._pump.setInterval(_SLICE_GAP_MS)
