@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from editor.core.document import Transcript
 from editor.core.errors import UserError
 from editor.core.formats import READERS, can_read, read_any, write_any
-from editor.core.paths import recovery_dir
+from editor.core.paths import recovery_dir, resource_path
 from editor.core.render import NONE, RenderPolicy
 from editor.core.settings import Settings
 from editor.gui import hotkeys
@@ -126,7 +126,7 @@ class MainWindow(QMainWindow):
     # -- building ----------------------------------------------------------------------------------
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
-        self.status_label = QLabel("Open a transcript (Ctrl+O) or drop a file here")
+        self.status_label = QLabel("Ready")
         bar.addWidget(self.status_label, 1)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
@@ -642,6 +642,7 @@ def application(argv: list[str] | None = None) -> QApplication:
         app.setApplicationName("Stet")
         app.setOrganizationName("Stet")
         app.setDesktopFileName("stet")
+        app.setWindowIcon(QIcon(str(resource_path("icons", "stet.svg"))))
     return app  # type: ignore[return-value]
 
 

@@ -75,6 +75,8 @@ class QtTranscriptView(QPlainTextEdit):
         self.setCenterOnScroll(False)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self.setMouseTracking(True)
+        self.setPlaceholderText("Open a transcript (Ctrl+O) or drop a file here.")
+        self.document().setDocumentMargin(12)
         self.order = self.settings.review.order  # "position" or "confidence"
         self._transcript: Transcript | None = None
         self._current: tuple[int, Kind] | None = None
