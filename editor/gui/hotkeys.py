@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import QKeyCombination, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence
 
 StandardKey = QKeySequence.StandardKey
 
@@ -17,6 +18,18 @@ def sequences(key: Key | list[Key]) -> list[QKeySequence]:
     for k in keys:
         out += QKeySequence.keyBindings(k) if isinstance(k, QKeySequence.StandardKey) else [QKeySequence(k)]
     return out
+
+def pressed(event: QKeyEvent, key: Key | list[Key]) -> bool:
+    """Whether a key event is the shortcut ``key`` (Shift+Tab arrives as Shift+Backtab; the keypad
+    is ignored, so keypad Enter and digits count too)."""
+    combination = event.keyCombination()
+    mods = combination.keyboardModifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    k = combination.key()
+    if k == Qt.Key.Key_Backtab:
+        k, mods = Qt.Key.Key_Tab, mods | Qt.KeyboardModifier.ShiftModifier
+    seen = QKeySequence(QKeyCombination(mods, k))
+    return any(seen.matches(s) == QKeySequence.SequenceMatch.ExactMatch for s in sequences(key))
+
 
 # File
 OPEN = StandardKey.Open  # Ctrl+O
@@ -39,8 +52,10 @@ PREFERENCES = "Ctrl+,"
 NEXT_SUGGESTION = "Tab"
 PREVIOUS_SUGGESTION = "Shift+Tab"
 NEXT_LOWEST = "Ctrl+Tab"  # jump to the least confident pending suggestion
-ACCEPT = "Return"
+ACCEPT = ["Return", "Enter"]
 REJECT = "Delete"
+ALTERNATIVES = [str(n) for n in range(1, 10)]  # pick alternative n of the current suggestion
+LEAVE_SUGGESTION = "Esc"
 ACCEPT_ALL = "Ctrl+Shift+A"
 REJECT_ALL = "Ctrl+Shift+R"
 TOGGLE_ORDER = "Ctrl+L"  # position order <-> lowest confidence first

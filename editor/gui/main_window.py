@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self.restoration_status = ""
         self.restore_model_override: str | None = None  # `stet gui --model DIR`, not saved
         self.recovery_path = recovery_dir() / f"session-{os.getpid()}.stet"
+        self._recovery_generation = 0  # bumped when the recovery file is discarded
         self.setWindowTitle("Stet")
         self.setAcceptDrops(True)
         self.resize(1200, 780)
@@ -537,6 +538,7 @@ class MainWindow(QMainWindow):
         info = {"source": str(self.source) if self.source else None,
                 "project": str(self.path) if self.path else None, "saved": time.time()}
         target = self.recovery_path
+        generation = self._recovery_generation
 
         def write(report) -> str:
             from editor.core.formats import atomic_write
@@ -545,10 +547,17 @@ class MainWindow(QMainWindow):
             atomic_write(target.with_suffix(".json"), json.dumps(info).encode())
             return str(target)
 
-        BackgroundOp(self, write).success(self.autosaved.emit) \
+        BackgroundOp(self, write).success(lambda path: self._autosave_written(path, generation)) \
             .failure(lambda err: self.statusBar().showMessage(f"Autosave failed: {err}", 8000)).run()
 
+    def _autosave_written(self, path: str, generation: int) -> None:
+        if generation != self._recovery_generation:  # discarded (saved, closed) while writing
+            self.discard_recovery()
+            return
+        self.autosaved.emit(path)
+
     def discard_recovery(self) -> None:
+        self._recovery_generation += 1
         self._autosave.stop()
         for path in (self.recovery_path, self.recovery_path.with_suffix(".json")):
             path.unlink(missing_ok=True)
@@ -583,10 +592,10 @@ class MainWindow(QMainWindow):
         self.set_transcript(doc, source=source, project=project, restore=False)
         self.dirty = True
         self._update_title()
-        if path != self.recovery_path:
-            path.unlink(missing_ok=True)
-            info_path.unlink(missing_ok=True)
-        self.autosave()
+        if path != self.recovery_path:  # it is this session's recovery file now
+            path.replace(self.recovery_path)
+            if info_path.exists():
+                info_path.replace(self.recovery_path.with_suffix(".json"))
         self.statusBar().showMessage("Recovered the unsaved session", 6000)
         return True
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QMenu, QPlainTextEdit, QTextEdit, QToolTip, QWidge
 from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.layout import Layout, WordSpan
 from editor.core.settings import Settings
+from editor.gui import hotkeys
 
 BANDS = ("high", "medium", "low")
 PARAGRAPH_GAP = "\n\n"  # an empty line between paragraphs, as the text will be written
@@ -480,7 +481,7 @@ class QtTranscriptView(QPlainTextEdit):
     def event(self, event: QEvent) -> bool:
         # While a suggestion is current, Esc leaves it rather than reaching the player's Esc
         if (event.type() == QEvent.Type.ShortcutOverride and self._current is not None
-                and event.key() == Qt.Key.Key_Escape):
+                and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION)):
             event.accept()
             return True
         return super().event(event)
@@ -490,17 +491,17 @@ class QtTranscriptView(QPlainTextEdit):
         plain = not (mods & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                              | Qt.KeyboardModifier.MetaModifier))
         reviewing = self._current is not None
-        if key == Qt.Key.Key_Tab and plain and not mods & Qt.KeyboardModifier.ShiftModifier:
+        if hotkeys.pressed(event, hotkeys.NEXT_SUGGESTION):
             self.next_suggestion()
-        elif key == Qt.Key.Key_Backtab or (key == Qt.Key.Key_Tab and plain):
+        elif hotkeys.pressed(event, hotkeys.PREVIOUS_SUGGESTION):
             self.next_suggestion(reverse=True)
-        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and reviewing and plain:
+        elif reviewing and hotkeys.pressed(event, hotkeys.ACCEPT):
             self.accept_current()
-        elif key == Qt.Key.Key_Delete and reviewing and plain:
+        elif reviewing and hotkeys.pressed(event, hotkeys.REJECT):
             self.reject_current()
-        elif reviewing and plain and Qt.Key.Key_1 <= key <= Qt.Key.Key_9:
-            self.choose_alternative(key - Qt.Key.Key_0)
-        elif key == Qt.Key.Key_Escape and reviewing:
+        elif reviewing and hotkeys.pressed(event, hotkeys.ALTERNATIVES):
+            self.choose_alternative(int(event.text() or chr(key)))
+        elif reviewing and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION):
             self._set_current(None, select=False)
         elif event.matches(QKeySequence.StandardKey.Cut):
             self.cut()
