@@ -592,24 +592,27 @@ class QtTranscriptView(QPlainTextEdit):
         return found
 
     def _next_by_confidence(self, reverse: bool) -> Suggestion | None:
+        """The pending suggestion ranked just after (before) the current one by (confidence,
+        position): one pass over the suggestions, no sort, so Tab stays quick on long documents."""
         doc = self.transcript
-        ranked = doc.pending(order="confidence")
+        position = {t.id: i for i, t in enumerate(doc.tokens)}
+        ranked = [((s.probs[s.value], position[s.token_id], 0 if s.kind == Kind.CASE else 1), s)
+                  for slot in doc._sugg.values() for s in slot.values()  # read-only peek
+                  if s.state == State.PENDING]
         if not ranked:
             return None
-        keys = [(s.confidence, doc.index_of(s.token_id), 0 if s.kind == Kind.CASE else 1)
-                for s in ranked]
-        if self._current is None or self._last_rank is None:
-            return ranked[-1 if reverse else 0]
+        last = self._last_rank if self._current is not None else None
         if reverse:
-            k = bisect.bisect_left(keys, self._last_rank) - 1
-            return ranked[k if k >= 0 else -1]
-        k = bisect.bisect_right(keys, self._last_rank)
-        return ranked[k if k < len(ranked) else 0]
+            before = [r for r in ranked if last is None or r[0] < last]
+            return max(before or ranked, key=lambda r: r[0])[1]
+        after = [r for r in ranked if last is None or r[0] > last]
+        return min(after or ranked, key=lambda r: r[0])[1]
 
     def lowest_confidence(self) -> Suggestion | None:
-        ranked = self.transcript.pending(order="confidence")
-        self._set_current(ranked[0] if ranked else None)
-        return self.current
+        self._current = None
+        found = self._next_by_confidence(reverse=False)
+        self._set_current(found)
+        return found
 
     def accept_current(self, value: str | None = None) -> Suggestion | None:
         s = self.current
