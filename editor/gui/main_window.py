@@ -165,6 +165,9 @@ class MainWindow(QMainWindow):
         self._action(m, "&Export…", self.export_dialog, hotkeys.EXPORT,
                      "Write txt, md, docx, srt or vtt")
         m.addSeparator()
+        self._action(m, "Speech &model…", lambda: self.transcription.choose_model(),
+                     tip="Download a Vosk model or choose a model folder for transcribing")
+        m.addSeparator()
         self._action(m, "&Quit", self.close, hotkeys.QUIT)
 
         m = bar.addMenu("&Edit")

@@ -112,6 +112,13 @@ class TranscriptionController(QObject):
         self.remember_model(dialog.model)
         return dialog.model
 
+    def choose_model(self) -> None:
+        """File > Speech model: the dialog, for the next transcription."""
+        info = self.ask_for_model()
+        if info is not None:
+            self.window.statusBar().showMessage(f"Recordings will be transcribed with {info.name}",
+                                                6000)
+
     def remember_model(self, info) -> None:
         self.window.settings.set("engine.vosk_model_dir", info.path)
         self.window._save_settings()

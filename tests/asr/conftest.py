@@ -1,146 +1,29 @@
 """Shared fixtures for the ASR tests: a loopback HTTP server that serves model zips with Range
-support and scripted faults, zips shaped like Vosk models, and espeak-ng speech."""
+support and scripted faults, zips shaped like Vosk models (both in tests/fakes/model_server.py,
+which the model dialog's tests share), and espeak-ng speech."""
 
 from __future__ import annotations
 
-import io
-import os
 import shutil
 import subprocess
-import threading
-import time
-import zipfile
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import sys
 from pathlib import Path
 
 import pytest
 
-from editor.asr.catalogue import CatalogueEntry
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `python -m pytest`
+    sys.path.insert(0, str(ROOT))
 
-
-@dataclass
-class Served:
-    """One file on the loopback server and the faults to play on it."""
-
-    body: bytes
-    cut_after: int | None = None
-    """Close the connection once this many bytes of the file have been sent (one time only)."""
-    ignore_range: bool = False
-    delay: float = 0.0
-    """Seconds to sleep between 16 kB chunks, to make a download slow enough to cancel."""
-    status: int = 200
-
-
-@dataclass
-class LoopbackServer:
-    url: str
-    files: dict[str, Served] = field(default_factory=dict)
-    requests: list[dict[str, str]] = field(default_factory=list)
-
-    def serve(self, path: str, body: bytes, **faults) -> Served:
-        self.files[path] = Served(body=body, **faults)
-        return self.files[path]
-
-    def entry(self, name: str, path: str, *, md5: str | None = None, size: int | None = None,
-              exact: bool = False, language: str = "xx") -> CatalogueEntry:
-        return CatalogueEntry(name=name, language=language, language_name="Test", size=size,
-                              size_exact=exact, md5=md5, url=f"{self.url}/{path}", kind="small",
-                              version="0.1", obsolete=False)
-
-
-def _handler(server: LoopbackServer):
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):  # keep pytest output clean
-            pass
-
-        def do_GET(self):
-            server.requests.append({"path": self.path, "range": self.headers.get("Range", "")})
-            served = server.files.get(self.path.lstrip("/"))
-            if served is None or served.status != 200:
-                code = 404 if served is None else served.status
-                self.send_response(code)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                return
-            body, start = served.body, 0
-            rng = self.headers.get("Range")
-            if rng and not served.ignore_range:
-                start = int(rng.removeprefix("bytes=").split("-")[0])
-                if start >= len(body):
-                    self.send_response(416)
-                    self.send_header("Content-Range", f"bytes */{len(body)}")
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    return
-                self.send_response(206)
-                self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
-            else:
-                self.send_response(200)
-            self.send_header("Content-Length", str(len(body) - start))
-            self.send_header("Content-Type", "application/zip")
-            self.end_headers()
-            pos = start
-            try:
-                while pos < len(body):
-                    end = min(len(body), pos + 16 * 1024)
-                    if served.cut_after is not None and end > served.cut_after:
-                        self.wfile.write(body[pos:served.cut_after])
-                        self.wfile.flush()
-                        served.cut_after = None  # one fault; the next request succeeds
-                        self.close_connection = True
-                        return
-                    self.wfile.write(body[pos:end])
-                    pos = end
-                    if served.delay:
-                        self.wfile.flush()
-                        time.sleep(served.delay)
-            except (BrokenPipeError, ConnectionResetError):
-                self.close_connection = True
-
-    return Handler
+from tests.fakes.model_server import model_zip as _model_zip
+from tests.fakes.model_server import serve_loopback
 
 
 @pytest.fixture
 def loopback_server():
     """An HTTP server on 127.0.0.1 (a free port) serving ``server.files``; stops after the test."""
-    state = LoopbackServer(url="")
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    httpd.daemon_threads = True
-    state.url = f"http://127.0.0.1:{httpd.server_address[1]}"
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
+    with serve_loopback() as state:
         yield state
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(5)
-
-
-def _model_zip(top: str | None = "vosk-model-test-0.1", *, payload: int = 300_000,
-              extra: dict[str, bytes] | None = None) -> bytes:
-    """A real zip laid out like an official Vosk model (``top/am/final.mdl`` ...).
-
-    The payload is incompressible so that a download takes several chunks.
-    """
-    prefix = f"{top}/" if top else ""
-    rnd = os.urandom(payload)
-    files = {
-        f"{prefix}am/final.mdl": rnd,
-        f"{prefix}conf/mfcc.conf": b"--sample-frequency=16000\n",
-        f"{prefix}conf/model.conf": b"--beam=10.0\n",
-        f"{prefix}graph/HCLG.fst": b"fst" * 100,
-        f"{prefix}README": b"A model for tests; it recognises nothing.\n",
-    }
-    files.update(extra or {})
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name, data in files.items():
-            zf.writestr(name, data)
-    return buf.getvalue()
 
 
 @pytest.fixture

@@ -1,0 +1,153 @@
+"""The speech-model dialog against a loopback HTTP server serving model zips: the catalogue,
+a download with progress, a cancelled one that resumes, a failed one, and a model folder."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `python -m pytest`
+    sys.path.insert(0, str(ROOT))
+
+from editor.asr.catalogue import Catalogue, load_catalogue
+from editor.asr.download import part_path
+from editor.asr.models import is_model
+from editor.gui.model_dialog import ModelDialog
+from tests.fakes.model_server import model_zip, serve_loopback
+
+NAME = "vosk-model-test-0.1"
+
+
+@pytest.fixture
+def server():
+    with serve_loopback() as state:
+        yield state
+
+
+def dialog_for(qtbot, tmp_path, *entries) -> ModelDialog:
+    catalogue = Catalogue(entries=tuple(entries), snapshot=False, taken="", path="")
+    dialog = ModelDialog(catalogue=catalogue, dest_dir=tmp_path / "models")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
+def test_the_shipped_catalogue_is_listed_and_filtered_by_language(qtbot, tmp_path):
+    dialog = ModelDialog(dest_dir=tmp_path)
+    qtbot.addWidget(dialog)
+    catalogue = load_catalogue()
+    assert dialog.table.rowCount() == len([e for e in catalogue.entries if not e.obsolete]) > 10
+    assert not dialog.download_button.isEnabled()  # nothing chosen yet
+    qtbot.keyClicks(dialog.filter, "korean")
+    shown = dialog.visible_entries()
+    assert shown and all(e.language.startswith("ko") for e in shown)
+    row = dialog._entries.index(shown[0])
+    assert "Korean" in dialog.table.item(row, 0).text() and "MB" in dialog.table.item(row, 2).text()
+    dialog.select(shown[0].name)
+    assert dialog.selected_entry() == shown[0] and dialog.download_button.isEnabled()
+
+
+def test_a_download_shows_progress_and_the_dialog_returns_the_model(qtbot, tmp_path, server):
+    body = model_zip(payload=600_000)
+    server.serve("m.zip", body, delay=0.01)
+    entry = server.entry(NAME, "m.zip", md5=hashlib.md5(body).hexdigest(), size=len(body), exact=True)
+    dialog = dialog_for(qtbot, tmp_path, entry)
+    values: list[int] = []
+    dialog.progress.valueChanged.connect(values.append)
+    dialog.select(NAME)
+
+    with qtbot.waitSignal(dialog.accepted, timeout=30000):
+        qtbot.mouseClick(dialog.download_button, qtbot_left())
+        assert dialog.downloading and not dialog.download_button.isEnabled()
+        assert dialog.cancel_button.text() == "Stop download"
+
+    assert dialog.status == "done"
+    assert dialog.model is not None and dialog.model.name == NAME
+    assert Path(dialog.model.path) == (tmp_path / "models" / NAME).resolve()
+    assert is_model(dialog.model.path)
+    assert len(set(values)) >= 3 and values[-1] == dialog.progress.maximum()
+
+
+def test_stopping_a_download_keeps_the_dialog_open_and_the_next_try_resumes(qtbot, tmp_path, server):
+    body = model_zip(payload=1_000_000)
+    served = server.serve("m.zip", body, delay=0.05)
+    entry = server.entry(NAME, "m.zip", size=len(body), exact=True)
+    dialog = dialog_for(qtbot, tmp_path, entry)
+    dialog.select(NAME)
+    dialog.download()
+    qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=10000)
+
+    with qtbot.waitSignal(dialog.download_ended, timeout=10000) as ended:
+        dialog.reject()  # Cancel (or closing the window) stops the download first
+    assert ended.args == ["cancelled"]
+    assert dialog.isVisible() and dialog.model is None
+    assert dialog.download_button.isEnabled() and dialog.cancel_button.text() == "Cancel"
+    assert "resumes" in dialog.message.text()
+    kept = part_path(entry, tmp_path / "models").stat().st_size
+    assert 0 < kept < len(body)
+
+    served.delay = 0.0
+    with qtbot.waitSignal(dialog.accepted, timeout=30000):
+        dialog.download(entry)
+    assert server.requests[-1]["range"] == f"bytes={kept}-"
+    assert is_model(dialog.model.path)
+
+
+def test_a_failed_download_says_why(qtbot, tmp_path, server):
+    entry = server.entry(NAME, "missing.zip")
+    dialog = dialog_for(qtbot, tmp_path, entry)
+    with qtbot.waitSignal(dialog.download_ended, timeout=10000) as ended:
+        dialog.download(entry)
+    assert ended.args[0].startswith("failed: ") and "404" in ended.args[0]
+    assert "failed" in dialog.message.text() and dialog.isVisible() and dialog.model is None
+
+
+def test_a_model_folder_is_checked_before_it_is_taken(qtbot, tmp_path, server):
+    dialog = dialog_for(qtbot, tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert not dialog.use_folder(empty)
+    assert "not a Vosk model" in dialog.message.text() and dialog.model is None
+    folder = tmp_path / "my-model"
+    for rel in ("am/final.mdl", "conf/mfcc.conf", "graph/HCLG.fst"):
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(b"x")
+    with qtbot.waitSignal(dialog.accepted, timeout=1000):
+        assert dialog.use_folder(folder)
+    assert dialog.model.name == "my-model"
+
+
+def test_the_window_asks_for_a_model_and_remembers_the_choice(window, qtbot, tmp_path):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    folder = tmp_path / "chosen-model"
+    for rel in ("am/final.mdl", "conf/mfcc.conf", "graph/HCLG.fst"):
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(b"x")
+    picked = threading.Event()
+
+    def pick() -> None:
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, ModelDialog):
+            picked.set()
+            dialog.use_folder(folder)
+        else:
+            QTimer.singleShot(20, pick)
+
+    QTimer.singleShot(0, pick)
+    info = window.transcription.ask_for_model()
+    assert picked.is_set() and info is not None and info.name == "chosen-model"
+    assert window.settings.engine.vosk_model_dir == info.path
+    assert Path(window.transcription.find_model().path) == folder.resolve()
+
+
+def qtbot_left():
+    from PySide6.QtCore import Qt
+
+    return Qt.MouseButton.LeftButton
