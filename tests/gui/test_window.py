@@ -299,3 +299,22 @@ def test_recovery_is_offered_at_start(restored, qtbot, settings, monkeypatch):
     fresh.offer_recovery()
     assert fresh.transcript.words()[0] == "saved"
     fresh.interactive = False
+
+
+def test_editing_during_restoration_drops_stale_results_and_runs_again(window, qtbot, tmp_path):
+    words = SAMPLE.read_text(encoding="utf-8").split() * 10
+    source = tmp_path / "busy.txt"
+    source.write_text(" ".join(words), encoding="utf-8")
+    window.open_path(source)
+    qtbot.waitUntil(lambda: window.restoration.restorer is not None, timeout=60_000)
+    window.view.edit_characters(0, 0, "Edited ")  # while chunks are still coming
+    first_status = []
+    window.restoration_finished.connect(lambda: first_status.append(window.restoration_status))
+    qtbot.waitUntil(lambda: len(first_status) >= 2 or window.restoration_status == "done"
+                    and not window.restoration._stale, timeout=60_000)
+    qtbot.waitUntil(lambda: not window.restoration.running, timeout=60_000)
+    doc = window.transcript
+    assert doc[0].word == "edited"
+    assert window.view.shown_text() == layout(doc, ALL).text.replace("\n", "\n\n")
+    with_suggestions = {s.token_id for s in doc.suggestions()}
+    assert len(with_suggestions) > len(doc) // 2  # the rerun covered the document
