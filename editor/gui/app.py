@@ -33,6 +33,9 @@ def run(file: str | None = None, *, screenshot: str | None = None, model: str | 
         QTimer.singleShot(0, lambda: window._open_reporting(file))
     else:
         QTimer.singleShot(0, window.offer_recovery)
+        # Import torch and load the model while the person picks a file: the import holds the
+        # interpreter for a moment (a one-time hitch of a few hundred ms), better now than later.
+        QTimer.singleShot(500, window.preload_restorer)
     return app.exec()
 
 

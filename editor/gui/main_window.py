@@ -343,6 +343,13 @@ class MainWindow(QMainWindow):
         self.restoration.device = self.settings.engine.device
         self.restoration.start(self.transcript, priority=self.view.visible_tokens())
 
+    def preload_restorer(self) -> None:
+        """Load the restoration model in the background before any document needs it."""
+        self.restoration.model = (self.restore_model_override
+                                  or self.settings.engine.restore_model or None)
+        self.restoration.device = self.settings.engine.device
+        self.restoration.load_in_background()
+
     def cancel_restoration(self) -> None:
         self.transcription.cancel()
         self.restoration.cancel()
