@@ -57,7 +57,9 @@ def test_subtitle_round_trip_keeps_times_close(tmp_path, ext):
 
 
 def test_stet_reopens_exactly(tmp_path, timed):
-    timed.set_metadata(language="en", audio_file="talk.wav", duration=7.0)
+    # In memory the recording's path is as found from here (a relative one in the file is joined
+    # to the project's folder: tests/core/test_stet_audio_path.py).
+    timed.set_metadata(language="en", audio_file=str(tmp_path / "talk.wav"), duration=7.0)
     write_any(timed, tmp_path / "p.stet")
     back = read_any(tmp_path / "p.stet")
     assert back.tokens == timed.tokens

@@ -2,11 +2,15 @@
 tokens with ids and times, paragraphs, metadata and every suggestion with its state.
 
 Undo history is not kept. Saving is atomic, so a crash mid-save leaves the previous file intact.
+A recording in the project's folder (or below it) is written relative to it, so the two can move
+together; in memory, ``metadata.audio_file`` is always the path as found from here.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from editor import __version__
@@ -26,12 +30,13 @@ def read_stet(path: PathLike) -> Transcript:
 
 def write_stet(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
     """``policy`` is ignored: a project keeps pending suggestions pending."""
-    text = json.dumps(stet_document(transcript), ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(stet_document(transcript, path), ensure_ascii=False, separators=(",", ":"))
     atomic_write(path, text.encode("utf-8"))
 
 
-def stet_document(transcript: Transcript) -> dict[str, Any]:
-    """The JSON-able form of a transcript (also what an autosave writes)."""
+def stet_document(transcript: Transcript, path: PathLike | None = None) -> dict[str, Any]:
+    """The JSON-able form of a transcript (also what an autosave writes). With the ``path`` it is
+    written to, a recording in that file's folder is named relative to it."""
     tokens = []
     for t in transcript.tokens:
         item: dict[str, Any] = {"id": t.id, "word": t.word}
@@ -52,6 +57,8 @@ def stet_document(transcript: Transcript) -> dict[str, Any]:
     m = transcript.metadata
     metadata: dict[str, Any] = {key: getattr(m, key) for key in _META_TEXT_FIELDS}
     metadata.update(duration=m.duration, warnings=list(m.warnings), extra=dict(m.extra))
+    if path is not None and m.audio_file:
+        metadata.update(_audio_paths(m.audio_file, path))
     return {
         "format_version": FORMAT_VERSION,
         "generator": f"stet {__version__}",
@@ -146,5 +153,34 @@ def _metadata(item: Any, path: PathLike) -> Metadata:
         raise FormatError(path, "metadata: \"warnings\" is not a list of text")
     if not isinstance(extra, dict):
         raise FormatError(path, "metadata: \"extra\" is not an object")
+    if texts["audio_file"]:
+        texts["audio_file"] = _audio_from(texts["audio_file"], item.get("audio_file_absolute"), path)
     return Metadata(**texts, duration=seconds(item.get("duration"), path, "metadata"),
                     warnings=tuple(warnings), extra=extra)
+
+
+def _audio_paths(audio: str, project: PathLike) -> dict[str, str]:
+    """``audio_file`` relative to the project's folder when the recording is in it or below, with
+    the absolute path beside it for a project that moves without its recording; else nothing to
+    change (the path is kept as it is)."""
+    where = Path(audio)
+    if not where.is_absolute():
+        return {}
+    folder = Path(os.path.abspath(project)).parent
+    try:
+        relative = Path(os.path.normpath(where)).relative_to(folder)
+    except ValueError:
+        return {}
+    return {"audio_file": PurePosixPath(*relative.parts).as_posix(), "audio_file_absolute": audio}
+
+
+def _audio_from(audio: str, absolute: Any, project: PathLike) -> str:
+    """The recording's path as seen from here: a relative one is joined to the project's folder,
+    unless only the absolute one written beside it exists (the project moved, the audio did not)."""
+    if Path(os.path.expanduser(audio)).is_absolute():
+        return audio
+    here = os.path.normpath(Path(os.path.abspath(project)).parent / audio)
+    if (not os.path.exists(here) and isinstance(absolute, str) and Path(absolute).is_absolute()
+            and os.path.exists(absolute)):
+        return absolute
+    return here
