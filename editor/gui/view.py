@@ -86,6 +86,7 @@ class QtTranscriptView(QPlainTextEdit):
         self._dirty: set[int] = set()  # token ids whose look must be brought up to date
         self._run: tuple[str, int] | None = None  # the typing run going on: (kind, caret after it)
         self._run_id = 0
+        self._held: tuple[int, str] | None = None  # whitespace typed that waits for the next word
         self.last_changed: int | None = None  # lowest token index redrawn since last reset
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
@@ -386,13 +387,19 @@ class QtTranscriptView(QPlainTextEdit):
         ls = min(max(start - base, 0), len(local.text))
         le = min(max(end - base, ls), len(local.text))
         first, last, text = local.edit(ls, le, typed)
+        before = prefix[-1]
         doc.replace_span(a + first, a + last, text)
         self.flush()
-        return start + len(typed)
+        # The text after the edit reads as before (only the touched words are redrawn), so the
+        # caret goes as far from the end as ``end`` was: typed spacing may be normalised.
+        return max(start, self._offsets()[-1] - (before - end))
 
     def _type(self, typed: str) -> None:
         cursor = self.textCursor()
         start, end = cursor.selectionStart(), cursor.selectionEnd()
+        if self._held is not None and self._held[0] == start == end:
+            typed = self._held[1] + typed  # the space typed before this word
+        self._held = None
         self._edit_and_place(start, end, typed)
 
     def _edit_and_place(self, start: int, end: int, typed: str) -> None:
@@ -403,13 +410,27 @@ class QtTranscriptView(QPlainTextEdit):
         if not (single and self._run is not None and self._run[0] == kind
                 and self._run[1] in (start, end)):
             self._run_id += 1
+        revision = self.transcript.revision
         with self.transcript.history.group("Typing" if typed else "Delete",
                                            merge_id=("edit", id(self), self._run_id)):
             caret = self.edit_characters(start, end, typed)
         self._run = (kind, caret) if len(typed) <= 1 and not typed.isspace() else None
-        cursor = self.textCursor()
-        cursor.setPosition(min(caret, self.document().characterCount() - 1))
-        self.setTextCursor(cursor)
+        if typed and typed.isspace() and start == end and self.transcript.revision == revision:
+            # A space (or line break) next to a space or at the end changes no word yet: hold it
+            # for the word typed next, so "a|" + " " + "b" gives two words, not "ab".
+            self._held, caret = (start, typed), start
+        self._place_caret(caret)
+
+    def _place_caret(self, position: int) -> None:
+        self._moving = True
+        try:
+            cursor = self.textCursor()
+            cursor.setPosition(min(position, self.document().characterCount() - 1))
+            self.setTextCursor(cursor)
+        finally:
+            self._moving = False
+        if self._current is not None:
+            self._set_current(None, select=False)
 
     def _delete(self, backwards: bool) -> None:
         cursor = self.textCursor()
@@ -443,7 +464,8 @@ class QtTranscriptView(QPlainTextEdit):
             self._type("\n")
             return
         following = index if position <= a else index + 1
-        if following >= len(self._ulen) or following == 0:
+        if following >= len(self._ulen) or following == 0:  # the next word typed starts one
+            self._held = (position, "\n")
             return
         self.transcript.set_paragraph_start(following, True)
         self.flush()
@@ -559,7 +581,10 @@ class QtTranscriptView(QPlainTextEdit):
         self.current_changed.emit(s)
 
     def _caret_moved(self) -> None:
-        if not self._moving and self._current is not None:
+        if self._moving:
+            return
+        self._held = None
+        if self._current is not None:
             self._set_current(None, select=False)
 
     def next_suggestion(self, reverse: bool = False) -> Suggestion | None:

@@ -174,3 +174,24 @@ def test_enter_splits_and_backspace_joins_paragraphs(qtbot):
     qtbot.keyClick(view, Qt.Key.Key_Backspace)
     assert doc.paragraph_starts == [0] and shown(view) == "one two three four"
     assert doc.words() == ["one", "two", "three", "four"]
+
+
+def test_typing_new_words_between_and_after_words(qtbot):
+    from PySide6.QtCore import Qt
+
+    doc = Transcript([Token("one"), Token("three")])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    cursor = view.textCursor()
+    cursor.setPosition(len("one"))
+    view.setTextCursor(cursor)
+    qtbot.keyClicks(view, " two")
+    assert doc.words() == ["one", "two", "three"]
+    cursor.setPosition(len(shown(view)))
+    view.setTextCursor(cursor)
+    qtbot.keyClicks(view, " four five")
+    assert doc.words() == ["one", "two", "three", "four", "five"]
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    qtbot.keyClicks(view, "six")
+    assert doc.words()[-1] == "six" and doc.paragraph_starts == [0, 5]
+    assert shown(view) == "one two three four five\n\nsix"
