@@ -43,6 +43,7 @@ from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
 from editor.gui.restoration import RestorationController
 from editor.gui.transcription import MEDIA_SUFFIXES, TranscriptionController, is_media
+from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
 
 AUTOSAVE_MS = 3000
@@ -119,6 +120,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self.playback = PlaybackController(self)  # a player bar for transcripts with audio
         self.transcription = TranscriptionController(self)  # audio and video files open here
+        self.unsure_words = UnsureWords(self, self.view_menu)  # low ASR confidence, underlined
         self._autosave = QTimer(self)
         self._autosave.setSingleShot(True)
         self._autosave.setInterval(AUTOSAVE_MS)
@@ -198,6 +200,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         self._action(m, "Accept all &confident", lambda: self.accept_all(self.settings.review.high),
                      hotkeys.ACCEPT_ALL, "Accept every pending suggestion at or above the high threshold")
+        self._action(m, "Accept all at or a&bove…", self.accept_all_dialog)
         self._action(m, "Accept all pending", lambda: self.accept_all(0.0))
         self._action(m, "Reject all pending", self.reject_all, hotkeys.REJECT_ALL)
         m.addSeparator()
@@ -209,6 +212,7 @@ class MainWindow(QMainWindow):
         self._action(m, "&Suggestion list", self.panel.list.setFocus, hotkeys.FOCUS_LIST)
         self._action(m, "Zoom &in", lambda: self._zoom(+1), hotkeys.ZOOM_IN)
         self._action(m, "Zoom &out", lambda: self._zoom(-1), hotkeys.ZOOM_OUT)
+        self.view_menu = m
         self._update_undo_actions()
 
     def add_bottom_widget(self, widget: QWidget) -> None:
@@ -294,6 +298,15 @@ class MainWindow(QMainWindow):
         count = self.transcript.accept_all(min_confidence)
         self.statusBar().showMessage(f"Accepted {count} suggestions", 4000)
         return count
+
+    def accept_all_dialog(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        value, ok = QInputDialog.getDouble(
+            self, "Accept all", "Accept every pending suggestion with confidence at or above:",
+            self.settings.review.high, 0.0, 1.0, 2)
+        if ok:
+            self.accept_all(value)
 
     def reject_all(self) -> int:
         count = self.transcript.reject_all()
@@ -478,6 +491,7 @@ class MainWindow(QMainWindow):
         self.order_action.setChecked(self.view.order == "confidence")
         self.view.apply_settings()
         self.panel.apply_settings()
+        self.unsure_words.apply()
         self._save_settings()
 
     def _save_settings(self) -> None:
