@@ -32,6 +32,8 @@ class AppearanceSettings:
     high_colour: str = "#009E73"
     medium_colour: str = "#E69F00"
     low_colour: str = "#D55E00"
+    underline_unsure: bool = False  # underline words the speech recogniser was unsure of
+    unsure_below: float = 0.5  # ASR confidence under which a word counts as unsure
 
 
 @dataclass

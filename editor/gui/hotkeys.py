@@ -68,6 +68,7 @@ FOCUS_TEXT = "Ctrl+1"
 FOCUS_LIST = "Ctrl+2"
 ZOOM_IN = StandardKey.ZoomIn
 ZOOM_OUT = StandardKey.ZoomOut
+UNDERLINE_UNSURE = "Ctrl+U"  # words the speech recogniser was unsure of
 
 # Playback, oTranscribe's keys; active while the player bar (editor/gui/player_bar.py) is shown.
 # Esc still closes the find bar and leaves the current suggestion first (ShortcutOverride there).

@@ -1,0 +1,105 @@
+"""Words the recogniser was unsure of (low ``Token.confidence``), dash-underlined in a colour of
+their own, on a toggle kept in settings — apart from the suggestion colours, which are about
+punctuation and capitals, not about whether the word was heard right.
+
+A ``QSyntaxHighlighter`` draws the marks: they overlay the text's own formats (the view's
+suggestion colours) without changing them, and cost nothing while the toggle is off.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextBlock, QTextCharFormat
+
+from editor.gui import hotkeys
+
+UNSURE_COLOUR = "#CC79A7"  # Okabe-Ito reddish purple: none of the confidence bands uses it
+
+
+class UnsureWordsHighlighter(QSyntaxHighlighter):
+    """Underlines, in ``view``'s document, the words whose ASR confidence is below ``threshold``.
+
+    The view's map from tokens to characters is brought up to date just after the text changes;
+    a block that changes while the view is still rewriting it is marked on the next turn of the
+    event loop instead.
+    """
+
+    def __init__(self, view, threshold: float) -> None:
+        super().__init__(None)
+        self.view = view
+        self.threshold = threshold
+        self.format = QTextCharFormat()
+        self.format.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
+        self.format.setUnderlineColor(QColor(UNSURE_COLOUR))
+        self._later: list[QTextBlock] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._catch_up)
+
+    def highlightBlock(self, text: str) -> None:
+        view = self.view
+        if view._moving:  # the view's token map is about to change: after it has
+            self._later.append(self.currentBlock())
+            self._timer.start()
+            return
+        doc = view.transcript
+        if not len(doc) or not view._ulen:
+            return
+        block = self.currentBlock()
+        start, end = block.position(), block.position() + len(text)
+        prefix = view._offsets()
+        i = max(0, bisect.bisect_right(prefix, start) - 1)
+        n = min(len(doc), len(view._ulen))
+        while i < n and prefix[i] < end:
+            conf = doc[i].confidence
+            if conf is not None and conf < self.threshold:
+                at = prefix[i] + len(view._sep[i])
+                length = len(view._surf[i])
+                if at >= start and at + length <= end:
+                    self.setFormat(at - start, length, self.format)
+            i += 1
+
+    def _catch_up(self) -> None:
+        blocks, self._later = self._later, []
+        seen: set[int] = set()
+        for block in blocks:
+            if block.isValid() and block.blockNumber() not in seen and self.document() is not None:
+                seen.add(block.blockNumber())
+                self.rehighlightBlock(block)
+
+
+class UnsureWords(QObject):
+    """The View menu's toggle (``appearance.underline_unsure``) and the highlighter it switches."""
+
+    def __init__(self, window, menu) -> None:
+        super().__init__(window)
+        self.window = window
+        settings = window.settings.appearance
+        self.highlighter = UnsureWordsHighlighter(window.view, settings.unsure_below)
+        self.action = window._action(menu, "&Underline unsure words", self.toggle,
+                                     hotkeys.UNDERLINE_UNSURE,
+                                     "Underline words the speech recogniser was unsure of")
+        self.action.setCheckable(True)
+        self.apply()
+
+    @property
+    def on(self) -> bool:
+        return self.window.settings.appearance.underline_unsure
+
+    def toggle(self) -> None:
+        self.window.settings.set("appearance.underline_unsure", not self.on)
+        self.apply()
+        self.window._save_settings()
+
+    def apply(self) -> None:
+        """Follow the settings (after the toggle, or the settings dialog)."""
+        self.action.setChecked(self.on)
+        self.highlighter.threshold = self.window.settings.appearance.unsure_below
+        document = self.window.view.document() if self.on else None
+        if self.highlighter.document() is not document:
+            self.highlighter.setDocument(document)  # attaching marks every block
+        elif document is not None:
+            self.highlighter.rehighlight()
