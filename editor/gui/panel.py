@@ -149,11 +149,21 @@ class QtSuggestionList(QWidget):
                                   else f"{len(shown)} of {len(pending)} pending") + more)
 
     def describe(self, s: Suggestion) -> str:
+        """"62%  …the old train station.  mark": the words around it as they would read."""
         doc = self._transcript
-        word = doc.token(s.token_id).word if doc is not None and doc.has_token(s.token_id) else "?"
-        what = f"“{word}” → “{s.value}”" if s.kind == Kind.CASE else \
-            f"after “{word}”: {describe_value(s.kind, s.value)}"
-        return f"{s.confidence:4.0%}  {what}"
+        if doc is None or not doc.has_token(s.token_id):
+            return f"{s.confidence:4.0%}  ?"
+        i = doc.index_of(s.token_id)
+        token = doc[i]
+        if s.kind == Kind.CASE:
+            word, what = f"{s.value}{token.punct}", "capital" if s.value[:1].isupper() else "case"
+        elif s.value:
+            word, what = f"{token.surface}{s.value}", "mark"
+        else:
+            word, what = f"{token.surface} ⌫{token.punct}", "no mark"
+        before = " ".join(t.text for t in doc.tokens[max(0, i - 3):i])
+        after = doc[i + 1].text if i + 1 < len(doc) else ""
+        return f"{s.confidence:4.0%}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"
 
     def show_current(self, s: Suggestion | None) -> None:
         if s is None:
