@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,39 @@ def test_media_files_and_time_left():
     assert is_media("talk.MP3") and is_media("/x/clip.mp4") and not is_media("notes.srt")
     assert format_eta(None) == "" and format_eta(0.2) == "about 1 s left"
     assert format_eta(125) == "about 2 min left" and format_eta(7200) == "about 2.0 h left"
+
+
+def test_a_dropped_recording_is_transcribed(fake_player, qtbot, korean_speech, korean_model):
+    from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    window = fake_player
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(korean_speech))])
+    with warnings.catch_warnings():  # PySide6 marks its only constructor deprecated
+        warnings.simplefilter("ignore", DeprecationWarning)
+        enter = QDragEnterEvent(window.rect().center(), Qt.DropAction.CopyAction, data,
+                                Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    window.dragEnterEvent(enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, data,
+                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.transcription.finished, timeout=120000) as finished:
+        window.dropEvent(drop)
+    assert finished.args == ["done"] and "오늘" in [t.word for t in window.transcript.tokens]
+    qtbot.waitUntil(lambda: window.restoration_status != "running", timeout=60000)
+    window.close()
+
+
+def test_the_screenshot_of_a_recording_waits_for_its_words_and_restoration(
+        fake_player, qtbot, korean_speech, korean_model, tmp_path):
+    from PySide6.QtWidgets import QApplication
+
+    from editor.gui.app import _screenshot
+
+    window = fake_player
+    png = tmp_path / "shot.png"
+    assert _screenshot(QApplication.instance(), window, str(korean_speech), png, 120) == 0
+    assert png.stat().st_size > 10_000
+    assert window.transcription.status == "done" and window.restoration_status == "done"
+    assert len(window.transcript) >= 4 and window.playback.bar is not None
