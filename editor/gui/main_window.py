@@ -233,6 +233,7 @@ class MainWindow(QMainWindow):
                        project: Path | None = None, restore: bool = True) -> None:
         """Show ``doc`` (replacing the current one) and, if it has no suggestions, restore it."""
         self.restoration.cancel(quiet=True)
+        self._restoration_idle()
         self._unwatch(self.transcript)
         self.transcript = doc
         # The garbage collector's full passes scan every token and suggestion: 100-300 ms on a
@@ -391,13 +392,16 @@ class MainWindow(QMainWindow):
         if done and "loading" in self.status_label.text():
             self.status_label.setText(f"{total:,} words — restoring punctuation and capitals…")
 
-    def _restoration_ended(self, status: str) -> None:
-        self.restoration_status = status
+    def _restoration_idle(self) -> None:
         self.progress.hide()
         self.cancel_button.hide()
         self.panel.busy = False
         gc.freeze()
         gc.enable()
+
+    def _restoration_ended(self, status: str) -> None:
+        self.restoration_status = status
+        self._restoration_idle()
         self.panel.refresh()  # counts the pending ones without sorting them all
         pending = self.panel.pending_count
         words = len(self.transcript)

@@ -318,3 +318,19 @@ def test_editing_during_restoration_drops_stale_results_and_runs_again(window, q
     assert window.view.shown_text() == layout(doc, ALL).text.replace("\n", "\n\n")
     with_suggestions = {s.token_id for s in doc.suggestions()}
     assert len(with_suggestions) > len(doc) // 2  # the rerun covered the document
+
+
+def test_opening_another_file_mid_restoration_leaves_nothing_running(window, qtbot, tmp_path):
+    import gc
+
+    words = SAMPLE.read_text(encoding="utf-8").split() * 20
+    source = tmp_path / "first.txt"
+    source.write_text(" ".join(words), encoding="utf-8")
+    window.open_path(source)
+    assert window.restoration.running and not gc.isenabled()
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+        window.open_path(empty)  # nothing to restore
+    assert window.restoration_status == "skipped"
+    assert gc.isenabled() and not window.progress.isVisible()
