@@ -205,8 +205,13 @@ class TranscriptionController(QObject):
             return
         doc = self.doc
         if isinstance(event, WordBatch):
+            # Reading along at the end: stay there as words arrive; reading further up: stay put.
+            scroll = self.window.view.verticalScrollBar()
+            at_end = scroll.value() >= scroll.maximum() - 1
             for tokens, new_paragraph in self._assembler.add(event.words):
                 doc.append_tokens(tokens, new_paragraph=new_paragraph, merge_id=("asr", id(self), job))
+            if at_end:
+                scroll.setValue(scroll.maximum())
             self.words_added.emit(len(doc))
         elif isinstance(event, Progress):
             now = time.perf_counter()

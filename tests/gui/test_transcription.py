@@ -199,3 +199,34 @@ def test_the_screenshot_of_a_recording_waits_for_its_words_and_restoration(
     assert png.stat().st_size > 10_000
     assert window.transcription.status == "done" and window.restoration_status == "done"
     assert len(window.transcript) >= 4 and window.playback.bar is not None
+
+
+def test_the_view_follows_arriving_words_only_from_the_end(window, qtbot):
+    """Recognition events fed straight in (no model): new paragraphs at long pauses, and the view
+    keeps up with the words while the person reads at the end, not while they read above."""
+    from editor.asr.engine import Word, WordBatch
+    from editor.asr.transcribe import TokenAssembler
+    from editor.core.document import Transcript
+
+    doc = Transcript()
+    window.set_transcript(doc, restore=False)
+    controller = window.transcription
+    controller.doc, controller._assembler = doc, TokenAssembler(paragraph_gap=2.0)
+    job = controller._job
+    scroll = window.view.verticalScrollBar()
+    t = 0.0
+    for batch in range(40):
+        words = []
+        for _ in range(12):
+            words.append(Word(f"word{len(doc) + len(words)}", t, t + 0.3, 0.9))
+            t += 0.4
+        t += 3.0 if batch % 4 == 3 else 0.0  # a long pause: the next batch starts a paragraph
+        controller._event(job, WordBatch(tuple(words)))
+    assert len(doc) == 480 and len(doc.paragraph_starts) == 10
+    assert scroll.maximum() > 0 and scroll.value() == scroll.maximum()
+
+    scroll.setValue(0)
+    controller._event(job, WordBatch((Word("more", t, t + 0.3, 0.9),)))
+    assert scroll.value() == 0 and doc[len(doc) - 1].word == "more"
+    controller._event(job + 1, WordBatch((Word("stale", t, t + 0.3, 0.9),)))  # a stopped run's
+    assert doc[len(doc) - 1].word == "more"
