@@ -40,15 +40,17 @@ class ModelDialog(QDialog):
     ``dest_dir`` (default: Stet's model folder), or pick a folder. ``model`` is the chosen
     ``ModelInfo`` once the dialog is accepted.
 
-    ``download_ended(status)``: "done", "cancelled" or "failed: <why>" after each download.
+    ``download_ended(status)``: "done", "cancelled" or "failed: <why>" after each download;
+    ``refreshed(status)``: "done" or "failed: <why>" after fetching the official list again.
     """
 
     download_ended = Signal(str)
+    refreshed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None, *, catalogue=None,
                  dest_dir: str | os.PathLike[str] | None = None) -> None:
         super().__init__(parent)
-        from editor.asr.catalogue import load_catalogue
+        from editor.asr.catalogue import MODEL_LIST_URL, load_catalogue
         from editor.asr.models import models_dir
 
         self.setWindowTitle("Speech model")
@@ -57,10 +59,11 @@ class ModelDialog(QDialog):
         self.dest_dir = Path(dest_dir) if dest_dir is not None else models_dir()
         self.model = None  # ModelInfo, once chosen
         self.status = ""
+        self.list_url = MODEL_LIST_URL
         self._cancel: threading.Event | None = None
         self._op: BackgroundOp | None = None
-        self._entries = [e for e in self.catalogue.entries if not e.obsolete]
-        self._entries.sort(key=lambda e: (e.language_name.lower(), e.kind != "small", e.size or 0))
+        self._refreshing = False
+        self._entries: list = []
 
         intro = QLabel("Transcribing needs a speech model for the language of the recording. "
                        "Download one (small models suit a laptop), or choose a model folder "
@@ -70,7 +73,7 @@ class ModelDialog(QDialog):
         self.filter.setPlaceholderText("Filter by language or name")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._apply_filter)
-        self.table = QTableWidget(len(self._entries), 4)
+        self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["Language", "Model", "Size", "Kind"])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -78,24 +81,13 @@ class ModelDialog(QDialog):
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        for row, entry in enumerate(self._entries):
-            size = entry.size_text if entry.size_exact or not entry.size else f"≈ {entry.size_text}"
-            installed = (self.dest_dir / entry.name).is_dir()
-            cells = [f"{entry.language_name} ({entry.language})",
-                     entry.name + ("  — installed" if installed else ""), size, entry.kind]
-            for col, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if col == 2 and entry.size:
-                    item.setData(Qt.ItemDataRole.UserRole, entry.size)
-                self.table.setItem(row, col, item)
-        self.table.resizeColumnToContents(0)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.itemDoubleClicked.connect(lambda _item: self.download())
 
         self.progress = QProgressBar()
         self.progress.setRange(0, _STEPS)
         self.progress.hide()
-        self.message = QLabel(f"Models go to {self.dest_dir}")
+        self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
@@ -104,10 +96,15 @@ class ModelDialog(QDialog):
         self.download_button.clicked.connect(lambda _=False: self.download())
         self.folder_button = QPushButton("Choose a model &folder…")
         self.folder_button.clicked.connect(lambda _=False: self.choose_folder())
+        self.refresh_button = QPushButton("&Refresh list")
+        self.refresh_button.setToolTip("Fetch the current list of models (with checksums) from "
+                                       "the Vosk site")
+        self.refresh_button.clicked.connect(lambda _=False: self.refresh())
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(lambda _=False: self.reject())
         buttons = QHBoxLayout()
         buttons.addWidget(self.folder_button)
+        buttons.addWidget(self.refresh_button)
         buttons.addStretch(1)
         buttons.addWidget(self.download_button)
         buttons.addWidget(self.cancel_button)
@@ -119,7 +116,32 @@ class ModelDialog(QDialog):
         layout.addWidget(self.progress)
         layout.addWidget(self.message)
         layout.addLayout(buttons)
+        self._fill()
+        self.message.setText(self._about_list())
         self._update_buttons()
+
+    def _about_list(self) -> str:
+        made = "shipped with Stet" if self.catalogue.snapshot else "fetched"
+        when = f", {self.catalogue.taken[:10]}" if self.catalogue.taken else ""
+        return f"{len(self._entries)} models (list {made}{when}); they go to {self.dest_dir}"
+
+    def _fill(self) -> None:
+        self._entries = [e for e in self.catalogue.entries if not e.obsolete]
+        self._entries.sort(key=lambda e: (e.language_name.lower(), e.kind != "small", e.size or 0))
+        self.table.clearContents()
+        self.table.setRowCount(len(self._entries))
+        for row, entry in enumerate(self._entries):
+            size = entry.size_text if entry.size_exact or not entry.size else f"≈ {entry.size_text}"
+            installed = (self.dest_dir / entry.name).is_dir()
+            cells = [f"{entry.language_name} ({entry.language})",
+                     entry.name + ("  — installed" if installed else ""), size, entry.kind]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if col == 2 and entry.size:
+                    item.setData(Qt.ItemDataRole.UserRole, entry.size)
+                self.table.setItem(row, col, item)
+        self.table.resizeColumnToContents(0)
+        self._apply_filter(self.filter.text())
 
     # -- the list ----------------------------------------------------------------------------------
     @property
@@ -146,9 +168,41 @@ class ModelDialog(QDialog):
         rows = self.table.selectionModel().selectedRows()
         return self._entries[rows[0].row()] if rows else None
 
+    def refresh(self) -> BackgroundOp | None:
+        """Fetch the official list again in the background (it carries exact sizes and checksums,
+        which the shipped snapshot lacks); kept for next time."""
+        from editor.asr.catalogue import refresh_catalogue
+
+        if self.downloading or self._refreshing:
+            return None
+        self._refreshing = True
+        self._update_buttons()
+        url = self.list_url
+        self.message.setText(f"Fetching the list from {url.split('/')[2]}…")
+        return BackgroundOp(self, lambda report: refresh_catalogue(url)) \
+            .success(self._refreshed).failure(self._refresh_failed).run()
+
+    def _refreshed(self, catalogue) -> None:
+        chosen = self.selected_entry()
+        self._refreshing = False
+        self.catalogue = catalogue
+        self._fill()
+        if chosen is not None and catalogue.find(chosen.name) is not None:
+            self.select(chosen.name)
+        self.message.setText(self._about_list())
+        self._update_buttons()
+        self.refreshed.emit("done")
+
+    def _refresh_failed(self, err: BaseException) -> None:
+        self._refreshing = False
+        self.message.setText(f"The list could not be refreshed: {err}")
+        self._update_buttons()
+        self.refreshed.emit(f"failed: {err}")
+
     def _update_buttons(self) -> None:
         busy = self.downloading
         self.download_button.setEnabled(not busy and self.selected_entry() is not None)
+        self.refresh_button.setEnabled(not busy and not self._refreshing)
         self.folder_button.setEnabled(not busy)
         self.table.setEnabled(not busy)
         self.filter.setEnabled(not busy)

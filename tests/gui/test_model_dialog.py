@@ -151,3 +151,40 @@ def qtbot_left():
     from PySide6.QtCore import Qt
 
     return Qt.MouseButton.LeftButton
+
+
+def test_refreshing_the_list_brings_checksums_and_keeps_it_for_next_time(qtbot, tmp_path, server):
+    import json
+
+    body = model_zip()
+    server.serve("m.zip", body)
+    official = [{"name": NAME, "lang": "xx", "lang_text": "Testish", "size": len(body),
+                 "size_text": "0.3MiB", "md5": hashlib.md5(body).hexdigest(),
+                 "url": f"{server.url}/m.zip", "type": "small", "version": "0.1", "obsolete": "false"},
+                {"name": "vosk-model-old-0.1", "lang": "xx", "lang_text": "Testish", "size": 1,
+                 "url": f"{server.url}/old.zip", "type": "small", "obsolete": "true"}]
+    server.serve("model-list.json", json.dumps(official).encode())
+    dialog = ModelDialog(dest_dir=tmp_path / "models")
+    qtbot.addWidget(dialog)
+    assert "shipped with Stet" in dialog.message.text()
+    dialog.list_url = f"{server.url}/model-list.json"
+
+    with qtbot.waitSignal(dialog.refreshed, timeout=10000) as refreshed:
+        qtbot.mouseClick(dialog.refresh_button, qtbot_left())
+    assert refreshed.args == ["done"]
+    assert [e.name for e in dialog.visible_entries()] == [NAME]  # the obsolete one is left out
+    assert "1 models (list fetched" in dialog.message.text()
+    assert load_catalogue().find(NAME) is not None  # the next dialog starts from it
+    with qtbot.waitSignal(dialog.accepted, timeout=30000):
+        dialog.select(NAME)
+        dialog.download()
+    assert dialog.model.name == NAME
+
+    dialog2 = ModelDialog(dest_dir=tmp_path / "models")
+    qtbot.addWidget(dialog2)
+    dialog2.list_url = f"{server.url}/gone.json"
+    with qtbot.waitSignal(dialog2.refreshed, timeout=10000) as refreshed:
+        dialog2.refresh()
+    assert refreshed.args[0].startswith("failed: ") and "could not be refreshed" in dialog2.message.text()
+    assert dialog2.refresh_button.isEnabled() and dialog2.table.rowCount() == 1
+    assert "installed" in dialog2.table.item(0, 1).text()
