@@ -285,10 +285,10 @@ class ModelDialog(QDialog):
     def use_folder(self, path: str | os.PathLike[str]) -> bool:
         """Take the model in ``path`` and accept; False (and why, in the dialog) if it is not one."""
         from editor.asr.errors import ModelError
-        from editor.asr.models import validate_model
+        from editor.asr.models import resolve_model
 
-        try:
-            info = validate_model(path)
+        try:  # a folder is checked; a packaged model's folder keeps the package's name, language
+            info = resolve_model(Path(path).expanduser().absolute())
         except ModelError as err:
             self.message.setText(str(err))
             return False

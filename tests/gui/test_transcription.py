@@ -230,3 +230,39 @@ def test_the_view_follows_arriving_words_only_from_the_end(window, qtbot):
     assert scroll.value() == 0 and doc[len(doc) - 1].word == "more"
     controller._event(job + 1, WordBatch((Word("stale", t, t + 0.3, 0.9),)))  # a stopped run's
     assert doc[len(doc) - 1].word == "more"
+
+
+def test_with_no_model_the_window_offers_the_model_dialog_and_goes_on(
+        fake_player, qtbot, korean_speech, korean_model, tmp_path, monkeypatch):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from editor.asr import models
+    from editor.gui.model_dialog import ModelDialog
+
+    window = fake_player
+    real_package_model = korean_model
+    monkeypatch.setattr(models, "_MODEL_PACKAGES", {})  # nothing installed...
+    monkeypatch.delenv(models.ENV_VAR, raising=False)
+    monkeypatch.setenv(models.DATA_DIR_ENV, str(tmp_path / "no-models"))
+    shown: list[ModelDialog] = []
+
+    def pick() -> None:  # ...so the dialog comes up; the person picks a model folder
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, ModelDialog):
+            QTimer.singleShot(20, pick)
+            return
+        shown.append(dialog)
+        dialog.use_folder(real_package_model)
+
+    window.interactive = True
+    try:
+        QTimer.singleShot(0, pick)
+        with qtbot.waitSignal(window.transcription.finished, timeout=120000) as finished:
+            window.open_path(korean_speech)
+        assert shown and finished.args == ["done"]
+        assert window.settings.engine.vosk_model_dir == str(real_package_model.resolve())
+        assert "오늘" in [t.word for t in window.transcript.tokens]
+        qtbot.waitUntil(lambda: window.restoration_status != "running", timeout=60000)
+    finally:
+        window.interactive = False  # no "save first?" question when the test closes it
