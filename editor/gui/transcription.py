@@ -187,6 +187,9 @@ class TranscriptionController(QObject):
             self._cancel.set()
         if not self._running:
             return
+        if not quiet:  # the worker notices within a second; then _ended reports
+            self.cancel_button.setEnabled(False)
+            self._say(f"{self.audio_path.name if self.audio_path else ''} — stopping…")
         if quiet:
             self._job += 1  # what the stopped run still sends is dropped
             self._running = False
@@ -281,6 +284,7 @@ class TranscriptionController(QObject):
         self.progress.hide()
         self.progress.setRange(0, _PROGRESS_STEPS)
         self.cancel_button.hide()
+        self.cancel_button.setEnabled(True)
 
     def _say(self, text: str) -> None:
         self.window.status_label.setText(text)

@@ -97,9 +97,10 @@ def test_cancel_keeps_the_window_usable(fake_player, qtbot, korean_speech, korea
     with qtbot.waitSignal(controller.finished, timeout=30000) as finished:
         window.cancel_restoration()  # Ctrl+. stops whatever runs in the background
         assert not controller.cancel_button.isHidden()  # until the worker has stopped
+        assert not controller.cancel_button.isEnabled() and "stopping" in window.status_label.text()
     assert finished.args == ["cancelled"]
     assert not controller.running and not controller.progress.isVisible()
-    assert "cancelled" in window.status_label.text()
+    assert "cancelled" in window.status_label.text() and controller.cancel_button.isEnabled()
     window.close()
 
 
