@@ -167,6 +167,7 @@ class TranscriptionController(QObject):
         self.progress.setValue(0)
         self.progress.show()
         self.cancel_button.show()
+        self.window.status_label.setToolTip("")  # a failure's details from an earlier run
         self._say(f"{audio.name} — loading the speech model {model.name}…")
 
         def work(report) -> int:  # a pool thread; the recogniser itself runs in a child process
