@@ -33,6 +33,11 @@ from editor.gui import hotkeys
 
 BANDS = ("high", "medium", "low")
 PARAGRAPH_GAP = "\n\n"  # an empty line between paragraphs, as the text will be written
+SOFT_BREAK = "\n"  # a line break the view adds inside a very long paragraph; reads as a space
+LONG_PARAGRAPH, SOFT_EVERY = 300, 150  # words
+# Why soft breaks: a text block is laid out again whole on every change, and a raw transcript of
+# 12,000 words in one paragraph would be one block of 70,000 characters, relaid for every slice of
+# restoration results. Breaking it into blocks of ~150 words keeps each redraw small.
 _ALPHA = {"high": 70, "medium": 110, "low": 120}  # lighter where there are many, so text stays legible
 
 
@@ -87,6 +92,7 @@ class QtTranscriptView(QPlainTextEdit):
         self._run: tuple[str, int] | None = None  # the typing run going on: (kind, caret after it)
         self._run_id = 0
         self._held: tuple[int, str] | None = None  # whitespace typed that waits for the next word
+        self._soft: set[int] = set()
         self.last_changed: int | None = None  # lowest token index redrawn since last reset
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
@@ -145,7 +151,8 @@ class QtTranscriptView(QPlainTextEdit):
         """(separator, surface, punct, surface format, punct format) of token ``index``."""
         doc = self.transcript
         token = doc[index]
-        sep = "" if index == 0 else PARAGRAPH_GAP if doc.is_paragraph_start(index) else " "
+        sep = ("" if index == 0 else PARAGRAPH_GAP if doc.is_paragraph_start(index)
+               else SOFT_BREAK if token.id in self._soft else " ")
         surface, punct = token.surface or token.word, token.punct
         sfmt = pfmt = None
         slot = doc._sugg.get(token.id)  # read-only peek: this runs for every token of a rebuild
@@ -168,6 +175,7 @@ class QtTranscriptView(QPlainTextEdit):
     def rebuild(self) -> None:
         """Lay the whole text out again (opening a document, new settings)."""
         doc = self.transcript
+        self._soft = self._soft_breaks()
         looks = [self._look(i) for i in range(len(doc))]
         self._sep = [lk[0] for lk in looks]
         self._surf = [lk[1] for lk in looks]
@@ -187,6 +195,16 @@ class QtTranscriptView(QPlainTextEdit):
             cursor.endEditBlock()
         finally:
             self._moving = False
+
+    def _soft_breaks(self) -> set[int]:
+        """Ids of the words that start a new line inside a very long paragraph. Chosen when the
+        text is laid out or paragraphs change, then kept by id, so typing never moves them."""
+        doc = self.transcript
+        soft: set[int] = set()
+        for paragraph in doc.paragraphs():
+            if len(paragraph) > LONG_PARAGRAPH:
+                soft.update(doc[i].id for i in paragraph[SOFT_EVERY::SOFT_EVERY])
+        return soft
 
     def _offsets(self) -> list[int]:
         if self._prefix is None:
@@ -228,8 +246,12 @@ class QtTranscriptView(QPlainTextEdit):
 
     def _on_paragraphs_changed(self) -> None:
         doc = self.transcript
+        self._soft = self._soft_breaks()
         starts = set(doc.paragraph_starts)
-        changed = [i for i in range(1, len(doc)) if (self._sep[i] == PARAGRAPH_GAP) != (i in starts)]
+        soft = self._soft
+        tokens = doc.tokens
+        changed = [i for i in range(1, len(doc)) if self._sep[i] != (
+            PARAGRAPH_GAP if i in starts else SOFT_BREAK if tokens[i].id in soft else " ")]
         if changed:
             self._rewrite(changed)
 
@@ -358,9 +380,10 @@ class QtTranscriptView(QPlainTextEdit):
         return first, min(len(self._ulen), last + 1)
 
     def shown_text(self) -> str:
-        """The text as displayed (pending suggestions applied)."""
+        """The text as displayed (pending suggestions applied; a soft break reads as a space)."""
         self.flush()
-        return self.toPlainText()
+        return "".join(f"{' ' if sep == SOFT_BREAK else sep}{surface}{punct}"
+                       for sep, surface, punct in zip(self._sep, self._surf, self._punct))
 
     # -- editing -------------------------------------------------------------------------------------
     def edit_characters(self, start: int, end: int, typed: str) -> int:
@@ -377,7 +400,7 @@ class QtTranscriptView(QPlainTextEdit):
         base = prefix[a] + len(self._sep[a])
         parts, spans, offset = [], [], 0
         for k in range(a, b):
-            sep = self._sep[k] if k > a else ""
+            sep = (" " if self._sep[k] == SOFT_BREAK else self._sep[k]) if k > a else ""
             offset += len(sep)
             spans.append(WordSpan(k - a, offset, offset + len(self._surf[k]),
                                   offset + len(self._surf[k]) + len(self._punct[k])))

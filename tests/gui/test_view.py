@@ -13,7 +13,12 @@ from editor.gui.view import QtTranscriptView
 
 
 def shown(view: QtTranscriptView) -> str:
-    return view.shown_text()
+    """The view's text, checked against what its QTextDocument really holds (soft line breaks
+    inside long paragraphs read as spaces)."""
+    text = view.shown_text()
+    held = view.toPlainText().replace("\n\n", "\0").replace("\n", " ").replace("\0", "\n\n")
+    assert held == text
+    return text
 
 
 def expected(doc: Transcript) -> str:
@@ -127,9 +132,12 @@ def test_typing_is_a_span_edit_that_keeps_timings(qtbot):
 
 
 def test_random_edits_keep_the_view_in_step_with_the_document(view, doc):
-    rng = random.Random(7)
+    random_edits(view, doc, random.Random(7), 120)
+
+
+def random_edits(view, doc, rng, steps):
     vocab = ["seed", "table", "Station.", "okay,", "x", "\n", "we", "it's"]
-    for _ in range(120):
+    for _ in range(steps):
         n = len(doc)
         op = rng.random()
         if op < 0.35 and n:
@@ -155,6 +163,16 @@ def test_random_edits_keep_the_view_in_step_with_the_document(view, doc):
         assert shown(view) == expected(doc)
         if not len(doc):
             doc.replace_span(0, 0, "fresh words here")
+
+
+@pytest.mark.parametrize("words", [15, 700])
+def test_random_edits_in_short_and_very_long_paragraphs(qtbot, words):
+    doc = Transcript([Token(f"w{i % 37}") for i in range(words)])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    assert (view.toPlainText().count("\n") > 0) == (words > 300)  # soft breaks only when long
+    random_edits(view, doc, random.Random(words), 80)
+
 
 
 def test_enter_splits_and_backspace_joins_paragraphs(qtbot):
