@@ -334,3 +334,13 @@ def test_opening_another_file_mid_restoration_leaves_nothing_running(window, qtb
         window.open_path(empty)  # nothing to restore
     assert window.restoration_status == "skipped"
     assert gc.isenabled() and not window.progress.isVisible()
+
+
+def test_no_two_actions_share_a_shortcut(window):
+    from collections import Counter
+
+    from PySide6.QtGui import QAction
+
+    keys = Counter(seq.toString() for action in window.findChildren(QAction)
+                   for seq in action.shortcuts() if not seq.isEmpty())
+    assert keys and not [k for k, n in keys.items() if n > 1]
