@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 import html
+import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush
@@ -71,6 +72,7 @@ class QtSuggestionList(QWidget):
         self._transcript: Transcript | None = None
         self.busy = False  # restoration running: refresh less often
         self.pending_count = 0
+        self._cost = 0.0  # seconds the last refresh took
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         self.legend = QtLegend(settings)
@@ -117,11 +119,20 @@ class QtSuggestionList(QWidget):
 
     def _changed(self, *_: object) -> None:
         if not self._timer.isActive():
-            self._timer.start(1500 if self.busy else 250)
+            # While restoration streams in, refresh seldom, and the more seldom the longer a
+            # refresh takes (a 100,000-word transcript has 200,000 suggestions to look through).
+            self._timer.start(max(1500, int(self._cost * 40_000)) if self.busy else 250)
 
     def refresh(self) -> None:
         """List the least confident pending suggestions (only the first LIST_LIMIT are sorted:
         a full sort of 20,000 suggestions would stall the window while restoration runs)."""
+        began = time.perf_counter()
+        try:
+            self._refresh()
+        finally:
+            self._cost = time.perf_counter() - began
+
+    def _refresh(self) -> None:
         self._timer.stop()
         doc = self._transcript
         if doc is None:
