@@ -153,8 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", default="../shared/data")
     p.add_argument("--name", default="stet-en-bilstm-crf")
     p.add_argument("--report", help="write the full tuning report (JSON) here")
+    p.add_argument("--threads", type=int, default=2)
     a = p.parse_args(argv)
-    torch.set_num_threads(1)
+    torch.set_num_threads(a.threads)
     rep = tune(Path(a.best), Path(a.data), Path(a.out), a.name, log=lambda s: print(time.strftime("%H:%M:%S"), s, flush=True))
     if a.report:
         Path(a.report).write_text(json.dumps(rep, indent=1, default=float))
