@@ -45,7 +45,7 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     size_mb = sum(f.stat().st_size for f in model_dir.iterdir() if f.is_file()) / 1e6
     weights_mb = (model_dir / "weights.pt").stat().st_size / 1e6
     seen = history[-1]["seen"] if history else 0
-    minutes = extra.get("train_minutes", history[-1]["minutes"] if history else 0)
+    minutes = extra.get("train_minutes", 0)
     L: list[str] = []
     a = L.append
     a(f"# Model card: {cfg['name']}")
@@ -122,10 +122,11 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     if history:
         a("Learning curve (dev2012 overall F1, argmax decision, during training):")
         a("")
-        a("| words seen | minutes | overall F1 |")
-        a("|---|---|---|")
+        a("| words seen | overall F1 | COMMA | PERIOD | QUESTION |")
+        a("|---|---|---|---|---|")
         for h in history:
-            a(f"| {h['seen'] / 1e6:.1f} M | {h['minutes']:.0f} | {h['dev']['overall']['f1']:.1f} |")
+            d = h["dev"]
+            a(f"| {h['seen'] / 1e6:.1f} M | {d['overall']['f1']:.1f} | {d['COMMA']['f1']:.1f} | {d['PERIOD']['f1']:.1f} | {d['QUESTION']['f1']:.1f} |")
         a("")
     a("## Decisions measured on dev")
     a("")

@@ -194,7 +194,10 @@ class Restorer:
         chosen = set(first)
         rest = [i for i in order if i not in chosen]
         batches = [first] + [rest[i : i + 64] for i in range(0, len(rest), 64)]
-        wid, cid = self.vocab.encode(words)
+        # words are encoded batch by batch, so the first chunk does not wait for the whole text
+        wid = np.zeros(n, np.int64)
+        cid = np.zeros((n, self.vocab.max_word_len), np.int64)
+        encoded = np.zeros(n, bool)
         results: list[np.ndarray | None] = [None] * len(plan.windows)
         merged: list[WordPrediction | None] = [None] * n
         with self._lock:
@@ -203,6 +206,11 @@ class Restorer:
                     continue
                 if _is_cancelled(cancel):
                     raise Cancelled()
+                for i in idx:
+                    s, e = plan.windows[i]
+                    if not encoded[s:e].all():
+                        wid[s:e], cid[s:e] = self.vocab.encode(words[s:e])
+                        encoded[s:e] = True
                 for i, r in zip(idx, run_windows(self.model, wid, cid, plan, idx, self.device)):
                     results[i] = r
                 if self.merge == "weighted":

@@ -17,6 +17,7 @@ class Vocab:
     max_word_len: int = 16
     _word_index: dict[str, int] = field(init=False, repr=False)
     _char_index: dict[str, int] = field(init=False, repr=False)
+    _char_table: np.ndarray | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         if len(self.words) < 2 or len(self.chars) < 2:
@@ -55,5 +56,10 @@ class Vocab:
     def encode(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """words -> word ids (N,) int64 and char ids (N, C) int64."""
         w = np.fromiter((self.word_id(x) for x in words), np.int64, len(words))
-        c = np.asarray([self.char_ids(x) for x in words], np.int64).reshape(len(words), self.max_word_len)
+        if self._char_table is None:
+            # characters of every known word, computed once: only unknown words are spelled per call
+            self._char_table = np.asarray([self.char_ids(x) for x in self.words], np.int64)
+        c = self._char_table[w]
+        for i in np.nonzero(w == UNK)[0]:
+            c[i] = self.char_ids(words[i])
         return w, c
