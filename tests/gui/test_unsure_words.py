@@ -89,3 +89,13 @@ def test_the_marks_leave_the_suggestion_colours_alone(window, qtbot):
     assert underlined(window.view) == ["The", "library"]
     # The suggestion's colour lives in the text's own format, which the marks leave as it was.
     assert (char_format().background().color().name(), char_format().underlineStyle()) == tint
+
+
+def test_marks_hold_in_a_long_paragraph_the_view_breaks_into_lines(window, qtbot):
+    words = [Token(f"w{i}", start=i * 0.3, end=i * 0.3 + 0.2, confidence=0.1 if i % 97 == 0 else 0.9)
+             for i in range(1000)]  # one paragraph of 1,000 words: the view wraps it in blocks
+    window.settings.set("appearance.underline_unsure", True)
+    window.unsure_words.apply()
+    window.set_transcript(Transcript(words), restore=False)
+    expected = [f"w{i}" for i in range(0, 1000, 97)]
+    qtbot.waitUntil(lambda: underlined(window.view) == expected, timeout=3000)
