@@ -124,6 +124,7 @@ class Restorer:
         c = settings.get("calibration", {})
         k = settings.get("chunking", {})
         self.none_scale = float(d.get("none_scale", 1.0))
+        self.capitalize_sentences = bool(d.get("capitalize_sentences", True))
         self.punct_temperature = float(c.get("punct_temperature", 1.0))
         self.case_temperature = float(c.get("case_temperature", 1.0))
         self.size = int(k.get("size", DEFAULT_SIZE))
@@ -146,7 +147,7 @@ class Restorer:
         j = joint.reshape(-1, N_PUNCT, N_CASE)
         return (_temper(j.sum(2), self.punct_temperature), _temper(j.sum(1), self.case_temperature))
 
-    def predictions(self, words: Sequence[str], joint: np.ndarray) -> list[WordPrediction]:
+    def predictions(self, words: Sequence[str], joint: np.ndarray, first_is_start: bool = False) -> list[WordPrediction]:
         from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS, apply_case
 
         punct, case = self.calibrated(joint)
@@ -156,12 +157,27 @@ class Restorer:
         out = []
         mixed_i = CASE_CLASSES.index("mixed")
         cap_i = CASE_CLASSES.index("capitalized")
+        end_list = [PUNCT_MARKS.index(m) for m in (".", "?", "!")]
+        ends = set(end_list)
         for i, w in enumerate(words):
             cp = case[i].copy()
             if w not in self.lexicon:  # no known mixed form: that mass means "capitalized"
                 cp[cap_i] += cp[mixed_i]
                 cp[mixed_i] = 0.0
+            # a word after a sentence end is capitalised: its capital is at least as likely as the
+            # end mark before it (certain at the start of the text)
+            p_end = 1.0 if (i == 0 and first_is_start) else (float(punct[i - 1, end_list].sum()) if i > 0 else 0.0)
+            lacking = p_end - (1.0 - cp[0])
+            if lacking > 0:
+                cp[0] -= lacking
+                cp[cap_i] += lacking
             c_idx = int(cp.argmax())
+            # a sentence starts after a suggested end mark (and at the start of the text): its first
+            # word gets a capital even where the case head alone was unsure, so the two suggestions
+            # agree; the confidence shown stays the calibrated probability of the capital
+            starts = (i == 0 and first_is_start) or (i > 0 and int(p_idx[i - 1]) in ends)
+            if self.capitalize_sentences and starts and c_idx == 0:
+                c_idx = cap_i
             cname = CASE_CLASSES[c_idx]
             out.append(WordPrediction(
                 punct=PUNCT_MARKS[int(p_idx[i])],
@@ -220,12 +236,14 @@ class Restorer:
                     if a == b:
                         continue
                     s = plan.windows[i][0]
-                    preds = self.predictions(words[a:b], results[i][a - s : b - s])
+                    # the word before the region decides whether its first word starts a sentence
+                    lo = a - 1 if a > s else a
+                    preds = self.predictions(words[lo:b], results[i][lo - s : b - s], first_is_start=a == 0)[a - lo :]
                     merged[a:b] = preds
                     if on_chunk is not None:
                         on_chunk(a, b, preds)
         if self.merge == "weighted":
-            merged = self.predictions(words, merge_weighted(plan, results))  # type: ignore[arg-type]
+            merged = self.predictions(words, merge_weighted(plan, results), first_is_start=True)  # type: ignore[arg-type]
             if on_chunk is not None:
                 on_chunk(0, n, merged)  # type: ignore[arg-type]
         return merged  # type: ignore[return-value]

@@ -120,7 +120,7 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
     report["none_scale"] = {"grid": {str(k): round(v, 2) for k, v in f1s.items()}, "chosen": best_scale}
     log(f"none scale {best_scale}: F1 {f1s[best_scale]:.2f} (1.0: {f1s[1.0]:.2f})")
 
-    settings = {"decision": {"none_scale": best_scale},
+    settings = {"decision": {"none_scale": best_scale, "capitalize_sentences": True},
                 "calibration": {"punct_temperature": tp, "case_temperature": tc}, "chunking": chunking}
     restorer = Restorer(model, vocab, lexicon, settings, torch.device("cpu"), name=name)
     tsv = score_tsv(restorer, words, gold)
