@@ -41,12 +41,23 @@ class _Runnable(QRunnable):
 
     def run(self) -> None:
         try:
-            result = self._fn(lambda payload: self._relay.progressed.emit((payload,)))
+            result = self._fn(self._emit_progress)
         except BaseException as err:  # noqa: BLE001 — reported on the UI thread
             err.__stet_traceback__ = traceback.format_exc()  # type: ignore[attr-defined]
-            self._relay.failed.emit((err,))
+            self._emit("failed", err)
         else:
-            self._relay.succeeded.emit((result,))
+            self._emit("succeeded", result)
+
+    def _emit_progress(self, payload: Any) -> None:
+        self._emit("progressed", payload)
+
+    def _emit(self, name: str, payload: Any) -> None:
+        # the relay dies with its parent (a window closed while the work ran): then nobody is
+        # left to tell, and the result is dropped
+        try:
+            getattr(self._relay, name).emit((payload,))
+        except RuntimeError:
+            log.debug("background result dropped: its receiver is gone")
 
 
 class BackgroundOp:
