@@ -154,36 +154,42 @@ class Restorer:
         scale = np.ones(len(PUNCT_MARKS), np.float32)
         scale[0] = self.none_scale
         p_idx = (punct * scale).argmax(1)
-        out = []
+        N = len(words)
         mixed_i = CASE_CLASSES.index("mixed")
         cap_i = CASE_CLASSES.index("capitalized")
         end_list = [PUNCT_MARKS.index(m) for m in (".", "?", "!")]
-        ends = set(end_list)
+        case = case.copy()
+        # no known mixed form: that mass means "capitalized"
+        no_lex = np.fromiter((w not in self.lexicon for w in words), bool, N)
+        case[no_lex, cap_i] += case[no_lex, mixed_i]
+        case[no_lex, mixed_i] = 0.0
+        # a word after a sentence end is capitalised: its capital is at least as likely as the end
+        # mark before it (certain at the start of the text)
+        p_end = np.zeros(N, case.dtype)
+        p_end[1:] = punct[:-1, end_list].sum(1)
+        if first_is_start and N:
+            p_end[0] = 1.0
+        lacking = np.clip(p_end - (1.0 - case[:, 0]), 0.0, None)
+        case[:, 0] -= lacking
+        case[:, cap_i] += lacking
+        c_idx = case.argmax(1)
+        if self.capitalize_sentences:
+            # after a suggested end mark (and at the start) the first word gets a capital even where
+            # the case head alone was unsure, so the two suggestions agree; the confidence shown
+            # stays the calibrated probability of the capital
+            starts = np.zeros(N, bool)
+            starts[1:] = np.isin(p_idx[:-1], end_list)
+            starts[0] = first_is_start
+            c_idx[starts & (c_idx == 0)] = cap_i
+        punct_l, case_l, p_l, c_l = punct.tolist(), case.tolist(), p_idx.tolist(), c_idx.tolist()
+        out = []
         for i, w in enumerate(words):
-            cp = case[i].copy()
-            if w not in self.lexicon:  # no known mixed form: that mass means "capitalized"
-                cp[cap_i] += cp[mixed_i]
-                cp[mixed_i] = 0.0
-            # a word after a sentence end is capitalised: its capital is at least as likely as the
-            # end mark before it (certain at the start of the text)
-            p_end = 1.0 if (i == 0 and first_is_start) else (float(punct[i - 1, end_list].sum()) if i > 0 else 0.0)
-            lacking = p_end - (1.0 - cp[0])
-            if lacking > 0:
-                cp[0] -= lacking
-                cp[cap_i] += lacking
-            c_idx = int(cp.argmax())
-            # a sentence starts after a suggested end mark (and at the start of the text): its first
-            # word gets a capital even where the case head alone was unsure, so the two suggestions
-            # agree; the confidence shown stays the calibrated probability of the capital
-            starts = (i == 0 and first_is_start) or (i > 0 and int(p_idx[i - 1]) in ends)
-            if self.capitalize_sentences and starts and c_idx == 0:
-                c_idx = cap_i
-            cname = CASE_CLASSES[c_idx]
+            cname = CASE_CLASSES[c_l[i]]
             out.append(WordPrediction(
-                punct=PUNCT_MARKS[int(p_idx[i])],
-                punct_probs={m: float(punct[i, k]) for k, m in enumerate(PUNCT_MARKS)},
+                punct=PUNCT_MARKS[p_l[i]],
+                punct_probs=dict(zip(PUNCT_MARKS, punct_l[i])),
                 case=cname,
-                case_probs={c: float(cp[k]) for k, c in enumerate(CASE_CLASSES)},
+                case_probs=dict(zip(CASE_CLASSES, case_l[i])),
                 text=apply_case(w, cname, self.lexicon),
             ))
         return out
