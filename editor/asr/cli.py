@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
-import time
 
 _OUTPUTS = ".stet .srt .vtt .txt .md .docx .json"
 
@@ -62,52 +60,9 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-# -- progress on stderr ------------------------------------------------------------------------
-class ProgressBar:
-    """A one-line bar on stderr, redrawn at most ten times a second; silent unless a terminal."""
-
-    def __init__(self, label: str, *, enabled: bool | None = None, stream=None) -> None:
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.label = label
-        self.last = 0.0
-        self.drawn = 0  # length of the line on screen
-
-    def update(self, fraction: float | None, detail: str = "", *, force: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if not force and now - self.last < 0.1:
-            return
-        self.last = now
-        width = max(10, min(40, shutil.get_terminal_size((80, 20)).columns - len(self.label) - 30))
-        if fraction is None:
-            bar = "?" * width
-            percent = "   "
-        else:
-            filled = int(round(fraction * width))
-            bar = "#" * filled + "." * (width - filled)
-            percent = f"{fraction * 100:3.0f}%"
-        line = f"{self.label} [{bar}] {percent} {detail}"
-        self.stream.write("\r" + line.ljust(self.drawn))  # pad over a longer previous line
-        self.stream.flush()
-        self.drawn = len(line)
-
-    def close(self) -> None:
-        if self.enabled and self.drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def format_eta(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    seconds = int(round(seconds))
-    return f"{seconds // 60}:{seconds % 60:02d} left"
-
-
 # -- handlers ----------------------------------------------------------------------------------
 def run_transcribe(args: argparse.Namespace) -> int:
+    from editor.core.progress import ProgressBar, format_eta
     from editor.asr.engine import Progress
     from editor.asr.models import resolve_model
     from editor.asr.transcribe import transcribe
@@ -166,6 +121,7 @@ def run_models_list(args: argparse.Namespace) -> int:
 
 
 def run_models_download(args: argparse.Namespace) -> int:
+    from editor.core.progress import ProgressBar, format_eta
     from editor.asr.catalogue import load_catalogue
     from editor.asr.download import DownloadProgress, download_model
     from editor.core.errors import UserError
