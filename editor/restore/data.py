@@ -21,7 +21,6 @@ import numpy as np
 
 from editor.restore.labels import (
     CASE_INDEX,
-    MARK_TO_3CLASS,
     PUNCT_INDEX,
     LabelledWord,
     joint_index,
@@ -267,10 +266,6 @@ def read_cased_talks(path: Path) -> list[list[LabelledWord]]:
     if cur:
         docs.append(cur)
     return docs
-
-
-def three_class(mark: str) -> str:
-    return MARK_TO_3CLASS[mark]
 
 
 if __name__ == "__main__":  # python -m editor.restore.data DATA_DIR CACHE_DIR

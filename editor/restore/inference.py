@@ -20,11 +20,6 @@ class Cancelled(Exception):
     """Restoration was cancelled; regions already reported through on_chunk stay valid."""
 
 
-def _window_batches(plan: ChunkPlan, order: list[int], windows_per_batch: int):
-    for i in range(0, len(order), windows_per_batch):
-        yield order[i : i + windows_per_batch]
-
-
 @torch.no_grad()
 def run_windows(model: BiLSTMCRF, word_ids: np.ndarray, char_ids: np.ndarray, plan: ChunkPlan,
                 idx: list[int], device: torch.device) -> list[np.ndarray]:
@@ -55,8 +50,8 @@ def joint_marginals_chunked(model: BiLSTMCRF, vocab: Vocab, words: Sequence[str]
     wid, cid = vocab.encode(list(words))
     plan = plan_chunks(len(words), size, overlap, cut)
     results: list[np.ndarray] = []
-    order = list(range(len(plan.windows)))
-    for idx in _window_batches(plan, order, windows_per_batch):
+    for i in range(0, len(plan.windows), windows_per_batch):
+        idx = list(range(i, min(i + windows_per_batch, len(plan.windows))))
         results.extend(run_windows(model, wid, cid, plan, idx, device))
     model.train(was_training)
     if not results:
