@@ -83,19 +83,36 @@ def save_checkpoint(path: Path, state: dict) -> None:
     os.replace(tmp, path)
 
 
-def init_from_model_dir(model: BiLSTMCRF, vocab: Vocab, model_dir: Path) -> None:
-    """Copy a shipped model's weights into `model`; both must have the same shapes and vocabulary."""
+ENCODER_PREFIXES = ("word_emb.", "char_cnn.", "lstm.")
+
+
+def init_from_model_dir(model: BiLSTMCRF, vocab: Vocab, model_dir: Path) -> str:
+    """Copy a shipped model's weights into `model`; both must have the same vocabulary.
+
+    With the same configuration every weight is copied. When only the output layer differs (a
+    joint-CRF model used to start a separate-heads one, or the reverse), the encoder (embeddings,
+    character CNN, BiLSTM) is copied and the output layer and CRF start fresh. Returns what was done.
+    """
     from editor.core.errors import UserError
     from editor.restore.package import verify_checksums
 
     verify_checksums(model_dir)
     if Vocab.from_dict(json.loads((model_dir / "vocab.json").read_text())).words != vocab.words:
         raise UserError(f"{model_dir}: its vocabulary differs from the one built from this training text")
-    state = torch.load(model_dir / "weights.pt", map_location="cpu", weights_only=True)
+    state = {k: v.float() for k, v in torch.load(model_dir / "weights.pt", map_location="cpu", weights_only=True).items()}
+    own = model.state_dict()
     try:
-        model.load_state_dict({k: v.float() for k, v in state.items()})
+        encoder = {k: v for k, v in state.items() if k.startswith(ENCODER_PREFIXES)}
+        same_heads = set(state) == set(own) and all(state[k].shape == own[k].shape for k in state)
+        if same_heads:
+            model.load_state_dict(state)
+            return "all weights"
+        missing, _unexpected = model.load_state_dict(encoder, strict=False)
     except RuntimeError as err:
         raise UserError(f"{model_dir}: weights do not fit this model configuration ({str(err).splitlines()[0]})") from None
+    if any(k.startswith(ENCODER_PREFIXES) for k in missing):
+        raise UserError(f"{model_dir}: its encoder does not match this model configuration")
+    return "the encoder (embeddings, character CNN, BiLSTM); the output layer and CRF start fresh"
 
 
 def train(cfg: TrainConfig, log=print) -> Path:
@@ -126,8 +143,8 @@ def train(cfg: TrainConfig, log=print) -> Path:
         seen, step, best, history = st["seen"], st["step"], st["best"], st["history"]
         log(f"resumed from {ckpt_path}: {seen:,} words seen, step {step}, best dev F1 {best:.2f}")
     elif cfg.init:
-        init_from_model_dir(model, vocab, Path(cfg.init))
-        log(f"starting from the weights of {cfg.init}")
+        what = init_from_model_dir(model, vocab, Path(cfg.init))
+        log(f"starting from {cfg.init}: {what}")
     (out / "train_config.json").write_text(json.dumps(asdict(cfg), indent=1))
 
     def state() -> dict:
