@@ -44,17 +44,39 @@ def add_parser(subparsers) -> None:
         description="Train the BiLSTM-CRF on DATA/train/*.txt.gz, selecting on DATA/dev. A run folder "
                     "holds a resumable checkpoint: run the same command again to continue. With "
                     "--export, tune the best checkpoint on dev and write a model directory instead.")
-    p.add_argument("--data", default="../shared/data", help="folder with train/ and dev/ (default ../shared/data)")
-    p.add_argument("--out", default="runs/default", help="run folder (default runs/default)")
-    p.add_argument("--tokens", type=float, default=55e6, help="training budget in words (default 55e6)")
-    p.add_argument("--max-minutes", type=float, default=0.0, help="stop (resumably) after this long")
-    p.add_argument("--hidden", type=int, default=128)
-    p.add_argument("--no-crf", action="store_true", help="a softmax instead of the CRF (for comparison)")
-    p.add_argument("--seed", type=int, default=13)
-    p.add_argument("--init", metavar="MODEL_DIR", default="", help="start from a model directory's weights (e.g. the shipped one) to keep improving it")
-    p.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (lower it with --init)")
+    add_train_arguments(p)
     p.add_argument("--export", metavar="MODEL_DIR", help="tune the run's best checkpoint on dev and write MODEL_DIR")
     p.set_defaults(handler=run_train)
+
+
+def add_train_arguments(p: argparse.ArgumentParser) -> None:
+    """The training options, shared by `stet train` and `python -m editor.restore.train`."""
+    p.add_argument("--data", default="../shared/data", help="folder with train/ and dev/ (default ../shared/data)")
+    p.add_argument("--out", default="runs/default", help="run folder (default runs/default); resumes if present")
+    p.add_argument("--tokens", type=float, default=55e6,
+                   help="training budget in words (default 55e6); the learning-rate schedule follows it, "
+                        "so it may be changed when resuming")
+    p.add_argument("--max-minutes", type=float, default=0.0, help="stop (resumably) after this long")
+    p.add_argument("--stop-at", type=float, default=0, help="stop (resumably) after this many words")
+    p.add_argument("--hidden", type=int, default=128)
+    p.add_argument("--no-crf", action="store_true", help="a softmax instead of the CRF (for comparison)")
+    p.add_argument("--heads", choices=("joint", "separate"), default="joint",
+                   help="one CRF over mark x case (default), or a CRF over the marks and a softmax case head")
+    p.add_argument("--seed", type=int, default=13)
+    p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    p.add_argument("--eval-every", type=float, default=4e6, help="score on dev2012 every this many words")
+    p.add_argument("--init", metavar="MODEL_DIR", default="",
+                   help="start from a model directory's weights (e.g. the shipped one) to keep improving it")
+    p.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (lower it with --init)")
+
+
+def train_config_from_args(args: argparse.Namespace):
+    from editor.restore.train import TrainConfig
+
+    return TrainConfig(data_dir=str(args.data), out_dir=args.out, tokens=int(args.tokens), max_minutes=args.max_minutes,
+                       stop_at=int(args.stop_at), seed=args.seed, threads=args.threads, init=args.init, lr=args.lr,
+                       eval_every_tokens=int(args.eval_every),
+                       model={"hidden": args.hidden, "use_crf": not args.no_crf, "heads": args.heads})
 
 
 def _probability(text: str) -> float:
@@ -138,9 +160,7 @@ def run_train(args: argparse.Namespace) -> int:
         rep = tune(best, data, Path(args.export), Path(args.export).name, log=log)
         (Path(args.export).parent / f"{Path(args.export).name}.tuning.json").write_text(json.dumps(rep, indent=1, default=float))
         return 0
-    from editor.restore.train import TrainConfig, train
+    from editor.restore.train import train
 
-    cfg = TrainConfig(data_dir=str(data), out_dir=args.out, tokens=int(args.tokens), max_minutes=args.max_minutes,
-                      seed=args.seed, model={"hidden": args.hidden, "use_crf": not args.no_crf}, init=args.init, lr=args.lr)
-    train(cfg, log=log)
+    train(train_config_from_args(args), log=log)
     return 0

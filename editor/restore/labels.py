@@ -27,6 +27,10 @@ CASE_INDEX = {c: i for i, c in enumerate(CASE_CLASSES)}
 THREE_CLASS = ("O", "COMMA", "PERIOD", "QUESTION")
 MARK_TO_3CLASS = {"": "O", ",": "COMMA", ":": "COMMA", ".": "PERIOD", "!": "PERIOD", ";": "PERIOD", "?": "QUESTION"}
 
+# MARK_GROUP[i, g] = 1 when mark i belongs to 3-class group g
+MARK_GROUP: tuple[tuple[int, ...], ...] = tuple(
+    tuple(int(MARK_TO_3CLASS[m] == g) for g in THREE_CLASS) for m in PUNCT_MARKS)
+
 # When a word carries several marks ('?!', '."', '...'), the strongest one wins.
 _MARK_PRIORITY = {"?": 6, "!": 5, ".": 4, ";": 3, ":": 2, ",": 1}
 

@@ -218,25 +218,11 @@ def train(cfg: TrainConfig, log=print) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="stet train", description=__doc__)
-    p.add_argument("--data", default="../shared/data", help="folder with train/ and dev/")
-    p.add_argument("--out", default="runs/default", help="run folder (checkpoint, best model); resumes if present")
-    p.add_argument("--tokens", type=float, default=60e6, help="training budget in words")
-    p.add_argument("--max-minutes", type=float, default=0.0)
-    p.add_argument("--hidden", type=int, default=128)
-    p.add_argument("--no-crf", action="store_true", help="softmax instead of a CRF (for comparison)")
-    p.add_argument("--heads", choices=("joint", "separate"), default="joint",
-                   help="one CRF over mark x case, or a mark CRF and a case softmax head (for comparison)")
-    p.add_argument("--seed", type=int, default=13)
-    p.add_argument("--eval-every", type=float, default=4e6)
-    p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--stop-at", type=float, default=0, help="stop (resumably) after this many words")
-    p.add_argument("--init", default="", help="start from the weights of this model directory")
-    p.add_argument("--lr", type=float, default=2e-3)
-    a = p.parse_args(argv)
-    cfg = TrainConfig(data_dir=a.data, out_dir=a.out, tokens=int(a.tokens), max_minutes=a.max_minutes, seed=a.seed,
-                      threads=a.threads, stop_at=int(a.stop_at), init=a.init, lr=a.lr,
-                      eval_every_tokens=int(a.eval_every), model={"hidden": a.hidden, "use_crf": not a.no_crf, "heads": a.heads})
+    from editor.restore.cli import add_train_arguments, train_config_from_args
+
+    p = argparse.ArgumentParser(prog="python -m editor.restore.train", description=__doc__)
+    add_train_arguments(p)
+    cfg = train_config_from_args(p.parse_args(argv))
     train(cfg, log=lambda s: print(time.strftime("%H:%M:%S"), s, flush=True))
     return 0
 

@@ -74,3 +74,24 @@ def test_separate_heads_give_a_joint_distribution():
     loss = m.loss(words, chars, torch.randint(0, 28, (2, 5)), mask)
     loss.backward()
     assert loss.item() > 0
+
+
+def test_the_mark_decision_weighs_whole_groups_then_picks_the_likeliest_mark():
+    import numpy as np
+
+    from editor.restore.inference import decide_marks, decision_scales
+    from editor.restore.labels import PUNCT_MARKS
+
+    # columns: none , . ? ! : ;
+    p = np.array([
+        [0.45, 0.00, 0.30, 0.00, 0.25, 0.00, 0.00],  # a sentence end (0.55) though "no mark" is the top mark
+        [0.40, 0.20, 0.00, 0.00, 0.00, 0.25, 0.15],  # comma-like 0.45 beats "no mark"; ":" is its likeliest mark
+        [0.60, 0.10, 0.10, 0.20, 0.00, 0.00, 0.00],
+    ])
+    plain = decide_marks(p, decision_scales({}))
+    assert [PUNCT_MARKS[i] for i in plain] == [".", ":", ""]
+    # weights come from class_scales; an older config's none_scale weighs "no mark" alone
+    assert [PUNCT_MARKS[i] for i in decide_marks(p, decision_scales({"none_scale": 0.3}))] == [".", ":", "?"]
+    heavy_none = decision_scales({"class_scales": {"O": 1.0, "COMMA": 0.5, "PERIOD": 0.5, "QUESTION": 1.0}})
+    assert list(heavy_none) == [1.0, 0.5, 0.5, 1.0]
+    assert [PUNCT_MARKS[i] for i in decide_marks(p, heavy_none)] == ["", "", ""]
