@@ -60,9 +60,14 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
       f"({ma['char_dim']}-dim characters, {ma['char_filters']} filters of width {ma['char_width']}, max-pooled; "
       f"words clipped to {ma['max_word_len']} characters keeping start and end) so unknown words and names get features.")
     a(f"- A {ma['layers']}-layer BiLSTM, {ma['hidden']} units per direction, dropout {ma['dropout']}.")
-    a(f"- A linear-chain CRF over the {ma['n_labels']} joint labels (7 marks x 4 cases) in one label space, so "
-      "transitions learn that a capital follows a full stop. Confidences are forward-backward marginals "
-      "(alpha + beta - log Z), summed to a punctuation and a case distribution per word, then temperature-scaled.")
+    if ma.get("heads", "joint") == "separate":
+        a("- Two heads on the shared BiLSTM (correlated heads, Pahuja et al.): a linear-chain CRF over the 7 marks "
+          "and a softmax over the 4 case classes. Punctuation confidences are the CRF's forward-backward marginals "
+          "(alpha + beta - log Z), case confidences the softmax; both are temperature-scaled.")
+    else:
+        a(f"- A linear-chain CRF over the {ma['n_labels']} joint labels (7 marks x 4 cases) in one label space, so "
+          "transitions learn that a capital follows a full stop. Confidences are forward-backward marginals "
+          "(alpha + beta - log Z), summed to a punctuation and a case distribution per word, then temperature-scaled.")
     a(f"- Mixed-case forms (iPhone, McDonald's) come from a lexicon learned from the training text "
       f"({len(json.loads((model_dir / 'lexicon.json').read_text())):,} entries); a word predicted Mixed without a "
       "lexicon entry is written Capitalized.")
@@ -89,11 +94,12 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     a(f"- Adam, peak learning rate {tc['lr']}, warm-up {tc['warmup_tokens']:,} words, linear decay over the last "
       f"{100 * (1 - tc['decay_from']):.0f} % of a {tc['tokens'] / 1e6:.0f} M-word budget, {tc['tokens_per_batch']:,} "
       f"words per batch, word dropout {tc['word_dropout']}, gradient clip {tc['clip']}, seed {tc['seed']}, "
-      f"{tc['threads']} CPU thread.")
+      f"{tc['threads']} CPU thread(s).")
     a(f"- This model: {seen / 1e6:.1f} M words seen in {minutes:.0f} minutes of wall time on this project's 2-core "
       f"machine (shared with other work; {extra.get('train_note', '')}). "
-      f"Reproduce: `stet train --out runs/x --tokens {tc['tokens']:.0f}` then `stet train --out runs/x --export DIR`; "
-      "an interrupted run resumes; `--init DIR` continues from a shipped model.")
+      + (f"Reproduce: {extra['reproduce']}" if extra.get("reproduce") else
+         f"Reproduce: `stet train --out runs/x --tokens {tc['tokens']:.0f}` then `stet train --out runs/x --export DIR`; "
+         "an interrupted run resumes; `--init DIR` continues from a shipped model."))
     a("")
     a("## Dev figures (IWSLT 2012 dev; the held-out IWSLT 2011 test was not available to us)")
     a("")

@@ -50,13 +50,13 @@ def tune_class_scales(punct: np.ndarray, gold: list[str], log=print) -> dict:
     QUESTION relative to PERIOD (fixed at 1) by coordinate ascent, two rounds."""
     grid = [round(x, 2) for x in np.arange(0.3, 1.51, 0.05)]
     none_grid = {g: _f1_with_scale(punct, gold, g) for g in grid}
-    scales = [max(none_grid, key=none_grid.get), 1.0, 1.0, 1.0]
+    scales = [float(max(none_grid, key=none_grid.get)), 1.0, 1.0, 1.0]
     best = none_grid[scales[0]]
     for _round in range(2):
         for k in (1, 3, 0):
             for v in grid:
                 trial = list(scales)
-                trial[k] = v
+                trial[k] = float(v)
                 f = _f1_with_scales(punct, gold, trial)
                 if f > best + 1e-9:
                     best, scales = f, trial
