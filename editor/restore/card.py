@@ -44,7 +44,8 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     held = tuning["dev_talks_odd_half"]
     size_mb = sum(f.stat().st_size for f in model_dir.iterdir() if f.is_file()) / 1e6
     weights_mb = (model_dir / "weights.pt").stat().st_size / 1e6
-    seen = history[-1]["seen"] if history else 0
+    # a model continued from another (--init) counts the words of both stages
+    seen = extra.get("words_seen_total") or (history[-1]["seen"] if history else 0)
     minutes = extra.get("train_minutes", 0)
     L: list[str] = []
     a = L.append
