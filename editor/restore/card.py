@@ -142,18 +142,12 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     for k, v in tuning["merge"].items():
         a(f"  - {k}: {v:.2f}")
     a(f"  Chosen: {tuning['merge_chosen']}.")
-    if "decision" in tuning:
-        d = tuning["decision"]
-        w = ", ".join(f"{k} {v:g}" for k, v in d["chosen"].items())
-        a(f"- Decision rule: the summed probability of each 3-class group (no mark; , :; . ! ;; ?) is weighted "
-          f"({w}) and the heaviest group wins; within it the likeliest mark is suggested. Tuned on dev2012: F1 "
-          f"{d['f1_chosen']:.2f} vs {d['f1_none_only']:.2f} with only \"no mark\" weighted and {d['f1_unweighted']:.2f} "
-          "unweighted. The confidence shown is still the calibrated probability of the suggested mark.")
-    else:
-        ns = tuning["none_scale"]
-        a(f"- Decision rule: the probability of \"no mark\" is scaled by {ns['chosen']} before the argmax "
-          f"(tuned on dev2012: F1 {ns['grid'][str(ns['chosen'])]:.2f} vs {ns['grid']['1.0']:.2f} unscaled). The "
-          "confidence shown is still the calibrated probability of the suggested mark.")
+    d = tuning["decision"]
+    w = ", ".join(f"{k} {v:g}" for k, v in d["chosen"].items())
+    a(f"- Decision rule: the summed probability of each 3-class group (no mark; , :; . ! ;; ?) is weighted "
+      f"({w}) and the heaviest group wins; within it the likeliest mark is suggested. Tuned on dev2012: F1 "
+      f"{d['f1_chosen']:.2f} vs {d['f1_none_only']:.2f} with only \"no mark\" weighted and {d['f1_unweighted']:.2f} "
+      "unweighted. The confidence shown is still the calibrated probability of the suggested mark.")
     for line in extra.get("comparisons", []):
         a(f"- {line}")
     a("")

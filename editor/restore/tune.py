@@ -20,7 +20,7 @@ import torch
 from editor.restore.data import read_cased_talks, read_iwslt_tsv
 from editor.restore.evaluate import calibration, punct_scores
 from editor.restore.inference import DEFAULT_OVERLAP, DEFAULT_SIZE, Restorer, decide_marks, joint_marginals_chunked
-from editor.restore.labels import CASE_CLASSES, CASE_INDEX, MARK_TO_3CLASS, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
+from editor.restore.labels import CASE_CLASSES, CASE_INDEX, MARK_TO_3CLASS, MARK_GROUP, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
 from editor.restore.model import BiLSTMCRF, ModelConfig
 from editor.restore.package import export_model
 from editor.restore.scoring import score_text, score_tsv
@@ -192,11 +192,8 @@ def quick_compare(checkpoints: dict[str, Path], data_dir: Path, log=print) -> di
     """Equal-budget comparison of training variants on dev2012: F1 with the argmax decision, F1 with
     the tuned "no mark" scale, and the raw (uncalibrated) calibration error of the 3-class decision."""
     words, gold = read_iwslt_tsv(data_dir / "dev" / "dev2012.tsv")
-    classes = ["O", "COMMA", "PERIOD", "QUESTION"]
-    to3 = np.zeros((len(PUNCT_MARKS), 4))
-    for i, m in enumerate(PUNCT_MARKS):
-        to3[i, classes.index(MARK_TO_3CLASS[m])] = 1
-    g = np.asarray([classes.index(x) for x in gold])
+    to3 = np.asarray(MARK_GROUP, float)  # (7 marks, 4 classes)
+    g = np.asarray([THREE_CLASS.index(x) for x in gold])
     out = {}
     for name, path in checkpoints.items():
         model, vocab, _lex, ck = load_run_checkpoint(path)
