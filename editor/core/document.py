@@ -209,9 +209,24 @@ class Transcript:
         """Words of already written text; its punctuation and capitals become the current state."""
         tokens: list[Token] = []
         starts: list[int] = []
+        carry = ""
         for block in split_paragraphs(text):
+            if not any(ch.isalnum() for ch in block):
+                # a paragraph of punctuation only belongs to the words around it, as when typed
+                # (see _parse_span): it ends the word before, or opens the first word
+                marks = " ".join(block.split())
+                if tokens:
+                    last = tokens[-1]
+                    tokens[-1] = Token(last.word, last.surface, f"{last.punct} {marks}")
+                else:
+                    carry = f"{carry} {marks}".strip()
+                continue
             starts.append(len(tokens))
-            tokens.extend(Token(p.word, p.surface, p.punct) for p in split_words(block))
+            tokens.extend(Token(p.word, p.surface, p.punct) for p in split_words(f"{carry} {block}" if carry else block))
+            carry = ""
+        if carry:
+            starts.append(len(tokens))
+            tokens.extend(Token(p.word, p.surface, p.punct) for p in split_words(carry))
         return cls(tokens, paragraph_starts=starts, metadata=metadata)
 
     @classmethod
