@@ -68,15 +68,43 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--init", metavar="MODEL_DIR", default="",
                    help="start from a model directory's weights (e.g. the shipped one) to keep improving it")
     p.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (lower it with --init)")
+    p.add_argument("--sources", type=_source_weights, default=None, metavar="NAME=W,...",
+                   help="sampling weight of each training source, e.g. ted_saranyan=0.7,scotus_oyez_2010plus=0.1 "
+                        "(sources not named keep their default weight; 0 leaves one out of sampling but its words "
+                        "still count for the vocabulary)")
 
 
 def train_config_from_args(args: argparse.Namespace):
+    from editor.core.errors import UserError
+    from editor.restore.data import DEFAULT_SOURCES
     from editor.restore.train import TrainConfig
 
-    return TrainConfig(data_dir=str(args.data), out_dir=args.out, tokens=int(args.tokens), max_minutes=args.max_minutes,
+    sources = dict(DEFAULT_SOURCES)
+    unknown = sorted(set(args.sources or {}) - set(sources))
+    if unknown:
+        raise UserError(
+            f"unknown training source(s) {', '.join(unknown)}; the sources are {', '.join(sources)}")
+    sources.update(args.sources or {})
+    if not any(w > 0 for w in sources.values()):
+        raise UserError("at least one training source needs a weight above 0")
+    return TrainConfig(sources=sources, data_dir=str(args.data), out_dir=args.out, tokens=int(args.tokens), max_minutes=args.max_minutes,
                        stop_at=int(args.stop_at), seed=args.seed, threads=args.threads, init=args.init, lr=args.lr,
                        eval_every_tokens=int(args.eval_every),
                        model={"hidden": args.hidden, "use_crf": not args.no_crf, "heads": args.heads})
+
+
+def _source_weights(text: str) -> dict[str, float]:
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, eq, value = part.partition("=")
+        try:
+            w = float(value) if eq else -1.0
+        except ValueError:
+            w = -1.0
+        if not name.strip() or not w >= 0:
+            raise argparse.ArgumentTypeError(f"expected NAME=WEIGHT with a weight >= 0, not {part!r}")
+        out[name.strip()] = w
+    return out
 
 
 def _probability(text: str) -> float:

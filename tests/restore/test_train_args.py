@@ -1,0 +1,44 @@
+"""`stet train` options: source weights reach the training configuration, and bad ones are refused clearly."""
+
+import argparse
+
+import pytest
+
+from editor.core.errors import UserError
+from editor.restore.cli import add_train_arguments, train_config_from_args
+from editor.restore.data import DEFAULT_SOURCES
+
+
+def _parse(*argv):
+    p = argparse.ArgumentParser(exit_on_error=False)
+    add_train_arguments(p)
+    return p.parse_args(list(argv))
+
+
+def test_named_sources_change_their_weight_and_the_rest_keep_the_default():
+    cfg = train_config_from_args(_parse("--sources", "ted_saranyan=0.75, ljspeech_text=0"))
+    assert cfg.sources["ted_saranyan"] == 0.75
+    assert cfg.sources["ljspeech_text"] == 0.0
+    assert cfg.sources["scotus_oyez_2010plus"] == DEFAULT_SOURCES["scotus_oyez_2010plus"]
+    assert list(cfg.sources) == list(DEFAULT_SOURCES)  # every source still counts for the vocabulary
+
+
+def test_without_sources_the_defaults_are_used():
+    assert train_config_from_args(_parse()).sources == DEFAULT_SOURCES
+
+
+@pytest.mark.parametrize("bad", ["ted_saranyan", "ted_saranyan=x", "ted_saranyan=-1", "=0.5"])
+def test_a_malformed_weight_is_refused_by_the_parser(bad):
+    with pytest.raises(argparse.ArgumentError, match="NAME=WEIGHT"):
+        _parse("--sources", bad)
+
+
+def test_an_unknown_source_names_the_known_ones():
+    with pytest.raises(UserError, match="unknown training source.*wikipedia.*the sources are ted_saranyan"):
+        train_config_from_args(_parse("--sources", "wikipedia=1"))
+
+
+def test_all_weights_zero_is_refused():
+    zero = ",".join(f"{name}=0" for name in DEFAULT_SOURCES)
+    with pytest.raises(UserError, match="at least one"):
+        train_config_from_args(_parse("--sources", zero))
