@@ -11,7 +11,7 @@ import torch
 
 from editor.restore.chunks import ChunkPlan, merge_owned, merge_weighted, plan_chunks
 from editor.restore.model import BiLSTMCRF
-from editor.restore.vocab import Vocab
+from editor.restore.vocab import UNK, Vocab
 
 DEFAULT_SIZE, DEFAULT_OVERLAP = 120, 40
 
@@ -20,10 +20,47 @@ class Cancelled(Exception):
     """Restoration was cancelled; regions already reported through on_chunk stay valid."""
 
 
+class CharFeatures:
+    """The character CNN's output for each known word, computed once per text.
+
+    A word's character features depend only on its spelling, and a text repeats its words (with
+    overlapping windows, every word is also seen about 1.5 times), so each vocabulary word is
+    spelled through the CNN once; unknown words (one id for many spellings) go through it each time.
+    """
+
+    def __init__(self, model: BiLSTMCRF, device: torch.device) -> None:
+        self.model = model
+        self.device = device
+        self.table = torch.zeros(model.cfg.vocab_size, model.cfg.char_filters, device=device,
+                                 dtype=model.word_emb.weight.dtype)
+        self.known = np.zeros(model.cfg.vocab_size, bool)
+        self.known[0] = True  # padding: no characters, features 0 (as the CNN gives)
+
+    @torch.no_grad()
+    def __call__(self, words: np.ndarray, chars: np.ndarray) -> torch.Tensor:
+        """words (B, T), chars (B, T, C) -> features (B, T, char_filters)."""
+        B, T = words.shape
+        flat, flat_chars = words.reshape(-1), chars.reshape(B * T, -1)
+        ids, first = np.unique(flat, return_index=True)
+        new = (ids > UNK) & ~self.known[ids]
+        if new.any():
+            spelled = torch.from_numpy(flat_chars[first[new]]).to(self.device)
+            self.table[torch.from_numpy(ids[new]).to(self.device)] = self.model.char_cnn(spelled).to(self.table.dtype)
+            self.known[ids[new]] = True
+        out = self.table[torch.from_numpy(flat).to(self.device)]
+        unk = np.nonzero(flat == UNK)[0]
+        if len(unk):
+            out[torch.from_numpy(unk).to(self.device)] = self.model.char_cnn(
+                torch.from_numpy(flat_chars[unk]).to(self.device)).to(out.dtype)
+        return out.reshape(B, T, -1)
+
+
 @torch.no_grad()
 def run_windows(model: BiLSTMCRF, word_ids: np.ndarray, char_ids: np.ndarray, plan: ChunkPlan,
-                idx: list[int], device: torch.device) -> list[np.ndarray]:
-    """Joint marginals (len, K) for the windows `idx` of the plan, batched and padded together."""
+                idx: list[int], device: torch.device, char_features: CharFeatures | None = None) -> list[np.ndarray]:
+    """Joint marginals (len, K) for the windows `idx` of the plan, batched and padded together.
+
+    With `char_features` (inference) each known word's character features are computed once."""
     lens = [plan.windows[i][1] - plan.windows[i][0] for i in idx]
     B, T, C = len(idx), max(lens), char_ids.shape[1]
     w = np.zeros((B, T), np.int64)
@@ -34,8 +71,11 @@ def run_windows(model: BiLSTMCRF, word_ids: np.ndarray, char_ids: np.ndarray, pl
         w[b, : e - s] = word_ids[s:e]
         c[b, : e - s] = char_ids[s:e]
         mask[b, : e - s] = True
-    joint = model.joint_marginals(torch.from_numpy(w).to(device), torch.from_numpy(c).to(device),
-                                  torch.from_numpy(mask).to(device))
+    mask_t = torch.from_numpy(mask).to(device)
+    if char_features is None:
+        joint = model.joint_marginals(torch.from_numpy(w).to(device), torch.from_numpy(c).to(device), mask_t)
+    else:
+        joint = model.joint_marginals(torch.from_numpy(w).to(device), None, mask_t, char_feats=char_features(w, c))
     joint = joint.float().cpu().numpy()
     return [joint[b, :L] for b, L in enumerate(lens)]
 
@@ -50,9 +90,10 @@ def joint_marginals_chunked(model: BiLSTMCRF, vocab: Vocab, words: Sequence[str]
     wid, cid = vocab.encode(list(words))
     plan = plan_chunks(len(words), size, overlap, cut)
     results: list[np.ndarray] = []
+    char_features = CharFeatures(model, device)
     for i in range(0, len(plan.windows), windows_per_batch):
         idx = list(range(i, min(i + windows_per_batch, len(plan.windows))))
-        results.extend(run_windows(model, wid, cid, plan, idx, device))
+        results.extend(run_windows(model, wid, cid, plan, idx, device, char_features))
     model.train(was_training)
     if not results:
         return np.zeros((0, model.cfg.n_labels), np.float32)
@@ -175,17 +216,12 @@ class Restorer:
             starts[0] = first_is_start
             c_idx[starts & (c_idx == 0)] = cap_i
         punct_l, case_l, p_l, c_l = punct.tolist(), case.tolist(), p_idx.tolist(), c_idx.tolist()
-        out = []
-        for i, w in enumerate(words):
-            cname = CASE_CLASSES[c_l[i]]
-            out.append(WordPrediction(
-                punct=PUNCT_MARKS[p_l[i]],
-                punct_probs=dict(zip(PUNCT_MARKS, punct_l[i])),
-                case=cname,
-                case_probs=dict(zip(CASE_CLASSES, case_l[i])),
-                text=apply_case(w, cname, self.lexicon),
-            ))
-        return out
+        lex = self.lexicon
+        return [
+            WordPrediction(PUNCT_MARKS[pi], dict(zip(PUNCT_MARKS, pp)), CASE_CLASSES[ci], dict(zip(CASE_CLASSES, cp)),
+                           w if ci == 0 else apply_case(w, CASE_CLASSES[ci], lex))
+            for w, pi, pp, ci, cp in zip(words, p_l, punct_l, c_l, case_l)
+        ]
 
     # ---------------------------------------------------------------- restore
     def restore(self, words: Sequence[str], on_chunk: Callable[[int, int, list[WordPrediction]], None] | None = None,
@@ -215,6 +251,7 @@ class Restorer:
         encoded = np.zeros(n, bool)
         results: list[np.ndarray | None] = [None] * len(plan.windows)
         merged: list[WordPrediction | None] = [None] * n
+        char_features = CharFeatures(self.model, self.device)
         with self._lock:
             for idx in batches:
                 if not idx:
@@ -226,18 +263,11 @@ class Restorer:
                     if not encoded[s:e].all():
                         wid[s:e], cid[s:e] = self.vocab.encode(words[s:e])
                         encoded[s:e] = True
-                for i, r in zip(idx, run_windows(self.model, wid, cid, plan, idx, self.device)):
+                for i, r in zip(idx, run_windows(self.model, wid, cid, plan, idx, self.device, char_features)):
                     results[i] = r
                 if self.merge == "weighted":
                     continue  # regions are final only when both neighbours are in: report at the end
-                for i in idx:
-                    a, b = plan.owned[i]
-                    if a == b:
-                        continue
-                    s = plan.windows[i][0]
-                    # the word before the region decides whether its first word starts a sentence
-                    lo = a - 1 if a > s else a
-                    preds = self.predictions(words[lo:b], results[i][lo - s : b - s], first_is_start=a == 0)[a - lo :]
+                for a, b, preds in self._final_regions(words, plan, results, idx):
                     merged[a:b] = preds
                     if on_chunk is not None:
                         on_chunk(a, b, preds)
@@ -246,6 +276,31 @@ class Restorer:
             if on_chunk is not None:
                 on_chunk(0, n, merged)  # type: ignore[arg-type]
         return merged  # type: ignore[return-value]
+
+
+    def _final_regions(self, words: list[str], plan: ChunkPlan, results: list, idx: list[int]):
+        """(start, end, predictions) for the regions the windows `idx` own, adjacent regions joined so
+        that the predictions of a whole batch are made in one vectorised pass."""
+        runs: list[list[int]] = []
+        for i in sorted(i for i in idx if plan.owned[i][0] < plan.owned[i][1]):
+            if runs and plan.owned[runs[-1][-1]][1] == plan.owned[i][0]:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        for run in runs:
+            a, b = plan.owned[run[0]][0], plan.owned[run[-1]][1]
+            parts = []
+            s0 = plan.windows[run[0]][0]
+            # the word before the region decides whether its first word starts a sentence
+            lo = a - 1 if a > s0 else a
+            if lo < a:
+                parts.append(results[run[0]][lo - s0 : a - s0])
+            for i in run:
+                s = plan.windows[i][0]
+                oa, ob = plan.owned[i]
+                parts.append(results[i][oa - s : ob - s])
+            preds = self.predictions(words[lo:b], np.concatenate(parts), first_is_start=a == 0)[a - lo :]
+            yield a, b, preds
 
 
 def decision_scales(decision: dict) -> np.ndarray:

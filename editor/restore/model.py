@@ -75,13 +75,17 @@ class BiLSTMCRF(nn.Module):
         self.out = nn.Linear(2 * cfg.hidden, n_out)
         self.crf = CRF(N_PUNCT if self.separate else cfg.n_labels) if cfg.use_crf else None
 
-    def emissions(self, words: torch.Tensor, chars: torch.Tensor) -> torch.Tensor:
-        """words (B, T), chars (B, T, C) -> emissions (B, T, K)."""
+    def emissions(self, words: torch.Tensor, chars: torch.Tensor | None,
+                  char_feats: torch.Tensor | None = None) -> torch.Tensor:
+        """words (B, T), chars (B, T, C) -> emissions (B, T, K).
+
+        `char_feats` (B, T, char_filters), the character CNN's output computed beforehand (inference
+        computes it once per distinct word), replaces `chars`."""
         B, T = words.shape
-        C = chars.size(2)
-        # shape: (B, T, char_filters)
-        ch = self.char_cnn(chars.reshape(B * T, C)).reshape(B, T, -1)
-        x = self.drop(torch.cat([self.word_emb(words), ch], dim=2))
+        if char_feats is None:
+            # shape: (B, T, char_filters)
+            char_feats = self.char_cnn(chars.reshape(B * T, chars.size(2))).reshape(B, T, -1)
+        x = self.drop(torch.cat([self.word_emb(words), char_feats], dim=2))
         h, _ = self.lstm(x)
         return self.out(self.drop(h))
 
@@ -104,9 +108,10 @@ class BiLSTMCRF(nn.Module):
         return (nll * mask.reshape(-1)).sum() / n
 
     @torch.no_grad()
-    def joint_marginals(self, words: torch.Tensor, chars: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def joint_marginals(self, words: torch.Tensor, chars: torch.Tensor | None, mask: torch.Tensor,
+                        char_feats: torch.Tensor | None = None) -> torch.Tensor:
         """p(joint label) per word, (B, T, K): CRF marginals, or a softmax without a CRF."""
-        em = self.emissions(words, chars)
+        em = self.emissions(words, chars, char_feats)
         if self.separate:
             em_p, em_c = em[..., :N_PUNCT], em[..., N_PUNCT:]
             pm = self.crf.marginals(em_p, mask) if self.crf is not None else torch.softmax(em_p, dim=2)

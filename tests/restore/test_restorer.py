@@ -95,3 +95,40 @@ def test_the_mark_decision_weighs_whole_groups_then_picks_the_likeliest_mark():
     heavy_none = decision_scales({"class_scales": {"O": 1.0, "COMMA": 0.5, "PERIOD": 0.5, "QUESTION": 1.0}})
     assert list(heavy_none) == [1.0, 0.5, 0.5, 1.0]
     assert [PUNCT_MARKS[i] for i in decide_marks(p, heavy_none)] == ["", "", ""]
+
+
+def test_character_features_computed_once_per_word_equal_the_cnn_at_every_position(restorer):
+    import numpy as np
+    import torch
+
+    from editor.restore.inference import CharFeatures
+
+    # known words repeated, unknown words of different spellings (one <unk> id), and padding
+    words = "so what is zebra the iphone zebras so what qwxyz".split()
+    wid, cid = restorer.vocab.encode(words)
+    w = np.stack([wid, np.r_[wid[:7], 0, 0, 0]])
+    c = np.stack([cid, np.concatenate([cid[:7], np.zeros_like(cid[7:])])])
+    feats = CharFeatures(restorer.model, torch.device("cpu"))
+    got = feats(w, c)
+    with torch.no_grad():
+        want = restorer.model.char_cnn(torch.from_numpy(c.reshape(-1, c.shape[2]))).reshape(2, len(words), -1)
+    torch.testing.assert_close(got, want)
+    assert feats.known[wid[wid > 1]].all()
+    assert not feats.known[1]  # <unk> is never cached: its spelling differs from word to word
+
+
+def test_restoring_in_batches_equals_predicting_the_merged_marginals_at_once(restorer):
+    from editor.restore.inference import joint_marginals_chunked
+
+    joint = joint_marginals_chunked(restorer.model, restorer.vocab, WORDS, restorer.size, restorer.overlap,
+                                    restorer.cut, restorer.merge)
+    want = restorer.predictions(WORDS, joint, first_is_start=True)
+    regions = []
+    got = restorer.restore(WORDS, on_chunk=lambda a, b, preds: regions.append((a, b)))
+    # 180 words in windows of 12: a first batch of 4 windows, then one batch of the rest; the
+    # regions a batch owns are adjacent, so each batch reports once
+    assert regions == [(0, regions[0][1]), (regions[0][1], len(WORDS))]
+    assert [(p.punct, p.case, p.text) for p in got] == [(p.punct, p.case, p.text) for p in want]
+    for g, w in zip(got, want):
+        assert g.punct_probs == pytest.approx(w.punct_probs, abs=1e-5)
+        assert g.case_probs == pytest.approx(w.case_probs, abs=1e-5)
