@@ -35,6 +35,9 @@ def add_parser(subparsers) -> None:
                     "text also case P/R/F1.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument("--simulate-asr-errors", type=int, nargs="?", const=0, default=None, metavar="SEED",
+                   help="score a copy of a word<TAB>LABEL FILE with the recognition errors training simulates "
+                        "(10 %% of words substituted, dropped or inserted; seed 0 unless given)")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
     p.set_defaults(handler=run_eval)
@@ -68,6 +71,9 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--init", metavar="MODEL_DIR", default="",
                    help="start from a model directory's weights (e.g. the shipped one) to keep improving it")
     p.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (lower it with --init)")
+    p.add_argument("--asr-errors", type=_probability, default=0.0, metavar="SHARE",
+                   help="give this share of training windows simulated recognition errors (words substituted, "
+                        "dropped, inserted; default 0)")
     p.add_argument("--sources", type=_source_weights, default=None, metavar="NAME=W,...",
                    help="sampling weight of each training source, e.g. ted_saranyan=0.7,scotus_oyez_2010plus=0.1 "
                         "(sources not named keep their default weight; 0 leaves one out of sampling but its words "
@@ -89,7 +95,7 @@ def train_config_from_args(args: argparse.Namespace):
         raise UserError("at least one training source needs a weight above 0")
     return TrainConfig(sources=sources, data_dir=str(args.data), out_dir=args.out, tokens=int(args.tokens), max_minutes=args.max_minutes,
                        stop_at=int(args.stop_at), seed=args.seed, threads=args.threads, init=args.init, lr=args.lr,
-                       eval_every_tokens=int(args.eval_every),
+                       eval_every_tokens=int(args.eval_every), asr_errors=args.asr_errors,
                        model={"hidden": args.hidden, "use_crf": not args.no_crf, "heads": args.heads})
 
 
@@ -162,7 +168,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from editor.restore.scoring import format_report, score_file
 
     restorer = Restorer.load(args.model, args.device)
-    res = score_file(restorer, args.file)
+    res = score_file(restorer, args.file, args.simulate_asr_errors)
     if args.json:
         print(json.dumps(res, indent=1))
     else:

@@ -215,6 +215,59 @@ class WindowSampler:
         return forms, labels
 
 
+# Recognition errors per word in a window chosen for simulation: a word replaced by another, a word
+# dropped (its mark moves to the word before, as it would stand in the transcript) and a word
+# inserted (no mark, lowercase). Recognisers on TED talks make roughly this many errors (10 %).
+ASR_ERRORS = {"substitute": 0.05, "delete": 0.03, "insert": 0.02}
+
+
+def simulate_asr_errors(tokens: np.ndarray, punct: np.ndarray, case: np.ndarray, pool: np.ndarray,
+                        rng: np.random.Generator, rates: dict = ASR_ERRORS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One window of tokens with recognition errors: substitutes and insertions are drawn from
+    `pool` (the words of the batch, so common words come up most, as in real errors).
+
+    punct and case are the label of each token (0 = no mark / lowercase); the result may be
+    shorter or longer than the input."""
+    n = len(tokens)
+    r = rng.random(n)
+    dele = r < rates["delete"]
+    dele[0] = False  # the window keeps its first word, so a dropped word always has one before it
+    sub = (r >= rates["delete"]) & (r < rates["delete"] + rates["substitute"])
+    tokens, punct = tokens.copy(), punct.copy()
+    tokens[sub] = pool[rng.integers(0, len(pool), int(sub.sum()))]
+    for i in np.nonzero(dele & (punct != 0))[0]:
+        j = i - 1
+        while dele[j]:
+            j -= 1
+        punct[j] = punct[i]
+    keep = ~dele
+    tokens, punct, case = tokens[keep], punct[keep], case[keep]
+    ins = np.nonzero(rng.random(len(tokens)) < rates["insert"])[0] + 1  # a word inserted after these
+    if len(ins):
+        # the marks stay on the recognised words; an inserted word has none
+        tokens = np.insert(tokens, ins, pool[rng.integers(0, len(pool), len(ins))])
+        punct = np.insert(punct, ins, 0)
+        case = np.insert(case, ins, 0)
+    return tokens, punct, case
+
+
+def batch_with_asr_errors(forms: np.ndarray, labels: np.ndarray, share: float, rng: np.random.Generator,
+                          n_case: int) -> tuple[np.ndarray, np.ndarray]:
+    """A training batch (B, T) in which a `share` of the windows carry simulated recognition
+    errors; all rows are cut to the shortest one."""
+    if share <= 0:
+        return forms, labels
+    pool = forms.reshape(-1)
+    rows = []
+    for f, lab in zip(forms, labels):
+        if rng.random() < share:
+            f, p, c = simulate_asr_errors(f, lab // n_case, lab % n_case, pool, rng)
+            lab = p * n_case + c
+        rows.append((f, lab))
+    T = min(len(f) for f, _ in rows)
+    return np.stack([f[:T] for f, _ in rows]), np.stack([lab[:T] for _, lab in rows])
+
+
 # ---------------------------------------------------------------- dev sets
 
 _CONTRACTION = re.compile(r"^(n't|'[a-z]+)$")

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from editor.core.errors import UserError
-from editor.restore.data import read_cased_talks, read_iwslt_tsv
+from editor.restore.data import read_cased_talks, read_iwslt_tsv, simulate_asr_errors
 from editor.restore.evaluate import calibration, case_scores, high_confidence, punct_scores, sentence_accuracy
 from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS
 
@@ -39,6 +39,17 @@ def score_tsv(restorer, words: list[str], gold: list[str]) -> dict:
     res["high_confidence"] = high_confidence(conf[shown], correct[shown], n_ref)
     res["words"] = len(words)
     return res
+
+
+def with_asr_errors(words: list[str], gold: list[str], seed: int = 0) -> tuple[list[str], list[str]]:
+    """A copy of an IWSLT-style reference with the recognition errors training simulates (words
+    substituted, dropped, inserted; a dropped word's mark moves to the word before), for a view of
+    how marks hold up on noisy words when no real recogniser output with references is at hand."""
+    names = ["O", "COMMA", "PERIOD", "QUESTION"]
+    idx = np.arange(len(words))
+    punct = np.asarray([names.index(g) for g in gold])
+    tokens, punct, _ = simulate_asr_errors(idx, punct, np.zeros_like(punct), idx, np.random.default_rng(seed))
+    return [words[i] for i in tokens], [names[k] for k in punct]
 
 
 def score_text(restorer, docs) -> dict:
@@ -74,14 +85,22 @@ def score_text(restorer, docs) -> dict:
     return res
 
 
-def score_file(restorer, path: str | Path) -> dict:
+def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None) -> dict:
+    """Scores on FILE; with `asr_errors_seed`, on a copy of an IWSLT-style FILE with simulated
+    recognition errors."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"{path}: no such file")
     try:
         if is_tsv(path):
             words, gold = read_iwslt_tsv(path)
-            return {"file": str(path), "kind": "iwslt-tsv", **score_tsv(restorer, words, gold)}
+            kind = "iwslt-tsv"
+            if asr_errors_seed is not None:
+                words, gold = with_asr_errors(words, gold, asr_errors_seed)
+                kind += f", simulated recognition errors (seed {asr_errors_seed})"
+            return {"file": str(path), "kind": kind, **score_tsv(restorer, words, gold)}
+        if asr_errors_seed is not None:
+            raise UserError(f"{path}: recognition errors are simulated only on IWSLT-style word<TAB>LABEL files")
         docs = [d for d in read_cased_talks(path) if d]
     except ValueError as err:
         raise UserError(str(err)) from None

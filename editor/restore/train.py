@@ -17,7 +17,15 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from editor.restore.data import DEFAULT_SOURCES, WindowSampler, build_mixed_lexicon, prepare, read_iwslt_tsv
+from editor.restore.data import (
+    DEFAULT_SOURCES,
+    WindowSampler,
+    batch_with_asr_errors,
+    build_mixed_lexicon,
+    prepare,
+    read_iwslt_tsv,
+)
+from editor.restore.labels import N_CASE
 from editor.restore.model import BiLSTMCRF, ModelConfig
 from editor.restore.vocab import UNK, Vocab
 
@@ -46,6 +54,7 @@ class TrainConfig:
     threads: int = 1  # an LSTM this small gains little from a second thread; leave it to the rest
     model: dict = field(default_factory=dict)  # overrides of ModelConfig fields
     init: str = ""  # start from the weights of a model directory (to keep improving a shipped model)
+    asr_errors: float = 0.0  # share of training windows given simulated recognition errors
 
 
 def lr_at(cfg: TrainConfig, seen: int) -> float:
@@ -132,6 +141,7 @@ def train(cfg: TrainConfig, log=print) -> Path:
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     sampler = WindowSampler(arrays, cfg.sources, seed=cfg.seed)
     drop_rng = np.random.default_rng(cfg.seed + 1)
+    noise_rng = np.random.default_rng(cfg.seed + 2)
     seen, step, best, history = 0, 0, -1.0, []
     ckpt_path, best_path = out / "checkpoint.pt", out / "best.pt"
     if ckpt_path.exists():
@@ -140,6 +150,8 @@ def train(cfg: TrainConfig, log=print) -> Path:
         opt.load_state_dict(st["optimizer"])
         sampler.set_state(st["sampler"])
         drop_rng.bit_generator.state = st["drop_rng"]
+        if "noise_rng" in st:
+            noise_rng.bit_generator.state = st["noise_rng"]
         seen, step, best, history = st["seen"], st["step"], st["best"], st["history"]
         log(f"resumed from {ckpt_path}: {seen:,} words seen, step {step}, best dev F1 {best:.2f}")
     elif cfg.init:
@@ -150,7 +162,7 @@ def train(cfg: TrainConfig, log=print) -> Path:
     def state() -> dict:
         return {
             "model": model.state_dict(), "optimizer": opt.state_dict(), "sampler": sampler.state(),
-            "drop_rng": drop_rng.bit_generator.state, "seen": seen, "step": step, "best": best, "history": history,
+            "drop_rng": drop_rng.bit_generator.state, "noise_rng": noise_rng.bit_generator.state, "seen": seen, "step": step, "best": best, "history": history,
         }
 
     def export_best(metrics: dict) -> None:
@@ -166,6 +178,7 @@ def train(cfg: TrainConfig, log=print) -> Path:
     model.train()
     while seen < cfg.tokens:
         f, lab = sampler.batch(cfg.tokens_per_batch)
+        f, lab = batch_with_asr_errors(f, lab, cfg.asr_errors, noise_rng, N_CASE)
         words = tables.word[f]
         if cfg.word_dropout > 0:
             words = np.where(drop_rng.random(words.shape) < cfg.word_dropout, UNK, words)

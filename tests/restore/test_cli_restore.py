@@ -41,3 +41,17 @@ def test_eval_reads_iwslt_tsv(tiny_model_dir, tmp_path):
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)
     assert res["words"] == 5 and res["overall"]["support"] == 3
+
+
+def test_eval_with_simulated_recognition_errors(tiny_model_dir, tmp_path):
+    tsv = tmp_path / "dev.tsv"
+    tsv.write_text("".join(f"w{i % 7}\t{'PERIOD' if i % 9 == 8 else 'O'}\n" for i in range(2000)))
+    r = stet("eval", tsv, "--json", "--simulate-asr-errors", "--model", tiny_model_dir)
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    assert "simulated recognition errors (seed 0)" in res["kind"]
+    assert res["words"] != 2000 and 0.95 * 222 <= res["overall"]["support"] <= 222
+    txt = tmp_path / "talk.txt"
+    txt.write_text("# talk\nHello there. How are you?\n")
+    r = stet("eval", txt, "--simulate-asr-errors", "--model", tiny_model_dir)
+    assert r.returncode == 1 and "only on IWSLT-style" in r.stderr and "Traceback" not in r.stderr

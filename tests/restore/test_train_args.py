@@ -42,3 +42,10 @@ def test_all_weights_zero_is_refused():
     zero = ",".join(f"{name}=0" for name in DEFAULT_SOURCES)
     with pytest.raises(UserError, match="at least one"):
         train_config_from_args(_parse("--sources", zero))
+
+
+def test_asr_errors_share_reaches_the_config_and_must_be_a_probability():
+    assert train_config_from_args(_parse()).asr_errors == 0.0
+    assert train_config_from_args(_parse("--asr-errors", "0.5")).asr_errors == 0.5
+    with pytest.raises(argparse.ArgumentError, match="probability"):
+        _parse("--asr-errors", "2")
