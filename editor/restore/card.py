@@ -77,10 +77,13 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     a("")
     a("## Training data")
     a("")
-    a("| source | register | words | licence | origin | sampling weight |")
-    a("|---|---|---|---|---|---|")
+    # a model trained in stages may have drawn its sources by different weights in each
+    stages = extra.get("sampling_stages") or [{"name": "sampling weight", "sources": tc["sources"]}]
+    a("| source | register | words | licence | origin | " + " | ".join(st["name"] for st in stages) + " |")
+    a("|---|---|---|---|---|" + "---|" * len(stages))
     for key, reg, words, lic, origin in SOURCES:
-        a(f"| {key} | {reg} | {words} | {lic} | {origin} | {tc['sources'].get(key, 0):.2f} |")
+        a(f"| {key} | {reg} | {words} | {lic} | {origin} | "
+          + " | ".join(f"{st['sources'].get(key, 0):.2f}" for st in stages) + " |")
     a("")
     a("The text is not redistributed; TED and Oyez text is for non-commercial research use, so these weights "
       "inherit a non-commercial restriction.")
@@ -92,6 +95,10 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
       "spelled out as a recogniser writes them (num2words: 1989 -> nineteen eighty nine).")
     a("- Training windows of 40-120 words starting anywhere (usually mid-sentence), never across a document; "
       "sources drawn by the weights above.")
+    if tc.get("asr_errors", 0) > 0:
+        a(f"- Recognition errors simulated in {100 * tc['asr_errors']:.0f} % of the windows (of the last stage): "
+          "5 % of their words replaced by another word of the batch, 3 % dropped (the mark moves to the word "
+          "before), 2 % inserted without a mark.")
     a(f"- Adam, peak learning rate {tc['lr']}, warm-up {tc['warmup_tokens']:,} words, linear decay over the last "
       f"{100 * (1 - tc['decay_from']):.0f} % of a {tc['tokens'] / 1e6:.0f} M-word budget, {tc['tokens_per_batch']:,} "
       f"words per batch, word dropout {tc['word_dropout']}, gradient clip {tc['clip']}, seed {tc['seed']}, "
@@ -129,11 +136,13 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     if history:
         a("Learning curve (dev2012 overall F1, argmax decision, during training):")
         a("")
-        a("| words seen | overall F1 | COMMA | PERIOD | QUESTION |")
-        a("|---|---|---|---|---|")
+        staged = any("stage" in h for h in history)  # curves of several stages, words counted across them
+        a("| " + ("stage | " if staged else "") + "words seen | overall F1 | COMMA | PERIOD | QUESTION |")
+        a("|---|---|---|---|---|" + ("---|" if staged else ""))
         for h in history:
             d = h["dev"]
-            a(f"| {h['seen'] / 1e6:.1f} M | {d['overall']['f1']:.1f} | {d['COMMA']['f1']:.1f} | {d['PERIOD']['f1']:.1f} | {d['QUESTION']['f1']:.1f} |")
+            a("| " + (f"{h.get('stage', '')} | " if staged else "")
+              + f"{h['seen'] / 1e6:.1f} M | {d['overall']['f1']:.1f} | {d['COMMA']['f1']:.1f} | {d['PERIOD']['f1']:.1f} | {d['QUESTION']['f1']:.1f} |")
         a("")
     a("## Decisions measured on dev")
     a("")

@@ -27,4 +27,4 @@ def test_shipped_model_restores_a_question_and_capitals(shipped):
     text = " ".join(p.text + p.punct for p in preds)
     assert text.startswith("So ")
     assert "iPhone?" in text and " I " in text
-    assert "great, but" in text
+    assert "great, but" in text or "great. But" in text  # a clause boundary either way
