@@ -183,10 +183,20 @@ class Restorer:
         j = joint.reshape(-1, N_PUNCT, N_CASE)
         return (_temper(j.sum(2), self.punct_temperature), _temper(j.sum(1), self.case_temperature))
 
-    def predictions(self, words: Sequence[str], joint: np.ndarray, first_is_start: bool = False) -> list[WordPrediction]:
+    def predictions(self, words: Sequence[str], joint: np.ndarray, first_is_start: bool = False,
+                    last_is_end: bool = False) -> list[WordPrediction]:
         from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS, apply_case
 
         punct, case = self.calibrated(joint)
+        if last_is_end and len(words):
+            # a text ends with a sentence end: the model, which never sees where the text stops
+            # (its windows end anywhere), keeps its choice among . ? ! and the rest goes to "."
+            ends = [PUNCT_MARKS.index(m) for m in (".", "?", "!")]
+            last = np.zeros(punct.shape[1], punct.dtype)
+            last[ends] = punct[-1, ends]
+            last[ends[0]] += 1e-3
+            punct = punct.copy()
+            punct[-1] = last / last.sum()
         p_idx = decide_marks(punct, self.class_scales)
         N = len(words)
         mixed_i = CASE_CLASSES.index("mixed")
@@ -228,6 +238,7 @@ class Restorer:
                 cancel=None, priority: tuple[int, int] | None = None) -> list[WordPrediction]:
         """Predictions for every word, computed over overlapping windows batched together.
 
+        The words are a whole text: the first starts a sentence and the last ends one.
         `on_chunk(start, end, predictions)` fires as each region becomes final; `priority`
         (start, end) is computed first; `cancel` (an Event or a callable) stops between batches
         with `Cancelled`.
@@ -272,7 +283,8 @@ class Restorer:
                     if on_chunk is not None:
                         on_chunk(a, b, preds)
         if self.merge == "weighted":
-            merged = self.predictions(words, merge_weighted(plan, results), first_is_start=True)  # type: ignore[arg-type]
+            merged = self.predictions(words, merge_weighted(plan, results), first_is_start=True,  # type: ignore[arg-type]
+                                      last_is_end=True)
             if on_chunk is not None:
                 on_chunk(0, n, merged)  # type: ignore[arg-type]
         return merged  # type: ignore[return-value]
@@ -299,7 +311,8 @@ class Restorer:
                 s = plan.windows[i][0]
                 oa, ob = plan.owned[i]
                 parts.append(results[i][oa - s : ob - s])
-            preds = self.predictions(words[lo:b], np.concatenate(parts), first_is_start=a == 0)[a - lo :]
+            preds = self.predictions(words[lo:b], np.concatenate(parts), first_is_start=a == 0,
+                                     last_is_end=b == plan.n)[a - lo :]
             yield a, b, preds
 
 

@@ -122,7 +122,7 @@ def test_restoring_in_batches_equals_predicting_the_merged_marginals_at_once(res
 
     joint = joint_marginals_chunked(restorer.model, restorer.vocab, WORDS, restorer.size, restorer.overlap,
                                     restorer.cut, restorer.merge)
-    want = restorer.predictions(WORDS, joint, first_is_start=True)
+    want = restorer.predictions(WORDS, joint, first_is_start=True, last_is_end=True)
     regions = []
     got = restorer.restore(WORDS, on_chunk=lambda a, b, preds: regions.append((a, b)))
     # 180 words in windows of 12: a first batch of 4 windows, then one batch of the rest; the
@@ -132,3 +132,25 @@ def test_restoring_in_batches_equals_predicting_the_merged_marginals_at_once(res
     for g, w in zip(got, want):
         assert g.punct_probs == pytest.approx(w.punct_probs, abs=1e-5)
         assert g.case_probs == pytest.approx(w.case_probs, abs=1e-5)
+
+
+def test_the_last_word_of_a_text_ends_a_sentence_keeping_the_models_choice_among_end_marks(restorer):
+    import numpy as np
+
+    from editor.restore.labels import N_CASE, N_PUNCT, PUNCT_MARKS
+
+    words = "see you next time".split()
+    joint = np.zeros((4, N_PUNCT, N_CASE), np.float32)
+    joint[:, 0, 0] = 0.7  # "no mark" likeliest everywhere
+    joint[:, PUNCT_MARKS.index(","), 0] = 0.2
+    joint[:, PUNCT_MARKS.index("?"), 0] = 0.075
+    joint[:, PUNCT_MARKS.index("."), 0] = 0.025
+    joint = joint.reshape(4, -1)
+    inside = restorer.predictions(words, joint)
+    assert inside[-1].punct == ""  # a window's last word may go on
+    ended = restorer.predictions(words, joint, last_is_end=True)
+    assert [p.punct for p in ended[:-1]] == [p.punct for p in inside[:-1]]
+    last = ended[-1].punct_probs
+    assert last["?"] + last["."] + last["!"] == pytest.approx(1.0, abs=1e-5)
+    assert last["?"] == pytest.approx(0.75, abs=0.01) and ended[-1].punct == "?"
+    assert restorer.restore(words)[-1].punct in ".?!"
