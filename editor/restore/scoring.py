@@ -9,7 +9,7 @@ import numpy as np
 from editor.core.errors import UserError
 from editor.restore.data import read_cased_talks, read_iwslt_tsv, simulate_asr_errors
 from editor.restore.evaluate import calibration, case_scores, high_confidence, punct_scores, sentence_accuracy
-from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS
+from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS, THREE_CLASS
 
 
 def is_tsv(path: Path) -> bool:
@@ -45,7 +45,7 @@ def with_asr_errors(words: list[str], gold: list[str], seed: int = 0) -> tuple[l
     """A copy of an IWSLT-style reference with the recognition errors training simulates (words
     substituted, dropped, inserted; a dropped word's mark moves to the word before), for a view of
     how marks hold up on noisy words when no real recogniser output with references is at hand."""
-    names = ["O", "COMMA", "PERIOD", "QUESTION"]
+    names = list(THREE_CLASS)  # "O" (no mark) first: index 0 is what a dropped word's mark leaves
     idx = np.arange(len(words))
     punct = np.asarray([names.index(g) for g in gold])
     tokens, punct, _ = simulate_asr_errors(idx, punct, np.zeros_like(punct), idx, np.random.default_rng(seed))
