@@ -96,9 +96,12 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     a("- Training windows of 40-120 words starting anywhere (usually mid-sentence), never across a document; "
       "sources drawn by the weights above.")
     if tc.get("asr_errors", 0) > 0:
+        from editor.restore.data import ASR_ERRORS
+
         a(f"- Recognition errors simulated in {100 * tc['asr_errors']:.0f} % of the windows (of the last stage): "
-          "5 % of their words replaced by another word of the batch, 3 % dropped (the mark moves to the word "
-          "before), 2 % inserted without a mark.")
+          f"{100 * ASR_ERRORS['substitute']:.0f} % of their words replaced by another word of the batch, "
+          f"{100 * ASR_ERRORS['delete']:.0f} % dropped (the mark moves to the word before), "
+          f"{100 * ASR_ERRORS['insert']:.0f} % inserted without a mark.")
     a(f"- Adam, peak learning rate {tc['lr']}, warm-up {tc['warmup_tokens']:,} words, linear decay over the last "
       f"{100 * (1 - tc['decay_from']):.0f} % of a {tc['tokens'] / 1e6:.0f} M-word budget, {tc['tokens_per_batch']:,} "
       f"words per batch, word dropout {tc['word_dropout']}, gradient clip {tc['clip']}, seed {tc['seed']}, "
