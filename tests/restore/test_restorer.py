@@ -154,3 +154,34 @@ def test_the_last_word_of_a_text_ends_a_sentence_keeping_the_models_choice_among
     assert last["?"] + last["."] + last["!"] == pytest.approx(1.0, abs=1e-5)
     assert last["?"] == pytest.approx(0.75, abs=0.01) and ended[-1].punct == "?"
     assert restorer.restore(words)[-1].punct in ".?!"
+
+
+def test_a_prediction_reads_the_same_from_rows_as_from_dicts_and_is_read_only():
+    import numpy as np
+
+    from editor.restore.inference import WordPrediction
+    from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
+
+    pp = np.asarray([0.1, 0.6, 0.2, 0.05, 0.05, 0.0, 0.0], np.float32)
+    cp = np.asarray([0.3, 0.7, 0.0, 0.0], np.float32)
+    rows = WordPrediction(",", pp, "capitalized", cp, "So")
+    dicts = WordPrediction(",", dict(zip(PUNCT_MARKS, pp.tolist())), "capitalized", dict(zip(CASE_CLASSES, cp.tolist())), "So")
+    assert rows == dicts
+    assert rows.punct_probs == dicts.punct_probs and list(rows.punct_probs) == list(PUNCT_MARKS)
+    assert rows.case_probs == dicts.case_probs
+    assert rows.punct_confidence == dicts.punct_confidence == pytest.approx(0.6)
+    assert rows.case_confidence == dicts.case_confidence == pytest.approx(0.7)
+    assert isinstance(rows.punct_confidence, float)
+    assert rows != WordPrediction(".", pp, "capitalized", cp, "So")
+    with pytest.raises(AttributeError, match="read-only"):
+        rows.punct = "."
+    # what a caller gets is its own copy
+    rows.punct_probs[","] = 0.0
+    assert rows.punct_probs[","] == pytest.approx(0.6)
+    assert "punct_probs={'': 0.1" in repr(rows)
+
+
+def test_restored_distributions_cannot_be_changed_through_the_arrays_behind_them(restorer):
+    preds = restorer.restore(WORDS[:30])
+    with pytest.raises(ValueError):
+        preds[0]._punct_p[0] = 1.0
