@@ -94,13 +94,41 @@ class CRF(nn.Module):
         return self._path_score(emissions, tags, mask) - log_z
 
     def marginals(self, emissions: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
-        """p(tag_t = k | emissions), shape (B, T, K); zero at masked steps."""
+        """p(tag_t = k | emissions), shape (B, T, K); zero at masked steps.
+
+        Forward and backward recursions run as one batch of 2B rows, so each time step costs one
+        logsumexp instead of two (inference spends its time outside the LSTM on these small steps).
+        The backward rows carry beta + emission, which makes both recursions the same form:
+        new = logsumexp over the previous tag of (old + transition) + emission. The forward rows
+        need no mask (masks are prefixes: log Z is read at each row's last step); a backward row
+        restarts from `end` at and past its last step.
+        """
         mask = self._check(emissions, mask)
-        alphas = self._forward_alphas(emissions, mask)
-        betas = self._backward_betas(emissions, mask)
-        log_z = torch.logsumexp(alphas[:, -1] + self.end, dim=1)
-        m = torch.exp(alphas + betas - log_z[:, None, None])
-        return m * mask.unsqueeze(2).to(m.dtype)
+        B, T, K = emissions.shape
+        lengths = mask.long().sum(1)
+        # shape: (2B, K, K): [previous tag, next tag] forward; [next, previous] backward
+        trans = torch.cat([self.transitions.expand(B, K, K), self.transitions.t().expand(B, K, K)])
+        rev = emissions.flip(1)
+        # shape: (T, 2B, K): what step s adds; forward reads time s, backward time T-1-s
+        adds = torch.cat([emissions, rev], 0).transpose(0, 1)
+        # shape: (T, 2B, K): where a backward row stands at or past its last step (forward rows: unused)
+        restart = torch.cat([torch.zeros_like(emissions), self.end + rev], 0).transpose(0, 1)
+        t_back = torch.arange(T - 1, -1, -1, device=emissions.device)
+        live = torch.cat([torch.ones(B, T, dtype=torch.bool, device=emissions.device),
+                          (t_back.unsqueeze(0) < (lengths - 1).unsqueeze(1))], 0).transpose(0, 1).unsqueeze(2)
+        state = torch.cat([self.start + emissions[:, 0], restart[0, B:]])
+        steps = [state]
+        for s in range(1, T):
+            nxt = torch.logsumexp(state.unsqueeze(2) + trans, dim=1) + adds[s]
+            state = torch.where(live[s], nxt, restart[s])
+            steps.append(state)
+        both = torch.stack(steps, 1)  # (2B, T, K)
+        alphas = both[:B]
+        betas = both[B:].flip(1) - emissions  # beta + emission -> beta
+        last = alphas.gather(1, (lengths - 1).view(B, 1, 1).expand(B, 1, K)).squeeze(1)
+        log_z = torch.logsumexp(last + self.end, dim=1)
+        # past a row's end the unmasked forward sums keep growing: exp(-inf) = 0 there, not inf * 0
+        return torch.exp((alphas + betas - log_z[:, None, None]).masked_fill(~mask.unsqueeze(2), float("-inf")))
 
     def decode(self, emissions: torch.Tensor, mask: torch.Tensor | None = None) -> list[list[int]]:
         """Viterbi: the best tag sequence of each row, as lists of its unmasked length."""

@@ -88,3 +88,25 @@ def test_marginals_equal_gradient_of_log_z():
 def test_bad_input_raises_value_error(shape, mask, message):
     with pytest.raises(ValueError, match=message):
         make(0).log_partition(torch.randn(*shape), mask)
+
+
+def test_marginals_of_a_padded_batch_equal_each_row_alone_even_with_large_scores():
+    # long padding after a short row, with large emissions: the forward sums past the row's end
+    # grow far beyond float32's exp range; that must give zeros there, never inf * 0 = nan
+    torch.manual_seed(3)
+    crf = CRF(5)
+    with torch.no_grad():
+        crf.start.normal_()
+        crf.end.normal_()
+    em = torch.randn(3, 150, 5) * 10
+    lengths = [150, 1, 37]
+    mask = torch.zeros(3, 150, dtype=torch.bool)
+    for b, n in enumerate(lengths):
+        mask[b, :n] = True
+    with torch.no_grad():
+        batch = crf.marginals(em, mask)
+        assert not batch.isnan().any()
+        assert (batch[~mask] == 0).all()
+        for b, n in enumerate(lengths):
+            alone = crf.marginals(em[b : b + 1, :n])
+            assert torch.allclose(batch[b, :n], alone[0], atol=1e-5)
