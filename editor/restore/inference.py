@@ -13,7 +13,7 @@ from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
 from editor.restore.model import BiLSTMCRF
 from editor.restore.vocab import UNK, Vocab
 
-DEFAULT_SIZE, DEFAULT_OVERLAP = 120, 40
+DEFAULT_SIZE, DEFAULT_OVERLAP = 120, 24
 
 
 class Cancelled(Exception):

@@ -1,9 +1,11 @@
 """Turn a training run's best checkpoint into a shipped model directory, tuning on dev only.
 
 Steps (all on ../shared/data/dev): pick the chunk merge (centre-owned vs. the paper's
-min_words_cut extremes vs. weighted marginals), tune the "no mark" decision scale on dev2012.tsv,
-fit calibration temperatures on half of the dev talks and report calibration on the other half,
-then score everything with the final settings and export (float16 weights + checksums).
+min_words_cut extremes vs. weighted marginals), fit calibration temperatures on half of the dev
+talks and report calibration on the other half, tune the weights of the 3-class decision on
+dev2012.tsv (among "no mark" weights within 0.05 F1 of the best, the one with the best case F1 on
+the dev talks wins), then score everything with the final settings and export (float16 weights +
+checksums).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 import torch
 
 from editor.restore.data import read_cased_talks, read_iwslt_tsv
-from editor.restore.evaluate import calibration, punct_scores
+from editor.restore.evaluate import calibration, case_scores, punct_scores
 from editor.restore.inference import DEFAULT_OVERLAP, DEFAULT_SIZE, Restorer, decide_marks, joint_marginals_chunked
 from editor.restore.labels import CASE_CLASSES, CASE_INDEX, MARK_TO_3CLASS, MARK_GROUP, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
 from editor.restore.model import BiLSTMCRF, ModelConfig
@@ -116,9 +118,10 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
 
     # 2. calibration temperatures on even dev talks; measured on odd talks
     docs = [d for d in read_cased_talks(data_dir / "dev" / "ted_dev2012_talks.txt") if d]
-    P, C, GP, GC, half = [], [], [], [], []
+    P, C, GP, GC, half, talk_joint = [], [], [], [], [], []
     for k, doc in enumerate(docs):
         j = joint_marginals_chunked(model, vocab, [w.word for w in doc], DEFAULT_SIZE, DEFAULT_OVERLAP, **kw)
+        talk_joint.append(j)
         j = j.reshape(-1, len(PUNCT_MARKS), len(CASE_CLASSES))
         P.append(j.sum(2))
         C.append(j.sum(1))
@@ -142,9 +145,32 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
     q /= q.sum(1, keepdims=True)
     report["decision"] = tune_class_scales(q, gold, log=log)
 
+    def restorer_with(scales: dict) -> Restorer:
+        settings = {"decision": {"class_scales": scales, "capitalize_sentences": True},
+                    "calibration": {"punct_temperature": tp, "case_temperature": tc}, "chunking": chunking}
+        return Restorer(model, vocab, lexicon, settings, torch.device("cpu"), name=name)
+
+    # 4. the punctuation F1 is flat near its best (a few hundredths between neighbouring "no mark"
+    # weights), but the weight also decides where sentences start, so where capitals go: among the
+    # "no mark" weights within 0.05 F1 of the best, take the one with the best case F1 on the dev talks
+    report["decision"]["case_tie_break"] = tie = {}
+    chosen = dict(report["decision"]["chosen"])
+    for o in [round(x, 2) for x in np.arange(0.3, 1.01, 0.05)]:
+        trial = {**chosen, "O": o}
+        f1 = _f1_with_scales(q, gold, [trial[c] for c in THREE_CLASS])
+        if f1 < report["decision"]["f1_chosen"] - 0.05:
+            continue
+        r = restorer_with(trial)
+        pred = [p.text for doc, j in zip(docs, talk_joint)
+                for p in r.predictions([w.word for w in doc], j, first_is_start=True, last_is_end=True)]
+        tie[str(o)] = {"f1": round(f1, 2), "case_f1": round(case_scores([w.surface for d in docs for w in d], pred)["f1"], 2)}
+    best_o = max(tie, key=lambda o: (tie[o]["case_f1"], tie[o]["f1"]))
+    report["decision"]["chosen"] = {**chosen, "O": float(best_o)}
+    log(f"case tie-break among 'no mark' weights within 0.05 F1 of the best: {tie}; chosen O = {best_o}")
+
     settings = {"decision": {"class_scales": report["decision"]["chosen"], "capitalize_sentences": True},
                 "calibration": {"punct_temperature": tp, "case_temperature": tc}, "chunking": chunking}
-    restorer = Restorer(model, vocab, lexicon, settings, torch.device("cpu"), name=name)
+    restorer = restorer_with(report["decision"]["chosen"])
     tsv = score_tsv(restorer, words, gold)
     odd = [d for k, d in enumerate(docs) if k % 2 == 1]
     talks = score_text(restorer, docs)
