@@ -169,6 +169,15 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
           "best the one with the best case F1 on the dev talks is kept: "
           + "; ".join(f"O {o}: F1 {v['f1']:.2f}, case F1 {v['case_f1']:.2f}" for o, v in d["case_tie_break"].items())
           + f". Kept: O {d['chosen']['O']:g}.")
+    if "case_decision" in tuning:
+        cd = tuning["case_decision"]
+        low = cd["chosen"]["lower"]
+        grid = cd["lower_grid"]
+        a(f"- Case decision: the probability of \"lower\" is weighted {low:g} against the capitals before the likeliest "
+          f"form is taken (the case head leaves out more capitals than it puts in wrongly); case F1 on the dev talks "
+          f"{grid.get('1.0', float('nan')):.2f} unweighted, {grid[str(low)]:.2f} weighted (grid: "
+          + ", ".join(f"{k} {v:.2f}" for k, v in grid.items())
+          + "). The confidence shown is still the calibrated probability, so a capital can be suggested below 0.5.")
     for line in extra.get("comparisons", []):
         a(f"- {line}")
     a("")

@@ -209,6 +209,7 @@ class Restorer:
         c = settings.get("calibration", {})
         k = settings.get("chunking", {})
         self.class_scales = decision_scales(d)
+        self.case_scales = case_decision_scales(d)
         self.capitalize_sentences = bool(d.get("capitalize_sentences", True))
         self.punct_temperature = float(c.get("punct_temperature", 1.0))
         self.case_temperature = float(c.get("case_temperature", 1.0))
@@ -265,7 +266,9 @@ class Restorer:
         lacking = np.clip(p_end - (1.0 - case[:, 0]), 0.0, None)
         case[:, 0] -= lacking
         case[:, cap_i] += lacking
-        c_idx = case.argmax(1)
+        # the case decision weighs the classes (tuned on dev: the case head is cautious with capitals
+        # mid-sentence); the probabilities shown stay the calibrated ones
+        c_idx = (case * self.case_scales).argmax(1)
         if self.capitalize_sentences:
             # after a suggested end mark (and at the start) the first word gets a capital even where
             # the case head alone was unsure, so the two suggestions agree; the confidence shown
@@ -379,6 +382,14 @@ def decision_scales(decision: dict) -> np.ndarray:
             scales[THREE_CLASS.index(k)] = float(v)
     else:
         scales[0] = float(decision.get("none_scale", 1.0))
+    return scales
+
+
+def case_decision_scales(decision: dict) -> np.ndarray:
+    """The per-class weights of the case decision, in CASE_CLASSES order; 1 where not given."""
+    scales = np.ones(len(CASE_CLASSES))
+    for k, v in decision.get("case_scales", {}).items():
+        scales[CASE_CLASSES.index(k)] = float(v)
     return scales
 
 

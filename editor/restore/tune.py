@@ -4,8 +4,8 @@ Steps (all on ../shared/data/dev): pick the chunk merge (centre-owned vs. the pa
 min_words_cut extremes vs. weighted marginals), fit calibration temperatures on half of the dev
 talks and report calibration on the other half, tune the weights of the 3-class decision on
 dev2012.tsv (among "no mark" weights within 0.05 F1 of the best, the one with the best case F1 on
-the dev talks wins), then score everything with the final settings and export (float16 weights +
-checksums).
+the dev talks wins) and the weight of "lower" in the case decision on the dev talks, then score
+everything with the final settings and export (float16 weights + checksums).
 """
 
 from __future__ import annotations
@@ -145,8 +145,8 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
     q /= q.sum(1, keepdims=True)
     report["decision"] = tune_class_scales(q, gold, log=log)
 
-    def restorer_with(scales: dict) -> Restorer:
-        settings = {"decision": {"class_scales": scales, "capitalize_sentences": True},
+    def restorer_with(scales: dict, case_scales: dict | None = None) -> Restorer:
+        settings = {"decision": {"class_scales": scales, "case_scales": case_scales or {}, "capitalize_sentences": True},
                     "calibration": {"punct_temperature": tp, "case_temperature": tc}, "chunking": chunking}
         return Restorer(model, vocab, lexicon, settings, torch.device("cpu"), name=name)
 
@@ -168,9 +168,24 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
     report["decision"]["chosen"] = {**chosen, "O": float(best_o)}
     log(f"case tie-break among 'no mark' weights within 0.05 F1 of the best: {tie}; chosen O = {best_o}")
 
-    settings = {"decision": {"class_scales": report["decision"]["chosen"], "capitalize_sentences": True},
+    # 5. the case decision: the weight of "lower" against the capitals, for case F1 on the dev talks
+    # (the case head leaves more capitals out than it puts in wrongly)
+    gold_surface = [w.surface for d in docs for w in d]
+    lower_grid = {}
+    for lw in [round(x, 2) for x in np.arange(0.4, 1.01, 0.05)]:
+        r = restorer_with(report["decision"]["chosen"], {"lower": lw})
+        pred = [p.text for doc, j in zip(docs, talk_joint)
+                for p in r.predictions([w.word for w in doc], j, first_is_start=True, last_is_end=True)]
+        lower_grid[str(lw)] = round(case_scores(gold_surface, pred)["f1"], 2)
+    best_lower = max(lower_grid, key=lambda k: (lower_grid[k], float(k)))
+    case_chosen = {"lower": float(best_lower)}
+    report["case_decision"] = {"lower_grid": lower_grid, "chosen": case_chosen}
+    log(f"case decision, weight of 'lower' -> case F1 on the dev talks: {lower_grid}; chosen {best_lower}")
+
+    settings = {"decision": {"class_scales": report["decision"]["chosen"], "case_scales": case_chosen,
+                             "capitalize_sentences": True},
                 "calibration": {"punct_temperature": tp, "case_temperature": tc}, "chunking": chunking}
-    restorer = restorer_with(report["decision"]["chosen"])
+    restorer = restorer_with(report["decision"]["chosen"], case_chosen)
     tsv = score_tsv(restorer, words, gold)
     odd = [d for k, d in enumerate(docs) if k % 2 == 1]
     talks = score_text(restorer, docs)

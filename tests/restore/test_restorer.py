@@ -185,3 +185,22 @@ def test_restored_distributions_cannot_be_changed_through_the_arrays_behind_them
     preds = restorer.restore(WORDS[:30])
     with pytest.raises(ValueError):
         preds[0]._punct_p[0] = 1.0
+
+
+def test_the_case_decision_weights_capitals_against_lower_but_shows_the_calibrated_probability(tiny_model_dir):
+    import numpy as np
+
+    r = Restorer.load(str(tiny_model_dir), device="cpu")
+    # three words, no marks; the middle one is 40 % capitalized
+    joint = np.zeros((3, 7, 4), np.float32)
+    joint[:, 0, 0] = 1.0
+    joint[1, 0] = [0.6, 0.4, 0.0, 0.0]
+    words = ["so", "what", "is"]
+    default = r.predictions(words, joint.reshape(3, 28))
+    assert default[1].text == "what" and default[1].case == "lower"
+    r.case_scales = np.asarray([0.5, 1.0, 1.0, 1.0])
+    weighted = r.predictions(words, joint.reshape(3, 28))
+    assert weighted[1].text == "What" and weighted[1].case == "capitalized"
+    assert weighted[1].case_probs == default[1].case_probs
+    assert weighted[1].case_confidence == pytest.approx(0.4, abs=0.02)  # calibrated, not the weighted score
+    assert weighted[0].text == "so" and weighted[2].text == "is"

@@ -38,7 +38,7 @@ def _tiny_run(tiny_model_dir, tmp_path):
     return best, tmp_path / "data"
 
 
-def test_export_tunes_on_dev_and_breaks_ties_by_case_f1(tiny_model_dir, tmp_path):
+def test_export_tunes_the_decisions_on_dev_and_breaks_ties_by_case_f1(tiny_model_dir, tmp_path):
     best, data = _tiny_run(tiny_model_dir, tmp_path)
     out = tmp_path / "models" / "tiny-tuned"
     report = tune(best, data, out, "tiny-tuned", log=lambda s: None)
@@ -50,8 +50,13 @@ def test_export_tunes_on_dev_and_breaks_ties_by_case_f1(tiny_model_dir, tmp_path
     assert tie[str(round(chosen, 2))]["case_f1"] == max(v["case_f1"] for v in tie.values())
     config = json.loads((out / "config.json").read_text())
     assert config["decision"]["class_scales"] == d["chosen"]
+    grid = report["case_decision"]["lower_grid"]
+    lower = report["case_decision"]["chosen"]["lower"]
+    assert grid[str(lower)] == max(grid.values())
+    assert config["decision"]["case_scales"] == {"lower": lower}
     assert config["chunking"]["merge"] in ("owned", "weighted")
     # the written model loads (checksums, schema) and restores with the tuned settings
     restorer = Restorer.load(str(out), device="cpu")
     assert restorer.class_scales[0] == chosen
+    assert restorer.case_scales[0] == lower
     assert len(restorer.restore("so what is this i think".split())) == 6
