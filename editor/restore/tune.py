@@ -150,6 +150,14 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
                     "calibration": {"punct_temperature": tp, "case_temperature": tc}, "chunking": chunking}
         return Restorer(model, vocab, lexicon, settings, torch.device("cpu"), name=name)
 
+    gold_surface = [w.surface for d in docs for w in d]
+
+    def talks_case_f1(r: Restorer) -> float:
+        """Case F1 on the dev talks from their marginals computed above (only the decisions change)."""
+        pred = [p.text for doc, j in zip(docs, talk_joint)
+                for p in r.predictions([w.word for w in doc], j, first_is_start=True, last_is_end=True)]
+        return round(case_scores(gold_surface, pred)["f1"], 2)
+
     # 4. the punctuation F1 is flat near its best (a few hundredths between neighbouring "no mark"
     # weights), but the weight also decides where sentences start, so where capitals go: among the
     # "no mark" weights within 0.05 F1 of the best, take the one with the best case F1 on the dev talks
@@ -160,23 +168,16 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
         f1 = _f1_with_scales(q, gold, [trial[c] for c in THREE_CLASS])
         if f1 < report["decision"]["f1_chosen"] - 0.05:
             continue
-        r = restorer_with(trial)
-        pred = [p.text for doc, j in zip(docs, talk_joint)
-                for p in r.predictions([w.word for w in doc], j, first_is_start=True, last_is_end=True)]
-        tie[str(o)] = {"f1": round(f1, 2), "case_f1": round(case_scores([w.surface for d in docs for w in d], pred)["f1"], 2)}
+        tie[str(o)] = {"f1": round(f1, 2), "case_f1": talks_case_f1(restorer_with(trial))}
     best_o = max(tie, key=lambda o: (tie[o]["case_f1"], tie[o]["f1"]))
     report["decision"]["chosen"] = {**chosen, "O": float(best_o)}
     log(f"case tie-break among 'no mark' weights within 0.05 F1 of the best: {tie}; chosen O = {best_o}")
 
     # 5. the case decision: the weight of "lower" against the capitals, for case F1 on the dev talks
     # (the case head leaves more capitals out than it puts in wrongly)
-    gold_surface = [w.surface for d in docs for w in d]
     lower_grid = {}
     for lw in [round(x, 2) for x in np.arange(0.4, 1.01, 0.05)]:
-        r = restorer_with(report["decision"]["chosen"], {"lower": lw})
-        pred = [p.text for doc, j in zip(docs, talk_joint)
-                for p in r.predictions([w.word for w in doc], j, first_is_start=True, last_is_end=True)]
-        lower_grid[str(lw)] = round(case_scores(gold_surface, pred)["f1"], 2)
+        lower_grid[str(lw)] = talks_case_f1(restorer_with(report["decision"]["chosen"], {"lower": lw}))
     best_lower = max(lower_grid, key=lambda k: (lower_grid[k], float(k)))
     case_chosen = {"lower": float(best_lower)}
     report["case_decision"] = {"lower_grid": lower_grid, "chosen": case_chosen}
