@@ -66,20 +66,6 @@ class CRF(nn.Module):
             alphas.append(torch.where(mask[:, t : t + 1], nxt, prev))
         return torch.stack(alphas, 1)
 
-    def _backward_betas(self, emissions: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """beta (B, T, K): log-sum of all suffixes after each tag, `end` included."""
-        B, T, K = emissions.shape
-        end = self.end.unsqueeze(0).expand(B, K)
-        betas = [end]
-        trans = self.transitions.unsqueeze(0)
-        for t in range(T - 2, -1, -1):
-            nb = betas[-1]
-            # shape: (B, K) = logsumexp over next tag j of trans[i, j] + e[t+1, j] + beta[t+1, j]
-            cur = torch.logsumexp(trans + (emissions[:, t + 1] + nb).unsqueeze(1), dim=2)
-            betas.append(torch.where(mask[:, t + 1 : t + 2], cur, end))
-        betas.reverse()
-        return torch.stack(betas, 1)
-
     def log_partition(self, emissions: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
         """log Z per sequence, shape (B,)."""
         mask = self._check(emissions, mask)

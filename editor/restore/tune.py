@@ -183,10 +183,8 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
     report["case_decision"] = {"lower_grid": lower_grid, "chosen": case_chosen}
     log(f"case decision, weight of 'lower' -> case F1 on the dev talks: {lower_grid}; chosen {best_lower}")
 
-    settings = {"decision": {"class_scales": report["decision"]["chosen"], "case_scales": case_chosen,
-                             "capitalize_sentences": True},
-                "calibration": {"punct_temperature": tp, "case_temperature": tc}, "chunking": chunking}
     restorer = restorer_with(report["decision"]["chosen"], case_chosen)
+    settings = restorer.settings
     tsv = score_tsv(restorer, words, gold)
     odd = [d for k, d in enumerate(docs) if k % 2 == 1]
     talks = score_text(restorer, docs)
