@@ -8,6 +8,14 @@ import sys
 import time
 
 
+def _error_rates() -> str:
+    from editor.restore.labels import ASR_ERRORS
+
+    return ", ".join(f"{100 * rate:g} %% of words {verb}" for verb, rate in
+                     zip(("substituted", "dropped", "inserted"),
+                         (ASR_ERRORS["substitute"], ASR_ERRORS["delete"], ASR_ERRORS["insert"])))
+
+
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "restore", help="suggest punctuation and capitals for a transcript",
@@ -37,7 +45,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.add_argument("--simulate-asr-errors", type=int, nargs="?", const=0, default=None, metavar="SEED",
                    help="score a copy of a word<TAB>LABEL FILE with the recognition errors training simulates "
-                        "(10 %% of words substituted, dropped or inserted; seed 0 unless given)")
+                        f"({_error_rates()}; seed 0 unless given)")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
     p.set_defaults(handler=run_eval)
@@ -134,6 +142,8 @@ def run_restore(args: argparse.Namespace) -> int:
     doc = read_any(args.input)
     for w in doc.metadata.warnings:
         print(f"stet: warning: {args.input}: {w}", file=sys.stderr)
+    if not len(doc):
+        raise UserError(f"{args.input}: no words to restore (the file is empty or holds no text)")
     from editor.restore.inference import Restorer
     from editor.restore.suggest import make_suggestions
 

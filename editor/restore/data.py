@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from editor.restore.labels import (
+    ASR_ERRORS,
     CASE_INDEX,
     PUNCT_INDEX,
     LabelledWord,
@@ -215,11 +216,6 @@ class WindowSampler:
         return forms, labels
 
 
-# Recognition errors per word in a window chosen for simulation: a word replaced by another, a word
-# dropped (its mark moves to the word before, as it would stand in the transcript) and a word
-# inserted (no mark, lowercase): 10 % of the words in all, a rate we chose, not one measured from a
-# recogniser (no English recogniser output with references is available to us).
-ASR_ERRORS = {"substitute": 0.05, "delete": 0.03, "insert": 0.02}
 
 
 def simulate_asr_errors(tokens: np.ndarray, punct: np.ndarray, case: np.ndarray, pool: np.ndarray,

@@ -18,6 +18,12 @@ CASE_CLASSES: tuple[str, ...] = ("lower", "capitalized", "upper", "mixed")
 
 N_PUNCT = len(PUNCT_MARKS)
 N_CASE = len(CASE_CLASSES)
+
+# Recognition errors per word in a window chosen for simulation: a word replaced by another, a word
+# dropped (its mark moves to the word before, as it would stand in the transcript) and a word
+# inserted (no mark, lowercase), a rate we chose, not one measured from a
+# recogniser (no English recogniser output with references is available to us).
+ASR_ERRORS = {"substitute": 0.05, "delete": 0.03, "insert": 0.02}
 N_JOINT = N_PUNCT * N_CASE
 
 PUNCT_INDEX = {m: i for i, m in enumerate(PUNCT_MARKS)}

@@ -8,6 +8,10 @@ from editor.core.document import Kind, Suggestion, Token
 from editor.restore.labels import apply_case
 
 
+#: Case classes whose written form needs no lexicon, so the prediction's text is one of the surfaces.
+_PLAIN_CASES = frozenset({"lower", "capitalized", "upper"})
+
+
 def surface_probs(word: str, case_probs: dict[str, float], lexicon: dict[str, str] | None = None) -> dict[str, float]:
     """Case-class probabilities as written alternatives: {"the": .7, "The": .3, "THE": 0}.
 
@@ -33,6 +37,8 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
     for tok, pred in zip(tokens, predictions):
         if pred.punct != tok.punct:
             out.append(Suggestion(tok.id, Kind.PUNCT, pred.punct, pred.punct_probs))
+        if pred.text == tok.surface and pred.case in _PLAIN_CASES:
+            continue  # the model writes the word as it stands: no case suggestion to make
         surfaces = surface_probs(tok.word.lower(), pred.case_probs, lexicon)
         best = pred.text if pred.text in surfaces else max(surfaces, key=surfaces.get)
         if best != tok.surface:

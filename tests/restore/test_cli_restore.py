@@ -55,3 +55,21 @@ def test_eval_with_simulated_recognition_errors(tiny_model_dir, tmp_path):
     txt.write_text("# talk\nHello there. How are you?\n")
     r = stet("eval", txt, "--simulate-asr-errors", "--model", tiny_model_dir)
     assert r.returncode == 1 and "only on IWSLT-style" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_restore_of_a_file_without_words_says_so_and_writes_nothing(tiny_model_dir, tmp_path):
+    for name, content in (("empty.txt", ""), ("blank.txt", "  \n\n \t\n")):
+        src, out = tmp_path / name, tmp_path / f"{name}.stet"
+        src.write_text(content)
+        r = stet("restore", src, "-o", out, "--model", tiny_model_dir)
+        assert r.returncode == 1 and "no words to restore" in r.stderr and str(src) in r.stderr, r.stderr
+        assert not out.exists()
+
+
+def test_eval_help_states_the_simulated_error_rates_training_uses():
+    from editor.restore.labels import ASR_ERRORS
+
+    r = stet("eval", "--help")
+    flat = " ".join(r.stdout.split())
+    for verb, key in (("substituted", "substitute"), ("dropped", "delete"), ("inserted", "insert")):
+        assert f"{100 * ASR_ERRORS[key]:g} % of words {verb}" in flat

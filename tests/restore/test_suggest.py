@@ -32,3 +32,10 @@ def test_same_surfaces_share_probability():
 def test_lengths_must_match():
     with pytest.raises(ValueError):
         make_suggestions([Token("a", id=0)], [])
+
+
+def test_no_case_suggestion_where_the_model_writes_the_word_as_it_stands():
+    toks = [Token("hello", "Hello", id=0), Token("world", id=1), Token("nasa", "NASA", id=2)]
+    preds = [pred("", "capitalized", "Hello"), pred("", "lower", "world"), pred("", "capitalized", "Nasa")]
+    s = make_suggestions(toks, preds)
+    assert [(x.token_id, x.kind, x.value) for x in s] == [(2, "case", "Nasa")]
