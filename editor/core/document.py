@@ -18,7 +18,7 @@ from typing import Any
 from psygnal import Signal
 
 from editor.core.history import History
-from editor.core.text import Piece, split_paragraphs, split_words
+from editor.core.text import Piece, join_mark, split_paragraphs, split_words
 
 
 class Kind(StrEnum):
@@ -51,7 +51,7 @@ class Token:
 
     @property
     def text(self) -> str:
-        return f"{self.surface}{self.punct}"
+        return join_mark(self.surface, self.punct)  # type: ignore[arg-type]
 
     def value(self, kind: Kind) -> str:
         """The token's current value for a suggestion kind."""

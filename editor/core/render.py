@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from editor.core.document import Kind, State, Transcript
+from editor.core.text import join_mark
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,7 @@ class RenderedWord:
 
     @property
     def text(self) -> str:
-        return f"{self.surface}{self.punct}"
+        return join_mark(self.surface, self.punct)
 
 
 def render_words(transcript: Transcript, policy: RenderPolicy = NONE) -> list[RenderedWord]:

@@ -28,21 +28,54 @@ class Piece:
     punct: str = ""
 
 
+#: Abbreviations whose final period belongs to the word ("Mr.", "vs."), not to the sentence. Dotted
+#: forms ("U.S.", "e.g.", "a.m.") count too (see `is_abbreviation`). Training labels, the reading of
+#: written text and the restorer's output all follow this one rule.
+ABBREVIATIONS = frozenset(
+    "mr mrs ms dr st jr sr prof gen col lt capt sgt rev hon gov sen rep messrs mme mlle "
+    "vs v e.g i.e u.s u.k a.m p.m".split()
+)
+_DOTTED = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")  # single letters joined by periods: u.s, e.g
+
+
+def is_abbreviation(word: str) -> bool:
+    """Whether `word` (lower case, without its final period) is written with a period of its own."""
+    return word in ABBREVIATIONS or _DOTTED.fullmatch(word) is not None
+
+
 def normalize_word(surface: str) -> str:
     """The word as an ASR engine would emit it: lower case, no opening quotes, brackets or other
-    marks before it."""
+    marks before it, no abbreviation period after it ("Mr." -> "mr")."""
     cut = 0
     while cut < len(surface) and not surface[cut].isalnum():
         cut += 1
-    return (surface[cut:] or surface).lower()
+    word = (surface[cut:] or surface).lower()
+    if word.endswith(".") and is_abbreviation(word[:-1]):
+        word = word[:-1]
+    return word
 
 
 def split_chunk(chunk: str) -> tuple[str, str]:
-    """Split one whitespace-free chunk into (surface, trailing punctuation)."""
+    """Split one whitespace-free chunk into (surface, trailing punctuation). An abbreviation keeps
+    its own period ("Mr." -> ("Mr.", ""); "U.S.," -> ("U.S.", ","))."""
     cut = len(chunk)
     while cut > 0 and chunk[cut - 1] in TRAILING_MARKS:
         cut -= 1
+    if cut < len(chunk) and chunk[cut] == "." and cut > 0:
+        start = 0
+        while start < cut and not chunk[start].isalnum():
+            start += 1
+        if is_abbreviation(chunk[start:cut].lower()):
+            cut += 1
     return chunk[:cut], chunk[cut:]
+
+
+def join_mark(surface: str, punct: str) -> str:
+    """A word and the mark after it as written: an abbreviation's period also ends the sentence
+    ("in the U.S." + "." -> "in the U.S.")."""
+    if punct == "." and surface.endswith("."):
+        return surface
+    return f"{surface}{punct}"
 
 
 def split_words(text: str) -> list[Piece]:

@@ -29,7 +29,8 @@ from editor.restore.labels import (
     normalize_word,
 )
 
-CACHE_VERSION = 3
+# 4: a period after digits ("1.5.") ends the sentence; only letters joined by periods are abbreviations
+CACHE_VERSION = 4
 DEFAULT_SOURCES = {
     "ted_saranyan": 0.45,
     "scotus_oyez_2010plus": 0.2,

@@ -277,14 +277,21 @@ class Restorer:
             starts[1:] = np.isin(p_idx[:-1], end_list)
             starts[0] = first_is_start
             c_idx[starts & (c_idx == 0)] = cap_i
-        p_l, c_l = p_idx.tolist(), c_idx.tolist()
         lex = self.lexicon
+        texts = [w if ci == 0 and "." not in w and w != "vs" else apply_case(w, CASE_CLASSES[ci], lex)
+                 for w, ci in zip(words, c_idx.tolist())]
+        # an abbreviation written with its period ("U.S.") needs no second one to end a sentence
+        period = PUNCT_MARKS.index(".")
+        for i in np.nonzero(p_idx == period)[0].tolist():
+            if texts[i].endswith("."):
+                p_idx[i] = 0
+        p_l, c_l = p_idx.tolist(), c_idx.tolist()
         # each prediction keeps a row of these arrays (its distributions), read-only from here on
         punct.flags.writeable = False
         case.flags.writeable = False
         return [
-            WordPrediction(PUNCT_MARKS[pi], pp, CASE_CLASSES[ci], cp, w if ci == 0 else apply_case(w, CASE_CLASSES[ci], lex))
-            for w, pi, pp, ci, cp in zip(words, p_l, punct, c_l, case)
+            WordPrediction(PUNCT_MARKS[pi], pp, CASE_CLASSES[ci], cp, t)
+            for t, pi, pp, ci, cp in zip(texts, p_l, punct, c_l, case)
         ]
 
     # ---------------------------------------------------------------- restore

@@ -11,6 +11,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from editor.core.text import is_abbreviation
+
 # Punctuation after a word. Index 0 is "no mark".
 PUNCT_MARKS: tuple[str, ...] = ("", ",", ".", "?", "!", ":", ";")
 # Case of a word as written.
@@ -42,13 +44,6 @@ _MARK_PRIORITY = {"?": 6, "!": 5, ".": 4, ";": 3, ":": 2, ",": 1}
 
 _DASHES = {"--", "—", "–", "---", "-"}
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "ʼ": "'"})
-# Abbreviations whose final period belongs to the word, not to the sentence.
-ABBREVIATIONS = frozenset(
-    "mr mrs ms dr st jr sr prof gen col lt capt sgt rev hon gov sen rep messrs mme mlle "
-    "vs v e.g i.e u.s u.k a.m p.m".split()
-)
-
-
 def joint_index(punct: int, case: int) -> int:
     return punct * N_CASE + case
 
@@ -72,8 +67,29 @@ def case_of(surface: str) -> str:
     return "mixed"
 
 
+#: Abbreviations that take their period in lower case too ("e.g.", "a.m.", "vs."); the others only
+#: when written with a capital ("Rep. Lewis" but "a sales rep", "Gen. Lee" but "next gen"). A lone
+#: "v" is also a letter ("vitamin V"), so it never gets one.
+_PERIOD_IN_LOWER = frozenset({"vs"})
+_NO_PERIOD = frozenset({"v"})
+
+
+def abbreviation_period(word: str, case: str) -> str:
+    """"." when `word` (lowercase) written in `case` is an abbreviation with its own period, else ""."""
+    if word in _NO_PERIOD or not is_abbreviation(word):
+        return ""
+    if case != "lower" or word in _PERIOD_IN_LOWER or "." in word:
+        return "."
+    return ""
+
+
 def apply_case(word: str, case: str, mixed: dict[str, str] | None = None) -> str:
-    """Write `word` (lowercase) in the case class `case`; mixed forms come from the lexicon."""
+    """Write `word` (lowercase) in the case class `case`; mixed forms come from the lexicon; a
+    known abbreviation gets its period ("mr" -> "Mr.", "e.g" -> "e.g.")."""
+    return _cased(word, case, mixed) + abbreviation_period(word, case)
+
+
+def _cased(word: str, case: str, mixed: dict[str, str] | None) -> str:
     if case == "lower":
         return word
     if case == "upper":
@@ -114,7 +130,7 @@ def _split_token(token: str) -> tuple[str, str, str]:
     return lead, core.replace("_", ""), trail
 
 
-def _mark_of(trail: str) -> str:
+def mark_of(trail: str) -> str:
     best = ""
     for ch in trail:
         if ch in _MARK_PRIORITY and _MARK_PRIORITY[ch] > _MARK_PRIORITY.get(best, 0):
@@ -135,12 +151,12 @@ def labelled_words(text: str) -> list[LabelledWord]:
         lead, core, trail = _split_token(raw)
         if not core:
             # a token of punctuation only: give its mark to the previous word
-            mark = _mark_of(raw if raw not in _DASHES else "--")
+            mark = mark_of(raw if raw not in _DASHES else "--")
             if out and mark and not out[-1].punct:
                 prev = out[-1]
                 out[-1] = LabelledWord(prev.word, mark, prev.case, prev.surface)
             continue
-        mark = _mark_of(trail)
+        mark = mark_of(trail)
         # inner dashes: "well--I" -> two words
         parts = re.split(r"--+|—|–", core)
         for k, part in enumerate(parts):
@@ -149,7 +165,7 @@ def labelled_words(text: str) -> list[LabelledWord]:
                 continue
             lower = part.lower()
             p = mark if k == len(parts) - 1 else ","
-            if p == "." and (lower in ABBREVIATIONS or re.fullmatch(r"(\w\.)+\w", lower)):
+            if p == "." and is_abbreviation(lower):
                 p = ""
             out.append(LabelledWord(lower, p, case_of(part), part))
     return out

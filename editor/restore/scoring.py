@@ -61,7 +61,7 @@ def score_text(restorer, docs) -> dict:
             g_marks.append(w.punct)
             p_marks.append(p.punct)
             g_surf.append(w.surface)
-            p_surf.append(p.text)
+            p_surf.append(p.text.removesuffix("."))  # reference surfaces carry no abbreviation period
             conf_p.append(p.punct_confidence)
             conf_c.append(p.case_confidence)
     g3 = [MARK_TO_3CLASS[m] for m in g_marks]

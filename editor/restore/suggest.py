@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from editor.core.document import Kind, Suggestion, Token
-from editor.restore.labels import apply_case
+from editor.restore.labels import PUNCT_MARKS, apply_case, mark_of
 
 
 #: Case classes whose written form needs no lexicon, so the prediction's text is one of the surfaces.
 _PLAIN_CASES = frozenset({"lower", "capitalized", "upper"})
+#: Marks exactly as the model writes them.
+_PLAIN_MARKS = frozenset(PUNCT_MARKS)
 
 
 def surface_probs(word: str, case_probs: dict[str, float], lexicon: dict[str, str] | None = None) -> dict[str, float]:
@@ -27,20 +29,58 @@ def surface_probs(word: str, case_probs: dict[str, float], lexicon: dict[str, st
     return {k: v / total for k, v in out.items()}
 
 
+#: Characters after a word that close something (quotes, brackets): a suggested mark keeps them.
+_CLOSERS = frozenset('"\'”’»)]}')
+_QUOTES = frozenset('"\'”’»')
+
+
+def current_mark(punct: str) -> str:
+    """The mark a token's written punctuation amounts to, in the model's terms: the strongest of
+    ? ! . ; : , ("?!" -> "?", "..." -> "."), a dash counting as a comma; quotes and brackets aside."""
+    return mark_of(punct.replace("…", "."))
+
+
+def with_mark(punct: str, mark: str) -> str:
+    """`punct` (what follows a word now) with its marks replaced by `mark`, keeping closing quotes
+    and brackets: ',"' -> '?"', ')' -> ').'. A mark goes inside closing quotes, after brackets."""
+    closers = "".join(ch for ch in punct if ch in _CLOSERS)
+    if not closers:
+        return mark
+    q = next((i for i, ch in enumerate(closers) if ch in _QUOTES), len(closers))
+    return closers[:q] + mark + closers[q:]
+
+
 def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: dict[str, str] | None = None) -> list[Suggestion]:
     """One punct and one case suggestion per token where the model's best guess differs from the
     token's current state (raw ASR text: every predicted mark and capital; already written text:
-    only where the model disagrees)."""
+    only where the model disagrees). Written text keeps what the model does not predict: opening
+    quotes and brackets before a word, closing ones after it, an ellipsis or a dash where the
+    model agrees that a sentence ends or a clause breaks there."""
     if len(tokens) != len(predictions):
         raise ValueError(f"{len(tokens)} tokens but {len(predictions)} predictions")
     out: list[Suggestion] = []
     for tok, pred in zip(tokens, predictions):
-        if pred.punct != tok.punct:
-            out.append(Suggestion(tok.id, Kind.PUNCT, pred.punct, pred.punct_probs))
-        if pred.text == tok.surface and pred.case in _PLAIN_CASES:
+        punct = tok.punct
+        if not punct or punct in _PLAIN_MARKS:
+            if pred.punct != punct:
+                out.append(Suggestion(tok.id, Kind.PUNCT, pred.punct, pred.punct_probs))
+        elif pred.punct != current_mark(punct):
+            probs: dict[str, float] = {}
+            for m, p in pred.punct_probs.items():
+                key = with_mark(punct, m)
+                probs[key] = probs.get(key, 0.0) + p
+            out.append(Suggestion(tok.id, Kind.PUNCT, with_mark(punct, pred.punct), probs))
+        surface = tok.surface
+        lead = ""
+        if surface[:1] and not surface[0].isalnum():
+            cut = next((i for i, ch in enumerate(surface) if ch.isalnum()), len(surface))
+            lead, surface = surface[:cut], surface[cut:]
+        if not lead and pred.text == surface and pred.case in _PLAIN_CASES:
             continue  # the model writes the word as it stands: no case suggestion to make
         surfaces = surface_probs(tok.word.lower(), pred.case_probs, lexicon)
         best = pred.text if pred.text in surfaces else max(surfaces, key=surfaces.get)
-        if best != tok.surface:
+        if best != surface:
+            if lead:
+                best, surfaces = lead + best, {lead + k: v for k, v in surfaces.items()}
             out.append(Suggestion(tok.id, Kind.CASE, best, surfaces))
     return out

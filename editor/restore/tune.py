@@ -154,7 +154,7 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
 
     def talks_case_f1(r: Restorer) -> float:
         """Case F1 on the dev talks from their marginals computed above (only the decisions change)."""
-        pred = [p.text for doc, j in zip(docs, talk_joint)
+        pred = [p.text.removesuffix(".") for doc, j in zip(docs, talk_joint)
                 for p in r.predictions([w.word for w in doc], j, first_is_start=True, last_is_end=True)]
         return round(case_scores(gold_surface, pred)["f1"], 2)
 

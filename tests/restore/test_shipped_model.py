@@ -28,3 +28,22 @@ def test_shipped_model_restores_a_question_and_capitals(shipped):
     assert text.startswith("So ")
     assert "iPhone?" in text and " I " in text
     assert "great, but" in text or "great. But" in text  # a clause boundary either way
+
+
+def test_already_punctuated_abbreviations_are_kept_not_stripped(shipped):
+    from editor.core.document import Kind, Transcript
+    from editor.core.render import RenderPolicy, render
+    from editor.restore.suggest import make_suggestions
+
+    doc = Transcript.from_text("I met Mr. Smith and Dr. Jones at 9 a.m. on Main St. near the U.N. building.")
+    preds = shipped.restore(doc.words())
+    doc.set_suggestions(make_suggestions(doc.tokens, preds, shipped.lexicon))
+    touched = {doc.token(s.token_id).word for s in doc.suggestions() if s.kind == Kind.PUNCT}
+    assert not touched & {"mr", "dr", "a.m", "st", "u.n"}
+    assert "Mr. Smith" in render(doc, RenderPolicy(0.0)) and "U.N." in render(doc, RenderPolicy(0.0))
+
+
+def test_raw_abbreviations_are_written_with_their_period_and_end_a_text_once(shipped):
+    preds = shipped.restore("i met mr smith and we flew to the u.s".split())
+    text = " ".join(p.text + p.punct for p in preds)
+    assert "Mr. Smith" in text and text.endswith("U.S.")

@@ -39,3 +39,27 @@ def test_no_case_suggestion_where_the_model_writes_the_word_as_it_stands():
     preds = [pred("", "capitalized", "Hello"), pred("", "lower", "world"), pred("", "capitalized", "Nasa")]
     s = make_suggestions(toks, preds)
     assert [(x.token_id, x.kind, x.value) for x in s] == [(2, "case", "Nasa")]
+
+
+def test_written_quotes_brackets_and_ellipses_survive_suggestions():
+    toks = [Token("hello", '"Hello', ',"', id=0), Token("slowly", "(slowly", ")", id=1),
+            Token("left", "left", "...", id=2), Token("there", "there", '?"', id=3), Token("so", "So", "", id=4)]
+    preds = [pred(".", "capitalized", "Hello"), pred(".", "lower", "slowly"), pred(".", "lower", "left"),
+             pred("?", "lower", "there"), pred("", "lower", "so")]
+    s = {(x.token_id, x.kind): x for x in make_suggestions(toks, preds)}
+    # the mark changes inside the closing quote; the opening quote and bracket stay on the word
+    assert s[(0, Kind.PUNCT)].value == '."' and set(s[(0, Kind.PUNCT)].probs) == {'."', '"'}
+    assert (0, Kind.CASE) not in s
+    assert s[(1, Kind.PUNCT)].value == ")." and s[(4, Kind.CASE)].value == "so"
+    # "..." already ends the sentence and '?"' already asks: nothing to suggest
+    assert (2, Kind.PUNCT) not in s and (3, Kind.PUNCT) not in s
+    lowered = make_suggestions([Token("so", '"So', id=5)], [pred("", "lower", "so")])
+    assert [(x.kind, x.value) for x in lowered] == [(Kind.CASE, '"so')] and '"So' in lowered[0].probs
+
+
+def test_a_mark_replacing_written_punctuation_keeps_quotes_inside_and_brackets_outside():
+    from editor.restore.suggest import current_mark, with_mark
+
+    assert with_mark(',"', "?") == '?"' and with_mark(")", ",") == ")," and with_mark(')"', ".") == ').\"'
+    assert with_mark(" --", "") == "" and with_mark("”", "") == "”"
+    assert [current_mark(p) for p in ("?!", "...", "…", " --", ',"', ")")] == ["?", ".", ".", ",", ",", ""]

@@ -1,0 +1,33 @@
+"""Splitting written text into words: abbreviations keep their own period."""
+
+import pytest
+
+from editor.core.document import Transcript
+from editor.core.render import render
+from editor.core.text import is_abbreviation, join_mark, split_words
+
+
+def test_an_abbreviation_keeps_its_period_and_the_mark_after_it_stays_a_mark():
+    pieces = split_words("Mr. Smith lives in the U.S., near St. Louis, e.g. here. It costs 1.5. Rep. (sic.)")
+    got = [(p.word, p.surface, p.punct) for p in pieces]
+    assert got[:2] == [("mr", "Mr.", ""), ("smith", "Smith", "")]
+    assert ("u.s", "U.S.", ",") in got and ("st", "St.", "") in got and ("e.g", "e.g.", "") in got
+    assert ("1.5", "1.5", ".") in got  # digits are not an abbreviation: the period ends the sentence
+    assert ("here", "here", ".") in got and ("rep", "Rep.", "") in got and ("sic", "(sic", ".)") in got
+
+
+@pytest.mark.parametrize("word, expected", [("mr", True), ("u.s", True), ("a.m", True), ("e.g", True),
+                                            ("etc", False), ("1.5", False), ("mr.", False), ("u.s.a", True)])
+def test_is_abbreviation(word, expected):
+    assert is_abbreviation(word) is expected
+
+
+def test_reading_and_writing_punctuated_text_gives_it_back_unchanged():
+    text = "I met Mr. Smith and Dr. Jones in the U.S. at 9 a.m. on Main St. They said, e.g., no."
+    doc = Transcript.from_text(text)
+    assert render(doc) == text
+    assert doc.words()[:4] == ["i", "met", "mr", "smith"]
+
+
+def test_an_abbreviation_period_also_ends_the_sentence():
+    assert join_mark("U.S.", ".") == "U.S." and join_mark("U.S.", "?") == "U.S.?" and join_mark("us", ".") == "us."
