@@ -2,6 +2,12 @@
 history), so that every figure in the card comes from a file a command wrote.
 
     python -m editor.restore.card MODEL_DIR TUNING.json BENCH.json HISTORY.json [--extra EXTRA.json]
+    python -m editor.restore.card MODEL_DIR      # from MODEL_DIR/TUNING_REPORT.json and MODEL_DIR/card-sources/
+
+A shipped model keeps its card's sources beside it: TUNING_REPORT.json (written by `stet train
+--export`), card-sources/bench.json (tests/perf/bench_restore.py), card-sources/history.json (the
+training run's dev figures) and card-sources/extra.json (what was measured by hand: comparisons,
+notes, failure modes), so the card can be rebuilt and checked against them.
 """
 
 from __future__ import annotations
@@ -111,6 +117,8 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
       + (f"Reproduce: {extra['reproduce']}" if extra.get("reproduce") else
          f"Reproduce: `stet train --out runs/x --tokens {tc['tokens']:.0f}` then `stet train --out runs/x --export DIR`; "
          "an interrupted run resumes; `--init DIR` continues from a shipped model."))
+    if extra.get("epoch_note"):
+        a(f"- {extra['epoch_note']}")
     a("")
     a("## Dev figures (IWSLT 2012 dev; the held-out IWSLT 2011 test was not available to us)")
     a("")
@@ -222,18 +230,32 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     return "\n".join(L) + "\n"
 
 
+def card_from_sources(model_dir: Path) -> str:
+    """The card of a model directory that keeps its sources (see the module's docstring)."""
+    src = model_dir / "card-sources"
+    read = lambda path: json.loads(path.read_text())  # noqa: E731
+    return card(model_dir, read(model_dir / "TUNING_REPORT.json"), read(src / "bench.json"),
+                read(src / "history.json"), read(src / "extra.json"))
+
+
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__)
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("model_dir")
-    p.add_argument("tuning")
-    p.add_argument("bench")
-    p.add_argument("history")
+    p.add_argument("tuning", nargs="?")
+    p.add_argument("bench", nargs="?")
+    p.add_argument("history", nargs="?")
     p.add_argument("--extra")
     a = p.parse_args()
-    extra = json.loads(Path(a.extra).read_text()) if a.extra else {}
-    text = card(Path(a.model_dir), json.loads(Path(a.tuning).read_text()), json.loads(Path(a.bench).read_text()),
-                json.loads(Path(a.history).read_text()), extra)
-    (Path(a.model_dir) / "MODEL_CARD.md").write_text(text)
+    model_dir = Path(a.model_dir)
+    if a.tuning is None:
+        text = card_from_sources(model_dir)
+    else:
+        if a.bench is None or a.history is None:
+            p.error("give TUNING, BENCH and HISTORY together, or none of them")
+        extra = json.loads(Path(a.extra).read_text()) if a.extra else {}
+        text = card(model_dir, json.loads(Path(a.tuning).read_text()), json.loads(Path(a.bench).read_text()),
+                    json.loads(Path(a.history).read_text()), extra)
+    (model_dir / "MODEL_CARD.md").write_text(text)
 
 
 if __name__ == "__main__":
