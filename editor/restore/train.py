@@ -95,6 +95,44 @@ def save_checkpoint(path: Path, state: dict) -> None:
 ENCODER_PREFIXES = ("word_emb.", "char_cnn.", "lstm.")
 
 
+def widened_state(old: dict, old_hidden: int, fresh: dict, hidden: int) -> dict:
+    """A narrower model's weights placed in a wider BiLSTM (Net2Net-style, function-preserving).
+
+    Each old unit keeps its weights; each new unit keeps the fresh random weights it came with for
+    its inputs, but every weight *from* a new unit to an old unit or to the output layer is zero, so
+    the wider model computes exactly what the old one did and training grows the new units in.
+    """
+    H, W = old_hidden, hidden
+    rows = torch.cat([torch.arange(g * W, g * W + H) for g in range(4)])  # old gate rows i, f, g, o
+    cols2 = torch.cat([torch.arange(H), torch.arange(W, W + H)])  # [forward, backward] of the layer below
+    out = {}
+    for k, new in fresh.items():
+        v, new = old[k], new.clone()
+        if k.startswith("lstm.") and v.shape != new.shape:
+            if k.startswith(("lstm.bias_ih", "lstm.bias_hh")):
+                new[rows] = v
+            elif k.startswith("lstm.weight_hh"):
+                new[rows, :] = 0.0  # old units do not read the new ones
+                new[rows[:, None], torch.arange(H)[None, :]] = v
+            elif k.startswith("lstm.weight_ih"):
+                if new.shape[1] == v.shape[1]:  # the first layer reads words: its inputs did not change
+                    new[rows] = v
+                else:
+                    new[rows, :] = 0.0
+                    new[rows[:, None], cols2[None, :]] = v
+            else:
+                raise ValueError(f"cannot widen {k}")
+        elif k == "out.weight" and v.shape != new.shape:
+            new.zero_()
+            new[:, cols2] = v
+        elif v.shape != new.shape:
+            raise ValueError(f"cannot widen {k}: {tuple(v.shape)} -> {tuple(new.shape)}")
+        else:
+            new = v.clone()
+        out[k] = new
+    return out
+
+
 def init_from_model_dir(model: BiLSTMCRF, vocab: Vocab, model_dir: Path) -> str:
     """Copy a shipped model's weights into `model`; both must have the same vocabulary.
 
@@ -110,6 +148,11 @@ def init_from_model_dir(model: BiLSTMCRF, vocab: Vocab, model_dir: Path) -> str:
         raise UserError(f"{model_dir}: its vocabulary differs from the one built from this training text")
     state = {k: v.float() for k, v in torch.load(model_dir / "weights.pt", map_location="cpu", weights_only=True).items()}
     own = model.state_dict()
+    old_hidden = int(json.loads((model_dir / "config.json").read_text())["model_args"]["hidden"])
+    if old_hidden < model.cfg.hidden and set(state) == set(own):
+        model.load_state_dict(widened_state(state, old_hidden, own, model.cfg.hidden))
+        return (f"all weights, the BiLSTM widened from {old_hidden} to {model.cfg.hidden} units per direction "
+                "(the new units start with no effect on the output, so the model starts where the old one was)")
     try:
         encoder = {k: v for k, v in state.items() if k.startswith(ENCODER_PREFIXES)}
         same_heads = set(state) == set(own) and all(state[k].shape == own[k].shape for k in state)
