@@ -235,7 +235,7 @@ class Restorer:
 
     def predictions(self, words: Sequence[str], joint: np.ndarray, first_is_start: bool = False,
                     last_is_end: bool = False) -> list[WordPrediction]:
-        from editor.restore.labels import apply_case
+        from editor.restore.labels import PERIOD_IN_LOWER, apply_case
 
         punct, case = self.calibrated(joint)
         if last_is_end and len(words):
@@ -278,7 +278,8 @@ class Restorer:
             starts[0] = first_is_start
             c_idx[starts & (c_idx == 0)] = cap_i
         lex = self.lexicon
-        texts = [w if ci == 0 and "." not in w and w != "vs" else apply_case(w, CASE_CLASSES[ci], lex)
+        # lower case needs no writing unless an abbreviation takes its period anyway ("e.g.", "vs.")
+        texts = [w if ci == 0 and "." not in w and w not in PERIOD_IN_LOWER else apply_case(w, CASE_CLASSES[ci], lex)
                  for w, ci in zip(words, c_idx.tolist())]
         # an abbreviation written with its period ("U.S.") needs no second one to end a sentence
         period = PUNCT_MARKS.index(".")

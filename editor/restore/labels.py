@@ -20,13 +20,13 @@ CASE_CLASSES: tuple[str, ...] = ("lower", "capitalized", "upper", "mixed")
 
 N_PUNCT = len(PUNCT_MARKS)
 N_CASE = len(CASE_CLASSES)
+N_JOINT = N_PUNCT * N_CASE
 
 # Recognition errors per word in a window chosen for simulation: a word replaced by another, a word
 # dropped (its mark moves to the word before, as it would stand in the transcript) and a word
-# inserted (no mark, lowercase), a rate we chose, not one measured from a
-# recogniser (no English recogniser output with references is available to us).
+# inserted (no mark, lowercase). Rates we chose, not measured from a recogniser (no English
+# recogniser output with references is available to us).
 ASR_ERRORS = {"substitute": 0.05, "delete": 0.03, "insert": 0.02}
-N_JOINT = N_PUNCT * N_CASE
 
 PUNCT_INDEX = {m: i for i, m in enumerate(PUNCT_MARKS)}
 CASE_INDEX = {c: i for i, c in enumerate(CASE_CLASSES)}
@@ -44,6 +44,8 @@ _MARK_PRIORITY = {"?": 6, "!": 5, ".": 4, ";": 3, ":": 2, ",": 1}
 
 _DASHES = {"--", "—", "–", "---", "-"}
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "ʼ": "'"})
+
+
 def joint_index(punct: int, case: int) -> int:
     return punct * N_CASE + case
 
@@ -70,7 +72,7 @@ def case_of(surface: str) -> str:
 #: Abbreviations that take their period in lower case too ("e.g.", "a.m.", "vs."); the others only
 #: when written with a capital ("Rep. Lewis" but "a sales rep", "Gen. Lee" but "next gen"). A lone
 #: "v" is also a letter ("vitamin V"), so it never gets one.
-_PERIOD_IN_LOWER = frozenset({"vs"})
+PERIOD_IN_LOWER = frozenset({"vs"})
 _NO_PERIOD = frozenset({"v"})
 
 
@@ -78,7 +80,7 @@ def abbreviation_period(word: str, case: str) -> str:
     """"." when `word` (lowercase) written in `case` is an abbreviation with its own period, else ""."""
     if word in _NO_PERIOD or not is_abbreviation(word):
         return ""
-    if case != "lower" or word in _PERIOD_IN_LOWER or "." in word:
+    if case != "lower" or word in PERIOD_IN_LOWER or "." in word:
         return "."
     return ""
 

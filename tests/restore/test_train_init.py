@@ -52,13 +52,10 @@ def test_a_different_encoder_or_vocabulary_is_refused(tiny_model_dir):
         init_from_model_dir(BiLSTMCRF(cfg), other, tiny_model_dir)
 
 
-def test_a_wider_bilstm_starts_from_the_narrower_model_and_computes_the_same():
+def test_a_wider_bilstm_starts_from_the_narrower_model_and_computes_the_same(tmp_path):
     from collections import Counter
 
     from editor.restore.package import export_model
-
-    import tempfile
-    from pathlib import Path
 
     words = ["the", "a", "and", "of", "to", "i", "you", "we", "it", "is"]
     vocab = Vocab.build(Counter({w: 100 - i for i, w in enumerate(words)}), size=len(words) + 2, min_char_count=1)
@@ -69,12 +66,10 @@ def test_a_wider_bilstm_starts_from_the_narrower_model_and_computes_the_same():
     with torch.no_grad():  # weights exactly representable in float16, as a shipped model stores them
         for p in narrow.parameters():
             p.copy_(p.half().float())
-    with tempfile.TemporaryDirectory() as tmp:
-        d = Path(tmp) / "m"
-        export_model(narrow, vocab, {}, d, name="m", decision={}, calibration={}, chunking={}, metrics={})
-        torch.manual_seed(1)
-        wide = BiLSTMCRF(replace(cfg, hidden=9))
-        assert "widened from 6 to 9" in init_from_model_dir(wide, vocab, d)
+    export_model(narrow, vocab, {}, tmp_path / "m", name="m", decision={}, calibration={}, chunking={}, metrics={})
+    torch.manual_seed(1)
+    wide = BiLSTMCRF(replace(cfg, hidden=9))
+    assert "widened from 6 to 9" in init_from_model_dir(wide, vocab, tmp_path / "m")
     narrow.eval(), wide.eval()
     w = torch.randint(1, len(vocab.words), (3, 11))
     c = torch.randint(1, len(vocab.chars), (3, 11, cfg.max_word_len))
