@@ -43,13 +43,18 @@ def is_abbreviation(word: str) -> bool:
     return word in ABBREVIATIONS or _DOTTED.fullmatch(word) is not None
 
 
-def normalize_word(surface: str) -> str:
-    """The word as an ASR engine would emit it: lower case, no opening quotes, brackets or other
-    marks before it, no abbreviation period after it ("Mr." -> "mr")."""
+def split_opening(surface: str) -> tuple[str, str]:
+    """(opening marks, the rest): '"(Hello' -> ('"(', 'Hello'); '...' -> ('...', '')."""
     cut = 0
     while cut < len(surface) and not surface[cut].isalnum():
         cut += 1
-    word = (surface[cut:] or surface).lower()
+    return surface[:cut], surface[cut:]
+
+
+def normalize_word(surface: str) -> str:
+    """The word as an ASR engine would emit it: lower case, no opening quotes, brackets or other
+    marks before it, no abbreviation period after it ("Mr." -> "mr")."""
+    word = (split_opening(surface)[1] or surface).lower()
     if word.endswith(".") and is_abbreviation(word[:-1]):
         word = word[:-1]
     return word
@@ -61,12 +66,8 @@ def split_chunk(chunk: str) -> tuple[str, str]:
     cut = len(chunk)
     while cut > 0 and chunk[cut - 1] in TRAILING_MARKS:
         cut -= 1
-    if cut < len(chunk) and chunk[cut] == "." and cut > 0:
-        start = 0
-        while start < cut and not chunk[start].isalnum():
-            start += 1
-        if is_abbreviation(chunk[start:cut].lower()):
-            cut += 1
+    if cut < len(chunk) and chunk[cut] == "." and cut > 0 and is_abbreviation(split_opening(chunk[:cut])[1].lower()):
+        cut += 1
     return chunk[:cut], chunk[cut:]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from editor.core.document import Kind, Suggestion, Token
+from editor.core.text import split_opening
 from editor.restore.labels import PUNCT_MARKS, apply_case, mark_of
 
 
@@ -70,11 +71,9 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
                 key = with_mark(punct, m)
                 probs[key] = probs.get(key, 0.0) + p
             out.append(Suggestion(tok.id, Kind.PUNCT, with_mark(punct, pred.punct), probs))
-        surface = tok.surface
-        lead = ""
-        if surface[:1] and not surface[0].isalnum():
-            cut = next((i for i, ch in enumerate(surface) if ch.isalnum()), len(surface))
-            lead, surface = surface[:cut], surface[cut:]
+        lead, surface = split_opening(tok.surface)
+        if not surface:
+            lead, surface = "", tok.surface
         if not lead and pred.text == surface and pred.case in _PLAIN_CASES:
             continue  # the model writes the word as it stands: no case suggestion to make
         surfaces = surface_probs(tok.word.lower(), pred.case_probs, lexicon)
