@@ -8,9 +8,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+#: Closing quotation marks and brackets. Apostrophes are not among the quotes: they stay with the
+#: word ("students'", "rock'n'roll").
+CLOSING_QUOTES = frozenset('"”»')
+CLOSING_BRACKETS = frozenset(")]}")
 #: Characters that, at the end of a chunk, are punctuation after the word rather than part of it.
-#: Apostrophes stay with the word ("students'", "rock'n'roll").
-TRAILING_MARKS = frozenset(".,?!:;…\"”»)]}—–")
+TRAILING_MARKS = frozenset(".,?!:;…—–") | CLOSING_QUOTES | CLOSING_BRACKETS
 SENTENCE_END = frozenset(".?!…")
 
 _WHITESPACE = re.compile(r"\s+")

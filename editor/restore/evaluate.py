@@ -3,6 +3,8 @@
 - punct_scores: P/R/F1 per class of the 3-class IWSLT view and overall (micro over COMMA, PERIOD,
   QUESTION), and the slot error rate (substitutions + deletions + insertions over reference marks).
 - case_scores: P/R/F1 of words that need a capital (or other non-lower form), exact surface match.
+- case_errors: where the case errors are: at sentence starts or inside sentences, and capitals
+  written right after a mid-sentence mark (, : ;).
 - sentence_accuracy: share of reference sentences restored exactly (DeepPunct's absolute accuracy).
 - calibration: expected calibration error and a reliability table.
 """
@@ -57,6 +59,34 @@ def case_scores(gold_surface: Sequence[str], pred_surface: Sequence[str]) -> dic
             if g_pos:
                 fn += 1
     return _prf(tp, fp, fn)
+
+
+SENTENCE_ENDS = frozenset(".?!")
+MID_MARKS = frozenset(",:;")
+
+
+def case_errors(gold_punct: Sequence[str], pred_punct: Sequence[str], gold_surface: Sequence[str],
+                pred_surface: Sequence[str], doc_starts: Sequence[int] = (0,)) -> dict:
+    """Where case goes wrong. An error is a word whose surface differs from the reference where
+    either is written other than all-lowercase. It is at a sentence start when the word opens a
+    document or follows an end mark (. ? !) in the reference or in the prediction: a missed or a
+    wrong sentence end carries its capital with it. `capitals_after_mid_mark` counts predicted
+    capitals right after a predicted , : or ; (names included); `wrong_...` those the reference
+    writes in lowercase."""
+    starts = set(doc_starts)
+    errors = at_start = after_mid = wrong_after_mid = 0
+    for i, (g, p) in enumerate(zip(gold_surface, pred_surface)):
+        first = i in starts
+        p_cap = p != p.lower()
+        if not first and pred_punct[i - 1] in MID_MARKS and p_cap:
+            after_mid += 1
+            wrong_after_mid += g == g.lower()
+        if g == p or not (p_cap or g != g.lower()):
+            continue
+        errors += 1
+        at_start += first or gold_punct[i - 1] in SENTENCE_ENDS or pred_punct[i - 1] in SENTENCE_ENDS
+    return {"errors": errors, "at_sentence_start": at_start, "capitals_after_mid_mark": after_mid,
+            "wrong_capitals_after_mid_mark": wrong_after_mid}
 
 
 def sentence_accuracy(gold_punct: Sequence[str], pred_punct: Sequence[str],

@@ -8,7 +8,7 @@ import numpy as np
 
 from editor.core.errors import UserError
 from editor.restore.data import read_cased_talks, read_iwslt_tsv, simulate_asr_errors
-from editor.restore.evaluate import calibration, case_scores, high_confidence, punct_scores, sentence_accuracy
+from editor.restore.evaluate import calibration, case_errors, case_scores, high_confidence, punct_scores, sentence_accuracy
 from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS, THREE_CLASS
 
 
@@ -54,8 +54,9 @@ def with_asr_errors(words: list[str], gold: list[str], seed: int = 0) -> tuple[l
 
 def score_text(restorer, docs) -> dict:
     g_marks, p_marks, g_surf, p_surf = [], [], [], []
-    conf_p, conf_c = [], []
+    conf_p, conf_c, doc_starts = [], [], []
     for doc in docs:
+        doc_starts.append(len(g_marks))
         preds = restorer.restore([w.word for w in doc])
         for w, p in zip(doc, preds):
             g_marks.append(w.punct)
@@ -69,6 +70,7 @@ def score_text(restorer, docs) -> dict:
     res = punct_scores(g3, p3)
     res["all_marks"] = punct_scores(g_marks, p_marks, classes=PUNCT_MARKS[1:], none="")
     res["case"] = case_scores(g_surf, p_surf)
+    res["case_errors"] = case_errors(g_marks, p_marks, g_surf, p_surf, doc_starts)
     res["sentence_accuracy"] = sentence_accuracy(g_marks, p_marks, g_surf, p_surf)
     res["sentence_accuracy_punct_only"] = sentence_accuracy(g_marks, p_marks)
     cp, cc = np.asarray(conf_p), np.asarray(conf_c)
@@ -119,6 +121,10 @@ def format_report(res: dict) -> str:
     if "case" in res:
         m = res["case"]
         lines.append(f"case (non-lowercase words)  P {m['precision']:.1f}  R {m['recall']:.1f}  F1 {m['f1']:.1f}")
+        ce = res["case_errors"]
+        lines.append(f"case errors {ce['errors']:,}, {100 * ce['at_sentence_start'] / max(ce['errors'], 1):.0f} % at sentence starts; "
+                     f"capitals after a suggested , : ; {ce['capitals_after_mid_mark']:,} "
+                     f"({ce['wrong_capitals_after_mid_mark']:,} where the reference has lowercase)")
         lines.append(f"sentences restored exactly: {res['sentence_accuracy']:.1f} % (punctuation only: {res['sentence_accuracy_punct_only']:.1f} %)")
         for head in ("punct", "case"):
             cal = res["calibration"][head]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from editor.core.document import Kind, Suggestion, Token
-from editor.core.text import split_opening
+from editor.core.text import CLOSING_BRACKETS, CLOSING_QUOTES, split_opening
 from editor.restore.labels import PUNCT_MARKS, apply_case, mark_of
 
 
@@ -31,8 +31,9 @@ def surface_probs(word: str, case_probs: dict[str, float], lexicon: dict[str, st
 
 
 #: Characters after a word that close something (quotes, brackets): a suggested mark keeps them.
-_CLOSERS = frozenset('"\'”’»)]}')
-_QUOTES = frozenset('"\'”’»')
+#: After a mark a single quote or an apostrophe closes a quote too (,' and ,’ keep it).
+_QUOTES = CLOSING_QUOTES | {"'", "’"}
+_CLOSERS = _QUOTES | CLOSING_BRACKETS
 
 
 def current_mark(punct: str) -> str:

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from editor.restore.evaluate import calibration, case_scores, high_confidence, punct_scores, sentence_accuracy
+from editor.restore.evaluate import calibration, case_errors, case_scores, high_confidence, punct_scores, sentence_accuracy
 
 
 def test_punct_scores_count_substitutions_deletions_and_insertions():
@@ -33,3 +33,17 @@ def test_calibration_of_a_perfectly_calibrated_predictor_is_near_zero():
 def test_high_confidence_precision_and_coverage():
     r = high_confidence(np.array([0.95, 0.92, 0.5]), np.array([True, False, True]), n_reference=4)
     assert r["suggestions"] == 2 and r["precision"] == 50.0 and r["coverage"] == 25.0
+
+
+def test_case_errors_are_placed_at_sentence_starts_or_inside():
+    gold_p = ["", ".", "", "", "", ""]
+    gold_s = ["We", "left", "Then", "rain", "in", "Paris"]
+    # missed end after "left" -> "then" wrong at a start; a comma then a wrong capital "Rain";
+    # "paris" missed inside a sentence; a capital after the comma on a name is counted but not wrong
+    pred_p = ["", ",", ",", "", ",", ""]
+    pred_s = ["We", "left", "then", "Rain", "in", "Paris"]
+    ce = case_errors(gold_p, pred_p, gold_s, pred_s)
+    assert ce == {"errors": 2, "at_sentence_start": 1, "capitals_after_mid_mark": 2, "wrong_capitals_after_mid_mark": 1}
+    # a second document starting at "in": its first word is a start, not "after a mark"
+    ce = case_errors(gold_p, pred_p, gold_s, ["We", "left", "then", "Rain", "In", "paris"], doc_starts=(0, 4))
+    assert ce["errors"] == 4 and ce["at_sentence_start"] == 2
