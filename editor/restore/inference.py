@@ -13,7 +13,7 @@ from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
 from editor.restore.model import BiLSTMCRF
 from editor.restore.vocab import UNK, Vocab
 
-DEFAULT_SIZE, DEFAULT_OVERLAP = 120, 24
+DEFAULT_SIZE, DEFAULT_OVERLAP = 120, 16
 
 
 class Cancelled(Exception):
@@ -217,6 +217,7 @@ class Restorer:
         self.overlap = int(k.get("overlap", DEFAULT_OVERLAP))
         self.cut = k.get("cut")
         self.merge = k.get("merge", "owned")
+        self.windows_per_batch = 64  # windows run through the network together (after a small first batch)
         self._lock = threading.Lock()
 
     @classmethod
@@ -317,7 +318,7 @@ class Restorer:
             first = [i for i in order if plan.owned[i][0] < b and plan.owned[i][1] > a] or first
         chosen = set(first)
         rest = [i for i in order if i not in chosen]
-        batches = [first] + [rest[i : i + 64] for i in range(0, len(rest), 64)]
+        batches = [first] + [rest[i : i + self.windows_per_batch] for i in range(0, len(rest), self.windows_per_batch)]
         # words are encoded batch by batch, so the first chunk does not wait for the whole text
         wid = np.zeros(n, np.int64)
         cid = np.zeros((n, self.vocab.max_word_len), np.int64)

@@ -25,7 +25,7 @@ from editor.restore.inference import DEFAULT_OVERLAP, DEFAULT_SIZE, Restorer, de
 from editor.restore.labels import CASE_CLASSES, CASE_INDEX, MARK_TO_3CLASS, MARK_GROUP, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
 from editor.restore.model import BiLSTMCRF, ModelConfig
 from editor.restore.package import export_model
-from editor.restore.scoring import score_text, score_tsv
+from editor.restore.scoring import score_text, score_tsv, with_asr_errors
 from editor.restore.vocab import Vocab
 
 
@@ -189,14 +189,17 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
     odd = [d for k, d in enumerate(docs) if k % 2 == 1]
     talks = score_text(restorer, docs)
     talks_odd = score_text(restorer, odd)
+    noisy = score_tsv(restorer, *with_asr_errors(words, gold, seed=0))
     report["dev2012_tsv"] = tsv
+    report["dev2012_noisy"] = noisy
     report["dev_talks"] = talks
     report["dev_talks_odd_half"] = {"calibration": talks_odd["calibration"], "high_confidence": talks_odd["high_confidence"]}
-    log(f"dev2012 final: overall F1 {tsv['overall']['f1']:.2f}, case F1 {talks['case']['f1']:.2f}")
+    log(f"dev2012 final: overall F1 {tsv['overall']['f1']:.2f} (with simulated recognition errors "
+        f"{noisy['overall']['f1']:.2f}), case F1 {talks['case']['f1']:.2f}")
     metrics = {
         "dev2012_overall_f1": tsv["overall"]["f1"], "dev2012_comma_f1": tsv["COMMA"]["f1"],
         "dev2012_period_f1": tsv["PERIOD"]["f1"], "dev2012_question_f1": tsv["QUESTION"]["f1"],
-        "dev2012_ser": tsv["ser"], "dev_talks_case_f1": talks["case"]["f1"],
+        "dev2012_ser": tsv["ser"], "dev2012_noisy_f1": noisy["overall"]["f1"], "dev_talks_case_f1": talks["case"]["f1"],
         "dev_talks_sentence_accuracy": talks["sentence_accuracy"],
         "punct_ece_odd_talks": talks_odd["calibration"]["punct"]["all_words"]["ece"],
         "case_ece_odd_talks": talks_odd["calibration"]["case"]["all_words"]["ece"],
