@@ -7,7 +7,8 @@ history), so that every figure in the card comes from a file a command wrote.
 A shipped model keeps its card's sources beside it: TUNING_REPORT.json (written by `stet train
 --export`), card-sources/bench.json (tests/perf/bench_restore.py), card-sources/history.json (the
 training run's dev figures) and card-sources/extra.json (what was measured by hand: comparisons,
-notes, the failure modes that are not figures of the tuning report), so the card can be rebuilt and checked against them.
+notes, the failure modes that are not figures of the tuning report), so the card can be rebuilt and
+checked against them.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from editor.core.text import SENTENCE_END
+
 CLASSES = ("COMMA", "PERIOD", "QUESTION")
 
 
@@ -61,7 +63,6 @@ def case_scores(gold_surface: Sequence[str], pred_surface: Sequence[str]) -> dic
     return _prf(tp, fp, fn)
 
 
-SENTENCE_ENDS = frozenset(".?!")
 MID_MARKS = frozenset(",:;")
 
 
@@ -84,7 +85,7 @@ def case_errors(gold_punct: Sequence[str], pred_punct: Sequence[str], gold_surfa
         if g == p or not (p_cap or g != g.lower()):
             continue
         errors += 1
-        at_start += first or gold_punct[i - 1] in SENTENCE_ENDS or pred_punct[i - 1] in SENTENCE_ENDS
+        at_start += first or gold_punct[i - 1] in SENTENCE_END or pred_punct[i - 1] in SENTENCE_END
     return {"errors": errors, "at_sentence_start": at_start, "capitals_after_mid_mark": after_mid,
             "wrong_capitals_after_mid_mark": wrong_after_mid}
 
@@ -92,13 +93,12 @@ def case_errors(gold_punct: Sequence[str], pred_punct: Sequence[str], gold_surfa
 def sentence_accuracy(gold_punct: Sequence[str], pred_punct: Sequence[str],
                       gold_surface: Sequence[str] | None = None, pred_surface: Sequence[str] | None = None) -> float:
     """Share of reference sentences (ended by . ? !) whose marks (and surfaces, if given) are all right."""
-    ends = {".", "?", "!"}
     n = ok = 0
     good = True
     for i, (g, p) in enumerate(zip(gold_punct, pred_punct)):
         if g != p or (gold_surface is not None and pred_surface is not None and gold_surface[i] != pred_surface[i]):
             good = False
-        if g in ends:
+        if g in SENTENCE_END:
             n += 1
             ok += good
             good = True
