@@ -301,12 +301,17 @@ class Restorer:
                 cancel=None, priority: tuple[int, int] | None = None) -> list[WordPrediction]:
         """Predictions for every word, computed over overlapping windows batched together.
 
-        The words are a whole text: the first starts a sentence and the last ends one.
+        The words are a whole text: the first starts a sentence and the last ends one. They are
+        bare words as a recogniser writes them (a document's `Token.word`); a mark written into a
+        word ("hello,") is taken as part of it, and an empty word is a ValueError.
         `on_chunk(start, end, predictions)` fires as each region becomes final; `priority`
         (start, end) is computed first; `cancel` (an Event or a callable) stops between batches
         with `Cancelled`.
         """
         words = [str(w).lower() for w in words]
+        empty = next((i for i, w in enumerate(words) if not w.strip()), None)
+        if empty is not None:
+            raise ValueError(f"word {empty} is empty: restore() takes the words of a text, each non-empty")
         n = len(words)
         if n == 0:
             return []
@@ -326,6 +331,7 @@ class Restorer:
         results: list[np.ndarray | None] = [None] * len(plan.windows)
         merged: list[WordPrediction | None] = [None] * n
         char_features = CharFeatures(self.model, self.device)
+        held: set[int] = set()  # first words of regions waiting for the window before them
         with self._lock:
             for idx in batches:
                 if not idx:
@@ -341,7 +347,7 @@ class Restorer:
                     results[i] = r
                 if self.merge == "weighted":
                     continue  # regions are final only when both neighbours are in: report at the end
-                for a, b, preds in self._final_regions(words, plan, results, idx):
+                for a, b, preds in self._final_regions(words, plan, results, idx, held):
                     merged[a:b] = preds
                     if on_chunk is not None:
                         on_chunk(a, b, preds)
@@ -353,9 +359,17 @@ class Restorer:
         return merged  # type: ignore[return-value]
 
 
-    def _final_regions(self, words: list[str], plan: ChunkPlan, results: list, idx: list[int]):
+    def _final_regions(self, words: list[str], plan: ChunkPlan, results: list, idx: list[int], held: set[int]):
         """(start, end, predictions) for the regions the windows `idx` own, adjacent regions joined so
-        that the predictions of a whole batch are made in one vectorised pass."""
+        that the predictions of a whole batch are made in one vectorised pass.
+
+        A region's first word reads the mark before it (does a sentence start here?) from the window
+        that owns that word. Where that window has not run yet, the first word is held back (added to
+        `held`) and reported with the region before it, so every word is reported once, final, and
+        the result does not depend on the order the windows run in."""
+        nonempty = [i for i in range(len(plan.windows)) if plan.owned[i][0] < plan.owned[i][1]]
+        owner_ending = {plan.owned[i][1]: i for i in nonempty}
+        owner_starting = {plan.owned[i][0]: i for i in nonempty}
         runs: list[list[int]] = []
         for i in sorted(i for i in idx if plan.owned[i][0] < plan.owned[i][1]):
             if runs and plan.owned[runs[-1][-1]][1] == plan.owned[i][0]:
@@ -365,18 +379,32 @@ class Restorer:
         for run in runs:
             a, b = plan.owned[run[0]][0], plan.owned[run[-1]][1]
             parts = []
-            s0 = plan.windows[run[0]][0]
-            # the word before the region decides whether its first word starts a sentence
-            lo = a - 1 if a > s0 else a
-            if lo < a:
-                parts.append(results[run[0]][lo - s0 : a - s0])
+            lo = hi = a
+            if a > 0:
+                j = owner_ending[a]
+                if results[j] is not None:
+                    s = plan.windows[j][0]
+                    parts.append(results[j][a - 1 - s : a - s])
+                    lo = a - 1
+                else:
+                    held.add(a)
             for i in run:
                 s = plan.windows[i][0]
                 oa, ob = plan.owned[i]
                 parts.append(results[i][oa - s : ob - s])
-            preds = self.predictions(words[lo:b], np.concatenate(parts), first_is_start=a == 0,
-                                     last_is_end=b == plan.n)[a - lo :]
-            yield a, b, preds
+            hi = b
+            if b in held:  # the next region's first word waited for this one's last
+                k = owner_starting[b]
+                s = plan.windows[k][0]
+                parts.append(results[k][b - s : b + 1 - s])
+                held.discard(b)
+                hi = b + 1
+            start = a + 1 if a in held else a
+            if start == hi:
+                continue
+            preds = self.predictions(words[lo:hi], np.concatenate(parts), first_is_start=a == 0,
+                                     last_is_end=hi == plan.n)[start - lo :]
+            yield start, hi, preds
 
 
 def decision_scales(decision: dict) -> np.ndarray:

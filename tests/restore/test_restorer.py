@@ -204,3 +204,45 @@ def test_the_case_decision_weights_capitals_against_lower_but_shows_the_calibrat
     assert weighted[1].case_probs == default[1].case_probs
     assert weighted[1].case_confidence == pytest.approx(0.4, abs=0.02)  # calibrated, not the weighted score
     assert weighted[0].text == "so" and weighted[2].text == "is"
+
+
+
+@pytest.mark.parametrize("per_batch, priority", [(1, None), (1, (100, 110)), (2, (60, 70)), (3, (170, 180)), (64, None)])
+def test_every_batching_and_priority_gives_the_predictions_of_the_whole_text_at_once(restorer, monkeypatch,
+                                                                                     per_batch, priority):
+    """A region's first word reads the mark before it from the window that owns that word, which
+    may run in a later batch: the result (and the capital after an end mark) never depends on the
+    order windows are computed in. Each window here sees every word differently (peaked random
+    marginals seeded by the window), as a real model's windows do near their edges."""
+    import numpy as np
+
+    from editor.restore import inference
+    from editor.restore.chunks import merge_owned, plan_chunks
+
+    def fake_windows(model, wid, cid, plan, idx, device, char_features):
+        out = []
+        for i in idx:
+            s, e = plan.windows[i]
+            out.append(np.random.default_rng(i).dirichlet(np.full(28, 0.3), e - s).astype(np.float32))
+        return out
+
+    monkeypatch.setattr(inference, "run_windows", fake_windows)
+    monkeypatch.setattr(restorer, "windows_per_batch", per_batch)
+    plan = plan_chunks(len(WORDS), restorer.size, restorer.overlap, restorer.cut)
+    joint = merge_owned(plan, fake_windows(None, None, None, plan, range(len(plan.windows)), None, None))
+    want = restorer.predictions(WORDS, joint, first_is_start=True, last_is_end=True)
+    regions = {}
+    got = restorer.restore(WORDS, on_chunk=lambda a, b, preds: regions.update({a: (b, preds)}), priority=priority)
+    starts = sorted(regions)
+    assert starts[0] == 0 and all(regions[x][0] == y for x, y in zip(starts, starts[1:]))
+    assert regions[starts[-1]][0] == len(WORDS)
+    assert [p for a in starts for p in regions[a][1]] == got
+    assert [(p.punct, p.case, p.text) for p in got] == [(p.punct, p.case, p.text) for p in want]
+    for g, w in zip(got, want):
+        assert g.case_probs == pytest.approx(w.case_probs, abs=1e-6)
+        assert g.punct_probs == pytest.approx(w.punct_probs, abs=1e-6)
+
+
+def test_an_empty_word_is_refused_by_name(restorer):
+    with pytest.raises(ValueError, match="word 1 is empty"):
+        restorer.restore(["hello", " ", "world"])
