@@ -33,6 +33,22 @@ class ModelConfig:
     # softmax case head on the same BiLSTM (correlated heads, Pahuja et al.)
     heads: str = "joint"
 
+    def __post_init__(self) -> None:
+        """A config read from a model directory is checked before a network is built from it."""
+        for name in ("vocab_size", "n_chars", "word_dim", "char_dim", "char_filters", "char_width",
+                     "max_word_len", "hidden", "layers"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 < v <= 10_000_000:
+                raise ValueError(f"{name} must be a positive integer, not {v!r}")
+        if not isinstance(self.dropout, (int, float)) or isinstance(self.dropout, bool) or not 0 <= self.dropout < 1:
+            raise ValueError(f"dropout must be a number in [0, 1), not {self.dropout!r}")
+        if self.n_labels != N_JOINT:
+            raise ValueError(f"n_labels must be {N_JOINT} (7 marks x 4 cases), not {self.n_labels!r}")
+        if not isinstance(self.use_crf, bool):
+            raise ValueError(f"use_crf must be true or false, not {self.use_crf!r}")
+        if self.heads not in ("joint", "separate"):
+            raise ValueError(f"heads must be 'joint' or 'separate', not {self.heads!r}")
+
     def to_dict(self) -> dict:
         return asdict(self)
 

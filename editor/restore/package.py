@@ -103,8 +103,13 @@ def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cl
     try:
         state = torch.load(model_dir / "weights.pt", map_location="cpu", weights_only=True)
     except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, AttributeError) as err:
-        raise ModelError(f"{model_dir / 'weights.pt'}: refused: not a plain tensor file ({str(err).splitlines()[0][:200]})") from None
-    model = BiLSTMCRF(mcfg)
+        # torch's own message suggests loading with weights_only=False, which is what must not happen
+        raise ModelError(f"{model_dir / 'weights.pt'}: refused: it is not a plain file of tensors (it holds other "
+                         f"Python objects or is damaged: {type(err).__name__}); Stet never loads such a file") from None
+    try:
+        model = BiLSTMCRF(mcfg)
+    except (RuntimeError, ValueError, TypeError) as err:
+        raise ModelError(f"{model_dir}: config.json describes a network that cannot be built ({err})") from None
     expected = model.state_dict()
     if not isinstance(state, dict) or set(state) != set(expected):
         raise ModelError(f"{model_dir / 'weights.pt'}: the weights do not match the model described in config.json")

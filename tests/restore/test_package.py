@@ -40,9 +40,10 @@ def test_a_pickle_payload_never_runs_even_with_matching_checksums(model_copy, tm
     with open(model_copy / "weights.pt", "wb") as f:
         pickle.dump({"x": Payload()}, f, protocol=2)
     write_checksums(model_copy)  # the attacker also rewrote the checksums
-    with pytest.raises(ModelError, match="refused"):
+    with pytest.raises(ModelError, match="refused") as err:
         Restorer.load(str(model_copy), device="cpu")
     assert not Payload.marker.exists()
+    assert "weights_only=False" not in str(err.value)  # torch's hint to load it unsafely is not passed on
 
 
 def test_weights_of_the_wrong_shape_are_refused(model_copy):
@@ -65,3 +66,16 @@ def test_missing_directory_and_files_are_user_errors(model_copy, tmp_path):
 def test_an_unknown_device_is_refused(model_copy):
     with pytest.raises(ValueError):
         Restorer.load(str(model_copy), device="tpu")
+
+
+@pytest.mark.parametrize("field, value", [("hidden", "abc"), ("hidden", -3), ("layers", 0), ("dropout", 2.0),
+                                          ("heads", "both"), ("n_labels", 5), ("use_crf", "yes"), ("hidden", True)])
+def test_a_config_describing_an_impossible_network_is_refused_with_the_field_named(model_copy, field, value):
+    import json
+
+    config = json.loads((model_copy / "config.json").read_text())
+    config["model_args"][field] = value
+    (model_copy / "config.json").write_text(json.dumps(config))
+    write_checksums(model_copy)
+    with pytest.raises(ModelError, match=field):
+        Restorer.load(str(model_copy), device="cpu")
