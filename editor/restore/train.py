@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from editor.core.errors import UserError
 from editor.restore.data import (
     DEFAULT_SOURCES,
     WindowSampler,
@@ -140,7 +141,6 @@ def init_from_model_dir(model: BiLSTMCRF, vocab: Vocab, model_dir: Path) -> str:
     joint-CRF model used to start a separate-heads one, or the reverse), the encoder (embeddings,
     character CNN, BiLSTM) is copied and the output layer and CRF start fresh. Returns what was done.
     """
-    from editor.core.errors import UserError
     from editor.restore.package import verify_checksums
 
     verify_checksums(model_dir)
@@ -189,7 +189,17 @@ def train(cfg: TrainConfig, log=print) -> Path:
     ckpt_path, best_path = out / "checkpoint.pt", out / "best.pt"
     if ckpt_path.exists():
         st = torch.load(ckpt_path, weights_only=False)  # our own training state, not a shipped model
-        model.load_state_dict(st["model"])
+        saved = st.get("model_args")
+        if saved is not None and saved != mcfg.to_dict():
+            diff = ", ".join(f"{k} {saved.get(k)!r} (now {v!r})" for k, v in mcfg.to_dict().items() if saved.get(k) != v)
+            raise UserError(f"{ckpt_path}: this run was started with another model: {diff}; resume it with the "
+                            f"options in {out / 'train_config.json'}, or give a new --out")
+        try:
+            model.load_state_dict(st["model"])
+        except RuntimeError as err:  # a checkpoint from before model_args were saved
+            raise UserError(f"{ckpt_path}: this run was started with another model configuration "
+                            f"({str(err).splitlines()[0]}); resume it with the options in "
+                            f"{out / 'train_config.json'}, or give a new --out") from None
         opt.load_state_dict(st["optimizer"])
         sampler.set_state(st["sampler"])
         drop_rng.bit_generator.state = st["drop_rng"]
@@ -204,7 +214,7 @@ def train(cfg: TrainConfig, log=print) -> Path:
 
     def state() -> dict:
         return {
-            "model": model.state_dict(), "optimizer": opt.state_dict(), "sampler": sampler.state(),
+            "model": model.state_dict(), "model_args": mcfg.to_dict(), "optimizer": opt.state_dict(), "sampler": sampler.state(),
             "drop_rng": drop_rng.bit_generator.state, "noise_rng": noise_rng.bit_generator.state, "seen": seen, "step": step, "best": best, "history": history,
         }
 
