@@ -129,6 +129,17 @@ def test_srt_reader_strips_tags_and_swaps_reversed_times(tmp_path):
     doc = read_any(path)
     assert render(doc) == "Hello there"
     assert doc[0].start == 4.0 and doc[1].end == 5.0
+    assert any("cue 1 ends before it starts" in w and "swapped" in w for w in doc.metadata.warnings)
+
+
+def test_srt_cue_without_a_time_line_keeps_its_words_drops_its_number_and_says_so(tmp_path):
+    path = tmp_path / "a.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:02,000\nhello there\n\n2\nno time line here\n\n"
+                    "3\n00:00:06,000 --> 00:00:07,000\nthird cue\n")
+    doc = read_any(path)
+    assert doc.words() == "hello there no time line here third cue".split()
+    assert any("cue 2 has no time line" in w and "joined to cue 1" in w for w in doc.metadata.warnings)
+    assert doc[-2].start == 6.0 and doc[-1].end == 7.0  # "third cue" keeps its own times
 
 
 def test_vtt_reader_voices_and_entities(tmp_path):

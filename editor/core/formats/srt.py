@@ -16,6 +16,9 @@ from editor.core.render import NONE, RenderPolicy
 
 # SubRip files often carry <i>, <b>, <font ...> and {\an8}-style tags; they are not words.
 _TAGS = re.compile(r"</?[a-zA-Z][^>\n]{0,80}>|\{\\[^}\n]{0,80}\}")
+# A cue whose time line is missing is read by the parser as more text of the cue before it,
+# blank line and cue number included.
+_ORPHAN_CUE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*[ \t]*(\d+)[ \t]*\n")
 
 
 def read_srt(path: PathLike) -> Transcript:
@@ -28,8 +31,19 @@ def read_srt(path: PathLike) -> Transcript:
                 raise FormatError(path, f"cue {sub.index} has an implausible time "
                                   f"({sub.start} --> {sub.end})")
             # A reversed cue is a slip of the pen, not a reason to refuse the file.
+            if end < start:
+                warnings.append(f"cue {sub.index} ends before it starts ({sub.start} --> {sub.end}); "
+                                "its times were swapped")
+            content = sub.content
+            orphans = _ORPHAN_CUE.findall(content)
+            if orphans:
+                # keep the words (they are the user's text), drop the cue numbers, and say so
+                warnings.append(f"cue{'s' if len(orphans) > 1 else ''} {', '.join(orphans)} "
+                                f"{'have' if len(orphans) > 1 else 'has'} no time line; "
+                                f"the words were joined to cue {sub.index}")
+                content = _ORPHAN_CUE.sub("\n", content)
             cues.append(Cue(min(start, end), max(start, end),
-                            tuple(_TAGS.sub("", sub.content).split("\n"))))
+                            tuple(_TAGS.sub("", content).split("\n"))))
     except srt.SRTParseError as err:
         line = text.count("\n", 0, err.actual_start) + 1
         raise FormatError(path, "this is not SubRip: expected a cue number and a time line "
