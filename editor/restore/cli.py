@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from pathlib import Path
 
 
 def _error_rates() -> str:
@@ -139,6 +141,13 @@ def run_restore(args: argparse.Namespace) -> int:
 
     if args.output and not can_write(args.output):
         raise UserError(f"{args.output}: Stet cannot write this kind of file")
+    if args.output:
+        # said before the model runs, not after a long input has been restored
+        folder = Path(args.output).resolve().parent
+        if not folder.is_dir():
+            raise UserError(f"{args.output}: the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise UserError(f"{args.output}: the folder {folder} is not writable")
     doc = read_any(args.input)
     for w in doc.metadata.warnings:
         print(f"stet: warning: {args.input}: {w}", file=sys.stderr)
@@ -187,8 +196,6 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from editor.core.errors import UserError
 
     data = Path(args.data)

@@ -271,49 +271,57 @@ def batch_with_asr_errors(forms: np.ndarray, labels: np.ndarray, share: float, r
 _CONTRACTION = re.compile(r"^(n't|'[a-z]+)$")
 
 
-def read_iwslt_tsv(path: Path) -> tuple[list[str], list[str]]:
+def _lines(path: Path, text: str | None):
+    """The file's lines, or those of `text` already read from it (checked, decoded)."""
+    if text is not None:
+        yield from text.splitlines(keepends=True)
+        return
+    with open(path, encoding="utf-8", errors="replace") as f:
+        yield from f
+
+
+def read_iwslt_tsv(path: Path, text: str | None = None) -> tuple[list[str], list[str]]:
     """IWSLT `word<TAB>LABEL` -> (words, 3-class labels), contractions joined as ASR writes them
     ("do n't" -> "don't"). Tokens that are only punctuation ('--') are dropped; their label goes to
-    the previous word when that has none."""
+    the previous word when that has none. `text`: the file's contents, when already read."""
     words: list[str] = []
     labels: list[str] = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip():
-                continue
-            try:
-                tok, lab = line.split("\t")
-            except ValueError:
-                raise ValueError(f"{path}:{lineno}: expected 'word<TAB>LABEL', got {line[:60]!r}") from None
-            lab = lab.strip()
-            if lab not in ("O", "COMMA", "PERIOD", "QUESTION"):
-                raise ValueError(f"{path}:{lineno}: unknown label {lab!r}")
-            if words and _CONTRACTION.match(tok):
-                words[-1] += tok
+    for lineno, line in enumerate(_lines(path, text), 1):
+        line = line.rstrip("\n")
+        if not line.strip():
+            continue
+        try:
+            tok, lab = line.split("\t")
+        except ValueError:
+            raise ValueError(f"{path}:{lineno}: expected 'word<TAB>LABEL', got {line[:60]!r}") from None
+        lab = lab.strip()
+        if lab not in ("O", "COMMA", "PERIOD", "QUESTION"):
+            raise ValueError(f"{path}:{lineno}: unknown label {lab!r}")
+        if words and _CONTRACTION.match(tok):
+            words[-1] += tok
+            labels[-1] = lab
+            continue
+        w = normalize_word(tok)
+        if not w:
+            if words and labels[-1] == "O":
                 labels[-1] = lab
-                continue
-            w = normalize_word(tok)
-            if not w:
-                if words and labels[-1] == "O":
-                    labels[-1] = lab
-                continue
-            words.append(w)
-            labels.append(lab)
+            continue
+        words.append(w)
+        labels.append(lab)
     return words, labels
 
 
-def read_cased_talks(path: Path) -> list[list[LabelledWord]]:
-    """ted_dev2012_talks.txt-style text -> one list of labelled words per `# ` document."""
+def read_cased_talks(path: Path, text: str | None = None) -> list[list[LabelledWord]]:
+    """ted_dev2012_talks.txt-style text -> one list of labelled words per `# ` document. `text`:
+    the file's contents, when already read."""
     docs, cur = [], []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if line.startswith("# "):
-                if cur:
-                    docs.append(cur)
-                cur = []
-            else:
-                cur.extend(labelled_words(line))
+    for line in _lines(path, text):
+        if line.startswith("# "):
+            if cur:
+                docs.append(cur)
+            cur = []
+        else:
+            cur.extend(labelled_words(line))
     if cur:
         docs.append(cur)
     return docs

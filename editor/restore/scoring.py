@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,11 +13,11 @@ from editor.restore.evaluate import calibration, case_errors, case_scores, high_
 from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS, THREE_CLASS
 
 
-def is_tsv(path: Path) -> bool:
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if line.strip():
-                return "\t" in line
+def is_tsv(text: str) -> bool:
+    """Whether the first non-blank line is IWSLT-style `word<TAB>LABEL`."""
+    for line in text.splitlines():
+        if line.strip():
+            return "\t" in line
     return False
 
 
@@ -29,7 +30,9 @@ def score_tsv(restorer, words: list[str], gold: list[str]) -> dict:
     preds = restorer.restore(words)
     pred3 = [MARK_TO_3CLASS[p.punct] for p in preds]
     res = punct_scores(gold, pred3)
-    conf = np.asarray([p.punct_confidence for p in preds])
+    # scored in the 3-class view, so the confidence is that of the predicted class: the summed
+    # probability of its marks (":" counts as COMMA, "!" and ";" as PERIOD)
+    conf = np.asarray([sum(v for m, v in p.punct_probs.items() if MARK_TO_3CLASS[m] == q) for p, q in zip(preds, pred3)])
     correct = np.asarray([g == q for g, q in zip(gold, pred3)])
     shown = np.asarray([p.punct != "" for p in preds])
     res["sentence_accuracy"] = sentence_accuracy(
@@ -90,25 +93,40 @@ def score_text(restorer, docs) -> dict:
 def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None) -> dict:
     """Scores on FILE; with `asr_errors_seed`, on a copy of an IWSLT-style FILE with simulated
     recognition errors."""
+    from editor.core.formats.txt import read_text
+
     path = Path(path)
     if not path.is_file():
         raise UserError(f"{path}: no such file")
+    text, warnings = read_text(path)  # a binary file is refused; a guessed encoding is reported
+    for w in warnings:
+        print(f"warning: {path}: {w}", file=sys.stderr)
     try:
-        if is_tsv(path):
-            words, gold = read_iwslt_tsv(path)
+        if is_tsv(text):
+            words, gold = read_iwslt_tsv(path, text)
             kind = "iwslt-tsv"
             if asr_errors_seed is not None:
                 words, gold = with_asr_errors(words, gold, asr_errors_seed)
                 kind += f", simulated recognition errors (seed {asr_errors_seed})"
-            return {"file": str(path), "kind": kind, **score_tsv(restorer, words, gold)}
+            if not words:
+                raise UserError(f"{path}: no words to score")
+            return {"file": str(path), "kind": kind, "warnings": warnings, **score_tsv(restorer, words, gold)}
         if asr_errors_seed is not None:
             raise UserError(f"{path}: recognition errors are simulated only on IWSLT-style word<TAB>LABEL files")
-        docs = [d for d in read_cased_talks(path) if d]
+        docs = [d for d in read_cased_talks(path, text) if d]
     except ValueError as err:
         raise UserError(str(err)) from None
     if not docs:
         raise UserError(f"{path}: no words to score")
-    return {"file": str(path), "kind": "cased-text", **score_text(restorer, docs)}
+    return {"file": str(path), "kind": "cased-text", "warnings": warnings, **score_text(restorer, docs)}
+
+
+def _reliability(name: str, cal: dict) -> list[str]:
+    """The reliability table of the suggestions a person is shown."""
+    lines = [f"reliability of shown {name} suggestions (confidence bin: words, mean confidence, accuracy)"]
+    for row in cal["table"]:
+        lines.append(f"  {row['bin']}: {row['n']:>8,}  {row['confidence']:.3f}  {row['accuracy']:.3f}")
+    return lines
 
 
 def format_report(res: dict) -> str:
@@ -131,11 +149,14 @@ def format_report(res: dict) -> str:
             hc = res["high_confidence"][head]
             lines.append(f"{head}: ECE {cal['all_words']['ece']:.3f} (all words), {cal['suggestions']['ece']:.3f} (shown suggestions); "
                          f"at confidence >= 0.9: precision {hc['precision']:.1f} %, coverage {hc['coverage']:.1f} %")
+        for head in ("punct", "case"):
+            lines += _reliability(head, res["calibration"][head]["suggestions"])
     else:
         lines.append(f"sentences with every mark right: {res['sentence_accuracy']:.1f} %")
         cal = res["calibration"]
         hc = res["high_confidence"]
         lines.append(f"ECE {cal['all_words']['ece']:.3f} (all words), {cal['suggestions']['ece']:.3f} (shown suggestions); "
                      f"at confidence >= 0.9: precision {hc['precision']:.1f} %, coverage {hc['coverage']:.1f} %")
+        lines += _reliability("punctuation", cal["suggestions"])
     return "\n".join(lines)
 

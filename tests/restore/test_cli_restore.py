@@ -73,3 +73,23 @@ def test_eval_help_states_the_simulated_error_rates_training_uses():
     flat = " ".join(r.stdout.split())
     for verb, key in (("substituted", "substitute"), ("dropped", "delete"), ("inserted", "insert")):
         assert f"{100 * ASR_ERRORS[key]:g} % of words {verb}" in flat
+
+
+def test_eval_refuses_a_binary_file_and_warns_about_a_guessed_encoding(tiny_model_dir, tmp_path):
+    binary = tmp_path / "noise.txt"
+    binary.write_bytes(bytes(range(256)) * 40)
+    r = stet("eval", binary, "--model", tiny_model_dir)
+    assert r.returncode == 1 and "binary" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    cp1252 = tmp_path / "talk.txt"
+    cp1252.write_bytes("# talk\nCaf\xe9 society. Is it open? Yes, it is.\n".encode("cp1252"))
+    r = stet("eval", cp1252, "--model", tiny_model_dir)
+    assert r.returncode == 0 and "Windows-1252" in r.stderr, r.stderr
+    # the text report shows the reliability tables, not only the calibration error
+    assert "reliability of shown punct suggestions" in r.stdout and "reliability of shown case" in r.stdout
+
+
+def test_restore_to_a_missing_folder_is_refused_before_the_model_runs(tiny_model_dir, tmp_path):
+    src = tmp_path / "raw.txt"
+    src.write_text("so what is it for")
+    r = stet("restore", src, "-o", tmp_path / "nope" / "out.txt", "--model", tmp_path / "no-model-here")
+    assert r.returncode == 1 and "does not exist" in r.stderr and "no-model-here" not in r.stderr, r.stderr
