@@ -123,6 +123,7 @@ class WordsSnapshot:
     start: int  # index of the first word
     ids: tuple[int, ...]
     words: tuple[str, ...]
+    paragraph_starts: tuple[int, ...] = ()  # indices into `words` of the words that start a paragraph
 
 
 def _evolve(obj: Any, **changes: Any) -> Any:
@@ -257,8 +258,10 @@ class Transcript:
 
     def snapshot(self, start: int = 0, end: int | None = None) -> WordsSnapshot:
         chosen = self._tokens[start:end]
+        stop = start + len(chosen)
+        paragraphs = tuple(i - start for i in self.paragraph_starts if start <= i < stop)
         return WordsSnapshot(self.words_revision, start, tuple(t.id for t in chosen),
-                             tuple(t.word for t in chosen))
+                             tuple(t.word for t in chosen), paragraphs)
 
     def index_of(self, token_id: int) -> int:
         """Index of a token id; KeyError when the token is gone."""

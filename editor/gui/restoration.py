@@ -134,7 +134,8 @@ class RestorationController(QObject):
                 report(RestoredChunk(pass_id, snapshot.revision, a, snapshot.ids[a:b],
                                      tuple(predictions)))
 
-            restorer.restore(snapshot.words, on_chunk=on_chunk, cancel=cancel, priority=priority)
+            restorer.restore(snapshot.words, on_chunk=on_chunk, cancel=cancel, priority=priority,
+                             paragraph_starts=snapshot.paragraph_starts)
             return PassResult(pass_id, restorer.name, len(snapshot.words),
                               time.perf_counter() - began)
 

@@ -232,6 +232,26 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
           f"{grid.get('1.0', float('nan')):.2f} unweighted, {grid[str(low)]:.2f} weighted (grid: "
           + ", ".join(f"{k} {v:.2f}" for k, v in grid.items())
           + "). The confidence shown is still the calibrated probability, so a capital can be suggested below 0.5.")
+    pe = tuning.get("paragraph_ends")
+    if pe and pe.get("reported_on"):
+        b, f = pe["before"], pe["after"]
+        tb, tf = pe["odd_talks_before"], pe["odd_talks_after"]
+        refs = pe["reference_marks_at_paragraph_ends"]
+        ends = sum(refs.get(m, 0) for m in (".", "?", "!"))
+        a(f"- Paragraph breaks: the model reads only words, but where a paragraph starts (a typed break, or in "
+          f"a recording a pause of 2 s or more or a new speaker) the word before it is likelier to end a sentence; the odds of "
+          f". ? ! there are multiplied by {pe['odds']:g} (fitted by likelihood on the {pe['fit_on']}: "
+          + ", ".join(f"x{k} {v:.3f}" for k, v in pe["log_likelihood_grid"].items())
+          + f"). In the dev talks {ends:,} of {sum(refs.values()):,} paragraph ends are sentence ends (the rest: "
+          + ", ".join(f"{k if k == 'none' else '`' + k + '`'} {v}" for k, v in refs.items() if k not in (".", "?", "!") and v)
+          + f"). On the {pe['reported_on']}: the suggested mark right {b['marks_right']:.1f} % -> "
+          f"{f['marks_right']:.1f} %, sentence end or not right {b['sentence_end_right']:.1f} % -> "
+          f"{f['sentence_end_right']:.1f} %, calibration error of the suggested mark there {b['ece']:.3f} -> "
+          f"{f['ece']:.3f}; over the whole odd-numbered talks with their paragraph breaks given, overall F1 "
+          f"{tb['overall_f1']:.2f} -> {tf['overall_f1']:.2f}, case F1 {tb['case_f1']:.2f} -> {tf['case_f1']:.2f}, "
+          f"sentences restored exactly {tb['sentence_accuracy']:.1f} % -> {tf['sentence_accuracy']:.1f} %. "
+          "The editor and `stet restore` give the model a document's paragraphs; the dev2012 figures above are of "
+          "the words alone. Pause-made paragraphs were not measured (no recordings with references).")
     for line in extra.get("comparisons", []):
         a(f"- {line}")
     a("")

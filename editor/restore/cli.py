@@ -40,7 +40,8 @@ def add_parser(subparsers) -> None:
         "eval", help="score the restoration model on a reference file",
         description="FILE is IWSLT-style `word<TAB>LABEL` (labels O, COMMA, PERIOD, QUESTION; contractions "
                     "split as `do n't` are joined as an ASR engine writes them) or cased, punctuated text "
-                    "(`# ` lines separate documents). Reports P/R/F1 per class and overall, slot error rate, "
+                    "(`# ` lines separate documents; each other line is a paragraph, whose break the model "
+                    "is given as the editor gives it a document's paragraphs). Reports P/R/F1 per class and overall, slot error rate, "
                     "sentence accuracy, calibration error and precision/coverage at confidence >= 0.9; for "
                     "text also case P/R/F1.")
     p.add_argument("file", metavar="FILE")
@@ -48,6 +49,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--simulate-asr-errors", type=int, nargs="?", const=0, default=None, metavar="SEED",
                    help="score a copy of a word<TAB>LABEL FILE with the recognition errors training simulates "
                         f"({_error_rates()}; seed 0 unless given)")
+    p.add_argument("--ignore-paragraphs", action="store_true",
+                   help="in cased text, do not give the model the paragraph breaks (the words alone, as in "
+                        "the word<TAB>LABEL benchmarks)")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
     p.set_defaults(handler=run_eval)
@@ -169,7 +173,8 @@ def run_restore(args: argparse.Namespace) -> int:
         rate = done / max(time.monotonic() - t0, 1e-6)
         bar.update(done / len(words), format_eta((len(words) - done) / rate if rate else None))
 
-    preds = restorer.restore(words, on_chunk=on_chunk if len(words) > 2000 else None)
+    preds = restorer.restore(words, on_chunk=on_chunk if len(words) > 2000 else None,
+                             paragraph_starts=doc.paragraph_starts)
     bar.close()
     doc.set_suggestions(make_suggestions(tokens, preds, restorer.lexicon), text="Restore")
     doc.set_metadata(restore_model=restorer.name)
@@ -187,7 +192,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from editor.restore.scoring import format_report, score_file
 
     restorer = Restorer.load(args.model, args.device)
-    res = score_file(restorer, args.file, args.simulate_asr_errors)
+    res = score_file(restorer, args.file, args.simulate_asr_errors, paragraphs=not args.ignore_paragraphs)
     if args.json:
         print(json.dumps(res, indent=1))
     else:

@@ -314,16 +314,27 @@ def read_iwslt_tsv(path: Path, text: str | None = None) -> tuple[list[str], list
 def read_cased_talks(path: Path, text: str | None = None) -> list[list[LabelledWord]]:
     """ted_dev2012_talks.txt-style text -> one list of labelled words per `# ` document. `text`:
     the file's contents, when already read."""
-    docs, cur = [], []
+    return [words for words, _starts in read_cased_paragraphs(path, text)]
+
+
+def read_cased_paragraphs(path: Path, text: str | None = None) -> list[tuple[list[LabelledWord], list[int]]]:
+    """Like `read_cased_talks`, with the index of the first word of each line (a paragraph) of
+    each document, 0 included."""
+    docs: list[tuple[list[LabelledWord], list[int]]] = []
+    cur: list[LabelledWord] = []
+    starts: list[int] = []
     for line in _lines(path, text):
         if line.startswith("# "):
             if cur:
-                docs.append(cur)
-            cur = []
+                docs.append((cur, starts))
+            cur, starts = [], []
         else:
-            cur.extend(labelled_words(line))
+            words = labelled_words(line)
+            if words:
+                starts.append(len(cur))
+                cur.extend(words)
     if cur:
-        docs.append(cur)
+        docs.append((cur, starts))
     return docs
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import torch
@@ -211,6 +211,9 @@ class Restorer:
         self.class_scales = decision_scales(d)
         self.case_scales = case_decision_scales(d)
         self.capitalize_sentences = bool(d.get("capitalize_sentences", True))
+        # a paragraph break (typed, or a recogniser's long pause) multiplies the odds of a sentence
+        # end at the word before it by this (fitted on the dev talks' paragraphs; 1 = ignored)
+        self.paragraph_end_odds = float(d.get("paragraph_end_odds", 1.0))
         self.punct_temperature = float(c.get("punct_temperature", 1.0))
         self.case_temperature = float(c.get("case_temperature", 1.0))
         self.size = int(k.get("size", DEFAULT_SIZE))
@@ -235,10 +238,14 @@ class Restorer:
         return (_temper(j.sum(2), self.punct_temperature), _temper(j.sum(1), self.case_temperature))
 
     def predictions(self, words: Sequence[str], joint: np.ndarray, first_is_start: bool = False,
-                    last_is_end: bool = False) -> list[WordPrediction]:
+                    last_is_end: bool = False, paragraph_ends: np.ndarray | None = None) -> list[WordPrediction]:
+        """Decisions from joint marginals. `paragraph_ends` (bool per word): the word is the last of a
+        paragraph, so a sentence end there is likelier than the words alone say."""
         from editor.restore.labels import PERIOD_IN_LOWER, apply_case
 
         punct, case = self.calibrated(joint)
+        if paragraph_ends is not None and self.paragraph_end_odds != 1.0 and paragraph_ends.any():
+            punct = boost_sentence_ends(punct, paragraph_ends, self.paragraph_end_odds)
         if last_is_end and len(words):
             # a text ends with a sentence end: the model, which never sees where the text stops
             # (its windows end anywhere), keeps its choice among . ? ! and the rest goes to "."
@@ -298,7 +305,8 @@ class Restorer:
 
     # ---------------------------------------------------------------- restore
     def restore(self, words: Sequence[str], on_chunk: Callable[[int, int, list[WordPrediction]], None] | None = None,
-                cancel=None, priority: tuple[int, int] | None = None) -> list[WordPrediction]:
+                cancel=None, priority: tuple[int, int] | None = None,
+                paragraph_starts: Iterable[int] = ()) -> list[WordPrediction]:
         """Predictions for every word, computed over overlapping windows batched together.
 
         The words are a whole text: the first starts a sentence and the last ends one. They are
@@ -306,7 +314,8 @@ class Restorer:
         word ("hello,") is taken as part of it, and an empty word is a ValueError.
         `on_chunk(start, end, predictions)` fires as each region becomes final; `priority`
         (start, end) is computed first; `cancel` (an Event or a callable) stops between batches
-        with `Cancelled`.
+        with `Cancelled`. `paragraph_starts`: indices of words that start a paragraph; the word
+        before each is likelier to end a sentence (see `paragraph_end_odds`).
         """
         words = [str(w).lower() for w in words]
         empty = next((i for i, w in enumerate(words) if not w.strip()), None)
@@ -315,6 +324,10 @@ class Restorer:
         n = len(words)
         if n == 0:
             return []
+        para_end = np.zeros(n, bool)
+        for i in paragraph_starts:
+            if 0 < i <= n - 1:
+                para_end[i - 1] = True
         plan = plan_chunks(n, self.size, self.overlap, self.cut)
         order = list(range(len(plan.windows)))
         first = order[:4]  # a small first batch gives the view something to show at once
@@ -347,19 +360,20 @@ class Restorer:
                     results[i] = r
                 if self.merge == "weighted":
                     continue  # regions are final only when both neighbours are in: report at the end
-                for a, b, preds in self._final_regions(words, plan, results, idx, held):
+                for a, b, preds in self._final_regions(words, plan, results, idx, held, para_end):
                     merged[a:b] = preds
                     if on_chunk is not None:
                         on_chunk(a, b, preds)
         if self.merge == "weighted":
             merged = self.predictions(words, merge_weighted(plan, results), first_is_start=True,  # type: ignore[arg-type]
-                                      last_is_end=True)
+                                      last_is_end=True, paragraph_ends=para_end)
             if on_chunk is not None:
                 on_chunk(0, n, merged)  # type: ignore[arg-type]
         return merged  # type: ignore[return-value]
 
 
-    def _final_regions(self, words: list[str], plan: ChunkPlan, results: list, idx: list[int], held: set[int]):
+    def _final_regions(self, words: list[str], plan: ChunkPlan, results: list, idx: list[int], held: set[int],
+                       para_end: np.ndarray):
         """(start, end, predictions) for the regions the windows `idx` own, adjacent regions joined so
         that the predictions of a whole batch are made in one vectorised pass.
 
@@ -403,7 +417,7 @@ class Restorer:
             if start == hi:
                 continue
             preds = self.predictions(words[lo:hi], np.concatenate(parts), first_is_start=a == 0,
-                                     last_is_end=hi == plan.n)[start - lo :]
+                                     last_is_end=hi == plan.n, paragraph_ends=para_end[lo:hi])[start - lo :]
             yield start, hi, preds
 
 
@@ -442,6 +456,17 @@ def decide_marks(punct: np.ndarray, class_scales: np.ndarray) -> np.ndarray:
     group = ((punct @ G) * class_scales).argmax(1)
     in_group = G[:, group].T.astype(bool)  # (N, 7)
     return np.where(in_group, punct, -1.0).argmax(1)
+
+
+def boost_sentence_ends(punct: np.ndarray, rows: np.ndarray, odds: float) -> np.ndarray:
+    """The distributions `punct` (N, 7) with the odds of a sentence end (. ? !) multiplied by
+    `odds` in the rows selected by `rows`; the end marks keep their proportions among themselves."""
+    ends = [PUNCT_MARKS.index(m) for m in (".", "?", "!")]
+    out = punct.copy()
+    sel = out[rows]
+    sel[:, ends] *= odds
+    out[rows] = sel / sel.sum(1, keepdims=True)
+    return out
 
 
 def _temper(p: np.ndarray, temperature: float) -> np.ndarray:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from editor.core.errors import UserError
-from editor.restore.data import read_cased_talks, read_iwslt_tsv, simulate_asr_errors
+from editor.restore.data import read_cased_paragraphs, read_iwslt_tsv, simulate_asr_errors
 from editor.restore.evaluate import calibration, case_errors, case_scores, high_confidence, punct_scores, sentence_accuracy
 from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS, THREE_CLASS
 
@@ -55,12 +55,14 @@ def with_asr_errors(words: list[str], gold: list[str], seed: int = 0) -> tuple[l
     return [words[i] for i in tokens], [names[k] for k in punct]
 
 
-def score_text(restorer, docs) -> dict:
+def score_text(restorer, docs, paragraphs=None) -> dict:
+    """Scores on cased, punctuated documents (lists of LabelledWord); `paragraphs`: per document the
+    indices of the words that start a paragraph, given to the restorer as the editor gives them."""
     g_marks, p_marks, g_surf, p_surf = [], [], [], []
     conf_p, conf_c, doc_starts = [], [], []
-    for doc in docs:
+    for k, doc in enumerate(docs):
         doc_starts.append(len(g_marks))
-        preds = restorer.restore([w.word for w in doc])
+        preds = restorer.restore([w.word for w in doc], paragraph_starts=paragraphs[k] if paragraphs else ())
         for w, p in zip(doc, preds):
             g_marks.append(w.punct)
             p_marks.append(p.punct)
@@ -90,9 +92,10 @@ def score_text(restorer, docs) -> dict:
     return res
 
 
-def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None) -> dict:
+def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, paragraphs: bool = True) -> dict:
     """Scores on FILE; with `asr_errors_seed`, on a copy of an IWSLT-style FILE with simulated
-    recognition errors."""
+    recognition errors. In cased text each line is a paragraph and, with `paragraphs`, its break is
+    given to the restorer as the editor gives a document's paragraphs."""
     from editor.core.formats.txt import read_text
 
     path = Path(path)
@@ -113,12 +116,16 @@ def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None) -
             return {"file": str(path), "kind": kind, "warnings": warnings, **score_tsv(restorer, words, gold)}
         if asr_errors_seed is not None:
             raise UserError(f"{path}: recognition errors are simulated only on IWSLT-style word<TAB>LABEL files")
-        docs = [d for d in read_cased_talks(path, text) if d]
+        docs = [d for d in read_cased_paragraphs(path, text) if d[0]]
     except ValueError as err:
         raise UserError(str(err)) from None
     if not docs:
         raise UserError(f"{path}: no words to score")
-    return {"file": str(path), "kind": "cased-text", "warnings": warnings, **score_text(restorer, docs)}
+    breaks = sum(len(starts) - 1 for _words, starts in docs)
+    kind = "cased-text, " + (f"{breaks:,} paragraph breaks given to the model" if paragraphs
+                             else "paragraph breaks ignored")
+    return {"file": str(path), "kind": kind, "warnings": warnings,
+            **score_text(restorer, [w for w, _s in docs], [s for _w, s in docs] if paragraphs else None)}
 
 
 def _reliability(name: str, cal: dict) -> list[str]:

@@ -19,12 +19,12 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from editor.restore.data import read_cased_talks, read_iwslt_tsv
+from editor.restore.data import read_cased_paragraphs, read_cased_talks, read_iwslt_tsv
 from editor.restore.evaluate import calibration, case_scores, punct_scores
 from editor.restore.inference import DEFAULT_OVERLAP, DEFAULT_SIZE, Restorer, decide_marks, joint_marginals_chunked
 from editor.restore.labels import CASE_CLASSES, CASE_INDEX, MARK_TO_3CLASS, MARK_GROUP, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
 from editor.restore.model import BiLSTMCRF, ModelConfig
-from editor.restore.package import export_model
+from editor.restore.package import export_model, write_checksums
 from editor.restore.scoring import score_text, score_tsv, with_asr_errors
 from editor.restore.vocab import Vocab
 
@@ -87,6 +87,85 @@ def _ece_at(p: np.ndarray, gold: np.ndarray, t: float, scale: float = 1.0) -> di
     pred = s.argmax(1)
     conf = q[np.arange(len(pred)), pred]
     return calibration(conf, pred == gold)
+
+
+PARAGRAPH_ODDS_GRID = (1, 1.5, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 70, 100)
+
+
+def tune_paragraph_ends(restorer: Restorer, docs: list[tuple[list, list[int]]], log=print) -> dict:
+    """Fit `paragraph_end_odds` on the paragraph breaks of the dev talks (their lines): the factor
+    on the odds of a sentence end at a paragraph's last word that maximises the likelihood of the
+    reference marks there on the even-numbered talks; reported on the odd-numbered ones. Sets it
+    on `restorer` and returns the report."""
+    from editor.restore.inference import boost_sentence_ends
+
+    restorer.paragraph_end_odds = 1.0
+    rows, gold, talk = [], [], []
+    for k, (words, starts) in enumerate(docs):
+        preds = restorer.restore([w.word for w in words])
+        for s in starts[1:]:
+            rows.append([preds[s - 1].punct_probs[m] for m in PUNCT_MARKS])
+            gold.append(PUNCT_INDEX[words[s - 1].punct])
+            talk.append(k)
+    if not rows:
+        log("paragraph ends: none in the dev talks; paragraph breaks are not used")
+        return {"odds": 1.0, "fit_on": "no paragraph ends in the dev talks", "reported_on": ""}
+    P, G, T = np.asarray(rows), np.asarray(gold), np.asarray(talk)
+    fit, held = T % 2 == 0, T % 2 == 1
+    everything = np.ones(len(P), bool)
+
+    def loglik(odds: float, sel: np.ndarray) -> float:
+        q = boost_sentence_ends(P[sel], everything[: int(sel.sum())], odds)
+        return float(np.log(np.clip(q[np.arange(len(q)), G[sel]], 1e-12, 1)).mean())
+
+    grid = {str(o): round(loglik(o, fit), 4) for o in PARAGRAPH_ODDS_GRID}
+    odds = float(max(grid, key=grid.get))
+
+    def measured(o: float) -> dict:
+        q = boost_sentence_ends(P[held], everything[: int(held.sum())], o)
+        d = decide_marks(q, restorer.class_scales)
+        right = d == G[held]
+        ends = np.isin(np.asarray(PUNCT_MARKS)[G[held]], (".", "?", "!"))
+        said_end = np.isin(np.asarray(PUNCT_MARKS)[d], (".", "?", "!"))
+        return {"marks_right": 100 * float(right.mean()), "sentence_end_right": 100 * float((ends == said_end).mean()),
+                "ece": calibration(q[np.arange(len(q)), d], right)["ece"], "log_likelihood": loglik(o, held)}
+
+    odd_docs = [d for k, d in enumerate(docs) if k % 2 == 1]
+
+    def odd_talks(o: float) -> dict:
+        restorer.paragraph_end_odds = o
+        res = score_text(restorer, [w for w, _s in odd_docs], [s for _w, s in odd_docs])
+        return {"overall_f1": res["overall"]["f1"], "case_f1": res["case"]["f1"], "sentence_accuracy": res["sentence_accuracy"],
+                "all_marks_f1": res["all_marks"]["overall"]["f1"]}
+
+    report = {
+        "odds": odds, "fit_on": f"{int(fit.sum()):,} paragraph ends of the even-numbered dev talks",
+        "reported_on": f"{int(held.sum()):,} paragraph ends of the odd-numbered dev talks",
+        "reference_marks_at_paragraph_ends": {m or "none": int((G == i).sum()) for i, m in enumerate(PUNCT_MARKS)},
+        "log_likelihood_grid": grid, "before": measured(1.0), "after": measured(odds),
+        "odd_talks_before": odd_talks(1.0), "odd_talks_after": odd_talks(odds),
+    }
+    restorer.paragraph_end_odds = odds
+    log(f"paragraph ends: odds x{odds:g}; {report}")
+    return report
+
+
+def tune_paragraphs_of_model_dir(model_dir: Path, data_dir: Path, log=print) -> dict:
+    """Fit `paragraph_end_odds` for an exported model directory: config.json, its checksum and the
+    directory's TUNING_REPORT.json (when there is one) are updated."""
+    restorer = Restorer.load(str(model_dir), device="cpu")
+    docs = [d for d in read_cased_paragraphs(data_dir / "dev" / "ted_dev2012_talks.txt") if d[0]]
+    rep = tune_paragraph_ends(restorer, docs, log=log)
+    config = json.loads((model_dir / "config.json").read_text())
+    config["decision"]["paragraph_end_odds"] = rep["odds"]
+    (model_dir / "config.json").write_text(json.dumps(config, indent=1))
+    write_checksums(model_dir)
+    report_path = model_dir / "TUNING_REPORT.json"
+    if report_path.is_file():
+        full = json.loads(report_path.read_text())
+        full["paragraph_ends"] = rep
+        report_path.write_text(json.dumps(full, indent=1, default=float))
+    return rep
 
 
 def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) -> dict:
@@ -185,6 +264,10 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
 
     restorer = restorer_with(report["decision"]["chosen"], case_chosen)
     settings = restorer.settings
+    # 6. paragraph breaks: how much likelier a sentence end is at the last word of a paragraph
+    report["paragraph_ends"] = tune_paragraph_ends(
+        restorer, [d for d in read_cased_paragraphs(data_dir / "dev" / "ted_dev2012_talks.txt") if d[0]], log=log)
+    settings["decision"]["paragraph_end_odds"] = report["paragraph_ends"]["odds"]
     tsv = score_tsv(restorer, words, gold)
     odd = [d for k, d in enumerate(docs) if k % 2 == 1]
     talks = score_text(restorer, docs)
@@ -213,15 +296,24 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("best", help="best.pt of a training run")
-    p.add_argument("out", help="model directory to write")
+    p.add_argument("best", nargs="?", help="best.pt of a training run")
+    p.add_argument("out", nargs="?", help="model directory to write")
     p.add_argument("--data", default="../shared/data")
     p.add_argument("--name", default="stet-en-bilstm-crf")
     p.add_argument("--report", help="write the full tuning report (JSON) here")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--paragraphs", metavar="MODEL_DIR",
+                   help="only fit the paragraph-end odds of an exported model directory (updates its config, "
+                        "checksums and TUNING_REPORT.json)")
     a = p.parse_args(argv)
     torch.set_num_threads(a.threads)
-    rep = tune(Path(a.best), Path(a.data), Path(a.out), a.name, log=lambda s: print(time.strftime("%H:%M:%S"), s, flush=True))
+    log = lambda s: print(time.strftime("%H:%M:%S"), s, flush=True)  # noqa: E731
+    if a.paragraphs:
+        tune_paragraphs_of_model_dir(Path(a.paragraphs), Path(a.data), log=log)
+        return 0
+    if not (a.best and a.out):
+        p.error("give BEST and OUT, or --paragraphs MODEL_DIR")
+    rep = tune(Path(a.best), Path(a.data), Path(a.out), a.name, log=log)
     if a.report:
         Path(a.report).write_text(json.dumps(rep, indent=1, default=float))
     return 0

@@ -246,3 +246,35 @@ def test_every_batching_and_priority_gives_the_predictions_of_the_whole_text_at_
 def test_an_empty_word_is_refused_by_name(restorer):
     with pytest.raises(ValueError, match="word 1 is empty"):
         restorer.restore(["hello", " ", "world"])
+
+
+def test_a_paragraph_break_multiplies_the_odds_of_a_sentence_end_before_it(restorer, monkeypatch):
+    """With paragraph_end_odds k, the word before a paragraph start has its end marks' odds
+    multiplied by k (their proportions kept), the other words are untouched, and the next word's
+    capital follows the suggested end mark; 1 leaves everything as the words alone give it."""
+    from editor.restore.labels import PUNCT_MARKS
+
+    starts = [30, 75, 150]
+    plain = restorer.restore(WORDS)
+    assert restorer.restore(WORDS, paragraph_starts=starts) == plain  # the tiny model's config: odds 1
+    monkeypatch.setattr(restorer, "paragraph_end_odds", 50.0)
+    boosted = restorer.restore(WORDS, paragraph_starts=starts)
+    ends = (".", "?", "!")
+    for i, (p, q) in enumerate(zip(plain, boosted)):
+        if i + 1 in starts:
+            assert q.punct in ends and q.punct_probs["."] / q.punct_probs["?"] == pytest.approx(
+                p.punct_probs["."] / p.punct_probs["?"], rel=1e-4)
+            odds = lambda d: sum(d[m] for m in ends) / (1 - sum(d[m] for m in ends))  # noqa: E731
+            assert odds(q.punct_probs) == pytest.approx(50 * odds(p.punct_probs), rel=1e-4)
+            assert boosted[i + 1].text[0].isupper()
+        elif i not in starts:
+            assert q.punct_probs == pytest.approx(p.punct_probs, abs=1e-7)
+    assert set(PUNCT_MARKS) == set(boosted[0].punct_probs)
+
+
+def test_a_snapshot_carries_the_paragraph_starts_of_its_range():
+    from editor.core.document import Transcript
+
+    doc = Transcript.from_text("one two three\n\nfour five\n\nsix seven eight")
+    assert doc.snapshot().paragraph_starts == (0, 3, 5)
+    assert doc.snapshot(2, 6).paragraph_starts == (1, 3)

@@ -28,8 +28,9 @@ def _tiny_run(tiny_model_dir, tmp_path):
     dev.mkdir(parents=True)
     talks, tsv = [], []
     for k in range(4):
-        text = " ".join(rnd.choice(SENTENCES) for _ in range(30))
-        talks.append(f"# talk {k}\n{text}\n")
+        paragraphs = [" ".join(rnd.choice(SENTENCES) for _ in range(10)) for _p in range(3)]
+        text = " ".join(paragraphs)
+        talks.append(f"# talk {k}\n" + "".join(f"{p}\n" for p in paragraphs))
         for tok in text.split():
             mark = {",": "COMMA", ".": "PERIOD", "?": "QUESTION"}.get(tok[-1], "O")
             tsv.append(f"{tok.strip(',.?').lower()}\t{mark}\n")
@@ -55,6 +56,11 @@ def test_export_tunes_the_decisions_on_dev_and_breaks_ties_by_case_f1(tiny_model
     assert grid[str(lower)] == max(grid.values())
     assert config["decision"]["case_scales"] == {"lower": lower}
     assert config["chunking"]["merge"] in ("owned", "weighted")
+    # paragraph breaks: the odds are the likeliest on the even talks' paragraph ends, and written
+    para = report["paragraph_ends"]
+    assert para["fit_on"].startswith("4 paragraph ends") and para["reported_on"].startswith("4 paragraph ends")
+    assert para["log_likelihood_grid"][str(para["odds"]).removesuffix(".0")] == max(para["log_likelihood_grid"].values())
+    assert config["decision"]["paragraph_end_odds"] == para["odds"]
     # the written model loads (checksums, schema) and restores with the tuned settings
     restorer = Restorer.load(str(out), device="cpu")
     assert restorer.class_scales[0] == chosen
