@@ -281,10 +281,14 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     a("## Speed (this project's 2-core CPU machine, `tests/perf/bench_restore.py`)")
     a("")
     for b in bench if isinstance(bench, list) else [bench]:
-        a(f"- {b['threads']} thread(s){', int8 dynamic quantization' if b.get('quantized') else ''}: median "
+        when = f" ({b['when']})" if b.get("when") else ""
+        gemm = (f"; the machine's 1024 x 1024 float32 matrix product ran at {b['gemm_gflops_before']:.0f} / "
+                f"{b['gemm_gflops_after']:.0f} GFLOPS on the same threads before / after"
+                if "gemm_gflops_before" in b else "")
+        a(f"- {b['threads']} thread(s){', int8 dynamic quantization' if b.get('quantized') else ''}{when}: median "
           f"{b['median_words_per_s']:,} words/s over {b['runs']} runs of {b['words']:,} words "
           f"(min {b['min_words_per_s']:,}, max {b['max_words_per_s']:,}); first chunk after a median "
-          f"{b['median_first_chunk_ms']:.0f} ms; model load {b['load_seconds']:.1f} s.")
+          f"{b['median_first_chunk_ms']:.0f} ms; model load {b['load_seconds']:.1f} s{gemm}.")
     for line in extra.get("speed_notes", []):
         a(f"- {line}")
     a("")
