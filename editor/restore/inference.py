@@ -393,7 +393,7 @@ class Restorer:
         for run in runs:
             a, b = plan.owned[run[0]][0], plan.owned[run[-1]][1]
             parts = []
-            lo = hi = a
+            lo = a
             if a > 0:
                 j = owner_ending[a]
                 if results[j] is not None:
