@@ -107,10 +107,28 @@ def split_words(text: str) -> list[Piece]:
 
 
 def split_paragraphs(text: str) -> list[str]:
-    """Blocks separated by blank lines; without any blank line, every non-empty line is a paragraph."""
+    """Blocks separated by blank lines; without any blank line, every non-empty line is a paragraph
+    (a recogniser's or subtitle tool's text, one utterance per line), unless the lines are hard-
+    wrapped at a fixed width: then the text is one paragraph, as its writer meant."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    blocks = _PARAGRAPH_BREAK.split(text) if _PARAGRAPH_BREAK.search(text) else text.split("\n")
-    return [block for block in blocks if block.strip()]
+    if _PARAGRAPH_BREAK.search(text):
+        return [block for block in _PARAGRAPH_BREAK.split(text) if block.strip()]
+    lines = [line for line in text.split("\n") if line.strip()]
+    return ["\n".join(lines)] if looks_hard_wrapped(lines) else lines
+
+
+def looks_hard_wrapped(lines: list[str]) -> bool:
+    """Whether lines were cut at a fixed width (an editor's or mailer's wrapping): at least four,
+    the widest 40 characters or more, and 80 % of all but the last within 15 characters of it.
+    Lines of utterances or sentences vary far more in length."""
+    if len(lines) < 4:
+        return False
+    widths = [len(line.rstrip()) for line in lines]
+    widest = max(widths)
+    if widest < 40:
+        return False
+    body = widths[:-1]
+    return sum(w >= widest - 15 for w in body) >= 0.8 * len(body)
 
 
 def ends_sentence(punct: str) -> bool:

@@ -31,3 +31,19 @@ def test_reading_and_writing_punctuated_text_gives_it_back_unchanged():
 
 def test_an_abbreviation_period_also_ends_the_sentence():
     assert join_mark("U.S.", ".") == "U.S." and join_mark("U.S.", "?") == "U.S.?" and join_mark("us", ".") == "us."
+
+
+def test_lines_are_paragraphs_unless_blank_lines_separate_them_or_the_text_is_hard_wrapped():
+    import textwrap
+
+    from editor.core.text import split_paragraphs
+
+    utterances = "so we met in paris\nit was cold\nand the river was high that spring and nobody could cross it\nyes\n"
+    assert split_paragraphs(utterances) == ["so we met in paris", "it was cold",
+                                            "and the river was high that spring and nobody could cross it", "yes"]
+    assert [p.split() for p in split_paragraphs("one two\nthree\n\nfour\n")] == [["one", "two", "three"], ["four"]]
+    talk = ("so we met in paris it was cold and the river was high that spring and nobody could cross it "
+            "for weeks so we waited in a small hotel by the station and talked about what we would do next ") * 3
+    wrapped = textwrap.fill(talk, 72)
+    assert len(wrapped.splitlines()) > 5
+    assert [p.split() for p in split_paragraphs(wrapped)] == [talk.split()]
