@@ -18,7 +18,7 @@ from typing import Any
 from psygnal import Signal
 
 from editor.core.history import History
-from editor.core.text import Piece, join_mark, split_paragraphs, split_words
+from editor.core.text import Piece, ends_sentence, join_mark, split_opening, split_paragraphs, split_words
 
 
 class Kind(StrEnum):
@@ -400,9 +400,45 @@ class Transcript:
             self._push_suggestions([(s.key, rejected)], "")
         return rejected
 
-    def accept_all(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None) -> int:
-        """Accept every pending suggestion with confidence >= ``min_confidence``; one undo step."""
+    #: A capital whose lowercase form is less likely than this does not hang on the sentence start
+    #: (a name, "I"), so it is applied even where the end mark before it stays pending.
+    POSITION_FREE_CAPITAL = 0.02
+
+    def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None) -> list[Suggestion]:
+        """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
+        writing the text at that threshold) applies. A word's case follows the sentence end before
+        it as the text will stand: a capital waits while the end mark suggested before it stays
+        pending (unless the capital does not hang on the position: see POSITION_FREE_CAPITAL), and
+        a word after a sentence end that stays keeps its capital. Held-back suggestions stay pending."""
         chosen = [s for s in self.pending(kind=kind) if s.confidence >= min_confidence]
+        if not any(s.kind == Kind.CASE for s in chosen):
+            return chosen
+        new_punct = {s.token_id: s.value for s in chosen if s.kind == Kind.PUNCT}
+        out = []
+        for s in chosen:
+            if s.kind == Kind.CASE:
+                index = self.index_of(s.token_id)
+                now = split_opening(self._tokens[index].surface or self._tokens[index].word)[1]
+                then = split_opening(s.value)[1]
+                if now and then and now[0].isupper() != then[0].isupper():
+                    ends, waiting = True, None
+                    if index > 0:
+                        prev = self._tokens[index - 1]
+                        ends = ends_sentence(new_punct.get(prev.id, prev.punct))
+                        waiting = self._sugg.get(prev.id, {}).get(Kind.PUNCT)
+                    if then[0].islower() and ends:
+                        continue  # a sentence start keeps its capital
+                    if (then[0].isupper() and not ends and waiting is not None
+                            and waiting.state == State.PENDING and ends_sentence(waiting.value)
+                            and s.probs.get(s.value.lower(), 0.0) >= self.POSITION_FREE_CAPITAL):
+                        continue  # the capital waits for the end mark before it
+            out.append(s)
+        return out
+
+    def accept_all(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None) -> int:
+        """Accept every pending suggestion with confidence >= ``min_confidence`` (as
+        ``pending_to_apply`` chooses them); one undo step."""
+        chosen = self.pending_to_apply(min_confidence, kind=kind)
         if not chosen:
             return 0
         updated: dict[int, Token] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from editor.core.document import Kind, State, Transcript
+from editor.core.document import Kind, Transcript
 from editor.core.text import join_mark
 
 
@@ -62,11 +62,15 @@ class RenderedWord:
 
 
 def render_words(transcript: Transcript, policy: RenderPolicy = NONE) -> list[RenderedWord]:
+    """The words as written, pending suggestions applied as accepting all at the policy's threshold
+    would apply them (``Transcript.pending_to_apply``)."""
     words = []
+    applied = ({s.key for s in transcript.pending_to_apply(policy.min_confidence)}
+               if policy.min_confidence is not None else set())
     for index, token in enumerate(transcript.tokens):
         surface, punct = token.surface or token.word, token.punct
         for s in transcript.suggestions_of(token.id).values():
-            if s.state == State.PENDING and policy.applies(s.confidence):
+            if s.key in applied:
                 if s.kind == Kind.PUNCT:
                     punct = s.value
                 else:

@@ -109,26 +109,34 @@ def split_words(text: str) -> list[Piece]:
 def split_paragraphs(text: str) -> list[str]:
     """Blocks separated by blank lines; without any blank line, every non-empty line is a paragraph
     (a recogniser's or subtitle tool's text, one utterance per line), unless the lines are hard-
-    wrapped at a fixed width: then the text is one paragraph, as its writer meant."""
+    wrapped at a fixed width: then a line that ends short ends a paragraph (see `unwrap`)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if _PARAGRAPH_BREAK.search(text):
         return [block for block in _PARAGRAPH_BREAK.split(text) if block.strip()]
     lines = [line for line in text.split("\n") if line.strip()]
-    return ["\n".join(lines)] if looks_hard_wrapped(lines) else lines
+    return unwrap(lines) or lines
 
 
-def looks_hard_wrapped(lines: list[str]) -> bool:
-    """Whether lines were cut at a fixed width (an editor's or mailer's wrapping): at least four,
-    the widest 40 characters or more, and 80 % of all but the last within 15 characters of it.
-    Lines of utterances or sentences vary far more in length."""
+def unwrap(lines: list[str]) -> list[str] | None:
+    """The paragraphs of lines hard-wrapped at a fixed width (an editor's or mailer's wrapping), or
+    None when they do not look wrapped. A wrapped line is full: the next line's first word would
+    not have fitted on it within the widest line. The lines are taken as wrapped when there are at
+    least four and three quarters of all but the last are full (at least three); a line that is
+    not full ends a paragraph. Lines of utterances or sentences end short far more often."""
     if len(lines) < 4:
-        return False
+        return None
     widths = [len(line.rstrip()) for line in lines]
     widest = max(widths)
-    if widest < 40:
-        return False
-    body = widths[:-1]
-    return sum(w >= widest - 15 for w in body) >= 0.8 * len(body)
+    full = [widths[i] + 1 + len(lines[i + 1].split()[0]) > widest for i in range(len(lines) - 1)]
+    if sum(full) < max(3, 0.75 * len(full)):
+        return None
+    paragraphs, current = [], []
+    for i, line in enumerate(lines):
+        current.append(line.strip())
+        if i == len(lines) - 1 or not full[i]:
+            paragraphs.append(" ".join(current))
+            current = []
+    return paragraphs
 
 
 def ends_sentence(punct: str) -> bool:

@@ -295,9 +295,14 @@ class MainWindow(QMainWindow):
 
     # -- scripting surface -------------------------------------------------------------------------
     def accept_all(self, min_confidence: float = 0.0) -> int:
-        """Accept every pending suggestion with confidence >= ``min_confidence``; one undo step."""
+        """Accept every pending suggestion with confidence >= ``min_confidence`` (a word's case
+        follows the sentence end before it: see ``Transcript.pending_to_apply``); one undo step."""
+        above = sum(1 for s in self.transcript.pending() if s.confidence >= min_confidence)
         count = self.transcript.accept_all(min_confidence)
-        self.statusBar().showMessage(f"Accepted {count} suggestions", 4000)
+        held = above - count
+        self.statusBar().showMessage(
+            f"Accepted {count} suggestions" + (f"; {held} case suggestions wait for the sentence end before them"
+                                               if held else ""), 6000)
         return count
 
     def accept_all_dialog(self) -> None:

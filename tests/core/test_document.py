@@ -209,3 +209,26 @@ def test_set_metadata_is_undoable(doc):
     assert doc.metadata.language == "en"
     doc.history.undo()
     assert doc.metadata.language is None
+
+
+def test_bulk_acceptance_keeps_case_with_the_sentence_end_before_it():
+    t = Transcript.from_words("we had tea now the table is full and paris is far".split())
+    # "tea." at 0.85 and "Now" at 0.92: at 0.9 the capital waits for its period
+    t.set_suggestions([punct(t[2].id, ".", 0.85), case(t[3].id, "Now", 0.92, "now"),
+                       # a name's capital does not hang on the position: applied anyway
+                       punct(t[7].id, ".", 0.5), Suggestion(t[8].id, "case", "And", {"And": 0.95, "and": 0.05}),
+                       Suggestion(t[9].id, "case", "Paris", {"Paris": 0.995, "paris": 0.005})])
+    t.set_suggestions([punct(t[8].id, ".", 0.4)], text="more")
+    assert render(t, RenderPolicy(0.9)) == "we had tea now the table is full and Paris is far"
+    assert render(t, RenderPolicy(0.8)) == "we had tea. Now the table is full and Paris is far"
+    assert t.accept_all(0.9) == 1  # only "Paris"; "Now" and "And" stay pending
+    assert {s.value for s in t.pending()} == {".", "Now", "And"}
+    assert render(t) == "we had tea now the table is full and Paris is far"
+
+
+def test_bulk_acceptance_does_not_lowercase_a_sentence_start_after_an_end_mark_that_stays():
+    t = Transcript.from_text("Of course. Some seeds cross.")
+    t.set_suggestions([Suggestion(t[1].id, "punct", "", {"": 0.6, ".": 0.4}), case(t[2].id, "some", 0.96, "Some")])
+    assert render(t, RenderPolicy(0.9)) == "Of course. Some seeds cross."
+    assert render(t, RenderPolicy(0.5)) == "Of course some seeds cross."
+    assert t.accept_all(0.9) == 0

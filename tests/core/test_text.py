@@ -47,3 +47,17 @@ def test_lines_are_paragraphs_unless_blank_lines_separate_them_or_the_text_is_ha
     wrapped = textwrap.fill(talk, 72)
     assert len(wrapped.splitlines()) > 5
     assert [p.split() for p in split_paragraphs(wrapped)] == [talk.split()]
+    # narrow wrapping, and paragraphs wrapped with no blank line between them: a line that ends
+    # short (the next word would have fitted) ends a paragraph
+    assert [p.split() for p in split_paragraphs(textwrap.fill(talk, 36))] == [talk.split()]
+    first, second = talk[:150].rsplit(" ", 1)[0], talk[150:].split(" ", 1)[1]
+    two = textwrap.fill(first, 60) + "\n" + textwrap.fill(second, 60)
+    assert [p.split() for p in split_paragraphs(two)] == [first.split(), second.split()]
+    # utterances of similar length, one per line, stay paragraphs
+    segments = ["okay so the first thing on the agenda is the release date",
+                "we said the fifteenth but the tests are still failing",
+                "i think we can make it if we drop the export feature",
+                "no the export feature is what the customer asked for",
+                "fine then we move the date by a week and tell them today",
+                "who is going to write to them i can do it after lunch"]
+    assert split_paragraphs("\n".join(segments)) == segments
