@@ -17,6 +17,8 @@ import argparse
 import json
 from pathlib import Path
 
+from editor.restore.labels import END_MARKS
+
 SOURCES = [
     ("ted_saranyan", "TED / TED-Ed talk transcripts (spoken)", "5.36 M", "CC BY-NC-ND 4.0 (TED)",
      "github saranyan/TED-Talks @4d7e8c21, talks overlapping IWSLT dev/test removed"),
@@ -237,13 +239,13 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
         b, f = pe["before"], pe["after"]
         tb, tf = pe["odd_talks_before"], pe["odd_talks_after"]
         refs = pe["reference_marks_at_paragraph_ends"]
-        ends = sum(refs.get(m, 0) for m in (".", "?", "!"))
+        ends = sum(refs.get(m, 0) for m in END_MARKS)
         a(f"- Paragraph breaks: the model reads only words, but where a paragraph starts (a typed break, or in "
           f"a recording a pause of 2 s or more or a new speaker) the word before it is likelier to end a sentence; the odds of "
           f". ? ! there are multiplied by {pe['odds']:g} (fitted by likelihood on the {pe['fit_on']}: "
           + ", ".join(f"x{k} {v:.3f}" for k, v in pe["log_likelihood_grid"].items())
           + f"). In the dev talks {ends:,} of {sum(refs.values()):,} paragraph ends are sentence ends (the rest: "
-          + ", ".join(f"{k if k == 'none' else '`' + k + '`'} {v}" for k, v in refs.items() if k not in (".", "?", "!") and v)
+          + ", ".join(f"{k if k == 'none' else '`' + k + '`'} {v}" for k, v in refs.items() if k not in END_MARKS and v)
           + f"). On the {pe['reported_on']}: the suggested mark right {b['marks_right']:.1f} % -> "
           f"{f['marks_right']:.1f} %, sentence end or not right {b['sentence_end_right']:.1f} % -> "
           f"{f['sentence_end_right']:.1f} %, calibration error of the suggested mark there {b['ece']:.3f} -> "

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from editor.restore.chunks import ChunkPlan, merge_owned, merge_weighted, plan_chunks
-from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
+from editor.restore.labels import CASE_CLASSES, END_INDEX, PUNCT_MARKS
 from editor.restore.model import BiLSTMCRF
 from editor.restore.vocab import UNK, Vocab
 
@@ -245,11 +245,11 @@ class Restorer:
 
         punct, case = self.calibrated(joint)
         if paragraph_ends is not None and self.paragraph_end_odds != 1.0 and paragraph_ends.any():
-            punct = boost_sentence_ends(punct, paragraph_ends, self.paragraph_end_odds)
+            punct = boost_sentence_ends(punct, self.paragraph_end_odds, paragraph_ends)
         if last_is_end and len(words):
             # a text ends with a sentence end: the model, which never sees where the text stops
             # (its windows end anywhere), keeps its choice among . ? ! and the rest goes to "."
-            ends = [PUNCT_MARKS.index(m) for m in (".", "?", "!")]
+            ends = list(END_INDEX)
             last = np.zeros(punct.shape[1], punct.dtype)
             last[ends] = punct[-1, ends]
             last[ends[0]] += 1e-3
@@ -259,7 +259,7 @@ class Restorer:
         N = len(words)
         mixed_i = CASE_CLASSES.index("mixed")
         cap_i = CASE_CLASSES.index("capitalized")
-        end_list = [PUNCT_MARKS.index(m) for m in (".", "?", "!")]
+        end_list = list(END_INDEX)
         case = case.copy()
         # no known mixed form: that mass means "capitalized"
         no_lex = np.fromiter((w not in self.lexicon for w in words), bool, N)
@@ -458,14 +458,16 @@ def decide_marks(punct: np.ndarray, class_scales: np.ndarray) -> np.ndarray:
     return np.where(in_group, punct, -1.0).argmax(1)
 
 
-def boost_sentence_ends(punct: np.ndarray, rows: np.ndarray, odds: float) -> np.ndarray:
+def boost_sentence_ends(punct: np.ndarray, odds: float, rows: np.ndarray | None = None) -> np.ndarray:
     """The distributions `punct` (N, 7) with the odds of a sentence end (. ? !) multiplied by
-    `odds` in the rows selected by `rows`; the end marks keep their proportions among themselves."""
-    ends = [PUNCT_MARKS.index(m) for m in (".", "?", "!")]
+    `odds` in the rows selected by `rows` (all when None); the end marks keep their proportions
+    among themselves."""
     out = punct.copy()
-    sel = out[rows]
-    sel[:, ends] *= odds
-    out[rows] = sel / sel.sum(1, keepdims=True)
+    sel = out if rows is None else out[rows]
+    sel[:, list(END_INDEX)] *= odds
+    sel /= sel.sum(1, keepdims=True)
+    if rows is not None:
+        out[rows] = sel
     return out
 
 

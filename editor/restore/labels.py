@@ -15,6 +15,9 @@ from editor.core.text import is_abbreviation
 
 # Punctuation after a word. Index 0 is "no mark".
 PUNCT_MARKS: tuple[str, ...] = ("", ",", ".", "?", "!", ":", ";")
+#: The marks that end a sentence, and their indices in PUNCT_MARKS.
+END_MARKS: tuple[str, ...] = (".", "?", "!")
+END_INDEX: tuple[int, ...] = tuple(PUNCT_MARKS.index(m) for m in END_MARKS)
 # Case of a word as written.
 CASE_CLASSES: tuple[str, ...] = ("lower", "capitalized", "upper", "mixed")
 

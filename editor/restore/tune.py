@@ -22,7 +22,8 @@ import torch
 from editor.restore.data import read_cased_paragraphs, read_cased_talks, read_iwslt_tsv
 from editor.restore.evaluate import calibration, case_scores, punct_scores
 from editor.restore.inference import DEFAULT_OVERLAP, DEFAULT_SIZE, Restorer, decide_marks, joint_marginals_chunked
-from editor.restore.labels import CASE_CLASSES, CASE_INDEX, MARK_TO_3CLASS, MARK_GROUP, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
+from editor.restore.labels import (CASE_CLASSES, CASE_INDEX, END_INDEX, MARK_TO_3CLASS, MARK_GROUP, PUNCT_INDEX,
+                                   PUNCT_MARKS, THREE_CLASS)
 from editor.restore.model import BiLSTMCRF, ModelConfig
 from editor.restore.package import export_model, write_checksums
 from editor.restore.scoring import score_text, score_tsv, with_asr_errors
@@ -112,21 +113,19 @@ def tune_paragraph_ends(restorer: Restorer, docs: list[tuple[list, list[int]]], 
         return {"odds": 1.0, "fit_on": "no paragraph ends in the dev talks", "reported_on": ""}
     P, G, T = np.asarray(rows), np.asarray(gold), np.asarray(talk)
     fit, held = T % 2 == 0, T % 2 == 1
-    everything = np.ones(len(P), bool)
 
     def loglik(odds: float, sel: np.ndarray) -> float:
-        q = boost_sentence_ends(P[sel], everything[: int(sel.sum())], odds)
+        q = boost_sentence_ends(P[sel], odds)
         return float(np.log(np.clip(q[np.arange(len(q)), G[sel]], 1e-12, 1)).mean())
 
     grid = {str(o): round(loglik(o, fit), 4) for o in PARAGRAPH_ODDS_GRID}
     odds = float(max(grid, key=grid.get))
 
     def measured(o: float) -> dict:
-        q = boost_sentence_ends(P[held], everything[: int(held.sum())], o)
+        q = boost_sentence_ends(P[held], o)
         d = decide_marks(q, restorer.class_scales)
         right = d == G[held]
-        ends = np.isin(np.asarray(PUNCT_MARKS)[G[held]], (".", "?", "!"))
-        said_end = np.isin(np.asarray(PUNCT_MARKS)[d], (".", "?", "!"))
+        ends, said_end = np.isin(G[held], END_INDEX), np.isin(d, END_INDEX)
         return {"marks_right": 100 * float(right.mean()), "sentence_end_right": 100 * float((ends == said_end).mean()),
                 "ece": calibration(q[np.arange(len(q)), d], right)["ece"], "log_likelihood": loglik(o, held)}
 
