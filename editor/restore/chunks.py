@@ -5,6 +5,7 @@ overlap, run them batched, and keep each word's result from where it had the mos
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -17,6 +18,16 @@ class ChunkPlan:
     n: int
     windows: tuple[tuple[int, int], ...]
     owned: tuple[tuple[int, int], ...]
+
+    @cached_property
+    def owner_starting(self) -> dict[int, int]:
+        """Word index -> the window whose (non-empty) owned region starts there."""
+        return {a: i for i, (a, b) in enumerate(self.owned) if a < b}
+
+    @cached_property
+    def owner_ending(self) -> dict[int, int]:
+        """Word index -> the window whose (non-empty) owned region ends just before it."""
+        return {b: i for i, (a, b) in enumerate(self.owned) if a < b}
 
 
 def plan_chunks(n: int, size: int = 120, overlap: int = 40, cut: int | None = None) -> ChunkPlan:

@@ -381,9 +381,6 @@ class Restorer:
         that owns that word. Where that window has not run yet, the first word is held back (added to
         `held`) and reported with the region before it, so every word is reported once, final, and
         the result does not depend on the order the windows run in."""
-        nonempty = [i for i in range(len(plan.windows)) if plan.owned[i][0] < plan.owned[i][1]]
-        owner_ending = {plan.owned[i][1]: i for i in nonempty}
-        owner_starting = {plan.owned[i][0]: i for i in nonempty}
         runs: list[list[int]] = []
         for i in sorted(i for i in idx if plan.owned[i][0] < plan.owned[i][1]):
             if runs and plan.owned[runs[-1][-1]][1] == plan.owned[i][0]:
@@ -395,7 +392,7 @@ class Restorer:
             parts = []
             lo = a
             if a > 0:
-                j = owner_ending[a]
+                j = plan.owner_ending[a]
                 if results[j] is not None:
                     s = plan.windows[j][0]
                     parts.append(results[j][a - 1 - s : a - s])
@@ -408,7 +405,7 @@ class Restorer:
                 parts.append(results[i][oa - s : ob - s])
             hi = b
             if b in held:  # the next region's first word waited for this one's last
-                k = owner_starting[b]
+                k = plan.owner_starting[b]
                 s = plan.windows[k][0]
                 parts.append(results[k][b - s : b + 1 - s])
                 held.discard(b)
