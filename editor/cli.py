@@ -37,9 +37,12 @@ def _warn(doc) -> None:
 
 def run_convert(args: argparse.Namespace) -> int:
     from editor.core.formats import read_any, write_any
+    from editor.core.outputs import check_output
 
+    check_output(args.output, [args.input], force=args.force)
     doc = read_any(args.input)
     _warn(doc)
+    check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
     write_any(doc, args.output, args.policy)
     return EXIT_OK
 
@@ -56,7 +59,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _add_builtin_commands(subparsers: argparse._SubParsersAction) -> None:
-    from editor.core.arguments import add_policy_argument
+    from editor.core.arguments import add_force_argument, add_policy_argument
 
     p = subparsers.add_parser(
         "convert", help="convert a transcript between formats by file extension",
@@ -65,6 +68,7 @@ def _add_builtin_commands(subparsers: argparse._SubParsersAction) -> None:
                     ".json .stet.")
     p.add_argument("input", metavar="IN", help="transcript to read")
     p.add_argument("-o", "--output", metavar="OUT", required=True, help="file to write")
+    add_force_argument(p)
     add_policy_argument(p)
     p.set_defaults(handler=run_convert)
 

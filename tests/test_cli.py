@@ -109,3 +109,24 @@ def test_unwritable_output_is_a_user_error(tmp_path):
     assert result.returncode == 1 and result.stderr.startswith("stet: error:")
     result = stet("convert", resource_path("samples", "sample.txt"), "-o", tmp_path / "x.srt")
     assert result.returncode == 1 and "no word times" in result.stderr
+
+
+def test_convert_never_writes_over_its_input_and_asks_for_force(tmp_path):
+    src = tmp_path / "talk.txt"
+    src.write_text("so the raw words stay as they are\n")
+    before = src.read_bytes()
+    (tmp_path / "link.txt").symlink_to(src)
+    for out in (src, tmp_path / "link.txt"):
+        for extra in ([], ["--force"]):
+            result = stet("convert", src, "-o", out, *extra)
+            assert result.returncode == 1 and "never writes over its input" in result.stderr
+            assert len(result.stderr.strip().splitlines()) == 1
+    assert src.read_bytes() == before and (tmp_path / "link.txt").is_symlink()
+    other = tmp_path / "other.txt"
+    other.write_text("keep me\n")
+    result = stet("convert", src, "-o", other)
+    assert result.returncode == 1 and "--force" in result.stderr
+    assert other.read_text() == "keep me\n"
+    result = stet("convert", src, "-o", other, "--force")
+    assert result.returncode == 0, result.stderr
+    assert other.read_text().split() == before.decode().split()

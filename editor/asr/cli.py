@@ -13,6 +13,8 @@ _OUTPUTS = ".stet .srt .vtt .txt .md .docx .json"
 
 
 def add_parser(subparsers) -> None:
+    from editor.core.arguments import add_force_argument
+
     p = subparsers.add_parser(
         "transcribe", help="turn the speech in an audio or video file into a transcript",
         description="Recognise the speech in AUDIO (any audio or video file FFmpeg reads) with a "
@@ -23,6 +25,7 @@ def add_parser(subparsers) -> None:
                    help="a model folder, an installed model's name, or a language code such as "
                         "ko or en-us (default: the first model found; see `stet models path`)")
     p.add_argument("-o", "--output", metavar="OUT", help=f"file to write ({_OUTPUTS})")
+    add_force_argument(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true", help="let Vosk log what it does")
     p.set_defaults(handler=run_transcribe)
@@ -68,10 +71,13 @@ def run_transcribe(args: argparse.Namespace) -> int:
     from editor.asr.transcribe import transcribe
     from editor.core.errors import UserError
     from editor.core.formats import can_write, write_any
+    from editor.core.outputs import check_output
 
     if args.output and not can_write(args.output):
         raise UserError(f"{args.output}: Stet cannot write this kind of file; give OUT one of "
                         f"these extensions: {_OUTPUTS}")
+    if args.output:  # said before a long recognition, and again before writing
+        check_output(args.output, [args.audio], force=args.force)
     model = resolve_model(args.model)
     bar = ProgressBar(f"{os.path.basename(args.audio)} ({model.name})",
                       enabled=False if args.quiet else None)
@@ -87,6 +93,7 @@ def run_transcribe(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     if args.output:
+        check_output(args.output, [args.audio], force=args.force)
         write_any(transcript, args.output)
     else:
         from editor.core.render import render

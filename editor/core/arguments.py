@@ -21,3 +21,10 @@ def add_policy_argument(parser: argparse.ArgumentParser, default: str = "all") -
         "--policy", type=policy_type, default=default, metavar="none|all|P",
         help="pending suggestions to apply when writing text: none, all, or those with "
              f"confidence >= P (default: {default}); .stet files keep them pending")
+
+
+def add_force_argument(parser: argparse.ArgumentParser) -> None:
+    """``-f/--force``: replace an existing output file (never one of the command's inputs)."""
+    parser.add_argument(
+        "-f", "--force", action="store_true",
+        help="replace OUT if it exists (Stet never writes over its input, even with --force)")

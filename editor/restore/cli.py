@@ -19,6 +19,8 @@ def _error_rates() -> str:
 
 
 def add_parser(subparsers) -> None:
+    from editor.core.arguments import add_force_argument
+
     p = subparsers.add_parser(
         "restore", help="suggest punctuation and capitals for a transcript",
         description="Read IN (any format Stet reads), predict the punctuation after each word and its "
@@ -28,6 +30,7 @@ def add_parser(subparsers) -> None:
                     "and the suggestions show where the model disagrees. Without -o the text goes to stdout.")
     p.add_argument("input", metavar="IN")
     p.add_argument("-o", "--output", metavar="OUT")
+    add_force_argument(p)
     p.add_argument("--min-confidence", type=_probability, default=0.0, metavar="P",
                    help="apply only suggestions with confidence >= P when writing text (default 0: all)")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
@@ -140,6 +143,7 @@ def _probability(text: str) -> float:
 def run_restore(args: argparse.Namespace) -> int:
     from editor.core.errors import UserError
     from editor.core.formats import can_write, read_any, write_any
+    from editor.core.outputs import check_output
     from editor.core.progress import ProgressBar, format_eta
     from editor.core.render import RenderPolicy, render
 
@@ -152,6 +156,7 @@ def run_restore(args: argparse.Namespace) -> int:
             raise UserError(f"{args.output}: the folder {folder} does not exist")
         if not os.access(folder, os.W_OK):
             raise UserError(f"{args.output}: the folder {folder} is not writable")
+        check_output(args.output, [args.input], force=args.force)
     doc = read_any(args.input)
     for w in doc.metadata.warnings:
         print(f"stet: warning: {args.input}: {w}", file=sys.stderr)
@@ -180,6 +185,7 @@ def run_restore(args: argparse.Namespace) -> int:
     doc.set_metadata(restore_model=restorer.name)
     policy = RenderPolicy(args.min_confidence)
     if args.output:
+        check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
         write_any(doc, args.output, policy)
     else:
         text = render(doc, policy)

@@ -146,3 +146,18 @@ def test_models_download_and_path(tmp_path, monkeypatch, loopback_server, model_
     assert f"vosk-model-small-xx-0.1\txx\t{installed}\t(stet)" in capsys.readouterr().out
     assert main(["models", "download", "nonexistent"]) == 1
     assert "neither a model in the catalogue" in one_error_line(capsys)
+
+
+def test_transcribe_never_writes_over_the_recording_and_asks_for_force(tmp_path, capsys):
+    audio = tmp_path / "talk.wav"
+    audio.write_bytes(b"RIFF not really audio")
+    link = tmp_path / "talk.srt"
+    link.symlink_to(audio)
+    # refused before any model is looked for or any audio decoded
+    assert main(["transcribe", str(audio), "-o", str(link), "--force"]) == 1
+    assert "never writes over its input" in one_error_line(capsys)
+    assert audio.read_bytes() == b"RIFF not really audio" and link.is_symlink()
+    other = tmp_path / "notes.txt"
+    other.write_text("mine")
+    assert main(["transcribe", str(audio), "-o", str(other)]) == 1
+    assert "--force" in one_error_line(capsys) and other.read_text() == "mine"

@@ -93,3 +93,21 @@ def test_restore_to_a_missing_folder_is_refused_before_the_model_runs(tiny_model
     src.write_text("so what is it for")
     r = stet("restore", src, "-o", tmp_path / "nope" / "out.txt", "--model", tmp_path / "no-model-here")
     assert r.returncode == 1 and "does not exist" in r.stderr and "no-model-here" not in r.stderr, r.stderr
+
+
+def test_restore_never_writes_over_its_input_and_asks_for_force(tiny_model_dir, tmp_path):
+    src = tmp_path / "raw.txt"
+    src.write_text("so what is it for\n")
+    hard = tmp_path / "hard.txt"
+    hard.hardlink_to(src)
+    for out in (src, hard):
+        r = stet("restore", src, "-o", out, "--force", "--model", tiny_model_dir, "--device", "cpu")
+        assert r.returncode == 1 and "never writes over its input" in r.stderr, r.stderr
+    assert src.read_text() == "so what is it for\n"
+    other = tmp_path / "other.stet"
+    other.write_text("keep")
+    r = stet("restore", src, "-o", other, "--model", tiny_model_dir, "--device", "cpu")
+    assert r.returncode == 1 and "--force" in r.stderr and other.read_text() == "keep"
+    r = stet("restore", src, "-o", other, "-f", "--model", tiny_model_dir, "--device", "cpu")
+    assert r.returncode == 0, r.stderr
+    assert read_any(other).words() == ["so", "what", "is", "it", "for"]
