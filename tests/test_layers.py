@@ -26,6 +26,8 @@ def loaded_after(code: str) -> set[str]:
     "import editor.core.formats",
     "from editor.core.formats import read_any, write_any",
     "import editor.cli",
+    "import editor.media",
+    "from editor.media import MEDIA_SUFFIXES, is_media",
 ])
 def test_imports_load_nothing_heavy(code):
     assert loaded_after(code) == set()

@@ -1,6 +1,7 @@
 """Speech recognition: any audio or video file to a timed transcript with Vosk, and the models it needs.
 
-Imports only ``editor.core``; vosk and PyAV load when first used, so importing this stays cheap.
+Imports only ``editor.core`` and ``editor.media``; vosk and PyAV load when first used, so importing
+this stays cheap.
 
 ``transcribe(audio, model)`` is the whole job; ``iter_transcription`` gives its events as they come
 (for a view that shows words as they are recognised, with :class:`TokenAssembler`). Models are found

@@ -1,4 +1,4 @@
-"""Audio playback in the editor (sounddevice); imports only editor.core.
+"""Audio playback in the editor (sounddevice); imports only editor.core and editor.media.
 
 ``Player`` plays a recording on PortAudio's callback thread with speed (pitch kept), seeking and
 skips; ``word_at`` says which token is playing. Nothing here needs Qt or an audio device, and

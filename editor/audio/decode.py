@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from editor.core.errors import UserError
+from editor.media.decode import MediaError, open_media
 
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 """Memory a decoded recording may take: about 46 minutes of 48 kHz stereo, 4.6 hours of 16 kHz mono."""
 
 # Rates tried in turn when a recording would not fit in the cap; speech stays clear down to 16 kHz.
 _FALLBACK_RATES = (24_000, 16_000, 11_025, 8_000)
-_MAX_BAD_PACKETS = 50
 
 
 class PlaybackError(UserError):
@@ -85,68 +84,28 @@ def choose_format(rate: int, channels: int, duration: float | None, *, preferred
 
 def decode_audio(path: str | os.PathLike[str], *, preferred_rate: int | None = None,
                  max_bytes: int = DEFAULT_MAX_BYTES) -> PcmAudio:
-    """Decode the first audio stream of ``path`` (anything FFmpeg reads, video too) into memory.
+    """Decode the first audio stream of ``path`` (anything FFmpeg reads, video too) into memory,
+    with editor.media's decoder (so a damaged file plays exactly as far as it transcribes).
 
     Blocks for a while on long files: the GUI calls this off the UI thread. Raises
     :class:`PlaybackError` with a one-line reason when the file cannot be played.
     """
-    import av  # deferred: importing editor.audio stays cheap
-
-    p = Path(path)
-    if not p.is_file():
-        raise PlaybackError(f"{p}: no such file" if not p.exists() else f"{p}: not a file")
     try:
-        container = av.open(str(p), mode="r")
-    except (av.error.FFmpegError, OSError, UnicodeDecodeError, ValueError) as exc:
-        raise PlaybackError(f"{p.name}: not an audio or video file that can be played ({_reason(exc)})") from None
-    try:
-        if not container.streams.audio:
-            raise PlaybackError(f"{p.name}: the file has no audio stream")
-        stream = container.streams.audio[0]
-        stream.thread_type = "AUTO"
-        ctx = stream.codec_context
-        duration = _duration(container, stream)
-        rate, channels = choose_format(int(ctx.sample_rate or 0), int(ctx.channels or 0), duration,
-                                       preferred_rate=preferred_rate, max_bytes=max_bytes)
-        resampler = av.AudioResampler(format="s16", layout="mono" if channels == 1 else "stereo",
-                                      rate=rate)
-        limit = max_bytes // (2 * channels)  # frames
-        # one buffer sized from the header, so a long file does not need twice its size while decoding
-        guess = round(duration * rate * 1.01) + rate if duration else 60 * rate
-        pcm = _Growing(min(guess, limit), channels, limit)
-        bad = 0
-        truncated = False
-        packets = container.demux(stream)
-        while True:
-            try:
-                packet = next(packets)
-            except StopIteration:
-                break
-            except av.error.FFmpegError:
-                bad += 1
-                if bad > _MAX_BAD_PACKETS:
-                    raise PlaybackError(f"{p.name}: the audio cannot be decoded") from None
-                continue
-            try:
-                frames = packet.decode()
-            except (av.error.FFmpegError, ValueError):
-                bad += 1
-                if bad > _MAX_BAD_PACKETS:
-                    raise PlaybackError(f"{p.name}: the audio cannot be decoded") from None
-                continue
-            for frame in frames:
-                frame.pts = None  # the resampler keeps its own clock; broken timestamps do not matter
-                for out in resampler.resample(frame):
-                    truncated = pcm.take(out) or truncated
-            if truncated:
-                break
-        if not truncated:
-            for out in resampler.resample(None):
-                truncated = pcm.take(out) or truncated
-    finally:
-        container.close()
-    if pcm.have == 0:
-        raise PlaybackError(f"{p.name}: the audio stream holds no sound that can be decoded")
+        with open_media(path) as media:
+            info = media.info
+            rate, channels = choose_format(info.sample_rate, info.channels, info.duration,
+                                           preferred_rate=preferred_rate, max_bytes=max_bytes)
+            limit = max_bytes // (2 * channels)  # frames
+            # one buffer sized from the header, so a long file does not need twice its size
+            guess = round(info.duration * rate * 1.01) + rate if info.duration else 60 * rate
+            pcm = _Growing(min(guess, limit), channels, limit)
+            truncated = False
+            for samples in media.frames(rate, channels):
+                if pcm.take(samples):
+                    truncated = True
+                    break
+    except MediaError as exc:
+        raise PlaybackError(str(exc)) from None
     return PcmAudio(pcm.data(), rate, os.fspath(path), truncated)
 
 
@@ -158,10 +117,8 @@ class _Growing:
         self._limit = limit
         self.have = 0
 
-    def take(self, frame) -> bool:
-        """Append a resampled packed-s16 frame; True once the limit cut it short."""
-        # shape: (frames, channels)
-        data = frame.to_ndarray().reshape(-1, self._buf.shape[1])
+    def take(self, data: np.ndarray) -> bool:
+        """Append int16 samples of shape (frames, channels); True once the limit cut them short."""
         n = min(len(data), self._limit - self.have)
         if self.have + n > len(self._buf):
             grown = np.empty((min(max(self.have + n, len(self._buf) * 3 // 2), self._limit),
@@ -174,18 +131,3 @@ class _Growing:
 
     def data(self) -> np.ndarray:
         return self._buf[:self.have]
-
-
-def _duration(container, stream) -> float | None:
-    if stream.duration is not None and stream.time_base is not None:
-        seconds = float(stream.duration * stream.time_base)
-        if seconds > 0:
-            return seconds
-    if container.duration is not None and container.duration > 0:
-        return container.duration / 1_000_000  # AV_TIME_BASE
-    return None
-
-
-def _reason(exc: BaseException) -> str:
-    text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-    return text.split(": '")[0].strip().rstrip(".")

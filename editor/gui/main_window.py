@@ -42,9 +42,10 @@ from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, FindBar, SettingsDi
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
 from editor.gui.restoration import RestorationController
-from editor.gui.transcription import MEDIA_SUFFIXES, TranscriptionController, is_media
+from editor.gui.transcription import TranscriptionController
 from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
+from editor.media.kinds import MEDIA_SUFFIXES, is_media
 
 AUTOSAVE_MS = 3000
 RECENT_LIMIT = 10

@@ -16,17 +16,7 @@ from editor.core.document import Metadata, Transcript
 from editor.core.errors import FormatError, UserError
 from editor.gui.background import BackgroundOp
 
-MEDIA_SUFFIXES = (".wav", ".mp3", ".m4a", ".aac", ".flac", ".ogg", ".oga", ".opus", ".wma",
-                  ".aif", ".aiff", ".amr", ".webm", ".mp4", ".m4v", ".mkv", ".mov", ".avi",
-                  ".mpg", ".mpeg", ".3gp")
-"""What the window hands to speech recognition rather than to a transcript reader (PyAV reads
-more; these are the ones the Open dialog offers and drops are accepted for)."""
-
 _PROGRESS_STEPS = 1000
-
-
-def is_media(path: str | os.PathLike[str]) -> bool:
-    return Path(path).suffix.lower() in MEDIA_SUFFIXES
 
 
 def format_eta(seconds: float | None) -> str:

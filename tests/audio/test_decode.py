@@ -100,15 +100,11 @@ def test_pcm_audio_checks_its_shape():
 def test_the_buffer_grows_when_the_header_said_too_little():
     from editor.audio.decode import _Growing
 
-    class Frame:  # what PyAV's resampler hands over: packed s16, one row
-        def __init__(self, values):
-            self.values = np.asarray(values, np.int16)
-
-        def to_ndarray(self):
-            return self.values[None, :]
+    def frame(values):  # what the decoder hands over: int16, (frames, channels)
+        return np.asarray(values, np.int16).reshape(-1, 2)
 
     pcm = _Growing(4, 2, limit=9)
-    assert not pcm.take(Frame([1, 1, 2, 2, 3, 3]))
-    assert not pcm.take(Frame([4, 4, 5, 5, 6, 6]))  # past the first guess: grows
-    assert pcm.take(Frame([7, 7, 8, 8, 9, 9, 10, 10]))  # past the limit: cut, and says so
+    assert not pcm.take(frame([1, 1, 2, 2, 3, 3]))
+    assert not pcm.take(frame([4, 4, 5, 5, 6, 6]))  # past the first guess: grows
+    assert pcm.take(frame([7, 7, 8, 8, 9, 9, 10, 10]))  # past the limit: cut, and says so
     np.testing.assert_array_equal(pcm.data()[:, 0], np.arange(1, 10))

@@ -19,7 +19,8 @@ if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `py
 from editor.asr.errors import ModelError
 from editor.audio import Player
 from editor.core.paths import resource_path
-from editor.gui.transcription import format_eta, is_media
+from editor.gui.transcription import format_eta
+from editor.media import is_media
 from tests.fakes.audio import FakeOutputBackend
 
 KOREAN_TEXT = "오늘은 날씨가 좋습니다."  # espeak-ng says it in about 2 s; the model hears 오늘 in it
