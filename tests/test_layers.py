@@ -53,3 +53,50 @@ def test_import_contracts_hold():
         pytest.skip("import-linter is not installed")
     result = subprocess.run([lint], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def import_cycles(graph) -> list[list[str]]:
+    """Groups of modules that import each other, directly or round a loop (Tarjan's strongly
+    connected components), counting imports made inside functions too."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in graph.find_modules_directly_imported_by(module):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = [stack.pop()]
+            while group[-1] != module:
+                group.append(stack.pop())
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for module in sorted(graph.modules):
+        if module not in index:
+            visit(module)
+    return cycles
+
+
+def test_no_import_cycles_in_editor():
+    import grimp  # installed with import-linter (the dev extra)
+    graph = grimp.build_graph("editor", cache_dir=None)
+    assert import_cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_loop():
+    class Graph:
+        modules = {"a", "b", "c", "d"}
+        edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+
+        def find_modules_directly_imported_by(self, module):
+            return self.edges.get(module, set())
+
+    assert import_cycles(Graph()) == [["a", "b", "c"]]

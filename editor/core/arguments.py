@@ -28,3 +28,14 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-f", "--force", action="store_true",
         help="replace OUT if it exists (Stet never writes over its input, even with --force)")
+
+
+def probability(text: str) -> float:
+    """``type=`` for an option that is a probability, 0..1."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = -1.0
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a probability between 0 and 1, not {text!r}")
+    return v

@@ -44,7 +44,12 @@ class ProgressBar:
 
 
 def format_eta(seconds: float | None) -> str:
+    """Time left, as the window and the command line both say it: ``about 40 s left``,
+    ``about 3 min left``, ``about 1.5 h left``; empty while there is no speed to go by."""
     if seconds is None:
         return ""
-    seconds = int(round(seconds))
-    return f"{seconds // 60}:{seconds % 60:02d} left"
+    if seconds < 60:
+        return f"about {max(1, round(seconds))} s left"
+    if seconds < 3600:
+        return f"about {round(seconds / 60)} min left"
+    return f"about {seconds / 3600:.1f} h left"

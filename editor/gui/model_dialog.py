@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.core.progress import format_eta
 from editor.gui.background import BackgroundOp
-from editor.gui.transcription import format_eta
 
 _STEPS = 1000
 _PHASES = {"download": "Downloading", "verify": "Checking", "extract": "Unpacking"}

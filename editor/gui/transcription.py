@@ -14,20 +14,11 @@ from PySide6.QtWidgets import QProgressBar, QPushButton
 
 from editor.core.document import Metadata, Transcript
 from editor.core.errors import FormatError, UserError
+from editor.core.progress import format_eta
 from editor.gui.background import BackgroundOp
+from editor.gui.model_dialog import ModelDialog
 
 _PROGRESS_STEPS = 1000
-
-
-def format_eta(seconds: float | None) -> str:
-    """``about 40 s left``, ``about 3 min left``; empty while there is no speed to go by."""
-    if seconds is None:
-        return ""
-    if seconds < 60:
-        return f"about {max(1, round(seconds))} s left"
-    if seconds < 3600:
-        return f"about {round(seconds / 60)} min left"
-    return f"about {seconds / 3600:.1f} h left"
 
 
 class TranscriptionController(QObject):
@@ -94,8 +85,6 @@ class TranscriptionController(QObject):
 
     def ask_for_model(self):
         """The model dialog (catalogue, download, pick a folder); the model chosen, or None."""
-        from editor.gui.model_dialog import ModelDialog
-
         dialog = ModelDialog(self.window)
         if not dialog.exec() or dialog.model is None:
             return None

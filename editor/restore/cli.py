@@ -9,6 +9,9 @@ import sys
 import time
 from pathlib import Path
 
+from editor.core.arguments import add_force_argument, probability
+from editor.restore.train_config import add_train_arguments, train_config_from_args
+
 
 def _error_rates() -> str:
     from editor.restore.labels import ASR_ERRORS
@@ -19,8 +22,6 @@ def _error_rates() -> str:
 
 
 def add_parser(subparsers) -> None:
-    from editor.core.arguments import add_force_argument
-
     p = subparsers.add_parser(
         "restore", help="suggest punctuation and capitals for a transcript",
         description="Read IN (any format Stet reads), predict the punctuation after each word and its "
@@ -31,7 +32,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("input", metavar="IN")
     p.add_argument("-o", "--output", metavar="OUT")
     add_force_argument(p)
-    p.add_argument("--min-confidence", type=_probability, default=0.0, metavar="P",
+    p.add_argument("--min-confidence", type=probability, default=0.0, metavar="P",
                    help="apply only suggestions with confidence >= P when writing text (default 0: all)")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
                    help="where the model runs (default: CUDA when available)")
@@ -67,77 +68,6 @@ def add_parser(subparsers) -> None:
     add_train_arguments(p)
     p.add_argument("--export", metavar="MODEL_DIR", help="tune the run's best checkpoint on dev and write MODEL_DIR")
     p.set_defaults(handler=run_train)
-
-
-def add_train_arguments(p: argparse.ArgumentParser) -> None:
-    """The training options, shared by `stet train` and `python -m editor.restore.train`."""
-    p.add_argument("--data", default="../shared/data", help="folder with train/ and dev/ (default ../shared/data)")
-    p.add_argument("--out", default="runs/default", help="run folder (default runs/default); resumes if present")
-    p.add_argument("--tokens", type=float, default=55e6,
-                   help="training budget in words (default 55e6); the learning-rate schedule follows it, "
-                        "so it may be changed when resuming")
-    p.add_argument("--max-minutes", type=float, default=0.0, help="stop (resumably) after this long")
-    p.add_argument("--stop-at", type=float, default=0, help="stop (resumably) after this many words")
-    p.add_argument("--hidden", type=int, default=128)
-    p.add_argument("--no-crf", action="store_true", help="a softmax instead of the CRF (for comparison)")
-    p.add_argument("--heads", choices=("joint", "separate"), default="joint",
-                   help="one CRF over mark x case (default), or a CRF over the marks and a softmax case head")
-    p.add_argument("--seed", type=int, default=13)
-    p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
-    p.add_argument("--eval-every", type=float, default=4e6, help="score on dev2012 every this many words")
-    p.add_argument("--init", metavar="MODEL_DIR", default="",
-                   help="start from a model directory's weights (e.g. the shipped one) to keep improving it")
-    p.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (lower it with --init)")
-    p.add_argument("--asr-errors", type=_probability, default=0.0, metavar="SHARE",
-                   help="give this share of training windows simulated recognition errors (words substituted, "
-                        "dropped, inserted; default 0)")
-    p.add_argument("--sources", type=_source_weights, default=None, metavar="NAME=W,...",
-                   help="sampling weight of each training source, e.g. ted_saranyan=0.7,scotus_oyez_2010plus=0.1 "
-                        "(sources not named keep their default weight; 0 leaves one out of sampling but its words "
-                        "still count for the vocabulary)")
-
-
-def train_config_from_args(args: argparse.Namespace):
-    from editor.core.errors import UserError
-    from editor.restore.data import DEFAULT_SOURCES
-    from editor.restore.train import TrainConfig
-
-    sources = dict(DEFAULT_SOURCES)
-    unknown = sorted(set(args.sources or {}) - set(sources))
-    if unknown:
-        raise UserError(
-            f"unknown training source(s) {', '.join(unknown)}; the sources are {', '.join(sources)}")
-    sources.update(args.sources or {})
-    if not any(w > 0 for w in sources.values()):
-        raise UserError("at least one training source needs a weight above 0")
-    return TrainConfig(sources=sources, data_dir=str(args.data), out_dir=args.out, tokens=int(args.tokens), max_minutes=args.max_minutes,
-                       stop_at=int(args.stop_at), seed=args.seed, threads=args.threads, init=args.init, lr=args.lr,
-                       eval_every_tokens=int(args.eval_every), asr_errors=args.asr_errors,
-                       model={"hidden": args.hidden, "use_crf": not args.no_crf, "heads": args.heads})
-
-
-def _source_weights(text: str) -> dict[str, float]:
-    out = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, eq, value = part.partition("=")
-        try:
-            w = float(value) if eq else -1.0
-        except ValueError:
-            w = -1.0
-        if not name.strip() or not w >= 0:
-            raise argparse.ArgumentTypeError(f"expected NAME=WEIGHT with a weight >= 0, not {part!r}")
-        out[name.strip()] = w
-    return out
-
-
-def _probability(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        v = -1.0
-    if not 0.0 <= v <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a probability between 0 and 1, not {text!r}")
-    return v
 
 
 def run_restore(args: argparse.Namespace) -> int:

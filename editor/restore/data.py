@@ -1,6 +1,7 @@
 """Training and dev data: cased text -> ASR-like words + joint labels, cached as numpy arrays.
 
-The training text is read from ../shared/data (never copied into the repository). Each source is
+The training text is read from the data folder (train_config.DEFAULT_DATA_DIR or --data; never
+copied into the repository). Each source is
 turned once into a compact cache (form ids, joint labels, document starts) outside the
 repository; training then samples windows from those arrays.
 """
@@ -28,16 +29,10 @@ from editor.restore.labels import (
     labelled_words,
     normalize_word,
 )
+from editor.restore.train_config import DEFAULT_SOURCES
 
 # 4: a period after digits ("1.5.") ends the sentence; only letters joined by periods are abbreviations
 CACHE_VERSION = 4
-DEFAULT_SOURCES = {
-    "ted_saranyan": 0.45,
-    "scotus_oyez_2010plus": 0.2,
-    "presidential_speeches": 0.15,
-    "gutenberg_dialogue_subset": 0.15,
-    "ljspeech_text": 0.05,
-}
 
 _NUMBER = re.compile(r"^\d{1,3}(,\d{3})+$|^\d+$|^\d+\.\d+$")
 _ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th)$")

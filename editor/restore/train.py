@@ -1,4 +1,4 @@
-"""`stet train`: train the BiLSTM-CRF on ../shared/data/train, select on dev, resume when stopped.
+"""`stet train`: train the BiLSTM-CRF on DATA/train (see train_config.DEFAULT_DATA_DIR), select on dev, resume when stopped.
 
 Reproducible: fixed seeds, a token budget (not a time budget) drives the learning-rate schedule,
 and the checkpoint carries the sampler's random state so a resumed run continues the same stream.
@@ -11,7 +11,7 @@ import json
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +19,6 @@ import torch
 
 from editor.core.errors import UserError
 from editor.restore.data import (
-    DEFAULT_SOURCES,
     WindowSampler,
     batch_with_asr_errors,
     build_mixed_lexicon,
@@ -28,34 +27,10 @@ from editor.restore.data import (
 )
 from editor.restore.labels import N_CASE
 from editor.restore.model import BiLSTMCRF, ModelConfig
+from editor.restore.train_config import TrainConfig, add_train_arguments, train_config_from_args
 from editor.restore.vocab import UNK, Vocab
 
 CKPT_FORMAT = 1
-
-
-@dataclass
-class TrainConfig:
-    data_dir: str = "../shared/data"
-    out_dir: str = "runs/default"
-    cache_dir: str = str(Path.home() / ".cache" / "stet-train")
-    sources: dict = field(default_factory=lambda: dict(DEFAULT_SOURCES))
-    vocab_size: int = 50000
-    tokens: int = 60_000_000  # training budget in words seen
-    tokens_per_batch: int = 6000
-    lr: float = 2e-3
-    warmup_tokens: int = 500_000
-    decay_from: float = 0.6  # linear decay to 10 % over the last 40 % of the budget
-    word_dropout: float = 0.05
-    clip: float = 5.0
-    eval_every_tokens: int = 4_000_000
-    save_every_s: float = 300.0
-    max_minutes: float = 0.0  # 0 = no limit; otherwise stop (resumably) after this long
-    stop_at: int = 0  # 0 = run the whole budget; otherwise stop (resumably) after this many words
-    seed: int = 13
-    threads: int = 1  # an LSTM this small gains little from a second thread; leave it to the rest
-    model: dict = field(default_factory=dict)  # overrides of ModelConfig fields
-    init: str = ""  # start from the weights of a model directory (to keep improving a shipped model)
-    asr_errors: float = 0.0  # share of training windows given simulated recognition errors
 
 
 def lr_at(cfg: TrainConfig, seen: int) -> float:
@@ -284,8 +259,6 @@ def train(cfg: TrainConfig, log=print) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from editor.restore.cli import add_train_arguments, train_config_from_args
-
     p = argparse.ArgumentParser(prog="python -m editor.restore.train", description=__doc__)
     add_train_arguments(p)
     cfg = train_config_from_args(p.parse_args(argv))

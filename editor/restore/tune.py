@@ -1,6 +1,6 @@
 """Turn a training run's best checkpoint into a shipped model directory, tuning on dev only.
 
-Steps (all on ../shared/data/dev): pick the chunk merge (centre-owned vs. the paper's
+Steps (all on the dev sets of the data folder, DATA/dev): pick the chunk merge (centre-owned vs. the paper's
 min_words_cut extremes vs. weighted marginals), fit calibration temperatures on half of the dev
 talks and report calibration on the other half, tune the weights of the 3-class decision on
 dev2012.tsv (among "no mark" weights within 0.05 F1 of the best, the one with the best case F1 on
@@ -27,6 +27,7 @@ from editor.restore.labels import (CASE_CLASSES, CASE_INDEX, END_INDEX, MARK_TO_
 from editor.restore.model import BiLSTMCRF, ModelConfig
 from editor.restore.package import export_model, write_checksums
 from editor.restore.scoring import score_text, score_tsv, with_asr_errors
+from editor.restore.train_config import DEFAULT_DATA_DIR
 from editor.restore.vocab import Vocab
 
 
@@ -297,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("best", nargs="?", help="best.pt of a training run")
     p.add_argument("out", nargs="?", help="model directory to write")
-    p.add_argument("--data", default="../shared/data")
+    p.add_argument("--data", default=DEFAULT_DATA_DIR)
     p.add_argument("--name", default="stet-en-bilstm-crf")
     p.add_argument("--report", help="write the full tuning report (JSON) here")
     p.add_argument("--threads", type=int, default=2)

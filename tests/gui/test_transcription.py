@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `py
 from editor.asr.errors import ModelError
 from editor.audio import Player
 from editor.core.paths import resource_path
-from editor.gui.transcription import format_eta
+from editor.core.progress import format_eta
 from editor.media import is_media
 from tests.fakes.audio import FakeOutputBackend
 

@@ -5,7 +5,7 @@ import argparse
 import pytest
 
 from editor.core.errors import UserError
-from editor.restore.cli import add_train_arguments, train_config_from_args
+from editor.restore.train_config import add_train_arguments, train_config_from_args
 from editor.restore.data import DEFAULT_SOURCES
 
 
@@ -49,3 +49,18 @@ def test_asr_errors_share_reaches_the_config_and_must_be_a_probability():
     assert train_config_from_args(_parse("--asr-errors", "0.5")).asr_errors == 0.5
     with pytest.raises(argparse.ArgumentError, match="probability"):
         _parse("--asr-errors", "2")
+
+
+def test_every_option_defaults_to_the_config_field():
+    from dataclasses import fields
+
+    from editor.restore.train_config import DEFAULT_DATA_DIR, TrainConfig
+
+    parsed, plain = train_config_from_args(_parse()), TrainConfig()
+    for f in fields(TrainConfig):
+        if f.name not in ("model", "cache_dir"):
+            assert getattr(parsed, f.name) == getattr(plain, f.name), f.name
+    assert plain.data_dir == DEFAULT_DATA_DIR and plain.tokens == 55_000_000
+    cfg = train_config_from_args(_parse("--tokens", "2e6", "--stop-at", "1e5", "--data", "d"))
+    assert (cfg.tokens, cfg.stop_at, cfg.data_dir) == (2_000_000, 100_000, "d")
+    assert isinstance(cfg.tokens, int) and isinstance(cfg.stop_at, int)
