@@ -400,6 +400,53 @@ class Transcript:
             self._push_suggestions([(s.key, rejected)], "")
         return rejected
 
+    def pick(self, token_id: int, kind: Kind | str, value: str | None = None) -> tuple[Suggestion, str]:
+        """Accept as a reviewer picks (Enter, a digit, a click): like ``accept``, and a mark picked
+        after a word also settles the capital of the word after it, in the same undo step. An end
+        mark (``.``, ``?``, ``!``) capitalises that word: its capital suggestion is accepted, or the
+        word is capitalised by hand when there is none ("Later. we" never stands). Any other mark
+        (or none) takes back a capital that hangs on a sentence start: a pending or accepted capital
+        suggestion whose lowercase form is not unlikely (names and "I" keep theirs). Returns the
+        accepted suggestion and what happened to the next word ("" if nothing), e.g. "capitalised 'We'"."""
+        kind = Kind(kind)
+        note = ""
+        with self.history.group("Accept suggestion"):
+            accepted = self.accept(token_id, kind, value)
+            index = self.index_of(token_id)
+            if kind == Kind.PUNCT and index + 1 < len(self._tokens):
+                note = self._settle_next_case(index + 1, any(ch in ".?!" for ch in accepted.value))
+        return accepted, note
+
+    def _settle_next_case(self, index: int, sentence_end: bool) -> str:
+        token = self._tokens[index]
+        opening, rest = split_opening(token.surface or token.word)
+        if not rest:
+            return ""
+        case = self._sugg.get(token.id, {}).get(Kind.CASE)
+        proposes_capital = case is not None and split_opening(case.value)[1][:1].isupper()
+        hangs_on_position = case is not None and \
+            case.probs.get(case.value.lower(), 0.0) >= self.POSITION_FREE_CAPITAL
+        if sentence_end:
+            if rest[0].isupper():
+                if case is not None and case.state == State.PENDING and not proposes_capital:
+                    self.reject(token.id, Kind.CASE)  # a sentence start keeps its capital
+                    return f"kept ‘{rest}’ capitalised"
+                return ""
+            if proposes_capital and case.state != State.ACCEPTED:
+                self.accept(token.id, Kind.CASE)
+            else:
+                self.edit_token(index, surface=opening + rest[0].upper() + rest[1:])
+            return f"capitalised ‘{self._tokens[index].surface}’"
+        if not (proposes_capital and hangs_on_position):
+            return ""
+        if case.state == State.PENDING:
+            self.reject(token.id, Kind.CASE)
+            return f"left ‘{rest}’ in lower case"
+        if case.state == State.ACCEPTED and case.original is not None and rest[0].isupper():
+            self.reject(token.id, Kind.CASE)  # gives the word its earlier form back
+            return f"lowercased ‘{self._tokens[index].surface}’"
+        return ""
+
     #: A capital whose lowercase form is less likely than this does not hang on the sentence start
     #: (a name, "I"), so it is applied even where the end mark before it stays pending.
     POSITION_FREE_CAPITAL = 0.02
@@ -448,7 +495,7 @@ class Transcript:
             token = updated.get(index, self._tokens[index])
             changes.append((s.key, _evolve(s, state=State.ACCEPTED, original=token.value(s.kind))))
             updated[index] = _with_value(token, s.kind, s.value)
-        with self.history.group(f"Accept all ≥ {min_confidence:.2f}"):
+        with self.history.group(f"Accept all ≥ {min_confidence:.0%}"):
             self._push_tokens(sorted(updated.items()), "")
             self._push_suggestions(changes, "")
         return len(chosen)

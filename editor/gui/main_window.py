@@ -92,6 +92,7 @@ class MainWindow(QMainWindow):
         self.panel = QtSuggestionList(self.transcript, settings)
         self.panel.setObjectName("suggestion-panel")
         self.view.current_changed.connect(self.panel.show_current)
+        self.view.review_mode_changed.connect(self._review_mode_changed)
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.panel.activated.connect(self._go_to)
         self.find_bar = FindBar(self.view)
@@ -134,6 +135,10 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         self.status_label = QLabel("Ready")
         bar.addWidget(self.status_label, 1)
+        self.mode_label = QLabel()
+        self.mode_label.setObjectName("review-mode")
+        bar.addPermanentWidget(self.mode_label)
+        self._review_mode_changed(False)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
         self.progress.setFormat("Restoring %p%")
@@ -425,6 +430,17 @@ class MainWindow(QMainWindow):
         self.restoration_finished.emit()
 
     # -- review ------------------------------------------------------------------------------------
+    def _review_mode_changed(self, reviewing: bool) -> None:
+        """The status bar always says what Enter and Delete do now."""
+        if reviewing:
+            self.mode_label.setText("Reviewing: Enter accepts, Delete rejects")
+            self.mode_label.setToolTip("Move the caret (arrow keys, a click) or press Esc to edit")
+        else:
+            self.mode_label.setText("Editing")
+            self.mode_label.setToolTip("Enter, Delete and digits edit the text; Tab goes to the "
+                                       "next suggestion")
+        self.panel.set_reviewing(reviewing)
+
     def _go_to(self, suggestion) -> None:
         self.view.set_current(suggestion)
         self.view.setFocus()

@@ -71,6 +71,8 @@ class QtSuggestionList(QWidget):
         self.settings = settings
         self._transcript: Transcript | None = None
         self.busy = False  # restoration running: refresh less often
+        self.reviewing = False  # the view's review mode (what Enter and Delete do)
+        self._shown: Suggestion | None = None
         self.pending_count = 0
         self._cost = 0.0  # seconds the last refresh took
         layout = QVBoxLayout(self)
@@ -176,14 +178,28 @@ class QtSuggestionList(QWidget):
         after = doc[i + 1].text if i + 1 < len(doc) else ""
         return f"{s.confidence:4.0%}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"
 
+    def set_reviewing(self, reviewing: bool) -> None:
+        self.reviewing = reviewing
+        if self._shown is None:
+            self.show_current(None)
+
     def show_current(self, s: Suggestion | None) -> None:
+        self._shown = s
         if s is None:
-            self.current_label.setText(
-                "<b>Review</b><br>Tab / Shift+Tab: next / previous suggestion<br>"
-                "Enter: accept · Delete: reject · 1–9: pick an alternative")
+            if self.reviewing:
+                self.current_label.setText(
+                    "<b>Reviewing</b> — no suggestion selected<br>Tab / Shift+Tab: next / previous"
+                    "<br>Enter, Delete and 1–9 do nothing until one is selected; move the caret "
+                    "to edit")
+            else:
+                self.current_label.setText(
+                    "<b>Editing</b> — Enter, Delete and 1–9 edit the text<br>"
+                    "Tab / Shift+Tab: go to the next / previous suggestion; then Enter accepts, "
+                    "Delete rejects, 1–9 picks an alternative")
             return
         title = "Capitals" if s.kind == Kind.CASE else "Mark after the word"
-        rows = [f"<b>{title}</b> ({s.state.value})"]
+        rows = [f"<b>{title}</b> ({s.state.value}) — Enter: accept · Delete: reject · "
+                f"1–9: pick"]
         for n, (value, p) in enumerate(s.alternatives()[:6], 1):
             text = html.escape(describe_value(s.kind, value))
             if value == s.value:

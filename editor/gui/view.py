@@ -38,7 +38,9 @@ LONG_PARAGRAPH, SOFT_EVERY = 300, 150  # words
 # Why soft breaks: a text block is laid out again whole on every change, and a raw transcript of
 # 12,000 words in one paragraph would be one block of 70,000 characters, relaid for every slice of
 # restoration results. Breaking it into blocks of ~150 words keeps each redraw small.
-_ALPHA = {"high": 70, "medium": 110, "low": 120}  # lighter where there are many, so text stays legible
+_ALPHA = {"high": 70, "medium": 110, "low": 120}
+CURRENT_COLOUR = "#1a1a1a"  # the frame around the suggestion under review
+EDITING_NOTE = "Editing: Enter, Delete and 1–9 edit the text again (Tab goes back to the suggestions)"  # lighter where there are many, so text stays legible
 
 
 def band_of(confidence: float, settings: Settings) -> str:
@@ -70,6 +72,7 @@ class QtTranscriptView(QPlainTextEdit):
     current_changed = Signal(object)
     token_activated = Signal(int)
     message = Signal(str)  # a short note for the status bar
+    review_mode_changed = Signal(bool)  # True: Enter, Delete and 1-9 act on suggestions
 
     def __init__(self, transcript: Transcript, settings: Settings | None = None,
                  parent: QWidget | None = None) -> None:
@@ -86,6 +89,13 @@ class QtTranscriptView(QPlainTextEdit):
         self.order = self.settings.review.order  # "position" or "confidence"
         self._transcript: Transcript | None = None
         self._current: tuple[int, Kind] | None = None
+        # Review mode: entered by Tab, Shift+Tab, a click on a suggestion or the list; left when the
+        # caret moves away or on Esc. Only in it do Enter, Delete and 1-9 act on suggestions (and
+        # with nothing current they do nothing rather than edit), so they never edit by surprise.
+        self._reviewing = False
+        self._mouse_down = False
+        self._was_reviewing = False
+        self._extra: dict[str, list[QTextEdit.ExtraSelection]] = {}
         self._last_rank: tuple[float, int, int] | None = None
         self._moving = False
         self._dirty: set[int] = set()  # token ids whose look must be brought up to date
@@ -452,8 +462,8 @@ class QtTranscriptView(QPlainTextEdit):
             self.setTextCursor(cursor)
         finally:
             self._moving = False
-        if self._current is not None:
-            self._set_current(None, select=False)
+        if self._current is not None or self._reviewing:
+            self.leave_review()
 
     def _delete(self, backwards: bool) -> None:
         cursor = self.textCursor()
@@ -535,11 +545,16 @@ class QtTranscriptView(QPlainTextEdit):
         key, mods = event.key(), event.modifiers()
         plain = not (mods & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                              | Qt.KeyboardModifier.MetaModifier))
-        reviewing = self._current is not None
+        reviewing = self._reviewing
+        review_key = reviewing and any(hotkeys.pressed(event, k) for k in (
+            hotkeys.ACCEPT, hotkeys.REJECT, hotkeys.ALTERNATIVES))
         if hotkeys.pressed(event, hotkeys.NEXT_SUGGESTION):
             self.next_suggestion()
         elif hotkeys.pressed(event, hotkeys.PREVIOUS_SUGGESTION):
             self.next_suggestion(reverse=True)
+        elif review_key and self._current is None:  # review mode, nothing left under review
+            self.message.emit("No suggestion selected: Tab goes to the next one; move the caret "
+                              "(arrow keys, a click) to edit the text")
         elif reviewing and hotkeys.pressed(event, hotkeys.ACCEPT):
             self.accept_current()
         elif reviewing and hotkeys.pressed(event, hotkeys.REJECT):
@@ -548,6 +563,7 @@ class QtTranscriptView(QPlainTextEdit):
             self.choose_alternative(int(event.text() or chr(key)))
         elif reviewing and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION):
             self._set_current(None, select=False)
+            self.leave_review()
         elif event.matches(QKeySequence.StandardKey.Cut):
             self.cut()
         elif event.matches(QKeySequence.StandardKey.Paste):
@@ -584,8 +600,30 @@ class QtTranscriptView(QPlainTextEdit):
         """Make ``suggestion`` the one under review: select it and scroll to it."""
         self._set_current(suggestion)
 
+    @property
+    def reviewing(self) -> bool:
+        """Whether Enter, Delete and 1-9 act on suggestions (else they edit the text)."""
+        return self._reviewing
+
+    def _enter_review(self) -> None:
+        if not self._reviewing:
+            self._reviewing = True
+            self.review_mode_changed.emit(True)
+
+    def leave_review(self, announce: bool = True) -> None:
+        """Back to editing: Enter, Delete and the digits edit the text again."""
+        if self._current is not None:
+            self._set_current(None, select=False)
+        if self._reviewing:
+            self._reviewing = False
+            self.review_mode_changed.emit(False)
+            if announce:
+                self.message.emit(EDITING_NOTE)
+
     def _set_current(self, s: Suggestion | None, *, select: bool = True) -> None:
         self._current = None if s is None else s.key
+        if s is not None:
+            self._enter_review()
         if s is not None and self._transcript is not None and self.transcript.has_token(s.token_id):
             index = self.transcript.index_of(s.token_id)
             self._last_rank = (s.confidence, index, 0 if s.kind == Kind.CASE else 1)
@@ -601,14 +639,41 @@ class QtTranscriptView(QPlainTextEdit):
                     self.ensureCursorVisible()
                 finally:
                     self._moving = False
+        self._mark_current()
         self.current_changed.emit(s)
+
+    def _mark_current(self) -> None:
+        """Frame the suggestion under review (also when a click made it current without selecting
+        it), so what Enter and Delete will act on is always in sight."""
+        s = self.current
+        selections = []
+        if s is not None and self.transcript.has_token(s.token_id):
+            a, p, b = self.token_range(self.transcript.index_of(s.token_id))
+            lo, hi = (a, p) if s.kind == Kind.CASE else (p, b) if b > p else (a, p)
+            selection = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(lo)
+            cursor.setPosition(hi, QTextCursor.MoveMode.KeepAnchor)
+            selection.cursor = cursor
+            fmt = QTextCharFormat()
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+            fmt.setUnderlineColor(QColor(CURRENT_COLOUR))
+            fmt.setFontUnderline(True)
+            fmt.setFontOverline(True)
+            selection.format = fmt
+            selections.append(selection)
+        self._set_extra("current", selections)
+
+    def _set_extra(self, name: str, selections: list) -> None:
+        self._extra[name] = selections
+        self.setExtraSelections([x for group in self._extra.values() for x in group])
 
     def _caret_moved(self) -> None:
         if self._moving:
             return
         self._held = None
-        if self._current is not None:
-            self._set_current(None, select=False)
+        if self._current is not None or self._reviewing:
+            self.leave_review(announce=not self._mouse_down)
 
     def next_suggestion(self, reverse: bool = False) -> Suggestion | None:
         """Go to the next (or previous) pending suggestion in the review order; wraps around."""
@@ -666,7 +731,9 @@ class QtTranscriptView(QPlainTextEdit):
         s = self.current
         if s is None:
             return None
-        accepted = self.transcript.accept(s.token_id, s.kind, value)
+        accepted, note = self.transcript.pick(s.token_id, s.kind, value)
+        if note:
+            self.message.emit(f"Accepted {describe_value(s.kind, accepted.value)}; {note}")
         self.flush()
         self._last_rank = self._rank(accepted)
         self._current = accepted.key
@@ -729,8 +796,20 @@ class QtTranscriptView(QPlainTextEdit):
             return True
         return super().viewportEvent(event)
 
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._mouse_down = True
+        self._was_reviewing = self._reviewing
+        super().mousePressEvent(event)
+
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        self._mouse_down = False
         super().mouseReleaseEvent(event)
+        self._click_review(event)
+        if self._was_reviewing and not self._reviewing:  # the click left review mode
+            self.message.emit(EDITING_NOTE)
+        self._was_reviewing = False
+
+    def _click_review(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton or self.textCursor().hasSelection():
             return
         position = self.textCursor().position()
@@ -798,7 +877,7 @@ class QtTranscriptView(QPlainTextEdit):
     def highlight_token(self, index: int | None, colour: QColor | None = None) -> None:
         """Mark one word (e.g. the word being played) without touching the text or the caret."""
         if index is None or not 0 <= index < len(self._ulen):
-            self.setExtraSelections([])
+            self._set_extra("played", [])
             return
         a, _, b = self.token_range(index)
         selection = QTextEdit.ExtraSelection()
@@ -811,4 +890,4 @@ class QtTranscriptView(QPlainTextEdit):
         fmt.setUnderlineColor(colour or QColor("#0072B2"))
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
         selection.format = fmt
-        self.setExtraSelections([selection])
+        self._set_extra("played", [selection])

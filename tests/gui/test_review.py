@@ -1,0 +1,132 @@
+"""Review keys that cannot edit by accident, and what a pick does to the next word's capital."""
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from editor.core.document import Kind, State, Suggestion, Token, Transcript
+from editor.core.settings import Settings
+from editor.gui.view import QtTranscriptView
+
+
+@pytest.fixture
+def doc():
+    words = ["later", "we", "met", "at", "the", "station"]
+    return Transcript([Token(w) for w in words])
+
+
+@pytest.fixture
+def view(qtbot, doc):
+    v = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(v)
+    v.resize(600, 300)
+    v.show()
+    v.setFocus()
+    return v
+
+
+def caret_to(view, position):
+    cursor = view.textCursor()
+    cursor.setPosition(position)
+    view.setTextCursor(cursor)
+
+
+def messages(view):
+    seen = []
+    view.message.connect(seen.append)
+    return seen
+
+
+def test_review_keys_act_only_while_a_suggestion_is_current(view, doc, qtbot):
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, ".": 0.3, "": 0.1}),
+                         Suggestion(doc[3].id, Kind.PUNCT, ",", {",": 0.5, "": 0.5})])
+    seen = messages(view)
+    assert not view.reviewing
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert view.reviewing and view.current.key == (doc[0].id, Kind.PUNCT)
+    assert view.textCursor().selectedText() == ","  # visibly current
+    assert view.extraSelections()  # and framed
+    qtbot.keyClick(view, Qt.Key.Key_Right)  # the caret moves away: back to editing
+    assert not view.reviewing and view.current is None
+    assert any("edit the text again" in m for m in seen)
+    assert not view.extraSelections()
+    text = view.shown_text()
+    assert text.startswith("later, we")
+    caret_to(view, len("later, w"))
+    qtbot.keyClick(view, Qt.Key.Key_Delete)  # deletes a letter, as in any editor
+    assert doc.suggestion(doc[0].id, Kind.PUNCT).state == State.PENDING
+    assert doc.words()[:2] == ["later", "w"]
+    doc.history.undo()
+    caret_to(view, len("later, we met"))
+    qtbot.keyClick(view, Qt.Key.Key_Return)  # a paragraph break, not an accept
+    assert doc.paragraph_starts == [0, 3]
+    assert doc.suggestion(doc[0].id, Kind.PUNCT).state == State.PENDING
+
+
+def test_enter_after_the_last_suggestion_does_not_edit(view, doc, qtbot):
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.PUNCT, ",", {",": 0.7, "": 0.3})])
+    seen = messages(view)
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert doc.suggestion(doc[2].id, Kind.PUNCT).state == State.ACCEPTED
+    assert view.current is None and view.reviewing
+    words, paragraphs = doc.words(), doc.paragraph_starts
+    for key in (Qt.Key.Key_Return, Qt.Key.Key_Delete, Qt.Key.Key_2):
+        qtbot.keyClick(view, key)
+    assert doc.words() == words and doc.paragraph_starts == paragraphs  # nothing edited
+    assert any("No suggestion selected" in m for m in seen)
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert not view.reviewing
+
+
+def test_a_click_on_a_suggestion_makes_it_current_and_a_click_elsewhere_edits(view, doc, qtbot):
+    doc.set_suggestions([Suggestion(doc[4].id, Kind.CASE, "The", {"The": 0.6, "the": 0.4})])
+    view.flush()
+    a, _, _ = view.token_range(4)
+    cursor = view.textCursor()
+    cursor.setPosition(a + 1)
+    point = view.cursorRect(cursor).center()
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert view.reviewing and view.current.key == (doc[4].id, Kind.CASE)
+    assert view.extraSelections()  # framed although nothing is selected
+    seen = messages(view)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(15, 15))
+    assert not view.reviewing and view.current is None
+    assert any("edit the text again" in m for m in seen)
+    qtbot.keyClick(view, Qt.Key.Key_Delete)  # now edits
+    assert doc.suggestion(doc[4].id, Kind.CASE).state == State.PENDING
+
+
+def test_picking_an_end_mark_capitalises_the_next_word(view, doc, qtbot):
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, ".": 0.3, "": 0.1})])
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    qtbot.keyClick(view, Qt.Key.Key_2)  # "."
+    assert view.shown_text().startswith("later. We met")
+    assert [t.text for t in doc][:2] == ["later.", "We"]
+    doc.history.undo()  # one step takes both back
+    assert [t.text for t in doc][:2] == ["later", "we"]
+    assert doc.suggestion(doc[0].id, Kind.PUNCT).state == State.PENDING
+
+
+def test_a_pending_capital_follows_the_mark_picked_before_it(view, doc, qtbot):
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ".", {".": 0.5, ",": 0.4, "": 0.1}),
+                         Suggestion(doc[1].id, Kind.CASE, "We", {"We": 0.5, "we": 0.5})])
+    assert view.shown_text().startswith("later. We")  # both proposed
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert view.current.key == (doc[0].id, Kind.PUNCT)
+    qtbot.keyClick(view, Qt.Key.Key_2)  # a comma: the capital went with the full stop
+    assert view.shown_text().startswith("later, we met")
+    assert doc.suggestion(doc[1].id, Kind.CASE).state == State.REJECTED
+    doc.history.undo()
+    caret_to(view, 0)
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert view.current.key == (doc[0].id, Kind.PUNCT)
+    qtbot.keyClick(view, Qt.Key.Key_Return)  # the full stop: its capital comes with it
+    assert [t.text for t in doc][:2] == ["later.", "We"]
+    assert doc.suggestion(doc[1].id, Kind.CASE).state == State.ACCEPTED
+
+
+def test_a_name_keeps_its_capital_after_a_comma(doc):
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ".", {".": 0.5, ",": 0.5}),
+                         Suggestion(doc[1].id, Kind.CASE, "We", {"We": 0.99, "we": 0.01})])
+    _, note = doc.pick(doc[0].id, Kind.PUNCT, ",")
+    assert note == "" and doc.suggestion(doc[1].id, Kind.CASE).state == State.PENDING
