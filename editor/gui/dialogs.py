@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -35,7 +34,7 @@ class ExportDialog(QDialog):
     """Where to export and what to do with suggestions still pending."""
 
     def __init__(self, settings: Settings, suggested: Path, pending: int,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, count=None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export")
         self.settings = settings
@@ -55,12 +54,33 @@ class ExportDialog(QDialog):
             self.format.setCurrentIndex(list(EXPORT_FORMATS).index(ext))
         self.format.currentIndexChanged.connect(self._format_changed)
         form.addRow("Format:", self.format)
+        # Pending suggestions are tinted proposals in the text, not part of it: say so, and let
+        # the person choose what goes out, with counts, rather than export silently differ from
+        # what the screen shows.
+        self.pending = pending
+        self._count = count or (lambda threshold: 0)  # threshold (0..1) -> how many it applies
         self.policy = QComboBox()
-        high = settings.review.high
-        self.policy.addItem("Leave them out (only accepted changes)", NONE)
-        self.policy.addItem(f"Apply those with confidence ≥ {high:.2f}", RenderPolicy(high))
-        self.policy.addItem("Apply all of them", ALL)
-        form.addRow(f"{pending} pending suggestions:", self.policy)
+        self.policy.addItem("Only what I accepted (pending suggestions left out)", NONE)
+        self.policy.addItem("Also pending suggestions at or above the threshold", "threshold")
+        self.policy.addItem("Every pending suggestion, as the text shows them", ALL)
+        self.threshold = percent_box(settings.review.high, minimum=1)
+        self.threshold.setToolTip("Confidence in percent, as the suggestion list shows it")
+        self.policy_note = QLabel()
+        self.policy_note.setWordWrap(True)
+        self.policy_note.setObjectName("export-policy-note")
+        if pending:
+            form.addRow(QLabel(f"{pending:,} suggestions are still pending: they are tinted in "
+                               "the text as proposals and are not part of it until accepted."))
+            form.addRow("Write:", self.policy)
+            form.addRow("Threshold:", self.threshold)
+            form.addRow(self.policy_note)
+        else:
+            self.policy.hide()
+            self.threshold.hide()
+            self.policy_note.hide()
+        self.policy.currentIndexChanged.connect(self._policy_changed)
+        self.threshold.valueChanged.connect(self._policy_changed)
+        self._policy_changed()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -89,9 +109,80 @@ class ExportDialog(QDialog):
     def chosen_path(self) -> Path:
         return Path(self.path_edit.text()).expanduser()
 
+    def _policy_changed(self) -> None:
+        data = self.policy.currentData()
+        self.threshold.setEnabled(data == "threshold")
+        if data == "threshold":
+            applied = self._count(self.threshold.value() / 100)
+            self.policy_note.setText(f"{applied:,} of {self.pending:,} pending suggestions will be "
+                                     "applied in the exported file; the rest left out.")
+        elif data is ALL:
+            self.policy_note.setText(f"All {self.pending:,} pending suggestions will be applied.")
+        else:
+            self.policy_note.setText("The file gets the text as it stands with what you accepted; "
+                                     f"the {self.pending:,} pending suggestions are left out.")
+
     @property
     def chosen_policy(self) -> RenderPolicy:
-        return self.policy.currentData()
+        data = self.policy.currentData()
+        if data == "threshold":
+            return RenderPolicy(self.threshold.value() / 100)
+        return data
+
+
+def percent_box(value: float, minimum: int = 0) -> QSpinBox:
+    """A threshold typed in percent, as the list and the legend show it ("80" means 80 %)."""
+    box = QSpinBox()
+    box.setRange(minimum, 100)
+    box.setSuffix(" %")
+    box.setValue(round(value * 100))
+    return box
+
+
+class AcceptAllDialog(QDialog):
+    """Accept all at or above a threshold typed in percent; shows before Enter how many that is,
+    and how many of them are of low confidence, so a typo cannot accept everything unseen."""
+
+    def __init__(self, settings: Settings, count, pending: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Accept all at or above")
+        self.settings = settings
+        self._count = count  # threshold (0..1) -> (accepted, of them below the low band)
+        self.pending = pending
+        form = QFormLayout(self)
+        self.box = percent_box(settings.review.high, minimum=1)
+        self.box.setToolTip("Confidence in percent, as the suggestion list shows it")
+        form.addRow("Accept suggestions with confidence at or above:", self.box)
+        self.summary = QLabel()
+        self.summary.setObjectName("accept-all-summary")
+        self.summary.setWordWrap(True)
+        form.addRow(self.summary)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+        self.box.valueChanged.connect(self._update)
+        self._update()
+
+    @property
+    def threshold(self) -> float:
+        return self.box.value() / 100
+
+    def _update(self) -> None:
+        accepted, low = self._count(self.threshold)
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText(f"Accept {accepted:,}")
+        ok.setEnabled(accepted > 0)
+        text = f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo step)."
+        if low:
+            text += (f" <b>{low:,} of them are of low confidence</b> (under "
+                     f"{self.settings.review.low:.0%}); look at those one by one instead?")
+        self.summary.setText(text)
+        # Enter in the box accepts only when no low-confidence suggestion is among them; with
+        # some, the button has to be clicked (a slip of the finger must not accept them all).
+        ok.setDefault(not low)
+        ok.setAutoDefault(not low)
 
 
 class _ColourButton(QToolButton):
@@ -120,13 +211,10 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Settings")
         self.settings = settings
         form = QFormLayout(self)
-        self.high = QDoubleSpinBox()
-        self.low = QDoubleSpinBox()
-        for box, value in ((self.high, settings.review.high), (self.low, settings.review.low)):
-            box.setRange(0.0, 1.0)
-            box.setSingleStep(0.05)
-            box.setDecimals(2)
-            box.setValue(value)
+        self.high = percent_box(settings.review.high)
+        self.low = percent_box(settings.review.low)
+        for box in (self.high, self.low):
+            box.setSingleStep(5)
         form.addRow("High confidence from:", self.high)
         form.addRow("Low confidence below:", self.low)
         self.order = QComboBox()
@@ -178,7 +266,7 @@ class SettingsDialog(QDialog):
     def apply(self) -> None:
         """Copy the dialog's values into the settings object."""
         s = self.settings
-        high, low = self.high.value(), self.low.value()
+        high, low = self.high.value() / 100, self.low.value() / 100
         s.set("review.high", max(high, low))
         s.set("review.low", min(high, low))
         s.set("review.order", self.order.currentData())

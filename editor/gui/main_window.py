@@ -38,7 +38,7 @@ from editor.core.render import NONE, RenderPolicy
 from editor.core.settings import Settings
 from editor.gui import hotkeys
 from editor.gui.background import BackgroundOp
-from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, FindBar, SettingsDialog
+from editor.gui.dialogs import AcceptAllDialog, EXPORT_FORMATS, ExportDialog, FindBar, SettingsDialog
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
 from editor.gui.restoration import RestorationController
@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self.dirty = False
         self._saved_revision = 0
         self.restoration_status = ""
+        self._status_note: str | None = ""  # after the count in the status bar; None: keep it
         self.restore_model_override: str | None = None  # `stet gui --model DIR`, not saved
         self.recovery_path = recovery_dir() / f"session-{os.getpid()}.stet"
         self._recovery_generation = 0  # bumped when the recovery file is discarded
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
         self.view.review_mode_changed.connect(self._review_mode_changed)
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.panel.activated.connect(self._go_to)
+        self.panel.counted.connect(self._pending_counted)
         self.find_bar = FindBar(self.view)
         self.find_bar.hide()
         self.find_bar.closed.connect(self.view.setFocus)
@@ -259,9 +261,12 @@ class MainWindow(QMainWindow):
         self.transcript_opened.emit(doc)
         words = len(doc)
         self.status_label.setText(f"{words:,} words")
+        self._status_note = ""
         if restore and words and not doc.suggestions():
             self.start_restoration()
         else:
+            if doc.suggestions():
+                self._pending_counted(self.panel.pending_count)
             self.restoration_status = "skipped"
             QTimer.singleShot(0, self.restoration_finished.emit)
 
@@ -311,14 +316,22 @@ class MainWindow(QMainWindow):
                                                if held else ""), 6000)
         return count
 
-    def accept_all_dialog(self) -> None:
-        from PySide6.QtWidgets import QInputDialog
+    def accept_all_dialog(self) -> AcceptAllDialog:
+        """Ask for a threshold in percent, showing how many it accepts; accept on OK."""
+        doc = self.transcript
+        low = self.settings.review.low
 
-        value, ok = QInputDialog.getDouble(
-            self, "Accept all", "Accept every pending suggestion with confidence at or above:",
-            self.settings.review.high, 0.0, 1.0, 2)
-        if ok:
-            self.accept_all(value)
+        def count(threshold: float) -> tuple[int, int]:
+            chosen = doc.pending_to_apply(threshold)
+            return len(chosen), sum(1 for s in chosen if s.confidence < low)
+
+        dialog = AcceptAllDialog(self.settings, count, len(doc.pending()), self)
+        dialog.accepted.connect(lambda: self.accept_all(dialog.threshold))
+        if self.interactive:
+            dialog.exec()
+        else:
+            dialog.open()  # tests and scripts drive it
+        return dialog
 
     def reject_all(self) -> int:
         count = self.transcript.reject_all()
@@ -415,15 +428,15 @@ class MainWindow(QMainWindow):
         self._restoration_idle()
         self.panel.refresh()  # counts the pending ones without sorting them all
         pending = self.panel.pending_count
-        words = len(self.transcript)
         if status == "done":
             took = time.perf_counter() - getattr(self, "_restoration_began", time.perf_counter())
-            self.status_label.setText(f"{words:,} words — {pending:,} suggestions to review "
-                                      f"(restored in {took:.1f} s)")
+            self._status_note = f" (restored in {took:.1f} s)"
+            self._pending_counted(pending)
         elif status == "cancelled":
-            self.status_label.setText(f"{words:,} words — restoration cancelled; "
-                                      f"{pending:,} suggestions so far")
+            self._status_note = " (restoration cancelled)"
+            self._pending_counted(pending)
         else:
+            self._status_note = None
             self.status_label.setText(f"{words:,} words — restoration unavailable")
             self.status_label.setToolTip(status)
             self.statusBar().showMessage(f"Restoration {status}", 10000)
@@ -440,6 +453,18 @@ class MainWindow(QMainWindow):
             self.mode_label.setToolTip("Enter, Delete and digits edit the text; Tab goes to the "
                                        "next suggestion")
         self.panel.set_reviewing(reviewing)
+
+    def _pending_counted(self, pending: int) -> None:
+        """The status bar's count follows the list's (accepting, rejecting, undoing, editing)."""
+        if self.restoration.running or self.transcription_running() or self._status_note is None:
+            return
+        words = len(self.transcript)
+        self.status_label.setText((f"{words:,} words — {pending:,} suggestions to review"
+                                   if pending else f"{words:,} words — no suggestions pending")
+                                  + self._status_note)
+
+    def transcription_running(self) -> bool:
+        return bool(getattr(self.transcription, "running", False))
 
     def _go_to(self, suggestion) -> None:
         self.view.set_current(suggestion)
@@ -495,7 +520,9 @@ class MainWindow(QMainWindow):
     def export_dialog(self) -> None:
         base = self.source or self.path or Path(self._last_folder()) / "transcript"
         suggested = base.with_suffix(".docx" if base.suffix.lower() == ".txt" else ".txt")
-        dialog = ExportDialog(self.settings, suggested, len(self.transcript.pending()), self)
+        doc = self.transcript
+        dialog = ExportDialog(self.settings, suggested, len(doc.pending()), self,
+                              count=lambda t: len(doc.pending_to_apply(t)))
         if not dialog.exec():
             return
         path = dialog.chosen_path

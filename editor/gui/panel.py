@@ -49,8 +49,8 @@ class QtLegend(QWidget):
 
     def refresh(self) -> None:
         r = self.settings.review
-        text = {"high": f"High ≥ {r.high:.2f}", "medium": f"Medium {r.low:.2f}–{r.high:.2f}",
-                "low": f"Low < {r.low:.2f}"}
+        text = {"high": f"High ≥ {r.high:.0%}", "medium": f"Medium {r.low:.0%}–{r.high:.0%}",
+                "low": f"Low < {r.low:.0%}"}
         for band, label in self.labels.items():
             colour = band_colour(band, self.settings).name()
             light = band_colour(band, self.settings, 90)
@@ -62,9 +62,11 @@ class QtLegend(QWidget):
 
 
 class QtSuggestionList(QWidget):
-    """Pending suggestions of a transcript by confidence; activating one makes it current."""
+    """Pending suggestions of a transcript by confidence; activating one makes it current.
+    ``counted(pending)`` after every refresh, so counts shown elsewhere stay current."""
 
     activated = Signal(object)  # Suggestion
+    counted = Signal(int)
 
     def __init__(self, transcript: Transcript, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -99,6 +101,12 @@ class QtSuggestionList(QWidget):
         self.list = QListWidget()
         self.list.setUniformItemSizes(True)
         self.list.setObjectName("pending-list")
+        self.list.setToolTip(
+            "Pending suggestions, least confident first: the confidence, the words around it as "
+            "they would read, and what changes —<br><b>capital</b>: the word would start with a "
+            "capital letter; <b>lower case</b>: its capital would go; <b>add ‘,’</b>: a mark "
+            "after the word; <b>remove ‘,’</b>: the mark after it would go; <b>‘,’ → ‘.’</b>: "
+            "its mark would change.")
         self.items: list[Suggestion] = []  # what the rows show, in order
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
@@ -158,8 +166,9 @@ class QtSuggestionList(QWidget):
             self.list.addItem(item)
         self.list.setUpdatesEnabled(True)
         more = f" (first {LIST_LIMIT} listed)" if len(shown) > LIST_LIMIT else ""
-        self.count_label.setText((f"{len(pending)} pending" if len(shown) == len(pending)
-                                  else f"{len(shown)} of {len(pending)} pending") + more)
+        self.count_label.setText((f"{len(pending):,} pending" if len(shown) == len(pending)
+                                  else f"{len(shown):,} of {len(pending):,} pending") + more)
+        self.counted.emit(len(pending))
 
     def describe(self, s: Suggestion) -> str:
         """"62%  …the old train station.  mark": the words around it as they would read."""
@@ -169,11 +178,14 @@ class QtSuggestionList(QWidget):
         i = doc.index_of(s.token_id)
         token = doc[i]
         if s.kind == Kind.CASE:
-            word, what = f"{s.value}{token.punct}", "capital" if s.value[:1].isupper() else "case"
+            word = f"{s.value}{token.punct}"
+            what = "capital" if s.value[:1].isupper() else "lower case"
+        elif s.value and token.punct:
+            word, what = f"{token.surface}{s.value}", f"‘{token.punct}’ → ‘{s.value}’"
         elif s.value:
-            word, what = f"{token.surface}{s.value}", "mark"
+            word, what = f"{token.surface}{s.value}", f"add ‘{s.value}’"
         else:
-            word, what = f"{token.surface} ⌫{token.punct}", "no mark"
+            word, what = f"{token.surface}{token.punct}", f"remove ‘{token.punct}’"
         before = " ".join(t.text for t in doc.tokens[max(0, i - 3):i])
         after = doc[i + 1].text if i + 1 < len(doc) else ""
         return f"{s.confidence:4.0%}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"

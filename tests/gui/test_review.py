@@ -130,3 +130,83 @@ def test_a_name_keeps_its_capital_after_a_comma(doc):
                          Suggestion(doc[1].id, Kind.CASE, "We", {"We": 0.99, "we": 0.01})])
     _, note = doc.pick(doc[0].id, Kind.PUNCT, ",")
     assert note == "" and doc.suggestion(doc[1].id, Kind.CASE).state == State.PENDING
+
+
+# -- thresholds in percent, counts that stay current ----------------------------------------------
+@pytest.fixture
+def reviewed(window):
+    doc = Transcript([Token(w) for w in ["so", "the", "station", "was", "paris", "then"]])
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.CASE, "So", {"So": 0.95, "so": 0.05}),
+                         Suggestion(doc[2].id, Kind.PUNCT, ",", {",": 0.85, "": 0.15}),
+                         Suggestion(doc[3].id, Kind.PUNCT, ".", {".": 0.3, "": 0.7}),
+                         Suggestion(doc[4].id, Kind.CASE, "Paris", {"Paris": 0.99, "paris": 0.01})])
+    window.set_transcript(doc, restore=False)
+    return window
+
+
+def test_accept_all_takes_percent_and_shows_the_count_first(reviewed, qtbot):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    doc = reviewed.transcript
+    dialog = reviewed.accept_all_dialog()
+    dialog.box.selectAll()
+    qtbot.keyClicks(dialog.box, "80")  # eighty percent, as the list shows it
+    assert dialog.threshold == 0.8
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert ok.text() == "Accept 3" and "3 of 4" in dialog.summary.text()
+    dialog.box.selectAll()
+    qtbot.keyClicks(dialog.box, "2")  # a slip: 2 % would take the 30 % one too
+    assert "3 of 4" not in dialog.summary.text() and "low confidence" in dialog.summary.text()
+    qtbot.keyClick(dialog.box, Qt.Key.Key_Return)  # Enter does not accept low ones
+    assert len(doc.pending()) == 4
+    dialog.box.selectAll()
+    qtbot.keyClicks(dialog.box, "80")
+    qtbot.keyClick(dialog.box, Qt.Key.Key_Return)
+    assert len(doc.pending()) == 1 and doc.pending()[0].confidence == 0.3
+
+
+def test_the_status_count_follows_every_change(reviewed, qtbot):
+    doc = reviewed.transcript
+    assert "4 suggestions to review" in reviewed.status_label.text()
+    doc.accept(doc[0].id, Kind.CASE)
+    qtbot.waitUntil(lambda: "3 suggestions to review" in reviewed.status_label.text())
+    assert reviewed.panel.count_label.text().startswith("3 pending")
+    reviewed.undo()
+    qtbot.waitUntil(lambda: "4 suggestions to review" in reviewed.status_label.text())
+    reviewed.accept_all(0.0)
+    qtbot.waitUntil(lambda: "no suggestions pending" in reviewed.status_label.text())
+
+
+def test_export_dialog_says_what_pending_suggestions_do(reviewed, tmp_path):
+    from editor.core.render import ALL, NONE, RenderPolicy
+    from editor.gui.dialogs import ExportDialog
+
+    doc = reviewed.transcript
+    dialog = ExportDialog(reviewed.settings, tmp_path / "out.txt", len(doc.pending()), reviewed,
+                          count=lambda t: len(doc.pending_to_apply(t)))
+    assert dialog.chosen_policy == NONE and "left out" in dialog.policy_note.text()
+    assert not dialog.threshold.isEnabled()
+    dialog.policy.setCurrentIndex(1)
+    dialog.threshold.setValue(80)
+    assert dialog.chosen_policy == RenderPolicy(0.8)
+    assert "3 of 4 pending suggestions will be applied" in dialog.policy_note.text()
+    dialog.policy.setCurrentIndex(2)
+    assert dialog.chosen_policy == ALL
+    reviewed.export(tmp_path / "out.txt", RenderPolicy(0.8))
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8").startswith("So the station, was Paris")
+
+
+def test_the_list_says_what_each_suggestion_changes(reviewed):
+    doc = reviewed.transcript
+    doc.edit_token(5, punct=",")
+    doc.set_suggestions([Suggestion(doc[5].id, Kind.PUNCT, "", {"": 0.6, ",": 0.4}),
+                         Suggestion(doc[1].id, Kind.CASE, "the", {"the": 0.6, "The": 0.4})])
+    doc.edit_token(1, surface="The")
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.CASE, "the", {"the": 0.6, "The": 0.4})])
+    reviewed.panel.refresh()
+    rows = {s.key: reviewed.panel.describe(s) for s in reviewed.panel.items}
+    assert rows[(doc[0].id, Kind.CASE)].endswith("· capital")
+    assert rows[(doc[1].id, Kind.CASE)].endswith("· lower case")
+    assert rows[(doc[2].id, Kind.PUNCT)].endswith("· add ‘,’")
+    assert rows[(doc[5].id, Kind.PUNCT)].endswith("· remove ‘,’")
+    assert "lower case" in reviewed.panel.list.toolTip()

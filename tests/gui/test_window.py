@@ -158,15 +158,15 @@ def test_settings_change_thresholds_and_font(restored):
 
     w = restored
     dialog = SettingsDialog(w.settings, w)
-    dialog.high.setValue(0.5)
-    dialog.low.setValue(0.2)
+    dialog.high.setValue(50)  # percent, as the list shows confidence
+    dialog.low.setValue(20)
     dialog.font_size.setValue(16)
     dialog.order.setCurrentIndex(1)
     dialog.apply()
     w.apply_settings()
     assert w.settings.review.high == 0.5 and w.view.order == "confidence"
     assert w.view.font().pointSize() == 16
-    assert "0.50" in w.panel.legend.labels["high"].text()
+    assert "50%" in w.panel.legend.labels["high"].text()
     assert w.view.shown_text() == layout(w.transcript, ALL).text.replace("\n", "\n\n")
 
 
