@@ -46,6 +46,7 @@ FIND = StandardKey.Find  # Ctrl+F
 REPLACE = "Ctrl+H"
 FIND_NEXT = "Ctrl+G"  # not F3: that is oTranscribe's "slower" (SLOWER below)
 PREFERENCES = "Ctrl+,"
+INSERT_TIME = "Ctrl+J"  # oTranscribe's key: the playback time, as [m:ss], at the caret
 
 # Review (Tab, Shift+Tab, Return, Delete and 1-9 are handled by the view while a suggestion is
 # current, so that they still type, move and delete text otherwise)

@@ -184,6 +184,9 @@ class MainWindow(QMainWindow):
         self.undo_action = self._action(m, "&Undo", self.undo, hotkeys.UNDO)
         self.redo_action = self._action(m, "&Redo", self.redo, hotkeys.REDO)
         m.addSeparator()
+        self._action(m, "Insert playback &time", self.insert_playback_time, hotkeys.INSERT_TIME,
+                     "Type the recording's current time, as [m:ss], at the caret")
+        m.addSeparator()
         self._action(m, "&Find…", self.show_find, hotkeys.FIND)
         self._action(m, "Find &Next", lambda: self.find_bar.find_next(), hotkeys.FIND_NEXT)
         self._action(m, "&Replace…", lambda: self.show_find(replace=True), hotkeys.REPLACE)
@@ -332,6 +335,23 @@ class MainWindow(QMainWindow):
         else:
             dialog.open()  # tests and scripts drive it
         return dialog
+
+    def insert_playback_time(self) -> str | None:
+        """Ctrl+J (as in oTranscribe): the playback position as "[m:ss]" at the caret."""
+        from editor.gui.gutter import format_time
+
+        player = self.playback.player
+        if player is None or self.playback.audio_path is None:
+            self.statusBar().showMessage("No recording is open: Ctrl+J types the playback time "
+                                         "when a transcript with audio plays", 5000)
+            return None
+        stamp = f"[{format_time(player.position)}]"
+        cursor = self.view.textCursor()
+        before = self.view.document().characterAt(cursor.selectionStart() - 1) \
+            if cursor.selectionStart() > 0 else " "
+        lead = "" if before.isspace() or before == "\u2029" else " "
+        self.view.insert_text(f"{lead}{stamp} ")  # one edit, one undo step
+        return stamp
 
     def reject_all(self) -> int:
         count = self.transcript.reject_all()

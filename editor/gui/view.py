@@ -30,15 +30,20 @@ from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.layout import Layout, WordSpan
 from editor.core.settings import Settings
 from editor.gui import hotkeys
+from editor.gui.gutter import TimeGutter, format_time
 
 BANDS = ("high", "medium", "low")
 PARAGRAPH_GAP = "\n\n"  # an empty line between paragraphs, as the text will be written
-SOFT_BREAK = "\n"  # a line break the view adds inside a very long paragraph; reads as a space
-LONG_PARAGRAPH, SOFT_EVERY = 300, 150  # words
-# Why soft breaks: a text block is laid out again whole on every change, and a raw transcript of
-# 12,000 words in one paragraph would be one block of 70,000 characters, relaid for every slice of
-# restoration results. Breaking it into blocks of ~150 words keeps each redraw small.
+SOFT_BREAK = "\n"  # a line break the view adds inside a huge paragraph; reads as a space
+LONG_PARAGRAPH, SOFT_EVERY = 2000, 1000  # words
+# Why soft breaks at all: a text block is laid out again whole on every change. Measured with a
+# 12,000-word raw transcript in one paragraph (02:50 UTC, 2 busy cores, offscreen), one slice of
+# restoration results cost 26 ms to restyle plus 30 ms to lay out and paint as one block, 2-3 ms
+# in blocks of 150 words, 5-10 ms in blocks of 1,000-2,000 words. So no paragraph of up to 2,000
+# words (a quarter of an hour of speech) is ever broken; a longer one is shown in blocks of 1,000
+# words, each continuation marked "⋯" in the margin, so it never reads as a paragraph break.
 _ALPHA = {"high": 70, "medium": 110, "low": 120}
+CUE_COLOUR = "#9aa7b8"  # the bar before a subtitle cue's first word
 CURRENT_COLOUR = "#1a1a1a"  # the frame around the suggestion under review
 EDITING_NOTE = "Editing: Enter, Delete and 1–9 edit the text again (Tab goes back to the suggestions)"  # lighter where there are many, so text stays legible
 
@@ -95,7 +100,7 @@ class QtTranscriptView(QPlainTextEdit):
         self._reviewing = False
         self._mouse_down = False
         self._was_reviewing = False
-        self._extra: dict[str, list[QTextEdit.ExtraSelection]] = {}
+        self._extra: dict[str, list[QTextEdit.ExtraSelection]] = {"played": [], "current": []}
         self._last_rank: tuple[float, int, int] | None = None
         self._moving = False
         self._dirty: set[int] = set()  # token ids whose look must be brought up to date
@@ -109,6 +114,10 @@ class QtTranscriptView(QPlainTextEdit):
         self._flush_timer.setInterval(0)
         self._flush_timer.timeout.connect(self.flush)
         self.cursorPositionChanged.connect(self._caret_moved)
+        self._timed = False  # some word has a time: the margin shows paragraph times
+        self._cue_ids: frozenset[int] = frozenset()  # first words of subtitle cues (a bar before)
+        self.gutter = TimeGutter(self)
+        self.updateRequest.connect(self._update_gutter)
         self.apply_settings()
         self.set_transcript(transcript)
 
@@ -140,6 +149,9 @@ class QtTranscriptView(QPlainTextEdit):
         self._formats = {band: self._band_format(band) for band in BANDS}
         self._mark_formats = {band: self._band_format(band, mark=True) for band in BANDS}
         self._plain = QTextCharFormat()
+        small = QFont(font)
+        small.setPointSize(max(6, round(font.pointSize() * 0.8)))
+        self.gutter.setFont(small)
         if self._transcript is not None:
             self.rebuild()
 
@@ -185,6 +197,11 @@ class QtTranscriptView(QPlainTextEdit):
     def rebuild(self) -> None:
         """Lay the whole text out again (opening a document, new settings)."""
         doc = self.transcript
+        self._timed = any(t.start is not None for t in doc.tokens)
+        # Subtitle cues as read (``Metadata.cues``, where the reader keeps them): a bar marks where
+        # each begins.
+        self._cue_ids = frozenset(c.token_ids[0] for c in getattr(doc.metadata, "cues", ())
+                                  if getattr(c, "token_ids", ()))
         self._soft = self._soft_breaks()
         looks = [self._look(i) for i in range(len(doc))]
         self._sep = [lk[0] for lk in looks]
@@ -205,6 +222,63 @@ class QtTranscriptView(QPlainTextEdit):
             cursor.endEditBlock()
         finally:
             self._moving = False
+        self._layout_gutter()
+
+    # -- the margin and cue bars ------------------------------------------------------------------
+    def has_times(self) -> bool:
+        return self._timed
+
+    def has_soft_breaks(self) -> bool:
+        return bool(self._soft)
+
+    def sep_of(self, index: int) -> str:
+        return self._sep[index]
+
+    def _layout_gutter(self) -> None:
+        width = self.gutter.wanted_width()
+        if self.viewportMargins().left() != width:
+            self.setViewportMargins(width, 0, 0, 0)
+        rect = self.contentsRect()
+        self.gutter.setGeometry(rect.left(), rect.top(), width, rect.height())
+        self.gutter.setVisible(width > 0)
+        self.gutter.update()
+
+    def _update_gutter(self, rect, dy: int) -> None:
+        if dy:
+            self.gutter.scroll(0, dy)
+        else:
+            self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._layout_gutter()
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self._cue_ids and self._ulen:
+            self._paint_cue_bars()
+
+    def _paint_cue_bars(self) -> None:
+        """A thin bar before the first word of each subtitle cue on screen."""
+        from PySide6.QtGui import QPainter
+
+        doc = self.transcript
+        top = self.cursorForPosition(QPoint(0, 0)).position()
+        vp = self.viewport()
+        bottom = self.cursorForPosition(QPoint(vp.width() - 1, vp.height() - 1)).position()
+        prefix = self._offsets()
+        first = max(1, bisect.bisect_right(prefix, top) - 1)
+        last = min(len(self._ulen), len(doc), bisect.bisect_right(prefix, bottom) + 1)
+        painter = QPainter(vp)
+        painter.setPen(QColor(CUE_COLOUR))
+        cursor = QTextCursor(self.document())
+        for i in range(first, last):
+            if doc[i].id in self._cue_ids:
+                cursor.setPosition(min(prefix[i] + len(self._sep[i]), prefix[-1]))
+                rect = self.cursorRect(cursor)
+                x = rect.left() - max(2, self.fontMetrics().horizontalAdvance(" ") // 2)
+                painter.drawLine(x, rect.top() + 2, x, rect.bottom() - 2)
+        painter.end()
 
     def _soft_breaks(self) -> set[int]:
         """Ids of the words that start a new line inside a very long paragraph. Chosen when the
@@ -264,12 +338,16 @@ class QtTranscriptView(QPlainTextEdit):
             PARAGRAPH_GAP if i in starts else SOFT_BREAK if tokens[i].id in soft else " ")]
         if changed:
             self._rewrite(changed)
+        self._layout_gutter()
 
     def _splice(self, start: int, removed: int, inserted: int) -> None:
         self.flush()  # pending restyles use indices from before the splice
         prefix = self._offsets()
         a, b = prefix[start], prefix[start + removed]
         looks = [self._look(i) for i in range(start, start + inserted)]
+        if not self._timed and any(t.start is not None for t in self.transcript.tokens[start:start + inserted]):
+            self._timed = True
+            QTimer.singleShot(0, self._layout_gutter)
         self._moving = True
         try:
             cursor = QTextCursor(self.document())
@@ -426,6 +504,10 @@ class QtTranscriptView(QPlainTextEdit):
         # The text after the edit reads as before (only the touched words are redrawn), so the
         # caret goes as far from the end as ``end`` was: typed spacing may be normalised.
         return max(start, self._offsets()[-1] - (before - end))
+
+    def insert_text(self, text: str) -> None:
+        """Type ``text`` at the caret (replacing a selection), as the keyboard would."""
+        self._type(text)
 
     def _type(self, typed: str) -> None:
         cursor = self.textCursor()
@@ -785,12 +867,25 @@ class QtTranscriptView(QPlainTextEdit):
                             f"{p:.0%}{chosen}")
         return "<br>".join(rows)
 
+    def time_html(self, index: int | None) -> str:
+        """"Said at 1:23 (1:23.4–1:23.9)" for a word with a time, else ""."""
+        if index is None or not 0 <= index < len(self.transcript):
+            return ""
+        token = self.transcript[index]
+        if token.start is None:
+            return ""
+        span = f"{token.start:.1f}–{token.end:.1f} s" if token.end is not None else f"{token.start:.1f} s"
+        cue = " · starts a subtitle cue" if token.id in self._cue_ids else ""
+        return f"<i>“{html.escape(token.text)}” at {format_time(token.start)} ({span}){cue}</i>"
+
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
             position = self.cursorForPosition(event.pos()).position()
             found = self.suggestions_at(position)
-            if found:
-                QToolTip.showText(event.globalPos(), self.tooltip_html(found), self.viewport())
+            when = self.time_html(self.token_at(position))
+            if found or when:
+                rows = [x for x in (when, self.tooltip_html(found) if found else "") if x]
+                QToolTip.showText(event.globalPos(), "<br>".join(rows), self.viewport())
             else:
                 QToolTip.hideText()
             return True

@@ -253,3 +253,27 @@ def test_a_moved_recording_can_be_located(window, qtbot, tmp_path, monkeypatch):
     window.undo()  # the new place is an ordinary, undoable change
     assert window.transcript.metadata.audio_file == str(tmp_path / "gone.wav")
     assert not window.playback.bar.isVisible() and window.playback.player.audio is None
+
+
+def test_ctrl_j_types_the_playback_time_at_the_caret(window, qtbot, tmp_path):
+    output = FakeOutputBackend(rate=RATE)
+    playback = attach(window, qtbot, Player(output), timed_doc(str(write_wav(tmp_path / "a.wav"))))
+    view = window.view
+    playback.player.seek(2.2)
+    start, _, _ = view.token_range(4)  # before "opens"
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(start)
+    view.setTextCursor(cursor)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_J, Qt.KeyboardModifier.ControlModifier)
+    assert [t.text for t in window.transcript] == \
+        ["so", "the", "seed", "library", "[0:02]", "opens", "today"]
+    window.undo()
+    assert window.transcript.words() == [w for w, _, _ in WORDS]
+
+
+def test_ctrl_j_without_a_recording_says_so(window, qtbot):
+    window.set_transcript(Transcript([Token("so")]), restore=False)
+    assert window.insert_playback_time() is None
+    assert "No recording" in window.statusBar().currentMessage()
+    assert window.transcript.words() == ["so"]

@@ -210,3 +210,52 @@ def test_the_list_says_what_each_suggestion_changes(reviewed):
     assert rows[(doc[2].id, Kind.PUNCT)].endswith("· add ‘,’")
     assert rows[(doc[5].id, Kind.PUNCT)].endswith("· remove ‘,’")
     assert "lower case" in reviewed.panel.list.toolTip()
+
+
+# -- times on screen ---------------------------------------------------------------------------------
+def test_the_margin_shows_each_paragraphs_time(qtbot):
+    tokens = [Token(w, start=60.0 + i, end=60.5 + i) for i, w in enumerate(
+        ["so", "we", "met", "then", "we", "left"])]
+    doc = Transcript(tokens, paragraph_starts=[3])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.resize(500, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.gutter.isVisible() and view.viewportMargins().left() > 0
+    assert [text for _, text in view.gutter.labels()] == ["1:00", "1:03"]
+    assert "1:04" in view.time_html(4) and "64.0–64.5 s" in view.time_html(4)
+
+
+def test_no_margin_without_times_and_huge_paragraphs_say_they_go_on(qtbot):
+    from editor.gui.view import LONG_PARAGRAPH, SOFT_EVERY
+
+    doc = Transcript([Token("word") for _ in range(8)])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.show()
+    assert view.viewportMargins().left() == 0 and view.time_html(0) == ""
+    huge = Transcript([Token(f"w{i % 50}") for i in range(LONG_PARAGRAPH + 10)])
+    view.set_transcript(huge)
+    view.resize(600, 400)
+    assert view.viewportMargins().left() > 0
+    view.scroll_to_token(SOFT_EVERY, place=0.1)
+    assert "⋯" in [text for _, text in view.gutter.labels()]
+
+
+def test_subtitle_cues_are_marked_where_they_begin(qtbot):
+    from types import SimpleNamespace
+
+    doc = Transcript([Token(w, start=i, end=i + 0.5) for i, w in enumerate(
+        ["hello", "there", "how", "are", "you"])])
+    doc.metadata = SimpleNamespace(  # what a subtitle reader keeps: each cue's tokens
+        cues=(SimpleNamespace(token_ids=(doc[0].id, doc[1].id)),
+              SimpleNamespace(token_ids=(doc[2].id, doc[3].id, doc[4].id))), extra={})
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    assert view._cue_ids == {doc[0].id, doc[2].id}
+    assert "starts a subtitle cue" in view.time_html(2)
+    assert "starts a subtitle cue" not in view.time_html(3)
+    view.repaint()  # the bars are drawn without error
