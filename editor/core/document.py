@@ -71,6 +71,8 @@ class Suggestion:
     probs: Mapping[str, float] = field(default_factory=dict)
     state: State = State.PENDING
     original: str | None = None
+    #: who proposed it: "model", or "choice" when it repeats a choice the person made elsewhere
+    source: str = "model"
 
     def __post_init__(self) -> None:
         if type(self.kind) is not Kind:
@@ -374,6 +376,18 @@ class Transcript:
             if s.state in wanted and (kind is None or s.kind == kind)]
         if changes:
             self._push_suggestions(changes, "Clear suggestions")
+        return len(changes)
+
+    def drop_suggestions(self, keys: Iterable[tuple[int, Kind | str]], *, text: str = "Drop suggestions") -> int:
+        """Remove the pending suggestions with these (token id, kind) keys; one undo step.
+        Decided (accepted or rejected) suggestions are kept."""
+        changes: _SuggestionChanges = []
+        for token_id, kind in keys:
+            s = self.suggestion(token_id, kind)
+            if s is not None and s.state == State.PENDING:
+                changes.append((s.key, None))
+        if changes:
+            self._push_suggestions(changes, text)
         return len(changes)
 
     def accept(self, token_id: int, kind: Kind | str, value: str | None = None) -> Suggestion:

@@ -37,6 +37,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
                    help="where the model runs (default: CUDA when available)")
     p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
+    p.add_argument("--no-lexicon", action="store_true",
+                   help="leave out the forms Stet remembered from your reviews (the user lexicon)")
+    p.add_argument("--learned", action="store_true",
+                   help="also use what Stet learned from reviews of this language and these speakers")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(handler=run_restore)
 
@@ -56,6 +60,14 @@ def add_parser(subparsers) -> None:
     p.add_argument("--ignore-paragraphs", action="store_true",
                    help="in cased text, do not give the model the paragraph breaks (the words alone, as in "
                         "the word<TAB>LABEL benchmarks)")
+    p.add_argument("--simulate-review", type=_share, default=None, metavar="SHARE",
+                   help="cased text only: per talk, a simulated reviewer fixes every error in the first SHARE "
+                        "(e.g. 0.2) of its words, Stet learns from them (what the editor learns from a review: "
+                        "a mark bias, remembered case forms and marks between word pairs), and the rest is "
+                        "scored before and after: overall F1, case F1, and the words the person still has "
+                        "to change")
+    p.add_argument("--adapt-heads", action="store_true",
+                   help="with --simulate-review, also tune the model's output layer on the reviewed words")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
     p.set_defaults(handler=run_eval)
@@ -68,6 +80,20 @@ def add_parser(subparsers) -> None:
     add_train_arguments(p)
     p.add_argument("--export", metavar="MODEL_DIR", help="tune the run's best checkpoint on dev and write MODEL_DIR")
     p.set_defaults(handler=run_train)
+
+    from editor.restore import learned_cli
+
+    learned_cli.add_parser(subparsers)
+
+
+def _share(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 < v < 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not a share between 0 and 1 (e.g. 0.2)")
+    return v
 
 
 def run_restore(args: argparse.Namespace) -> int:
@@ -96,6 +122,9 @@ def run_restore(args: argparse.Namespace) -> int:
     from editor.restore.suggest import make_suggestions
 
     restorer = Restorer.load(args.model, args.device)
+    from editor.restore.learn import adaptation_for
+
+    restorer.adapt(adaptation_for(doc, lexicon=not args.no_lexicon, learned=args.learned))
     tokens = doc.tokens
     words = [t.word for t in tokens]
     bar = ProgressBar("restoring", enabled=None if not args.quiet else False)
@@ -128,7 +157,12 @@ def run_eval(args: argparse.Namespace) -> int:
     from editor.restore.scoring import format_report, score_file
 
     restorer = Restorer.load(args.model, args.device)
-    res = score_file(restorer, args.file, args.simulate_asr_errors, paragraphs=not args.ignore_paragraphs)
+    if args.adapt_heads and args.simulate_review is None:
+        from editor.core.errors import UserError
+
+        raise UserError("--adapt-heads goes with --simulate-review SHARE")
+    res = score_file(restorer, args.file, args.simulate_asr_errors, paragraphs=not args.ignore_paragraphs,
+                     simulate_review=args.simulate_review, adapt_heads=args.adapt_heads)
     if args.json:
         print(json.dumps(res, indent=1))
     else:

@@ -222,12 +222,23 @@ class Restorer:
         self.merge = k.get("merge", "owned")
         self.windows_per_batch = 64  # windows run through the network together (after a small first batch)
         self._lock = threading.Lock()
+        # what was learned from the person's reviews (editor.restore.learn); None: the model alone
+        self.adaptation = None
+        self._model_lexicon = lexicon
 
     @classmethod
     def load(cls, path: str | None = None, device: str = "auto") -> "Restorer":
         from editor.restore.package import load_model_dir
 
         return load_model_dir(path, resolve_device(device), cls)
+
+    def adapt(self, adaptation) -> None:
+        """Use what was learned from reviews (an `editor.restore.learn.Adaptation`: remembered case
+        forms, marks between word pairs, a class bias) in later restorations; None: the model alone.
+        The person's forms come before the model's own lexicon."""
+        with self._lock:
+            self.adaptation = adaptation if adaptation is not None and not adaptation.is_empty() else None
+            self.lexicon = {**self._model_lexicon, **(adaptation.mixed_forms() if adaptation is not None else {})}
 
     # ---------------------------------------------------------------- probabilities -> predictions
     def calibrated(self, joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -243,6 +254,8 @@ class Restorer:
         paragraph, so a sentence end there is likelier than the words alone say."""
         from editor.restore.labels import PERIOD_IN_LOWER, apply_case
 
+        if self.adaptation is not None:
+            joint = self.adaptation.apply(words, joint)
         punct, case = self.calibrated(joint)
         if paragraph_ends is not None and self.paragraph_end_odds != 1.0 and paragraph_ends.any():
             punct = boost_sentence_ends(punct, self.paragraph_end_odds, paragraph_ends)

@@ -92,7 +92,8 @@ def score_text(restorer, docs, paragraphs=None) -> dict:
     return res
 
 
-def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, paragraphs: bool = True) -> dict:
+def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, paragraphs: bool = True,
+               simulate_review: float | None = None, adapt_heads: bool = False) -> dict:
     """Scores on FILE; with `asr_errors_seed`, on a copy of an IWSLT-style FILE with simulated
     recognition errors. In cased text each line is a paragraph and, with `paragraphs`, its break is
     given to the restorer as the editor gives a document's paragraphs."""
@@ -108,6 +109,8 @@ def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, p
         if is_tsv(text):
             words, gold = read_iwslt_tsv(path, text)
             kind = "iwslt-tsv"
+            if simulate_review is not None:
+                raise UserError(f"{path}: a review is simulated only on cased, punctuated text (`# ` talk headers)")
             if asr_errors_seed is not None:
                 words, gold = with_asr_errors(words, gold, asr_errors_seed)
                 kind += f", simulated recognition errors (seed {asr_errors_seed})"
@@ -124,8 +127,14 @@ def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, p
     breaks = sum(len(starts) - 1 for _words, starts in docs)
     kind = "cased-text, " + (f"{breaks:,} paragraph breaks given to the model" if paragraphs
                              else "paragraph breaks ignored")
-    return {"file": str(path), "kind": kind, "warnings": warnings,
-            **score_text(restorer, [w for w, _s in docs], [s for _w, s in docs] if paragraphs else None)}
+    out = {"file": str(path), "kind": kind, "warnings": warnings,
+           **score_text(restorer, [w for w, _s in docs], [s for _w, s in docs] if paragraphs else None)}
+    if simulate_review is not None:
+        from editor.restore.learn import simulate_review as simulate
+
+        out["simulate_review"] = simulate(restorer, [w for w, _s in docs], [s for _w, s in docs] if paragraphs else None,
+                                          simulate_review, head=adapt_heads)
+    return out
 
 
 def _reliability(name: str, cal: dict) -> list[str]:
@@ -165,5 +174,23 @@ def format_report(res: dict) -> str:
         lines.append(f"ECE {cal['all_words']['ece']:.3f} (all words), {cal['suggestions']['ece']:.3f} (shown suggestions); "
                      f"at confidence >= 0.9: precision {hc['precision']:.1f} %, coverage {hc['coverage']:.1f} %")
         lines += _reliability("punctuation", cal["suggestions"])
+    if "simulate_review" in res:
+        lines += _review_lines(res["simulate_review"])
     return "\n".join(lines)
+
+
+def _review_lines(sim: dict) -> list[str]:
+    b, a = sim["before"], sim["after"]
+    out = ["", f"simulated review: the first {100 * sim['share']:.0f} % of each of {sim['talks']} talks fixed by a "
+               f"reviewer; the rest ({b['words']:,} words) scored without and with what Stet learned",
+           f"{'':22}{'without':>9}{'with':>9}",
+           f"{'overall F1':22}{b['overall_f1']:9.2f}{a['overall_f1']:9.2f}",
+           f"{'case F1':22}{b['case_f1']:9.2f}{a['case_f1']:9.2f}",
+           f"{'words to change':22}{b['actions']:9,}{a['actions']:9,}"]
+    names = sim["names"]
+    if names["later_occurrences"]:
+        out.append(f"words written mid-sentence with a capital in the reviewed part: {names['later_occurrences']:,} later "
+                   f"occurrences, {names['right_before']:.1f} % right without, {names['right_after']:.1f} % with")
+    out.append(f"learning took {1000 * sim['fit_seconds_median']:.0f} ms per talk (median)")
+    return out
 

@@ -21,6 +21,8 @@ from editor.core.formats._common import (PathLike, atomic_write, decode_utf8, pa
 from editor.core.render import NONE, RenderPolicy
 
 FORMAT_VERSION = 1
+#: Who may have proposed a suggestion (Suggestion.source).
+SUGGESTION_SOURCES = ("model", "choice")
 _META_TEXT_FIELDS = ("source_file", "audio_file", "language", "model", "restore_model")
 
 
@@ -53,6 +55,8 @@ def stet_document(transcript: Transcript, path: PathLike | None = None) -> dict[
                 "state": s.state.value}
         if s.original is not None:
             item["original"] = s.original
+        if s.source != "model":
+            item["source"] = s.source
         suggestions.append(item)
     m = transcript.metadata
     metadata: dict[str, Any] = {key: getattr(m, key) for key in _META_TEXT_FIELDS}
@@ -138,9 +142,18 @@ def _suggestion(item: Any, path: PathLike, n: int, ids: dict[int, int]) -> Sugge
         return Suggestion(item["token"], Kind(item.get("kind")),
                           _text(item, "value", path, where, ""), probs,
                           State(item.get("state", "pending")),
-                          _text(item, "original", path, where))
+                          _text(item, "original", path, where),
+                          _source(item, path, where))
     except (ValueError, TypeError) as err:
         raise FormatError(path, f"{where}: {err}") from None
+
+
+def _source(item: dict[str, Any], path: PathLike, where: str) -> str:
+    source = item.get("source", "model")
+    if source not in SUGGESTION_SOURCES:
+        raise FormatError(path, f"{where}: \"source\" is {str(source)[:40]!r}, not one of "
+                                f"{', '.join(SUGGESTION_SOURCES)}")
+    return source
 
 
 def _metadata(item: Any, path: PathLike) -> Metadata:

@@ -1,0 +1,159 @@
+"""What the person's review decisions teach the rest of the document (pure Python, no Qt).
+
+When the person accepts, rejects or chooses a case or a mark, the same word (case) or the same
+pair of words (mark) elsewhere gets its pending suggestion updated to that choice, marked
+``source="choice"`` ("from your choice" in the editor), in the same undo step as the decision.
+
+- A case choice counts only mid-sentence: a capital after a sentence end says nothing about the
+  word ("The" starts a sentence; "Okafor" is a name).
+- Suggestions the person already decided are never changed; a word that already reads as chosen
+  loses a pending suggestion that would change it back.
+- Marks are propagated only where the text after the word is a plain mark (no quotes, brackets
+  or ellipses), which is how recognisers and the restorer write them.
+
+`review_decisions` lists the decisions of a document as `ReviewDecision`s, what adaptation and
+the user lexicon learn from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from editor.core.document import Kind, State, Suggestion, Transcript
+from editor.core.text import ends_sentence, split_opening
+
+#: A mark that can stand alone after a word and be propagated (the restorer's own marks).
+PLAIN_MARKS = frozenset({"", ",", ".", "?", "!", ":", ";"})
+CHOICE = "choice"
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewDecision:
+    """One word as the person left it, with what Stet had proposed there."""
+
+    index: int
+    word: str
+    surface: str  # without opening quotes or brackets
+    punct: str
+    sentence_start: bool
+    kind: Kind  # what the person decided on this word
+    state: State  # accepted (a proposal or an alternative) or rejected
+    value: str  # accepted: the value now in the text; rejected: the value turned down
+    next_word: str | None = None  # the word after it (a mark's context), None at the end
+
+
+def starts_sentence(doc: Transcript, index: int) -> bool:
+    return index == 0 or ends_sentence(doc[index - 1].punct)
+
+
+def _bare(surface: str | None) -> str:
+    lead, rest = split_opening(surface or "")
+    return rest if rest else (surface or "")
+
+
+def propagate(doc: Transcript, token_id: int, kind: Kind | str) -> int:
+    """Repeat the person's decision on ``token_id`` (its current case or mark) wherever the same
+    word (case) or word pair (mark) has no decision of the person's yet. Returns how many
+    suggestions changed. Call it inside the history group of the decision so that one undo takes
+    both back (``decide`` does)."""
+    kind = Kind(kind)
+    index = doc.index_of(token_id)
+    token = doc[index]
+    changes: list[Suggestion | tuple[int, Kind]] = []
+    if kind == Kind.CASE:
+        if starts_sentence(doc, index):
+            return 0
+        form = _bare(token.surface)
+        if not any(ch.isalpha() for ch in form) or form.lower() != token.word.lower():
+            return 0  # an edited word, not a case choice
+        targets = [j for j in range(len(doc)) if j != index and doc[j].word == token.word
+                   and not starts_sentence(doc, j)]
+        for j in targets:
+            t = doc[j]
+            old = doc.suggestion(t.id, Kind.CASE)
+            if old is not None and old.state != State.PENDING:
+                continue
+            lead, now = split_opening(t.surface or t.word)
+            if not now:
+                continue
+            if now == form:
+                if old is not None:
+                    changes.append((t.id, Kind.CASE))
+                continue
+            value = lead + form
+            probs = dict(old.probs) if old is not None else {}
+            changes.append(Suggestion(t.id, Kind.CASE, value, probs, source=CHOICE))
+    else:
+        if token.punct not in PLAIN_MARKS or index + 1 >= len(doc):
+            return 0
+        mark, pair = token.punct, (token.word, doc[index + 1].word)
+        for j in range(len(doc) - 1):
+            t = doc[j]
+            if j == index or (t.word, doc[j + 1].word) != pair or t.punct not in PLAIN_MARKS:
+                continue
+            old = doc.suggestion(t.id, Kind.PUNCT)
+            if old is not None and old.state != State.PENDING:
+                continue
+            if t.punct == mark:
+                if old is not None:
+                    changes.append((t.id, Kind.PUNCT))
+                continue
+            probs = dict(old.probs) if old is not None else {}
+            changes.append(Suggestion(t.id, Kind.PUNCT, mark, probs, source=CHOICE))
+    if not changes:
+        return 0
+    new = [c for c in changes if isinstance(c, Suggestion)]
+    gone = [c for c in changes if not isinstance(c, Suggestion)]
+    with doc.history.group("Repeat your choice"):
+        if gone:
+            doc.drop_suggestions(gone, text="Repeat your choice")
+        if new:
+            doc.set_suggestions(new, text="Repeat your choice")
+    return len(changes)
+
+
+def decide(doc: Transcript, token_id: int, kind: Kind | str, *, accept: bool = True,
+           value: str | None = None, repeat: bool = True) -> tuple[Suggestion, int]:
+    """Accept (or choose ``value``) or reject a suggestion and, with ``repeat``, propagate the
+    choice; one undo step. Returns the decided suggestion and how many others changed."""
+    kind = Kind(kind)
+    s = doc.suggestion(token_id, kind)
+    label = "Accept suggestion" if accept else "Reject suggestion"
+    if s is not None and accept and value is not None and value != s.value:
+        label = "Choose alternative"
+    with doc.history.group(label):
+        decided = doc.accept(token_id, kind, value) if accept else doc.reject(token_id, kind)
+        n = propagate(doc, token_id, kind) if repeat else 0
+    return decided, n
+
+
+def review_decisions(doc: Transcript) -> list[ReviewDecision]:
+    """The person's decisions in the document (accepted or rejected suggestions), in text order."""
+    out = []
+    for s in doc.suggestions(order="position"):
+        if s.state == State.PENDING:
+            continue
+        i = doc.index_of(s.token_id)
+        t = doc[i]
+        out.append(ReviewDecision(i, t.word, _bare(t.surface), t.punct, starts_sentence(doc, i), s.kind, s.state,
+                                  s.value, doc[i + 1].word if i + 1 < len(doc) else None))
+    return out
+
+
+def user_forms(doc: Transcript) -> dict[str, str]:
+    """Case forms the person chose or wrote mid-sentence that differ from plain lowercase and from
+    what a capital at a sentence start gives ("okafor" -> "Okafor", "ipad" -> "iPad"), where every
+    mid-sentence occurrence in the document agrees: for the user lexicon."""
+    seen: dict[str, set[str]] = {}
+    for i, t in enumerate(doc.tokens):
+        if starts_sentence(doc, i):
+            continue
+        form = _bare(t.surface)
+        if form and any(ch.isalpha() for ch in form) and form.lower() == t.word.lower():
+            seen.setdefault(t.word.lower(), set()).add(form)
+    chosen = {d.word.lower() for d in review_decisions(doc) if d.kind == Kind.CASE and not d.sentence_start}
+    chosen |= {t.word.lower() for i, t in enumerate(doc.tokens)
+               if not starts_sentence(doc, i) and _bare(t.surface) != t.word and doc.suggestion(t.id, Kind.CASE) is None}
+    return {w: next(iter(f)) for w, f in seen.items()
+            if len(f) == 1 and w in chosen and next(iter(f)) != w}
+

@@ -1,0 +1,117 @@
+"""A decision made once is proposed everywhere it applies (editor.core.learning)."""
+
+from editor.core.document import Kind, State, Suggestion, Transcript
+from editor.core.formats.stet import stet_document, transcript_from_stet
+from editor.core.learning import decide, propagate, review_decisions, user_forms
+
+
+def _doc(text: str) -> Transcript:
+    return Transcript.from_words(text.split())
+
+
+def _case(doc: Transcript, i: int, value: str, p: float = 0.6) -> Suggestion:
+    t = doc[i]
+    return Suggestion(t.id, Kind.CASE, value, {value: p, t.word: 1 - p})
+
+
+def test_a_case_choice_is_proposed_for_the_same_word_elsewhere():
+    doc = _doc("we met okafor today and okafor said hello then we saw okafor again")
+    doc.set_suggestions([_case(doc, 2, "Okafor")])
+    s, n = decide(doc, doc[2].id, Kind.CASE)
+    assert s.state == State.ACCEPTED and doc[2].surface == "Okafor"
+    assert n == 2
+    for i in (5, 11):
+        sug = doc.suggestion(doc[i].id, Kind.CASE)
+        assert sug is not None and sug.value == "Okafor" and sug.source == "choice"
+        assert sug.state == State.PENDING  # proposed, not applied
+        assert doc[i].surface == "okafor"
+
+
+def test_one_undo_takes_back_the_decision_and_what_it_repeated():
+    doc = _doc("we met okafor today and okafor said hello")
+    doc.set_suggestions([_case(doc, 2, "Okafor")])
+    decide(doc, doc[2].id, Kind.CASE)
+    assert doc.suggestion(doc[5].id, Kind.CASE) is not None
+    doc.history.undo()
+    assert doc[2].surface == "okafor"
+    assert doc.suggestion(doc[2].id, Kind.CASE).state == State.PENDING
+    assert doc.suggestion(doc[5].id, Kind.CASE) is None
+    doc.history.redo()
+    assert doc.suggestion(doc[5].id, Kind.CASE).source == "choice"
+
+
+def test_a_capital_at_a_sentence_start_teaches_nothing():
+    doc = Transcript.from_text("The cat sat. The dog ran and the bird sang.")
+    the = [i for i, t in enumerate(doc.tokens) if t.word == "the"]
+    doc.set_suggestions([_case(doc, the[1], "THE")])
+    _, n = decide(doc, doc[the[1]].id, Kind.CASE)
+    assert n == 0
+    assert doc.suggestion(doc[the[2]].id, Kind.CASE) is None
+
+
+def test_a_rejected_capital_removes_the_same_proposal_elsewhere_but_keeps_decided_ones():
+    doc = _doc("i like apple pie and apple juice and apple cake")
+    apples = [i for i, t in enumerate(doc.tokens) if t.word == "apple"]
+    doc.set_suggestions([_case(doc, i, "Apple") for i in apples])
+    doc.accept(doc[apples[2]].id, Kind.CASE)  # the person wanted this one capitalised
+    _, n = decide(doc, doc[apples[0]].id, Kind.CASE, accept=False)
+    assert n == 1
+    assert doc.suggestion(doc[apples[1]].id, Kind.CASE) is None
+    assert doc.suggestion(doc[apples[2]].id, Kind.CASE).state == State.ACCEPTED
+    assert doc[apples[2]].surface == "Apple"
+
+
+def test_a_mark_choice_is_repeated_for_the_same_word_pair():
+    doc = _doc("i stayed because it rained and i stayed because it snowed and we stayed because why not")
+    becauses = [i - 1 for i, t in enumerate(doc.tokens) if t.word == "because"]
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": 0.55, "": 0.45}) for i in becauses])
+    _, n = decide(doc, doc[becauses[0]].id, Kind.PUNCT, accept=False)
+    assert n == 2
+    for i in becauses[1:]:
+        assert doc.suggestion(doc[i].id, Kind.PUNCT) is None
+    assert [t.punct for t in doc.tokens] == [""] * len(doc)
+
+
+def test_a_chosen_mark_is_proposed_where_the_model_proposed_nothing():
+    doc = _doc("well you know it works well you know")
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.7, "": 0.3})])
+    _, n = decide(doc, doc[0].id, Kind.PUNCT)
+    assert n == 1
+    sug = doc.suggestion(doc[5].id, Kind.PUNCT)
+    assert sug.value == "," and sug.source == "choice" and doc[5].punct == ""
+
+
+def test_repeat_can_be_turned_off():
+    doc = _doc("okafor and okafor")
+    doc.set_suggestions([_case(doc, 2, "Okafor")])
+    _, n = decide(doc, doc[2].id, Kind.CASE, repeat=False)
+    assert n == 0 and doc.suggestion(doc[0].id, Kind.CASE) is None
+
+
+def test_propagate_ignores_an_edited_word():
+    doc = _doc("we met okafor and okafor")
+    doc.edit_token(2, surface="Okoro")
+    assert propagate(doc, doc[2].id, Kind.CASE) == 0
+
+
+def test_the_source_survives_a_project_round_trip():
+    doc = _doc("we met okafor and okafor left")
+    doc.set_suggestions([_case(doc, 2, "Okafor")])
+    decide(doc, doc[2].id, Kind.CASE)
+    back = transcript_from_stet(stet_document(doc), "x.stet")
+    assert back.suggestion(back[4].id, Kind.CASE).source == "choice"
+    assert back.suggestion(back[2].id, Kind.CASE).source == "model"
+
+
+def test_review_decisions_and_user_forms():
+    doc = _doc("we met okafor and okafor left with the ipad")
+    doc.set_suggestions([_case(doc, 2, "Okafor"), _case(doc, 8, "Ipad")])
+    decide(doc, doc[2].id, Kind.CASE)
+    decide(doc, doc[8].id, Kind.CASE, value="iPad")
+    decided = review_decisions(doc)
+    assert [(d.word, d.kind, d.state) for d in decided] == [("okafor", Kind.CASE, State.ACCEPTED),
+                                                            ("ipad", Kind.CASE, State.ACCEPTED)]
+    # the second okafor still reads lowercase: the forms disagree until it is accepted too
+    assert user_forms(doc) == {"ipad": "iPad"}
+    decide(doc, doc[4].id, Kind.CASE)
+    assert user_forms(doc) == {"ipad": "iPad", "okafor": "Okafor"}

@@ -1,0 +1,153 @@
+"""Learning from the person reviewing (editor.restore.learn): adaptation, the user lexicon in
+restoration, `stet eval --simulate-review` and `stet learned`."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from editor.restore.labels import CASE_INDEX, N_CASE, N_PUNCT, PUNCT_INDEX
+from editor.restore.learn import (Adaptation, Decision, fit_bias, load_learned, profile_key, reset_learned,
+                                  save_learned, simulate_review)
+
+CASED = """# a talk
+We met Zarvex at the station. Zarvex said the train was late, and we waited.
+Then Zarvex called his sister, who lives in Lyon. She said the trains are always late there.
+Why do they never run on time? Nobody knows. We waited for an hour, and then we went home.
+The next day Zarvex came back with his sister, and we all went to the station again.
+"""
+
+
+@pytest.fixture(scope="module")
+def shipped_restorer():
+    from editor.restore.inference import Restorer
+
+    return Restorer.load(device="cpu")
+
+
+def _uniform(n: int) -> np.ndarray:
+    return np.full((n, N_PUNCT * N_CASE), 1.0 / (N_PUNCT * N_CASE), np.float32)
+
+
+def test_remembered_case_forms_and_pair_marks_move_the_odds():
+    a = Adaptation(case_forms={"zarvex": "Zarvex"}, pair_marks={("well", "you"): ","})
+    words = ["well", "you", "see", "zarvex"]
+    j = a.apply(words, _uniform(4)).reshape(4, N_PUNCT, N_CASE)
+    assert np.allclose(j.sum((1, 2)), 1.0)
+    assert j[3, :, CASE_INDEX["capitalized"]].sum() > 0.8
+    assert j[0, PUNCT_INDEX[","], :].sum() > j[0, PUNCT_INDEX["."], :].sum() * 2
+    assert np.allclose(j[2], 1.0 / (N_PUNCT * N_CASE))  # words it knows nothing of are untouched
+
+
+def test_a_lexicon_form_is_written_outright():
+    a = Adaptation(fixed_forms={"zarvex": "ZarVex"})
+    j = a.apply(["zarvex"], _uniform(1)).reshape(1, N_PUNCT, N_CASE)
+    assert j[0, :, CASE_INDEX["mixed"]].sum() == pytest.approx(1.0)
+    assert a.mixed_forms() == {"zarvex": "ZarVex"}
+
+
+def test_the_bias_learns_a_speaker_who_uses_more_commas():
+    rng = np.random.default_rng(0)
+    n = 400
+    joint = _uniform(n).reshape(n, N_PUNCT, N_CASE)
+    joint[:, PUNCT_INDEX[","], :] = 0.2 / N_CASE
+    joint[:, 0, :] = 0.8 / N_CASE - 0.0
+    joint[:, 2:, :] = 0.0
+    joint /= joint.sum((1, 2), keepdims=True)
+    gold_p = np.where(rng.random(n) < 0.5, PUNCT_INDEX[","], 0)
+    bp, bc = fit_bias(joint.reshape(n, -1), gold_p * N_CASE)
+    assert bp[PUNCT_INDEX[","]] - bp[0] > 1.0  # odds of a comma raised about 4x (0.2 -> 0.5)
+    assert abs(bp[PUNCT_INDEX[","]] - bp[0] - np.log(4)) < 0.5
+
+
+def test_case_forms_need_every_mid_sentence_occurrence_to_agree():
+    d = [Decision("the", "", "The", False, "", "the", False),  # a title: "The Journal"
+         Decision("journal", "", "Journal", False, "", "journal", False),
+         Decision("the", "", "the", False, "", "the", False),
+         Decision("okafor", "", "Okafor", False, "", "okafor", False),
+         Decision("okafor", "", "Okafor", True, "", "Okafor", True)]
+    a = Adaptation.learn(d, bias=False)
+    assert a.case_forms == {"journal": "Journal", "okafor": "Okafor"}
+
+
+def test_an_adaptation_round_trips_and_bad_ones_are_refused():
+    a = Adaptation(np.arange(N_PUNCT) * 0.1, np.zeros(N_CASE), {"okafor": "Okafor"}, {("well", "you"): ","}, words=12)
+    b = Adaptation.from_dict(json.loads(json.dumps(a.to_dict())))
+    assert b.case_forms == a.case_forms and b.pair_marks == a.pair_marks and b.words == 12
+    assert np.allclose(b.punct_bias, a.punct_bias)
+    for bad in ({"punct_bias": [1e300] * N_PUNCT}, {"punct_bias": [0] * 3}, {"case_forms": {"x": "Y"}},
+                {"pair_marks": [["a", "b", "#"]]}, {"words": -1}, [1, 2]):
+        with pytest.raises(ValueError):
+            Adaptation.from_dict(bad)
+
+
+def test_learned_state_is_kept_per_language_and_speakers_and_can_be_reset(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    en, de = profile_key("en", ["Ann", "Bo"]), profile_key("de", ["Ann", "Bo"])
+    assert en != de and en == profile_key("en", ["bo", "ann", None]) and profile_key(None) == "en-anyone"
+    save_learned(en, Adaptation(case_forms={"okafor": "Okafor"}, words=3))
+    assert load_learned(en).case_forms == {"okafor": "Okafor"}
+    assert load_learned(de) is None
+    assert reset_learned() == 1 and load_learned(en) is None
+
+
+def test_simulated_review_scores_the_rest_before_and_after(shipped_restorer, tmp_path):
+    from editor.restore.data import read_cased_paragraphs
+
+    path = tmp_path / "talks.txt"
+    path.write_text(CASED * 3, encoding="utf-8")
+    docs = read_cased_paragraphs(path)
+    res = simulate_review(shipped_restorer, [w for w, _ in docs], [s for _, s in docs], 0.3)
+    assert res["talks"] == 3
+    for side in ("before", "after"):
+        assert set(res[side]) >= {"overall_f1", "case_f1", "actions"}
+        assert 0 <= res[side]["overall_f1"] <= 100
+    # the reviewer wrote "Zarvex" mid-sentence; its later occurrences are right with what was learned
+    assert res["names"]["right_after"] == 100.0
+    with pytest.raises(ValueError):
+        simulate_review(shipped_restorer, [w for w, _ in docs], None, 1.5)
+
+
+def _stet(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "editor", *map(str, args)], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, **(env or {})})
+
+
+def test_eval_simulate_review_json(tmp_path):
+    path = tmp_path / "talks.txt"
+    path.write_text(CASED * 2, encoding="utf-8")
+    run = _stet("eval", path, "--simulate-review", "0.25", "--json", "--device", "cpu")
+    assert run.returncode == 0, run.stderr
+    sim = json.loads(run.stdout)["simulate_review"]
+    assert sim["share"] == 0.25
+    assert set(sim["before"]) >= {"overall_f1", "case_f1", "actions"} and set(sim["after"]) >= {"overall_f1", "case_f1", "actions"}
+    text = _stet("eval", path, "--simulate-review", "0.25", "--device", "cpu")
+    assert "simulated review" in text.stdout and "words to change" in text.stdout
+    bad = _stet("eval", path, "--simulate-review", "2")
+    assert bad.returncode == 2 and "between 0 and 1" in bad.stderr
+
+
+def test_the_user_lexicon_is_used_by_restore_and_edited_by_stet_learned(tmp_path):
+    env = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    text = tmp_path / "t.txt"
+    text.write_text("we met zarvex today and zarvex said hi\n", encoding="utf-8")
+    assert "ZarVex" not in _stet("restore", text, "--device", "cpu", env=env).stdout
+    add = _stet("learned", "--add", "ZarVex", "NASA", env=env)
+    assert add.returncode == 0, add.stderr
+    assert _stet("learned", env=env).stdout.split() == ["NASA", "ZarVex"]
+    out = _stet("restore", text, "--device", "cpu", env=env).stdout
+    assert out.count("ZarVex") == 2
+    assert "ZarVex" not in _stet("restore", text, "--device", "cpu", "--no-lexicon", env=env).stdout
+    bad = _stet("learned", "--add", "Zar Vex", env=env)
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "one word" in bad.stderr
+    exported = tmp_path / "forms.txt"
+    assert _stet("learned", "--export", exported, env=env).returncode == 0
+    assert exported.read_text(encoding="utf-8") == "NASA\nZarVex\n"
+    assert _stet("learned", "--export", exported, env=env).returncode == 1  # asks for --force
+    assert _stet("learned", "--remove", "nasa", env=env).returncode == 0
+    assert _stet("learned", env=env).stdout.split() == ["ZarVex"]
+    assert _stet("learned", "--reset", env=env).returncode == 0
+    assert _stet("learned", env=env).stdout == ""
