@@ -37,7 +37,7 @@ $(STAMP): pyproject.toml
 		{ echo "Stet needs Python 3.11 or newer; set PYTHON=python3.11" >&2; exit 1; }
 	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q $(TORCH_SPEC)
-	$(VPY) -m pip install -q -e '.[dev,train]'
+	$(VPY) -m pip install -q -e '.[dev,train,cluster]'
 	touch $@
 
 test: setup

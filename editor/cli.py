@@ -59,17 +59,19 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _add_builtin_commands(subparsers: argparse._SubParsersAction) -> None:
-    from editor.core.arguments import add_force_argument, add_policy_argument
+    from editor.core.arguments import add_batch_arguments, add_force_argument, add_policy_argument
 
     p = subparsers.add_parser(
         "convert", help="convert a transcript between formats by file extension",
         description="Read IN and write OUT, each format chosen by its extension. Reads .txt .srt "
                     ".vtt .json (Vosk or Whisper) .jsonl .stet; writes .txt .md .docx .srt .vtt "
                     ".json .stet.")
-    p.add_argument("input", metavar="IN", help="transcript to read")
-    p.add_argument("-o", "--output", metavar="OUT", required=True, help="file to write")
+    p.add_argument("input", metavar="IN", nargs="+", help="transcript to read (or several, folders, globs)")
+    p.add_argument("-o", "--output", metavar="OUT", help="file to write (a folder for many inputs)")
     add_force_argument(p)
     add_policy_argument(p)
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (many inputs)")
+    add_batch_arguments(p, kind="convert", inputs="input")
     p.set_defaults(handler=run_convert)
 
     p = subparsers.add_parser("show", help="print a transcript as clean text",
@@ -134,7 +136,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    if getattr(args, "batch", None):
+        handler = _batch_or_single(args, handler, commands[args_list[0]])
     return _run(handler, args)
+
+
+def _batch_or_single(args: argparse.Namespace, handler, command: argparse.ArgumentParser):
+    """The batch runner when the command was given many inputs (editor.core.arguments says when),
+    else the command's own handler with its one input, exactly as before batches existed."""
+    from editor.core.arguments import batch_requested
+
+    if batch_requested(args):
+        from editor.batch.cli import run_batch
+
+        return run_batch
+    setattr(args, args.batch_inputs, getattr(args, args.batch_inputs)[0])
+    if args.batch == "convert" and not args.output:
+        command.error("the following arguments are required: -o/--output (or, for many inputs, "
+                      "-o FOLDER or --to EXT)")
+    return handler
 
 
 def _run(handler, args: argparse.Namespace) -> int:

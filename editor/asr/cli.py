@@ -13,21 +13,24 @@ _OUTPUTS = ".stet .srt .vtt .txt .md .docx .json"
 
 
 def add_parser(subparsers) -> None:
-    from editor.core.arguments import add_force_argument
+    from editor.core.arguments import add_batch_arguments, add_force_argument
 
     p = subparsers.add_parser(
         "transcribe", help="turn the speech in an audio or video file into a transcript",
         description="Recognise the speech in AUDIO (any audio or video file FFmpeg reads) with a "
                     "Vosk model and write the words with their times. The output format follows "
                     f"the extension of OUT ({_OUTPUTS}); without -o the text goes to stdout.")
-    p.add_argument("audio", metavar="AUDIO", help="audio or video file")
+    p.add_argument("audio", metavar="AUDIO", nargs="+",
+                   help="audio or video file (or several, folders, globs)")
     p.add_argument("-m", "--model", metavar="DIR_OR_NAME",
                    help="a model folder, an installed model's name, or a language code such as "
                         "ko or en-us (default: the first model found; see `stet models path`)")
-    p.add_argument("-o", "--output", metavar="OUT", help=f"file to write ({_OUTPUTS})")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help=f"file to write ({_OUTPUTS}); a folder for many inputs")
     add_force_argument(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true", help="let Vosk log what it does")
+    add_batch_arguments(p, kind="transcribe", inputs="audio", ray=True, default_to=".stet")
     p.set_defaults(handler=run_transcribe)
 
     p = subparsers.add_parser(

@@ -46,19 +46,20 @@ class TokenAssembler:
 def iter_transcription(audio_path: str | os.PathLike[str],
                        model: str | os.PathLike[str] | ModelInfo | None = None, *,
                        cancel: threading.Event | None = None, verbose: bool = False,
-                       in_worker: bool = True) -> Iterator[Event]:
+                       in_worker: bool = True, vosk_model=None) -> Iterator[Event]:
     """The lower level of :func:`transcribe`: its events, as they come.
 
     Yields :class:`Progress`, :class:`WordBatch` and, last, :class:`Finished`. Recognition runs in a
     spawned child process unless ``in_worker`` is False; then it runs on this thread, where a crash
     in Vosk's native code would take the program down with it. The file is checked before the
-    child starts, so an unreadable file fails at once.
+    child starts, so an unreadable file fails at once. ``vosk_model``, a ``vosk.Model`` already
+    loaded from ``model``, is used when recognition runs here (a batch worker loads it once).
     """
     info = model if isinstance(model, ModelInfo) else resolve_model(model)
     probe_audio(audio_path)
     if not in_worker:
         stop = (lambda: cancel.is_set()) if cancel is not None else None
-        yield from recognise(audio_path, info.path, should_stop=stop, verbose=verbose)
+        yield from recognise(audio_path, info.path, should_stop=stop, verbose=verbose, model=vosk_model)
     else:
         yield from recognise_in_worker(audio_path, info.path, cancel=cancel, verbose=verbose)
 
@@ -68,7 +69,8 @@ def transcribe(audio_path: str | os.PathLike[str],
                on_progress: Callable[[Progress], None] | None = None,
                on_words: Callable[[tuple[Word, ...]], None] | None = None,
                cancel: threading.Event | None = None, verbose: bool = False,
-               paragraph_gap: float = PARAGRAPH_GAP, in_worker: bool = True) -> Transcript:
+               paragraph_gap: float = PARAGRAPH_GAP, in_worker: bool = True,
+               vosk_model=None) -> Transcript:
     """Recognise the speech in ``audio_path`` (any audio or video FFmpeg reads).
 
     ``model`` is a folder, an installed model's name, a language code, or None for the first model
@@ -82,7 +84,7 @@ def transcribe(audio_path: str | os.PathLike[str],
     starts: list[int] = []
     duration = None
     for event in iter_transcription(audio_path, info, cancel=cancel, verbose=verbose,
-                                    in_worker=in_worker):
+                                    in_worker=in_worker, vosk_model=vosk_model):
         if isinstance(event, WordBatch):
             for group, new_paragraph in assembler.add(event.words):
                 if new_paragraph:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import glob
+import os
 
 from editor.core.render import RenderPolicy
 
@@ -39,3 +41,58 @@ def probability(text: str) -> float:
     if not 0.0 <= v <= 1.0:
         raise argparse.ArgumentTypeError(f"expected a probability between 0 and 1, not {text!r}")
     return v
+
+
+def add_batch_arguments(parser: argparse.ArgumentParser, *, kind: str, inputs: str,
+                        ray: bool = False, default_to: str | None = None) -> None:
+    """The options for many inputs at once; ``stet`` runs the command as a batch when they ask for it.
+
+    ``kind`` names the batch job (restore, transcribe, convert), ``inputs`` the argument holding the
+    input paths (nargs="+"). The command has -f/--force already (:func:`add_force_argument`)."""
+    g = parser.add_argument_group(
+        "many inputs", "Given several inputs, a folder or a glob, the command runs over all of them with "
+                       "one model per worker process: -o names a folder (created if missing) where "
+                       "each output takes its input's name and relative path, in the format --to. An "
+                       "output newer than its input is skipped, so a stopped batch resumes; an "
+                       "older one is replaced only with --force, which redoes every input.")
+    g.add_argument("--to", metavar="EXT", type=_extension,
+                   help="format of the outputs (e.g. .srt, txt, .stet; default: "
+                        f"{default_to or 'the format of each input'})")
+    g.add_argument("-r", "--recursive", action="store_true", help="include the files in sub-folders")
+    g.add_argument("-j", "--jobs", type=_positive, metavar="N",
+                   help="worker processes (default: one per free core)")
+    if ray:
+        g.add_argument("--ray", metavar="ADDRESS",
+                       help="run on a Ray cluster (needs the `cluster` extra): its address, e.g. "
+                            "10.0.0.5:6379 or auto, or `local` for a throwaway cluster on this machine")
+    parser.set_defaults(batch=kind, batch_inputs=inputs, batch_default_to=default_to)
+
+
+def batch_requested(args: argparse.Namespace) -> bool:
+    """Whether a command given :func:`add_batch_arguments` asked for a batch, not one file in, one out."""
+    inputs = getattr(args, args.batch_inputs)
+    if len(inputs) > 1 or args.recursive or args.to or args.jobs or getattr(args, "ray", None):
+        return True
+    only = inputs[0]
+    if os.path.isdir(only) or (not os.path.lexists(only) and glob.has_magic(only)):
+        return True
+    out = getattr(args, "output", None)
+    return bool(out) and (os.path.isdir(out) or out.endswith(("/", os.sep)))
+
+
+def _extension(text: str) -> str:
+    ext = text.strip().lower()
+    ext = ext if ext.startswith(".") else "." + ext
+    if len(ext) < 2 or any(c in ext for c in "/\\ ") or ext.count(".") > 1:
+        raise argparse.ArgumentTypeError(f"expected a file extension such as .srt, not {text!r}")
+    return ext
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return n

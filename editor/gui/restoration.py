@@ -31,14 +31,13 @@ def load_restorer(model: str | None, device: str):
     with _RESTORERS_LOCK:
         found = _RESTORERS.get(key)
         if found is None:
-            import torch
+            from editor.core.threads import configure_threads
 
+            # Before torch loads: waiting threads sleep instead of spinning, and the model gets
+            # the free cores less one, left to the window (the UI must never wait).
+            configure_threads(reserve=1)
             from editor.restore import Restorer, make_suggestions  # noqa: F401 — import here, not on the UI thread
 
-            # One thread for the model leaves the other core(s) to the window: inference of
-            # a transcript is fast enough either way, and the UI must never wait.
-            if torch.get_num_threads() > 1:
-                torch.set_num_threads(max(1, torch.get_num_threads() - 1))
             found = _RESTORERS[key] = Restorer.load(model or None, device=device)
         return found
 

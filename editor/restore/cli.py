@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from editor.core.arguments import add_force_argument, probability
+from editor.core.arguments import add_batch_arguments, add_force_argument, probability
 from editor.restore.train_config import add_train_arguments, train_config_from_args
 
 
@@ -29,8 +29,8 @@ def add_parser(subparsers) -> None:
                     "for review in the editor; text formats apply those at or above --min-confidence "
                     "(default: the model's best guess everywhere). Already punctuated text is re-predicted "
                     "and the suggestions show where the model disagrees. Without -o the text goes to stdout.")
-    p.add_argument("input", metavar="IN")
-    p.add_argument("-o", "--output", metavar="OUT")
+    p.add_argument("input", metavar="IN", nargs="+", help="transcript to restore (or several, folders, globs)")
+    p.add_argument("-o", "--output", metavar="OUT", help="file to write (a folder for many inputs)")
     add_force_argument(p)
     p.add_argument("--min-confidence", type=probability, default=0.0, metavar="P",
                    help="apply only suggestions with confidence >= P when writing text (default 0: all)")
@@ -42,6 +42,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--learned", action="store_true",
                    help="also use what Stet learned from reviews of this language and these speakers")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_batch_arguments(p, kind="restore", inputs="input", ray=True)
     p.set_defaults(handler=run_restore)
 
     p = subparsers.add_parser(
@@ -118,30 +119,24 @@ def run_restore(args: argparse.Namespace) -> int:
         print(f"stet: warning: {args.input}: {w}", file=sys.stderr)
     if not len(doc):
         raise UserError(f"{args.input}: no words to restore (the file is empty or holds no text)")
+    from editor.core.threads import configure_threads
+
+    configure_threads()  # before torch loads: no more threads than free cores, none spinning
     from editor.restore.inference import Restorer
-    from editor.restore.suggest import make_suggestions
+    from editor.restore.pipeline import restore_transcript
 
     restorer = Restorer.load(args.model, args.device)
-    from editor.restore.learn import adaptation_for
-
-    restorer.adapt(adaptation_for(doc, lexicon=not args.no_lexicon, learned=args.learned))
-    tokens = doc.tokens
-    words = [t.word for t in tokens]
     bar = ProgressBar("restoring", enabled=None if not args.quiet else False)
-    done = 0
     t0 = time.monotonic()
 
-    def on_chunk(start: int, end: int, _preds) -> None:
-        nonlocal done
-        done += end - start
+    def on_words(done: int, total: int) -> None:
         rate = done / max(time.monotonic() - t0, 1e-6)
-        bar.update(done / len(words), format_eta((len(words) - done) / rate if rate else None))
+        bar.update(done / total, format_eta((total - done) / rate if rate else None))
 
-    preds = restorer.restore(words, on_chunk=on_chunk if len(words) > 2000 else None,
-                             paragraph_starts=doc.paragraph_starts)
-    bar.close()
-    doc.set_suggestions(make_suggestions(tokens, preds, restorer.lexicon), text="Restore")
-    doc.set_metadata(restore_model=restorer.name)
+    try:
+        restore_transcript(restorer, doc, on_words, lexicon=not args.no_lexicon, learned=args.learned)
+    finally:
+        bar.close()
     policy = RenderPolicy(args.min_confidence)
     if args.output:
         check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
@@ -153,6 +148,9 @@ def run_restore(args: argparse.Namespace) -> int:
 
 
 def run_eval(args: argparse.Namespace) -> int:
+    from editor.core.threads import configure_threads
+
+    configure_threads()
     from editor.restore.inference import Restorer
     from editor.restore.scoring import format_report, score_file
 

@@ -1,0 +1,57 @@
+"""The batch form of `stet restore`, `stet transcribe` and `stet convert` (chosen by editor.cli)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from editor.batch.jobs import ConvertJob, Job, RestoreJob, TranscribeJob
+from editor.batch.plan import make_plan
+from editor.batch.progress import BatchProgress
+
+EXIT_OK, EXIT_FAILED = 0, 1
+
+
+def job_for(args: argparse.Namespace) -> Job:
+    if args.batch == "restore":
+        return RestoreJob(args.model, args.device, args.min_confidence, lexicon=not args.no_lexicon,
+                          learned=args.learned)
+    if args.batch == "transcribe":
+        return TranscribeJob(args.model, args.verbose)
+    return ConvertJob(args.policy)
+
+
+def run_batch(args: argparse.Namespace) -> int:
+    """Plan, run, summarise. Exit 0 when every input succeeded (or was already done), else 1."""
+    from editor.core.formats import can_write
+    from editor.core.threads import free_cores
+
+    job = job_for(args)
+    plan = make_plan(getattr(args, args.batch_inputs), out_dir=args.output,
+                     to=args.to or args.batch_default_to, recursive=args.recursive,
+                     force=args.force, wanted=job.wanted, writable=can_write)
+    for _, why in plan.refused:
+        print(f"stet: error: {' '.join(why.split())}", file=sys.stderr)
+    tracker = BatchProgress(plan.todo, job.verb, quiet=getattr(args, "quiet", False), skipped=len(plan.skipped),
+                            refused=len(plan.refused))
+    address = getattr(args, "ray", None)
+    try:
+        if not plan.todo:
+            pass
+        elif address:
+            from editor.batch.cluster import run_ray
+
+            run_ray(job, plan.todo, tracker, address=address, workers=args.jobs)
+        else:
+            from editor.batch.local import run_in_process, run_local
+
+            cores = free_cores()
+            workers = min(args.jobs or cores, len(plan.todo))
+            if workers == 1 and not job.uses_model:
+                run_in_process(job, plan.todo, tracker)
+            else:
+                run_local(job, plan.todo, tracker, workers=workers, threads=max(1, cores // workers))
+    finally:
+        tracker.close()
+    failed = len(tracker.failures) + len(plan.refused)
+    return EXIT_OK if not failed and tracker.finished == len(plan.todo) else EXIT_FAILED

@@ -1,0 +1,162 @@
+"""A batch on a Ray cluster: one model actor per worker CPU (or GPU), outputs written back here.
+
+Inputs are read where the actors run, by their paths, so those must be on a file system every node
+sees (the usual NFS or cluster file system of an archive). Each actor loads the model once, runs
+files one at a time and returns the output's bytes, which this process writes atomically into the
+output folder, so the workers need no write access to it. A file whose actor is lost (a crashed
+process, a node gone) is tried again on another actor, up to :data:`ATTEMPTS` times, and said so;
+an error in the file itself (unreadable, no words) is reported at once, as on one machine.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from editor.batch.jobs import Job
+from editor.batch.local import describe_failure
+from editor.batch.plan import Item
+from editor.batch.progress import BatchProgress
+from editor.core.errors import UserError
+
+ATTEMPTS = 3
+"""Tries per file when the worker holding it is lost."""
+IN_FLIGHT = 2
+"""Files queued per actor, so that an actor never waits for the next one to arrive."""
+
+
+class ModelWorker:
+    """A Ray actor holding one loaded model (made remote in :func:`run_ray`)."""
+
+    def __init__(self, job: Job, threads: int, gpu: bool) -> None:
+        if gpu and getattr(job, "device", None) == "auto":
+            job.device = "cuda"
+        job.load(threads)
+        self.job = job
+
+    def describe(self) -> str:
+        return self.job.describe()
+
+    def run(self, source: str, name: str):
+        """("done", Outcome, output bytes) or ("failed", one line)."""
+        with tempfile.TemporaryDirectory(prefix="stet-") as tmp:
+            out = Path(tmp) / name
+            try:
+                outcome = self.job.run(Path(source), out, lambda fraction: None)
+                return ("done", outcome, out.read_bytes())
+            except Exception as err:  # noqa: BLE001 — the file's failure, not the worker's
+                return ("failed", describe_failure(Path(source), err))
+
+
+def _import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise UserError("--ray needs Ray: pip install 'stet-editor[cluster]' (or pip install ray) "
+                        "on this machine and on every node") from None
+    return ray
+
+
+def _connect(ray, address: str, cpus: int | None) -> None:
+    options = dict(logging_level=logging.WARNING, log_to_driver=False, include_dashboard=False)
+    try:
+        if address == "local":
+            # a throwaway cluster on this machine, gone when the batch ends
+            ray.init(num_cpus=cpus, _node_ip_address="127.0.0.1",
+                     runtime_env={"env_vars": _worker_env()}, **options)
+        else:
+            ray.init(address=address, **{k: v for k, v in options.items() if k != "include_dashboard"})
+    except (ConnectionError, ValueError, RuntimeError) as err:
+        raise UserError(f"--ray {address}: cannot connect to the Ray cluster ({' '.join(str(err).split())})") from None
+
+
+def _worker_env() -> dict[str, str]:
+    """What a local cluster's workers need to import this very copy of Stet, threads settled."""
+    import editor
+
+    root = str(Path(editor.__file__).resolve().parent.parent)
+    path = os.environ.get("PYTHONPATH", "")
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [root, path])), "OMP_WAIT_POLICY": "PASSIVE"}
+
+
+def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address: str,
+            workers: int | None = None) -> str:
+    """Run every item on the cluster at ``address`` ("local": a throwaway one here). Returns what
+    the actors hold (the model's name); raises UserError when they cannot load it."""
+    from editor.core.formats import atomic_write
+
+    ray = _import_ray()
+    _connect(ray, address, workers)
+    try:
+        resources = ray.cluster_resources()
+        gpus = int(resources.get("GPU", 0))
+        cpus = max(1, int(resources.get("CPU", 1)))
+        use_gpu = gpus > 0 and getattr(job, "device", "cpu") in ("auto", "cuda")
+        count = min(workers or (gpus if use_gpu else cpus), len(items))
+        actor_class = ray.remote(ModelWorker).options(
+            num_cpus=0 if use_gpu else 1, num_gpus=1 if use_gpu else 0, max_restarts=ATTEMPTS)
+        actors = [actor_class.remote(job, 1, use_gpu) for _ in range(count)]
+        try:
+            names = ray.get([a.describe.remote() for a in actors])
+        except ray.exceptions.RayActorError as err:
+            raise UserError(_actor_failure(err)) from None
+        tracker.ready()
+        queue = sorted(range(len(items)), key=lambda i: -items[i].size)[::-1]
+        pending: dict = {}
+        attempts = {i: 0 for i in range(len(items))}
+
+        def submit(actor) -> None:
+            if queue:
+                index = queue.pop()
+                attempts[index] += 1
+                ref = actor.run.remote(str(items[index].source), items[index].output.name)
+                pending[ref] = (actor, index)
+                tracker.started(index)
+
+        for actor in actors:
+            for _ in range(IN_FLIGHT):
+                submit(actor)
+        turn = 0
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
+            for ref in done:
+                actor, index = pending.pop(ref)
+                item = items[index]
+                try:
+                    result = ray.get(ref)
+                except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
+                        ray.exceptions.NodeDiedError, ray.exceptions.ObjectLostError) as err:
+                    why = "its worker was lost (" + " ".join(str(err).split())[:120] + ")"
+                    if attempts[index] < ATTEMPTS:
+                        tracker.retrying(index, why, attempts[index] + 1, ATTEMPTS)
+                        queue.append(index)
+                        turn = (turn + 1) % len(actors)
+                        submit(actors[turn])  # perhaps the same one, restarted
+                    else:
+                        tracker.failed(index, f"{why}; gave up after {ATTEMPTS} tries")
+                    continue
+                if result[0] == "failed":
+                    tracker.failed(index, result[1])
+                else:
+                    try:
+                        item.output.parent.mkdir(parents=True, exist_ok=True)
+                        atomic_write(item.output, result[2])
+                    except (OSError, UserError) as err:
+                        tracker.failed(index, describe_failure(item.source, err))
+                    else:
+                        tracker.finished_ok(index, result[1])
+                submit(actor)
+        return names[0] if names else ""
+    finally:
+        ray.shutdown()
+
+
+def _actor_failure(err) -> str:
+    cause = getattr(err, "cause", None) or err
+    text = str(getattr(cause, "args", [None])[0] or cause) if isinstance(cause, UserError) else str(cause)
+    lines = [line for line in text.splitlines() if line.strip()]
+    last = lines[-1] if lines else "unknown error"
+    return f"the model workers on the cluster could not start: {last.strip()}"

@@ -1,0 +1,150 @@
+"""What a batch does to each file: restore, transcribe or convert it.
+
+A job is a small picklable object sent to every worker (a process here, an actor on a Ray cluster).
+``load()`` runs once per worker (the model is loaded there, once); ``run(source, output, report)``
+then runs once per file, reporting the fraction done through ``report`` and writing ``output``
+atomically. Each job does for one file exactly what the single-file command does, through the same
+functions, so a batch's outputs equal file-by-file runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from editor.core.errors import UserError
+
+Report = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    words: int
+    warnings: tuple[str, ...] = ()
+
+
+class Job:
+    kind = ""
+    verb = ""  # "restored": says what happened to the files in the summary
+    uses_model = True
+
+    def wanted(self, path: Path) -> bool:
+        """Whether a file met in a folder or a glob is an input for this job."""
+        from editor.core.formats import can_read
+
+        return can_read(path)
+
+    def load(self, threads: int | None = 1) -> None:
+        """Once per worker, before the first file: threads settled, the model loaded."""
+        from editor.core.threads import configure_threads
+
+        configure_threads(threads=threads)
+
+    def run(self, source: Path, output: Path, report: Report) -> Outcome:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """What the workers hold, for the start-up line (the model's name, once loaded)."""
+        return ""
+
+
+def _read(source: Path):
+    from editor.core.formats import read_any
+
+    doc = read_any(source)
+    return doc, tuple(doc.metadata.warnings)
+
+
+class RestoreJob(Job):
+    kind, verb = "restore", "restored"
+
+    def __init__(self, model: str | None = None, device: str = "auto", min_confidence: float = 0.0,
+                 lexicon: bool = True, learned: bool = False) -> None:
+        self.model, self.device, self.min_confidence = model, device, min_confidence
+        self.lexicon, self.learned = lexicon, learned
+        self.restorer = None
+
+    def __getstate__(self):
+        return {**self.__dict__, "restorer": None}  # the model is loaded where the job runs
+
+    def load(self, threads: int | None = 1) -> None:
+        super().load(threads)
+        from editor.restore.inference import Restorer
+
+        self.restorer = Restorer.load(self.model, self.device)
+
+    def describe(self) -> str:
+        return self.restorer.name if self.restorer is not None else ""
+
+    def run(self, source: Path, output: Path, report: Report) -> Outcome:
+        from editor.core.formats import write_any
+        from editor.core.render import RenderPolicy
+        from editor.restore.pipeline import restore_transcript
+
+        doc, warnings = _read(source)
+        if not len(doc):
+            raise UserError(f"{source}: no words to restore (the file is empty or holds no text)")
+        restore_transcript(self.restorer, doc, lambda done, total: report(done / total),
+                           lexicon=self.lexicon, learned=self.learned)
+        write_any(doc, output, RenderPolicy(self.min_confidence))
+        return Outcome(len(doc), warnings)
+
+
+class TranscribeJob(Job):
+    kind, verb = "transcribe", "transcribed"
+
+    def __init__(self, model: str | None = None, verbose: bool = False) -> None:
+        self.model, self.verbose = model, verbose
+        self.info = self.vosk_model = None
+
+    def __getstate__(self):
+        return {**self.__dict__, "vosk_model": None}
+
+    def wanted(self, path: Path) -> bool:
+        from editor.media.kinds import is_media
+
+        return is_media(path)
+
+    def load(self, threads: int | None = 1) -> None:
+        super().load(threads)
+        from editor.asr.engine import load_model
+        from editor.asr.models import resolve_model
+
+        self.info = resolve_model(self.model)
+        self.vosk_model = load_model(self.info.path, verbose=self.verbose)
+
+    def describe(self) -> str:
+        return self.info.name if self.info is not None else ""
+
+    def run(self, source: Path, output: Path, report: Report) -> Outcome:
+        from editor.asr.transcribe import transcribe
+        from editor.core.formats import write_any
+
+        def on_progress(p) -> None:
+            if p.fraction is not None:
+                report(p.fraction)
+
+        doc = transcribe(source, self.info, on_progress=on_progress, verbose=self.verbose,
+                         in_worker=False, vosk_model=self.vosk_model)
+        write_any(doc, output)
+        return Outcome(len(doc))
+
+
+class ConvertJob(Job):
+    kind, verb = "convert", "converted"
+    uses_model = False
+
+    def __init__(self, policy=None) -> None:
+        self.policy = policy
+
+    def load(self, threads: int | None = 1) -> None:
+        pass
+
+    def run(self, source: Path, output: Path, report: Report) -> Outcome:
+        from editor.core.formats import write_any
+        from editor.core.render import NONE
+
+        doc, warnings = _read(source)
+        write_any(doc, output, self.policy if self.policy is not None else NONE)
+        return Outcome(len(doc), warnings)

@@ -1,0 +1,42 @@
+"""A whole transcript through the model: what `stet restore` does to one file, single or in a batch.
+
+Both paths call :func:`restore_transcript`, so a file restored in a batch is byte for byte the file
+restored on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from editor.core.document import Transcript
+
+#: Inputs shorter than this are restored in one go, without progress reports.
+PROGRESS_MIN_WORDS = 2000
+
+
+def restore_transcript(restorer, doc: Transcript, on_words: Callable[[int, int], None] | None = None,
+                       *, lexicon: bool = True, learned: bool = False) -> Transcript:
+    """Put the model's suggestions on ``doc`` (pending, one undo step) and name the model in it.
+
+    What was learned from reviews is applied first (the user lexicon unless ``lexicon`` is False,
+    the project's forms, and with ``learned`` the adaptation kept for its language and speakers;
+    see editor.restore.learn.adaptation_for). ``on_words(done, total)`` is called as regions of a
+    long text are finished."""
+    from editor.restore.learn import adaptation_for
+    from editor.restore.suggest import make_suggestions
+
+    restorer.adapt(adaptation_for(doc, lexicon=lexicon, learned=learned))
+    tokens = doc.tokens
+    words = [t.word for t in tokens]
+    done = 0
+
+    def on_chunk(start: int, end: int, _preds) -> None:
+        nonlocal done
+        done += end - start
+        on_words(done, len(words))
+
+    preds = restorer.restore(words, on_chunk=on_chunk if on_words and len(words) > PROGRESS_MIN_WORDS else None,
+                             paragraph_starts=doc.paragraph_starts)
+    doc.set_suggestions(make_suggestions(tokens, preds, restorer.lexicon), text="Restore")
+    doc.set_metadata(restore_model=restorer.name)
+    return doc
