@@ -61,7 +61,7 @@ def _import_ray():
 
 
 def _connect(ray, address: str, cpus: int | None) -> None:
-    options = dict(logging_level=logging.WARNING, log_to_driver=False, include_dashboard=False)
+    options = dict(logging_level=logging.ERROR, log_to_driver=False, include_dashboard=False)
     try:
         if address == "local":
             # a throwaway cluster on this machine, gone when the batch ends
@@ -103,7 +103,7 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
             names = ray.get([a.describe.remote() for a in actors])
         except ray.exceptions.RayActorError as err:
             raise UserError(_actor_failure(err)) from None
-        tracker.ready()
+        tracker.ready(len(actors))
         queue = sorted(range(len(items)), key=lambda i: -items[i].size)[::-1]
         pending: dict = {}
         attempts = {i: 0 for i in range(len(items))}

@@ -46,7 +46,7 @@ def describe_failure(source: Path, err: BaseException) -> str:
     return text if str(source) in text else f"{source}: {text}"
 
 
-def _worker_main(job: Job, wid: int, threads: int, tasks, events) -> None:
+def _worker_main(job: Job, wid: int, threads: int, tasks, events, holding) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
     try:
         job.load(threads)
@@ -61,6 +61,7 @@ def _worker_main(job: Job, wid: int, threads: int, tasks, events) -> None:
             events.put(("bye", wid))
             break
         index, source, output = task
+        holding[wid] = index  # shared memory, seen at once: a crash cannot lose it as a queued message can
         events.put(("start", wid, index))
         last = 0.0
 
@@ -77,6 +78,7 @@ def _worker_main(job: Job, wid: int, threads: int, tasks, events) -> None:
             events.put(("failed", wid, index, describe_failure(Path(source), err)))
         else:
             events.put(("done", wid, index, outcome))
+        holding[wid] = -1
 
 
 def run_in_process(job: Job, items: Sequence[Item], tracker: BatchProgress) -> None:
@@ -110,11 +112,12 @@ def run_local(job: Job, items: Sequence[Item], tracker: BatchProgress, *, worker
 
     procs: dict[int, multiprocessing.process.BaseProcess] = {}
     holding: dict[int, int | None] = {}
+    current = ctx.Array("i", [-1] * (3 * workers), lock=False)  # the file each worker has taken
     next_id = 0
 
     def start_worker() -> None:
         nonlocal next_id
-        proc = ctx.Process(target=_worker_main, args=(job, next_id, threads, tasks, events),
+        proc = ctx.Process(target=_worker_main, args=(job, next_id, threads, tasks, events, current),
                            name=f"stet-{job.kind}-{next_id}", daemon=True)
         proc.start()
         procs[next_id], holding[next_id] = proc, None
@@ -140,6 +143,8 @@ def run_local(job: Job, items: Sequence[Item], tracker: BatchProgress, *, worker
                 _drain(events, remaining, holding, tracker, state)  # news it sent before it ended
                 del procs[wid]
                 index = holding.pop(wid, None)
+                if current[wid] >= 0:
+                    index = current[wid]
                 if index is not None and index in remaining:
                     remaining.discard(index)
                     tracker.failed(index, f"the worker processing it stopped ({_exit(proc)}); "

@@ -40,11 +40,14 @@ class BatchProgress:
         self.skipped = skipped
         self.refused = refused  # not started: their lines were printed before the batch
         self.retried = 0
+        self.workers = 0
         self.started_at = time.monotonic()
         self.work_started: float | None = None  # when the first worker was ready (models loaded)
 
     # -- events --------------------------------------------------------------------------------
-    def ready(self) -> None:
+    def ready(self, workers: int = 1) -> None:
+        """``workers`` more workers have loaded the model (once each) and take files."""
+        self.workers += workers
         if self.work_started is None:
             self.work_started = time.monotonic()
             self._draw(force=True)
@@ -118,6 +121,8 @@ class BatchProgress:
                  f"({self.words:,} words) in {_clock(elapsed)}"]
         if self.finished and work > 0:
             parts[0] += f", {self.words / work:,.0f} words/s after loading"
+        if self.workers > 1:
+            parts.append(f"{self.workers} workers")
         if self.skipped:
             parts.append(f"{self.skipped} skipped (up to date; --force redoes them)")
         not_run = len(self.items) - self.finished - len(self.failures)

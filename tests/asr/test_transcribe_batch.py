@@ -28,6 +28,6 @@ def test_a_folder_of_recordings_gives_the_transcripts_of_single_runs(tmp_path, k
     assert outs == ["day2/two.srt", "one.srt"]
     for name, audio in (("one.srt", src / "one.wav"), ("day2/two.srt", src / "day2" / "two.mp3")):
         single = tmp_path / "single.srt"
-        r = stet("transcribe", audio, "-o", single, "--model", korean_model)
+        r = stet("transcribe", audio, "-o", single, "--model", korean_model, "--force")
         assert r.returncode == 0, r.stderr
         assert (tmp_path / "out" / name).read_bytes() == single.read_bytes(), name
