@@ -15,7 +15,7 @@ EXIT_OK, EXIT_FAILED = 0, 1
 def job_for(args: argparse.Namespace) -> Job:
     if args.batch == "restore":
         return RestoreJob(args.model, args.device, args.min_confidence, lexicon=not args.no_lexicon,
-                          learned=args.learned)
+                          learned=args.learned, any_language=getattr(args, "any_language", False))
     if args.batch == "transcribe":
         return TranscribeJob(args.model, args.verbose)
     return ConvertJob(args.policy)

@@ -143,6 +143,17 @@ def ends_sentence(punct: str) -> bool:
     return any(ch in SENTENCE_END for ch in punct)
 
 
+_TAG = re.compile(r"[\[<{].*[\]>}]", re.DOTALL)
+
+
+def is_tag(text: str) -> bool:
+    """Whether a written token is not a word: a bracketed tag that recognisers and transcribers
+    write ("[noise]", "<unk>", "[3]", "{laughs}"), or no letter or digit at all. A mark after it
+    ("[noise].") does not count."""
+    text = text.rstrip(".,?!:;…")
+    return bool(_TAG.fullmatch(text)) or not any(ch.isalnum() for ch in text)
+
+
 def strip_controls(text: str) -> str:
     """Drop control and invisible format characters (NUL, escape codes, BOMs, bidi marks) but
     keep line breaks, tabs and the zero-width joiner that emoji need."""

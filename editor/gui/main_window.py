@@ -455,9 +455,14 @@ class MainWindow(QMainWindow):
         elif status == "cancelled":
             self._status_note = " (restoration cancelled)"
             self._pending_counted(pending)
+        elif status.startswith("skipped: "):
+            self._status_note = None
+            self.status_label.setText(f"{len(self.transcript):,} words — not restored: "
+                                      f"{status.removeprefix('skipped: ')}")
+            self.status_label.setToolTip(status)
         else:
             self._status_note = None
-            self.status_label.setText(f"{words:,} words — restoration unavailable")
+            self.status_label.setText(f"{len(self.transcript):,} words — restoration unavailable")
             self.status_label.setToolTip(status)
             self.statusBar().showMessage(f"Restoration {status}", 10000)
         self.restoration_finished.emit()

@@ -42,6 +42,10 @@ def load_restorer(model: str | None, device: str):
         return found
 
 
+class NotTheLanguage(Exception):
+    """The text does not look like the restorer's language; the pass did not run."""
+
+
 @dataclass(frozen=True, slots=True)
 class RestoredChunk:
     """Predictions for words ``start:end`` of a snapshot, sent from the worker to the UI thread."""
@@ -65,7 +69,9 @@ class RestorationController(QObject):
     """Runs one restoration pass at a time over a transcript.
 
     ``progress(done, total)`` counts words whose suggestions are in; ``finished(status)`` fires once
-    per pass with "done", "cancelled" or "failed: <why>".
+    per pass with "done", "cancelled", "failed: <why>" or "skipped: <why>" (a text that does not look
+    like the model's language is not restored unless ``any_language`` is set or the same transcript
+    is restored again).
     """
 
     started = Signal(int)  # words
@@ -79,6 +85,9 @@ class RestorationController(QObject):
         self.transcript: Transcript | None = None
         self.restorer = None
         self.error: str | None = None
+        self.any_language = False
+        self._skipped: Transcript | None = None  # the transcript whose language stopped the last pass
+        self._written = (False, False)  # whether the transcript's marks / capitals were written by someone
         self._pass_id = 0
         self._cancel: threading.Event | None = None
         self._queue: deque[RestoredChunk] = deque()
@@ -119,6 +128,10 @@ class RestorationController(QObject):
         self._stale = False
         self.error = None
         snapshot: WordsSnapshot = transcript.snapshot()
+        any_language, self._skipped = self.any_language or self._skipped is transcript, None
+        from editor.restore.suggest import authored
+
+        self._written = authored(transcript.tokens)
         self._done_words, self._total = 0, len(snapshot.words)
         cancel = self._cancel = threading.Event()
         model, device = self.model, self.device
@@ -128,6 +141,10 @@ class RestorationController(QObject):
             began = time.perf_counter()
             restorer = load_restorer(model, device)
             report(restorer)  # the UI thread needs its lexicon
+            if not any_language:
+                check = restorer.language_check(snapshot.words)
+                if not check.matches:
+                    raise NotTheLanguage(f"{check.message}; Restore again runs it anyway")
 
             def on_chunk(a: int, b: int, predictions) -> None:
                 report(RestoredChunk(pass_id, snapshot.revision, a, snapshot.ids[a:b],
@@ -179,7 +196,9 @@ class RestorationController(QObject):
                 self._stale = True
                 continue
             tokens = [doc.token(i) for i in chunk.ids]
-            found += make_suggestions(tokens, chunk.predictions, getattr(self.restorer, "lexicon", None))
+            found += make_suggestions(tokens, chunk.predictions, getattr(self.restorer, "lexicon", None),
+                                      author_prior=getattr(self.restorer, "author_prior", None),
+                                      written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]))
         if found:
             self.applying = True
             try:
@@ -198,6 +217,19 @@ class RestorationController(QObject):
         elif self._worker_done is not None:
             self._end(self._worker_done)
 
+    @staticmethod
+    def _mark_before(doc: Transcript, token_id: int) -> str | None:
+        """The mark before a token as the text will stand (a pending suggestion's, else the written
+        one); None at the start of the text."""
+        from editor.core.document import Kind, State
+
+        index = doc.index_of(token_id)
+        if index == 0:
+            return None
+        prev = doc[index - 1]
+        s = doc.suggestion(prev.id, Kind.PUNCT)
+        return s.value if s is not None and s.state == State.PENDING else prev.punct
+
     def _worker_succeeded(self, result: PassResult) -> None:
         if result.pass_id != self._pass_id:
             return
@@ -212,6 +244,10 @@ class RestorationController(QObject):
             return
         if isinstance(err, Cancelled):
             self._end("cancelled")
+            return
+        if isinstance(err, NotTheLanguage):
+            self._skipped = self.transcript
+            self._end(f"skipped: {err}")
             return
         self.error = str(err) or type(err).__name__
         self._queue.clear()

@@ -25,6 +25,18 @@ class ChunkPlan:
         return {a: i for i, (a, b) in enumerate(self.owned) if a < b}
 
     @cached_property
+    def _owned_starts(self) -> tuple[list[int], list[int]]:
+        pairs = [(a, i) for i, (a, b) in enumerate(self.owned) if a < b]
+        return [a for a, _i in pairs], [i for _a, i in pairs]
+
+    def owner_of(self, word: int) -> int:
+        """The window whose owned region holds word index `word`."""
+        import bisect
+
+        starts, windows = self._owned_starts
+        return windows[bisect.bisect_right(starts, word) - 1]
+
+    @cached_property
     def owner_ending(self) -> dict[int, int]:
         """Word index -> the window whose (non-empty) owned region ends just before it."""
         return {b: i for i, (a, b) in enumerate(self.owned) if a < b}

@@ -42,6 +42,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--learned", action="store_true",
                    help="also use what Stet learned from reviews of this language and these speakers")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--any-language", action="store_true",
+                   help="restore even a text that does not look like the model's language (by default such a "
+                        "text is refused: its suggestions would be wrong)")
     add_batch_arguments(p, kind="restore", inputs="input", ray=True)
     p.set_defaults(handler=run_restore)
 
@@ -134,7 +137,8 @@ def run_restore(args: argparse.Namespace) -> int:
         bar.update(done / total, format_eta((total - done) / rate if rate else None))
 
     try:
-        restore_transcript(restorer, doc, on_words, lexicon=not args.no_lexicon, learned=args.learned)
+        restore_transcript(restorer, doc, on_words, lexicon=not args.no_lexicon, learned=args.learned,
+                           any_language=args.any_language, name=args.input)
     finally:
         bar.close()
     policy = RenderPolicy(args.min_confidence)

@@ -123,8 +123,9 @@ def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cl
 
 
 def export_model(model: BiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], out_dir: Path, *, name: str,
-                 decision: dict, calibration: dict, chunking: dict, metrics: dict) -> None:
-    """Write a model directory (float16 weights) and its checksums."""
+                 decision: dict, calibration: dict, chunking: dict, metrics: dict, language: str | None = None) -> None:
+    """Write a model directory (float16 weights) and its checksums. `language`: that of the training
+    text (the restorer refuses text that does not look like it); None: not checked."""
     out_dir.mkdir(parents=True, exist_ok=True)
     state = {k: v.detach().to(torch.float16).contiguous() for k, v in model.state_dict().items()}
     torch.save(state, out_dir / "weights.pt")
@@ -135,5 +136,7 @@ def export_model(model: BiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], out_di
         "labels": {"punct": list(PUNCT_MARKS), "case": list(CASE_CLASSES)},
         "decision": decision, "calibration": calibration, "chunking": chunking, "metrics": metrics,
     }
+    if language is not None:
+        config["language"] = language
     (out_dir / "config.json").write_text(json.dumps(config, indent=1))
     write_checksums(out_dir)

@@ -15,19 +15,27 @@ PROGRESS_MIN_WORDS = 2000
 
 
 def restore_transcript(restorer, doc: Transcript, on_words: Callable[[int, int], None] | None = None,
-                       *, lexicon: bool = True, learned: bool = False) -> Transcript:
+                       *, lexicon: bool = True, learned: bool = False, any_language: bool = False,
+                       name: str = "the text") -> Transcript:
     """Put the model's suggestions on ``doc`` (pending, one undo step) and name the model in it.
 
     What was learned from reviews is applied first (the user lexicon unless ``lexicon`` is False,
     the project's forms, and with ``learned`` the adaptation kept for its language and speakers;
     see editor.restore.learn.adaptation_for). ``on_words(done, total)`` is called as regions of a
-    long text are finished."""
+    long text are finished. A text that does not look like the model's language is refused
+    (UserError naming ``name``) unless ``any_language``. Text with written marks or capitals keeps
+    them unless the model's evidence outweighs the author's (the model's author prior)."""
     from editor.restore.learn import adaptation_for
     from editor.restore.suggest import make_suggestions
 
-    restorer.adapt(adaptation_for(doc, lexicon=lexicon, learned=learned))
     tokens = doc.tokens
     words = [t.word for t in tokens]
+    check = restorer.language_check(words)
+    if not check.matches and not any_language:
+        from editor.core.errors import UserError
+
+        raise UserError(f"{name}: not restored: {check.message}; --any-language restores it anyway")
+    restorer.adapt(adaptation_for(doc, lexicon=lexicon, learned=learned))
     done = 0
 
     def on_chunk(start: int, end: int, _preds) -> None:
@@ -37,6 +45,7 @@ def restore_transcript(restorer, doc: Transcript, on_words: Callable[[int, int],
 
     preds = restorer.restore(words, on_chunk=on_chunk if on_words and len(words) > PROGRESS_MIN_WORDS else None,
                              paragraph_starts=doc.paragraph_starts)
-    doc.set_suggestions(make_suggestions(tokens, preds, restorer.lexicon), text="Restore")
+    doc.set_suggestions(make_suggestions(tokens, preds, restorer.lexicon, author_prior=restorer.author_prior),
+                        text="Restore")
     doc.set_metadata(restore_model=restorer.name)
     return doc

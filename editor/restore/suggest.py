@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from editor.core.document import Kind, Suggestion, Token
-from editor.core.text import CLOSING_BRACKETS, CLOSING_QUOTES, split_opening
+from editor.core.text import CLOSING_BRACKETS, CLOSING_QUOTES, ends_sentence, is_tag, split_opening
 from editor.restore.labels import PUNCT_MARKS, apply_case, mark_of
 
 
@@ -52,35 +52,105 @@ def with_mark(punct: str, mark: str) -> str:
     return closers[:q] + mark + closers[q:]
 
 
-def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: dict[str, str] | None = None) -> list[Suggestion]:
+def with_author_prior(probs: dict[str, float], current: str, prior: float) -> dict[str, float]:
+    """The model's distribution `probs` with the evidence of the value the author wrote: the author
+    is right with probability `prior`, and otherwise wrote any other value alike, so
+    P(v | model, author wrote a) is proportional to p(v) * prior for v = a and p(v) * (1 - prior) / (K - 1)
+    for the K - 1 others. The author's value must be among `probs`."""
+    k = max(len(probs) - 1, 1)
+    post = {v: p * (prior if v == current else (1.0 - prior) / k) for v, p in probs.items()}
+    total = sum(post.values())
+    if total <= 0.0:
+        return dict(probs)
+    return {v: p / total for v, p in post.items()}
+
+
+def authored(tokens: Sequence[Token]) -> tuple[bool, bool]:
+    """Whether the text's marks and its capitals were written by someone (an author, a recogniser
+    that punctuates): any word with a mark after it, any word with a capital. A raw transcript
+    (lowercase words, no marks) has neither, and the model's say is all the evidence there is."""
+    marks = any(t.punct and not is_tag(t.text) for t in tokens)
+    capitals = any(t.surface != t.surface.lower() and not is_tag(t.text) for t in tokens)  # type: ignore[union-attr]
+    return marks, capitals
+
+
+def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: dict[str, str] | None = None, *,
+                     author_prior: dict[str, float] | None = None, free_lower: float = 0.02,
+                     written: tuple[bool, bool] | None = None, mark_before: str | None = None) -> list[Suggestion]:
     """One punct and one case suggestion per token where the model's best guess differs from the
-    token's current state (raw ASR text: every predicted mark and capital; already written text:
-    only where the model disagrees). Written text keeps what the model does not predict: opening
-    quotes and brackets before a word, closing ones after it, an ellipsis or a dash where the
-    model agrees that a sentence ends or a clause breaks there."""
+    token's current state and is likelier than it (raw ASR text: every predicted mark and capital;
+    already written text: only where the model disagrees). Written text keeps what the model does
+    not predict: opening quotes and brackets before a word, closing ones after it, an ellipsis or a
+    dash where the model agrees that a sentence ends or a clause breaks there. Tokens that are not
+    words ("[noise]", "<unk>", "[3]") get no suggestions.
+
+    `author_prior` ({"punct": p, "case": p}, fitted on dev: see tune.tune_author_prior): where the
+    text's marks (or capitals) were written by someone, each is taken as right with that
+    probability, so changing it needs that much evidence; the probabilities shown then include that
+    evidence. The case follows the marks as the text will stand: no lowercase after a sentence end,
+    no capital after anything else unless its lowercase form is under `free_lower` likely (a name, "I").
+    Where `tokens` are part of a document (a chunk), `written` gives `authored()` of the whole
+    document and `mark_before` the mark before the first token as the text will stand (None: the
+    first token starts the text)."""
     if len(tokens) != len(predictions):
         raise ValueError(f"{len(tokens)} tokens but {len(predictions)} predictions")
+    prior = author_prior or {}
+    marks_written, capitals_written = (written or authored(tokens)) if prior else (False, False)
+    punct_prior = float(prior.get("punct", 0.0)) if marks_written else 0.0
+    case_prior = float(prior.get("case", 0.0)) if capitals_written else 0.0
     out: list[Suggestion] = []
+    prev_then = mark_before  # the mark before the word as the text will stand (None: the text's start)
     for tok, pred in zip(tokens, predictions):
+        if is_tag(tok.text):
+            prev_then = tok.punct
+            continue
         punct = tok.punct
-        if not punct or punct in _PLAIN_MARKS:
-            if pred.punct != punct:
-                out.append(Suggestion(tok.id, Kind.PUNCT, pred.punct, pred.punct_probs))
-        elif pred.punct != current_mark(punct):
-            probs: dict[str, float] = {}
-            for m, p in pred.punct_probs.items():
-                key = with_mark(punct, m)
-                probs[key] = probs.get(key, 0.0) + p
-            out.append(Suggestion(tok.id, Kind.PUNCT, with_mark(punct, pred.punct), probs))
-        lead, surface = split_opening(tok.surface)
-        if not surface:
-            lead, surface = "", tok.surface
-        if not lead and pred.text == surface and pred.case in _PLAIN_CASES:
-            continue  # the model writes the word as it stands: no case suggestion to make
-        surfaces = surface_probs(tok.word.lower(), pred.case_probs, lexicon)
-        best = pred.text if pred.text in surfaces else max(surfaces, key=surfaces.get)
-        if best != surface:
-            if lead:
-                best, surfaces = lead + best, {lead + k: v for k, v in surfaces.items()}
-            out.append(Suggestion(tok.id, Kind.CASE, best, surfaces))
+        now = current_mark(punct)
+        plain = not punct or punct in _PLAIN_MARKS
+        probs: dict[str, float] = {}
+        for m, p in pred.punct_probs.items():
+            key = m if plain else with_mark(punct, m)
+            probs[key] = probs.get(key, 0.0) + p
+        current = punct if plain else with_mark(punct, now)
+        value = pred.punct if plain else with_mark(punct, pred.punct)
+        if punct_prior > 0.0:
+            probs = with_author_prior(probs, current, punct_prior)
+            value = max(probs, key=probs.get)
+        then = punct
+        if current_mark(value) != now and probs.get(value, 0.0) > probs.get(current, 0.0):
+            out.append(Suggestion(tok.id, Kind.PUNCT, value, probs))
+            then = value
+        case = _case_suggestion(tok, pred, lexicon, case_prior, prev_then, free_lower, marks_written)
+        if case is not None:
+            out.append(case)
+        prev_then = then
     return out
+
+
+def _case_suggestion(tok: Token, pred, lexicon, case_prior: float, prev_then: str | None, free_lower: float,
+                     follow_marks: bool) -> Suggestion | None:
+    lead, surface = split_opening(tok.surface)  # type: ignore[arg-type]
+    if not surface:
+        lead, surface = "", tok.surface  # type: ignore[assignment]
+    if not lead and pred.text == surface and pred.case in _PLAIN_CASES:
+        return None  # the model writes the word as it stands: no case suggestion to make
+    surfaces = surface_probs(tok.word.lower(), pred.case_probs, lexicon)
+    best = pred.text if pred.text in surfaces else max(surfaces, key=surfaces.get)
+    if case_prior > 0.0:
+        if surface not in surfaces:
+            return None  # a form the model cannot write (a brand's mixed case): the author's stands
+        surfaces = with_author_prior(surfaces, surface, case_prior)
+        best = max(surfaces, key=surfaces.get)
+    if best == surface or surfaces.get(best, 0.0) <= surfaces.get(surface, 0.0):
+        return None
+    if follow_marks:
+        # the marks were written by someone: the case follows them as the text will stand
+        starts = prev_then is None or ends_sentence(prev_then)
+        capital = best[:1] != best[:1].lower()
+        if starts and not capital and surface[:1] != surface[:1].lower():
+            return None  # a sentence start keeps its capital
+        if not starts and capital and surface[:1] == surface[:1].lower() and surfaces.get(best.lower(), 0.0) >= free_lower:
+            return None  # no capital mid-sentence unless its lowercase form is unlikely anywhere
+    if lead:
+        best, surfaces = lead + best, {lead + k: v for k, v in surfaces.items()}
+    return Suggestion(tok.id, Kind.CASE, best, surfaces)

@@ -61,3 +61,10 @@ def test_lines_are_paragraphs_unless_blank_lines_separate_them_or_the_text_is_ha
                 "fine then we move the date by a week and tell them today",
                 "who is going to write to them i can do it after lunch"]
     assert split_paragraphs("\n".join(segments)) == segments
+
+
+def test_tags_and_marks_alone_are_not_words():
+    from editor.core.text import is_tag
+
+    assert all(is_tag(t) for t in ("[3]", "<unk>", "[noise]", "{laughs}", "[inaudible].", "--", "…"))
+    assert not any(is_tag(t) for t in ("3", "word", "(slowly)", "U.S.", "don't", "[sic", "x]"))

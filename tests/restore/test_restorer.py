@@ -187,24 +187,21 @@ def test_restored_distributions_cannot_be_changed_through_the_arrays_behind_them
         preds[0]._punct_p[0] = 1.0
 
 
-def test_the_case_decision_weights_capitals_against_lower_but_shows_the_calibrated_probability(tiny_model_dir):
+def test_a_capital_is_suggested_only_where_likelier_than_lower_and_shows_its_probability(tiny_model_dir):
     import numpy as np
 
     r = Restorer.load(str(tiny_model_dir), device="cpu")
-    # three words, no marks; the middle one is 40 % capitalized
+    # three words, no marks; the middle one is 40 % capitalized, then 60 %, then 99 % (a name)
     joint = np.zeros((3, 7, 4), np.float32)
     joint[:, 0, 0] = 1.0
-    joint[1, 0] = [0.6, 0.4, 0.0, 0.0]
     words = ["so", "what", "is"]
-    default = r.predictions(words, joint.reshape(3, 28))
-    assert default[1].text == "what" and default[1].case == "lower"
-    r.case_scales = np.asarray([0.5, 1.0, 1.0, 1.0])
-    weighted = r.predictions(words, joint.reshape(3, 28))
-    assert weighted[1].text == "What" and weighted[1].case == "capitalized"
-    assert weighted[1].case_probs == default[1].case_probs
-    assert weighted[1].case_confidence == pytest.approx(0.4, abs=0.02)  # calibrated, not the weighted score
-    assert weighted[0].text == "so" and weighted[2].text == "is"
-
+    for cap, expected in ((0.4, "what"), (0.6, "What"), (0.99, "What")):
+        joint[1, 0] = [1 - cap, cap, 0.0, 0.0]
+        p = r.predictions(words, joint.reshape(3, 28))[1]
+        assert p.text == expected
+        assert p.case_probs["capitalized"] == pytest.approx(cap, abs=0.02)  # calibrated, T = 1 here
+        if expected != "what":
+            assert p.case_confidence > p.case_probs["lower"]
 
 
 @pytest.mark.parametrize("per_batch, priority", [(1, None), (1, (100, 110)), (2, (60, 70)), (3, (170, 180)), (64, None)])

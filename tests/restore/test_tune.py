@@ -7,7 +7,7 @@ import torch
 
 from editor.restore.inference import Restorer
 from editor.restore.model import BiLSTMCRF, ModelConfig
-from editor.restore.tune import tune
+from editor.restore.tune import LOWER_GRID, tune
 from editor.restore.vocab import Vocab
 
 SENTENCES = ["So what is this?", "I think it is okay, yes.", "And we know that.", "How is the iPhone for you?",
@@ -39,22 +39,28 @@ def _tiny_run(tiny_model_dir, tmp_path):
     return best, tmp_path / "data"
 
 
-def test_export_tunes_the_decisions_on_dev_and_breaks_ties_by_case_f1(tiny_model_dir, tmp_path):
+def test_export_tunes_the_decision_rule_on_dev(tiny_model_dir, tmp_path):
     best, data = _tiny_run(tiny_model_dir, tmp_path)
     out = tmp_path / "models" / "tiny-tuned"
     report = tune(best, data, out, "tiny-tuned", log=lambda s: None)
     d = report["decision"]
-    tie = d["case_tie_break"]
-    assert tie, "the tuned weight itself is always a candidate"
-    assert all(v["f1"] >= d["f1_chosen"] - 0.05 for v in tie.values())
+    assert d["f1_chosen"] >= d["f1_unweighted"] - 1e-9
+    # the weights tuned without the honest rule are reported beside, for comparison
+    assert "chosen" in report["decision_unconstrained"]
     chosen = d["chosen"]["O"]
-    assert tie[str(round(chosen, 2))]["case_f1"] == max(v["case_f1"] for v in tie.values())
+    joint = report["joint_case"]
+    assert set(joint["after_mid_mark_grid"]) == set(joint["after_no_mark_grid"]) == {str(t) for t in LOWER_GRID}
+    grid = joint["after_no_mark_grid"]
+    assert grid[str(joint["unmarked_lower"])]["case_f1"] == max(v["case_f1"] for v in grid.values())
+    prior = report["author_prior"]
+    assert prior["punct_loglik_grid"][str(prior["prior"]["punct"])] == max(prior["punct_loglik_grid"].values())
+    assert prior["correct_text_with_prior"]["marks_changed"] <= prior["correct_text_without_prior"]["marks_changed"]
     config = json.loads((out / "config.json").read_text())
     assert config["decision"]["class_scales"] == d["chosen"]
-    grid = report["case_decision"]["lower_grid"]
-    lower = report["case_decision"]["chosen"]["lower"]
-    assert grid[str(lower)] == max(grid.values())
-    assert config["decision"]["case_scales"] == {"lower": lower}
+    assert config["decision"]["position_free_lower"] == joint["position_free_lower"]
+    assert config["decision"]["unmarked_lower"] == joint["unmarked_lower"]
+    assert config["decision"]["author_prior"] == prior["prior"]
+    assert config["language"] == "en"
     assert config["chunking"]["merge"] in ("owned", "weighted")
     # paragraph breaks: the odds are the likeliest on the even talks' paragraph ends, and written
     para = report["paragraph_ends"]
@@ -64,5 +70,5 @@ def test_export_tunes_the_decisions_on_dev_and_breaks_ties_by_case_f1(tiny_model
     # the written model loads (checksums, schema) and restores with the tuned settings
     restorer = Restorer.load(str(out), device="cpu")
     assert restorer.class_scales[0] == chosen
-    assert restorer.case_scales[0] == lower
+    assert restorer.position_free_lower == joint["position_free_lower"] and restorer.author_prior == prior["prior"]
     assert len(restorer.restore("so what is this i think".split())) == 6

@@ -1,0 +1,86 @@
+"""The decision rule: a suggestion only where its value is likelier than the text as it stands, the
+probability shown that value's own, and a word's case decided with the mark before it."""
+
+import numpy as np
+import pytest
+
+from editor.restore.inference import decide_jointly
+from editor.restore.labels import END_INDEX, PUNCT_MARKS
+
+NONE, COMMA, PERIOD = 0, PUNCT_MARKS.index(","), PUNCT_MARKS.index(".")
+SCALES = np.asarray([0.5, 0.7, 1.0, 0.45])  # weights as tuned: they favour marks over "no mark"
+
+
+def rows(*dists, k=7):
+    out = np.zeros((len(dists), k))
+    for i, d in enumerate(dists):
+        for j, p in d.items():
+            out[i, j] = p
+    return out
+
+
+def test_a_mark_less_likely_than_no_mark_is_not_chosen_whatever_the_weights():
+    punct = rows({NONE: 0.45, COMMA: 0.40, PERIOD: 0.15}, {NONE: 1.0})
+    case = rows({0: 1.0}, {0: 1.0}, k=4)
+    marks, _case = decide_jointly(punct, case, SCALES, 0.05)
+    assert marks.tolist() == [NONE, NONE]
+    punct = rows({NONE: 0.35, COMMA: 0.40, PERIOD: 0.25}, {NONE: 1.0})
+    assert decide_jointly(punct, case, SCALES, 0.05)[0].tolist() == [COMMA, NONE]
+
+
+def test_a_sentence_end_stands_only_with_a_capital_after_it_more_likely_than_lowercase():
+    # "." beats no mark, but the next word is likelier lowercase than capitalised: the end mark
+    # would leave "later. then" or bring a capital less likely than the word as it stands
+    punct = rows({NONE: 0.2, COMMA: 0.35, PERIOD: 0.45}, {NONE: 1.0})
+    case = rows({0: 1.0}, {0: 0.55, 1: 0.45}, k=4)
+    marks, caps = decide_jointly(punct, case, SCALES, 0.05)
+    assert marks.tolist() == [COMMA, NONE] and caps.tolist() == [0, 0]
+    case = rows({0: 1.0}, {0: 0.4, 1: 0.6}, k=4)
+    marks, caps = decide_jointly(punct, case, SCALES, 0.05)
+    assert marks.tolist() == [PERIOD, NONE] and caps.tolist() == [0, 1]
+
+
+def test_no_capital_after_a_comma_unless_the_lowercase_form_is_unlikely_anywhere():
+    punct = rows({COMMA: 0.6, PERIOD: 0.3, NONE: 0.1}, {NONE: 1.0}, {COMMA: 0.6, PERIOD: 0.3, NONE: 0.1}, {NONE: 1.0})
+    # "he" after the comma is 65 % capitalised (the model half believes a sentence ends); "john" 99 %
+    case = rows({0: 1.0}, {0: 0.35, 1: 0.65}, {0: 1.0}, {0: 0.01, 1: 0.99}, k=4)
+    marks, caps = decide_jointly(punct, case, SCALES, 0.05)
+    assert marks.tolist() == [COMMA, NONE, COMMA, NONE]
+    assert caps.tolist() == [0, 0, 0, 1]
+
+
+def test_every_decision_is_likelier_than_the_raw_text_on_random_distributions():
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        n = 40
+        punct = rng.dirichlet(np.full(7, 0.4), n)
+        case = rng.dirichlet(np.full(4, 0.4), n)
+        p_end = np.zeros(n)
+        p_end[1:] = punct[:-1, list(END_INDEX)].sum(1)
+        lacking = np.clip(p_end - (1 - case[:, 0]), 0, None)  # as Restorer.predictions prepares it
+        case[:, 0] -= lacking
+        case[:, 1] += lacking
+        marks, caps = decide_jointly(punct, case, SCALES, 0.05, unmarked_lower=0.5)
+        chosen = marks != NONE
+        assert (punct[chosen, marks[chosen]] > punct[chosen, NONE]).all()
+        capital = caps != 0
+        assert (case[capital, caps[capital]] > case[capital, 0]).all()
+        # a capital after a sentence end, and none after anything else unless lowercase is unlikely
+        after_end = np.zeros(n, bool)
+        after_end[1:] = np.isin(marks[:-1], END_INDEX)
+        assert capital[after_end].all()
+
+
+@pytest.mark.parametrize("surface", ["[3]", "<unk>", "[noise]", "{laughs}", "[inaudible]."])
+def test_tokens_that_are_not_words_get_no_suggestions(surface):
+    from editor.core.document import Transcript
+    from editor.restore.inference import WordPrediction
+    from editor.restore.suggest import make_suggestions
+
+    doc = Transcript.from_text(f"well {surface} okay")
+    sure = {"": 0.0, ".": 1.0}
+    preds = [WordPrediction(".", sure, "capitalized", {"lower": 0.0, "capitalized": 1.0}, t.word.capitalize())
+             for t in doc.tokens]
+    tagged = [t.id for t in doc.tokens if surface in t.text or t.text in surface]
+    made = make_suggestions(doc.tokens, preds)
+    assert made and not [s for s in made if s.token_id in tagged]
