@@ -56,3 +56,75 @@ def test_the_model_card_is_what_its_sources_give():
 
     d = default_model_dir()
     assert card_from_sources(d) == (d / "MODEL_CARD.md").read_text()
+
+
+# A correctly punctuated passage (the bundled sample as its author would write it).
+PUNCTUATED = (
+    "A few neighbours noticed that everyone had leftover seeds in paper envelopes, in coffee tins, in the back of "
+    "kitchen drawers. Nobody knew what to do with them, so they brought them to the station on a Saturday morning "
+    "and swapped. That was it. No sign-up form, no fees, just a folding table and a thermos of tea.\n\n"
+    "Why does it work? I asked Tom Lindqvist, who keeps the records, and he laughed. He said people are "
+    "surprisingly honest when the thing they share is alive.\n\n"
+    "If you want to visit, the doors open at nine. Bring an envelope and maybe a story about what you grew.")
+
+
+def _accept_all(shipped, text, threshold, prior):
+    from editor.core.document import Transcript
+    from editor.core.render import RenderPolicy, render
+    from editor.restore.suggest import make_suggestions
+
+    doc = Transcript.from_text(text)
+    preds = shipped.restore(doc.words(), paragraph_starts=doc.paragraph_starts)
+    doc.set_suggestions(make_suggestions(doc.tokens, preds, shipped.lexicon, author_prior=prior))
+    doc.accept_all(threshold)
+    return render(doc, RenderPolicy(None))
+
+
+def test_accepting_all_at_0_9_keeps_an_authors_correct_marks_and_capitals(shipped):
+    """Issue 19: accept-all at 0.9 on a correctly punctuated text wrote "swapped that was it.",
+    "visit the doors" and "He said People"; the author's marks are evidence (the fitted prior)."""
+    assert shipped.author_prior["punct"] >= 0.5 and shipped.author_prior["case"] >= 0.5
+    out = _accept_all(shipped, PUNCTUATED, 0.9, shipped.author_prior)
+    assert "and swapped. That was it." in out
+    assert "want to visit, the doors open" in out
+    assert "He said people are" in out
+    assert out == PUNCTUATED.replace("\n\n", "\n\n")  # nothing at all changes in this passage
+
+
+def test_an_author_mark_is_changed_where_the_model_is_sure_it_is_wrong(shipped):
+    wrong = PUNCTUATED.replace("Why does it work? I asked", "Why does it work, I asked")
+    out = _accept_all(shipped, wrong, 0.5, shipped.author_prior)
+    assert "Why does it work? I asked" in out
+
+
+def test_tokens_that_are_not_words_get_no_suggestions_from_the_model(shipped):
+    from editor.core.document import Transcript
+    from editor.restore.suggest import make_suggestions
+
+    doc = Transcript.from_text("so [3] we went <unk> there [noise] and it was fine")
+    preds = shipped.restore(doc.words())
+    made = make_suggestions(doc.tokens, preds, shipped.lexicon, author_prior=shipped.author_prior)
+    tags = {t.id for t in doc.tokens if t.text in ("[3]", "<unk>", "[noise]")}
+    assert len(tags) == 3 and not [s for s in made if s.token_id in tags]
+    assert not [s for s in made if "[[" in s.value]
+
+
+GERMAN = ("also ich habe mit dem mann gesprochen und er hat gesagt dass die firma im nächsten jahr nach berlin "
+          "umziehen will wir waren alle ein bisschen überrascht weil niemand davon wusste")
+
+
+def test_text_in_another_language_is_recognised_and_not_restored_unless_asked(shipped, tmp_path, capsys):
+    from editor.cli import main
+
+    assert shipped.language == "en"
+    check = shipped.language_check(GERMAN.split())
+    assert not check.matches and check.share < 0.6 and "English" in check.message
+    assert shipped.language_check(PUNCTUATED.lower().split()).matches
+    src = tmp_path / "interview.txt"
+    src.write_text(GERMAN)
+    assert main(["restore", str(src), "-q", "--device", "cpu"]) != 0
+    err = capsys.readouterr().err
+    assert "not restored" in err and "English" in err and "--any-language" in err and "Traceback" not in err
+    out = tmp_path / "out.txt"
+    assert main(["restore", str(src), "-q", "--device", "cpu", "--any-language", "-o", str(out)]) == 0
+    assert out.is_file()
