@@ -514,14 +514,6 @@ def decision_scales(decision: dict) -> np.ndarray:
     return scales
 
 
-def case_decision_scales(decision: dict) -> np.ndarray:
-    """The per-class weights of the case decision, in CASE_CLASSES order; 1 where not given."""
-    scales = np.ones(len(CASE_CLASSES))
-    for k, v in decision.get("case_scales", {}).items():
-        scales[CASE_CLASSES.index(k)] = float(v)
-    return scales
-
-
 def decide_marks(punct: np.ndarray, class_scales: np.ndarray) -> np.ndarray:
     """The mark index per word: first the 3-class group (none, comma-like, sentence end, question)
     by its summed probability times its weight, then the likeliest mark within that group.
