@@ -113,18 +113,19 @@ def propagate(doc: Transcript, token_id: int, kind: Kind | str) -> int:
 
 
 def decide(doc: Transcript, token_id: int, kind: Kind | str, *, accept: bool = True,
-           value: str | None = None, repeat: bool = True) -> tuple[Suggestion, int]:
-    """Accept (or choose ``value``) or reject a suggestion and, with ``repeat``, propagate the
-    choice; one undo step. Returns the decided suggestion and how many others changed."""
+           value: str | None = None, repeat: bool = True) -> tuple[Suggestion, str, int]:
+    """Accept (as a reviewer picks: see ``Transcript.pick``) or choose ``value``, or reject a
+    suggestion, and with ``repeat`` propagate the choice; one undo step. Returns the decided
+    suggestion, what happened to the next word ("" if nothing) and how many others changed."""
     kind = Kind(kind)
-    s = doc.suggestion(token_id, kind)
-    label = "Accept suggestion" if accept else "Reject suggestion"
-    if s is not None and accept and value is not None and value != s.value:
-        label = "Choose alternative"
-    with doc.history.group(label):
-        decided = doc.accept(token_id, kind, value) if accept else doc.reject(token_id, kind)
+    note = ""
+    with doc.history.group("Accept suggestion" if accept else "Reject suggestion"):
+        if accept:
+            decided, note = doc.pick(token_id, kind, value)
+        else:
+            decided = doc.reject(token_id, kind)
         n = propagate(doc, token_id, kind) if repeat else 0
-    return decided, n
+    return decided, note, n
 
 
 def review_decisions(doc: Transcript) -> list[ReviewDecision]:

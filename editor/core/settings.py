@@ -23,6 +23,9 @@ class ReviewSettings:
     high: float = 0.9  # confidence at or above this is "high" (and accept-all's default)
     low: float = 0.6  # below this is "low"; between is "medium"
     order: str = "position"  # how Tab walks pending suggestions: "position" or "confidence"
+    repeat_choices: bool = True  # a decision is proposed for the same word / word pair elsewhere
+    learn_from_reviews: bool = True  # on save, forms and mark choices are kept (user lexicon, adaptation)
+    use_learned: bool = True  # restorations use what was learned for the same language and speakers
 
 
 @dataclass

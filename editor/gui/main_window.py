@@ -38,6 +38,7 @@ from editor.core.render import NONE, RenderPolicy
 from editor.core.settings import Settings
 from editor.gui import hotkeys
 from editor.gui.background import BackgroundOp
+from editor.gui.learning import LearnedDialog, LearningController, project_lexicon_update
 from editor.gui.dialogs import AcceptAllDialog, EXPORT_FORMATS, ExportDialog, FindBar, SettingsDialog
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
@@ -116,6 +117,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self.restoration = RestorationController(self)
+        self.learning = LearningController(self.settings, self)
+        self.learning.message.connect(self._show_status)
+        self.learning.error.connect(self._show_status)
         self.restoration.after_slice = self.view.flush
         self.restoration.started.connect(self._restoration_started)
         self.restoration.progress.connect(self._restoration_progress)
@@ -215,6 +219,8 @@ class MainWindow(QMainWindow):
         self._action(m, "Accept all pending", lambda: self.accept_all(0.0))
         self._action(m, "Reject all pending", self.reject_all, hotkeys.REJECT_ALL)
         m.addSeparator()
+        self._action(m, "What Stet &learned…", self.learned_dialog,
+                     tip="The forms Stet remembers from your reviews, and whether choices repeat")
         self._action(m, "Restore &again", self.start_restoration, hotkeys.RESTORE_AGAIN)
         self._action(m, "&Cancel restoration", self.cancel_restoration, hotkeys.CANCEL)
 
@@ -384,7 +390,11 @@ class MainWindow(QMainWindow):
             raise UserError("no project file to save to yet; give a path")
         if target.suffix.lower() != ".stet":
             target = target.with_suffix(".stet")
+        extra = project_lexicon_update(self.transcript)  # the project's own lexicon travels in it
+        if extra is not None:
+            self.transcript.set_metadata(extra=extra)
         write_any(self.transcript, target)
+        self.learning.remember(self.transcript)
         self.path = target
         self.dirty = False
         self._saved_revision = self.transcript.revision
@@ -399,6 +409,7 @@ class MainWindow(QMainWindow):
         self.restoration.model = (self.restore_model_override
                                   or self.settings.engine.restore_model or None)
         self.restoration.device = self.settings.engine.device
+        self.restoration.use_learned = self.settings.review.use_learned
         self.restoration.start(self.transcript, priority=self.view.visible_tokens())
 
     def preload_restorer(self) -> None:
@@ -557,6 +568,15 @@ class MainWindow(QMainWindow):
             self.export(path, dialog.chosen_policy)
         except (UserError, OSError) as err:
             self._error("Cannot export", err)
+
+    def learned_dialog(self) -> LearnedDialog:
+        dialog = LearnedDialog(self.settings, self)
+        dialog.accepted.connect(self.apply_settings)
+        dialog.open()
+        return dialog
+
+    def _show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 6000)
 
     def settings_dialog(self) -> None:
         dialog = SettingsDialog(self.settings, self)

@@ -188,6 +188,8 @@ class QtSuggestionList(QWidget):
             word, what = f"{token.surface}{token.punct}", f"remove ‘{token.punct}’"
         before = " ".join(t.text for t in doc.tokens[max(0, i - 3):i])
         after = doc[i + 1].text if i + 1 < len(doc) else ""
+        if s.source == "choice":
+            what += " · from your choice"
         return f"{s.confidence:4.0%}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"
 
     def set_reviewing(self, reviewing: bool) -> None:
@@ -210,7 +212,8 @@ class QtSuggestionList(QWidget):
                     "Delete rejects, 1–9 picks an alternative")
             return
         title = "Capitals" if s.kind == Kind.CASE else "Mark after the word"
-        rows = [f"<b>{title}</b> ({s.state.value}) — Enter: accept · Delete: reject · "
+        origin = ", from your choice elsewhere" if s.source == "choice" else ""
+        rows = [f"<b>{title}</b> ({s.state.value}{origin}) — Enter: accept · Delete: reject · "
                 f"1–9: pick"]
         for n, (value, p) in enumerate(s.alternatives()[:6], 1):
             text = html.escape(describe_value(s.kind, value))

@@ -7,6 +7,7 @@ been edited are dropped (``words_revision`` check) and the pass is run again whe
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
@@ -15,7 +16,11 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from editor.core.document import Transcript, WordsSnapshot
+from editor.core.errors import UserError
 from editor.gui.background import BackgroundOp
+from editor.gui.learning import adaptation_inputs
+
+log = logging.getLogger(__name__)
 
 _SLICE_SECONDS = 0.010  # UI time to spend on results per slice (suggestions, undo record, redraw)
 _SLICE_GAP_MS = 15  # between slices the event loop paints and takes input
@@ -82,6 +87,7 @@ class RestorationController(QObject):
         super().__init__(parent)
         self.model: str | None = None
         self.device = "auto"
+        self.use_learned = True  # apply what reviews of this language and speakers taught
         self.transcript: Transcript | None = None
         self.restorer = None
         self.error: str | None = None
@@ -135,11 +141,19 @@ class RestorationController(QObject):
         self._done_words, self._total = 0, len(snapshot.words)
         cancel = self._cancel = threading.Event()
         model, device = self.model, self.device
+        inputs, use_learned = adaptation_inputs(transcript), self.use_learned
         self.started.emit(self._total)
 
         def work(report) -> PassResult:
             began = time.perf_counter()
             restorer = load_restorer(model, device)
+            from editor.restore.learn import adaptation_from
+
+            try:  # the user lexicon, the project's forms, and what reviews taught
+                restorer.adapt(adaptation_from(*inputs, learned=use_learned))
+            except (UserError, ValueError) as err:
+                log.warning("restoring without what Stet learned: %s", err)
+                restorer.adapt(None)
             report(restorer)  # the UI thread needs its lexicon
             if not any_language:
                 check = restorer.language_check(snapshot.words)

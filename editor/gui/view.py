@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QMenu, QPlainTextEdit, QTextEdit, QToolTip, QWidge
 
 from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.layout import Layout, WordSpan
+from editor.core.learning import decide
 from editor.core.settings import Settings
 from editor.gui import hotkeys
 from editor.gui.gutter import TimeGutter, format_time
@@ -59,6 +60,10 @@ def band_colour(band: str, settings: Settings, alpha: int | None = None) -> QCol
     if alpha is not None:
         colour.setAlpha(alpha)
     return colour
+
+
+def _repeated(n: int) -> str:
+    return f"proposed the same in {n} other place{'s' if n != 1 else ''} (from your choice)"
 
 
 def describe_value(kind: Kind, value: str) -> str:
@@ -813,9 +818,13 @@ class QtTranscriptView(QPlainTextEdit):
         s = self.current
         if s is None:
             return None
-        accepted, note = self.transcript.pick(s.token_id, s.kind, value)
-        if note:
-            self.message.emit(f"Accepted {describe_value(s.kind, accepted.value)}; {note}")
+        accepted, note, repeated = decide(self.transcript, s.token_id, s.kind, value=value,
+                                          repeat=self.settings.review.repeat_choices)
+        said = [note] if note else []
+        if repeated:
+            said.append(_repeated(repeated))
+        if said:
+            self.message.emit(f"Accepted {describe_value(s.kind, accepted.value)}; {'; '.join(said)}")
         self.flush()
         self._last_rank = self._rank(accepted)
         self._current = accepted.key
@@ -826,7 +835,10 @@ class QtTranscriptView(QPlainTextEdit):
         s = self.current
         if s is None:
             return None
-        rejected = self.transcript.reject(s.token_id, s.kind)
+        rejected, _note, repeated = decide(self.transcript, s.token_id, s.kind, accept=False,
+                                           repeat=self.settings.review.repeat_choices)
+        if repeated:
+            self.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {_repeated(repeated)}")
         self.flush()
         self._last_rank = self._rank(rejected)
         self._current = rejected.key
@@ -860,7 +872,8 @@ class QtTranscriptView(QPlainTextEdit):
         rows = []
         for s in suggestions:
             title = "Capitals" if s.kind == Kind.CASE else "Mark after the word"
-            rows.append(f"<b>{title}</b> <i>({s.state.value})</i>")
+            origin = " — from your choice" if s.source == "choice" else ""
+            rows.append(f"<b>{title}</b> <i>({s.state.value}{origin})</i>")
             for n, (value, p) in enumerate(s.alternatives()[:6], 1):
                 chosen = " ◀" if value == s.value else ""
                 rows.append(f"&nbsp;{n}. {html.escape(describe_value(s.kind, value))} — "
@@ -929,10 +942,12 @@ class QtTranscriptView(QPlainTextEdit):
             for n, (value, p) in enumerate(s.alternatives()[:6], 1):
                 action = menu.addAction(f"{title}: {describe_value(s.kind, value)}  ({p:.0%})")
                 action.triggered.connect(
-                    lambda _=False, s=s, v=value: self.transcript.accept(s.token_id, s.kind, v))
+                    lambda _=False, s=s, v=value: decide(self.transcript, s.token_id, s.kind, value=v,
+                                                         repeat=self.settings.review.repeat_choices))
             if s.state != State.REJECTED:
                 menu.addAction(f"{title}: reject").triggered.connect(
-                    lambda _=False, s=s: self.transcript.reject(s.token_id, s.kind))
+                    lambda _=False, s=s: decide(self.transcript, s.token_id, s.kind, accept=False,
+                                                repeat=self.settings.review.repeat_choices))
             menu.addSeparator()
         menu.addAction("Cut").triggered.connect(self.cut)
         menu.addAction("Copy").triggered.connect(self.copy)

@@ -341,23 +341,52 @@ def adaptation_for(transcript, *, lexicon: bool = True, learned: bool = False) -
     """What to apply when restoring `transcript`: the user lexicon (unless `lexicon` is False) and
     the project's own lexicon, and with `learned` the adaptation kept for the transcript's language
     and speakers (never one from another language or speaker set)."""
+    return adaptation_from(transcript.metadata.extra, transcript.metadata.language,
+                           {t.speaker for t in transcript.tokens}, lexicon=lexicon, learned=learned)
+
+
+def adaptation_from(extra: Mapping, language: str | None, speakers: Iterable[str | None], *,
+                    lexicon: bool = True, learned: bool = False) -> Adaptation:
+    """`adaptation_for` from a document's parts (safe to call off the UI thread with copies)."""
     from editor.core.lexicon import UserLexicon, project_forms
 
     forms: dict[str, str] = {}
     if lexicon:
         forms.update(UserLexicon.load().forms)
-    forms.update(project_forms(transcript.metadata.extra))
+    forms.update(project_forms(extra))
     out = Adaptation(fixed_forms={w: f for w, f in forms.items() if f != w})
     if learned:
-        kept = load_learned(profile_key(transcript.metadata.language, (t.speaker for t in transcript.tokens)))
+        kept = load_learned(profile_key(language, speakers))
         if kept is not None:
             out = kept.merged(out)
     return out
 
 
+def remember_review(decisions: Sequence, forms: Mapping[str, str], key: str) -> tuple[int, int]:
+    """Keep what a review taught: `forms` join the user lexicon, and the marks chosen between word
+    pairs join the adaptation kept for `key` (see `profile_key`). Returns (forms added or changed,
+    pair marks now kept)."""
+    from editor.core.lexicon import UserLexicon
+
+    lex = UserLexicon.load()
+    changed = lex.learn(forms)
+    if changed:
+        lex.save()
+    learned = from_review(decisions)
+    try:
+        kept = load_learned(key)
+    except ValueError:
+        kept = None  # a damaged file is replaced by what this review taught
+    merged = kept.merged(learned) if kept is not None else learned
+    if not merged.is_empty():
+        save_learned(key, merged)
+    return len(changed), len(merged.pair_marks)
+
+
 def from_review(decisions: Sequence, forms: Mapping[str, str] | None = None) -> Adaptation:
-    """An adaptation from a document's review (editor.core.learning.review_decisions): marks the
-    person chose or turned down between two words, and case forms (the user lexicon's)."""
+    """An adaptation from a document's review (editor.core.learning.review_decisions): the marks
+    the person left between two words where they accepted or turned down a proposal (every
+    decision on the same pair must agree), and case forms."""
     pairs: dict[tuple[str, str], set[str]] = {}
     # a rejected mark leaves the token's mark as it was; an accepted one is in the text
     for d in decisions:

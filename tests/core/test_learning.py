@@ -17,7 +17,7 @@ def _case(doc: Transcript, i: int, value: str, p: float = 0.6) -> Suggestion:
 def test_a_case_choice_is_proposed_for_the_same_word_elsewhere():
     doc = _doc("we met okafor today and okafor said hello then we saw okafor again")
     doc.set_suggestions([_case(doc, 2, "Okafor")])
-    s, n = decide(doc, doc[2].id, Kind.CASE)
+    s, _note, n = decide(doc, doc[2].id, Kind.CASE)
     assert s.state == State.ACCEPTED and doc[2].surface == "Okafor"
     assert n == 2
     for i in (5, 11):
@@ -44,7 +44,7 @@ def test_a_capital_at_a_sentence_start_teaches_nothing():
     doc = Transcript.from_text("The cat sat. The dog ran and the bird sang.")
     the = [i for i, t in enumerate(doc.tokens) if t.word == "the"]
     doc.set_suggestions([_case(doc, the[1], "THE")])
-    _, n = decide(doc, doc[the[1]].id, Kind.CASE)
+    _, _note, n = decide(doc, doc[the[1]].id, Kind.CASE)
     assert n == 0
     assert doc.suggestion(doc[the[2]].id, Kind.CASE) is None
 
@@ -54,7 +54,7 @@ def test_a_rejected_capital_removes_the_same_proposal_elsewhere_but_keeps_decide
     apples = [i for i, t in enumerate(doc.tokens) if t.word == "apple"]
     doc.set_suggestions([_case(doc, i, "Apple") for i in apples])
     doc.accept(doc[apples[2]].id, Kind.CASE)  # the person wanted this one capitalised
-    _, n = decide(doc, doc[apples[0]].id, Kind.CASE, accept=False)
+    _, _note, n = decide(doc, doc[apples[0]].id, Kind.CASE, accept=False)
     assert n == 1
     assert doc.suggestion(doc[apples[1]].id, Kind.CASE) is None
     assert doc.suggestion(doc[apples[2]].id, Kind.CASE).state == State.ACCEPTED
@@ -65,7 +65,7 @@ def test_a_mark_choice_is_repeated_for_the_same_word_pair():
     doc = _doc("i stayed because it rained and i stayed because it snowed and we stayed because why not")
     becauses = [i - 1 for i, t in enumerate(doc.tokens) if t.word == "because"]
     doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": 0.55, "": 0.45}) for i in becauses])
-    _, n = decide(doc, doc[becauses[0]].id, Kind.PUNCT, accept=False)
+    _, _note, n = decide(doc, doc[becauses[0]].id, Kind.PUNCT, accept=False)
     assert n == 2
     for i in becauses[1:]:
         assert doc.suggestion(doc[i].id, Kind.PUNCT) is None
@@ -75,7 +75,7 @@ def test_a_mark_choice_is_repeated_for_the_same_word_pair():
 def test_a_chosen_mark_is_proposed_where_the_model_proposed_nothing():
     doc = _doc("well you know it works well you know")
     doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.7, "": 0.3})])
-    _, n = decide(doc, doc[0].id, Kind.PUNCT)
+    _, _note, n = decide(doc, doc[0].id, Kind.PUNCT)
     assert n == 1
     sug = doc.suggestion(doc[5].id, Kind.PUNCT)
     assert sug.value == "," and sug.source == "choice" and doc[5].punct == ""
@@ -84,7 +84,7 @@ def test_a_chosen_mark_is_proposed_where_the_model_proposed_nothing():
 def test_repeat_can_be_turned_off():
     doc = _doc("okafor and okafor")
     doc.set_suggestions([_case(doc, 2, "Okafor")])
-    _, n = decide(doc, doc[2].id, Kind.CASE, repeat=False)
+    _, _note, n = decide(doc, doc[2].id, Kind.CASE, repeat=False)
     assert n == 0 and doc.suggestion(doc[0].id, Kind.CASE) is None
 
 

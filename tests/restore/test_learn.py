@@ -151,3 +151,26 @@ def test_the_user_lexicon_is_used_by_restore_and_edited_by_stet_learned(tmp_path
     assert _stet("learned", env=env).stdout.split() == ["ZarVex"]
     assert _stet("learned", "--reset", env=env).returncode == 0
     assert _stet("learned", env=env).stdout == ""
+
+
+def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypatch):
+    from editor.core.document import Kind, Suggestion, Transcript
+    from editor.core.learning import decide, review_decisions, user_forms
+    from editor.core.lexicon import UserLexicon
+    from editor.restore.learn import adaptation_from, remember_review
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    doc = Transcript.from_words("well you know okafor came and well you know he left".split())
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[3].id, Kind.CASE, "Okafor", {"Okafor": 0.6, "okafor": 0.4})])
+    decide(doc, doc[0].id, Kind.PUNCT, accept=False)
+    decide(doc, doc[3].id, Kind.CASE)
+    added, pairs = remember_review(review_decisions(doc), user_forms(doc), profile_key("en", ["Ann"]))
+    assert added == 1 and pairs == 1
+    assert UserLexicon.load().forms == {"okafor": "Okafor"}
+    same = adaptation_from({}, "en", ["Ann"], learned=True)
+    assert same.pair_marks == {("well", "you"): ""} and same.fixed_forms == {"okafor": "Okafor"}
+    other = adaptation_from({}, "de", ["Ann"], learned=True)
+    assert other.pair_marks == {}
+    assert adaptation_from({}, "en", ["Ann"], learned=False).pair_marks == {}
+    assert adaptation_from({"lexicon": {"lyon": "LYON"}}, "en", [], lexicon=False).fixed_forms == {"lyon": "LYON"}

@@ -1,0 +1,103 @@
+"""Learning from the reviewer in the editor: a choice repeats as a proposal "from your choice",
+saving keeps the forms written, What Stet learned shows and resets them, restoration uses them."""
+
+import json
+
+from editor.core.document import Kind, State, Suggestion, Transcript
+from editor.core.lexicon import UserLexicon
+
+
+def _doc_with_names() -> Transcript:
+    doc = Transcript.from_words("we met okafor at the station and okafor said that okafor likes tea".split())
+    first = doc[2]
+    doc.set_suggestions([Suggestion(first.id, Kind.CASE, "Okafor", {"Okafor": 0.7, "okafor": 0.3})])
+    return doc
+
+
+def test_accepting_a_capital_proposes_it_for_the_same_name_elsewhere(window, qtbot):
+    doc = _doc_with_names()
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    s = view.next_suggestion()
+    assert s is not None and s.value == "Okafor"
+    view.accept_current()
+    others = [doc.suggestion(doc[i].id, Kind.CASE) for i in (7, 10)]
+    assert all(o is not None and o.source == "choice" and o.state == State.PENDING for o in others)
+    assert "from your choice" in window.statusBar().currentMessage()
+    assert "from your choice" in view.tooltip_html([others[0]])
+    assert "from your choice" in window.panel.describe(others[0])
+    qtbot.waitUntil(lambda: window.panel.pending_count == 2, timeout=3000)
+    window.undo()  # one step takes the decision and what it repeated
+    assert doc[2].surface == "okafor"
+    assert all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in (7, 10))
+
+
+def test_choices_do_not_repeat_when_turned_off(window):
+    window.settings.review.repeat_choices = False
+    doc = _doc_with_names()
+    window.set_transcript(doc, restore=False)
+    window.view.next_suggestion()
+    window.view.accept_current()
+    assert doc.suggestion(doc[7].id, Kind.CASE) is None
+
+
+def test_saving_keeps_the_forms_written_in_the_project_and_the_user_lexicon(window, qtbot, tmp_path):
+    doc = _doc_with_names()
+    window.set_transcript(doc, restore=False)
+    window.view.next_suggestion()
+    window.view.accept_current()
+    for i in (7, 10):
+        doc.accept(doc[i].id, Kind.CASE)
+    target = tmp_path / "talk.stet"
+    window.save(target)
+    saved = json.loads(target.read_text(encoding="utf-8"))
+    assert saved["metadata"]["extra"]["lexicon"] == {"okafor": "Okafor"}
+    qtbot.waitUntil(lambda: UserLexicon.load().forms.get("okafor") == "Okafor", timeout=10000)
+
+
+def test_saving_learns_nothing_when_turned_off(window, qtbot, tmp_path):
+    window.settings.review.learn_from_reviews = False
+    doc = _doc_with_names()
+    window.set_transcript(doc, restore=False)
+    for i in (2, 7, 10):
+        doc.edit_token(i, surface="Okafor")
+    window.save(tmp_path / "talk.stet")
+    qtbot.wait(300)
+    assert UserLexicon.load().forms == {}
+
+
+def test_what_stet_learned_lists_adds_removes_exports_and_resets(window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    lex = UserLexicon.load()
+    lex.learn({"okafor": "Okafor"})
+    lex.save()
+    dialog = window.learned_dialog()
+    assert [dialog.list.item(i).text() for i in range(dialog.list.count())] == ["Okafor"]
+    assert dialog.add_forms("NASA, iPad") == 2
+    assert [dialog.list.item(i).text() for i in range(dialog.list.count())] == ["iPad", "NASA", "Okafor"]
+    dialog.list.item(1).setSelected(True)
+    assert dialog.remove_selected() == 1
+    out = tmp_path / "forms.txt"
+    dialog.lexicon.export(out)
+    assert out.read_text(encoding="utf-8") == "iPad\nOkafor\n"
+    dialog.repeat.setChecked(False)
+    dialog.accept()
+    assert window.settings.review.repeat_choices is False
+    assert UserLexicon.load().forms == {"okafor": "Okafor", "ipad": "iPad"}
+    dialog = window.learned_dialog()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    dialog.ask_reset()
+    assert dialog.list.count() == 0 and UserLexicon.load().forms == {}
+    dialog.reject()
+
+
+def test_restoration_in_the_editor_writes_the_lexicon_forms(window, qtbot):
+    lex = UserLexicon.load()
+    lex.learn({"zarvex": "ZarVex"})
+    lex.save()
+    doc = Transcript.from_words("we met zarvex at the station".split())
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        window.set_transcript(doc)
+    s = doc.suggestion(doc[2].id, Kind.CASE)
+    assert s is not None and s.value == "ZarVex"
