@@ -14,7 +14,7 @@ of the words, an adaptation is fitted on them, and the rest is scored with and w
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +30,8 @@ PAIR_MEMORY_ODDS = 3.0
 #: The bias's pull towards 0 (an L2 penalty per reviewed word); with a few hundred reviewed words
 #: the bias moves only where the reviewer's evidence is consistent.
 BIAS_PENALTY = 0.02
+#: The most frequent words of the model's vocabulary, whose remembered form needs the word before it.
+COMMON_WORDS = 2000
 #: The head update (see `adapt_head`): Adam steps, learning rate, L2 pull towards the shipped heads.
 HEAD_STEPS, HEAD_LR, HEAD_PENALTY = 40, 2e-3, 1.0
 
@@ -70,6 +72,9 @@ class Adaptation:
     case_forms: dict[str, str] = field(default_factory=dict)
     #: (word, next word) -> the mark the person left between them
     pair_marks: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: (word before, word) -> form, for common words whose capital belongs to a name around them
+    #: ("saddleback church" -> "Church", while "church" alone stays lowercase)
+    context_forms: dict[tuple[str, str], str] = field(default_factory=dict)
     #: forms written outright, as the user lexicon gives them (the capital is the word's, wherever it stands)
     fixed_forms: dict[str, str] = field(default_factory=dict)
     words: int = 0  # how many reviewed words it was learned from
@@ -79,20 +84,30 @@ class Adaptation:
     # ------------------------------------------------------------------ learning
     @classmethod
     def learn(cls, decisions: Sequence[Decision], joint: np.ndarray | None = None, *,
-              bias: bool = True, penalty: float = BIAS_PENALTY, case_bias: bool = False) -> "Adaptation":
+              bias: bool = True, penalty: float = BIAS_PENALTY, case_bias: bool = False,
+              common: Collection[str] = ()) -> "Adaptation":
         """Learn from reviewed words; `joint` ((N, 28) marginals the model gave those words) is
         needed for the bias. A word is remembered in the form written mid-sentence when every
-        such occurrence agrees; a pair's mark when every occurrence agrees."""
+        such occurrence agrees; a pair's mark when every occurrence agrees. A word in `common` (the
+        most frequent words: "church", "new", "we") is remembered only with the word before it, so
+        "Saddleback Church" does not capitalise every church, nor a quoted "We" every we."""
         # every mid-sentence occurrence must agree (a capital that is only sometimes there, as in a
         # title, or "The" after a quote, is not the word's form), and one must be a decision
-        forms: dict[str, set[str]] = {}
-        decided: set[str] = set()
-        for d in decisions:
+        forms: dict[object, set[str]] = {}
+        decided: set[object] = set()
+        for k, d in enumerate(decisions):
             if not d.sentence_start and any(ch.isalpha() for ch in d.surface):
-                forms.setdefault(d.word, set()).add(d.surface)
+                key: object = d.word
+                if d.word in common:
+                    if k == 0:
+                        continue
+                    key = (decisions[k - 1].word, d.word)
+                forms.setdefault(key, set()).add(d.surface)
                 if d.decided_case:
-                    decided.add(d.word)
-        case_forms = {w: next(iter(f)) for w, f in forms.items() if len(f) == 1 and w in decided}
+                    decided.add(key)
+        agreed = {key: next(iter(f)) for key, f in forms.items() if len(f) == 1 and key in decided}
+        case_forms = {k: f for k, f in agreed.items() if isinstance(k, str)}
+        context_forms = {k: f for k, f in agreed.items() if isinstance(k, tuple)}
         pairs: dict[tuple[str, str], set[str]] = {}
         corrected: set[tuple[str, str]] = set()
         for a, b in zip(decisions, decisions[1:]):
@@ -100,7 +115,8 @@ class Adaptation:
             if a.corrected_mark:
                 corrected.add((a.word, b.word))
         pair_marks = {p: next(iter(m)) for p, m in pairs.items() if len(m) == 1 and p in corrected}
-        out = cls(case_forms=case_forms, pair_marks=pair_marks, words=len(decisions))
+        out = cls(case_forms=case_forms, pair_marks=pair_marks, context_forms=context_forms,  # type: ignore[arg-type]
+                  words=len(decisions))
         if bias and joint is not None and len(decisions):
             gold = np.asarray([PUNCT_INDEX.get(d.punct, 0) * N_CASE + CASE_INDEX[case_of(d.surface)]
                                for d in decisions])
@@ -116,11 +132,13 @@ class Adaptation:
         return Adaptation((1 - w) * self.punct_bias + w * other.punct_bias,
                           (1 - w) * self.case_bias + w * other.case_bias,
                           {**self.case_forms, **other.case_forms}, {**self.pair_marks, **other.pair_marks},
-                          {**self.fixed_forms, **other.fixed_forms}, n, self.case_odds, self.pair_odds)
+                          {**self.context_forms, **other.context_forms}, {**self.fixed_forms, **other.fixed_forms},
+                          n, self.case_odds, self.pair_odds)
 
     # ------------------------------------------------------------------ applying
     def is_empty(self) -> bool:
-        return not (self.case_forms or self.fixed_forms or self.pair_marks or np.any(self.punct_bias)
+        return not (self.case_forms or self.context_forms or self.fixed_forms or self.pair_marks
+                    or np.any(self.punct_bias)
                     or np.any(self.case_bias))
 
     def mixed_forms(self) -> dict[str, str]:
@@ -135,6 +153,11 @@ class Adaptation:
         if self.case_forms:
             for i, w in enumerate(words):
                 form = self.case_forms.get(w)
+                if form is not None:
+                    j[i, :, CASE_INDEX[case_of(form)]] *= self.case_odds
+        if self.context_forms:
+            for i in range(1, len(words)):
+                form = self.context_forms.get((words[i - 1], words[i]))
                 if form is not None:
                     j[i, :, CASE_INDEX[case_of(form)]] *= self.case_odds
         if self.fixed_forms:
@@ -158,6 +181,7 @@ class Adaptation:
                 "case_bias": [round(float(x), 6) for x in self.case_bias],
                 "case_forms": dict(sorted(self.case_forms.items())),
                 "pair_marks": [[a, b, m] for (a, b), m in sorted(self.pair_marks.items())],
+                "context_forms": [[a, b, f] for (a, b), f in sorted(self.context_forms.items())],
                 "words": self.words}
 
     @classmethod
@@ -183,11 +207,15 @@ class Adaptation:
         if not (isinstance(pairs, list) and all(isinstance(p, list) and len(p) == 3 and all(isinstance(x, str) for x in p)
                                                 and p[2] in PUNCT_INDEX for p in pairs)):
             raise ValueError("pair_marks must be a list of [word, next word, mark]")
+        contexts = data.get("context_forms", [])
+        if not (isinstance(contexts, list) and all(isinstance(p, list) and len(p) == 3 and all(isinstance(x, str) for x in p)
+                                                   and p[2].lower() == p[1] for p in contexts)):
+            raise ValueError("context_forms must be a list of [word before, word, form of the word]")
         words = data.get("words", 0)
-        if not isinstance(words, int) or words < 0:
+        if not isinstance(words, int) or isinstance(words, bool) or words < 0:
             raise ValueError("words must be a count")
         return cls(vector("punct_bias", N_PUNCT), vector("case_bias", N_CASE), dict(forms),
-                   {(a, b): m for a, b, m in pairs}, words=words)
+                   {(a, b): m for a, b, m in pairs}, {(a, b): f for a, b, f in contexts}, words=words)
 
 
 def adapt_head(model, vocab, words: Sequence[str], gold: np.ndarray, *, steps: int = HEAD_STEPS,
@@ -454,6 +482,7 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     fit_seconds: list[float] = []
     chosen = sorted(set(talks)) if talks is not None else range(len(docs))
     model_lexicon = restorer.lexicon
+    common = frozenset(restorer.vocab.words[2 : 2 + COMMON_WORDS])
     for k in chosen:
         doc = docs[k]
         words = [w.word for w in doc]
@@ -469,9 +498,9 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
                 para_end[i - 1] = True
         t0 = time.perf_counter()
         proposed = restorer.predictions(words[:cut], joint[:cut], first_is_start=True, paragraph_ends=para_end[:cut])
-        adapt = Adaptation.learn(_decisions(doc, 0, cut, proposed), joint[:cut], bias=bias)
+        adapt = Adaptation.learn(_decisions(doc, 0, cut, proposed), joint[:cut], bias=bias, common=common)
         if not case_memory:
-            adapt.case_forms = {}
+            adapt.case_forms, adapt.context_forms = {}, {}
         if not pair_memory:
             adapt.pair_marks = {}
         fit_seconds.append(time.perf_counter() - t0)

@@ -174,3 +174,17 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
     assert other.pair_marks == {}
     assert adaptation_from({}, "en", ["Ann"], learned=False).pair_marks == {}
     assert adaptation_from({"lexicon": {"lyon": "LYON"}}, "en", [], lexicon=False).fixed_forms == {"lyon": "LYON"}
+
+
+def test_a_common_word_is_remembered_with_the_word_before_it():
+    d = [Decision("saddleback", "", "Saddleback", False, "", "saddleback", False),
+         Decision("church", "", "Church", False, "", "church", False),
+         Decision("okafor", "", "Okafor", False, "", "okafor", False)]
+    a = Adaptation.learn(d, bias=False, common={"church"})
+    assert a.case_forms == {"saddleback": "Saddleback", "okafor": "Okafor"}
+    assert a.context_forms == {("saddleback", "church"): "Church"}
+    j = a.apply(["the", "church", "saddleback", "church"], _uniform(4)).reshape(4, N_PUNCT, N_CASE)
+    cap = CASE_INDEX["capitalized"]
+    assert j[3, :, cap].sum() > 0.8 and abs(j[1, :, cap].sum() - 0.25) < 1e-6
+    back = Adaptation.from_dict(json.loads(json.dumps(a.to_dict())))
+    assert back.context_forms == a.context_forms
