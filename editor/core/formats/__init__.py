@@ -13,7 +13,7 @@ from typing import Any
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError, UserError
-from editor.core.formats._common import PathLike, atomic_write
+from editor.core.formats._common import PathLike, atomic_write, check_readable
 from editor.core.render import NONE, RenderPolicy
 
 #: extension -> (module, function); a reader takes a path, a writer (transcript, path, policy).
@@ -62,10 +62,7 @@ def can_write(path: PathLike) -> bool:
 def read_any(path: PathLike) -> Transcript:
     """Read a transcript by its extension; every failure is a FormatError."""
     entry = READERS.get(_extension(path))
-    if Path(path).is_dir():
-        raise FormatError(path, "this is a folder, not a file")
-    if not Path(path).exists():
-        raise FormatError(path, "no such file")
+    check_readable(path)  # missing, a symlink loop, a folder, a FIFO, a device: said as such
     if entry is None:
         raise FormatError(path, f"Stet cannot read {_describe(path)}; it reads "
                           f"{', '.join(sorted(READERS))}")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import math
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,8 +18,21 @@ from editor.core.document import Token
 from editor.core.errors import FormatError, UserError
 from editor.core.text import Piece, split_words
 
-#: Larger files are refused rather than read into memory (a day of speech is ~2 MB of text).
-MAX_FILE_BYTES = 256 * 1024 * 1024
+#: The most words a transcript may hold. Measured (tests/perf/bench_reader_memory.py, Nov 2026):
+#: reading costs 500 bytes of RAM per word for plain text, up to 870 for Vosk/Whisper JSON with
+#: times and 3,000 for a .stet with two suggestions on every word; 3 M one-letter words of text
+#: peaked at 1.5 GB, under the 2 GB a reader may use. 3 M words is about 300 hours of speech.
+MAX_WORDS = 3_000_000
+#: Text formats (txt, srt, vtt) hold at least two bytes per word ("a "), so this many bytes cannot
+#: hold more than MAX_WORDS words: ~1.5 GB at the 500 bytes per word measured. A day of speech
+#: is ~1 MB of text; War and Peace is 3.2 MB.
+MAX_TEXT_BYTES = 2 * MAX_WORDS
+#: JSON costs up to 49 bytes of RAM per byte of file to parse and read (measured on one-letter
+#: Vosk word objects; ``[{},{},...]`` costs 26), so 32 MB peaks at 1.6 GB. That is 500,000 words
+#: with times (~50 hours of speech) or 110,000 words with every suggestion in a .stet project.
+MAX_JSON_BYTES = 32 * 2**20
+#: Kept for callers that name one limit: the largest file any reader accepts.
+MAX_FILE_BYTES = MAX_JSON_BYTES
 #: A time beyond this (about 11.5 days) is not a recording, it is a broken file.
 MAX_SECONDS = 1_000_000.0
 #: A silence at least this long starts a new paragraph.
@@ -24,23 +40,83 @@ PARAGRAPH_GAP = 2.0
 
 PathLike = str | os.PathLike[str]
 
+_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
 
-def read_bytes(path: PathLike) -> bytes:
-    """The file's bytes, or a FormatError that says in words why it cannot be read."""
-    p = Path(path)
+
+def _not_regular(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "this is a folder, not a file"
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return f"this is {kind}; Stet reads only regular files"
+
+
+def _os_problem(err: OSError) -> str:
+    if err.errno == errno.ELOOP:
+        return "a symbolic link loop (the link leads back to itself)"
+    if err.errno in (errno.ENOENT, errno.ENOTDIR):
+        return "no such file"
+    if err.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if err.errno == errno.ENAMETOOLONG:
+        return "the file name is too long"
+    return f"cannot be read ({err.strerror or err})"
+
+
+def check_readable(path: PathLike) -> os.stat_result:
+    """The file's status when it is a regular file (through symlinks); else a FormatError saying
+    what it is: missing, a symlink loop, a folder, a FIFO, a device or a socket. Never opens it."""
     try:
-        if p.is_dir():
-            raise FormatError(path, "this is a folder, not a file")
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise FormatError(path, f"the file is too large ({size // 2**20} MB) to be a transcript")
-        return p.read_bytes()
-    except FileNotFoundError:
-        raise FormatError(path, "no such file") from None
-    except PermissionError:
-        raise FormatError(path, "permission denied") from None
+        st = os.stat(path)
     except OSError as err:
-        raise FormatError(path, f"cannot be read ({err.strerror or err})") from None
+        raise FormatError(path, _os_problem(err)) from None
+    except ValueError:  # a NUL byte in the name
+        raise FormatError(path, "the file name is not valid") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise FormatError(path, _not_regular(st.st_mode))
+    return st
+
+
+def _too_large(path: PathLike, size: int, limit: int) -> FormatError:
+    shown = f"{size / 2**20:.1f} MB" if size < 2**40 else "more than a terabyte"
+    return FormatError(path, f"the file is too large ({shown}); Stet reads files of this kind up "
+                       f"to {limit / 2**20:.1f} MB")
+
+
+def read_bytes(path: PathLike, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """The file's bytes, or a FormatError that says in words why it cannot be read.
+
+    Only a regular file is opened, and without blocking (a FIFO swapped in after the check fails
+    the second check instead of waiting for a writer); at most ``limit`` + 1 bytes are read, so a
+    file that grows, or a path that turns into a device, cannot exhaust memory.
+    """
+    check_readable(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | \
+        getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as err:
+        raise FormatError(path, _os_problem(err)) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # swapped between the check and the open
+            raise FormatError(path, _not_regular(st.st_mode))
+        if st.st_size > limit:
+            raise _too_large(path, st.st_size, limit)
+        chunks, got = [], 0
+        while got <= limit:
+            chunk = os.read(fd, min(limit + 1 - got, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > limit:
+            raise _too_large(path, got, limit)
+        return b"".join(chunks)
+    except OSError as err:
+        raise FormatError(path, _os_problem(err)) from None
+    finally:
+        os.close(fd)
 
 
 def decode_utf8(data: bytes, path: PathLike) -> str:
@@ -61,23 +137,58 @@ def parse_json(text: str, path: PathLike) -> Any:
     except RecursionError:
         raise FormatError(path, "the JSON is nested too deeply to be a transcript") from None
     except ValueError as err:
-        raise FormatError(path, str(err)) from None
+        if "digits" in str(err):  # an integer longer than Python converts (4300 digits)
+            raise FormatError(path, "the JSON holds a number with thousands of digits") from None
+        raise FormatError(path, str(err).split("\n")[0]) from None
 
 
 def _reject_constant(name: str) -> float:
     raise ValueError(f"the JSON contains {name}, which is not a number")
 
 
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {value[:20]!r}" + ("..." if len(value) > 20 else "")
+    return f"a {type(value).__name__}"
+
+
+def number(value: Any, path: PathLike, where: str, what: str = "the value", *,
+           low: float = -math.inf, high: float = math.inf) -> float:
+    """The one checked conversion of a number read from a file: an int or float (not true/false,
+    text, an object or a list), that fits a float, is finite and lies within ``low..high``.
+    Anything else is a one-line FormatError naming ``where`` and ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise FormatError(path, f"{where}: {what} is {_kind_of(value)}, not a number")
+    try:
+        result = float(value)
+    except OverflowError:
+        raise FormatError(path, f"{where}: {what} is a number too large to be real") from None
+    if not math.isfinite(result):
+        raise FormatError(path, f"{where}: {what} is not a finite number")
+    if not low <= result <= high:
+        raise FormatError(path, f"{where}: {what} {result:g} is outside {low:g}..{high:g}")
+    return result
+
+
 def seconds(value: Any, path: PathLike, where: str) -> float | None:
     """A time in seconds from a JSON value: None stays None, anything odd is a FormatError."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise FormatError(path, f"{where}: the time {value!r} is not a number")
-    value = float(value)
-    if not math.isfinite(value) or value < 0 or value > MAX_SECONDS:
-        raise FormatError(path, f"{where}: the time {value!r} is not a plausible time in seconds")
-    return value
+    return number(value, path, where, "the time", low=0.0, high=MAX_SECONDS)
+
+
+def probability(value: Any, path: PathLike, where: str, what: str = "the confidence") -> float | None:
+    """A probability in 0..1 (a rounding error's overshoot is clamped); None stays None."""
+    if value is None:
+        return None
+    p = number(value, path, where, what, low=-1e-6, high=1.0 + 1e-6)
+    return min(max(p, 0.0), 1.0)
 
 
 def ordered(start: float | None, end: float | None) -> tuple[float | None, float | None]:
@@ -174,23 +285,37 @@ def format_clock(t: float, *, separator: str = ".") -> str:
     return f"{h:02d}:{m:02d}:{s:02d}{separator}{ms:03d}" if separator else f"{h:02d}:{m:02d}:{s:02d}"
 
 
+_CHUNK = re.compile(r"\S+")
+
+
+def check_word_count(count: int, path: PathLike | None) -> None:
+    """A FormatError when a transcript would hold more than MAX_WORDS words."""
+    if count > MAX_WORDS:
+        raise FormatError(path, f"the transcript holds more than {MAX_WORDS:,} words; Stet "
+                          "opens transcripts up to that size (split the file)")
+
+
 def add_words(tokens: list[Token], text: str, start: float | None, end: float | None, *,
-              speaker: str | None = None, confidence: float | None = None) -> None:
+              speaker: str | None = None, confidence: float | None = None,
+              path: PathLike | None = None) -> None:
     """Append the words of ``text`` (one recognised word, or a segment) spread over start..end.
 
     Punctuation standing alone (Whisper emits "," as a word at times) joins the word before.
+    More than MAX_WORDS words in all is a FormatError (counted before a long text is split, so a
+    huge one is refused without the memory its words would take).
     """
+    room = MAX_WORDS - len(tokens)
+    if len(text) > 2 * room:  # it may hold too many words: count them, stopping past the limit
+        chunks = 0
+        for _ in _CHUNK.finditer(text):
+            chunks += 1
+            if chunks > room:
+                check_word_count(len(tokens) + chunks, path)
     pieces = split_words(text)
     if pieces and not any(ch.isalnum() for ch in pieces[0].surface) and len(pieces) == 1:
         if tokens:
             last = tokens[-1]
             tokens[-1] = dataclasses.replace(last, punct=last.punct + pieces[0].surface)
             return
+    check_word_count(len(tokens) + len(pieces), path)
     tokens.extend(spread(pieces, start, end, speaker=speaker, confidence=confidence))
-
-
-def probability(value: Any) -> float | None:
-    """A confidence in 0..1, or None when the value is missing or makes no sense."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return None
-    return min(max(float(value), 0.0), 1.0)

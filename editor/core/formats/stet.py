@@ -16,8 +16,9 @@ from typing import Any
 from editor import __version__
 from editor.core.document import Kind, Metadata, State, Suggestion, Token, Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import (PathLike, atomic_write, decode_utf8, parse_json,
-                                         probability, read_bytes, seconds)
+from editor.core.formats._common import (MAX_JSON_BYTES, PathLike, atomic_write,
+                                         check_word_count, decode_utf8, number, parse_json, probability,
+                                         read_bytes, seconds)
 from editor.core.render import NONE, RenderPolicy
 
 FORMAT_VERSION = 1
@@ -27,7 +28,8 @@ _META_TEXT_FIELDS = ("source_file", "audio_file", "language", "model", "restore_
 
 
 def read_stet(path: PathLike) -> Transcript:
-    return transcript_from_stet(parse_json(decode_utf8(read_bytes(path), path), path), path)
+    data = parse_json(decode_utf8(read_bytes(path, MAX_JSON_BYTES), path), path)
+    return transcript_from_stet(data, path)
 
 
 def write_stet(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
@@ -82,7 +84,9 @@ def transcript_from_stet(data: Any, path: PathLike) -> Transcript:
     if version > FORMAT_VERSION:
         raise FormatError(path, f"this project was saved by a newer Stet (format {version}); "
                           "update Stet to open it")
-    tokens = [_token(item, path, n) for n, item in enumerate(_list(data, "tokens", path))]
+    items = _list(data, "tokens", path)
+    check_word_count(len(items), path)
+    tokens = [_token(item, path, n) for n, item in enumerate(items)]
     ids = {t.id: i for i, t in enumerate(tokens)}
     if len(ids) != len(tokens):
         raise FormatError(path, "two tokens have the same id")
@@ -126,7 +130,8 @@ def _token(item: Any, path: PathLike, n: int) -> Token:
     if (start is None) != (end is None) or (start is not None and end < start):  # type: ignore
         raise FormatError(path, f"{where}: start and end times do not make a time span")
     return Token(word, _text(item, "surface", path, where, word), _text(item, "punct", path, where,
-                 ""), start, end, probability(item.get("conf")), _text(item, "speaker", path, where),
+                 ""), start, end, probability(item.get("conf"), path, where),
+                 _text(item, "speaker", path, where),
                  token_id)
 
 
@@ -138,6 +143,8 @@ def _suggestion(item: Any, path: PathLike, n: int, ids: dict[int, int]) -> Sugge
     probs = item.get("probs", {})
     if not isinstance(probs, dict):
         raise FormatError(path, f"{where}: \"probs\" is not an object")
+    probs = {key: number(p, path, where, f"the probability of {key!r}", low=-1e-6, high=1 + 1e-6)
+             for key, p in probs.items()}
     try:
         return Suggestion(item["token"], Kind(item.get("kind")),
                           _text(item, "value", path, where, ""), probs,

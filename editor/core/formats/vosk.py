@@ -3,14 +3,16 @@ and the JSON that ``vosk-transcriber`` writes."""
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 from typing import Any
 
 from editor.core.document import Metadata, Token, Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import (PathLike, add_words, atomic_write, decode_utf8,
-                                         gap_paragraph_starts, ordered, parse_json, probability,
-                                         read_bytes, seconds)
+from editor.core.formats._common import (MAX_JSON_BYTES, PathLike, add_words, atomic_write,
+                                         decode_utf8, gap_paragraph_starts, ordered, parse_json,
+                                         probability, read_bytes, seconds)
 from editor.core.render import NONE, RenderPolicy, join_rendered, render_paragraphs
 
 
@@ -20,17 +22,19 @@ def read_vosk(path: PathLike) -> Transcript:
 
 def load_json_documents(path: PathLike) -> Any:
     """One JSON document, or JSON lines (one object per line) as a list."""
-    text = decode_utf8(read_bytes(path), path)
+    text = decode_utf8(read_bytes(path, MAX_JSON_BYTES), path)
     if not text.strip():
         raise FormatError(path, "the file is empty")
     try:
         return parse_json(text, path)
     except FormatError as whole_error:
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if len(lines) < 2 or not _is_json(lines[0][1]):
+        # JSON lines, read one at a time (a list of every line would cost more than the file)
+        lines = ((n, line) for n, line in enumerate(io.StringIO(text), 1) if line.strip())
+        first, second = next(lines, None), next(lines, None)
+        if second is None or not _is_json(first[1]):  # type: ignore[index]
             raise whole_error from None
         items = []
-        for n, line in lines:
+        for n, line in itertools.chain([first, second], lines):  # type: ignore[list-item]
             try:
                 items.append(parse_json(line, path))
             except FormatError as err:
@@ -63,7 +67,7 @@ def transcript_from_vosk(data: Any, path: PathLike) -> Transcript:
             for k, word in enumerate(words, 1):
                 _add_word(tokens, word, path, f"{where}, word {k}")
         elif isinstance(result.get("text"), str):
-            add_words(tokens, result["text"], None, None)
+            add_words(tokens, result["text"], None, None, path=path)
         elif "partial" not in result:
             raise FormatError(path, f"{where} has neither a \"result\" word list nor a \"text\"; "
                               "this is not Vosk output")
@@ -78,7 +82,7 @@ def _add_word(tokens: list[Token], word: Any, path: PathLike, where: str,
     start, end = ordered(seconds(word.get("start"), path, where),
                          seconds(word.get("end"), path, where))
     add_words(tokens, word[text_key], start, end, speaker=speaker,
-              confidence=probability(word.get(conf_key)))
+              confidence=probability(word.get(conf_key), path, where), path=path)
 
 
 def _from_transcriber(data: dict[str, Any], path: PathLike) -> Transcript:

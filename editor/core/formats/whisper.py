@@ -6,12 +6,14 @@ from typing import Any
 
 from editor.core.document import Metadata, Token, Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import (PathLike, add_words, decode_utf8, gap_paragraph_starts,
-                                         ordered, parse_json, probability, read_bytes, seconds)
+from editor.core.formats._common import (MAX_JSON_BYTES, PathLike, add_words, decode_utf8,
+                                         gap_paragraph_starts, ordered, parse_json, probability,
+                                         read_bytes, seconds)
 
 
 def read_whisper(path: PathLike) -> Transcript:
-    return transcript_from_whisper(parse_json(decode_utf8(read_bytes(path), path), path), path)
+    data = parse_json(decode_utf8(read_bytes(path, MAX_JSON_BYTES), path), path)
+    return transcript_from_whisper(data, path)
 
 
 def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
@@ -31,13 +33,14 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
                     raise FormatError(path, f"{where}, word {k} has no text")
                 start, end = ordered(seconds(word.get("start"), path, f"{where}, word {k}"),
                                      seconds(word.get("end"), path, f"{where}, word {k}"))
-                conf = probability(word.get("probability", word.get("score")))
+                conf = probability(word.get("probability", word.get("score")), path,
+                                   f"{where}, word {k}")
                 add_words(tokens, text, start, end, speaker=speaker or _str(word.get("speaker")),
-                          confidence=conf)
+                          confidence=conf, path=path)
         elif isinstance(seg.get("text"), str):
             start, end = ordered(seconds(seg.get("start"), path, where),
                                  seconds(seg.get("end"), path, where))
-            add_words(tokens, seg["text"], start, end, speaker=speaker)
+            add_words(tokens, seg["text"], start, end, speaker=speaker, path=path)
         else:
             raise FormatError(path, f"{where} has neither words nor text")
     language = data.get("language")
