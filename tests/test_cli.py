@@ -130,3 +130,20 @@ def test_convert_never_writes_over_its_input_and_asks_for_force(tmp_path):
     result = stet("convert", src, "-o", other, "--force")
     assert result.returncode == 0, result.stderr
     assert other.read_text().split() == before.decode().split()
+
+
+def test_convert_force_respects_read_only_and_writes_through_links(tmp_path):
+    src = tmp_path / "talk.txt"
+    src.write_text("hello there\n")
+    locked = tmp_path / "locked.txt"
+    locked.write_text("keep\n")
+    locked.chmod(0o444)
+    result = stet("convert", src, "-o", locked, "--force")
+    assert result.returncode == 1 and "read-only" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and locked.read_text() == "keep\n"
+    real = tmp_path / "real.txt"
+    real.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    assert stet("convert", src, "-o", link, "--force").returncode == 0
+    assert link.is_symlink() and real.read_text().split() == ["hello", "there"]

@@ -227,40 +227,162 @@ def gap_paragraph_starts(tokens: Sequence[Token], gap: float = PARAGRAPH_GAP) ->
     return starts
 
 
+#: Our temporary files are named ``.<name>.stet-<random>.tmp`` beside the file they will become.
+TEMP_INFIX, TEMP_SUFFIX = ".stet-", ".tmp"
+#: A temporary file of ours this old whose lock no process holds was left by a killed process.
+STALE_TEMP_SECONDS = 60.0
+
+
+class ReadOnlyFile(UserError):
+    """The file to write exists and is read-only: Stet does not replace it."""
+
+
 def atomic_write(path: PathLike, data: bytes) -> None:
     """Write a file so that a crash leaves either the old file or the new one, never half of one.
 
-    The temporary file lives in the same folder, so the final rename never crosses file systems.
+    The new content goes to a temporary file in the target's folder (so the final rename never
+    crosses file systems), is fsynced, then renamed over the target, and the folder is fsynced.
+
+    - A symlink is written through: its target gets the new content and the link stays a link.
+    - A read-only file (no write permission bit, or not writable by us) is refused with
+      ``ReadOnlyFile``, even for root.
+    - A file with other hard links keeps them: once the complete new content is fsynced in the
+      temporary file, it is written into the existing inode and fsynced (no rename, which would
+      leave the other names on the old content). Only an interruption during that last copy can
+      leave the target half-written; the complete temporary copy is then still beside it.
+    - The temporary file is locked (flock) while it lives, so a later write cleans those a killed
+      process left (unlocked and older than a minute) and never another live process's.
     """
-    target = Path(path)
-    if target.is_dir():
-        raise UserError(f"{path}: this is a folder; give a file name to write")
-    folder = target.parent if str(target.parent) else Path(".")
+    given = os.fspath(path)
+    if os.path.isdir(given):
+        raise UserError(f"{given}: this is a folder; give a file name to write")
+    target = Path(os.path.realpath(given))  # through symlinks: the link itself stays
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        old = os.stat(target)
+    except FileNotFoundError:
+        old = None
     except OSError as err:
-        raise UserError(f"{path}: cannot write here ({err.strerror or err})") from None
+        raise UserError(f"{given}: cannot write ({_os_problem(err)})") from None
+    if old is not None:
+        if not stat.S_ISREG(old.st_mode):
+            raise UserError(f"{given}: {_not_regular(old.st_mode)}; Stet writes only to files")
+        if not old.st_mode & 0o222 or not os.access(target, os.W_OK):
+            raise ReadOnlyFile(f"{given}: the file is read-only; Stet does not replace it (make "
+                               "it writable, or choose another name)")
+    folder = target.parent
+    clean_stale_temps(folder, target.name)
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}{TEMP_INFIX}", suffix=TEMP_SUFFIX,
+                                   dir=folder)
+    except OSError as err:
+        raise UserError(f"{given}: cannot write here ({err.strerror or err})") from None
+    in_place, touched = old is not None and old.st_nlink > 1, False
+    try:
+        _lock(fd)
+        _write_all(fd, data)
+        os.fsync(fd)
+        if in_place:
+            touched = True
+            _write_into(target, data)
+            os.unlink(tmp)
         else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
+            os.chmod(tmp, old.st_mode & 0o7777 if old is not None else 0o666 & ~_umask())
+            if old is not None and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+                try:  # root saving someone's file leaves it theirs
+                    os.chown(tmp, old.st_uid, old.st_gid)
+                except (OSError, AttributeError):
+                    pass
+            os.replace(tmp, target)
     except BaseException as err:
+        if touched:  # the target may be half-written: keep the complete copy and say where
+            if isinstance(err, OSError):
+                raise UserError(f"{given}: was only partly written ({err.strerror or err}); the "
+                                f"complete new content is in {tmp}") from None
+            raise
         try:
             os.unlink(tmp)
         except OSError:
             pass
         if isinstance(err, OSError):
-            raise UserError(f"{path}: cannot write ({err.strerror or err})") from None
+            raise UserError(f"{given}: cannot write ({err.strerror or err})") from None
         raise
+    finally:
+        os.close(fd)
     _fsync_folder(folder)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _write_into(target: Path, data: bytes) -> None:
+    """The new content into the existing file (its inode, so every hard link sees it)."""
+    fd = os.open(target, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        _write_all(fd, data)
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _lock(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock; stale temporary files are then left alone
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _umask() -> int:
+    try:  # read without changing it: os.umask() to read it races with other threads
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def clean_stale_temps(folder: PathLike, name: str) -> list[str]:
+    """Remove the temporary files of ours for ``name`` in ``folder`` that a killed process left:
+    older than STALE_TEMP_SECONDS and locked by no process (a live writer holds its lock; the OS
+    drops the lock of a dead one, whatever its PID was). Returns the names removed."""
+    try:
+        import fcntl
+    except ImportError:
+        return []
+    import time
+
+    prefix, removed = f".{name}{TEMP_INFIX}", []
+    try:
+        entries = [e for e in os.scandir(folder)
+                   if e.name.startswith(prefix) and e.name.endswith(TEMP_SUFFIX)]
+    except OSError:
+        return []
+    for entry in entries:
+        try:
+            st = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(st.st_mode) or time.time() - st.st_mtime < STALE_TEMP_SECONDS:
+                continue
+            fd = os.open(entry.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.fstat(fd).st_ino == st.st_ino:  # still the file we looked at
+                os.unlink(entry.path)
+                removed.append(entry.name)
+        except OSError:  # locked: a live process is writing it
+            pass
+        finally:
+            os.close(fd)
+    return removed
 
 
 def _fsync_folder(folder: Path) -> None:
