@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import pickle
 from pathlib import Path
@@ -84,6 +85,84 @@ def _read_json(path: Path) -> dict:
     return data
 
 
+def _number(value, where: str, low: float, high: float, *, above: bool = False,
+            integer: bool = False) -> float:
+    """A finite number (an int when ``integer``) in low..high (above ``low`` when ``above``)."""
+    kind = "an integer" if integer else "a number"
+    if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)):
+        raise ModelError(f"{where} must be {kind}, not {value!r:.40}")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:
+        finite = False
+    if not finite or value < low or (above and value == low) or value > high:
+        bounds = f"{'above' if above else 'at least'} {low:g} and at most {high:g}"
+        raise ModelError(f"{where} must be {kind} {bounds}, not {value!r:.40}")
+    return value
+
+
+def _section(config: dict, key: str, where: str) -> dict:
+    value = config.get(key, {})
+    if not isinstance(value, dict):
+        raise ModelError(f"{where}: \"{key}\" must be an object, not {type(value).__name__}")
+    return value
+
+
+def _scales(decision: dict, key: str, classes: tuple[str, ...], where: str) -> None:
+    scales = decision.get(key, {})
+    if not isinstance(scales, dict):
+        raise ModelError(f"{where}: decision.{key} must be an object of class -> weight")
+    for name, weight in scales.items():
+        if name not in classes:
+            raise ModelError(f"{where}: decision.{key} names an unknown class {name!r} (the classes "
+                             f"are {', '.join(classes)})")
+        _number(weight, f"{where}: decision.{key}.{name}", 0.0, 1000.0)
+
+
+def validate_settings(config: dict, vocab: dict, lexicon: dict, where: str) -> None:
+    """Every field of config.json that inference reads, and the vocabulary and lexicon, checked
+    for type and range, so a tampered directory (checksums recomputed) is one ModelError line
+    instead of a traceback or nonsense later."""
+    from editor.restore.labels import THREE_CLASS
+
+    name = config.get("name", "")
+    if not isinstance(name, str):
+        raise ModelError(f"{where}: \"name\" must be text")
+    decision = _section(config, "decision", where)
+    _scales(decision, "class_scales", THREE_CLASS, where)
+    _scales(decision, "case_scales", CASE_CLASSES, where)
+    if "none_scale" in decision:
+        _number(decision["none_scale"], f"{where}: decision.none_scale", 0.0, 1000.0)
+    if not isinstance(decision.get("capitalize_sentences", True), bool):
+        raise ModelError(f"{where}: decision.capitalize_sentences must be true or false")
+    if "paragraph_end_odds" in decision:
+        _number(decision["paragraph_end_odds"], f"{where}: decision.paragraph_end_odds", 0.0, 1e6,
+                above=True)
+    calibration = _section(config, "calibration", where)
+    for key in ("punct_temperature", "case_temperature"):
+        if key in calibration:
+            _number(calibration[key], f"{where}: calibration.{key}", 0.0, 100.0, above=True)
+    chunking = _section(config, "chunking", where)
+    size = int(_number(chunking.get("size", 120), f"{where}: chunking.size", 1, 100_000,
+                       integer=True))
+    overlap = int(_number(chunking.get("overlap", 0), f"{where}: chunking.overlap", 0, 100_000,
+                          integer=True))
+    if overlap >= size:
+        raise ModelError(f"{where}: chunking.overlap ({overlap}) must be smaller than the window "
+                         f"(chunking.size {size})")
+    if chunking.get("cut") is not None:
+        _number(chunking["cut"], f"{where}: chunking.cut", 0, overlap, integer=True)
+    if chunking.get("merge", "owned") not in ("owned", "weighted"):
+        raise ModelError(f"{where}: chunking.merge must be \"owned\" or \"weighted\"")
+    words, chars = vocab.get("words"), vocab.get("chars")
+    for key, items in (("words", words), ("chars", chars)):
+        if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+            raise ModelError(f"{where}: vocab.json \"{key}\" must be a list of text")
+    _number(vocab.get("max_word_len"), f"{where}: vocab.json max_word_len", 1, 1000, integer=True)
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in lexicon.items()):
+        raise ModelError(f"{where}: lexicon.json must map words to words (text to text)")
+
+
 def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cls):
     model_dir = Path(path) if path is not None else default_model_dir()
     if not model_dir.is_dir():
@@ -92,14 +171,17 @@ def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cl
     config = _read_json(model_dir / "config.json")
     if config.get("format_version") != FORMAT_VERSION:
         raise ModelError(f"{model_dir}: model format {config.get('format_version')!r} is not supported (expected {FORMAT_VERSION})")
-    if tuple(config.get("labels", {}).get("punct", ())) != PUNCT_MARKS or tuple(config.get("labels", {}).get("case", ())) != CASE_CLASSES:
+    labels = config.get("labels")
+    if not isinstance(labels, dict) or labels.get("punct") != list(PUNCT_MARKS) or labels.get("case") != list(CASE_CLASSES):
         raise ModelError(f"{model_dir}: the model's label set does not match this version of Stet")
+    vocab_data = _read_json(model_dir / "vocab.json")
+    lexicon = _read_json(model_dir / "lexicon.json")
+    validate_settings(config, vocab_data, lexicon, str(model_dir))
     try:
-        vocab = Vocab.from_dict(_read_json(model_dir / "vocab.json"))
+        vocab = Vocab.from_dict(vocab_data)
         mcfg = ModelConfig(**config["model_args"])
     except (KeyError, TypeError, ValueError) as err:
         raise ModelError(f"{model_dir}: config or vocabulary does not fit the schema ({err})") from None
-    lexicon = _read_json(model_dir / "lexicon.json")
     try:
         state = torch.load(model_dir / "weights.pt", map_location="cpu", weights_only=True)
     except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, AttributeError) as err:
@@ -116,10 +198,12 @@ def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cl
     for k, v in state.items():
         if not isinstance(v, torch.Tensor) or v.shape != expected[k].shape:
             raise ModelError(f"{model_dir / 'weights.pt'}: tensor {k} has the wrong shape")
+        if v.is_floating_point() and not bool(torch.isfinite(v).all()):
+            raise ModelError(f"{model_dir / 'weights.pt'}: tensor {k} holds NaN or infinite values")
     model.load_state_dict({k: v.float() for k, v in state.items()})
     if mcfg.vocab_size != len(vocab.words) or mcfg.n_chars != len(vocab.chars):
         raise ModelError(f"{model_dir}: vocabulary size does not match the model")
-    return cls(model, vocab, {str(k): str(v) for k, v in lexicon.items()}, config, device, name=config.get("name", model_dir.name))
+    return cls(model, vocab, dict(lexicon), config, device, name=config.get("name") or model_dir.name)
 
 
 def export_model(model: BiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], out_dir: Path, *, name: str,
