@@ -28,6 +28,20 @@ from editor.asr.models import ModelInfo, is_model, models_dir, problems, validat
 
 _CHUNK = 256 * 1024
 _REPORT_EVERY = 0.1  # seconds between progress reports
+#: How often a download blocked on a stalled server looks at its cancel flag.
+_CANCEL_POLL = 0.1
+
+
+def size_limit(entry: CatalogueEntry) -> int | None:
+    """The most bytes a download of ``entry`` may bring: its exact size, or the catalogue's
+    rounded figure plus a quarter and 1 MB; None when the catalogue gives no size."""
+    if not entry.size:
+        return None
+    return entry.size if entry.size_exact else entry.size + max(entry.size // 4, 2**20)
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
 
 
 @dataclass(frozen=True)
@@ -135,18 +149,24 @@ def _fetch(entry: CatalogueEntry, part: Path, report: _Reporter,
         headers["Range"] = f"bytes={offset}-"
     request = urllib.request.Request(entry.url, headers=headers)
     try:
-        response = urllib.request.urlopen(request, timeout=timeout)
+        response = _open(request, timeout, cancel, entry)
     except urllib.error.HTTPError as exc:
+        exc.close()
         if exc.code == 416 and offset:
             # The server has nothing past our end: the part file is complete, or stale. The
             # checks that follow tell which, and a stale one is deleted there.
-            exc.close()
             return
-        raise DownloadError(f"cannot download {entry.name}: the server answered {exc.code} {exc.reason}") from None
+        if 300 <= exc.code < 400:  # urllib's own words for a loop span three lines
+            raise DownloadError(f"cannot download {entry.name}: the server at {entry.url} "
+                                f"redirects in a loop ({exc.code})") from None
+        raise DownloadError(f"cannot download {entry.name}: the server answered {exc.code} "
+                            f"{_one_line(exc.reason)}") from None
     except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", None) or exc
-        raise DownloadError(f"cannot download {entry.name} from {entry.url}: {reason}") from None
-    with response:
+        raise DownloadError(f"cannot download {entry.name} from {entry.url}: "
+                            f"{_one_line(reason)}") from None
+    limit = size_limit(entry)
+    with response, _CancelWatch(response, cancel):
         if offset and response.status == 206 and _range_start(response) == offset:
             mode = "ab"
         else:
@@ -154,6 +174,9 @@ def _fetch(entry: CatalogueEntry, part: Path, report: _Reporter,
         length = response.headers.get("Content-Length")
         total = offset + int(length) if length and length.isdigit() else (
             entry.size if entry.size_exact else None)
+        if limit is not None and total is not None and total > limit:
+            raise DownloadError(f"{entry.name}: the server offers {format_size(total)}, far more "
+                                f"than the {entry.size_text} the catalogue lists; not downloaded")
         done = offset
         report.base = offset
         report("download", done, total, force=True)
@@ -163,17 +186,25 @@ def _fetch(entry: CatalogueEntry, part: Path, report: _Reporter,
                     _check_cancel(cancel, entry)
                     # read1 returns what has arrived instead of waiting for a full chunk, so a
                     # cancel is seen within one network read even on a slow line.
-                    chunk = response.read1(_CHUNK)
+                    want = _CHUNK if limit is None else max(1, min(_CHUNK, limit + 1 - done))
+                    chunk = response.read1(want)
                     if not chunk:
                         break
                     f.write(chunk)
                     done += len(chunk)
+                    if limit is not None and done > limit:
+                        f.close()
+                        part.unlink(missing_ok=True)
+                        raise DownloadError(
+                            f"{entry.name}: the server sent more than the {entry.size_text} the "
+                            "catalogue lists; the download was stopped and deleted")
                     report("download", done, total)
                 f.flush()
                 os.fsync(f.fileno())
-        except DownloadCancelled:
+        except DownloadError:
             raise
         except OSError as exc:
+            _check_cancel(cancel, entry)  # the watch shut the socket down
             if exc.errno == errno.ENOSPC:
                 part.unlink(missing_ok=True)
                 raise DownloadError(f"the disk is full: {entry.name} needs "
@@ -181,12 +212,91 @@ def _fetch(entry: CatalogueEntry, part: Path, report: _Reporter,
             raise DownloadError(f"download of {entry.name} broke off after {format_size(done)} "
                                 f"({exc}); run it again to resume") from None
         except http.client.HTTPException as exc:
+            _check_cancel(cancel, entry)
             raise DownloadError(f"download of {entry.name} broke off after {format_size(done)} "
                                 f"({type(exc).__name__}); run it again to resume") from None
+        _check_cancel(cancel, entry)  # a shut-down socket reads as the end of the body
         report("download", done, total, force=True)
         if total is not None and done < total:
             raise DownloadError(f"download of {entry.name} broke off after {format_size(done)} of "
                                 f"{format_size(total)}; run it again to resume")
+
+
+def _open(request, timeout: float, cancel: threading.Event | None, entry: CatalogueEntry):
+    """urlopen, abandoned as soon as ``cancel`` is set even while a server keeps the connection
+    waiting for its headers (the thread left behind closes what it gets and ends by ``timeout``)."""
+    import urllib.request
+
+    if cancel is None:
+        return urllib.request.urlopen(request, timeout=timeout)
+    outcome: dict[str, object] = {}
+    finished, lock = threading.Event(), threading.Lock()
+
+    def run() -> None:
+        try:
+            result = urllib.request.urlopen(request, timeout=timeout)
+        except BaseException as exc:  # handed to the waiting thread below
+            result, key = exc, "error"
+        else:
+            key = "response"
+        with lock:
+            abandoned = "abandoned" in outcome
+            outcome[key] = result
+        finished.set()
+        if abandoned and key == "response":
+            result.close()  # type: ignore[union-attr]
+
+    threading.Thread(target=run, name="stet-download-open", daemon=True).start()
+    while not finished.wait(_CANCEL_POLL):
+        if cancel.is_set():
+            with lock:
+                if not finished.is_set():
+                    outcome["abandoned"] = True
+                    _check_cancel(cancel, entry)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["response"]
+
+
+class _CancelWatch:
+    """While a body is read, a thread waits for ``cancel`` and then shuts the socket down, so a
+    read blocked on a stalled server returns at once instead of after the socket timeout."""
+
+    def __init__(self, response, cancel: threading.Event | None) -> None:
+        self.response, self.cancel = response, cancel
+        self.done = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def __enter__(self) -> "_CancelWatch":
+        if self.cancel is not None:
+            self.thread = threading.Thread(target=self._watch, name="stet-download-cancel",
+                                           daemon=True)
+            self.thread.start()
+        return self
+
+    def _watch(self) -> None:
+        while not self.done.is_set():
+            if self.cancel.wait(_CANCEL_POLL):  # type: ignore[union-attr]
+                sock = _socket_of(self.response)
+                if sock is not None:
+                    import socket
+
+                    try:
+                        sock.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+                return
+
+    def __exit__(self, *_exc) -> None:
+        self.done.set()
+        if self.thread is not None:
+            self.thread.join()
+
+
+def _socket_of(response):
+    """The socket under an http.client response (HTTP or HTTPS), or None."""
+    raw = getattr(getattr(response, "fp", None), "raw", None)
+    return getattr(raw, "_sock", None)
 
 
 def _range_start(response) -> int | None:

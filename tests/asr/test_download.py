@@ -266,3 +266,71 @@ class _Usage:
 
 def md5_of(data: bytes) -> str:
     return hashlib.md5(data, usedforsecurity=False).hexdigest()
+
+
+def _cancel_when(event: threading.Event, cancel: threading.Event, after: float, set_at: list[float]):
+    def run() -> None:
+        event.wait(10)
+        time.sleep(after)
+        set_at.append(time.monotonic())
+        cancel.set()
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def test_cancel_takes_effect_within_a_second_while_the_server_stalls(loopback_server, tmp_path, model_zip):
+    body = model_zip()
+    loopback_server.serve("m.zip", body, stall_after=40_000)  # then silence for a minute
+    entry = loopback_server.entry(NAME, "m.zip", size=len(body), exact=True)
+    cancel, now, set_at = threading.Event(), threading.Event(), []
+    now.set()
+    thread = _cancel_when(now, cancel, 1.5, set_at)  # by then the read blocks on the socket
+    with pytest.raises(DownloadCancelled):
+        download_model(entry, tmp_path, cancel=cancel, timeout=30)
+    latency = time.monotonic() - set_at[0]
+    thread.join()
+    assert latency < 1.0
+    assert 0 < part_path(entry, tmp_path).stat().st_size <= 40_000  # kept for resuming
+
+
+def test_cancel_takes_effect_within_a_second_before_the_server_answers(loopback_server, tmp_path):
+    loopback_server.serve("m.zip", b"", stall_headers=True)
+    entry = loopback_server.entry(NAME, "m.zip", size=1000, exact=True)
+    cancel, now, set_at = threading.Event(), threading.Event(), []
+    now.set()
+    thread = _cancel_when(now, cancel, 0.5, set_at)
+    with pytest.raises(DownloadCancelled):
+        download_model(entry, tmp_path, cancel=cancel, timeout=30)
+    latency = time.monotonic() - set_at[0]
+    thread.join()
+    assert latency < 1.0
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_an_endless_body_stops_at_the_catalogue_size_plus_a_margin(loopback_server, tmp_path, exact):
+    size = 300_000
+    loopback_server.serve("m.zip", b"\0" * 16_384, endless=True)
+    entry = loopback_server.entry(NAME, "m.zip", size=size, exact=exact)
+    with pytest.raises(DownloadError, match="more than the") as info:
+        download_model(entry, tmp_path, timeout=10)
+    assert "\n" not in str(info.value)
+    assert download.size_limit(entry) <= size + max(size // 4, 2**20)
+    assert not part_path(entry, tmp_path).exists() and not (tmp_path / NAME).exists()
+
+
+def test_a_content_length_beyond_the_catalogue_is_refused_before_reading(loopback_server, tmp_path):
+    loopback_server.serve("m.zip", b"x" * 5_000_000)
+    entry = loopback_server.entry(NAME, "m.zip", size=300_000, exact=False)
+    with pytest.raises(DownloadError, match="far more than"):
+        download_model(entry, tmp_path, timeout=10)
+    assert not part_path(entry, tmp_path).exists()
+
+
+def test_a_redirect_loop_is_one_line(loopback_server, tmp_path):
+    loopback_server.serve("a.zip", b"", redirect_to="/b.zip")
+    loopback_server.serve("b.zip", b"", redirect_to="/a.zip")
+    entry = loopback_server.entry(NAME, "a.zip", size=1000)
+    with pytest.raises(DownloadError, match="redirects in a loop") as info:
+        download_model(entry, tmp_path, timeout=10)
+    assert "\n" not in str(info.value)

@@ -28,6 +28,14 @@ class Served:
     delay: float = 0.0
     """Seconds to sleep between 16 kB chunks, to make a download slow enough to cancel."""
     status: int = 200
+    stall_after: int | None = None
+    """Send this many bytes of the file, then keep the connection open sending nothing."""
+    stall_headers: bool = False
+    """Accept the request and send nothing at all, not even the status line."""
+    endless: bool = False
+    """Send the file's bytes over and over without a Content-Length, until the client leaves."""
+    redirect_to: str | None = None
+    """Answer 302 with this Location (a path on this server)."""
 
 
 @dataclass
@@ -35,6 +43,10 @@ class LoopbackServer:
     url: str
     files: dict[str, Served] = field(default_factory=dict)
     requests: list[dict[str, str]] = field(default_factory=list)
+    stopping: threading.Event = field(default_factory=threading.Event)
+    """Set when the server stops: a stalled answer ends then."""
+    sent: dict[str, int] = field(default_factory=dict)
+    """Bytes of body written per path (what the client received, give or take buffers)."""
 
     def serve(self, path: str, body: bytes, **faults) -> Served:
         self.files[path] = Served(body=body, **faults)
@@ -57,6 +69,30 @@ def _handler(server: LoopbackServer):
         def do_GET(self):
             server.requests.append({"path": self.path, "range": self.headers.get("Range", "")})
             served = server.files.get(self.path.lstrip("/"))
+            if served is not None and served.stall_headers:
+                server.stopping.wait(60)
+                self.close_connection = True
+                return
+            if served is not None and served.redirect_to is not None:
+                self.send_response(302)
+                self.send_header("Location", served.redirect_to)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            if served is not None and served.endless:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/zip")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                key = self.path.lstrip("/")
+                try:
+                    while not server.stopping.is_set():
+                        self.wfile.write(served.body)
+                        server.sent[key] = server.sent.get(key, 0) + len(served.body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                return
             if served is None or served.status != 200:
                 code = 404 if served is None else served.status
                 self.send_response(code)
@@ -84,6 +120,12 @@ def _handler(server: LoopbackServer):
             try:
                 while pos < len(body):
                     end = min(len(body), pos + 16 * 1024)
+                    if served.stall_after is not None and end > served.stall_after:
+                        self.wfile.write(body[pos:served.stall_after])
+                        self.wfile.flush()
+                        server.stopping.wait(60)
+                        self.close_connection = True
+                        return
                     if served.cut_after is not None and end > served.cut_after:
                         self.wfile.write(body[pos:served.cut_after])
                         self.wfile.flush()
@@ -113,6 +155,7 @@ def serve_loopback() -> Iterator[LoopbackServer]:
     try:
         yield state
     finally:
+        state.stopping.set()
         httpd.shutdown()
         httpd.server_close()
         thread.join(5)
