@@ -8,10 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from editor.gui._refcount import make_singletons_immortal
-
-make_singletons_immortal()
-
 __all__ = ["MainWindow", "QtTranscriptView", "application"]
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QEventLoop, QTimer
 
 from editor.core.errors import FormatError, UserError
+from editor.core.process import configure_process
 from editor.core.settings import Settings
 
 
@@ -18,6 +19,7 @@ def run(file: str | None = None, *, screenshot: str | None = None, model: str | 
 
     if file and not Path(file).exists():  # said on the terminal, before any window appears
         raise FormatError(file, "no such file")
+    configure_process(gui=True)
     app = application(sys.argv[:1])
     if screenshot:  # the same picture on every machine: default settings, no dialogs
         window = MainWindow(Settings(), interactive=False)

@@ -9,7 +9,6 @@ Scripting surface (tests, ``stet gui --screenshot``, benchmarks): ``MainWindow()
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import time
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 from editor.core.document import Transcript
 from editor.core.errors import UserError
 from editor.core.formats import READERS, can_read, read_any, write_any
+from editor.core import process
 from editor.core.paths import recovery_dir, resource_path
 from editor.core.render import NONE, RenderPolicy
 from editor.core.settings import Settings
@@ -256,9 +256,7 @@ class MainWindow(QMainWindow):
         # The garbage collector's full passes scan every token and suggestion: 100-300 ms on a
         # long transcript, felt as a freeze. Collect once now (opening may take a moment), then
         # keep what exists out of later passes.
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
+        process.collect_and_freeze()
         self.source, self.path = source, project
         self.view.set_transcript(doc)
         self.panel.set_transcript(doc)
@@ -430,7 +428,7 @@ class MainWindow(QMainWindow):
         self.progress.show()
         self.cancel_button.show()
         self.panel.busy = True
-        gc.disable()  # no full collections while suggestions stream in; see set_transcript
+        process.hold_collections()  # none while suggestions stream in; see set_transcript
         self.status_label.setText(f"{words:,} words — loading the restoration model…"
                                   if self.restoration.restorer is None
                                   else f"{words:,} words — restoring punctuation and capitals…")
@@ -451,8 +449,7 @@ class MainWindow(QMainWindow):
         self.progress.hide()
         self.cancel_button.hide()
         self.panel.busy = False
-        gc.freeze()
-        gc.enable()
+        process.release_collections()
 
     def _restoration_ended(self, status: str) -> None:
         self.restoration_status = status
@@ -759,6 +756,7 @@ class MainWindow(QMainWindow):
             return
         self.restoration.cancel(quiet=True)
         self.transcription.cancel(quiet=True)
+        process.release_collections()  # a cancelled pass does not end the hold itself
         self.playback.close()
         if not self.dirty or self.interactive:
             self.discard_recovery()

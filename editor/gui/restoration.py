@@ -36,12 +36,9 @@ def load_restorer(model: str | None, device: str):
     with _RESTORERS_LOCK:
         found = _RESTORERS.get(key)
         if found is None:
-            from editor.core.threads import configure_threads
-
-            # Before torch loads: waiting threads sleep instead of spinning, and the model gets
-            # the free cores less one, left to the window (the UI must never wait).
-            configure_threads(reserve=1)
-            from editor.restore import Restorer, make_suggestions  # noqa: F401 — import here, not on the UI thread
+            # torch is imported here, not on the UI thread; its thread count was decided once when
+            # the window started (editor.core.process), not again for each model
+            from editor.restore import Restorer, make_suggestions  # noqa: F401
 
             found = _RESTORERS[key] = Restorer.load(model or None, device=device)
         return found

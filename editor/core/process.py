@@ -1,0 +1,80 @@
+"""Everything that changes process-wide state, in one place: compute threads, the garbage
+collector's policy, and the interpreter workaround the Qt bindings need.
+
+Nothing here runs at import. The window calls :func:`configure_process` once when it starts
+(``editor.gui.app.run``), so ``import editor.gui`` and ``stet --help`` leave the process as they
+found it. Pure Python: no torch, no Qt (torch is only touched when it is already loaded).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import sys
+
+from editor.core.threads import configure_threads
+
+_BALLAST = 1 << 40  # a thousand billion calls before a count could come down to zero
+_configured: dict[str, int] = {}
+_immortal = False
+
+
+def configure_process(*, gui: bool = False) -> None:
+    """Set up this process for Stet's work; the first call counts, later ones do nothing.
+
+    ``gui``: the editor window runs here. The restoration model then gets the cores that are free
+    at start less one, decided once and before torch loads (:func:`editor.core.threads.
+    configure_threads`: the person's OMP_NUM_THREADS wins, waiting threads sleep instead of
+    spinning), so that the window's own thread never waits for it; and the Qt-bindings
+    workaround (:func:`make_singletons_immortal`) is applied. The commands that run the model
+    call ``configure_threads`` when their work starts.
+    """
+    if _configured:
+        return
+    if gui:
+        make_singletons_immortal()
+        _configured["threads"] = configure_threads(reserve=1)
+    _configured["gui"] = int(gui)
+
+
+def configured_threads() -> int | None:
+    """The thread count :func:`configure_process` chose, or None when it chose none."""
+    return _configured.get("threads")
+
+
+def make_singletons_immortal() -> None:
+    """A guard against a PySide6 6.12 bug on Python 3.11: every call of a Qt method that returns
+    nothing (``label.setText``, ``app.processEvents``) drops one reference to ``None`` that it never
+    took, so a long session ends in "Fatal Python error: none_dealloc". Python 3.12 made ``None``,
+    ``True`` and ``False`` immortal; here they are given so many references that they effectively
+    are. Done at most once per process."""
+    global _immortal
+    if _immortal or sys.version_info >= (3, 12) or sys.implementation.name != "cpython":
+        return
+    for obj in (None, True, False):
+        ctypes.c_ssize_t.from_address(id(obj)).value += _BALLAST  # ob_refcnt is the first field
+    _immortal = True
+
+
+# -- the garbage collector ---------------------------------------------------------------------
+# Full collections scan every token and suggestion of an open transcript: 100-300 ms on a long one,
+# felt as a freeze. The window collects once when a transcript opens and freezes what exists, and
+# holds collections off while a restoration streams suggestions in.
+
+def collect_and_freeze() -> None:
+    """Collect everything now, then keep what exists out of later collections."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+
+
+def hold_collections() -> None:
+    """No automatic collections until :func:`release_collections` (which must follow)."""
+    gc.disable()
+
+
+def release_collections() -> None:
+    """Undo :func:`hold_collections`, keeping what was made meanwhile out of later collections.
+    Safe to call when nothing is held: a window that closes calls it whatever happened."""
+    gc.freeze()
+    gc.enable()

@@ -1,0 +1,37 @@
+"""The window and the process: the collector is never left off, and loading restorers does not
+keep lowering torch's thread count."""
+
+import gc
+
+from editor.core.paths import resource_path
+
+SAMPLE = resource_path("samples", "sample.txt")
+
+
+def test_closing_mid_restoration_leaves_the_collector_on(window, tmp_path):
+    words = SAMPLE.read_text(encoding="utf-8").split() * 20
+    source = tmp_path / "long.txt"
+    source.write_text(" ".join(words), encoding="utf-8")
+    window.open_path(source)
+    assert window.restoration.running and not gc.isenabled()
+    window.close()
+    assert gc.isenabled()
+
+
+def test_each_new_model_leaves_the_thread_count_alone(tiny_model_dir, tmp_path):
+    import shutil
+
+    import torch
+
+    from editor.gui.restoration import load_restorer
+
+    before = torch.get_num_threads()
+    other = tmp_path / "other"
+    shutil.copytree(tiny_model_dir, other)
+    torch.set_num_threads(3)
+    try:
+        load_restorer(str(tiny_model_dir), "cpu")
+        load_restorer(str(other), "cpu")
+        assert torch.get_num_threads() == 3  # decided once, at start (editor.core.process)
+    finally:
+        torch.set_num_threads(before)

@@ -1,0 +1,60 @@
+"""Process-wide state is changed in one place (editor.core.process), when the app starts: importing
+the GUI or asking for help changes nothing."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+STATE = """
+import gc, json, os, sys
+def state():
+    return {"none_refs_small": sys.getrefcount(None) < 1 << 39, "gc": gc.isenabled(),
+            "frozen": gc.get_freeze_count(),
+            # PySide6 itself sets PYSIDE6_OPTION_PYTHON_ENUM when it loads
+            "env": {k: v for k, v in os.environ.items() if not k.startswith("PYSIDE")},
+            "torch": "torch" in sys.modules}
+"""
+
+
+def state_around(code: str) -> tuple[dict, dict]:
+    probe = (f"{STATE}\nbefore = state()\n{code}\n"
+             "print('STATE:' + json.dumps([before, state()]))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         cwd=ROOT, timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
+                                                     "QT_QPA_PLATFORM": "offscreen"}).stdout
+    import json
+
+    before, after = json.loads(out.rpartition("STATE:")[2])
+    return before, after
+
+
+def test_importing_the_gui_changes_no_process_state():
+    before, after = state_around("import editor.gui\nimport editor.gui.app\nimport editor.gui.main_window")
+    assert after == before
+
+
+def test_stet_help_changes_no_process_state():
+    before, after = state_around(
+        "from editor.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass")
+    assert after == before
+
+
+def test_the_app_configures_the_process_once():
+    before, after = state_around(
+        "from editor.core.process import configure_process, configured_threads\n"
+        "configure_process(gui=True)\nfirst = configured_threads()\n"
+        "os.environ['OMP_NUM_THREADS'] = '7'\nconfigure_process(gui=True)\n"
+        "assert configured_threads() == first, 'configured twice'")
+    assert before["none_refs_small"] and not after["none_refs_small"] == (sys.version_info < (3, 12))
+    assert int(after["env"]["OMP_NUM_THREADS"]) >= 1 and "OMP_NUM_THREADS" not in before["env"]
+
+
+def test_an_omp_setting_given_by_the_person_wins():
+    code = ("import os\nos.environ['OMP_NUM_THREADS'] = '3'\n"
+            "from editor.core.process import configure_process, configured_threads\n"
+            "configure_process(gui=True)\nassert configured_threads() == 3\n"
+            "assert os.environ['OMP_NUM_THREADS'] == '3'")
+    clean = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}  # nothing an earlier test set
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=60, env=clean)
