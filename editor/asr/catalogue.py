@@ -184,3 +184,22 @@ def _write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def language_name(code: str | None) -> str:
+    """A speech model's language as people say it (``ko`` → ``Korean``), from the catalogue; the
+    code itself when the catalogue does not know it, ``unknown language`` for None."""
+    if not code:
+        return "unknown language"
+    try:
+        entries = load_catalogue().entries
+    except AsrError:
+        entries = ()
+    wanted = code.lower()
+    for exact in (True, False):
+        for e in entries:
+            have = e.language.lower()
+            if have == wanted or (not exact and have.split("-")[0] == wanted.split("-")[0]):
+                if e.language_name and e.language_name != e.language:
+                    return e.language_name
+    return code

@@ -25,6 +25,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("-m", "--model", metavar="DIR_OR_NAME",
                    help="a model folder, an installed model's name, or a language code such as "
                         "ko or en-us (default: the first model found; see `stet models path`)")
+    p.add_argument("-l", "--language", metavar="CODE",
+                   help="the language spoken in AUDIO, such as en, de or ko: transcribe with the "
+                        "installed model for it. Stet cannot tell the language of a recording by "
+                        "itself, and a model for another language writes wrong words in its own; "
+                        "without this (or --model) Stet says which language it assumes")
     p.add_argument("-o", "--output", metavar="OUT",
                    help=f"file to write ({_OUTPUTS}); a folder for many inputs")
     add_force_argument(p)
@@ -69,8 +74,10 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 # -- handlers ----------------------------------------------------------------------------------
 def run_transcribe(args: argparse.Namespace) -> int:
     from editor.core.progress import ProgressBar, format_eta
+    from editor.asr.catalogue import language_name
+    from editor.asr.choice import choose_model
+    from editor.asr.decode import probe_audio
     from editor.asr.engine import Progress
-    from editor.asr.models import resolve_model
     from editor.asr.transcribe import transcribe
     from editor.core.errors import UserError
     from editor.core.formats import can_write, write_any
@@ -81,9 +88,10 @@ def run_transcribe(args: argparse.Namespace) -> int:
                         f"these extensions: {_OUTPUTS}")
     if args.output:  # said before a long recognition, and again before writing
         check_output(args.output, [args.audio], force=args.force)
-    model = resolve_model(args.model)
-    bar = ProgressBar(f"{os.path.basename(args.audio)} ({model.name})",
-                      enabled=False if args.quiet else None)
+    probe_audio(args.audio)  # an unreadable file is said before anything about the model
+    model = choose_model(args.model, args.language, announce=True)
+    bar = ProgressBar(f"{os.path.basename(args.audio)} ({language_name(model.language)}, "
+                      f"{model.name})", enabled=False if args.quiet else None)
 
     def on_progress(p: Progress) -> None:
         if p.stage == "loading":

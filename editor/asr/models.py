@@ -199,3 +199,22 @@ def resolve_model(spec: str | os.PathLike[str] | None = None,
 def _lang_matches(have: str, want: str) -> bool:
     have, want = have.lower(), want.lower()
     return have == want or have.split("-")[0] == want
+
+
+def model_for_language(language: str,
+                       extra_dirs: Sequence[str | os.PathLike[str]] = ()) -> ModelInfo:
+    """The first installed model for ``language`` (``en``, ``en-us``, ``ko``); raises
+    :class:`ModelError` naming the installed languages and the download when there is none."""
+    models = installed_models(extra_dirs)
+    for m in models:
+        if m.language and _lang_matches(m.language, language):
+            return m
+    have = sorted({m.language or "unknown" for m in models})
+    installed = f"installed: {', '.join(have)}" if have else "none is installed"
+    raise ModelError(f"no speech model for {language!r} ({installed}): run "
+                     f"`stet models download {language}` to get one")
+
+
+def language_matches(model: ModelInfo, language: str) -> bool:
+    """Whether ``model`` is for ``language`` (a model whose language is unknown matches none)."""
+    return bool(model.language) and _lang_matches(model.language or "", language)

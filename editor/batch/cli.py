@@ -16,8 +16,10 @@ def job_for(args: argparse.Namespace) -> Job:
     if args.batch == "restore":
         return RestoreJob(args.model, args.device, args.min_confidence, lexicon=not args.no_lexicon,
                           learned=args.learned, any_language=getattr(args, "any_language", False))
-    if args.batch == "transcribe":
-        return TranscribeJob(args.model, args.verbose)
+    if args.batch == "transcribe":  # the model, and so the language, chosen once for all files
+        from editor.asr.choice import choose_model
+
+        return TranscribeJob(choose_model(args.model, args.language, announce=True).path, args.verbose)
     return ConvertJob(args.policy)
 
 

@@ -282,6 +282,8 @@ class MainWindow(QMainWindow):
         path = Path(path)
         if is_media(path):  # transcribed in the background; the words arrive as they are heard
             doc = self.transcription.open(path)
+            if doc is None:  # the person cancelled the question of its language
+                return self.transcript
             self._remember_recent(path)
             return doc
         doc = read_any(path)

