@@ -10,9 +10,10 @@ import dataclasses
 import difflib
 import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 from psygnal import Signal
@@ -165,6 +166,9 @@ class _Splice:
 _SuggestionChanges = list[tuple[tuple[int, Kind], "Suggestion | None"]]
 
 
+_NO_SUGGESTIONS: Mapping[Kind, Suggestion] = MappingProxyType({})
+
+
 class Transcript:
     """Tokens with suggestions, paragraphs and metadata; all changes undoable via ``history``.
 
@@ -312,6 +316,21 @@ class Transcript:
 
     def suggestions_of(self, token_id: int) -> dict[Kind, Suggestion]:
         return dict(self._sugg.get(token_id, {}))
+
+    def suggestion_view(self, token_id: int) -> Mapping[Kind, Suggestion]:
+        """The suggestions on one token by kind, read-only and not copied (empty when none): for a
+        view that reads every token of a long transcript when it redraws."""
+        slot = self._sugg.get(token_id)
+        return _NO_SUGGESTIONS if slot is None else MappingProxyType(slot)
+
+    def iter_suggestions(self, *, state: State | str | None = None,
+                         kind: Kind | str | None = None) -> Iterator[Suggestion]:
+        """Suggestions filtered by state and kind, in no particular order and without building a
+        list: for ranking or counting them where :meth:`suggestions`' sort would be wasted."""
+        for slot in self._sugg.values():
+            for s in slot.values():
+                if (state is None or s.state == state) and (kind is None or s.kind == kind):
+                    yield s
 
     def suggestions(self, *, state: State | str | None = None, kind: Kind | str | None = None,
                     order: str = "position") -> list[Suggestion]:
