@@ -40,9 +40,10 @@ $(STAMP): pyproject.toml
 	$(VPY) -m pip install -q -e '.[dev,train,cluster]'
 	touch $@
 
+# STET_REQUIRE_SYSTEM=1: a test skipped because a system package is missing fails instead.
 test: setup
 	$(VENV)/bin/lint-imports
-	$(VPY) -m pytest
+	STET_REQUIRE_SYSTEM=1 $(VPY) -m pytest
 
 run: setup
 	$(VENV)/bin/stet $(SAMPLE)

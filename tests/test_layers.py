@@ -1,5 +1,6 @@
 """The one-way layering: core and the engines load no GUI, and core loads no torch or audio."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -100,3 +101,17 @@ def test_the_cycle_finder_finds_a_loop():
             return self.edges.get(module, set())
 
     assert import_cycles(Graph()) == [["a", "b", "c"]]
+
+
+@pytest.mark.parametrize("required, expected", [("1", "1 failed, 1 skipped"), ("", "2 skipped")])
+def test_a_skip_for_a_missing_system_package_fails_when_required(tmp_path, required, expected):
+    (tmp_path / "test_needs.py").write_text(
+        "import pytest\n\ndef test_speech():\n"
+        "    pytest.skip('espeak-ng is not installed (apt-get install espeak-ng)')\n\n"
+        "def test_other():\n    pytest.skip('not relevant here')\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "STET_REQUIRE_SYSTEM": required}
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.system_required", "-q",
+                             "-p", "no:cacheprovider", "-p", "no:randomly", str(tmp_path)],
+                            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert expected in result.stdout, result.stdout
+    assert result.returncode == (1 if required else 0), result.stdout
