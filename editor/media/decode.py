@@ -123,7 +123,7 @@ class MediaFile:
             for frame in decoded:
                 frame.pts = None  # the resampler keeps its own clock: broken timestamps do not matter
                 kind = (frame.format.name, frame.layout.name, frame.sample_rate)
-                if kind != source:
+                if resampler is None or kind != source:
                     if resampler is not None:  # joined recordings: finish the old piece first
                         for out in _flush(resampler, channels):
                             emitted += len(out)

@@ -35,3 +35,15 @@ def test_each_new_model_leaves_the_thread_count_alone(tiny_model_dir, tmp_path):
         assert torch.get_num_threads() == 3  # decided once, at start (editor.core.process)
     finally:
         torch.set_num_threads(before)
+
+
+def test_a_restoration_that_cannot_start_says_so_with_the_word_count(window, qtbot, tmp_path):
+    window.restoration.model = str(tmp_path / "no-such-model")
+    window.settings.set("engine.restore_model", str(tmp_path / "no-such-model"))
+    source = tmp_path / "few.txt"
+    source.write_text("one two three", encoding="utf-8")
+    with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+        window.open_path(source)
+    assert window.restoration_status.startswith("failed")
+    assert window.status_label.text() == "3 words — restoration unavailable"
+    assert gc.isenabled()
