@@ -170,8 +170,14 @@ def run_models_download(args: argparse.Namespace) -> int:
 def run_models_path(args: argparse.Namespace) -> int:
     from editor.asr.models import installed_models, search_dirs
 
-    for m in installed_models():
+    found = installed_models()
+    for m in found:
         print(f"{m.name}\t{m.language or '?'}\t{m.path}\t({m.source})")
+    if found:
+        from editor.asr.catalogue import language_name
+
+        print(f"# in use without --language or --model: {found[0].name} "
+              f"({language_name(found[0].language)})")
     for folder, source in search_dirs():
         state = "" if folder.is_dir() else " (does not exist)"
         print(f"# searched: {folder} ({source}){state}")

