@@ -40,7 +40,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from editor.core.outputs import check_output
 
     check_output(args.output, [args.input], force=args.force)
-    doc = read_any(args.input)
+    doc = read_any(args.input, args.encoding)
     _warn(doc)
     check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
     write_any(doc, args.output, args.policy)
@@ -51,7 +51,7 @@ def run_show(args: argparse.Namespace) -> int:
     from editor.core.formats import read_any
     from editor.core.render import render
 
-    doc = read_any(args.input)
+    doc = read_any(args.input, args.encoding)
     _warn(doc)
     text = render(doc, args.policy)
     sys.stdout.write(text + "\n" if text else "")
@@ -59,17 +59,19 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _add_builtin_commands(subparsers: argparse._SubParsersAction) -> None:
-    from editor.core.arguments import add_batch_arguments, add_force_argument, add_policy_argument
+    from editor.core.arguments import (add_batch_arguments, add_encoding_argument, add_force_argument,
+                                       add_policy_argument)
 
     p = subparsers.add_parser(
         "convert", help="convert a transcript between formats by file extension",
         description="Read IN and write OUT, each format chosen by its extension. Reads .txt .srt "
-                    ".vtt .json (Vosk or Whisper) .jsonl .stet; writes .txt .md .docx .srt .vtt "
-                    ".json .stet.")
+                    ".vtt .sbv .ass .ssa .ttml .dfxp .smi .otr .json (Vosk or Whisper) .jsonl .stet; "
+                    "writes .txt .md .docx .srt .vtt .sbv .ass .ttml .json .stet.")
     p.add_argument("input", metavar="IN", nargs="+", help="transcript to read (or several, folders, globs)")
     p.add_argument("-o", "--output", metavar="OUT", help="file to write (a folder for many inputs)")
     add_force_argument(p)
     add_policy_argument(p)
+    add_encoding_argument(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (many inputs)")
     add_batch_arguments(p, kind="convert", inputs="input")
     p.set_defaults(handler=run_convert)
@@ -78,6 +80,7 @@ def _add_builtin_commands(subparsers: argparse._SubParsersAction) -> None:
                               description="Print the clean text of a transcript to stdout.")
     p.add_argument("input", metavar="FILE", help="transcript to read")
     add_policy_argument(p)
+    add_encoding_argument(p)
     p.set_defaults(handler=run_show)
 
 

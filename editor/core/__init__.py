@@ -1,9 +1,10 @@
 """The transcript document and everything that needs no torch, Qt or audio: undo, formats, paths."""
 
-from editor.core.document import Kind, Metadata, State, Suggestion, Token, Transcript, WordsSnapshot
+from editor.core.document import (Kind, Metadata, SourceCue, State, Suggestion, Token, Transcript,
+                                  WordsSnapshot)
 from editor.core.errors import FormatError, UserError
 from editor.core.history import History
 from editor.core.render import RenderPolicy, render
 
-__all__ = ["FormatError", "History", "Kind", "Metadata", "RenderPolicy", "State", "Suggestion",
+__all__ = ["FormatError", "History", "Kind", "Metadata", "RenderPolicy", "SourceCue", "State", "Suggestion",
            "Token", "Transcript", "UserError", "WordsSnapshot", "render"]

@@ -96,3 +96,23 @@ def _positive(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
     return n
+
+
+def encoding_type(text: str) -> str:
+    """``type=`` for ``--encoding``: a text encoding Python knows (cp1251, gb18030, utf-16...)."""
+    import codecs
+
+    try:
+        codecs.lookup(text)
+    except LookupError:
+        raise argparse.ArgumentTypeError(f"unknown text encoding {text!r} (for example utf-8, "
+                                         "cp1251, cp1250, gb18030, latin-1, utf-16)") from None
+    return text
+
+
+def add_encoding_argument(parser: argparse.ArgumentParser) -> None:
+    """``--encoding``: the text encoding of the input, instead of detecting it."""
+    parser.add_argument(
+        "--encoding", type=encoding_type, metavar="NAME",
+        help="the input's text encoding (e.g. cp1251, cp1250, gb18030, utf-16), for a text or "
+             "subtitle file whose encoding is guessed wrong (default: detected)")

@@ -107,6 +107,23 @@ class Suggestion:
 
 
 @dataclass(frozen=True, slots=True)
+class SourceCue:
+    """A subtitle cue as it was read, so that a cue whose words are unchanged is written back
+    exactly as it came (text with its tags and line breaks, timing, settings, identifier)."""
+
+    token_ids: tuple[int, ...]  # the tokens read from it, in order
+    start: float  # seconds
+    end: float
+    text: str  # the cue's text as written: lines, tags and entities
+    words: tuple[str, ...]  # its tokens' text (surface and punctuation) when read
+    line_starts: tuple[int, ...] = ()  # ids of the tokens that begin the second and later lines
+    speaker: str | None = None
+    ident: str | None = None  # the identifier line (SubRip's number, a WebVTT cue id)
+    timing: str | None = None  # the time line as written, with settings or coordinates
+    format: str = ""  # the format it came from: "srt", "vtt", "ass", ...
+
+
+@dataclass(frozen=True, slots=True)
 class Metadata:
     source_file: str | None = None
     audio_file: str | None = None
@@ -116,6 +133,7 @@ class Metadata:
     duration: float | None = None  # seconds of audio
     warnings: tuple[str, ...] = ()  # things a reader had to guess (e.g. the text encoding)
     extra: Mapping[str, Any] = field(default_factory=dict)  # JSON-able, kept in .stet files
+    cues: tuple[SourceCue, ...] = ()  # the subtitle cues the words were read from, in order
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,13 @@ TRAILING_MARKS = frozenset(".,?!:;…—–") | CLOSING_QUOTES | CLOSING_BRACKET
 SENTENCE_END = frozenset(".?!…")
 
 _WHITESPACE = re.compile(r"\s+")
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u200b\u200c\u200e\u200f"
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u200b\u200c\u200e\u200f"
                        "\u202a-\u202e\u2060-\u2064\ufeff]")
+#: Whitespace that is not a space, tab or newline: each separates words like a line break does
+#: (pdftotext puts a form feed between pages; NEL and the Unicode line separators end lines).
+_LINE_BREAKS = str.maketrans({"\x0b": "\n", "\x0c": "\n", "\x1c": "\n", "\x1d": "\n",
+                              "\x1e": "\n", "\x1f": "\n", "\x85": "\n", "\u2028": "\n",
+                              "\u2029": "\n\n"})
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
 
 
@@ -83,7 +88,8 @@ def join_mark(surface: str, punct: str) -> str:
 
 
 def split_words(text: str) -> list[Piece]:
-    """Split text into pieces; a chunk of punctuation alone joins the punctuation of the word before."""
+    """Split text into pieces; a chunk of punctuation alone joins the punctuation of the word before,
+    or, before the first word, opens it with the space kept ("- Hello": a dialogue dash, an emoji)."""
     pieces: list[Piece] = []
     pending_prefix = ""
     for chunk in _WHITESPACE.split(text):
@@ -96,13 +102,13 @@ def split_words(text: str) -> list[Piece]:
                 last = pieces[-1]
                 pieces[-1] = Piece(last.word, last.surface, f"{last.punct} {chunk}")
             else:
-                pending_prefix += chunk
+                pending_prefix += f"{chunk} "
             continue
         surface = pending_prefix + surface
         pending_prefix = ""
         pieces.append(Piece(normalize_word(surface), surface, punct))
     if pending_prefix and not pieces:
-        pieces.append(Piece(pending_prefix, pending_prefix))
+        pieces.append(Piece(pending_prefix.strip(), pending_prefix.strip()))
     return pieces
 
 
@@ -156,5 +162,6 @@ def is_tag(text: str) -> bool:
 
 def strip_controls(text: str) -> str:
     """Drop control and invisible format characters (NUL, escape codes, BOMs, bidi marks) but
-    keep line breaks, tabs and the zero-width joiner that emoji need."""
-    return _CONTROLS.sub("", text)
+    keep line breaks, tabs and the zero-width joiner that emoji need. Other whitespace controls
+    (form feed, vertical tab, NEL, U+2028/2029) become line breaks, so they still part words."""
+    return _CONTROLS.sub("", text).translate(_LINE_BREAKS)

@@ -27,7 +27,9 @@ from editor.core.render import ALL, NONE, RenderPolicy
 from editor.core.settings import Settings
 
 EXPORT_FORMATS = {".txt": "Plain text", ".md": "Markdown", ".docx": "Word document",
-                  ".srt": "SubRip subtitles", ".vtt": "WebVTT subtitles", ".json": "Vosk JSON"}
+                  ".srt": "SubRip subtitles", ".vtt": "WebVTT subtitles",
+                  ".ass": "SubStation Alpha subtitles", ".ttml": "TTML subtitles",
+                  ".sbv": "YouTube SubViewer subtitles", ".json": "JSON (Whisper shape)"}
 
 
 class ExportDialog(QDialog):

@@ -40,6 +40,7 @@ from editor.gui import hotkeys
 from editor.gui.background import BackgroundOp
 from editor.gui.learning import LearnedDialog, LearningController, project_lexicon_update
 from editor.gui.dialogs import AcceptAllDialog, EXPORT_FORMATS, ExportDialog, FindBar, SettingsDialog
+from editor.gui.encoding import reopen_with_encoding
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
 from editor.gui.restoration import RestorationController
@@ -173,11 +174,13 @@ class MainWindow(QMainWindow):
         self._action(m, "&Open…", self.open_dialog, hotkeys.OPEN)
         self.recent_menu = m.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._action(m, "Reopen with &Encoding…", lambda: reopen_with_encoding(self),
+                     tip="Read the open text or subtitle file again in another text encoding")
         m.addSeparator()
         self._action(m, "&Save", self.save_dialog, hotkeys.SAVE, "Save the session as a .stet project")
         self._action(m, "Save &As…", lambda: self.save_dialog(ask=True), hotkeys.SAVE_AS)
         self._action(m, "&Export…", self.export_dialog, hotkeys.EXPORT,
-                     "Write txt, md, docx, srt or vtt")
+                     "Write txt, md, docx, srt, vtt, ass, ttml, sbv or json")
         m.addSeparator()
         self._action(m, "Speech &model…", lambda: self.transcription.choose_model(),
                      tip="Download a Vosk model or choose a model folder for transcribing")
@@ -277,8 +280,9 @@ class MainWindow(QMainWindow):
             self.restoration_status = "skipped"
             QTimer.singleShot(0, self.restoration_finished.emit)
 
-    def open_path(self, path: str | os.PathLike[str]) -> Transcript:
-        """Open a transcript file and start restoring it. Raises ``UserError`` if it cannot be read."""
+    def open_path(self, path: str | os.PathLike[str], encoding: str | None = None) -> Transcript:
+        """Open a transcript file (a text one in ``encoding`` when given) and start restoring it.
+        Raises ``UserError`` if it cannot be read."""
         path = Path(path)
         if is_media(path):  # transcribed in the background; the words arrive as they are heard
             doc = self.transcription.open(path)
@@ -286,7 +290,7 @@ class MainWindow(QMainWindow):
                 return self.transcript
             self._remember_recent(path)
             return doc
-        doc = read_any(path)
+        doc = read_any(path, encoding)
         project = path if path.suffix.lower() == ".stet" else None
         self.set_transcript(doc, source=path, project=project)
         self._remember_recent(path)

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from editor.core.arguments import add_batch_arguments, add_force_argument, probability
+from editor.core.arguments import add_batch_arguments, add_encoding_argument, add_force_argument, probability
 from editor.restore.train_config import add_train_arguments, train_config_from_args
 
 
@@ -45,6 +45,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--any-language", action="store_true",
                    help="restore even a text that does not look like the model's language (by default such a "
                         "text is refused: its suggestions would be wrong)")
+    add_encoding_argument(p)
     add_batch_arguments(p, kind="restore", inputs="input", ray=True)
     p.set_defaults(handler=run_restore)
 
@@ -74,6 +75,7 @@ def add_parser(subparsers) -> None:
                    help="with --simulate-review, also tune the model's output layer on the reviewed words")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
+    add_encoding_argument(p)
     p.set_defaults(handler=run_eval)
 
     p = subparsers.add_parser(
@@ -117,7 +119,7 @@ def run_restore(args: argparse.Namespace) -> int:
         if not os.access(folder, os.W_OK):
             raise UserError(f"{args.output}: the folder {folder} is not writable")
         check_output(args.output, [args.input], force=args.force)
-    doc = read_any(args.input)
+    doc = read_any(args.input, args.encoding)
     for w in doc.metadata.warnings:
         print(f"stet: warning: {args.input}: {w}", file=sys.stderr)
     if not len(doc):
@@ -164,7 +166,8 @@ def run_eval(args: argparse.Namespace) -> int:
 
         raise UserError("--adapt-heads goes with --simulate-review SHARE")
     res = score_file(restorer, args.file, args.simulate_asr_errors, paragraphs=not args.ignore_paragraphs,
-                     simulate_review=args.simulate_review, adapt_heads=args.adapt_heads)
+                     simulate_review=args.simulate_review, adapt_heads=args.adapt_heads,
+                     encoding=args.encoding)
     if args.json:
         print(json.dumps(res, indent=1))
     else:

@@ -93,7 +93,8 @@ def score_text(restorer, docs, paragraphs=None) -> dict:
 
 
 def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, paragraphs: bool = True,
-               simulate_review: float | None = None, adapt_heads: bool = False) -> dict:
+               simulate_review: float | None = None, adapt_heads: bool = False,
+               encoding: str | None = None) -> dict:
     """Scores on FILE; with `asr_errors_seed`, on a copy of an IWSLT-style FILE with simulated
     recognition errors. In cased text each line is a paragraph and, with `paragraphs`, its break is
     given to the restorer as the editor gives a document's paragraphs."""
@@ -102,7 +103,7 @@ def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, p
     path = Path(path)
     if not path.is_file():
         raise UserError(f"{path}: no such file")
-    text, warnings = read_text(path)  # a binary file is refused; a guessed encoding is reported
+    text, warnings = read_text(path, encoding)  # a binary file is refused; a guessed encoding is reported
     for w in warnings:
         print(f"warning: {path}: {w}", file=sys.stderr)
     try:

@@ -16,23 +16,36 @@ from editor.core.errors import FormatError, UserError
 from editor.core.formats._common import PathLike, atomic_write, check_readable
 from editor.core.render import NONE, RenderPolicy
 
-#: extension -> (module, function); a reader takes a path, a writer (transcript, path, policy).
+#: extension -> (module, function); a reader takes a path (and ``encoding=`` when it reads text),
+#: a writer (transcript, path, policy).
 READERS: dict[str, tuple[str, str]] = {
     ".txt": ("editor.core.formats.txt", "read_txt"),
     ".text": ("editor.core.formats.txt", "read_txt"),
     ".srt": ("editor.core.formats.srt", "read_srt"),
     ".vtt": ("editor.core.formats.vtt", "read_vtt"),
+    ".sbv": ("editor.core.formats.srt", "read_sbv"),
+    ".ass": ("editor.core.formats.ass", "read_ass"),
+    ".ssa": ("editor.core.formats.ass", "read_ass"),
+    ".ttml": ("editor.core.formats.ttml", "read_ttml"),
+    ".dfxp": ("editor.core.formats.ttml", "read_ttml"),
+    ".otr": ("editor.core.formats.otr", "read_otr"),
     ".json": ("editor.core.formats", "read_json"),
     ".jsonl": ("editor.core.formats.vosk", "read_vosk"),
     ".stet": ("editor.core.formats.stet", "read_stet"),
 }
+#: Readers of text whose encoding the user may name (JSON and .stet are UTF-8 by definition).
+TEXT_READERS = frozenset({".txt", ".text", ".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp",
+                          ".otr"})
 WRITERS: dict[str, tuple[str, str]] = {
     ".txt": ("editor.core.formats.txt", "write_txt"),
     ".md": ("editor.core.formats.md", "write_md"),
     ".docx": ("editor.core.formats.docx", "write_docx"),
     ".srt": ("editor.core.formats.srt", "write_srt"),
     ".vtt": ("editor.core.formats.vtt", "write_vtt"),
-    ".json": ("editor.core.formats.vosk", "write_vosk"),
+    ".sbv": ("editor.core.formats.srt", "write_sbv"),
+    ".ass": ("editor.core.formats.ass", "write_ass"),
+    ".ttml": ("editor.core.formats.ass", "write_ttml"),
+    ".json": ("editor.core.formats.transcript_json", "write_json"),
     ".stet": ("editor.core.formats.stet", "write_stet"),
 }
 
@@ -59,14 +72,24 @@ def can_write(path: PathLike) -> bool:
     return _extension(path) in WRITERS
 
 
-def read_any(path: PathLike) -> Transcript:
-    """Read a transcript by its extension; every failure is a FormatError."""
+def read_any(path: PathLike, encoding: str | None = None) -> Transcript:
+    """Read a transcript by its extension; every failure is a FormatError. ``encoding`` names the
+    text encoding of a text or subtitle file instead of detecting it."""
     entry = READERS.get(_extension(path))
     check_readable(path)  # missing, a symlink loop, a folder, a FIFO, a device: said as such
     if entry is None:
         raise FormatError(path, f"Stet cannot read {_describe(path)}; it reads "
                           f"{', '.join(sorted(READERS))}")
-    doc: Transcript = _load(entry)(path)
+    if encoding and _extension(path) in TEXT_READERS:
+        doc: Transcript = _load(entry)(path, encoding=encoding)
+    else:
+        if encoding:
+            from editor.core.formats.encodings import check_encoding
+
+            if check_encoding(encoding) != "utf-8":
+                raise UserError(f"{path}: {_describe(path)} are UTF-8; --encoding applies to "
+                                "text and subtitle files")
+        doc = _load(entry)(path)
     doc.history.clear()
     return doc
 
@@ -95,5 +118,5 @@ def read_json(path: PathLike) -> Transcript:
     return vosk.transcript_from_vosk(data, path)
 
 
-__all__ = ["READERS", "WRITERS", "atomic_write", "can_read", "can_write", "read_any", "read_json",
+__all__ = ["READERS", "TEXT_READERS", "WRITERS", "atomic_write", "can_read", "can_write", "read_any", "read_json",
            "write_any"]

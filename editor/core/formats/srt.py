@@ -1,62 +1,145 @@
-"""SubRip subtitles (.srt), parsed and composed by the ``srt`` library."""
+"""SubRip subtitles (.srt) and YouTube's SubViewer variant (.sbv).
+
+Read by hand, leniently: the ``srt`` library refuses what real files hold (negative times, X1/Y2
+coordinates after the times, a missing cue number) and pysubs2 reads those but drops a cue whose
+time has no milliseconds, strips "x <y and y> z" to "x z" and keeps no cue as written, which an
+exact round trip needs. A cue is a time line and the text up to the next cue's number and time
+line; everything else about the file is tolerated.
+"""
 
 from __future__ import annotations
 
-import datetime
 import re
-
-import srt
+from collections.abc import Sequence
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import MAX_SECONDS, PathLike, atomic_write
-from editor.core.formats.subtitles import Cue, cut_cues, transcript_from_cues
+from editor.core.formats._common import PathLike, atomic_write, format_clock
+from editor.core.formats.subtitles import (Cue, OutCue, checked_times, cues_to_write, parse_clock,
+                                           transcript_from_cues)
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
-# SubRip files often carry <i>, <b>, <font ...> and {\an8}-style tags; they are not words.
-_TAGS = re.compile(r"</?[a-zA-Z][^>\n]{0,80}>|\{\\[^}\n]{0,80}\}")
-# A cue whose time line is missing is read by the parser as more text of the cue before it,
-# blank line and cue number included.
+_CLOCK = r"-?(?:\d+:)?\d{1,2}:\d{1,2}(?:[,.:]\d{1,9})?"
+SRT_TIMING = re.compile(rf"^\s*({_CLOCK})\s*-+>\s*({_CLOCK})(.*)$")
+SBV_TIMING = re.compile(rf"^\s*({_CLOCK})\s*,\s*({_CLOCK})\s*$")
+# A line that begins like a time and has an arrow, but is not a time line this reader takes.
+_TIME_LIKE = re.compile(r"^\s*-?\d+:\d+\S*\s*-+>")
+_NUMBER = re.compile(r"^\s*\d+\s*$")
+# A cue whose time line is missing reads as more text of the cue before it, number included.
 _ORPHAN_CUE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*[ \t]*(\d+)[ \t]*\n")
 
 
-def read_srt(path: PathLike) -> Transcript:
-    text, warnings = read_text(path)
+def read_srt(path: PathLike, encoding: str | None = None) -> Transcript:
+    text, warnings = read_text(path, encoding)
+    return transcript_from_cues(parse_blocks(text, path, warnings, SRT_TIMING), path, warnings, "srt")
+
+
+def read_sbv(path: PathLike, encoding: str | None = None) -> Transcript:
+    text, warnings = read_text(path, encoding)
+    return transcript_from_cues(parse_blocks(text, path, warnings, SBV_TIMING, "SubViewer (.sbv)",
+                                             "0:00:01.000,0:00:02.000"), path, warnings, "sbv")
+
+
+def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Pattern[str],
+                 name: str = "SubRip", example: str = "00:00:01,000 --> 00:00:02,000") -> list[Cue]:
+    """Cues of SubRip-like text: a time line, the text after it up to the next cue's number (or
+    time line). Lines before the first cue (a WEBVTT header, a title) are skipped."""
+    lines = text.split("\n")
+    marks = [i for i, line in enumerate(lines) if timing.match(line)]
+    broken = next((i for i, line in enumerate(lines)
+                   if _TIME_LIKE.match(line) and not timing.match(line)), None)
+    if broken is not None:
+        raise FormatError(path, f"the time line cannot be read: {lines[broken].strip()[:60]!r} "
+                          f"(expected one such as {example})", line=broken + 1)
+    if not marks:
+        if text.strip():
+            arrow = next((i for i, line in enumerate(lines) if "-->" in line), None)
+            if arrow is not None:
+                raise FormatError(path, f"the time line cannot be read: {lines[arrow].strip()[:60]!r} "
+                                  f"(expected one such as {example})", line=arrow + 1)
+            raise FormatError(path, f"this is not {name}: no time line such as {example}")
+        return []
     cues = []
-    try:
-        for sub in srt.parse(text):
-            start, end = sub.start.total_seconds(), sub.end.total_seconds()
-            if max(start, end) > MAX_SECONDS or min(start, end) < 0:
-                raise FormatError(path, f"cue {sub.index} has an implausible time "
-                                  f"({sub.start} --> {sub.end})")
-            # A reversed cue is a slip of the pen, not a reason to refuse the file.
-            if end < start:
-                warnings.append(f"cue {sub.index} ends before it starts ({sub.start} --> {sub.end}); "
-                                "its times were swapped")
-            content = sub.content
-            orphans = _ORPHAN_CUE.findall(content)
-            if orphans:
-                # keep the words (they are the user's text), drop the cue numbers, and say so
-                warnings.append(f"cue{'s' if len(orphans) > 1 else ''} {', '.join(orphans)} "
-                                f"{'have' if len(orphans) > 1 else 'has'} no time line; "
-                                f"the words were joined to cue {sub.index}")
-                content = _ORPHAN_CUE.sub("\n", content)
-            cues.append(Cue(min(start, end), max(start, end),
-                            tuple(_TAGS.sub("", content).split("\n"))))
-    except srt.SRTParseError as err:
-        line = text.count("\n", 0, err.actual_start) + 1
-        raise FormatError(path, "this is not SubRip: expected a cue number and a time line "
-                          "such as 00:00:01,000 --> 00:00:02,000", line=line) from None
-    except (ValueError, OverflowError) as err:  # srt.TimestampParseError is a ValueError
-        raise FormatError(path, f"a cue time cannot be read ({err})") from None
-    if not cues and text.strip():
-        raise FormatError(path, "no subtitle cues found")
-    return transcript_from_cues(cues, path, warnings)
+    for k, i in enumerate(marks):
+        nxt = marks[k + 1] if k + 1 < len(marks) else len(lines)
+        body = lines[i + 1:nxt]
+        if k + 1 < len(marks) and body and _NUMBER.match(body[-1]):
+            body = body[:-1]  # the next cue's number
+        while body and not body[-1].strip():
+            body.pop()
+        while body and not body[0].strip():
+            body.pop(0)
+        ident = lines[i - 1].strip() if i > 0 and _NUMBER.match(lines[i - 1]) else None
+        content = "\n".join(body)
+        orphans = _ORPHAN_CUE.findall(content)
+        if orphans:
+            # keep the words (they are the user's text), drop the cue numbers, and say so
+            warnings.append(f"cue{'s' if len(orphans) > 1 else ''} {', '.join(orphans)} "
+                            f"{'have' if len(orphans) > 1 else 'has'} no time line; "
+                            f"the words were joined to cue {ident or k + 1}")
+            content = _ORPHAN_CUE.sub("\n", content)
+        match = timing.match(lines[i])
+        start, end = parse_clock(match.group(1)), parse_clock(match.group(2))  # type: ignore[union-attr]
+        if start is None or end is None:
+            raise FormatError(path, f"the time line cannot be read: {lines[i].strip()[:60]!r}",
+                              line=i + 1)
+        cues.append(Cue(start, end, text=content, ident=ident, timing=lines[i]))
+    before = [line for line in lines[:marks[0]] if line.strip()]
+    if cues[0].ident is not None:
+        before = before[:-1]
+    if before and not before[0].startswith("WEBVTT"):
+        warnings.append(f"{len(before)} line{'s' if len(before) > 1 else ''} before the first cue "
+                        "were not read")
+    return checked_times(cues, path, warnings)
+
+
+# -- writing --------------------------------------------------------------------------------------
+def _srt_text(cue: OutCue, previous: str | None) -> str:
+    lines = list(cue.lines)
+    if cue.speaker and cue.speaker != previous and lines:
+        lines[0] = f"{cue.speaker}: {lines[0]}"
+    if cue.italic:
+        lines = [f"<i>{line}</i>" for line in lines]
+    return "\n".join(lines)
+
+
+def numbered(cues: Sequence[OutCue]) -> list[str]:
+    """Each cue's number: the numbers the cues came with while they still count up, else 1, 2..."""
+    idents = [c.source.ident if c.source else None for c in cues]
+    numbers = [int(i) if i and i.isdigit() else None for i in idents]
+    if all(n is not None for n in numbers) and all(a < b for a, b in zip(numbers, numbers[1:])):  # type: ignore[operator]
+        return [str(n) for n in numbers]
+    return [str(n) for n in range(1, len(cues) + 1)]
 
 
 def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
-    subs = [srt.Subtitle(n, datetime.timedelta(seconds=c.start), datetime.timedelta(seconds=c.end),
-                         "\n".join(c.lines))
-            for n, c in enumerate(cut_cues(transcript, policy, path), 1)]
-    atomic_write(path, srt.compose(subs, reindex=False).encode("utf-8"))
+    cues = cues_to_write(transcript, policy, path)
+    blocks, previous = [], None
+    for number, cue in zip(numbered(cues), cues):
+        src = cue.source
+        if src is not None and src.format == "srt":
+            blocks.append(f"{number}\n{src.timing}\n{src.text}")
+        else:
+            timing = f"{format_clock(cue.start, separator=',')} --> {format_clock(cue.end, separator=',')}"
+            blocks.append(f"{number}\n{timing}\n{_srt_text(cue, previous)}")
+        previous = cue.speaker
+    atomic_write(path, ("\n\n".join(blocks) + "\n").encode("utf-8"))
+
+
+def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
+    blocks, previous = [], None
+    for cue in cues_to_write(transcript, policy, path):
+        src = cue.source
+        if src is not None and src.format == "sbv":
+            blocks.append(f"{src.timing}\n{src.text}")
+        else:
+            text = _srt_text(OutCue(cue.start, cue.end, cue.lines, cue.speaker), previous)
+            blocks.append(f"{_sbv_clock(cue.start)},{_sbv_clock(cue.end)}\n{text}")
+        previous = cue.speaker
+    atomic_write(path, "\n\n".join(blocks).encode("utf-8") + b"\n")
+
+
+def _sbv_clock(t: float) -> str:
+    clock = format_clock(t)
+    return clock[1:] if clock.startswith("0") else clock

@@ -8,13 +8,14 @@ together; in memory, ``metadata.audio_file`` is always the path as found from he
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from editor import __version__
-from editor.core.document import Kind, Metadata, State, Suggestion, Token, Transcript
+from editor.core.document import Kind, Metadata, SourceCue, State, Suggestion, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_JSON_BYTES, PathLike, atomic_write,
                                          check_word_count, decode_utf8, number, parse_json, probability,
@@ -63,6 +64,8 @@ def stet_document(transcript: Transcript, path: PathLike | None = None) -> dict[
     m = transcript.metadata
     metadata: dict[str, Any] = {key: getattr(m, key) for key in _META_TEXT_FIELDS}
     metadata.update(duration=m.duration, warnings=list(m.warnings), extra=dict(m.extra))
+    if m.cues:
+        metadata["cues"] = [_cue_item(c) for c in m.cues]
     if path is not None and m.audio_file:
         metadata.update(_audio_paths(m.audio_file, path))
     return {
@@ -175,8 +178,44 @@ def _metadata(item: Any, path: PathLike) -> Metadata:
         raise FormatError(path, "metadata: \"extra\" is not an object")
     if texts["audio_file"]:
         texts["audio_file"] = _audio_from(texts["audio_file"], item.get("audio_file_absolute"), path)
+    cues = item.get("cues", [])
+    if not isinstance(cues, list):
+        raise FormatError(path, "metadata: \"cues\" is not a list")
     return Metadata(**texts, duration=seconds(item.get("duration"), path, "metadata"),
-                    warnings=tuple(warnings), extra=extra)
+                    warnings=tuple(warnings), extra=extra,
+                    cues=tuple(_source_cue(c, path, n) for n, c in enumerate(cues, 1)))
+
+
+def _cue_item(cue: SourceCue) -> dict[str, Any]:
+    item = dataclasses.asdict(cue)
+    return {key: list(value) if isinstance(value, tuple) else value
+            for key, value in item.items() if value not in (None, "", ())}
+
+
+def _source_cue(item: Any, path: PathLike, n: int) -> SourceCue:
+    """A subtitle cue kept in a project (see SourceCue); anything odd is a FormatError."""
+    where = f"metadata: cue {n}"
+    if not isinstance(item, dict):
+        raise FormatError(path, f"{where} is not an object")
+
+    def numbers(key: str) -> tuple[int, ...]:
+        value = item.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool)
+                                                  for i in value):
+            raise FormatError(path, f"{where}: \"{key}\" is not a list of token ids")
+        return tuple(value)
+
+    words = item.get("words", [])
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        raise FormatError(path, f"{where}: \"words\" is not a list of text")
+    start = seconds(item.get("start"), path, where)
+    end = seconds(item.get("end"), path, where)
+    if start is None or end is None:
+        raise FormatError(path, f"{where} has no start or end time")
+    return SourceCue(numbers("token_ids"), start, end, _text(item, "text", path, where, ""),
+                     tuple(words), numbers("line_starts"), _text(item, "speaker", path, where),
+                     _text(item, "ident", path, where), _text(item, "timing", path, where),
+                     _text(item, "format", path, where, ""))
 
 
 def _audio_paths(audio: str, project: PathLike) -> dict[str, str]:

@@ -1,52 +1,159 @@
-"""WebVTT subtitles (.vtt), parsed and written with ``webvtt-py``."""
+"""WebVTT subtitles (.vtt), read by the parsing rules of the W3C WebVTT spec, written by hand.
+
+Neither webvtt-py nor pysubs2 follows the spec's parsing rules: webvtt-py refuses cue settings
+such as ``position:50.00%,middle``, a whitespace-only line between cues and times without hours
+or milliseconds; pysubs2 reads a NOTE block as cue text and drops a cue whose time has no
+milliseconds. Both strip "x <y and y> z" to "x z" and keep no cue as written, which an exact
+round trip needs. So: the header (``X-TIMESTAMP-MAP`` and the like) is kept and not interpreted;
+REGION, STYLE and NOTE blocks are skipped; a block with a time line is a cue, its settings kept;
+any other block is skipped and counted.
+"""
 
 from __future__ import annotations
 
-import html
-import io
-
-import webvtt
-from webvtt.errors import MalformedCaptionError, MalformedFileError
+import re
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import MAX_SECONDS, PathLike, atomic_write, format_clock
-from editor.core.formats.subtitles import Cue, cut_cues, transcript_from_cues
+from editor.core.formats.srt import SRT_TIMING, parse_blocks
+from editor.core.formats.subtitles import (Cue, checked_times, cues_to_write, parse_clock,
+                                           transcript_from_cues)
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
-
-def read_vtt(path: PathLike) -> Transcript:
-    text, warnings = read_text(path)
-    try:
-        # strict: a malformed cue block is an error, not silently left out
-        captions = webvtt.from_buffer(io.StringIO(text), strict=True).captions
-        cues = []
-        for n, caption in enumerate(captions, 1):
-            start = caption.start_time.in_milliseconds() / 1000
-            end = caption.end_time.in_milliseconds() / 1000
-            if max(start, end) > MAX_SECONDS or min(start, end) < 0:
-                raise FormatError(path, f"cue {n} has an implausible time "
-                                  f"({caption.start} --> {caption.end})")
-            lines = tuple(html.unescape(line) for line in caption.text.split("\n"))
-            cues.append(Cue(min(start, end), max(start, end), lines, caption.voice))
-    except MalformedFileError:
-        raise FormatError(path, "this is not WebVTT: it must begin with the line WEBVTT",
-                          line=1) from None
-    except (MalformedCaptionError, ValueError, OverflowError) as err:
-        raise FormatError(path, f"a cue cannot be read ({err})") from None
-    return transcript_from_cues(cues, path, warnings)
+_CLOCK = r"(?:\d+:)?\d{1,2}:\d{1,2}(?:[.,]\d{1,9})?"
+_TIMING = re.compile(rf"^\s*(-?{_CLOCK})[ \t]*-->[ \t]*(-?{_CLOCK})(?=[ \t]|$)(.*)$")
+_SIGNATURE = re.compile(r"^\ufeff?WEBVTT(?:[ \t].*)?$")
+_BLOCK_KEYWORD = re.compile(r"^(NOTE|STYLE|REGION)(?:[ \t].*)?$")
 
 
+def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
+    text, warnings = read_text(path, encoding)
+    lines = text.split("\n")
+    if not text.strip():
+        return transcript_from_cues([], path, warnings, "vtt")
+    if not _SIGNATURE.match(lines[0]):
+        if any(SRT_TIMING.match(line) for line in lines):
+            warnings.append("the file does not begin with WEBVTT; it was read as SubRip")
+            return transcript_from_cues(parse_blocks(text, path, warnings, SRT_TIMING), path,
+                                        warnings, "srt")
+        raise FormatError(path, "this is not WebVTT: it must begin with the line WEBVTT", line=1)
+    header_end = _header_end(lines)
+    cues, skipped = [], []
+    blocks = _blocks(lines, header_end)
+    for first, block in blocks:
+        if _BLOCK_KEYWORD.match(block[0]) and "-->" not in block[0] and (
+                len(block) < 2 or "-->" not in block[1]):
+            continue
+        if "-->" in block[0]:
+            ident, at = None, 0
+        elif len(block) > 1 and "-->" in block[1]:
+            ident, at = block[0].strip(), 1
+        else:
+            skipped.append(first + 1)
+            continue
+        match = _TIMING.match(block[at])
+        start = parse_clock(match.group(1)) if match else None
+        end = parse_clock(match.group(2)) if match else None
+        if match is None or start is None or end is None:
+            raise FormatError(path, f"the time line cannot be read: {block[at].strip()[:60]!r} "
+                              "(expected one such as 00:00:01.000 --> 00:00:02.000)",
+                              line=first + at + 1)
+        cues.append(Cue(start, end, text="\n".join(block[at + 1:]), ident=ident,
+                        timing=block[at]))
+    if skipped:
+        warnings.append(f"{len(skipped)} block{'s' if len(skipped) > 1 else ''} without a time "
+                        f"line {'were' if len(skipped) > 1 else 'was'} skipped (from line "
+                        f"{skipped[0]})")
+    if not cues and skipped:
+        raise FormatError(path, "no cues found: no block has a time line such as "
+                          "00:00:01.000 --> 00:00:02.000")
+    header = "\n".join(lines[:header_end]).rstrip("\n")
+    cues = _from_local_clock(cues, header, warnings)
+    styles = [("\n".join(b)) for _, b in blocks if _BLOCK_KEYWORD.match(b[0])
+              and not b[0].startswith("NOTE") and "-->" not in "\n".join(b[:2])]
+    extra = {"vtt_header": "\n\n".join([header, *styles])}
+    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "vtt", extra)
+
+
+def _from_local_clock(cues: list[Cue], header: str, warnings: list[str]) -> list[Cue]:
+    """HLS segments may time cues on a clock that starts far from 0 (hours in four digits) and
+    map it with ``X-TIMESTAMP-MAP=LOCAL:...``: then times count from that LOCAL time."""
+    found = re.search(r"X-TIMESTAMP-MAP=.*?LOCAL:([0-9:.,]+)", header)
+    local = parse_clock(found.group(1)) if found else None
+    if not cues or local is None or max(c.end for c in cues) <= MAX_SECONDS:
+        return cues
+    if min(min(c.start, c.end) for c in cues) < local:
+        return cues
+    warnings.append(f"cue times count from X-TIMESTAMP-MAP's LOCAL time {found.group(1)}")  # type: ignore[union-attr]
+    return [Cue(c.start - local, c.end - local, c.lines, c.speaker, c.text, c.ident, c.timing)
+            for c in cues]
+
+
+def _header_end(lines: list[str]) -> int:
+    """Index of the line after the header: the first blank line, or a line with a time arrow."""
+    for i in range(1, len(lines)):
+        if not lines[i].strip() or "-->" in lines[i]:
+            return i
+    return len(lines)
+
+
+def _blocks(lines: list[str], start: int) -> list[tuple[int, list[str]]]:
+    """Blocks separated by blank (or whitespace-only) lines, as (index of first line, lines). A
+    time line inside a block begins a new block, as the spec reads a cue's text."""
+    blocks: list[tuple[int, list[str]]] = []
+    current: list[str] = []
+    first = start
+    for i in range(start, len(lines)):
+        line = lines[i]
+        if line and not line.strip() and _inside_cue(lines, i, current):
+            current.append(line)
+            continue
+        if not line.strip():
+            if current:
+                blocks.append((first, current))
+            current = []
+            continue
+        if current and _TIMING.match(line) and any("-->" in x for x in current):
+            blocks.append((first, current))  # a cue with no blank line before it
+            current = []
+        if not current:
+            first = i
+        current.append(line)
+    if current:
+        blocks.append((first, current))
+    return blocks
+
+
+def _inside_cue(lines: list[str], i: int, current: list[str]) -> bool:
+    """Whether a whitespace-only line is a line of the cue being read (YouTube's automatic
+    captions begin cues with a line holding one space) rather than a break between blocks: it
+    is when cue text follows it, not a new block."""
+    if not any("-->" in x for x in current) or i + 1 >= len(lines) or not lines[i + 1].strip():
+        return False
+    follow = lines[i + 1]
+    after = lines[i + 2] if i + 2 < len(lines) else ""
+    return "-->" not in follow and "-->" not in after and not _BLOCK_KEYWORD.match(follow)
+
+
+# -- writing --------------------------------------------------------------------------------------
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
-    captions = []
-    for cue in cut_cues(transcript, policy, path):
+    header = transcript.metadata.extra.get("vtt_header")
+    blocks = [header if isinstance(header, str) and header.startswith("WEBVTT") else "WEBVTT"]
+    for cue in cues_to_write(transcript, policy, path):
+        src = cue.source
+        if src is not None and src.format == "vtt":
+            blocks.append("\n".join(x for x in (src.ident, src.timing, src.text) if x is not None))
+            continue
         lines = [_escape(line) for line in cue.lines]
-        if cue.speaker:
+        if cue.italic:
+            lines = [f"<i>{line}</i>" for line in lines]
+        if cue.speaker and lines:
             lines[0] = f"<v {_escape(cue.speaker)}>{lines[0]}"
-        captions.append(webvtt.Caption(format_clock(cue.start), format_clock(cue.end), lines))
-    atomic_write(path, webvtt.WebVTT(captions=captions).content.encode("utf-8"))
+        blocks.append(f"{format_clock(cue.start)} --> {format_clock(cue.end)}\n" + "\n".join(lines))
+    atomic_write(path, ("\n\n".join(blocks) + "\n").encode("utf-8"))

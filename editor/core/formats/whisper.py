@@ -9,6 +9,7 @@ from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_JSON_BYTES, PathLike, add_words, decode_utf8,
                                          gap_paragraph_starts, ordered, parse_json, probability,
                                          read_bytes, seconds)
+from editor.core.text import normalize_word, split_chunk
 
 
 def read_whisper(path: PathLike) -> Transcript:
@@ -20,7 +21,9 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
     if not isinstance(data, dict) or not isinstance(data.get("segments"), list):
         raise FormatError(path, "this is not Whisper output: no list of \"segments\"")
     tokens: list[Token] = []
+    segment_starts = []
     for n, seg in enumerate(data["segments"], 1):
+        segment_starts.append(len(tokens))
         where = f"segment {n}"
         if not isinstance(seg, dict):
             raise FormatError(path, f"{where} is not an object")
@@ -35,6 +38,9 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
                                      seconds(word.get("end"), path, f"{where}, word {k}"))
                 conf = probability(word.get("probability", word.get("score")), path,
                                    f"{where}, word {k}")
+                if _continues(tokens, text, segment_starts[-1]):
+                    _join(tokens, text, end, conf)
+                    continue
                 add_words(tokens, text, start, end, speaker=speaker or _str(word.get("speaker")),
                           confidence=conf, path=path)
         elif isinstance(seg.get("text"), str):
@@ -44,10 +50,42 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
         else:
             raise FormatError(path, f"{where} has neither words nor text")
     language = data.get("language")
-    return Transcript(tokens, paragraph_starts=gap_paragraph_starts(tokens),
+    generator = data.get("generator")
+    # Stet's own .json export: a segment is a paragraph
+    own = isinstance(generator, str) and generator.split(" ")[0] == "stet"
+    starts = sorted(set(segment_starts)) if own else gap_paragraph_starts(tokens)
+    return Transcript(tokens, paragraph_starts=starts,
                       metadata=Metadata(source_file=str(path),
                                         language=language if isinstance(language, str) else None))
 
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def _spaceless(ch: str) -> bool:
+    """A character of a script written without spaces between words (Chinese, Japanese, Thai...)."""
+    o = ord(ch)
+    return (0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x4DBF or 0x4E00 <= o <= 0x9FFF
+            or 0xF900 <= o <= 0xFAFF or 0x20000 <= o <= 0x2FFFF or 0x0E00 <= o <= 0x0EFF
+            or 0x1000 <= o <= 0x109F or 0x1780 <= o <= 0x17FF or 0x3000 <= o <= 0x303F
+            or 0xFF00 <= o <= 0xFFEF)
+
+
+def _continues(tokens: list[Token], text: str, segment_start: int) -> bool:
+    """Whisper marks a space before a word with a leading " "; in Chinese, Japanese or Thai a
+    word without it continues the word before, and no space may come between them."""
+    if not text or text[0].isspace() or len(tokens) <= segment_start or not text.strip():
+        return False
+    before = f"{tokens[-1].surface or tokens[-1].word}{tokens[-1].punct}"
+    return _spaceless(text[0]) or _spaceless(before[-1])
+
+
+def _join(tokens: list[Token], text: str, end: float | None, conf: float | None) -> None:
+    """Append a word to the token before (see `_continues`): one token, one written chunk."""
+    last = tokens[-1]
+    surface, punct = split_chunk(f"{last.surface}{last.punct}{text.strip()}")
+    confs = [c for c in (last.confidence, conf) if c is not None]
+    tokens[-1] = Token(normalize_word(surface), surface, punct, last.start,
+                       end if end is not None and last.start is not None else last.end,
+                       min(confs) if confs else None, last.speaker)

@@ -1,0 +1,67 @@
+"""SubStation Alpha subtitles (.ass, .ssa: Aegisub and most fansub tools), read and written with
+pysubs2. Dialogue events are cues; comments and vector drawings are not text."""
+
+from __future__ import annotations
+
+import re
+
+from editor.core.document import Transcript
+from editor.core.errors import FormatError
+from editor.core.formats._common import PathLike, atomic_write
+from editor.core.formats.subtitles import Cue, checked_times, cues_to_write, transcript_from_cues
+from editor.core.formats.txt import read_text
+from editor.core.render import NONE, RenderPolicy
+
+_DRAWING = re.compile(r"\{[^}]*\\p[1-9]")
+_OVERRIDE = re.compile(r"\{[^}]*\}")
+
+
+def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
+    import pysubs2
+
+    text, warnings = read_text(path, encoding)
+    if not text.strip():
+        return transcript_from_cues([], path, warnings, "ass")
+    if "[events]" not in text.lower():
+        raise FormatError(path, "this is not SubStation Alpha: no [Events] section")
+    try:
+        subs = pysubs2.SSAFile.from_string(text, format_="ass")
+    except Exception as err:  # pysubs2 raises many kinds; the user needs one line
+        raise FormatError(path, f"this SubStation Alpha file cannot be read ({_reason(err)})") from None
+    cues = []
+    for n, event in enumerate(subs.events, 1):
+        if event.is_comment or _DRAWING.search(event.text):
+            continue
+        lines = tuple(line for line in _OVERRIDE.sub("", event.text).replace("\\h", "\u00a0")
+                      .replace("\\n", "\n").replace("\\N", "\n").split("\n") if line.strip())
+        # the text as seen is kept (override tags and styles are not written back)
+        cues.append(Cue(event.start / 1000, event.end / 1000, lines, event.name.strip() or None,
+                        text="\n".join(lines), ident=str(n)))
+    if not cues and subs.events == [] and "dialogue:" in text.lower():
+        raise FormatError(path, "no Dialogue line could be read (is the [Events] Format line missing?)")
+    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ass")
+
+
+def _reason(err: Exception) -> str:
+    return " ".join(str(err).split())[:100] or type(err).__name__
+
+
+def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike):
+    import pysubs2
+
+    subs = pysubs2.SSAFile()
+    for cue in cues_to_write(transcript, policy, path):
+        text = "\\N".join(line.replace("{", "(").replace("}", ")") for line in cue.lines)
+        if cue.italic:
+            text = "{\\i1}" + text
+        subs.append(pysubs2.SSAEvent(start=round(cue.start * 1000), end=round(cue.end * 1000),
+                                     text=text, name=cue.speaker or ""))
+    return subs
+
+
+def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
+    atomic_write(path, _subs(transcript, policy, path).to_string("ass").encode("utf-8"))
+
+
+def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
+    atomic_write(path, _subs(transcript, policy, path).to_string("ttml").encode("utf-8"))

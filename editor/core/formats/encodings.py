@@ -1,0 +1,162 @@
+"""Text in whatever encoding it came in: byte-order marks, UTF-8, UTF-16/32 without a mark, and
+legacy code pages guessed with charset-normalizer (or named by the user with ``--encoding``)."""
+
+from __future__ import annotations
+
+import codecs
+
+from editor.core.errors import FormatError, UserError
+from editor.core.formats._common import PathLike
+
+_BOMS = [  # longest first: the UTF-32 LE BOM begins with the UTF-16 LE one
+    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+]
+#: Code pages people's subtitle and text files come in, most common first. Among guesses that are
+#: about as plausible (charset-normalizer's "chaos"), the one without letters typical of a wrong
+#: decoding wins, then the more common code page, then charset-normalizer's language coherence
+#: (on short texts it prefers e.g. Mac Cyrillic to Windows-1251).
+_COMMON = ["utf_8", "cp1252", "cp1251", "cp1250", "gb18030", "big5", "cp932", "shift_jis", "cp949",
+           "euc_kr", "euc_jp", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258", "koi8_r",
+           "koi8_u", "iso8859_2", "iso8859_5", "iso8859_7", "iso8859_9", "iso8859_15", "latin_1",
+           "cp874", "tis_620", "cp866", "cp437", "cp850"]
+#: Letters that almost only appear when text is decoded with the wrong Latin code page (French
+#: "à ï" read as Windows-1250 give "ŕ ď"; Croatian "č Ć" read as Windows-1252 give "è Æ"...).
+_UNLIKELY = frozenset("ŕŔďĎĺĹľĽťŤňŇěĚÈÌÒÙÆæÐðÞþ¹¾³²ºª¤¦¨¸")
+#: Guesses within this much "chaos" (charset-normalizer's measure of mess) of the best are equals.
+_CHAOS_BAND = 0.05
+
+
+def _name(encoding: str) -> str:
+    return codecs.lookup(encoding).name
+
+
+def check_encoding(name: str) -> str:
+    """The codec's canonical name, or a UserError that says the encoding is unknown."""
+    try:
+        return _name(name)
+    except LookupError:
+        raise UserError(f"unknown text encoding {name!r} (try utf-8, cp1251, cp1250, gb18030, "
+                        "latin-1, utf-16...)") from None
+
+
+def decode_text(data: bytes, path: PathLike, encoding: str | None = None) -> tuple[str, list[str]]:
+    """Decode bytes of text; returns the text and warnings about guesses made. With ``encoding``
+    the bytes are decoded with it (a BOM of that encoding is dropped) and nothing is guessed."""
+    if encoding:
+        codec = check_encoding(encoding)
+        for bom, name in _BOMS:
+            if data.startswith(bom) and _name(name) in (codec, _name(codec.replace("-sig", ""))):
+                data = data[len(bom):]
+                break
+        try:
+            return data.decode("utf-8-sig" if codec == "utf-8" else codec), []
+        except UnicodeDecodeError as err:
+            line = data.count(b"\n", 0, err.start) + 1
+            raise FormatError(path, f"the text is not valid {encoding} (a byte that {encoding} "
+                              "does not use)", line=line) from None
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(name), []
+            except UnicodeDecodeError as err:
+                raise FormatError(path, f"the text is not valid {name.upper()} despite its "
+                                  "byte-order mark", offset=err.start + len(bom)) from None
+    # NUL bytes are valid UTF-8, and UTF-16 text below U+0080 (or U+0800) is NUL bytes and
+    # valid UTF-8 bytes: so UTF-16/32 without a mark is looked for first
+    wide = _guess_wide(data) if b"\0" in data else None
+    if wide:
+        try:
+            return data.decode(wide), [f"no byte-order mark; read as {wide.upper()}"]
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise FormatError(path, "contains NUL bytes; this is a binary file, not text", offset=nul)
+    guess = guess_encoding(data)
+    if guess is None:
+        return data.decode("cp1252", errors="replace"), [
+            "the text is not UTF-8 and its encoding could not be told; read it as Windows-1252 "
+            "(cp1252): check accented letters, or give the encoding (--encoding, or File > Reopen "
+            "with Encoding)"]
+    return data.decode(guess), [
+        f"the text is not UTF-8; read it as {guess} (a guess): if letters look wrong, give the "
+        "encoding (--encoding, or File > Reopen with Encoding)"]
+
+
+def guess_encoding(data: bytes) -> str | None:
+    """The most plausible legacy encoding of ``data`` (which is not UTF-8), or None."""
+    from charset_normalizer import from_bytes
+
+    matches = [m for m in from_bytes(data, cp_isolation=None) if m.encoding != "utf_8"]
+    if not matches:
+        return None
+    best = min(m.chaos for m in matches)
+    plausible = [m for m in matches if m.chaos <= best + _CHAOS_BAND]
+
+    coherence: dict[str, float] = {}  # by decoded text: code pages that agree are one guess
+    for m in plausible:
+        coherence[str(m)] = max(coherence.get(str(m), 0.0), m.coherence)
+
+    def rank(match) -> tuple[int, int, float]:
+        text = str(match)
+        unlikely = sum(ch in _UNLIKELY for ch in text) + 3 * _mixed_words(text)
+        common = _COMMON.index(match.encoding) if match.encoding in _COMMON else len(_COMMON)
+        return (unlikely, common, -round(coherence[text], 2))
+
+    chosen = min(plausible, key=rank)
+    text = str(chosen)
+    # charset-normalizer reports one of the code pages that decode alike: name the common one
+    for name in _COMMON[:_COMMON.index(chosen.encoding) if chosen.encoding in _COMMON else None]:
+        try:
+            if data.decode(name) == text:
+                return name
+        except UnicodeDecodeError:
+            continue
+    return chosen.encoding
+
+
+def _script(ch: str) -> str:
+    o = ord(ch)
+    if o < 0x250:
+        return "latin"
+    if 0x370 <= o < 0x400:
+        return "greek"
+    if 0x400 <= o < 0x530:
+        return "cyrillic"
+    return "other"
+
+
+def _mixed_words(text: str) -> int:
+    """Words that mix Latin letters with Cyrillic or Greek ones ("Cafй"): a wrong code page."""
+    count = 0
+    for word in text.split():
+        scripts = {_script(ch) for ch in word if ch.isalpha()}
+        if "latin" in scripts and ("cyrillic" in scripts or "greek" in scripts):
+            count += 1
+    return count
+
+
+def _guess_wide(data: bytes) -> str | None:
+    """UTF-32 or UTF-16 without a byte-order mark: NUL bytes at fixed places for Latin text, and
+    the bytes decode cleanly."""
+    if len(data) >= 8 and len(data) % 4 == 0:
+        quads = [data[i::4] for i in range(4)]
+        zero = [q.count(0) / len(q) for q in quads]
+        if zero[2] > 0.9 and zero[3] > 0.9 and zero[0] < 0.1:
+            return "utf-32-le"
+        if zero[0] > 0.9 and zero[1] > 0.9 and zero[3] < 0.1:
+            return "utf-32-be"
+    if len(data) < 4 or len(data) % 2:
+        return None
+    even, odd = data[0::2], data[1::2]
+    if odd.count(0) > 0.25 * len(odd) and even.count(0) < 0.05 * len(even):
+        return "utf-16-le"
+    if even.count(0) > 0.25 * len(even) and odd.count(0) < 0.05 * len(odd):
+        return "utf-16-be"
+    return None

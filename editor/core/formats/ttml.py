@@ -1,0 +1,118 @@
+"""TTML and DFXP subtitles (.ttml, .dfxp, .xml from broadcasters and streaming services).
+
+Read by hand with the standard library's XML parser: pysubs2 reads TTML but refuses the tick and
+frame times (``begin="1234567t"``, ``00:00:01:12``) that broadcast DFXP files use. Each ``<p>`` is
+a cue; ``<br/>`` breaks a line; times add up through nested ``<div>``s as the spec's parallel
+timing says. Written with pysubs2 (see ass.write_ttml).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from editor.core.document import Transcript
+from editor.core.errors import FormatError
+from editor.core.formats._common import PathLike
+from editor.core.formats.subtitles import Cue, checked_times, transcript_from_cues
+from editor.core.formats.txt import read_text
+
+_TTP = "{http://www.w3.org/ns/ttml#parameter}"
+_OFFSET = re.compile(r"(\d+(?:\.\d+)?)(h|m|s|ms|f|t)")
+_CLOCK = re.compile(r"(\d+):(\d{2}):(\d{2})(?:\.(\d+))?(?::(\d+(?:\.\d+)?))?")
+_UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
+
+
+def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
+    text, warnings = read_text(path, encoding)
+    if not text.strip():
+        return transcript_from_cues([], path, warnings, "ttml")
+    if "<!ENTITY" in text or "<!DOCTYPE" in text:
+        raise FormatError(path, "the XML declares a DOCTYPE or entities, which a subtitle file "
+                          "does not need; not read")
+    try:
+        root = ET.fromstring(text.lstrip("\ufeff").encode("utf-8"))
+    except ET.ParseError as err:
+        raise FormatError(path, "this is not well-formed XML", line=err.position[0]) from None
+    if _local(root.tag) != "tt":
+        raise FormatError(path, "this is not TTML: the root element is not <tt>")
+    rates = _rates(root)
+    cues: list[Cue] = []
+    body = next((el for el in root if _local(el.tag) == "body"), None)
+    if body is not None:
+        try:
+            _walk(body, 0.0, rates, cues)
+        except ValueError as err:
+            raise FormatError(path, str(err)) from None
+    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ttml")
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _rates(root: ET.Element) -> dict[str, float]:
+    def number(name: str, default: float) -> float:
+        try:
+            return float(root.get(f"{_TTP}{name}", default))
+        except ValueError:
+            return default
+    frame = number("frameRate", 30.0)
+    multiplier = root.get(f"{_TTP}frameRateMultiplier", "1 1").split()
+    try:
+        frame *= float(multiplier[0]) / float(multiplier[1])
+    except (ValueError, IndexError, ZeroDivisionError):
+        pass
+    return {"frame": frame or 30.0, "tick": number("tickRate", 1.0) or 1.0}
+
+
+def _time(value: str | None, rates: dict[str, float]) -> float | None:
+    if value is None:
+        return None
+    value = value.strip()
+    m = _OFFSET.fullmatch(value)
+    if m:
+        count, unit = float(m.group(1)), m.group(2)
+        if unit == "f":
+            return count / rates["frame"]
+        if unit == "t":
+            return count / rates["tick"]
+        return count * _UNITS[unit]
+    m = _CLOCK.fullmatch(value)
+    if m:
+        h, mm, ss, frac, frames = m.groups()
+        t = int(h) * 3600 + int(mm) * 60 + int(ss) + (float(f"0.{frac}") if frac else 0.0)
+        return t + (float(frames) / rates["frame"] if frames else 0.0)
+    raise ValueError(f"the time {value!r} cannot be read")
+
+
+def _walk(element: ET.Element, offset: float, rates: dict[str, float], cues: list[Cue]) -> None:
+    for child in element:
+        name = _local(child.tag)
+        begin = _time(child.get("begin"), rates)
+        start = offset + (begin or 0.0)
+        if name == "p":
+            end = _time(child.get("end"), rates)
+            dur = _time(child.get("dur"), rates)
+            stop = offset + end if end is not None else start + dur if dur is not None else None
+            lines = [line for line in _text(child).split("\n") if line.strip()]
+            if lines and stop is not None:
+                speaker = child.get("{http://www.w3.org/ns/ttml#metadata}agent")
+                cues.append(Cue(start, stop, tuple(" ".join(line.split()) for line in lines),
+                                speaker, text="\n".join(" ".join(line.split()) for line in lines),
+                                ident=child.get("{http://www.w3.org/XML/1998/namespace}id")))
+        elif name in ("div", "body"):
+            _walk(child, start, rates, cues)
+
+
+def _text(element: ET.Element) -> str:
+    """The text of a <p>: spans' text in order, <br/> as a line break, whitespace collapsed as XML
+    text is (a line break in the source is a space)."""
+    parts = [" ".join((element.text or "").split("\n"))]
+    for child in element:
+        if _local(child.tag) == "br":
+            parts.append("\n")
+        elif _local(child.tag) not in ("metadata", "set"):
+            parts.append(_text(child))
+        parts.append(" ".join((child.tail or "").split("\n")))
+    return "".join(parts)
