@@ -85,8 +85,20 @@ def decode_text(data: bytes, path: PathLike, encoding: str | None = None) -> tup
             "(cp1252): check accented letters, or give the encoding (--encoding, or File > Reopen "
             "with Encoding)"]
     return data.decode(guess), [
-        f"the text is not UTF-8; read it as {guess} (a guess): if letters look wrong, give the "
-        "encoding (--encoding, or File > Reopen with Encoding)"]
+        f"the text is not UTF-8; read it as {describe(guess)} (a guess): if letters look wrong, "
+        "give the encoding (--encoding, or File > Reopen with Encoding)"]
+
+
+def describe(encoding: str) -> str:
+    """"Windows-1251 (cp1251)" for a code page's Python name."""
+    name = encoding.lower().replace("-", "_")
+    if name.startswith("cp125"):
+        return f"Windows-{name[2:]} ({name})"
+    if name.startswith("iso8859_"):
+        return f"ISO-8859-{name[8:]} ({name})"
+    return {"gb18030": "GB18030 (Chinese)", "big5": "Big5 (Chinese)", "cp932": "Shift JIS (cp932)",
+            "shift_jis": "Shift JIS", "cp949": "EUC-KR (cp949)", "euc_kr": "EUC-KR",
+            "koi8_r": "KOI8-R", "mac_cyrillic": "Mac Cyrillic"}.get(name, encoding)
 
 
 def guess_encoding(data: bytes) -> str | None:
