@@ -4,15 +4,16 @@ user names, when the guessed one garbled its letters."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtWidgets import QInputDialog
 
 from editor.core.errors import UserError
 from editor.core.formats import TEXT_READERS
 
-if TYPE_CHECKING:
-    from editor.gui.main_window import MainWindow
+#: The main window (not imported: it imports this module). It has ``source``, ``path``,
+#: ``open_path(path, encoding=)``, ``_may_discard()`` and ``_error(title, err)``.
+MainWindow = Any
 
 #: Offered first; any other name Python knows can be typed.
 ENCODINGS = ["utf-8", "cp1252 (Western European)", "cp1250 (Central European)",

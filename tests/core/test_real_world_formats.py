@@ -376,3 +376,18 @@ def test_whisper_json_in_japanese_keeps_spaces_out(tmp_path):
     doc = read(tmp_path, "ja.json", json.dumps(data, ensure_ascii=False))
     assert render(doc) == "こんにちは世界 Hello world"
     assert doc[0].start == 0.0 and doc[0].end == 2.0
+
+
+def test_whisper_words_without_a_leading_space_continue_the_word_before(tmp_path):
+    words = [(" And", 0.0, 0.37), (" so", 0.37, 0.61), (" that", 1.0, 1.1), ("'s", 1.1, 1.32),
+             (" where", 1.36, 1.95), (".", 1.95, 1.95)]
+    data = {"segments": [{"start": 0.0, "end": 2.0, "text": " And so that's where.",
+                          "words": [{"word": w, "start": a, "end": b, "probability": 0.9}
+                                    for w, a, b in words]}]}
+    doc = read(tmp_path, "cpp.json", json.dumps(data))
+    assert render(doc) == "And so that's where." and doc.words()[2] == "that's"
+    assert (doc[2].start, doc[2].end) == (1.0, 1.32)
+    bare = {"segments": [{"start": 0.0, "end": 1.0, "text": "Hello world",
+                          "words": [{"word": "Hello", "start": 0.0, "end": 0.5},
+                                    {"word": "world", "start": 0.5, "end": 1.0}]}]}
+    assert read(tmp_path, "x.json", json.dumps(bare)).words() == ["hello", "world"]

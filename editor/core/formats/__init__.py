@@ -29,13 +29,15 @@ READERS: dict[str, tuple[str, str]] = {
     ".ttml": ("editor.core.formats.ttml", "read_ttml"),
     ".dfxp": ("editor.core.formats.ttml", "read_ttml"),
     ".otr": ("editor.core.formats.otr", "read_otr"),
+    ".smi": ("editor.core.formats.ass", "read_sami"),
+    ".sami": ("editor.core.formats.ass", "read_sami"),
     ".json": ("editor.core.formats", "read_json"),
     ".jsonl": ("editor.core.formats.vosk", "read_vosk"),
     ".stet": ("editor.core.formats.stet", "read_stet"),
 }
 #: Readers of text whose encoding the user may name (JSON and .stet are UTF-8 by definition).
 TEXT_READERS = frozenset({".txt", ".text", ".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp",
-                          ".otr"})
+                          ".otr", ".smi", ".sami"})
 WRITERS: dict[str, tuple[str, str]] = {
     ".txt": ("editor.core.formats.txt", "write_txt"),
     ".md": ("editor.core.formats.md", "write_md"),

@@ -1,5 +1,6 @@
 """SubStation Alpha subtitles (.ass, .ssa: Aegisub and most fansub tools), read and written with
-pysubs2. Dialogue events are cues; comments and vector drawings are not text."""
+pysubs2, and SAMI (.smi, .sami: Windows Media captions) read with it. Dialogue events are cues;
+comments and vector drawings are not text."""
 
 from __future__ import annotations
 
@@ -40,6 +41,27 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
     if not cues and subs.events == [] and "dialogue:" in text.lower():
         raise FormatError(path, "no Dialogue line could be read (is the [Events] Format line missing?)")
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ass")
+
+
+def read_sami(path: PathLike, encoding: str | None = None) -> Transcript:
+    import pysubs2
+
+    text, warnings = read_text(path, encoding)
+    if not text.strip():
+        return transcript_from_cues([], path, warnings, "sami")
+    if "<sync" not in text.lower():
+        raise FormatError(path, "this is not SAMI: no <SYNC> element")
+    try:
+        subs = pysubs2.SSAFile.from_string(text, format_="sami")
+    except Exception as err:  # pysubs2 raises many kinds; the user needs one line
+        raise FormatError(path, f"this SAMI file cannot be read ({_reason(err)})") from None
+    cues = []
+    for n, event in enumerate(subs.events, 1):
+        lines = tuple(line for line in event.plaintext.split("\n") if line.strip())
+        if lines:
+            cues.append(Cue(event.start / 1000, event.end / 1000, lines,
+                            text="\n".join(lines), ident=str(n)))
+    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "sami")
 
 
 def _reason(err: Exception) -> str:

@@ -25,6 +25,7 @@ SRT_TIMING = re.compile(rf"^\s*({_CLOCK})\s*-+>\s*({_CLOCK})(.*)$")
 SBV_TIMING = re.compile(rf"^\s*({_CLOCK})\s*,\s*({_CLOCK})\s*$")
 # A line that begins like a time and has an arrow, but is not a time line this reader takes.
 _TIME_LIKE = re.compile(r"^\s*-?\d+:\d+\S*\s*-+>")
+_SBV_LIKE = re.compile(r"^\s*\d+:\d+\S*,\s*\d+:\d+\S*\s*$")
 _NUMBER = re.compile(r"^\s*\d+\s*$")
 # A cue whose time line is missing reads as more text of the cue before it, number included.
 _ORPHAN_CUE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*[ \t]*(\d+)[ \t]*\n")
@@ -47,8 +48,9 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
     time line). Lines before the first cue (a WEBVTT header, a title) are skipped."""
     lines = text.split("\n")
     marks = [i for i, line in enumerate(lines) if timing.match(line)]
+    time_like = _TIME_LIKE if timing is SRT_TIMING else _SBV_LIKE
     broken = next((i for i, line in enumerate(lines)
-                   if _TIME_LIKE.match(line) and not timing.match(line)), None)
+                   if time_like.match(line) and not timing.match(line)), None)
     if broken is not None:
         raise FormatError(path, f"the time line cannot be read: {lines[broken].strip()[:60]!r} "
                           f"(expected one such as {example})", line=broken + 1)
@@ -88,9 +90,14 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
     before = [line for line in lines[:marks[0]] if line.strip()]
     if cues[0].ident is not None:
         before = before[:-1]
-    if before and not before[0].startswith("WEBVTT"):
-        warnings.append(f"{len(before)} line{'s' if len(before) > 1 else ''} before the first cue "
-                        "were not read")
+    if before and before[0].startswith("WEBVTT"):
+        before = []
+    if before:  # text before the first time line: the user's words, kept with the first cue
+        warnings.append(f"{len(before)} line{'s' if len(before) > 1 else ''} of text before the "
+                        "first cue joined to it")
+        first = cues[0]
+        cues[0] = Cue(first.start, first.end, text="\n".join([*before, first.text or ""]).strip("\n"),
+                      ident=first.ident, timing=first.timing)
     return checked_times(cues, path, warnings)
 
 

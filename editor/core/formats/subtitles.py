@@ -158,7 +158,8 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[Sourc
                                                                    for line in cue.lines]
         pieces, speakers, line_starts = [], [], []
         for n, (line, voice) in enumerate(lines):
-            words = split_words(line)
+            # marks alone ("---", "♪ ♪") are not words: such a cue keeps no tokens
+            words = [p for p in split_words(line) if any(ch.isalnum() for ch in p.surface)]
             if n and words:
                 line_starts.append(len(pieces))
             pieces.extend(words)
@@ -166,11 +167,12 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[Sourc
         first = len(tokens)
         timed = spread(pieces, cue.start, cue.end)
         tokens.extend(replace(t, speaker=s) for t, s in zip(timed, speakers))
-        if pieces and cue.text is not None:
+        if cue.text is not None and (pieces or cue.text.strip()):
             kept.append(SourceCue(
                 tuple(range(first, len(tokens))), cue.start, cue.end, cue.text,
                 tuple(join_mark(p.surface, p.punct) for p in pieces),
-                tuple(first + i for i in line_starts), speakers[0], cue.ident, cue.timing, fmt))
+                tuple(first + i for i in line_starts), speakers[0] if speakers else cue.speaker,
+                cue.ident, cue.timing, fmt))
     return tokens, tuple(kept)
 
 
@@ -382,23 +384,15 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
     words = timed_words(transcript, policy, path)
     ids = [transcript[w.index].id for w in words]
     owner = {tid: n for n, cue in enumerate(source) for tid in cue.token_ids}
-    assigned: list[int | None] = []
-    last: int | None = None
-    for tid, word in zip(ids, words):
-        n = owner.get(tid)
-        if n is None:  # a new word: in the cue whose time it falls in (it replaced words there)
-            n = _cue_at(source, word, last)
-        if n is None or (last is not None and n < last):
-            n = last
-        assigned.append(n)
-        if n is not None:
-            last = n
-    if last is None:
+    owned = [owner.get(tid) for tid in ids]
+    if all(n is None for n in owned):
         return cut_cues(transcript, policy, path)
-    first = next(n for n in assigned if n is not None)
-    assigned = [first if n is None else n for n in assigned]
-    runs = [(n, [w for _, w in group]) for n, group in
+    assigned = _assign_new_words(source, owned, words)
+    runs: list[tuple[int, list[RenderedWord]]] = [(n, [w for _, w in group]) for n, group in
             itertools.groupby(zip(assigned, words), key=lambda pair: pair[0])]
+    # cues without words ("♪ ♪", "---") go back where they were, as they were
+    decor = [n for n, cue in enumerate(source) if not cue.token_ids]
+    runs = sorted(runs + [(n, []) for n in decor], key=lambda run: run[0])
     run_count: dict[int, int] = {}
     for n, _ in runs:
         run_count[n] = run_count.get(n, 0) + 1
@@ -407,6 +401,11 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
     for n, run in runs:
         cue = source[n]
         run_ids = tuple(transcript[w.index].id for w in run)
+        if not run:
+            cues.append(OutCue(cue.start, cue.end, tuple(line for line, _ in cue_lines(cue.text)),
+                               cue.speaker, is_italic(cue.text), cue))
+            minimum.append(0.0)
+            continue
         if (run_count[n] == 1 and run_ids == cue.token_ids
                 and tuple(w.text for w in run) == cue.words):
             cues.append(OutCue(cue.start, cue.end, tuple(line for line, _ in cue_lines(cue.text)),
@@ -427,16 +426,41 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
     return _readable(cues, minimum)
 
 
-def _cue_at(source: Sequence[SourceCue], word: RenderedWord, after: int | None) -> int | None:
-    """The source cue (at or after ``after``) during which a word is said, if any."""
-    mid = (word.start + word.end) / 2  # type: ignore[operator]
-    for n in range(after or 0, len(source)):
-        cue = source[n]
-        if cue.start <= mid <= cue.end:
-            return n
-        if cue.start > mid:
-            break
-    return None
+def _assign_new_words(source: Sequence[SourceCue], owned: list[int | None],
+                      words: Sequence[RenderedWord]) -> list[int]:
+    """The cue of each word: its own, or for a word added by an edit, that of the word before or
+    after it: the one whose time it falls in, else the one it is nearer in time to (a word typed
+    over a cue's first word goes with that cue, one added after a cue's last word with that one).
+    A cue never comes before the cue of the word before it."""
+    out: list[int] = []
+    n_words = len(owned)
+    for i, n in enumerate(owned):
+        last = out[-1] if out else None
+        if n is None:
+            nxt = next(((j, owned[j]) for j in range(i + 1, n_words) if owned[j] is not None),
+                       None)
+            upper = nxt[1] if nxt is not None else len(source)
+            mid = (words[i].start + words[i].end) / 2  # type: ignore[operator]
+            emptied = [c for c in range((last or 0) + (last is not None), upper)  # type: ignore[operator]
+                       if source[c].token_ids and source[c].start <= mid <= source[c].end]
+            if emptied:  # typed over all the words of a cue
+                n = emptied[0]
+            elif last is None:
+                n = nxt[1]  # type: ignore[index]
+            elif nxt is None or nxt[1] == last:
+                n = last
+            else:
+                inside = [c for c in (last, nxt[1]) if source[c].start <= mid <= source[c].end]
+                if len(inside) == 1:
+                    n = inside[0]
+                else:
+                    before = abs(words[i].start - words[i - 1].end)  # type: ignore[operator]
+                    after = abs(words[nxt[0]].start - words[i].end)  # type: ignore[operator]
+                    n = nxt[1] if after < before else last
+        if last is not None and n < last:  # type: ignore[operator]
+            n = last
+        out.append(n)  # type: ignore[arg-type]
+    return out
 
 
 def _kept_lines(run: Sequence[RenderedWord], run_ids: Sequence[int],

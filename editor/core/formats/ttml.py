@@ -31,7 +31,9 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
         raise FormatError(path, "the XML declares a DOCTYPE or entities, which a subtitle file "
                           "does not need; not read")
     try:
-        root = ET.fromstring(text.lstrip("\ufeff").encode("utf-8"))
+        # a declaration must come first in XML; files with blank lines before it are common
+        root = ET.fromstring(re.sub(r"^\s*<\?xml[^>]*\?>", "", text.lstrip("\ufeff \t\r\n"))
+                             .encode("utf-8"))
     except ET.ParseError as err:
         raise FormatError(path, "this is not well-formed XML", line=err.position[0]) from None
     if _local(root.tag) != "tt":
@@ -78,6 +80,11 @@ def _time(value: str | None, rates: dict[str, float]) -> float | None:
         if unit == "t":
             return count / rates["tick"]
         return count * _UNITS[unit]
+    if re.fullmatch(r"\d+(?:\.\d+)?", value):  # Apple's lyrics and some tools: bare seconds
+        return float(value)
+    m = re.fullmatch(r"(\d{1,2}):(\d{2}(?:\.\d+)?)", value)  # mm:ss.fff
+    if m:
+        return int(m.group(1)) * 60 + float(m.group(2))
     m = _CLOCK.fullmatch(value)
     if m:
         h, mm, ss, frac, frames = m.groups()

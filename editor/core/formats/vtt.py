@@ -40,28 +40,40 @@ def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
                                         warnings, "srt")
         raise FormatError(path, "this is not WebVTT: it must begin with the line WEBVTT", line=1)
     header_end = _header_end(lines)
-    cues, skipped = [], []
+    cues, skipped, orphans = [], [], []
     blocks = _blocks(lines, header_end)
     for first, block in blocks:
-        if _BLOCK_KEYWORD.match(block[0]) and "-->" not in block[0] and (
-                len(block) < 2 or "-->" not in block[1]):
-            continue
+        if _BLOCK_KEYWORD.match(block[0]):
+            continue  # a comment, style sheet or region (even one with "-->" inside)
         if "-->" in block[0]:
             ident, at = None, 0
         elif len(block) > 1 and "-->" in block[1]:
             ident, at = block[0].strip(), 1
         else:
-            skipped.append(first + 1)
+            if cues:  # text with no time line: kept with the cue before it, and said
+                orphans.append(first + 1)
+                last = cues[-1]
+                cues[-1] = Cue(last.start, last.end, text=f"{last.text}\n\n" + "\n".join(block),
+                               ident=last.ident, timing=last.timing)
+            else:
+                skipped.append(first + 1)
             continue
         match = _TIMING.match(block[at])
         start = parse_clock(match.group(1)) if match else None
         end = parse_clock(match.group(2)) if match else None
+        if match is None and not re.match(r"\s*-?\d", block[at]):
+            skipped.append(first + 1)  # an arrow in text that is not a time line: not a cue
+            continue
         if match is None or start is None or end is None:
             raise FormatError(path, f"the time line cannot be read: {block[at].strip()[:60]!r} "
                               "(expected one such as 00:00:01.000 --> 00:00:02.000)",
                               line=first + at + 1)
         cues.append(Cue(start, end, text="\n".join(block[at + 1:]), ident=ident,
                         timing=block[at]))
+    if orphans:
+        warnings.append(f"{len(orphans)} block{'s' if len(orphans) > 1 else ''} of text without a "
+                        f"time line (from line {orphans[0]}) {'were' if len(orphans) > 1 else 'was'}"
+                        " joined to the cue before")
     if skipped:
         warnings.append(f"{len(skipped)} block{'s' if len(skipped) > 1 else ''} without a time "
                         f"line {'were' if len(skipped) > 1 else 'was'} skipped (from line "
@@ -71,8 +83,9 @@ def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
                           "00:00:01.000 --> 00:00:02.000")
     header = "\n".join(lines[:header_end]).rstrip("\n")
     cues = _from_local_clock(cues, header, warnings)
-    styles = [("\n".join(b)) for _, b in blocks if _BLOCK_KEYWORD.match(b[0])
-              and not b[0].startswith("NOTE") and "-->" not in "\n".join(b[:2])]
+    first_cue = min((n for n, (_, b) in enumerate(blocks) if not _BLOCK_KEYWORD.match(b[0])),
+                    default=len(blocks))
+    styles = ["\n".join(b) for _, b in blocks[:first_cue] if not b[0].startswith("NOTE")]
     extra = {"vtt_header": "\n\n".join([header, *styles])}
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "vtt", extra)
 

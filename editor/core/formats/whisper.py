@@ -22,6 +22,7 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
         raise FormatError(path, "this is not Whisper output: no list of \"segments\"")
     tokens: list[Token] = []
     segment_starts = []
+    spaced = _marks_spaces(data["segments"])
     for n, seg in enumerate(data["segments"], 1):
         segment_starts.append(len(tokens))
         where = f"segment {n}"
@@ -38,7 +39,7 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
                                      seconds(word.get("end"), path, f"{where}, word {k}"))
                 conf = probability(word.get("probability", word.get("score")), path,
                                    f"{where}, word {k}")
-                if _continues(tokens, text, segment_starts[-1]):
+                if _continues(tokens, text, segment_starts[-1], spaced):
                     _join(tokens, text, end, conf)
                     continue
                 add_words(tokens, text, start, end, speaker=speaker or _str(word.get("speaker")),
@@ -72,11 +73,23 @@ def _spaceless(ch: str) -> bool:
             or 0xFF00 <= o <= 0xFFEF)
 
 
-def _continues(tokens: list[Token], text: str, segment_start: int) -> bool:
-    """Whisper marks a space before a word with a leading " "; in Chinese, Japanese or Thai a
-    word without it continues the word before, and no space may come between them."""
+def _marks_spaces(segments: list[Any]) -> bool:
+    """Whether words carry the space before them (openai-whisper, faster-whisper, whisper.cpp:
+    " that", "'s"), as opposed to bare words (WhisperX)."""
+    words = [w.get("word") for seg in segments if isinstance(seg, dict)
+             and isinstance(seg.get("words"), list) for w in seg["words"] if isinstance(w, dict)]
+    words = [w for w in words if isinstance(w, str) and w]
+    return bool(words) and sum(w[0].isspace() for w in words) >= 0.5 * len(words)
+
+
+def _continues(tokens: list[Token], text: str, segment_start: int, spaced: bool) -> bool:
+    """Whisper marks a space before a word with a leading " ": where words carry it, a word
+    without it continues the word before ("that" + "'s"); in Chinese, Japanese or Thai a word
+    continues the one before unless a space parts them."""
     if not text or text[0].isspace() or len(tokens) <= segment_start or not text.strip():
         return False
+    if spaced and any(ch.isalnum() for ch in text):
+        return True
     before = f"{tokens[-1].surface or tokens[-1].word}{tokens[-1].punct}"
     return _spaceless(text[0]) or _spaceless(before[-1])
 
