@@ -120,7 +120,21 @@ def split_paragraphs(text: str) -> list[str]:
     if _PARAGRAPH_BREAK.search(text):
         return [block for block in _PARAGRAPH_BREAK.split(text) if block.strip()]
     lines = [line for line in text.split("\n") if line.strip()]
+    if caption_lines(lines):
+        return [" ".join(line.strip() for line in lines)]
     return unwrap(lines) or lines
+
+
+def caption_lines(lines: list[str]) -> bool:
+    """Whether lines are subtitle captions saved as text (YouTube's transcript, a .srt's text):
+    at least six, none longer than a caption line (45 characters), most of them long enough to
+    be a piece of a sentence (20 or more on average), and few ending a sentence. Such lines
+    are pieces of running text, not paragraphs; utterance lines run longer or end sentences."""
+    if len(lines) < 6:
+        return False
+    widths = [len(line.strip()) for line in lines]
+    ends = sum(1 for line in lines if line.rstrip()[-1:] in SENTENCE_END)
+    return max(widths) <= 45 and sum(widths) / len(widths) >= 20 and ends <= 0.25 * len(lines)
 
 
 def unwrap(lines: list[str]) -> list[str] | None:

@@ -141,6 +141,16 @@ def test_youtube_caption_text_lines_flow_into_running_text(tmp_path):
     assert doc.paragraph_starts == [0]
     utterances = read(tmp_path, "u.txt", "Hello there.\nHow are you today?\nFine, thanks.\n")
     assert utterances.paragraph_starts == [0, 2, 6]
+    ragged = ["hey everyone welcome back", "to the channel today i want to",
+              "show you how we save seeds", "from the tomatoes in our garden so",
+              "first you pick the ripest ones", "and you cut them open like this",
+              "then scoop the seeds into a jar"]
+    assert read(tmp_path, "yt.txt", "\n".join(ragged)).paragraph_starts == [0]
+    vosk = ["so we met in paris it was cold and the river was high that winter",
+            "yes", "and then we took the train to lyon where her family lived",
+            "i remember the station clock", "it had stopped at a quarter past seven",
+            "nobody had fixed it for years"]
+    assert len(read(tmp_path, "v.txt", "\n".join(vosk)).paragraph_starts) == 6
 
 
 # -- new formats ----------------------------------------------------------------------------------
