@@ -401,3 +401,22 @@ def test_whisper_words_without_a_leading_space_continue_the_word_before(tmp_path
                           "words": [{"word": "Hello", "start": 0.0, "end": 0.5},
                                     {"word": "world", "start": 0.5, "end": 1.0}]}]}
     assert read(tmp_path, "x.json", json.dumps(bare)).words() == ["hello", "world"]
+
+
+def test_whisper_cpp_and_faster_whisper_segment_lists(tmp_path):
+    cpp = {"systeminfo": "AVX = 1", "model": {"type": "base"}, "result": {"language": "en"},
+           "transcription": [{"timestamps": {"from": "00:00:00,000", "to": "00:00:04,020"},
+                              "offsets": {"from": 0, "to": 4020}, "text": " And so that's where"},
+                             {"timestamps": {"from": "00:00:04,020", "to": "00:00:06,000"},
+                              "offsets": {"from": 4020, "to": 6000}, "text": " it began."}]}
+    doc = read(tmp_path, "cpp.json", json.dumps(cpp))
+    assert render(doc) == "And so that's where it began."
+    assert doc[-1].end == 6.0 and doc.metadata.language == "en"
+    segments = [{"id": 0, "seek": 0, "start": 0.0, "end": 2.0, "text": " Hello there.",
+                 "tokens": [1, 2], "temperature": 0.0, "avg_logprob": -0.2,
+                 "compression_ratio": 1.1, "no_speech_prob": 0.01, "words": None},
+                {"id": 1, "seek": 0, "start": 2.5, "end": 4.0, "text": " Bye.", "tokens": [3],
+                 "temperature": 0.0, "avg_logprob": -0.2, "compression_ratio": 1.1,
+                 "no_speech_prob": 0.01, "words": None}]
+    doc = read(tmp_path, "fw.json", json.dumps(segments))
+    assert render(doc) == "Hello there. Bye." and doc[0].start == 0.0 and doc[-1].end == 4.0

@@ -115,9 +115,32 @@ def read_json(path: PathLike) -> Transcript:
     data = vosk.load_json_documents(path)
     if isinstance(data, dict) and "segments" in data:
         return whisper.transcript_from_whisper(data, path)
+    if isinstance(data, dict) and isinstance(data.get("transcription"), list):
+        return whisper.transcript_from_whisper(_from_whisper_cpp(data), path)
+    if (isinstance(data, list) and data and all(isinstance(s, dict) for s in data)
+            and all("start" in s and "end" in s and "text" in s for s in data)):
+        # faster-whisper's segments dumped as a list (no "segments" key around them)
+        return whisper.transcript_from_whisper({"segments": data}, path)
     if isinstance(data, dict) and "format_version" in data and "tokens" in data:
         return stet.transcript_from_stet(data, path)
     return vosk.transcript_from_vosk(data, path)
+
+
+def _from_whisper_cpp(data: dict[str, Any]) -> dict[str, Any]:
+    """whisper.cpp's ``-oj`` JSON ({"transcription": [{"offsets": {"from": ms, "to": ms},
+    "text": ...}]}) in openai-whisper's shape."""
+    segments = []
+    for item in data["transcription"]:
+        offsets = item.get("offsets") if isinstance(item, dict) else None
+        segment: dict[str, Any] = {"text": item.get("text") if isinstance(item, dict) else None}
+        if isinstance(offsets, dict) and all(isinstance(offsets.get(k), int | float)
+                                             and not isinstance(offsets.get(k), bool)
+                                             for k in ("from", "to")):
+            segment.update(start=offsets["from"] / 1000, end=offsets["to"] / 1000)
+        segments.append(segment)
+    result = data.get("result")
+    language = result.get("language") if isinstance(result, dict) else None
+    return {"segments": segments, **({"language": language} if isinstance(language, str) else {})}
 
 
 __all__ = ["READERS", "TEXT_READERS", "WRITERS", "atomic_write", "can_read", "can_write", "read_any", "read_json",
