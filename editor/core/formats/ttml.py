@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
@@ -35,7 +36,12 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
         root = ET.fromstring(re.sub(r"^\s*<\?xml[^>]*\?>", "", text.lstrip("\ufeff \t\r\n"))
                              .encode("utf-8"))
     except ET.ParseError as err:
-        raise FormatError(path, "this is not well-formed XML", line=err.position[0]) from None
+        cues = _lenient_cues(text, path)
+        if cues is None:
+            raise FormatError(path, "this is not well-formed XML", line=err.position[0]) from None
+        warnings.append(f"the XML is not well-formed (line {err.position[0]}); its <p> elements "
+                        "were read as HTML is, leniently")
+        return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ttml")
     if _local(root.tag) != "tt":
         raise FormatError(path, "this is not TTML: the root element is not <tt>")
     rates = _rates(root)
@@ -47,6 +53,59 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
         except ValueError as err:
             raise FormatError(path, str(err)) from None
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ttml")
+
+
+class _LenientParser(HTMLParser):
+    """<p begin= end=|dur=> elements of TTML that XML will not parse (raw "<<", HTML entities,
+    an undeclared prefix), read as an HTML parser reads tag soup. Nested times are not added."""
+
+    def __init__(self, rates: dict[str, float]) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rates = rates
+        self.cues: list[Cue] = []
+        self._p: tuple[float, float] | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k.split(":")[-1]: v for k, v in attrs}
+        if tag.split(":")[-1] == "p":
+            start = _time(values.get("begin"), self.rates)
+            end = _time(values.get("end"), self.rates)
+            dur = _time(values.get("dur"), self.rates)
+            stop = end if end is not None else (start or 0.0) + dur if dur is not None else None
+            self._p = (start or 0.0, stop) if stop is not None else None
+            self._text = []
+        elif tag.split(":")[-1] == "br":
+            self._text.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag.split(":")[-1] == "p" and self._p is not None:
+            lines = [" ".join(line.split()) for line in "".join(self._text).split("\n")]
+            lines = [line for line in lines if line]
+            if lines:
+                self.cues.append(Cue(self._p[0], self._p[1], tuple(lines), text="\n".join(lines)))
+            self._p = None
+
+    def handle_data(self, data: str) -> None:
+        if self._p is not None:
+            self._text.append(" ".join(data.split("\n")))
+
+
+def _lenient_cues(text: str, path: PathLike) -> list[Cue] | None:
+    """Cues from TTML that is not well-formed XML, or None when it is not TTML at all."""
+    if not re.search(r"<tt[\s>]", text) or not re.search(r"<p[\s>]", text):
+        return None
+    tick = re.search(r"tickRate=[\"']([\d.]+)", text)
+    frame = re.search(r"frameRate=[\"']([\d.]+)", text)
+    rates = {"tick": float(tick.group(1)) if tick else 1.0,
+             "frame": float(frame.group(1)) if frame else 30.0}
+    parser = _LenientParser(rates)
+    try:
+        parser.feed(text)
+        parser.close()
+    except ValueError as err:
+        raise FormatError(path, str(err)) from None
+    return parser.cues
 
 
 def _local(tag: str) -> str:
