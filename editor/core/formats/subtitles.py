@@ -40,7 +40,6 @@ class Cue:
     text: str | None = None
     ident: str | None = None
     timing: str | None = None
-    italic: bool = False
 
 
 # -- cue text ---------------------------------------------------------------------------------------
@@ -158,8 +157,7 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[Sourc
                                                                    for line in cue.lines]
         pieces, speakers, line_starts = [], [], []
         for n, (line, voice) in enumerate(lines):
-            # marks alone ("---", "♪ ♪") are not words: such a cue keeps no tokens
-            words = [p for p in split_words(line) if any(ch.isalnum() for ch in p.surface)]
+            words = _words(line)
             if n and words:
                 line_starts.append(len(pieces))
             pieces.extend(words)
@@ -174,6 +172,12 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[Sourc
                 tuple(first + i for i in line_starts), speakers[0] if speakers else cue.speaker,
                 cue.ident, cue.timing, fmt))
     return tokens, tuple(kept)
+
+
+def _words(text: str) -> list:
+    """The words of a line of cue text: marks alone ("---", "♪ ♪") are not words, so a cue of
+    them gives no token."""
+    return [p for p in split_words(text) if any(ch.isalnum() for ch in p.surface)]
 
 
 def is_rolling(cues: Sequence[Cue]) -> bool:
@@ -218,7 +222,7 @@ def collapse_rolling(cues: Sequence[Cue]) -> list[Token]:
                 continue
             grown = next((p for p in reversed(recent) if line.startswith(p + " ")), None)
             text = line[len(grown):] if grown else line
-            tokens.extend(spread(split_words(text), cue.start, cue.end, speaker=speaker))
+            tokens.extend(spread(_words(text), cue.start, cue.end, speaker=speaker))
             recent.append(line)
     return tokens
 
@@ -232,7 +236,7 @@ def _tagged_words(raw: str, cue: Cue, speaker: str | None) -> list[Token]:
     for k, text in enumerate(parts[0::2]):
         start = min(max(times[k], cue.start), cue.end)
         end = min(max(times[k + 1], start), cue.end)
-        out.extend(spread(split_words(visible(text)), start, end, speaker=speaker))
+        out.extend(spread(_words(visible(text)), start, end, speaker=speaker))
     return out
 
 
