@@ -420,3 +420,14 @@ def test_whisper_cpp_and_faster_whisper_segment_lists(tmp_path):
                  "no_speech_prob": 0.01, "words": None}]
     doc = read(tmp_path, "fw.json", json.dumps(segments))
     assert render(doc) == "Hello there. Bye." and doc[0].start == 0.0 and doc[-1].end == 4.0
+
+
+def test_vosk_results_printed_one_after_another(tmp_path):
+    # what Vosk's test_simple.py prints: each result pretty-printed, one after another
+    first = {"result": [{"conf": 1.0, "end": 1.02, "start": 0.84, "word": "one"},
+                        {"conf": 1.0, "end": 1.5, "start": 1.1, "word": "zero"}], "text": "one zero"}
+    second = {"result": [{"conf": 0.9, "end": 3.2, "start": 2.9, "word": "nine"}], "text": "nine"}
+    text = json.dumps(first, indent=2) + "\n" + json.dumps(second, indent=2) + "\n" + \
+        json.dumps({"text": ""}, indent=2) + "\n"
+    doc = read(tmp_path, "vosk.json", text)
+    assert doc.words() == ["one", "zero", "nine"] and doc[2].start == 2.9

@@ -4,6 +4,7 @@ they came, changed ones re-timed from their words, a transcript without cues cut
 
 from __future__ import annotations
 
+import bisect
 import html
 import itertools
 import re
@@ -437,30 +438,40 @@ def _assign_new_words(source: Sequence[SourceCue], owned: list[int | None],
     over a cue's first word goes with that cue, one added after a cue's last word with that one).
     A cue never comes before the cue of the word before it."""
     out: list[int] = []
-    n_words = len(owned)
+    following: list[int | None] = [None] * len(owned)  # index of the next word a cue owns
+    ahead = None
+    for i in range(len(owned) - 1, -1, -1):
+        following[i] = ahead
+        if owned[i] is not None:
+            ahead = i
+    starts = [cue.start for cue in source]
     for i, n in enumerate(owned):
         last = out[-1] if out else None
         if n is None:
-            nxt = next(((j, owned[j]) for j in range(i + 1, n_words) if owned[j] is not None),
-                       None)
-            upper = nxt[1] if nxt is not None else len(source)
+            j = following[i]
+            nxt = owned[j] if j is not None else None
+            upper = nxt if nxt is not None else len(source)
             mid = (words[i].start + words[i].end) / 2  # type: ignore[operator]
-            emptied = [c for c in range((last or 0) + (last is not None), upper)  # type: ignore[operator]
-                       if source[c].token_ids and source[c].start <= mid <= source[c].end]
-            if emptied:  # typed over all the words of a cue
+            lo = 0 if last is None else last + 1
+            # a cue between the two whose words are all gone, during which the word is said:
+            # it was typed over that cue's words (the cues are in order of their start)
+            k = min(bisect.bisect_right(starts, mid, lo, max(lo, upper)), upper)
+            emptied = [c for c in range(k - 1, max(lo, k - 4) - 1, -1)
+                       if source[c].token_ids and source[c].end >= mid]
+            if emptied:
                 n = emptied[0]
             elif last is None:
-                n = nxt[1]  # type: ignore[index]
-            elif nxt is None or nxt[1] == last:
+                n = nxt
+            elif nxt is None or nxt == last:
                 n = last
             else:
-                inside = [c for c in (last, nxt[1]) if source[c].start <= mid <= source[c].end]
+                inside = [c for c in (last, nxt) if source[c].start <= mid <= source[c].end]
                 if len(inside) == 1:
                     n = inside[0]
                 else:
                     before = abs(words[i].start - words[i - 1].end)  # type: ignore[operator]
-                    after = abs(words[nxt[0]].start - words[i].end)  # type: ignore[operator]
-                    n = nxt[1] if after < before else last
+                    after = abs(words[j].start - words[i].end)  # type: ignore[index,operator]
+                    n = nxt if after < before else last
         if last is not None and n < last:  # type: ignore[operator]
             n = last
         out.append(n)  # type: ignore[arg-type]

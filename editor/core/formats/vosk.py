@@ -32,7 +32,8 @@ def load_json_documents(path: PathLike) -> Any:
         lines = ((n, line) for n, line in enumerate(io.StringIO(text), 1) if line.strip())
         first, second = next(lines, None), next(lines, None)
         if second is None or not _is_json(first[1]):  # type: ignore[index]
-            raise whole_error from None
+            # results printed one after another, each over several lines (Vosk's examples)
+            return _concatenated(text) or _raise(whole_error)
         items = []
         for n, line in itertools.chain([first, second], lines):  # type: ignore[list-item]
             try:
@@ -40,6 +41,29 @@ def load_json_documents(path: PathLike) -> Any:
             except FormatError as err:
                 raise FormatError(path, err.message, line=n) from None
         return items
+
+
+def _concatenated(text: str) -> list[Any] | None:
+    """JSON objects written one after another ("{...}\n{...}"), or None if the text is not that."""
+    decoder = json.JSONDecoder()
+    items, at = [], 0
+    try:
+        while True:
+            while at < len(text) and text[at].isspace():
+                at += 1
+            if at == len(text):
+                break
+            if text[at] != "{":
+                return None
+            item, at = decoder.raw_decode(text, at)
+            items.append(item)
+    except (ValueError, RecursionError):
+        return None
+    return items if len(items) > 1 else None
+
+
+def _raise(error: Exception) -> Any:
+    raise error from None
 
 
 def _is_json(line: str) -> bool:
