@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from editor.core import FormatError, RenderPolicy, Suggestion, Transcript, UserError, render
+from editor.core import FormatError, RenderPolicy, Suggestion, Token, Transcript, UserError, render
 from editor.core.formats import read_any, write_any
 from editor.core.formats.subtitles import MIN_CUE_SECONDS
 
@@ -431,3 +431,12 @@ def test_vosk_results_printed_one_after_another(tmp_path):
         json.dumps({"text": ""}, indent=2) + "\n"
     doc = read(tmp_path, "vosk.json", text)
     assert doc.words() == ["one", "zero", "nine"] and doc[2].start == 2.9
+
+
+def test_fresh_cues_join_a_short_neighbour(tmp_path):
+    words = "Yes. No. Maybe so. We will see about that tomorrow.".split()
+    timed = Transcript([Token(w.strip(".").lower(), w.rstrip("."), "." if w.endswith(".") else "",
+                              i * 0.3, i * 0.3 + 0.25) for i, w in enumerate(words)])
+    write_any(timed, tmp_path / "fast.srt")
+    cues = read_any(tmp_path / "fast.srt").metadata.cues
+    assert len(cues) < 4 and all(c.end - c.start >= MIN_CUE_SECONDS - 1e-9 for c in cues)

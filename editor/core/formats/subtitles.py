@@ -342,10 +342,32 @@ def _group(words: Sequence[RenderedWord]) -> list[list[RenderedWord]]:
 
 def cut_cues(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> list[OutCue]:
     """Cues cut afresh from the words' times (see `_group`)."""
-    groups = _group(timed_words(transcript, policy, path))
+    groups = _merge_short(_group(timed_words(transcript, policy, path)))
     cues = [OutCue(g[0].start, g[-1].end, tuple(wrap_lines([w.text for w in g])),  # type: ignore
                    g[0].speaker) for g in groups]
     return _readable(cues, [MIN_CUE_SECONDS] * len(cues))
+
+
+def _merge_short(groups: list[list[RenderedWord]]) -> list[list[RenderedWord]]:
+    """Groups too short to read (under MIN_CUE_SECONDS with no room to last longer before the
+    next one) joined to the group before or after them when the words still fit one cue."""
+    out: list[list[RenderedWord]] = []
+    for n, group in enumerate(groups):
+        nxt = groups[n + 1][0].start if n + 1 < len(groups) else None
+        room = (nxt if nxt is not None else group[0].start + MIN_CUE_SECONDS) - group[0].start  # type: ignore[operator]
+        if room < MIN_CUE_SECONDS and out and out[-1][-1].speaker == group[0].speaker \
+                and _fits([*out[-1], *group]):
+            out[-1] = [*out[-1], *group]
+        else:
+            out.append(group)
+    merged: list[list[RenderedWord]] = []
+    for n, group in enumerate(out):
+        if merged and merged[-1][-1].end - merged[-1][0].start < MIN_CUE_SECONDS \
+                and merged[-1][-1].speaker == group[0].speaker and _fits([*merged[-1], *group]):  # type: ignore[operator]
+            merged[-1] = [*merged[-1], *group]
+        else:
+            merged.append(group)
+    return merged
 
 
 def _cut_point(words: Sequence[RenderedWord]) -> int:
