@@ -54,7 +54,10 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
     generator = data.get("generator")
     # Stet's own .json export: a segment is a paragraph
     own = isinstance(generator, str) and generator.split(" ")[0] == "stet"
-    starts = sorted(set(segment_starts)) if own else gap_paragraph_starts(tokens)
+    # a long pause starts a paragraph only where a segment starts (not mid-sentence)
+    segment_set = set(segment_starts)
+    starts = sorted(segment_set) if own else [i for i in gap_paragraph_starts(tokens)
+                                              if i in segment_set]
     return Transcript(tokens, paragraph_starts=starts,
                       metadata=Metadata(source_file=str(path),
                                         language=language if isinstance(language, str) else None))
