@@ -31,14 +31,23 @@ def run(file: str | None = None, *, screenshot: str | None = None, model: str | 
     window.show()
     if screenshot:
         return _screenshot(app, window, file, Path(screenshot), timeout)
-    if file:
-        QTimer.singleShot(0, lambda: window._open_reporting(file))
-    else:
-        QTimer.singleShot(0, window.offer_recovery)
+    QTimer.singleShot(0, lambda: begin(window, file))
+    return app.exec()
+
+
+def begin(window, file: str | None) -> None:
+    """What a start does once the window shows: offer the work of sessions that stopped unsaved
+    (whatever was asked: no file, a transcript, a recording), then open ``file``."""
+    restored = window.offer_recovery(opening=file)
+    if file and restored:
+        window.statusBar().showMessage(f"Restored the autosaved work; {Path(file).name} was not "
+                                       "opened (File ▸ Open)", 12000)
+    elif file:
+        window._open_reporting(file)
+    if not file or restored:
         # Import torch and load the model while the person picks a file: the import holds the
         # interpreter for a moment (a one-time hitch of a few hundred ms), better now than later.
         QTimer.singleShot(500, window.preload_restorer)
-    return app.exec()
 
 
 def _screenshot(app, window, file: str | None, png: Path, timeout: float) -> int:

@@ -9,12 +9,11 @@ Scripting surface (tests, ``stet gui --screenshot``, benchmarks): ``MainWindow()
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QEvent, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
 from PySide6.QtWidgets import (
     QApplication,
@@ -33,23 +32,22 @@ from editor.core.document import Transcript
 from editor.core.errors import UserError
 from editor.core.formats import READERS, can_read, read_any, write_any
 from editor.core import process
-from editor.core.paths import recovery_dir, resource_path
+from editor.core.paths import resource_path
 from editor.core.render import NONE, RenderPolicy
 from editor.core.settings import Settings
-from editor.gui import hotkeys
-from editor.gui.background import BackgroundOp
+from editor.gui import hotkeys, recovery
 from editor.gui.learning import LearnedDialog, LearningController, project_lexicon_update
 from editor.gui.dialogs import AcceptAllDialog, EXPORT_FORMATS, ExportDialog, FindBar, SettingsDialog
 from editor.gui.encoding import reopen_with_encoding
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
+from editor.gui.recovery import Autosaver
 from editor.gui.restoration import RestorationController
 from editor.gui.transcription import TranscriptionController
 from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
 from editor.media.kinds import MEDIA_SUFFIXES, is_media
 
-AUTOSAVE_MS = 3000
 RECENT_LIMIT = 10
 
 
@@ -84,8 +82,10 @@ class MainWindow(QMainWindow):
         self.restoration_status = ""
         self._status_note: str | None = ""  # after the count in the status bar; None: keep it
         self.restore_model_override: str | None = None  # `stet gui --model DIR`, not saved
-        self.recovery_path = recovery_dir() / f"session-{os.getpid()}.stet"
-        self._recovery_generation = 0  # bumped when the recovery file is discarded
+        # this session's recovery file (editor.gui.recovery), owned by a lock, not by the PID
+        self.autosaver = Autosaver(self)
+        self.autosaver.saved.connect(self.autosaved)
+        self.autosaver.failed.connect(self._autosave_failed)
         self.setWindowTitle("Stet")
         self.setAcceptDrops(True)
         self.resize(1200, 780)
@@ -130,10 +130,6 @@ class MainWindow(QMainWindow):
         self.playback = PlaybackController(self)  # a player bar for transcripts with audio
         self.transcription = TranscriptionController(self)  # audio and video files open here
         self.unsure_words = UnsureWords(self, self.view_menu)  # low ASR confidence, underlined
-        self._autosave = QTimer(self)
-        self._autosave.setSingleShot(True)
-        self._autosave.setInterval(AUTOSAVE_MS)
-        self._autosave.timeout.connect(self.autosave)
         self._watch(self.transcript)
         self.view.setFocus()
 
@@ -255,6 +251,7 @@ class MainWindow(QMainWindow):
         self.restoration.cancel(quiet=True)
         self._restoration_idle()
         self._unwatch(self.transcript)
+        self.autosaver.discard()  # the work shown until now was saved or given up
         self.transcript = doc
         # The garbage collector's full passes scan every token and suggestion: 100-300 ms on a
         # long transcript, felt as a freeze. Collect once now (opening may take a moment), then
@@ -301,7 +298,7 @@ class MainWindow(QMainWindow):
     def _history_changed(self) -> None:
         if not self.restoration.applying:
             self.dirty = True
-            self._autosave.start()
+            self.autosaver.changed()
         self._update_title()
         self._update_undo_actions()
 
@@ -383,6 +380,7 @@ class MainWindow(QMainWindow):
         """Write the transcript by extension; pending suggestions are left out unless ``policy``
         applies them. No dialog."""
         path = Path(path)
+        self.autosaver.save_now()  # before a long job
         write_any(self.transcript, path, policy)
         self.statusBar().showMessage(f"Exported {path.name}", 4000)
         return path
@@ -410,6 +408,7 @@ class MainWindow(QMainWindow):
 
     # -- restoration -------------------------------------------------------------------------------
     def start_restoration(self) -> None:
+        self.autosaver.save_now()  # before a long job
         self.restoration.model = (self.restore_model_override
                                   or self.settings.engine.restore_model or None)
         self.restoration.device = self.settings.engine.device
@@ -651,94 +650,48 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self._open_reporting(urls[0].toLocalFile())
 
-    # -- autosave and recovery ---------------------------------------------------------------------
+    # -- autosave and recovery (editor.gui.recovery) ------------------------------------------------
+    @property
+    def recovery_path(self) -> Path:
+        """This session's recovery file (it exists while there is unsaved work)."""
+        return self.autosaver.path
+
     def autosave(self) -> None:
-        """Write the session to the recovery file, in the background (the JSON is built here: the
-        document never leaves the UI thread)."""
-        from editor.core.formats.stet import stet_document
+        """Write the unsaved work to the recovery file now, in the background."""
+        self.autosaver.save_now()
 
-        if not self.dirty:
-            return
-        data = stet_document(self.transcript)
-        info = {"source": str(self.source) if self.source else None,
-                "project": str(self.path) if self.path else None, "saved": time.time()}
-        target = self.recovery_path
-        generation = self._recovery_generation
-
-        def write(report) -> str:
-            from editor.core.formats import atomic_write
-
-            atomic_write(target, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
-            atomic_write(target.with_suffix(".json"), json.dumps(info).encode())
-            return str(target)
-
-        BackgroundOp(self, write).success(lambda path: self._autosave_written(path, generation)) \
-            .failure(lambda err: self.statusBar().showMessage(f"Autosave failed: {err}", 8000)).run()
-
-    def _autosave_written(self, path: str, generation: int) -> None:
-        if generation != self._recovery_generation:  # discarded (saved, closed) while writing
-            self.discard_recovery()
-            return
-        self.autosaved.emit(path)
+    def _autosave_failed(self, why: str) -> None:
+        self.statusBar().showMessage(f"Autosave failed: {why}", 8000)
 
     def discard_recovery(self) -> None:
-        self._recovery_generation += 1
-        self._autosave.stop()
-        for path in (self.recovery_path, self.recovery_path.with_suffix(".json")):
-            path.unlink(missing_ok=True)
+        self.autosaver.discard()
 
-    @staticmethod
-    def recoverable() -> Path | None:
-        """The newest recovery file left by a Stet that did not close cleanly, if any."""
-        found = []
-        for path in recovery_dir().glob("session-*.stet"):
-            try:
-                pid = int(path.stem.split("-", 1)[1])
-            except ValueError:
-                continue
-            if pid != os.getpid() and _alive(pid):
-                continue
-            found.append(path)
-        return max(found, key=lambda p: p.stat().st_mtime) if found else None
+    def offer_recovery(self, opening: str | None = None) -> bool:
+        """At start: offer the work of sessions that stopped unsaved (see ``recovery.offer``).
+        True when one was restored."""
+        return recovery.offer(self, opening)
 
-    def recover(self, path: Path | None = None) -> bool:
-        """Open a recovery file as an unsaved session (and remove it from the recovery folder)."""
-        path = path or self.recoverable()
-        if path is None:
-            return False
-        info_path = path.with_suffix(".json")
+    def recover(self, orphan) -> bool:
+        """Open a recovery file (a ``recovery.Orphan``) as this session's unsaved work."""
         try:
-            info = json.loads(info_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            info = {}
-        doc = read_any(path)
-        source = Path(info["source"]) if info.get("source") else None
-        project = Path(info["project"]) if info.get("project") else None
-        self.set_transcript(doc, source=source, project=project, restore=False)
+            doc = read_any(orphan.data)
+        except UserError as err:
+            self._error("Cannot recover", err)
+            return False
+        info = orphan.info
+        self.set_transcript(doc, source=Path(info.source) if info.source else None,
+                            project=Path(info.project) if info.project else None, restore=False)
+        self.autosaver.slot.take_over(orphan)  # it is this session's recovery file now
         self.dirty = True
         self._update_title()
-        if path != self.recovery_path:  # it is this session's recovery file now
-            path.replace(self.recovery_path)
-            if info_path.exists():
-                info_path.replace(self.recovery_path.with_suffix(".json"))
-        self.statusBar().showMessage("Recovered the unsaved session", 6000)
+        self.statusBar().showMessage(f"Restored the autosaved work on {info.name}", 8000)
         return True
 
-    def offer_recovery(self) -> None:
-        """At start: ask whether to reopen a session that was not saved (interactive only)."""
-        path = self.recoverable()
-        if path is None or not self.interactive:
-            return
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
-        answer = QMessageBox.question(
-            self, "Recover unsaved work?",
-            f"Stet did not close cleanly. Reopen the session autosaved at {when}?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Discard)
-        if answer == QMessageBox.StandardButton.Yes:
-            self.recover(path)
-        else:
-            path.unlink(missing_ok=True)
-            path.with_suffix(".json").unlink(missing_ok=True)
+    def changeEvent(self, event: QEvent) -> None:
+        if (event.type() == QEvent.Type.ActivationChange and not self.isActiveWindow()
+                and hasattr(self, "autosaver")):
+            self.autosaver.save_now()  # focus went elsewhere: nothing waits to be written
+        super().changeEvent(event)
 
     # -- closing -----------------------------------------------------------------------------------
     def _may_discard(self) -> bool:
@@ -764,21 +717,9 @@ class MainWindow(QMainWindow):
         self.transcription.cancel(quiet=True)
         process.release_collections()  # a cancelled pass does not end the hold itself
         self.playback.close()
-        if not self.dirty or self.interactive:
-            self.discard_recovery()
-        else:  # closed by a script with work unsaved: keep what the autosave wrote
-            self._autosave.stop()
+        # closed by a script with work unsaved: keep it for the next start
+        self.autosaver.close(keep=self.dirty and not self.interactive)
         event.accept()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def application(argv: list[str] | None = None) -> QApplication:

@@ -1,5 +1,5 @@
 """The editor window through its scripting surface and its keys: open -> suggestions -> review ->
-edit -> undo -> export, autosave and recovery, find/replace, settings, the stet gui command."""
+edit -> undo -> export, find/replace, settings, the stet gui command."""
 
 import os
 import subprocess
@@ -110,30 +110,6 @@ def test_save_and_reopen_keeps_suggestions(restored, tmp_path, settings, qtbot):
     assert other.transcript.suggestion(s.token_id, s.kind).state == State.ACCEPTED
     assert len(other.transcript.pending()) == len(doc.pending())
     assert str(project.resolve()) in other.settings.recent_files
-
-
-def test_autosave_and_recovery(restored, qtbot, settings):
-    from editor.gui import MainWindow
-
-    w = restored
-    w.view.edit_characters(0, 0, "Recovered ")
-    assert w._autosave.isActive()  # a few seconds after the change
-    with qtbot.waitSignal(w.autosaved, timeout=10_000):
-        w.autosave()
-    assert w.recovery_path.exists()
-    words = w.transcript.words()
-    w.close()  # closed by a script with unsaved work: the recovery file stays
-    assert w.recovery_path.exists()
-
-    fresh = MainWindow(settings, interactive=False)
-    qtbot.addWidget(fresh)
-    assert fresh.recoverable() == w.recovery_path
-    with qtbot.waitSignal(fresh.restoration_finished, timeout=10_000):
-        assert fresh.recover()
-    assert fresh.transcript.words() == words and fresh.dirty
-    assert fresh.source == SAMPLE
-    fresh.discard_recovery()
-    assert fresh.recoverable() is None
 
 
 def test_find_and_replace_all_is_one_undo_step(restored):
@@ -282,23 +258,6 @@ def test_hover_tooltip_lists_alternatives(restored):
     assert s in found
     html = w.view.tooltip_html(found)
     assert "1." in html and "%" in html
-
-
-def test_recovery_is_offered_at_start(restored, qtbot, settings, monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
-
-    from editor.gui import MainWindow
-
-    restored.view.edit_characters(0, 0, "Saved ")
-    with qtbot.waitSignal(restored.autosaved, timeout=10_000):
-        restored.autosave()
-    restored.close()
-    fresh = MainWindow(settings, interactive=True)
-    qtbot.addWidget(fresh)
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    fresh.offer_recovery()
-    assert fresh.transcript.words()[0] == "saved"
-    fresh.interactive = False
 
 
 def test_editing_during_restoration_drops_stale_results_and_runs_again(window, qtbot, tmp_path):

@@ -42,25 +42,8 @@ def write_stet(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
 def stet_document(transcript: Transcript, path: PathLike | None = None) -> dict[str, Any]:
     """The JSON-able form of a transcript (also what an autosave writes). With the ``path`` it is
     written to, a recording in that file's folder is named relative to it."""
-    tokens = []
-    for t in transcript.tokens:
-        item: dict[str, Any] = {"id": t.id, "word": t.word}
-        if t.surface != t.word:
-            item["surface"] = t.surface
-        for key, value in (("punct", t.punct), ("start", t.start), ("end", t.end),
-                           ("conf", t.confidence), ("speaker", t.speaker)):
-            if value not in (None, ""):
-                item[key] = value
-        tokens.append(item)
-    suggestions = []
-    for s in transcript.suggestions():
-        item = {"token": s.token_id, "kind": s.kind.value, "value": s.value, "probs": s.probs,
-                "state": s.state.value}
-        if s.original is not None:
-            item["original"] = s.original
-        if s.source != "model":
-            item["source"] = s.source
-        suggestions.append(item)
+    tokens = [token_record(t) for t in transcript.tokens]
+    suggestions = [suggestion_record(s) for s in transcript.suggestions()]
     m = transcript.metadata
     metadata: dict[str, Any] = {key: getattr(m, key) for key in _META_TEXT_FIELDS}
     metadata.update(duration=m.duration, warnings=list(m.warnings), extra=dict(m.extra))
@@ -76,6 +59,29 @@ def stet_document(transcript: Transcript, path: PathLike | None = None) -> dict[
         "tokens": tokens,
         "suggestions": suggestions,
     }
+
+
+def token_record(t: Token) -> dict[str, Any]:
+    """One token as a project stores it (an autosave writes them slice by slice)."""
+    item: dict[str, Any] = {"id": t.id, "word": t.word}
+    if t.surface != t.word:
+        item["surface"] = t.surface
+    for key, value in (("punct", t.punct), ("start", t.start), ("end", t.end),
+                       ("conf", t.confidence), ("speaker", t.speaker)):
+        if value not in (None, ""):
+            item[key] = value
+    return item
+
+
+def suggestion_record(s: Suggestion) -> dict[str, Any]:
+    """One suggestion as a project stores it."""
+    item: dict[str, Any] = {"token": s.token_id, "kind": s.kind.value, "value": s.value,
+                            "probs": s.probs, "state": s.state.value}
+    if s.original is not None:
+        item["original"] = s.original
+    if s.source != "model":
+        item["source"] = s.source
+    return item
 
 
 def transcript_from_stet(data: Any, path: PathLike) -> Transcript:

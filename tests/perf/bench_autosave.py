@@ -1,0 +1,68 @@
+"""Autosave at ~100,000 words: how long the UI thread is held (capture), how long the write takes
+on its thread, and the longest the UI thread waits for the interpreter while the write runs.
+
+    PYTHONPATH=. python tests/perf/bench_autosave.py [WORDS]
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from editor.core.document import Kind, Suggestion, Transcript
+from editor.core.recovery import RecoverySlot, RecoveryState
+
+
+def document(n: int) -> Transcript:
+    rng = random.Random(0)
+    vocab = ["the", "a", "station", "library", "okay", "we", "table", "seed", "garden", "said"]
+    doc = Transcript.from_words(rng.choice(vocab) for _ in range(n))
+    suggestions = []
+    for t in doc.tokens:  # a restored transcript: a punctuation suggestion everywhere, some case
+        suggestions.append(Suggestion(t.id, Kind.PUNCT, ",", {",": 0.6, "": 0.3, ".": 0.1}))
+        if rng.random() < 0.2:
+            suggestions.append(Suggestion(t.id, Kind.CASE, t.word.title(),
+                                          {t.word.title(): 0.7, t.word: 0.3}))
+    doc.set_suggestions(suggestions)
+    return doc
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    doc = document(n)
+    with tempfile.TemporaryDirectory() as folder:
+        slot = RecoverySlot.claim(Path(folder))
+        for run in range(3):
+            doc.replace_span(5, 6, f"edit{run}")
+            began = time.perf_counter()
+            state = RecoveryState.capture(doc, source="/talks/talk.txt")
+            capture = time.perf_counter() - began
+            done = threading.Event()
+            took = []
+
+            def write(state=state, took=took, done=done) -> None:
+                t = time.perf_counter()
+                slot.write(state)
+                took.append(time.perf_counter() - t)
+                done.set()
+
+            threading.Thread(target=write).start()
+            worst = 0.0
+            while not done.is_set():  # the UI thread's view: how late does a 1 ms tick come?
+                t = time.perf_counter()
+                time.sleep(0.001)
+                worst = max(worst, time.perf_counter() - t)
+            size = slot.data.stat().st_size / 1e6
+            print(f"{n:,} words, {sum(1 for _ in doc.iter_suggestions()):,} suggestions: capture on the UI "
+                  f"thread {capture * 1000:.0f} ms; write {took[0]:.2f} s ({size:.1f} MB); "
+                  f"longest UI wait meanwhile {worst * 1000:.0f} ms")
+        slot.discard()
+        slot.close()
+
+
+if __name__ == "__main__":
+    main()
