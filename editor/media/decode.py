@@ -108,8 +108,7 @@ class MediaFile:
         if rate <= 0 or channels not in (1, 2):
             raise ValueError(f"cannot decode to {rate} Hz with {channels} channels")
         layout = "mono" if channels == 1 else "stereo"
-        resampler = None
-        source = None  # (format, layout, rate) the resampler was made for
+        resampler = av.AudioResampler(format="s16", layout=layout, rate=rate)
         emitted = bad = good = 0
         for packet in self._packets():
             try:
@@ -122,21 +121,20 @@ class MediaFile:
             good += 1
             for frame in decoded:
                 frame.pts = None  # the resampler keeps its own clock: broken timestamps do not matter
-                kind = (frame.format.name, frame.layout.name, frame.sample_rate)
-                if resampler is None or kind != source:
-                    if resampler is not None:  # joined recordings: finish the old piece first
-                        for out in _flush(resampler, channels):
-                            emitted += len(out)
-                            yield out
+                try:
+                    converted = resampler.resample(frame)
+                except ValueError:  # the rate or layout changed mid-stream (joined recordings):
+                    for out in _flush(resampler, channels):  # finish the old piece first
+                        emitted += len(out)
+                        yield out
                     resampler = av.AudioResampler(format="s16", layout=layout, rate=rate)
-                    source = kind
-                for out in _arrays(resampler.resample(frame), channels):
+                    converted = resampler.resample(frame)
+                for out in _arrays(converted, channels):
                     emitted += len(out)
                     yield out
-        if resampler is not None:
-            for out in _flush(resampler, channels):
-                emitted += len(out)
-                yield out
+        for out in _flush(resampler, channels):
+            emitted += len(out)
+            yield out
         if emitted == 0:
             if bad:
                 raise MediaError(f"{self.name}: the audio is corrupt; no packet could be decoded")
