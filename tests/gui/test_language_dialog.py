@@ -1,0 +1,42 @@
+"""The question of a recording's language: installed models by language, the last one first,
+and another language got through the model dialog."""
+
+from pathlib import Path
+
+from editor.asr.models import ModelInfo
+from editor.gui.language_dialog import LanguageDialog
+
+KO = ModelInfo(name="vosk-model-small-ko-0.22", path="/m/ko", language="ko", source="stet")
+DE = ModelInfo(name="vosk-model-small-de-0.15", path="/m/de", language="de", source="stet")
+EN = ModelInfo(name="vosk-model-small-en-us-0.15", path="/m/en", language="en-us", source="stet")
+
+
+def test_the_model_in_use_is_offered_first_and_others_can_be_chosen(qtbot):
+    dialog = LanguageDialog(Path("talk.mp3"), [KO, DE], current=DE, get_model=lambda: None)
+    qtbot.addWidget(dialog)
+    assert dialog.chosen() == DE and dialog.choice.currentText() == "German (de) — vosk-model-small-de-0.15"
+    assert dialog.note.text() == ""  # two languages: nothing to warn about
+    dialog.choose("ko")
+    dialog.accept()
+    assert dialog.model == KO and dialog.result() == LanguageDialog.DialogCode.Accepted
+
+
+def test_another_language_comes_from_the_model_dialog(qtbot):
+    dialog = LanguageDialog(Path("talk.mp3"), [KO], current=KO, get_model=lambda: EN)
+    qtbot.addWidget(dialog)
+    assert "Only Korean (ko) is installed" in dialog.note.text()
+    dialog.choice.setCurrentIndex(1)
+    dialog._activated(1)  # as when the person picks "Another language…"
+    assert dialog.chosen() == EN and dialog.choice.count() == 3
+    assert dialog.note.text() == ""
+
+
+def test_giving_up_on_another_language_goes_back_to_an_installed_one(qtbot):
+    dialog = LanguageDialog(Path("talk.mp3"), [KO], current=KO, get_model=lambda: None)
+    qtbot.addWidget(dialog)
+    dialog.choice.setCurrentIndex(1)
+    dialog._activated(1)
+    assert dialog.chosen() == KO
+    dialog.choice.setCurrentIndex(1)
+    dialog.accept()  # "Another language" is not a model: the dialog stays open
+    assert dialog.model is None and dialog.result() != LanguageDialog.DialogCode.Accepted
