@@ -330,8 +330,17 @@ CHINESE = "1\n00:00:01,000 --> 00:00:02,000\n你好，世界。这是一个测�
           "2\n00:00:03,000 --> 00:00:04,000\n谢谢，我很好。\n"
 
 
+GREEK = "1\n00:00:01,000 --> 00:00:02,000\nΓεια σου κόσμε. Αυτό είναι ένα δοκιμαστικό υπότιτλο.\n"
+SPANISH = "1\n00:00:01,000 --> 00:00:02,000\n¿Qué tal? Mañana será otro día, señor. ¡Olé!\n"
+JAPANESE = "1\n00:00:01,000 --> 00:00:02,000\nこんにちは、世界。これはテスト用の字幕ファイルです。\n"
+TRADITIONAL = "1\n00:00:01,000 --> 00:00:02,000\n你好，世界。這是一個測試字幕檔案。謝謝，我很好。\n"
+KOREAN = "1\n00:00:01,000 --> 00:00:02,000\n안녕하세요, 세계. 이것은 테스트 자막 파일입니다.\n"
+
+
 @pytest.mark.parametrize("text,encoding", [(CYRILLIC, "cp1251"), (CROATIAN, "cp1250"),
-                                           (CHINESE, "gb2312")])
+                                           (CHINESE, "gb2312"), (GREEK, "cp1253"),
+                                           (SPANISH, "cp1252"), (JAPANESE, "shift_jis"),
+                                           (TRADITIONAL, "big5"), (KOREAN, "euc-kr")])
 def test_legacy_encodings_are_detected(tmp_path, text, encoding):
     doc = read(tmp_path, "a.srt", text, encoding)
     expected = read(tmp_path, "b.srt", text)

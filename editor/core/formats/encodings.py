@@ -15,15 +15,15 @@ _BOMS = [  # longest first: the UTF-32 LE BOM begins with the UTF-16 LE one
 ]
 #: Code pages people's subtitle and text files come in, most common first. Among guesses that are
 #: about as plausible (charset-normalizer's "chaos"), the one without letters typical of a wrong
-#: decoding wins, then the more common code page, then charset-normalizer's language coherence
-#: (on short texts it prefers e.g. Mac Cyrillic to Windows-1251).
+#: decoding wins, then a clearly better language coherence, then the more common code page (on
+#: short texts charset-normalizer prefers e.g. Mac Cyrillic to Windows-1251).
 _COMMON = ["utf_8", "cp1252", "cp1251", "cp1250", "gb18030", "big5", "cp932", "shift_jis", "cp949",
            "euc_kr", "euc_jp", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258", "koi8_r",
            "koi8_u", "iso8859_2", "iso8859_5", "iso8859_7", "iso8859_9", "iso8859_15", "latin_1",
            "cp874", "tis_620", "cp866", "cp437", "cp850"]
 #: Letters that almost only appear when text is decoded with the wrong Latin code page (French
 #: "à ï" read as Windows-1250 give "ŕ ď"; Croatian "č Ć" read as Windows-1252 give "è Æ"...).
-_UNLIKELY = frozenset("ŕŔďĎĺĹľĽťŤňŇěĚÈÌÒÙÆæÐðÞþ¹¾³²ºª¤¦¨¸")
+_UNLIKELY = frozenset("ŕŔďĎĺĹľĽťŤňŇěĚÈÌÒÙÆæÐðÞþ¹¾³²ºª¤¦¨¸ˇ˘˛˝")
 #: Guesses within this much "chaos" (charset-normalizer's measure of mess) of the best are equals.
 _CHAOS_BAND = 0.05
 
@@ -115,11 +115,13 @@ def guess_encoding(data: bytes) -> str | None:
     for m in plausible:
         coherence[str(m)] = max(coherence.get(str(m), 0.0), m.coherence)
 
-    def rank(match) -> tuple[int, int, float]:
+    def rank(match) -> tuple[int, int, int]:
         text = str(match)
         unlikely = sum(ch in _UNLIKELY for ch in text) + 3 * _mixed_words(text)
         common = _COMMON.index(match.encoding) if match.encoding in _COMMON else len(_COMMON)
-        return (unlikely, common, -round(coherence[text], 2))
+        # language coherence in steps of 0.2: a clearly better one (Greek read as Greek, not as
+        # Cyrillic) wins; within a step the more common code page does
+        return (unlikely, -int(coherence[text] * 5), common)
 
     chosen = min(plausible, key=rank)
     text = str(chosen)
@@ -145,12 +147,15 @@ def _script(ch: str) -> str:
 
 
 def _mixed_words(text: str) -> int:
-    """Words that mix Latin letters with Cyrillic or Greek ones ("Cafй"): a wrong code page."""
+    """Words that mix Latin letters with Cyrillic or Greek ones ("Cafй"), or have a capital right
+    after an accented small letter ("żQué"): signs of a wrong code page."""
     count = 0
     for word in text.split():
         scripts = {_script(ch) for ch in word if ch.isalpha()}
         if "latin" in scripts and ("cyrillic" in scripts or "greek" in scripts):
             count += 1
+        elif any(a.islower() and not a.isascii() and b.isupper() for a, b in zip(word, word[1:])):
+            count += 1  # "żQué": Spanish "¿Qué" read as Windows-1250
     return count
 
 
