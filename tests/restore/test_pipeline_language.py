@@ -1,0 +1,65 @@
+"""`stet restore` (one file or a batch) refuses text that does not look like the model's language."""
+
+import json
+import shutil
+
+import pytest
+
+from editor.core.document import Transcript
+from editor.core.errors import UserError
+from editor.restore.inference import Restorer
+from editor.restore.package import write_checksums
+from editor.restore.pipeline import restore_transcript
+
+from .conftest import WORDS
+
+GERMAN = ("also ich habe mit dem mann gesprochen und er hat gesagt dass die firma im nächsten jahr nach berlin "
+          "umziehen will wir waren alle ein bisschen überrascht weil niemand davon wusste")
+
+
+@pytest.fixture
+def english_model(tiny_model_dir, tmp_path):
+    model = tmp_path / "tiny-en"
+    shutil.copytree(tiny_model_dir, model)
+    config = json.loads((model / "config.json").read_text())
+    config["language"] = "en"
+    (model / "config.json").write_text(json.dumps(config))
+    write_checksums(model)
+    return model
+
+
+def test_another_language_is_refused_in_one_line_unless_asked(english_model):
+    r = Restorer.load(str(english_model), device="cpu")
+    doc = Transcript.from_text(GERMAN)
+    with pytest.raises(UserError, match=r"^interview.txt: not restored: this text does not look like English"):
+        restore_transcript(r, doc, name="interview.txt")
+    assert not doc.suggestions()
+    restore_transcript(r, doc, any_language=True)
+    assert doc.suggestions()
+
+
+def test_the_models_language_and_short_texts_are_restored(english_model):
+    r = Restorer.load(str(english_model), device="cpu")
+    assert r.language_check(WORDS * 2).matches
+    assert r.language_check("ich habe mit".split()).matches  # too few words to judge
+    doc = Transcript.from_text(" ".join(WORDS * 2))
+    restore_transcript(r, doc)
+    assert doc.metadata.restore_model == r.name
+
+
+def test_a_model_without_a_language_restores_anything(tiny_model_dir):
+    r = Restorer.load(str(tiny_model_dir), device="cpu")
+    assert r.language is None and r.language_check(GERMAN.split()).matches
+
+
+def test_a_batch_reports_the_refused_file_and_restores_the_others(english_model, tmp_path, capsys):
+    from editor.cli import main
+
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "de.txt").write_text(GERMAN, encoding="utf-8")
+    (tmp_path / "in" / "en.txt").write_text(" ".join(WORDS * 2), encoding="utf-8")
+    code = main(["restore", str(tmp_path / "in" / "de.txt"), str(tmp_path / "in" / "en.txt"), "--model",
+                 str(english_model), "--device", "cpu", "-o", str(tmp_path / "out"), "-q"])
+    err = capsys.readouterr().err
+    assert code != 0 and "de.txt: not restored" in err and "Traceback" not in err
+    assert (tmp_path / "out" / "en.txt").is_file() and not (tmp_path / "out" / "de.txt").exists()
