@@ -66,11 +66,16 @@ def measured_failure_modes(tuning: dict) -> list[str]:
               "the training text count as commas).")
     ce = talks.get("case_errors")
     if ce and "joint_case" in tuning:
-        out.append(f"A capital after a suggested , : or ; is given only where the word's lowercase form is unlikely "
-                   f"there (under {100 * tuning['joint_case']['position_free_lower']:g} % where no sentence ends "
-                   f"before it): on the dev talks {ce['capitals_after_mid_mark']:,} capitals follow a suggested , : or "
-                   f";, {ce['wrong_capitals_after_mid_mark']:,} of them where the reference has lowercase (the rest are "
-                   "names and \"I\").")
+        jc = tuning["joint_case"]
+        out.append(f"A capital after a suggested , or ; is given only where the word's lowercase form is unlikely "
+                   f"there (under {100 * jc['position_free_lower']:g} % where no sentence ends before it): on the dev "
+                   f"talks {ce.get('capitals_after_comma', 0):,} capitals follow a suggested comma, "
+                   f"{ce.get('wrong_capitals_after_comma', 0):,} of them where the reference has lowercase (the rest are "
+                   "names and \"I\")"
+                   + (f"; after \":\" a capital where the lowercase form is under {100 * jc['colon_lower']:g} % likely"
+                      if "colon_lower" in jc else "")
+                   + f"; after any of , : ; {ce['capitals_after_mid_mark']:,} capitals, "
+                   f"{ce['wrong_capitals_after_mid_mark']:,} lowercase in the reference.")
     elif ce:
         out.append("The mark and the case of a word are decided separately, so where the model hesitates between a "
                    "comma and a sentence end a capital can follow a suggested comma (\"this week, Thanks for "
@@ -110,7 +115,8 @@ def joint_decision_lines(tuning: dict) -> str:
         "word is likelier than that word's lowercase form (else the best other mark). Case, decided with the mark "
         "before it: after a sentence end the likeliest capital form; after , : ; a capital only where the word's "
         f"lowercase form is under {jc['position_free_lower']:g} likely where no sentence ends before it (names, "
-        f"\"I\"); after no mark, under {jc['unmarked_lower']:g}.",
+        f"\"I\"); after no mark, under {jc['unmarked_lower']:g}"
+        + (f"; after \":\" (which often opens a quote or a sentence), under {jc['colon_lower']:g}." if "colon_lower" in jc else "."),
         f"The weights tuned on dev2012 under the rule give F1 {d['f1_chosen']:.2f} (marks alone; "
         f"{d['f1_unweighted']:.2f} unweighted); the round-1 rule, which suggested marks less likely than no mark "
         f"where that raised F1, reaches {u['f1_chosen']:.2f} with its own weights ("
@@ -120,7 +126,11 @@ def joint_decision_lines(tuning: dict) -> str:
         + "; ".join(f"{k}: {v['case_f1']:.2f}, {v['capitals_after_mid_mark']:,} ({v['wrong_capitals_after_mid_mark']:,})"
                     for k, v in jc["after_mid_mark_grid"].items())
         + f" (kept: the largest with at most 0.5 % lowercase); after no mark "
-        + "; ".join(f"{k}: {v['case_f1']:.2f}" for k, v in jc["after_no_mark_grid"].items()) + ".",
+        + "; ".join(f"{k}: {v['case_f1']:.2f}" for k, v in jc["after_no_mark_grid"].items())
+        + ("; then after \":\" alone " + "; ".join(f"{k}: {v['case_f1']:.2f}, {v['capitals_after_mid_mark']:,} "
+                                                 f"({v['wrong_capitals_after_mid_mark']:,})"
+                                                 for k, v in jc["after_colon_grid"].items())
+           if "after_colon_grid" in jc else "") + ".",
     ]
     if before.get("metrics"):
         b, m = before["metrics"], tuning["metrics"]

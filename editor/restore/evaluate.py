@@ -72,22 +72,26 @@ def case_errors(gold_punct: Sequence[str], pred_punct: Sequence[str], gold_surfa
     either is written other than all-lowercase. It is at a sentence start when the word opens a
     document or follows an end mark (. ? !) in the reference or in the prediction: a missed or a
     wrong sentence end carries its capital with it. `capitals_after_mid_mark` counts predicted
-    capitals right after a predicted , : or ; (names included); `wrong_...` those the reference
-    writes in lowercase."""
+    capitals right after a predicted , : or ; (names included), `capitals_after_comma` those after
+    a comma; `wrong_...` those the reference writes in lowercase."""
     starts = set(doc_starts)
-    errors = at_start = after_mid = wrong_after_mid = 0
+    errors = at_start = after_mid = wrong_after_mid = after_comma = wrong_after_comma = 0
     for i, (g, p) in enumerate(zip(gold_surface, pred_surface)):
         first = i in starts
         p_cap = p != p.lower()
         if not first and pred_punct[i - 1] in MID_MARKS and p_cap:
             after_mid += 1
             wrong_after_mid += g == g.lower()
+            if pred_punct[i - 1] == ",":
+                after_comma += 1
+                wrong_after_comma += g == g.lower()
         if g == p or not (p_cap or g != g.lower()):
             continue
         errors += 1
         at_start += first or gold_punct[i - 1] in SENTENCE_END or pred_punct[i - 1] in SENTENCE_END
     return {"errors": errors, "at_sentence_start": at_start, "capitals_after_mid_mark": after_mid,
-            "wrong_capitals_after_mid_mark": wrong_after_mid}
+            "wrong_capitals_after_mid_mark": wrong_after_mid, "capitals_after_comma": after_comma,
+            "wrong_capitals_after_comma": wrong_after_comma}
 
 
 def sentence_accuracy(gold_punct: Sequence[str], pred_punct: Sequence[str],

@@ -245,6 +245,7 @@ class Restorer:
         # than this (tuned on the dev talks; see decide_jointly)
         self.position_free_lower = float(d.get("position_free_lower", 0.05))  # after , : ;
         self.unmarked_lower = float(d.get("unmarked_lower", 0.5))  # after no mark
+        self.colon_lower = float(d.get("colon_lower", 0.5))  # after ":"
         # how likely the marks and capitals someone wrote are right (suggest.with_author_prior; fitted on
         # the dev talks with simulated author errors); none: the model alone decides
         self.author_prior = {k: float(v) for k, v in d.get("author_prior", {}).items()}
@@ -345,7 +346,7 @@ class Restorer:
         case[:, cap_i] += lacking
         p_idx, c_idx = decide_jointly(punct, case, self.class_scales, self.position_free_lower,
                                       first_is_start=first_is_start, capitalize_sentences=self.capitalize_sentences,
-                                      unmarked_lower=self.unmarked_lower)
+                                      unmarked_lower=self.unmarked_lower, colon_lower=self.colon_lower)
         lex = self.lexicon
         # lower case needs no writing unless an abbreviation takes its period anyway ("e.g.", "vs.")
         texts = [w if ci == 0 and "." not in w and w not in PERIOD_IN_LOWER else apply_case(w, CASE_CLASSES[ci], lex)
@@ -530,7 +531,7 @@ def decide_marks(punct: np.ndarray, class_scales: np.ndarray) -> np.ndarray:
 
 def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray, position_free_lower: float,
                    first_is_start: bool = False, capitalize_sentences: bool = True,
-                   unmarked_lower: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   unmarked_lower: float | None = None, colon_lower: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The mark after each word and the case of each word, decided together from the distributions
     `punct` (N, 7) and `case` (N, 4) (a word's case already at least as likely capitalised as a
     sentence end before it). Returns (mark index (N,), case index (N,)).
@@ -543,7 +544,8 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
     takes its likeliest capital form; any other word is capitalised only where its lowercase form
     is unlikely anywhere (probability under `position_free_lower`: names, "I"), so no capital follows
     a comma because the model half-believed a sentence ended there. `unmarked_lower` (default: the
-    same) is that threshold for a word after no mark."""
+    same) is that threshold for a word after no mark, `colon_lower` after ":" (which often opens a
+    quote or a sentence)."""
     N = len(punct)
     rows = np.arange(N)
     p_idx = decide_marks(punct, class_scales)
@@ -570,6 +572,10 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
     unmarked = np.zeros(N, bool)
     unmarked[1:] = p_idx[:-1] == 0
     threshold[unmarked] = float(unmarked_lower)
+    if colon_lower is not None:
+        colon = np.zeros(N, bool)
+        colon[1:] = p_idx[:-1] == PUNCT_MARKS.index(":")
+        threshold[colon] = float(colon_lower)
     # how likely the lowercase form is where no sentence ends before the word: the case head's
     # capital mass includes its belief in a sentence start, which the mark before has settled
     p_end = np.zeros(N, punct.dtype)

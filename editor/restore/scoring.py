@@ -159,7 +159,8 @@ def format_report(res: dict) -> str:
         ce = res["case_errors"]
         lines.append(f"case errors {ce['errors']:,}, {100 * ce['at_sentence_start'] / max(ce['errors'], 1):.0f} % at sentence starts; "
                      f"capitals after a suggested , : ; {ce['capitals_after_mid_mark']:,} "
-                     f"({ce['wrong_capitals_after_mid_mark']:,} where the reference has lowercase)")
+                     f"({ce['wrong_capitals_after_mid_mark']:,} where the reference has lowercase), after a comma "
+                     f"{ce.get('capitals_after_comma', 0):,} ({ce.get('wrong_capitals_after_comma', 0):,})")
         lines.append(f"sentences restored exactly: {res['sentence_accuracy']:.1f} % (punctuation only: {res['sentence_accuracy_punct_only']:.1f} %)")
         for head in ("punct", "case"):
             cal = res["calibration"][head]

@@ -196,8 +196,8 @@ def tune_joint_case(restorer: Restorer, docs: list[tuple[list, list[int]]], join
     gold_marks = [w.punct for words, _s in docs for w in words]
     starts = np.cumsum([0] + [len(words) for words, _s in docs[:-1]]).tolist()
 
-    def measure(free: float, unmarked: float) -> dict:
-        restorer.position_free_lower, restorer.unmarked_lower = free, unmarked
+    def measure(free: float, unmarked: float, colon: float) -> dict:
+        restorer.position_free_lower, restorer.unmarked_lower, restorer.colon_lower = free, unmarked, colon
         preds = []
         for (words, para), j in zip(docs, joints):
             ends = np.zeros(len(words), bool)
@@ -209,17 +209,19 @@ def tune_joint_case(restorer: Restorer, docs: list[tuple[list, list[int]]], join
         return {"case_f1": round(case_scores(gold_surface, surf)["f1"], 2), "capitals_after_mid_mark": ce["capitals_after_mid_mark"],
                 "wrong_capitals_after_mid_mark": ce["wrong_capitals_after_mid_mark"]}
 
-    free_grid = {str(t): measure(t, 0.5) for t in LOWER_GRID}
+    free_grid = {str(t): measure(t, 0.5, t) for t in LOWER_GRID}
     ok = [t for t in LOWER_GRID if free_grid[str(t)]["wrong_capitals_after_mid_mark"]
           <= WRONG_CAPITALS_AFTER_COMMA * max(free_grid[str(t)]["capitals_after_mid_mark"], 1)]
     free = max(ok) if ok else LOWER_GRID[0]
-    unmarked_grid = {str(t): measure(free, t) for t in LOWER_GRID}
+    unmarked_grid = {str(t): measure(free, t, free) for t in LOWER_GRID}
     unmarked = max(LOWER_GRID, key=lambda t: (unmarked_grid[str(t)]["case_f1"], t))
-    restorer.position_free_lower, restorer.unmarked_lower = free, unmarked
-    report = {"position_free_lower": free, "unmarked_lower": unmarked, "after_mid_mark_grid": free_grid,
-              "after_no_mark_grid": unmarked_grid,
+    colon_grid = {str(t): measure(free, unmarked, t) for t in LOWER_GRID}
+    colon = max(LOWER_GRID, key=lambda t: (colon_grid[str(t)]["case_f1"], t))
+    restorer.position_free_lower, restorer.unmarked_lower, restorer.colon_lower = free, unmarked, colon
+    report = {"position_free_lower": free, "unmarked_lower": unmarked, "colon_lower": colon,
+              "after_mid_mark_grid": free_grid, "after_no_mark_grid": unmarked_grid, "after_colon_grid": colon_grid,
               "rule": f"after , : ; the largest threshold whose capitals there are at most {100 * WRONG_CAPITALS_AFTER_COMMA:g} % "
-                      "lowercase in the reference; after no mark the best case F1"}
+                      "lowercase in the reference; then after no mark, then after : alone, the best case F1"}
     log(f"joint case decision: {report}")
     return report
 
@@ -371,6 +373,7 @@ def tune_author_prior(restorer: Restorer, docs: list[tuple[list, list[int]]], jo
 def _decision_settings(restorer: Restorer) -> dict:
     return {"class_scales": dict(zip(THREE_CLASS, map(float, restorer.class_scales))),
             "position_free_lower": restorer.position_free_lower, "unmarked_lower": restorer.unmarked_lower,
+            "colon_lower": restorer.colon_lower,
             "capitalize_sentences": restorer.capitalize_sentences, "paragraph_end_odds": restorer.paragraph_end_odds,
             "author_prior": dict(restorer.author_prior)}
 

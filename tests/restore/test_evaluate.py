@@ -43,7 +43,8 @@ def test_case_errors_are_placed_at_sentence_starts_or_inside():
     pred_p = ["", ",", ",", "", ",", ""]
     pred_s = ["We", "left", "then", "Rain", "in", "Paris"]
     ce = case_errors(gold_p, pred_p, gold_s, pred_s)
-    assert ce == {"errors": 2, "at_sentence_start": 1, "capitals_after_mid_mark": 2, "wrong_capitals_after_mid_mark": 1}
+    assert ce == {"errors": 2, "at_sentence_start": 1, "capitals_after_mid_mark": 2, "wrong_capitals_after_mid_mark": 1,
+                  "capitals_after_comma": 2, "wrong_capitals_after_comma": 1}
     # a second document starting at "in": its first word is a start, not "after a mark"
     ce = case_errors(gold_p, pred_p, gold_s, ["We", "left", "then", "Rain", "In", "paris"], doc_starts=(0, 4))
     assert ce["errors"] == 4 and ce["at_sentence_start"] == 2
