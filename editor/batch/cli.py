@@ -29,6 +29,7 @@ def run_batch(args: argparse.Namespace) -> int:
     from editor.core.threads import free_cores
 
     job = job_for(args)
+    job.encoding = getattr(args, "encoding", None)
     plan = make_plan(getattr(args, args.batch_inputs), out_dir=args.output,
                      to=args.to or args.batch_default_to, recursive=args.recursive,
                      force=args.force, wanted=job.wanted, writable=can_write)

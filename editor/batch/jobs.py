@@ -28,6 +28,7 @@ class Job:
     kind = ""
     verb = ""  # "restored": says what happened to the files in the summary
     uses_model = True
+    encoding: str | None = None  # --encoding: the inputs' text encoding, instead of detecting it
 
     def wanted(self, path: Path) -> bool:
         """Whether a file met in a folder or a glob is an input for this job."""
@@ -49,10 +50,10 @@ class Job:
         return ""
 
 
-def _read(source: Path):
+def _read(source: Path, encoding: str | None = None):
     from editor.core.formats import read_any
 
-    doc = read_any(source)
+    doc = read_any(source, encoding)
     return doc, tuple(doc.metadata.warnings)
 
 
@@ -82,7 +83,7 @@ class RestoreJob(Job):
         from editor.core.render import RenderPolicy
         from editor.restore.pipeline import restore_transcript
 
-        doc, warnings = _read(source)
+        doc, warnings = _read(source, self.encoding)
         if not len(doc):
             raise UserError(f"{source}: no words to restore (the file is empty or holds no text)")
         restore_transcript(self.restorer, doc, lambda done, total: report(done / total),
@@ -145,6 +146,6 @@ class ConvertJob(Job):
         from editor.core.formats import write_any
         from editor.core.render import NONE
 
-        doc, warnings = _read(source)
+        doc, warnings = _read(source, self.encoding)
         write_any(doc, output, self.policy if self.policy is not None else NONE)
         return Outcome(len(doc), warnings)
