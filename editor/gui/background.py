@@ -12,6 +12,7 @@ wrong.
 from __future__ import annotations
 
 import logging
+import threading
 import traceback
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -86,13 +87,21 @@ class BackgroundOp:
         self._on_progress = cb
         return self
 
-    def run(self) -> BackgroundOp:
+    def run(self, *, own_thread: bool = False) -> BackgroundOp:
+        """Start it. ``own_thread``: on a daemon thread of its own rather than the shared pool,
+        for work that may block without end (reading a FIFO or a stalled network file) and must
+        not take a pool thread from the rest."""
         relay = self._relay = _Relay(self._parent)
         relay.succeeded.connect(self._succeeded)
         relay.failed.connect(self._failed)
         relay.progressed.connect(self._progressed)
         BackgroundOp._running.add(self)
-        QThreadPool.globalInstance().start(_Runnable(self._fn, relay))
+        runnable = _Runnable(self._fn, relay)
+        if own_thread:
+            runnable.setAutoDelete(False)
+            threading.Thread(target=runnable.run, name="stet-background", daemon=True).start()
+        else:
+            QThreadPool.globalInstance().start(runnable)
         return self
 
     def _finish(self) -> None:

@@ -43,6 +43,7 @@ class ExportDialog(QDialog):
         form = QFormLayout(self)
         row = QHBoxLayout()
         self.path_edit = QLineEdit(str(suggested))
+        self.confirmed_path: Path | None = None  # a file dialog asked about replacing it
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         row.addWidget(self.path_edit, 1)
@@ -91,10 +92,13 @@ class ExportDialog(QDialog):
 
     def _browse(self) -> None:
         ext = self.format.currentData()
+        # the dialog asks before replacing a file (Qt's default, kept on)
         path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path_edit.text(),
                                               f"{EXPORT_FORMATS[ext]} (*{ext})")
         if path:
-            if not Path(path).suffix:
+            if Path(path).suffix:
+                self.confirmed_path = Path(path)
+            else:
                 path += ext
             self.path_edit.setText(path)
             self._match_format(Path(path).suffix.lower())

@@ -35,7 +35,7 @@ from editor.core import process
 from editor.core.paths import resource_path
 from editor.core.render import NONE, RenderPolicy
 from editor.core.settings import Settings
-from editor.gui import hotkeys, recovery
+from editor.gui import hotkeys, opening, overwrite, recovery
 from editor.gui.learning import LearnedDialog, LearningController, project_lexicon_update
 from editor.gui.dialogs import AcceptAllDialog, EXPORT_FORMATS, ExportDialog, FindBar, SettingsDialog
 from editor.gui.encoding import reopen_with_encoding
@@ -86,6 +86,7 @@ class MainWindow(QMainWindow):
         self.autosaver = Autosaver(self)
         self.autosaver.saved.connect(self.autosaved)
         self.autosaver.failed.connect(self._autosave_failed)
+        self.opening = opening.Opener(self)  # large files are read off the UI thread
         self.setWindowTitle("Stet")
         self.setAcceptDrops(True)
         self.resize(1200, 780)
@@ -288,11 +289,7 @@ class MainWindow(QMainWindow):
             self._remember_recent(path)
             return doc
         doc = read_any(path, encoding)
-        project = path if path.suffix.lower() == ".stet" else None
-        self.set_transcript(doc, source=path, project=project)
-        self._remember_recent(path)
-        for warning in doc.metadata.warnings:
-            self.statusBar().showMessage(f"{path.name}: {warning}", 8000)
+        self._show_opened(path, doc)
         return doc
 
     def _history_changed(self) -> None:
@@ -535,21 +532,43 @@ class MainWindow(QMainWindow):
             self._open_reporting(path)
 
     def _open_reporting(self, path: str | os.PathLike[str]) -> None:
+        """Open from a menu, a drop or the command line: errors are reported, not raised. A large
+        file, or anything but a plain file (a FIFO, a device), is read off the UI thread."""
+        if opening.needs_background(Path(path)):
+            self.opening.start(Path(path))
+            return
         try:
             self.open_path(path)
         except UserError as err:
             self._error("Cannot open", err)
+
+    def _show_opened(self, path: Path, doc: Transcript) -> None:
+        """A transcript just read from ``path`` (here or in the background) becomes the window's."""
+        project = path if path.suffix.lower() == ".stet" else None
+        self.set_transcript(doc, source=path, project=project)
+        self._remember_recent(path)
+        for warning in doc.metadata.warnings:
+            self.statusBar().showMessage(f"{path.name}: {warning}", 8000)
 
     def save_dialog(self, ask: bool = False) -> None:
         target = self.path
         if target is None or ask:
             suggested = self.path or (self.source.with_suffix(".stet") if self.source
                                       else Path(self._last_folder()) / "untitled.stet")
+            # the dialog asks before replacing a file (Qt's default, kept on)
             chosen, _ = QFileDialog.getSaveFileName(self, "Save session", str(suggested),
                                                     "Stet project (*.stet)")
             if not chosen:
                 return
             target = Path(chosen)
+            if target.suffix.lower() != ".stet":
+                target = target.with_suffix(".stet")
+            if not overwrite.may_replace(self, target, action="save", source=self.source,
+                                         confirmed=target == Path(chosen)):
+                return
+        elif overwrite.read_only(target):
+            overwrite.may_replace(self, target, action="save")  # says why, changes nothing
+            return
         try:
             self.save(target)
         except (UserError, OSError) as err:
@@ -566,6 +585,9 @@ class MainWindow(QMainWindow):
         path = dialog.chosen_path
         if path.suffix.lower() not in EXPORT_FORMATS:
             path = path.with_suffix(dialog.format.currentData())
+        if not overwrite.may_replace(self, path, action="export", source=self.source,
+                                     confirmed=path == dialog.confirmed_path):
+            return
         try:
             self.export(path, dialog.chosen_policy)
         except (UserError, OSError) as err:

@@ -1,0 +1,109 @@
+"""Opening a transcript off the UI thread, with a progress dialog that can cancel it.
+
+A large file takes a while to parse, and a file on a stalled network share (or a FIFO, which the
+readers refuse only once they have looked at it) may not answer at all: either would freeze the
+window if read on the UI thread. Such files are read on a thread of their own (not the shared pool:
+a read that never returns must not take a pool thread from autosave or restoration); after
+``PROGRESS_AFTER_MS`` a dialog shows, and Cancel drops whatever the read brings back later.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QProgressDialog
+
+from editor.core.errors import UserError
+from editor.core.formats import read_any
+from editor.gui.background import BackgroundOp
+from editor.media.kinds import is_media
+
+#: Plain files larger than this are read in the background (about 1 s of parsing on a slow machine).
+BACKGROUND_BYTES = 1 << 20
+PROGRESS_AFTER_MS = 400
+
+
+def needs_background(path: Path) -> bool:
+    """Large, or not a plain file: read it off the UI thread. ``stat`` never blocks on a FIFO."""
+    if is_media(path):
+        return False  # transcription has its own background work
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False  # the reader says what is wrong, at once
+    return not stat.S_ISREG(st.st_mode) or st.st_size > BACKGROUND_BYTES
+
+
+class Opener(QObject):
+    """Reads one file at a time in the background for the window; a newer open replaces it."""
+
+    finished = Signal(str)  # "opened", "failed" or "cancelled"
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self._window = window
+        self._job = 0
+        self._dialog: QProgressDialog | None = None
+        self.path: Path | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._dialog is not None
+
+    def start(self, path: Path) -> None:
+        self.cancel(quiet=True)
+        self._job += 1
+        job, self.path = self._job, path
+        dialog = self._dialog = QProgressDialog(f"Opening {path.name}…", "Cancel", 0, 0,
+                                                self._window)
+        dialog.setObjectName("opening-progress")
+        dialog.setWindowTitle("Opening")
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(PROGRESS_AFTER_MS)
+        dialog.setAutoReset(False)
+        dialog.setAutoClose(False)
+        dialog.canceled.connect(self.cancel)
+        dialog.setValue(0)  # starts the timer that shows it if the read takes long
+        self._window.statusBar().showMessage(f"Opening {path.name}…")
+        BackgroundOp(self, lambda _report: read_any(path)) \
+            .success(lambda doc: self._opened(job, path, doc)) \
+            .failure(lambda err: self._failed(job, path, err)).run(own_thread=True)
+
+    def cancel(self, quiet: bool = False) -> None:
+        """Stop waiting for the file (the read, if stuck, is left to end on its own)."""
+        if not self.running:
+            return
+        self._job += 1
+        self._close()
+        if not quiet:
+            self._window.statusBar().showMessage(
+                f"Stopped opening {self.path.name if self.path else 'the file'}", 6000)
+            self.finished.emit("cancelled")
+
+    def _close(self) -> None:
+        if self._dialog is not None:
+            dialog, self._dialog = self._dialog, None
+            dialog.canceled.disconnect(self.cancel)
+            dialog.close()
+            dialog.deleteLater()
+
+    def _opened(self, job: int, path: Path, doc) -> None:
+        if job != self._job:
+            return  # cancelled, or another file asked for since
+        self._close()
+        self._window.statusBar().clearMessage()
+        self._window._show_opened(path, doc)
+        self.finished.emit("opened")
+
+    def _failed(self, job: int, path: Path, err: BaseException) -> None:
+        if job != self._job:
+            return
+        self._close()
+        self._window.statusBar().clearMessage()
+        if not isinstance(err, UserError):
+            err = UserError(f"{path}: cannot be read ({err})")
+        self._window._error("Cannot open", err)
+        self.finished.emit("failed")

@@ -1,0 +1,172 @@
+"""Saving and exporting from the window never replace a file unasked: an existing file is confirmed
+(by the file dialog, or by us when the name changed after it), the open document's own source asks
+explicitly and names the risk, and a read-only file is refused with a message, not a traceback.
+Opening: a large file or anything but a plain file is read off the UI thread, and can be cancelled."""
+
+import threading
+
+import pytest
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
+
+from editor.core.errors import UserError
+from editor.gui.dialogs import ExportDialog
+
+
+@pytest.fixture
+def talk(window, qtbot, tmp_path):
+    source = tmp_path / "talk.txt"
+    source.write_text("the raw words of the talk as they came in", encoding="utf-8")
+    window.open_path(source)
+    window.cancel_restoration()
+    window.interactive = True  # a person answers (every question below is stood in for)
+    window._may_discard = lambda: True
+    return source
+
+
+class Asked:
+    """Stands in for QMessageBox.question / warning, recording what was said."""
+
+    def __init__(self, monkeypatch, answer):
+        self.texts = []
+        self.answer = answer
+        for name in ("question", "warning"):
+            monkeypatch.setattr(QMessageBox, name, self._ask)
+
+    def _ask(self, _parent, title, text, *args, **kwargs):
+        self.texts.append(f"{title}: {text}")
+        return self.answer
+
+
+def _export_to(monkeypatch, path, browsed=False):
+    def exec_(dialog):
+        dialog.path_edit.setText(str(path))
+        dialog._match_format(path.suffix.lower())
+        if browsed:
+            dialog.confirmed_path = path
+        return 1
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+
+
+def test_exporting_onto_the_source_asks_and_names_the_risk(window, talk, monkeypatch):
+    before = talk.read_bytes()
+    _export_to(monkeypatch, talk)
+    asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
+    window.export_dialog()
+    assert talk.read_bytes() == before
+    (text,) = asked.texts
+    assert "opened from" in text and "original" in text and "cannot be" in text
+    _export_to(monkeypatch, talk, browsed=True)  # even after the file dialog's own question
+    asked = Asked(monkeypatch, QMessageBox.StandardButton.Yes)
+    window.export_dialog()
+    assert len(asked.texts) == 1 and talk.read_bytes() != before
+
+
+def test_exporting_onto_another_file_asks_unless_the_file_dialog_did(window, talk, monkeypatch,
+                                                                      tmp_path):
+    other = tmp_path / "other.txt"
+    other.write_text("keep me", encoding="utf-8")
+    _export_to(monkeypatch, other)
+    asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
+    window.export_dialog()
+    assert other.read_text(encoding="utf-8") == "keep me" and "already exists" in asked.texts[0]
+    _export_to(monkeypatch, other, browsed=True)
+    asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
+    window.export_dialog()
+    assert asked.texts == [] and other.read_text(encoding="utf-8") != "keep me"
+    new = tmp_path / "new.txt"
+    _export_to(monkeypatch, new)
+    window.export_dialog()
+    assert asked.texts == [] and new.exists()
+
+
+def test_the_file_dialogs_confirm_overwriting(window, talk, monkeypatch, tmp_path):
+    calls = []
+
+    def save_name(*args, **kwargs):
+        calls.append(kwargs.get("options", args[4] if len(args) > 4 else None))
+        return str(tmp_path / "chosen.stet"), ""
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_name)
+    window.save_dialog(ask=True)
+    dialog = ExportDialog(window.settings, tmp_path / "x.txt", 0, window)
+    dialog._browse()
+    assert dialog.confirmed_path == tmp_path / "chosen.stet"
+    for options in calls:  # Qt asks before replacing unless told not to: never told
+        assert options is None or not options & QFileDialog.Option.DontConfirmOverwrite
+
+
+def test_save_as_asks_when_the_name_changes_after_the_dialog(window, talk, monkeypatch,
+                                                             tmp_path):
+    existing = tmp_path / "session.stet"
+    existing.write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda *a, **k: (str(tmp_path / "session"), ""))  # .stet is added after
+    asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
+    window.save_dialog(ask=True)
+    assert existing.read_text(encoding="utf-8") == "{}" and "already exists" in asked.texts[0]
+    asked.answer = QMessageBox.StandardButton.Yes
+    window.save_dialog(ask=True)
+    assert window.path == existing and not window.dirty
+
+
+def test_a_read_only_target_gets_a_message_not_an_overwrite(window, talk, monkeypatch, tmp_path):
+    locked = tmp_path / "locked.txt"
+    locked.write_text("read only", encoding="utf-8")
+    locked.chmod(0o444)
+    _export_to(monkeypatch, locked)
+    asked = Asked(monkeypatch, QMessageBox.StandardButton.Yes)
+    window.export_dialog()
+    assert locked.read_text(encoding="utf-8") == "read only"
+    assert len(asked.texts) == 1 and "read-only" in asked.texts[0]
+    with pytest.raises(UserError, match="read-only"):  # scripted: the writer refuses it too
+        window.export(locked)
+    project = window.save(tmp_path / "project.stet")
+    project.chmod(0o444)
+    before = project.read_bytes()
+    window.view.edit_characters(0, 0, "More ")
+    asked.texts.clear()
+    window.save_dialog()  # plain Save onto the project, now read-only
+    assert project.read_bytes() == before and window.dirty
+    assert len(asked.texts) == 1 and "read-only" in asked.texts[0]
+
+
+def test_a_large_file_opens_off_the_ui_thread(window, qtbot, tmp_path):
+    from editor.gui.opening import BACKGROUND_BYTES
+
+    big = tmp_path / "big.txt"
+    words = ["word"] * (BACKGROUND_BYTES // 4)
+    big.write_text(" ".join(words), encoding="utf-8")
+    with qtbot.waitSignal(window.opening.finished, timeout=60_000) as done:
+        window._open_reporting(big)
+        assert len(window.transcript) == 0  # not read yet: the window goes on
+    assert done.args == ["opened"] and len(window.transcript) == len(words)
+    assert window.source == big
+
+
+def test_a_fifo_never_freezes_the_window(window, qtbot, tmp_path):
+    import os
+
+    fifo = tmp_path / "x.txt"
+    os.mkfifo(fifo)
+    with qtbot.waitSignal(window.opening.finished, timeout=30_000) as done:
+        window._open_reporting(fifo)
+    assert done.args == ["failed"]
+    assert "Cannot open" in window.statusBar().currentMessage()
+
+
+def test_a_stalled_read_can_be_cancelled(window, qtbot, tmp_path, monkeypatch):
+    from editor.gui import opening
+
+    stalled = threading.Event()
+    monkeypatch.setattr(opening, "read_any", lambda path: stalled.wait(60) and None)
+    slow = tmp_path / "slow.txt"
+    slow.write_text("x" * (opening.BACKGROUND_BYTES + 1), encoding="utf-8")
+    window._open_reporting(slow)
+    qtbot.waitUntil(lambda: window.opening._dialog is not None
+                    and window.opening._dialog.isVisible(), timeout=5_000)
+    with qtbot.waitSignal(window.opening.finished, timeout=5_000) as done:
+        (button,) = window.opening._dialog.findChildren(QPushButton)
+        button.click()  # the dialog's Cancel
+    assert done.args == ["cancelled"] and "Stopped opening" in window.statusBar().currentMessage()
+    stalled.set()  # the read ends later: what it brings is dropped
+    qtbot.wait(300)
+    assert window.source != slow and not window.opening.running
