@@ -315,8 +315,30 @@ def find_orphans(folder: Path) -> list[Orphan]:
             lock.release(remove=True)
             continue
         found.append(Orphan(folder, name, lock, _read_info(files, saved)))
+    for lock_path in folder.glob(f"session-*{LOCK}"):  # sessions killed before any autosave
+        if not lock_path.with_suffix(DATA).exists() and (lock := _lock_stale(lock_path)):
+            if not lock_path.with_suffix(DATA).exists():  # checked again, under the lock
+                lock.release(remove=True)
+            else:
+                lock.release()
     found.sort(key=lambda o: o.info.saved, reverse=True)
     return found
+
+
+def _lock_stale(path: Path) -> _HeldLock | None:
+    """Lock an existing lock file (never create one) if nobody holds it."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except OSError:
+        return None
+    if not _try_lock(fd):
+        _close(fd)
+        return None
+    lock = _HeldLock(path, fd)
+    if not lock.still_ours():
+        lock.release()
+        return None
+    return lock
 
 
 def _read_info(files: _Files, saved: float) -> RecoveryInfo:

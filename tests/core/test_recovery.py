@@ -160,3 +160,20 @@ def test_an_older_stet_autosave_without_a_lock_is_offered(tmp_path):
     (tmp_path / "session-123.json").write_text(json.dumps({"source": "/a/old.txt", "saved": 1.0}))
     (orphan,) = find_orphans(tmp_path)
     assert orphan.info.name == "old.txt" and orphan.info.words == 3
+
+
+def test_lock_files_of_sessions_killed_before_any_autosave_are_cleaned(tmp_path):
+    code = ("import sys, time; from pathlib import Path;"
+            "from editor.core.recovery import RecoverySlot;"
+            "slot = RecoverySlot.claim(Path(sys.argv[1])); print('ok', flush=True);"
+            "time.sleep(600)")
+    child = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)],
+                             stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert child.stdout.readline().strip() == "ok"
+    mine = RecoverySlot.claim(tmp_path)  # alive, nothing written: its lock stays
+    assert find_orphans(tmp_path) == [] and len(list(tmp_path.glob("*.lock"))) == 2
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    assert find_orphans(tmp_path) == []
+    assert list(tmp_path.glob("*.lock")) == [mine.lock_path]
