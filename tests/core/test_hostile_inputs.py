@@ -137,3 +137,156 @@ def test_fuzz_subtitles(tmp_path, cues, ext):
     path = tmp_path / f"fuzz{ext}"
     path.write_text(head + body, encoding="utf-8", errors="surrogatepass")
     read_or_format_error(path)
+
+
+# -- the generated set (tests/hostile.py): every format, encoding, special file, number and type --
+import contextlib  # noqa: E402
+import io  # noqa: E402
+import signal  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from tests import hostile  # noqa: E402
+
+from editor import cli  # noqa: E402
+from editor.core import UserError  # noqa: E402
+
+ALL_CASES = list(hostile.cases())
+#: The `srt` library's cue regex is super-linear: 1,000 digits in a row take 25 s, 1 M blank
+#: lines minutes. SubRip parsing belongs to the formats work of issue 18; these stay out of the
+#: run below until it lands, and the test after it names them.
+SRT_SUPERLINEAR = {"raw-digits-srt", "raw-many_lines-srt"}
+CATEGORIES = sorted({c.name.split("-")[0] for c in ALL_CASES})
+
+
+class Hang(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def deadline(seconds: int):
+    def fire(*_args):
+        raise Hang(f"no answer in {seconds} s")
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _problems_reading(case, folder: Path) -> str | None:
+    path = case.build(folder)
+    try:
+        with deadline(20):
+            doc = read_any(path)
+    except FormatError as err:
+        return "a two-line message" if "\n" in str(err) else None
+    except Exception as err:  # noqa: BLE001 - every other exception is the failure being sought
+        return f"{type(err).__name__}: {str(err)[:120]}"
+    try:
+        assert_sane(doc)
+    except AssertionError:
+        return "an insane document"
+    if case.words is not None and tuple(doc.words()) != case.words:
+        return f"read 0 but words changed: {doc.words()[:8]}"
+    return None
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_generated_hostile_files_are_read_or_refused_in_one_line(tmp_path, category):
+    failures = []
+    try:
+        for i, case in enumerate(c for c in ALL_CASES if c.name.split("-")[0] == category):
+            if case.name in SRT_SUPERLINEAR:
+                continue
+            folder = tmp_path / str(i)
+            folder.mkdir()
+            problem = _problems_reading(case, folder)
+            if problem:
+                failures.append(f"{case.name}: {problem}")
+    finally:
+        hostile.close_sockets()
+    assert not failures, "\n".join(failures)
+
+
+OUTPUTS = (".txt", ".srt", ".stet", ".json", ".vtt", ".md", ".docx")
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_generated_hostile_files_through_stet_convert(tmp_path, category):
+    """`stet convert` in process (every other case, every special file; outputs rotating over every
+    writer): exit 0, 1 or 2 only, an error is one line, and a conversion that succeeds keeps the
+    words."""
+    failures = []
+    try:
+        chosen = hostile.sample([c for c in ALL_CASES if c.name.split("-")[0] == category], 2)
+        for i, case in enumerate(chosen):
+            if case.name in SRT_SUPERLINEAR:
+                continue
+            folder = tmp_path / str(i)
+            folder.mkdir()
+            path = case.build(folder)
+            out = folder / f"out{OUTPUTS[i % len(OUTPUTS)]}"
+            err = io.StringIO()
+            try:
+                with deadline(20), contextlib.redirect_stderr(err), \
+                        contextlib.redirect_stdout(io.StringIO()):
+                    code = cli.main(["convert", str(path), "-o", str(out)])
+            except SystemExit as exit_:
+                code = exit_.code
+            except Exception as exc:  # noqa: BLE001
+                failures.append(f"{case.name} -> {out.suffix}: {type(exc).__name__}: {exc}")
+                continue
+            errors = [line for line in err.getvalue().splitlines() if line.startswith("stet: error:")]
+            if code not in (0, 1, 2) or (code == 1 and len(errors) != 1):
+                failures.append(f"{case.name} -> {out.suffix}: exit {code}, {err.getvalue()!r}")
+            elif code == 0 and case.words is not None and out.suffix in (".stet", ".json"):
+                if tuple(read_any(out).words()) != case.words:
+                    failures.append(f"{case.name} -> {out.suffix}: exit 0 but words changed")
+    finally:
+        hostile.close_sockets()
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.skip(reason="the srt library's cue regex is super-linear (1,000 digits: 25 s); "
+                         "SubRip parsing is the formats part of issue 18")
+@pytest.mark.parametrize("name", sorted(SRT_SUPERLINEAR))
+def test_srt_cases_that_still_take_too_long(tmp_path, name):
+    case = next(c for c in ALL_CASES if c.name == name)
+    assert _problems_reading(case, tmp_path) is None
+
+
+def test_the_generated_set_covers_every_kind():
+    names = [c.name for c in ALL_CASES]
+    assert len(names) == len(set(names)) and len(names) > 1000
+    assert {"enc", "special", "num", "type", "stet", "raw", "crlf", "bom"} <= set(CATEGORIES)
+    specials = {c.special for c in ALL_CASES if c.special}
+    assert {"fifo", "dev_zero", "loop", "folder", "unreadable", "socket"} <= specials
+
+
+# -- hypothesis: valid documents with one node replaced by anything JSON can hold ------------------
+hostile_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-10**400, max_value=10**400)
+    | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4),
+                                                                       children, max_size=3),
+    max_leaves=8)
+_TEXT, _WORDS = hostile.TEXTS["english"]
+BASE_DOCS = {".json": [hostile.vosk_doc(_TEXT), hostile.whisper_doc(_TEXT),
+                       hostile.transcriber_doc(_TEXT)],
+             ".stet": [hostile.stet_doc(_WORDS)]}
+DOC_PATHS = [(ext, n, path) for ext, docs in BASE_DOCS.items() for n, doc in enumerate(docs)
+             for path in hostile._paths(doc)]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(where=st.sampled_from(DOC_PATHS), value=hostile_values)
+def test_fuzz_one_node_of_a_valid_document(tmp_path, where, value):
+    ext, n, path = where
+    doc = hostile._replace(BASE_DOCS[ext][n], path, value)
+    file = tmp_path / f"fuzz{ext}"
+    file.write_text(json.dumps(doc), encoding="utf-8")
+    got = read_or_format_error(file)
+    if got is not None and hostile._is_number_field(path):
+        assert got.words() == _WORDS  # a number changed: never the words

@@ -213,3 +213,11 @@ def test_an_integer_of_thousands_of_digits_is_one_line(tmp_path):
     path = tmp_path / "digits.json"
     path.write_text('{"result": [{"word": "x", "start": ' + "9" * 5000 + "}]}")
     one_line_error(path, "thousands of digits")
+
+
+def test_half_a_surrogate_pair_is_refused_and_a_whole_pair_read(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text('{"result": [{"word": "\\ud800x", "start": 0, "end": 1}]}')
+    one_line_error(path, "broken character")
+    path.write_text('{"result": [{"word": "\\ud83d\\ude00", "start": 0, "end": 1}]}')
+    assert read_any(path).words() == ["\U0001f600"]

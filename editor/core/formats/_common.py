@@ -131,7 +131,10 @@ def decode_utf8(data: bytes, path: PathLike) -> str:
 def parse_json(text: str, path: PathLike) -> Any:
     """JSON, with the errors a hostile file can cause turned into a FormatError."""
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant)
+        if _SURROGATE_ESCAPE.search(text):  # rare: check the strings only then
+            _refuse_lone_surrogates(data)
+        return data
     except json.JSONDecodeError as err:
         raise FormatError(path, f"not valid JSON ({err.msg})", line=err.lineno) from None
     except RecursionError:
@@ -140,6 +143,26 @@ def parse_json(text: str, path: PathLike) -> Any:
         if "digits" in str(err):  # an integer longer than Python converts (4300 digits)
             raise FormatError(path, "the JSON holds a number with thousands of digits") from None
         raise FormatError(path, str(err).split("\n")[0]) from None
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_lone_surrogates(data: Any) -> None:
+    """JSON may escape half of a UTF-16 pair ("\\ud800") alone; no text holds such a character
+    and no file can be written with it, so the file is refused rather than its words changed."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and _SURROGATE.search(item):
+            raise ValueError("the JSON holds a broken character (half of a UTF-16 surrogate "
+                             "pair, such as \\ud800)")
 
 
 def _reject_constant(name: str) -> float:
