@@ -95,6 +95,9 @@ class Opener(QObject):
             return  # cancelled, or another file asked for since
         self._close()
         self._window.statusBar().clearMessage()
+        if self._window.dirty and not self._window._may_discard():  # typed into while reading
+            self.finished.emit("cancelled")
+            return
         self._window._show_opened(path, doc)
         self.finished.emit("opened")
 

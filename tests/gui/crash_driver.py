@@ -62,6 +62,8 @@ def main() -> int:
             window.dirty = False
             QApplication.quit()
             return
+        window.autosaved.connect(lambda _path: say(autosaved=round(window.autosaver.last_write_s, 3),
+                                                   capture=round(window.autosaver.last_capture_s, 3)))
         seed, pace = int(rest[0]), rest[1]
         rng = random.Random(seed)
         count = [0]
@@ -81,6 +83,9 @@ def main() -> int:
             QTimer.singleShot(int(delay * 1000), type_word)
 
         def ready() -> None:
+            if not len(window.transcript) or window.opening.running:  # a large file is read
+                QTimer.singleShot(100, ready)                         # in the background
+                return
             window.view.setFocus(Qt.FocusReason.OtherFocusReason)
             say(ready=len(window.transcript))
             type_word()

@@ -170,3 +170,23 @@ def test_a_stalled_read_can_be_cancelled(window, qtbot, tmp_path, monkeypatch):
     stalled.set()  # the read ends later: what it brings is dropped
     qtbot.wait(300)
     assert window.source != slow and not window.opening.running
+
+
+def test_work_typed_while_a_file_is_read_is_not_replaced_unasked(window, qtbot, tmp_path,
+                                                                 monkeypatch):
+    from editor.core.document import Transcript
+    from editor.gui import opening
+
+    reading = threading.Event()
+    monkeypatch.setattr(opening, "read_any",
+                        lambda path: reading.wait(60) and Transcript.from_text("read words"))
+    slow = tmp_path / "slow.txt"
+    slow.write_text("x" * (opening.BACKGROUND_BYTES + 1), encoding="utf-8")
+    window._open_reporting(slow)
+    window.view.edit_characters(0, 0, "typed meanwhile")
+    asked = []
+    window._may_discard = lambda: asked.append(True) and False  # the person keeps the work
+    with qtbot.waitSignal(window.opening.finished, timeout=10_000) as done:
+        reading.set()
+    assert asked and done.args == ["cancelled"]
+    assert window.transcript.words() == ["typed", "meanwhile"]
