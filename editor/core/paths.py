@@ -13,13 +13,16 @@ APP_NAME = "stet"
 def resource_path(*parts: str) -> Path:
     """A file under ``resources/``, in a source checkout, an installed wheel or a frozen build.
 
-    PyInstaller unpacks bundled data under ``sys._MEIPASS``; the spec must put ``resources/`` there.
+    PyInstaller unpacks bundled data under ``sys._MEIPASS``; the spec (packaging/stet.spec) puts
+    ``resources/`` there. A wheel carries the folder as the package data ``editor/resources/``
+    (pyproject.toml); a source checkout, editable install included, has it beside ``editor/``.
     """
     frozen_root = getattr(sys, "_MEIPASS", None)
     if frozen_root is not None:
-        base = Path(frozen_root) / "resources"
-    else:
-        base = Path(__file__).resolve().parents[2] / "resources"
+        return Path(frozen_root).joinpath("resources", *parts)
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "resources"
+    base = installed if installed.is_dir() else package.parent / "resources"
     return base.joinpath(*parts)
 
 
