@@ -11,11 +11,19 @@ TORCH_SPEC ?= torch==2.13.0
 # PortAudio for playback, espeak-ng and sox to make test speech. Append what you need.
 APT_PACKAGES := xvfb libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libxcb-cursor0 libegl1 \
 	libgl1 libportaudio2 espeak-ng sox libxcb-randr0 libxcb-render-util0 libxcb-image0 \
-	libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libdbus-1-3
+	libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libdbus-1-3 \
+	librsvg2-bin desktop-file-utils appstream shared-mime-info
 STAMP := $(VENV)/.stet-setup-done
 SAMPLE ?= resources/samples/sample.srt
 
-.PHONY: setup apt-packages test run clean
+# `make dist`: the PyInstaller folder, a tarball and a .deb in dist/. HOMEPAGE is where the
+# AppStream screenshots are served from (resources/screenshots/ under it): set the real one.
+VERSION = $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' editor/__init__.py)
+HOMEPAGE ?= https://stet-editor.example.org
+MAINTAINER ?= $(shell git log -1 --format='%an <%ae>' 2>/dev/null || echo 'Stet maintainers <stet@localhost>')
+DIST_STAMP := $(VENV)/.stet-dist-done
+
+.PHONY: setup apt-packages test run dist dist-test clean
 
 setup: apt-packages $(STAMP)
 
@@ -47,6 +55,20 @@ test: setup
 
 run: setup
 	$(VENV)/bin/stet $(SAMPLE)
+
+$(DIST_STAMP): $(STAMP)
+	$(VPY) -m pip install -q -e '.[dist]'
+	touch $@
+
+dist: setup $(DIST_STAMP)
+	rm -f dist/stet_*.deb dist/stet-*.tar.gz
+	time $(VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath build/dist \
+		--workpath build/pyinstaller packaging/stet.spec
+	packaging/build-deb.sh build/dist/stet dist "$(VERSION)" "$(HOMEPAGE)" "$(MAINTAINER)"
+
+# Installs the .deb from `make dist` into a clean root and runs it there (tests/packaging/dist).
+dist-test: setup
+	$(VPY) -m pytest tests/packaging/dist -v -p no:randomly
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis .import_linter_cache

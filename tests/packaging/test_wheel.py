@@ -89,5 +89,7 @@ def test_installed_wheel_restores_and_draws_its_window(built, tmp_path, clean_en
     restored = (work / "out.txt").read_text(encoding="utf-8")
     assert restored.startswith("Welcome back") and restored.count(".") >= 10, restored[:300]
 
-    run([stet, "gui", sample, "--screenshot", work / "window.png"], cwd=work, env=env)
+    shot = run([stet, "gui", sample, "--screenshot", work / "window.png", "--timeout", "120"],
+               cwd=work, env=env)
+    assert "(done)" in shot.stdout, shot.stdout + shot.stderr  # restoration finished in time
     window_picture_ok(work / "window.png")
