@@ -81,7 +81,8 @@ def test_desktop_entry_metainfo_and_mime_type_validate(installed, tmp_path):
     mime = tmp_path / "mime"
     shutil.copytree(share / "mime", mime)
     run(["update-mime-database", mime])
-    assert "application/x-stet:*.stet" in (mime / "globs2").read_text()
+    globs = (mime / "globs2").read_text()
+    assert "application/x-stet:*.stet" in globs and "application/ttml+xml:*.ttml" in globs
 
 
 def test_version_restore_and_transcribe_without_python(installed, bare_env, tmp_path):
