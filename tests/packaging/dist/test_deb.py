@@ -112,7 +112,8 @@ def test_version_restore_and_transcribe_without_python(installed, bare_env, tmp_
 
 def test_window_under_xvfb(installed, bare_env, tmp_path, window_picture_ok):
     stet = installed / "usr" / "bin" / "stet"
-    sample = installed / "opt" / "stet" / "_internal" / "resources" / "samples" / "sample.srt"
+    # The raw sample (sample.srt is punctuated: little for the model to suggest there).
+    sample = installed / "opt" / "stet" / "_internal" / "resources" / "samples" / "sample.txt"
     picture = tmp_path / "window.png"
     shot = run(["xvfb-run", "-a", "-s", "-screen 0 1400x900x24", stet, "gui", sample,
                 "--screenshot", picture, "--timeout", "120"], env=bare_env, cwd=tmp_path)
