@@ -177,3 +177,41 @@ def test_lock_files_of_sessions_killed_before_any_autosave_are_cleaned(tmp_path)
     child.wait()
     assert find_orphans(tmp_path) == []
     assert list(tmp_path.glob("*.lock")) == [mine.lock_path]
+
+
+def test_encoding_again_after_edits_reuses_only_what_did_not_change(tmp_path):
+    from editor.core.recovery import EncodeCache
+
+    words = [f"w{i}" for i in range(3000)]
+    doc = Transcript([Token(w) for w in words], paragraph_starts=[0, 700, 2100])
+    doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})
+                         for t in doc.tokens[::2]]
+                        + [Suggestion(t.id, Kind.CASE, t.word.upper(), {t.word.upper(): 0.9})
+                           for t in doc.tokens[::5]])
+    cache = EncodeCache()
+
+    def same() -> bool:
+        state = _state(doc)
+        return state.encode(cache) == state.encode()
+
+    assert same() and same()
+    doc.replace_span(10, 11, "inserted words here")  # a run grows
+    assert same()
+    doc.delete_span(1500, 1600)  # runs shrink, one boundary token goes
+    assert same()
+    s = doc.pending()[700]
+    doc.accept(s.token_id, s.kind)  # a suggestion changes state
+    assert same()
+    doc.replace_span(0, 0, "first")  # before everything
+    assert same()
+    back = read_any(_written(tmp_path, doc))
+    assert back.words() == doc.words() and back.paragraph_starts == doc.paragraph_starts
+    assert [(x.token_id, x.kind, x.state) for x in back.suggestions()] == \
+        [(x.token_id, x.kind, x.state) for x in doc.suggestions()]
+
+
+def _written(folder, doc):
+    slot = RecoverySlot.claim(folder)
+    for _ in range(2):  # the second time from the cache
+        slot.write(_state(doc))
+    return slot.data
