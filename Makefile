@@ -51,6 +51,8 @@ $(STAMP): pyproject.toml
 # STET_REQUIRE_SYSTEM=1: a test skipped because a system package is missing fails instead.
 test: setup
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff check editor tests
+	$(VENV)/bin/mypy
 	STET_REQUIRE_SYSTEM=1 $(VPY) -m pytest
 
 run: setup
@@ -71,5 +73,5 @@ dist-test: setup
 	$(VPY) -m pytest tests/packaging/dist -v -p no:randomly
 
 clean:
-	rm -rf build dist *.egg-info .pytest_cache .hypothesis .import_linter_cache
+	rm -rf build dist *.egg-info .pytest_cache .hypothesis .import_linter_cache .mypy_cache .ruff_cache
 	find editor tests -name __pycache__ -type d -prune -exec rm -rf {} +

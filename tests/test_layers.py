@@ -48,6 +48,18 @@ def test_cli_version_and_help_load_nothing_heavy():
     assert loaded_after(code) == set()
 
 
+@pytest.mark.parametrize("tool, args", [("ruff", ["check", "editor", "tests"]), ("mypy", [])])
+def test_lint_and_types_pass(tool, args):
+    """The checks `make test` runs before pytest, here too so that a run of the suite shows them:
+    ruff (pyproject's rule set) over editor/ and tests/, mypy (strict) over editor/core and
+    editor/media."""
+    exe = shutil.which(tool, path=str(Path(sys.executable).parent))
+    if exe is None:
+        pytest.skip(f"{tool} is not installed (pip install -e '.[dev]')")
+    result = subprocess.run([exe, *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_import_contracts_hold():
     lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
     if lint is None:

@@ -10,7 +10,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from editor.asr.errors import AsrError
@@ -164,7 +164,7 @@ def refresh_catalogue(url: str = MODEL_LIST_URL, *, timeout: float = 15.0) -> Ca
     entries = parse_model_list(data, source=url)
     if not entries:
         raise AsrError(f"{url} lists no models")
-    taken = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    taken = datetime.now(UTC).isoformat(timespec="seconds")
     doc = {"format": "stet-vosk-catalogue", "format_version": 1, "snapshot": False,
            "taken": taken, "source": url, "models": data if isinstance(data, list) else data["models"]}
     target = cache_path()

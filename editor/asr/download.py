@@ -267,7 +267,7 @@ class _CancelWatch:
         self.done = threading.Event()
         self.thread: threading.Thread | None = None
 
-    def __enter__(self) -> "_CancelWatch":
+    def __enter__(self) -> _CancelWatch:
         if self.cancel is not None:
             self.thread = threading.Thread(target=self._watch, name="stet-download-cancel",
                                            daemon=True)

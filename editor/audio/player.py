@@ -211,7 +211,7 @@ class Player:
         if restart and self._stream is not None:  # the stream stopped itself at the end
             try:
                 self._stream.start()
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:  # noqa: BLE001 — a device that vanished: say so, keep editing
                 self._error = f"cannot play: {str(exc).strip() or type(exc).__name__}"
                 self._playing = False
                 self.state_changed.emit(False)

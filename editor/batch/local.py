@@ -89,7 +89,7 @@ def run_in_process(job: Job, items: Sequence[Item], tracker: BatchProgress) -> N
         tracker.started(index)
         try:
             outcome = process(job, item.source, item.output, lambda f, i=index: tracker.progress(i, f))
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:  # noqa: BLE001 — one file's failure is reported, the batch goes on
             tracker.failed(index, describe_failure(item.source, err))
         else:
             tracker.finished_ok(index, outcome)

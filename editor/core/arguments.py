@@ -76,8 +76,8 @@ def batch_requested(args: argparse.Namespace) -> bool:
     only = inputs[0]
     if os.path.isdir(only) or (not os.path.lexists(only) and glob.has_magic(only)):
         return True
-    out = getattr(args, "output", None)
-    return bool(out) and (os.path.isdir(out) or out.endswith(("/", os.sep)))
+    out: str | None = getattr(args, "output", None)
+    return out is not None and bool(out) and (os.path.isdir(out) or out.endswith(("/", os.sep)))
 
 
 def _extension(text: str) -> str:

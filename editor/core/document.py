@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from psygnal import Signal
 
@@ -52,11 +52,11 @@ class Token:
 
     @property
     def text(self) -> str:
-        return join_mark(self.surface, self.punct)  # type: ignore[arg-type]
+        return join_mark(self.surface or self.word, self.punct)  # surface is set in __post_init__
 
     def value(self, kind: Kind) -> str:
         """The token's current value for a suggestion kind."""
-        return self.punct if kind == Kind.PUNCT else self.surface  # type: ignore[return-value]
+        return self.punct if kind == Kind.PUNCT else (self.surface or self.word)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +147,15 @@ class WordsSnapshot:
     paragraph_starts: tuple[int, ...] = ()  # indices into `words` of the words that start a paragraph
 
 
-def _evolve(obj: Any, **changes: Any) -> Any:
+_R = TypeVar("_R")
+
+
+def _evolve(obj: _R, **changes: Any) -> _R:
     """``dataclasses.replace`` for the frozen slotted records here, without re-validating:
     accept_all on 100,000 tokens spends most of its time in ``replace`` otherwise."""
-    new = object.__new__(type(obj))
-    for name in type(obj).__slots__:
+    cls: Any = type(obj)  # a slotted dataclass of this module
+    new: _R = object.__new__(cls)
+    for name in cls.__slots__:
         object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
     return new
 
@@ -483,12 +487,12 @@ class Transcript:
                     self.reject(token.id, Kind.CASE)  # a sentence start keeps its capital
                     return f"kept ‘{rest}’ capitalised"
                 return ""
-            if proposes_capital and case.state != State.ACCEPTED:
+            if proposes_capital and case is not None and case.state != State.ACCEPTED:
                 self.accept(token.id, Kind.CASE)
             else:
                 self.edit_token(index, surface=opening + rest[0].upper() + rest[1:])
             return f"capitalised ‘{self._tokens[index].surface}’"
-        if not (proposes_capital and hangs_on_position):
+        if case is None or not (proposes_capital and hangs_on_position):
             return ""
         if case.state == State.PENDING:
             self.reject(token.id, Kind.CASE)
@@ -676,18 +680,20 @@ class Transcript:
     def _time_window(self, old: list[Token], i1: int, i2: int, start: int, end: int,
                      new_so_far: list[Token]) -> tuple[float | None, float | None]:
         """Where new words in place of ``old[i1:i2]`` may lie in time."""
-        replaced = [t for t in old[i1:i2] if t.start is not None and t.end is not None]
-        if replaced:
-            return min(t.start for t in replaced), max(t.end for t in replaced)  # type: ignore
+        spans = [(t.start, t.end) for t in old[i1:i2] if t.start is not None and t.end is not None]
+        if spans:
+            return min(a for a, _ in spans), max(b for _, b in spans)
         before = itertools.chain(reversed(new_so_far), reversed(self._tokens[max(0, start - 50):start]))
         lo = next((t.end for t in before if t.end is not None), None)
         after = itertools.chain(old[i2:], self._tokens[end:end + 50])
         hi = next((t.start for t in after if t.start is not None), None)
-        if lo is None and hi is None:
+        if lo is None:
+            lo = hi
+        if hi is None:
+            hi = lo
+        if lo is None or hi is None:
             return None, None
-        lo = hi if lo is None else lo
-        hi = lo if hi is None else max(hi, lo)
-        return lo, hi
+        return lo, max(hi, lo)
 
     def set_metadata(self, **changes: Any) -> None:
         new = dataclasses.replace(self.metadata, **changes)

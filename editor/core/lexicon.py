@@ -46,7 +46,7 @@ class UserLexicon:
         self.forms: dict[str, str] = dict(forms or {})
 
     @classmethod
-    def load(cls, path: Path | None = None) -> "UserLexicon":
+    def load(cls, path: Path | None = None) -> UserLexicon:
         """The lexicon at ``path`` (default: the user's); empty when there is none yet."""
         lex = cls(path)
         try:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import shutil
 import sys
 import time
+from typing import TextIO
 
 
 class ProgressBar:
     """A one-line bar on stderr, redrawn at most ten times a second; silent unless a terminal."""
 
-    def __init__(self, label: str, *, enabled: bool | None = None, stream=None) -> None:
+    def __init__(self, label: str, *, enabled: bool | None = None, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.label = label

@@ -25,6 +25,7 @@ import secrets
 import threading
 import time
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -201,7 +202,7 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _RUN_END = 512  # a run of tokens ends after a token whose id is a multiple of this, minus one
 
 
-def _runs(tokens: tuple[Token, ...]):
+def _runs(tokens: tuple[Token, ...]) -> Iterator[tuple[Token, ...]]:
     """Runs of tokens cut where the token's id says (not its position): an insertion or deletion
     changes only its own run, and the runs after it keep their boundaries (and their JSON)."""
     start = 0
@@ -213,12 +214,15 @@ def _runs(tokens: tuple[Token, ...]):
         yield tokens[start:]
 
 
+_Encoded = tuple[tuple[Token, ...], tuple[Suggestion, ...], str, str]  # a run, its suggestions, their JSON
+
+
 class EncodeCache:
     """The JSON of runs of tokens (and their suggestions) from the last encoding, by identity."""
 
     def __init__(self) -> None:
-        self._runs: dict[int, tuple[tuple, tuple, str, str]] = {}
-        self._used: dict[int, tuple[tuple, tuple, str, str]] = {}
+        self._runs: dict[int, _Encoded] = {}
+        self._used: dict[int, _Encoded] = {}
 
     def get(self, run: tuple[Token, ...], suggestions: tuple[Suggestion, ...]) -> tuple[str, str]:
         from editor.core.formats.stet import suggestion_record, token_record

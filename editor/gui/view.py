@@ -939,7 +939,7 @@ class QtTranscriptView(QPlainTextEdit):
         position = self.cursorForPosition(event.pos()).position()
         for s in self.suggestions_at(position):
             title = "Capitals" if s.kind == Kind.CASE else "Mark"
-            for n, (value, p) in enumerate(s.alternatives()[:6], 1):
+            for value, p in s.alternatives()[:6]:
                 action = menu.addAction(f"{title}: {describe_value(s.kind, value)}  ({p:.0%})")
                 action.triggered.connect(
                     lambda _=False, s=s, v=value: decide(self.transcript, s.token_id, s.kind, value=v,

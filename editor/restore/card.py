@@ -125,7 +125,7 @@ def joint_decision_lines(tuning: dict) -> str:
         "and how many of them the reference writes lowercase): after , : ; "
         + "; ".join(f"{k}: {v['case_f1']:.2f}, {v['capitals_after_mid_mark']:,} ({v['wrong_capitals_after_mid_mark']:,})"
                     for k, v in jc["after_mid_mark_grid"].items())
-        + f" (kept: the largest with at most 0.5 % lowercase); after no mark "
+        + " (kept: the largest with at most 0.5 % lowercase); after no mark "
         + "; ".join(f"{k}: {v['case_f1']:.2f}" for k, v in jc["after_no_mark_grid"].items())
         + ("; then after \":\" alone " + "; ".join(f"{k}: {v['case_f1']:.2f}, {v['capitals_after_mid_mark']:,} "
                                                  f"({v['wrong_capitals_after_mid_mark']:,})"

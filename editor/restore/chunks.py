@@ -72,7 +72,7 @@ def plan_chunks(n: int, size: int = 120, overlap: int = 40, cut: int | None = No
         windows[-1] = (max(0, e - size), e)
     owned = []
     start = 0
-    for i, (s, e) in enumerate(windows):
+    for i, (_s, e) in enumerate(windows):
         if i + 1 < len(windows):
             nxt = windows[i + 1][0]
             shared = e - nxt

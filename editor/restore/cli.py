@@ -181,7 +181,8 @@ def run_train(args: argparse.Namespace) -> int:
     data = Path(args.data)
     if not (data / "train").is_dir() or not (data / "dev" / "dev2012.tsv").is_file():
         raise UserError(f"{data}: expected train/*.txt.gz and dev/dev2012.tsv there (see --data)")
-    log = lambda s: print(time.strftime("%H:%M:%S"), s, flush=True)  # noqa: E731
+    def log(s: str) -> None:
+        print(time.strftime("%H:%M:%S"), s, flush=True)
     if args.export:
         from editor.restore.tune import tune
 

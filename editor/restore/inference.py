@@ -268,7 +268,7 @@ class Restorer:
         self._model_lexicon = lexicon
 
     @classmethod
-    def load(cls, path: str | None = None, device: str = "auto") -> "Restorer":
+    def load(cls, path: str | None = None, device: str = "auto") -> Restorer:
         from editor.restore.package import load_model_dir
 
         return load_model_dir(path, resolve_device(device), cls)

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from editor.restore.labels import (CASE_CLASSES, CASE_INDEX, END_MARKS, MARK_TO_3CLASS, N_CASE, N_PUNCT, PUNCT_INDEX,
-                                   PUNCT_MARKS, case_of)
+from editor.restore.labels import (CASE_INDEX, END_MARKS, MARK_TO_3CLASS, N_CASE, N_PUNCT, PUNCT_INDEX,
+                                   case_of)
 
 #: How strongly a remembered case form or a remembered mark between two words moves the odds
 #: (multiplies them). Chosen on the even-numbered dev talks (see `tune_strengths`), reported on
@@ -85,7 +85,7 @@ class Adaptation:
     @classmethod
     def learn(cls, decisions: Sequence[Decision], joint: np.ndarray | None = None, *,
               bias: bool = True, penalty: float = BIAS_PENALTY, case_bias: bool = False,
-              common: Collection[str] = ()) -> "Adaptation":
+              common: Collection[str] = ()) -> Adaptation:
         """Learn from reviewed words; `joint` ((N, 28) marginals the model gave those words) is
         needed for the bias. A word is remembered in the form written mid-sentence when every
         such occurrence agrees; a pair's mark when every occurrence agrees. A word in `common` (the
@@ -125,7 +125,7 @@ class Adaptation:
                 out.case_bias = cb
         return out
 
-    def merged(self, other: "Adaptation") -> "Adaptation":
+    def merged(self, other: Adaptation) -> Adaptation:
         """This adaptation with `other`'s (later) decisions taking precedence; biases weighted by words."""
         n = self.words + other.words
         w = other.words / n if n else 0.0
@@ -185,7 +185,7 @@ class Adaptation:
                 "words": self.words}
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> "Adaptation":
+    def from_dict(cls, data: Mapping) -> Adaptation:
         """The inverse of `to_dict`; a ValueError names what is wrong."""
         if not isinstance(data, Mapping):
             raise ValueError("an adaptation is a JSON object")

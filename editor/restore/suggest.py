@@ -70,7 +70,7 @@ def authored(tokens: Sequence[Token]) -> tuple[bool, bool]:
     that punctuates): any word with a mark after it, any word with a capital. A raw transcript
     (lowercase words, no marks) has neither, and the model's say is all the evidence there is."""
     marks = any(t.punct and not is_tag(t.text) for t in tokens)
-    capitals = any(t.surface != t.surface.lower() and not is_tag(t.text) for t in tokens)  # type: ignore[union-attr]
+    capitals = any((t.surface or t.word) != (t.surface or t.word).lower() and not is_tag(t.text) for t in tokens)
     return marks, capitals
 
 
@@ -129,9 +129,10 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
 
 def _case_suggestion(tok: Token, pred, lexicon, case_prior: float, prev_then: str | None, free_lower: float,
                      follow_marks: bool) -> Suggestion | None:
-    lead, surface = split_opening(tok.surface)  # type: ignore[arg-type]
+    written = tok.surface or tok.word  # a Token's surface is always set (its word by default)
+    lead, surface = split_opening(written)
     if not surface:
-        lead, surface = "", tok.surface  # type: ignore[assignment]
+        lead, surface = "", written
     if not lead and pred.text == surface and pred.case in _PLAIN_CASES:
         return None  # the model writes the word as it stands: no case suggestion to make
     surfaces = surface_probs(tok.word.lower(), pred.case_probs, lexicon)

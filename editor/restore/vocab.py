@@ -26,7 +26,7 @@ class Vocab:
         self._char_index = {c: i for i, c in enumerate(self.chars)}
 
     @classmethod
-    def build(cls, counts: Counter, size: int, min_char_count: int = 50, max_word_len: int = 16) -> "Vocab":
+    def build(cls, counts: Counter, size: int, min_char_count: int = 50, max_word_len: int = 16) -> Vocab:
         words = ["<pad>", "<unk>"] + [w for w, _ in counts.most_common(size - 2)]
         cc: Counter = Counter()
         for w, n in counts.items():
@@ -39,7 +39,7 @@ class Vocab:
         return {"words": self.words, "chars": self.chars, "max_word_len": self.max_word_len}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Vocab":
+    def from_dict(cls, d: dict) -> Vocab:
         return cls(list(d["words"]), list(d["chars"]), int(d["max_word_len"]))
 
     def word_id(self, word: str) -> int:

@@ -6,14 +6,9 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `python -m pytest`
-    sys.path.insert(0, str(ROOT))
 
 from tests.fakes.model_server import model_zip as _model_zip
 from tests.fakes.model_server import serve_loopback

@@ -3,17 +3,10 @@ for the real sounddevice backend."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `python -m pytest`
-    sys.path.insert(0, str(ROOT))
-
-from tests.audio.devices import NULL_DEVICE, alsa_config  # noqa: E402
-from tests.fakes.audio import FakeOutputBackend  # noqa: E402
+from tests.audio.devices import NULL_DEVICE, alsa_config
+from tests.fakes.audio import FakeOutputBackend
 
 
 @pytest.fixture

@@ -148,7 +148,6 @@ from pathlib import Path  # noqa: E402
 from tests import hostile  # noqa: E402
 
 from editor import cli  # noqa: E402
-from editor.core import UserError  # noqa: E402
 
 ALL_CASES = list(hostile.cases())
 #: Failures this generator found in the subtitle and Whisper code of the formats work of issue 18

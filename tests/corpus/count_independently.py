@@ -8,7 +8,6 @@ keeps "&amp;" undecoded, drops a cue without milliseconds, reads rolling caption
 Needs pysubs2 and webvtt-py: ``python tests/corpus/count_independently.py``.
 """
 
-import json
 import sys
 from pathlib import Path
 

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-WORDS = ["the", "a", "and", "of", "to", "i", "you", "we", "it", "is", "that", "this", "in", "for", "so", "what", "how", "okay", "yes", "seed", "library", "station", "table"]
+WORDS = ["the", "a", "and", "of", "to", "i", "you", "we", "it", "is", "that", "this", "in", "for", "so",
+         "what", "how", "okay", "yes", "seed", "library", "station", "table"]
 
 
 @pytest.fixture(autouse=True)

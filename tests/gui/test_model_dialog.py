@@ -4,15 +4,10 @@ a download with progress, a cancelled one that resumes, a failed one, and a mode
 from __future__ import annotations
 
 import hashlib
-import sys
 import threading
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `python -m pytest`
-    sys.path.insert(0, str(ROOT))
 
 from editor.asr.catalogue import Catalogue, load_catalogue
 from editor.asr.download import part_path

@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 import warnings
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `python -m pytest`
-    sys.path.insert(0, str(ROOT))
 
 from editor.asr.errors import ModelError
 from editor.audio import Player

@@ -65,7 +65,7 @@ def main() -> None:
     for _ in range(a.runs):
         first = []
         t = time.perf_counter()
-        r.restore(words, on_chunk=lambda s, e, preds: first.append(time.perf_counter() - t) if not first else None)
+        r.restore(words, on_chunk=lambda s, e, preds, first=first, t=t: first.append(time.perf_counter() - t) if not first else None)
         dt = time.perf_counter() - t
         rates.append(len(words) / dt)
         firsts.append(first[0])

@@ -54,7 +54,8 @@ WRITERS: dict[str, tuple[str, str]] = {
 
 def _load(entry: tuple[str, str]) -> Callable[..., Any]:
     module, name = entry
-    return getattr(importlib.import_module(module), name)
+    function: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return function
 
 
 def _extension(path: PathLike) -> str:

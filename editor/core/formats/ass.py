@@ -5,6 +5,7 @@ comments and vector drawings are not text."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
@@ -68,7 +69,7 @@ def _reason(err: Exception) -> str:
     return " ".join(str(err).split())[:100] or type(err).__name__
 
 
-def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike):
+def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> Any:  # a pysubs2.SSAFile
     import pysubs2
 
     subs = pysubs2.SSAFile()

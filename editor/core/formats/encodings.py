@@ -4,6 +4,7 @@ legacy code pages guessed with charset-normalizer (or named by the user with ``-
 from __future__ import annotations
 
 import codecs
+from typing import Any
 
 from editor.core.errors import FormatError, UserError
 from editor.core.formats._common import PathLike
@@ -115,7 +116,7 @@ def guess_encoding(data: bytes) -> str | None:
     for m in plausible:
         coherence[str(m)] = max(coherence.get(str(m), 0.0), m.coherence)
 
-    def rank(match) -> tuple[int, int, int]:
+    def rank(match: Any) -> tuple[int, int, int]:  # a charset_normalizer CharsetMatch
         text = str(match)
         unlikely = sum(ch in _UNLIKELY for ch in text) + 3 * _mixed_words(text)
         common = _COMMON.index(match.encoding) if match.encoding in _COMMON else len(_COMMON)

@@ -136,7 +136,7 @@ def _token(item: Any, path: PathLike, n: int) -> Token:
         raise FormatError(path, f"{where} has no word")
     start = seconds(item.get("start"), path, where)
     end = seconds(item.get("end"), path, where)
-    if (start is None) != (end is None) or (start is not None and end < start):  # type: ignore
+    if (start is None) != (end is None) or (start is not None and end is not None and end < start):
         raise FormatError(path, f"{where}: start and end times do not make a time span")
     return Token(word, _text(item, "surface", path, where, word), _text(item, "punct", path, where,
                  ""), start, end, probability(item.get("conf"), path, where),
@@ -169,7 +169,7 @@ def _source(item: dict[str, Any], path: PathLike, where: str) -> str:
     if source not in SUGGESTION_SOURCES:
         raise FormatError(path, f"{where}: \"source\" is {str(source)[:40]!r}, not one of "
                                 f"{', '.join(SUGGESTION_SOURCES)}")
-    return source
+    return str(source)
 
 
 def _metadata(item: Any, path: PathLike) -> Metadata:

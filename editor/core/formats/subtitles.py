@@ -11,13 +11,14 @@ import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from editor.core.document import Metadata, SourceCue, Token, Transcript
 from editor.core.errors import FormatError, UserError
 from editor.core.formats._common import (MAX_SECONDS, PARAGRAPH_GAP, PathLike,
                                          gap_paragraph_starts, spread)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
-from editor.core.text import ends_sentence, join_mark, split_words
+from editor.core.text import Piece, ends_sentence, join_mark, split_words
 
 MAX_LINE_CHARS = 42
 MAX_LINES = 2
@@ -124,7 +125,7 @@ def _count(items: Sequence[object], noun: str) -> str:
 
 
 def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence[str] = (),
-                         fmt: str = "", extra: dict | None = None) -> Transcript:
+                         fmt: str = "", extra: dict[str, Any] | None = None) -> Transcript:
     """Words spread over their cue's time; a long silence or a new speaker starts a paragraph.
     Each cue is kept as a `SourceCue`; rolling captions (each cue repeating the line before, or
     words timed by inline tags) are read once each instead, and not kept."""
@@ -156,7 +157,9 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[Sourc
     for cue in cues:
         lines = cue_lines(cue.text) if cue.text is not None else [(line, cue.speaker)
                                                                    for line in cue.lines]
-        pieces, speakers, line_starts = [], [], []
+        pieces: list[Piece] = []
+        speakers: list[str | None] = []
+        line_starts: list[int] = []
         for n, (line, voice) in enumerate(lines):
             words = _words(line)
             if n and words:
@@ -175,7 +178,7 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[Sourc
     return tokens, tuple(kept)
 
 
-def _words(text: str) -> list:
+def _words(text: str) -> list[Piece]:
     """The words of a line of cue text: marks alone ("---", "♪ ♪") are not words, so a cue of
     them gives no token."""
     return [p for p in split_words(text) if any(ch.isalnum() for ch in p.surface)]
@@ -188,7 +191,7 @@ def is_rolling(cues: Sequence[Cue]) -> bool:
         return False
     if any(c.text and INLINE_TIME.search(c.text) for c in cues):
         return True
-    repeats, previous = 0, set()
+    repeats, previous = 0, set[str]()
     for cue in cues:
         lines = [_norm(line) for line, _ in cue_lines(cue.text)] if cue.text else list(cue.lines)
         if any(line in previous or any(line.startswith(p + " ") for p in previous)
@@ -361,9 +364,9 @@ def _merge_short(groups: list[list[RenderedWord]]) -> list[list[RenderedWord]]:
         else:
             out.append(group)
     merged: list[list[RenderedWord]] = []
-    for n, group in enumerate(out):
-        if merged and merged[-1][-1].end - merged[-1][0].start < MIN_CUE_SECONDS \
-                and merged[-1][-1].speaker == group[0].speaker and _fits([*merged[-1], *group]):  # type: ignore[operator]
+    for group in out:
+        short = bool(merged) and merged[-1][-1].end - merged[-1][0].start < MIN_CUE_SECONDS  # type: ignore[operator]
+        if short and merged[-1][-1].speaker == group[0].speaker and _fits([*merged[-1], *group]):
             merged[-1] = [*merged[-1], *group]
         else:
             merged.append(group)

@@ -36,12 +36,12 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
         root = ET.fromstring(re.sub(r"^\s*<\?xml[^>]*\?>", "", text.lstrip("\ufeff \t\r\n"))
                              .encode("utf-8"))
     except ET.ParseError as err:
-        cues = _lenient_cues(text, path)
-        if cues is None:
+        lenient = _lenient_cues(text, path)
+        if lenient is None:
             raise FormatError(path, "this is not well-formed XML", line=err.position[0]) from None
         warnings.append(f"the XML is not well-formed (line {err.position[0]}); its <p> elements "
                         "were read as HTML is, leniently")
-        return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ttml")
+        return transcript_from_cues(checked_times(lenient, path, warnings), path, warnings, "ttml")
     if _local(root.tag) != "tt":
         raise FormatError(path, "this is not TTML: the root element is not <tt>")
     rates = _rates(root)

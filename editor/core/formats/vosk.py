@@ -31,11 +31,11 @@ def load_json_documents(path: PathLike) -> Any:
         # JSON lines, read one at a time (a list of every line would cost more than the file)
         lines = ((n, line) for n, line in enumerate(io.StringIO(text), 1) if line.strip())
         first, second = next(lines, None), next(lines, None)
-        if second is None or not _is_json(first[1]):  # type: ignore[index]
+        if first is None or second is None or not _is_json(first[1]):
             # results printed one after another, each over several lines (Vosk's examples)
             return _concatenated(text) or _raise(whole_error)
         items = []
-        for n, line in itertools.chain([first, second], lines):  # type: ignore[list-item]
+        for n, line in itertools.chain([first, second], lines):
             try:
                 items.append(parse_json(line, path))
             except FormatError as err:

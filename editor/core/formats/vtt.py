@@ -40,7 +40,9 @@ def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
                                         warnings, "srt")
         raise FormatError(path, "this is not WebVTT: it must begin with the line WEBVTT", line=1)
     header_end = _header_end(lines)
-    cues, skipped, orphans = [], [], []
+    cues: list[Cue] = []
+    skipped: list[int] = []
+    orphans: list[int] = []
     blocks = _blocks(lines, header_end)
     for first, block in blocks:
         if _BLOCK_KEYWORD.match(block[0]):

@@ -81,8 +81,8 @@ def _marks_spaces(segments: list[Any]) -> bool:
     " that", "'s"), as opposed to bare words (WhisperX)."""
     words = [w.get("word") for seg in segments if isinstance(seg, dict)
              and isinstance(seg.get("words"), list) for w in seg["words"] if isinstance(w, dict)]
-    words = [w for w in words if isinstance(w, str) and w]
-    return bool(words) and sum(w[0].isspace() for w in words) >= 0.5 * len(words)
+    texts = [w for w in words if isinstance(w, str) and w]
+    return bool(texts) and sum(w[0].isspace() for w in texts) >= 0.5 * len(texts)
 
 
 def _continues(tokens: list[Token], text: str, segment_start: int, spaced: bool) -> bool:
