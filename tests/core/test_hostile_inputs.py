@@ -154,8 +154,6 @@ ALL_CASES = list(hostile.cases())
 #: (not this part's to change); each stays out of the runs below, and the skipped test after them
 #: names it, until that work fixes it.
 KNOWN_GAPS = {
-    "raw-vtt_huge_hours-srt": "parse_clock: 400-digit hours raise OverflowError",
-    "raw-vtt_huge_hours-vtt": "parse_clock: 400-digit hours raise OverflowError",
     "enc-japanese-utf-8-jsonl": "written as Whisper .json, words without a leading space are "
                                 "read back joined into one word",
 }

@@ -92,6 +92,8 @@ def parse_clock(text: str) -> float | None:
     if m is None:
         return None
     sign, h, mm, ss, frac = m.groups()
+    if h is not None and len(h.lstrip("0")) > 9:  # beyond any recording, and beyond a float
+        return float("-inf") if sign else float("inf")
     value = int(h or 0) * 3600 + int(mm) * 60 + int(ss) + (int(frac) / 10 ** len(frac) if frac else 0)
     return -value if sign else value
 
@@ -104,7 +106,8 @@ def checked_times(cues: Sequence[Cue], path: PathLike, warnings: list[str]) -> l
     for n, cue in enumerate(cues, 1):
         start, end = cue.start, cue.end
         if max(start, end) > MAX_SECONDS:
-            raise FormatError(path, f"cue {cue.ident or n} has an implausible time ({cue.timing})")
+            timing = cue.timing if len(cue.timing) <= 60 else cue.timing[:57] + "..."
+            raise FormatError(path, f"cue {str(cue.ident or n)[:20]} has an implausible time ({timing})")
         if min(start, end) < 0:
             negative.append(cue.ident or str(n))
             start, end = max(start, 0.0), max(end, 0.0)
