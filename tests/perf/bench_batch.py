@@ -10,7 +10,13 @@ then, back to back:
      of one long input, the model already loaded, and its matrix-product rate);
   2. `stet restore FOLDER -o OUT -j N -q --force` RUNS times: wall time, and the words/s the batch
      reports once its workers have loaded the model;
-  3. three of the files restored one by one with `stet restore FILE -o ...`, compared byte for byte
+  3. one process restoring 50,000 words on one thread: words per CPU second and per wall second,
+     and words per CPU second of the single-file command's whole pipeline (read, restore, suggestions,
+     write) on ten of the files, the model loaded
+     (on a shared machine CPU time does not count the time other programs held the cores; the
+     batch's CPU time, its workers' start-up, model loads, reading and writing included, gives
+     the batch's words per CPU second to compare with);
+  4. three of the files restored one by one with `stet restore FILE -o ...`, compared byte for byte
      with the batch's outputs.
 Prints medians as JSON. The machine's speed varies from hour to hour: compare rates only together
 with the matrix-product rates printed beside them.
@@ -23,6 +29,7 @@ import json
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -83,13 +90,39 @@ def main() -> None:
                 result[f"single_file_{threads}_thread"] = {k: single[k] for k in (
                     "median_words_per_s", "min_words_per_s", "max_words_per_s", "gemm_gflops_before", "gemm_gflops_after")}
                 print(f"single file, {threads} thread(s): {single['median_words_per_s']} words/s", file=sys.stderr, flush=True)
-        walls, rates = [], []
+        # words per CPU second of one process restoring one long input on one thread (the model only,
+        # as bench_restore.py): on a shared machine CPU time, unlike wall time, does not count the
+        # time other programs held the cores
+        code = ("import sys, time, json\nfrom editor.core.threads import configure_threads\nconfigure_threads(threads=1)\n"
+                "from editor.restore.inference import Restorer\nr = Restorer.load(sys.argv[1] or None, 'cpu')\n"
+                "words = open(sys.argv[2], encoding='utf-8').read().split()[:50000]\nr.restore(words[:2000])\nout = []\n"
+                "for _ in range(3):\n    c, t = time.process_time(), time.perf_counter()\n    r.restore(words)\n"
+                "    out.append((len(words) / (time.process_time() - c), len(words) / (time.perf_counter() - t)))\n"
+                "from pathlib import Path\nfrom editor.core.formats import read_any, write_any\nfrom editor.core.render import RenderPolicy\n"
+                "from editor.restore.pipeline import restore_transcript\nfull = []\n"
+                "for path in sorted(Path(sys.argv[3]).iterdir())[:10]:\n    c = time.process_time()\n"
+                "    doc = read_any(path)\n    restore_transcript(r, doc)\n    write_any(doc, sys.argv[4], RenderPolicy(0.0))\n"
+                "    full.append(len(doc) / (time.process_time() - c))\n"
+                "print(json.dumps([out, full]))")
+        joined = Path(tmp) / "long.txt"
+        joined.write_text(" ".join(p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())[:10]), encoding="utf-8")
+        r = subprocess.run([sys.executable, "-c", code, a.model or "", str(joined), str(folder),
+                            str(Path(tmp) / "one.txt")], env=env, capture_output=True, text=True, check=True)
+        pairs, full = json.loads(r.stdout)
+        result["single_file_pipeline_per_cpu_second"] = round(statistics.median(full))
+        result["single_file_1_thread_per_cpu_second"] = round(statistics.median(c for c, _ in pairs))
+        result["single_file_1_thread_wall"] = round(statistics.median(w for _, w in pairs))
+        walls, rates, cpu_rates = [], [], []
         for i in range(a.runs):
+            cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
             r = subprocess.run([sys.executable, "-m", "editor", "restore", str(folder), "-o", str(out), "-j",
                                 str(a.jobs), "-q", "--force", "--device", "cpu", *model],
                                env=env, capture_output=True, text=True)
             walls.append(time.perf_counter() - t)
+            cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+            cpu_rates.append(result["words"] / cpu)  # start-up, model loads, reading and writing included
             if r.returncode:
                 sys.exit(r.stderr)
             found = re.search(r"([\d,]+) words/s after loading", r.stderr)
@@ -99,7 +132,8 @@ def main() -> None:
         result["batch"] = {"wall_s": [round(w, 1) for w in walls], "median_wall_s": round(statistics.median(walls), 1),
                            "words_per_s_after_loading": rates,
                            "median_words_per_s_after_loading": round(statistics.median(rates)),
-                           "median_words_per_s_overall": round(result["words"] / statistics.median(walls))}
+                           "median_words_per_s_overall": round(result["words"] / statistics.median(walls)),
+                           "median_words_per_cpu_second_all_included": round(statistics.median(cpu_rates))}
         same = []
         for name in sorted(p.name for p in folder.iterdir())[:3]:
             single_out = Path(tmp) / f"single-{name}"
