@@ -106,7 +106,8 @@ def checked_times(cues: Sequence[Cue], path: PathLike, warnings: list[str]) -> l
     for n, cue in enumerate(cues, 1):
         start, end = cue.start, cue.end
         if max(start, end) > MAX_SECONDS:
-            timing = cue.timing if len(cue.timing) <= 60 else cue.timing[:57] + "..."
+            timing = cue.timing or ""
+            timing = timing if len(timing) <= 60 else timing[:57] + "..."
             raise FormatError(path, f"cue {str(cue.ident or n)[:20]} has an implausible time ({timing})")
         if min(start, end) < 0:
             negative.append(cue.ident or str(n))
