@@ -358,6 +358,18 @@ class Transcript:
                     order: str = "position") -> list[Suggestion]:
         """Suggestions filtered by state and kind, by ``order`` "position" or "confidence"
         (least confident first, the order a careful review wants)."""
+        if order == "position" and len(self._sugg) * 8 >= len(self._tokens):
+            # Many suggestions: reading them in token order is quicker than sorting them.
+            kinds = (Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
+            found = []
+            for token in self._tokens:
+                slot = self._sugg.get(token.id)
+                if slot:
+                    for k in kinds:
+                        s = slot.get(k)
+                        if s is not None and (state is None or s.state == state):
+                            found.append(s)
+            return found
         found = [s for slot in self._sugg.values() for s in slot.values()
                  if (state is None or s.state == state) and (kind is None or s.kind == kind)]
         if order == "position":
@@ -506,54 +518,82 @@ class Transcript:
     #: (a name, "I"), so it is applied even where the end mark before it stays pending.
     POSITION_FREE_CAPITAL = 0.02
 
-    def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None) -> list[Suggestion]:
+    def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None,
+                         start: int = 0, end: int | None = None) -> list[Suggestion]:
         """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
         writing the text at that threshold) applies. A word's case follows the sentence end before
         it as the text will stand: a capital waits while the end mark suggested before it stays
         pending (unless the capital does not hang on the position: see POSITION_FREE_CAPITAL), and
-        a word after a sentence end that stays keeps its capital. Held-back suggestions stay pending."""
-        chosen = [s for s in self.pending(kind=kind) if s.confidence >= min_confidence]
-        if not any(s.kind == Kind.CASE for s in chosen):
-            return chosen
-        new_punct = {s.token_id: s.value for s in chosen if s.kind == Kind.PUNCT}
+        a word after a sentence end that stays keeps its capital. Held-back suggestions stay pending.
+        Only words ``start:end`` (an editor takes a long transcript a slice at a time; the choice
+        for a word depends only on the word before it)."""
+        kinds = (Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
+        punct_counts = Kind.PUNCT in kinds
+
+        def chosen_of(token: Token) -> dict[Kind, Suggestion]:
+            slot = self._sugg.get(token.id)
+            if not slot:
+                return {}
+            return {k: s for k in kinds if (s := slot.get(k)) is not None
+                    and s.state == State.PENDING and s.probs[s.value] >= min_confidence}
+
         out = []
-        for s in chosen:
-            if s.kind == Kind.CASE:
-                index = self.index_of(s.token_id)
-                now = split_opening(self._tokens[index].surface or self._tokens[index].word)[1]
+        tokens = self._tokens
+        stop = len(tokens) if end is None else min(end, len(tokens))
+        for index in range(max(0, start), stop):
+            token = tokens[index]
+            if token.id not in self._sugg:
+                continue
+            here = chosen_of(token)
+            s = here.get(Kind.CASE)
+            if s is not None:
+                now = split_opening(token.surface or token.word)[1]
                 then = split_opening(s.value)[1]
                 if now and then and now[0].isupper() != then[0].isupper():
                     ends, waiting = True, None
                     if index > 0:
-                        prev = self._tokens[index - 1]
-                        ends = ends_sentence(new_punct.get(prev.id, prev.punct))
+                        prev = tokens[index - 1]
+                        mark = chosen_of(prev).get(Kind.PUNCT) if punct_counts else None
+                        ends = ends_sentence(mark.value if mark is not None else prev.punct)
                         waiting = self._sugg.get(prev.id, {}).get(Kind.PUNCT)
                     if then[0].islower() and ends:
-                        continue  # a sentence start keeps its capital
-                    if (then[0].isupper() and not ends and waiting is not None
+                        s = None  # a sentence start keeps its capital
+                    elif (then[0].isupper() and not ends and waiting is not None
                             and waiting.state == State.PENDING and ends_sentence(waiting.value)
                             and s.probs.get(s.value.lower(), 0.0) >= self.POSITION_FREE_CAPITAL):
-                        continue  # the capital waits for the end mark before it
-            out.append(s)
+                        s = None  # the capital waits for the end mark before it
+                if s is not None:
+                    out.append(s)
+            if Kind.PUNCT in here:
+                out.append(here[Kind.PUNCT])
         return out
 
     def accept_all(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None) -> int:
         """Accept every pending suggestion with confidence >= ``min_confidence`` (as
         ``pending_to_apply`` chooses them); one undo step."""
         chosen = self.pending_to_apply(min_confidence, kind=kind)
-        if not chosen:
-            return 0
+        return self.accept_suggestions(chosen, text=f"Accept all ≥ {min_confidence:.0%}")
+
+    def accept_suggestions(self, chosen: Iterable[Suggestion], *, text: str = "Accept suggestions",
+                           merge_id: object | None = None) -> int:
+        """Accept these suggestions, those still pending as given (an edit since may have changed
+        or removed some); one undo step, joined to the step before when ``merge_id`` is the same
+        (how an editor accepts 100,000 suggestions a slice at a time). Returns how many."""
         updated: dict[int, Token] = {}
         changes: _SuggestionChanges = []
         for s in chosen:
+            now = self._sugg.get(s.token_id, {}).get(s.kind)
+            if now is None or now.state != State.PENDING or now.value != s.value:
+                continue
             index = self.index_of(s.token_id)
             token = updated.get(index, self._tokens[index])
-            changes.append((s.key, _evolve(s, state=State.ACCEPTED, original=token.value(s.kind))))
+            changes.append((s.key, _evolve(now, state=State.ACCEPTED, original=token.value(s.kind))))
             updated[index] = _with_value(token, s.kind, s.value)
-        with self.history.group(f"Accept all ≥ {min_confidence:.0%}"):
-            self._push_tokens(sorted(updated.items()), "")
-            self._push_suggestions(changes, "")
-        return len(chosen)
+        if changes:
+            with self.history.group(text, merge_id=merge_id):
+                self._push_tokens(sorted(updated.items()), "")
+                self._push_suggestions(changes, "")
+        return len(changes)
 
     def reject_all(self, *, kind: Kind | str | None = None, max_confidence: float = 1.0) -> int:
         """Reject every pending suggestion with confidence <= ``max_confidence``; one undo step."""

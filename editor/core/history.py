@@ -54,6 +54,7 @@ class History:
         self._last_merge_id: object | None = None
         self._clean: CommandGroup | None = None  # top of the undo stack when last saved
         self.limit = limit
+        self.busy = False  # a step is being undone or redone piecewise (see ``stepwise``)
 
     # -- recording -------------------------------------------------------------------------------
     def push(self, command: Command, text: str = "", *, merge_id: object | None = None) -> None:
@@ -102,11 +103,11 @@ class History:
     # -- stepping --------------------------------------------------------------------------------
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo) and not self._open
+        return bool(self._undo) and not self._open and not self.busy
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._redo) and not self._open
+        return bool(self._redo) and not self._open and not self.busy
 
     @property
     def undo_text(self) -> str:
@@ -137,6 +138,41 @@ class History:
         self.changed.emit()
         return True
 
+    def size_of_step(self, undo: bool = True) -> int:
+        """How many changes (tokens, suggestions...) the next undo (or redo) makes, roughly."""
+        stack = self._undo if undo else self._redo
+        if not stack:
+            return 0
+        return sum(len(getattr(c, "new", None) or ()) if isinstance(getattr(c, "new", None), (list, tuple))
+                   else 1 for c in _leaves(stack[-1]))
+
+    def stepwise(self, undo: bool = True) -> Iterator[int] | None:
+        """Undo (or redo) the last step one command at a time, for a caller that spreads a big
+        step (accept all on 100,000 words) over several turns of an event loop: each ``next()``
+        runs one command and yields how many are left. None when there is nothing to do. Until
+        it is exhausted ``busy`` is True and nothing can be undone or redone; run it to the end."""
+        if not (self.can_undo if undo else self.can_redo):
+            return None
+        source, target = (self._undo, self._redo) if undo else (self._redo, self._undo)
+        group = source.pop()
+        leaves = list(_leaves(group))
+        if undo:
+            leaves.reverse()
+        self.busy = True
+
+        def run() -> Iterator[int]:
+            try:
+                for left, command in enumerate(leaves, 1):
+                    command.undo() if undo else command.do()
+                    yield len(leaves) - left
+            finally:
+                target.append(group)
+                self.busy = False
+                self._last_merge_id = None
+                self.changed.emit()
+
+        return run()
+
     def clear(self) -> None:
         """Forget all steps; the document counts as saved (as after opening a file)."""
         self._undo.clear()
@@ -159,3 +195,12 @@ class History:
 
     def __len__(self) -> int:
         return len(self._undo)
+
+
+def _leaves(command: Command) -> Iterator[Command]:
+    """The commands of a (nested) group in the order they were done."""
+    if isinstance(command, CommandGroup):
+        for inner in command.commands:
+            yield from _leaves(inner)
+    else:
+        yield command

@@ -3,7 +3,8 @@ find/replace, export, save, autosave and recovery.
 
 Scripting surface (tests, ``stet gui --screenshot``, benchmarks): ``MainWindow()``,
 ``open_path(path)``, ``restoration_finished``, ``accept_all(min_confidence)``, ``export(path)``,
-``undo()``/``redo()``, ``save(path)``. Other parts of the window (a player bar) go in with
+``undo()``/``redo()``, ``save(path)``. Accept-all, undo and redo of more than ``BULK_AT_ONCE``
+changes run a slice per turn of the event loop and emit ``bulk_finished`` when done. Other parts of the window (a player bar) go in with
 ``add_bottom_widget(widget)`` and follow ``transcript_opened(transcript)``.
 """
 
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.core.document import Transcript
+from editor.core.document import State, Transcript
 from editor.core.errors import UserError
 from editor.core.formats import READERS, can_read, read_any, write_any
 from editor.core import process
@@ -48,6 +49,11 @@ from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
 from editor.media.kinds import MEDIA_SUFFIXES, is_media
 
+#: Up to this many suggestions (or changes undone at once) are done in one go; a bigger bulk step
+#: (accept all on a long transcript) runs a slice at a time so that the window never freezes.
+BULK_AT_ONCE = 3000
+_BULK_SLICE = 200  # words per slice of accept-all
+_BULK_SECONDS = 0.008  # UI time per turn of the event loop for a bulk step, before redrawing
 RECENT_LIMIT = 10
 
 
@@ -61,6 +67,7 @@ class MainWindow(QMainWindow):
     """The Stet editor window."""
 
     restoration_finished = Signal()
+    bulk_finished = Signal()  # an accept-all, undo or redo has been carried out completely
     transcript_opened = Signal(object)  # Transcript
     autosaved = Signal(str)  # path of the recovery file
 
@@ -81,6 +88,8 @@ class MainWindow(QMainWindow):
         self._saved_revision = 0
         self.restoration_status = ""
         self._status_note: str | None = ""  # after the count in the status bar; None: keep it
+        self._bulk = None  # a bulk step under way: (iterator of slices, what to do at the end)
+        self.last_accepted = 0  # how many the last accept-all accepted (when it has finished)
         self.restore_model_override: str | None = None  # `stet gui --model DIR`, not saved
         # this session's recovery file (editor.gui.recovery), owned by a lock, not by the PID
         self.autosaver = Autosaver(self)
@@ -315,13 +324,84 @@ class MainWindow(QMainWindow):
     def accept_all(self, min_confidence: float = 0.0) -> int:
         """Accept every pending suggestion with confidence >= ``min_confidence`` (a word's case
         follows the sentence end before it: see ``Transcript.pending_to_apply``); one undo step."""
-        above = sum(1 for s in self.transcript.pending() if s.confidence >= min_confidence)
-        count = self.transcript.accept_all(min_confidence)
-        held = above - count
-        self.statusBar().showMessage(
-            f"Accepted {count} suggestions" + (f"; {held} case suggestions wait for the sentence end before them"
-                                               if held else ""), 6000)
-        return count
+        if self.busy_with_bulk():
+            return 0
+        doc = self.transcript
+        text = f"Accept all ≥ {min_confidence:.0%}"
+        counts = [0, 0]  # accepted, held back
+
+        def note() -> None:
+            count, held = counts
+            self.last_accepted = count
+            self.statusBar().showMessage(f"Accepted {count:,} suggestions" + (
+                f"; {held:,} case suggestions wait for the sentence end before them"
+                if held else ""), 6000)
+
+        def accept(start: int, end: int | None, merge_id=None) -> None:
+            above = sum(1 for t in doc.tokens[start:end]
+                        for s in doc.suggestions_of(t.id).values()
+                        if s.state == State.PENDING and s.confidence >= min_confidence) \
+                if doc.tokens else 0
+            chosen = doc.pending_to_apply(min_confidence, start=start, end=end)
+            counts[0] += doc.accept_suggestions(chosen, text=text, merge_id=merge_id)
+            counts[1] += above - len(chosen)
+
+        if len(doc.tokens) <= BULK_AT_ONCE:
+            accept(0, None)
+            note()
+            QTimer.singleShot(0, self.bulk_finished.emit)
+            return counts[0]
+        # A long transcript: a slice of words per turn of the event loop, all one undo step.
+        merge_id = ("accept all", id(self), time.perf_counter())
+
+        def slices():
+            for start in range(0, len(doc), _BULK_SLICE):
+                accept(start, start + _BULK_SLICE, merge_id)
+                yield
+        self.statusBar().showMessage("Accepting suggestions…")
+        self._run_bulk(slices(), note)
+        return -1
+
+    # -- bulk steps, a slice per turn of the event loop --------------------------------------------
+    def busy_with_bulk(self) -> bool:
+        if self._bulk is not None:
+            self.statusBar().showMessage("Still working on the last step…", 2000)
+            return True
+        return False
+
+    def _run_bulk(self, slices, done) -> None:
+        self._bulk = (slices, done)
+        self.restoration.paused = True  # its results would split the step in two
+        self.view.frozen = True
+        self.panel.busy = True  # refreshed seldom meanwhile, and once at the end
+        gc.disable()  # no full collections over the new records meanwhile (see set_transcript)
+        self.view.last_changed = None
+        QTimer.singleShot(0, self._bulk_slice)
+
+    def _bulk_slice(self) -> None:
+        if self._bulk is None:
+            return
+        slices, done = self._bulk
+        end = time.perf_counter() + _BULK_SECONDS
+        finished = False
+        while time.perf_counter() < end:
+            if next(slices, StopIteration) is StopIteration:
+                finished = True
+                break
+        self.view.flush()
+        if not finished:
+            QTimer.singleShot(0, self._bulk_slice)
+            return
+        self._bulk = None
+        self.restoration.paused = False
+        self.view.frozen = False
+        self.panel.busy = self.restoration.running
+        if not self.restoration.running:
+            gc.freeze()
+            gc.enable()
+        self.panel.refresh_soon()
+        done()
+        self.bulk_finished.emit()
 
     def accept_all_dialog(self) -> AcceptAllDialog:
         """Ask for a threshold in percent, showing how many it accepts; accept on OK."""
@@ -363,15 +443,35 @@ class MainWindow(QMainWindow):
         return count
 
     def undo(self) -> bool:
-        """Undo one step (and bring what it changed into view)."""
-        done: list[bool] = []
-        self.view.reveal_change(lambda: done.append(self.transcript.history.undo()))
-        return done[0]
+        """Undo one step (and bring what it changed into view). A big step (accept all on a long
+        transcript) is undone a slice at a time; ``bulk_finished`` says when it is done."""
+        return self._step(undo=True)
 
     def redo(self) -> bool:
-        done: list[bool] = []
-        self.view.reveal_change(lambda: done.append(self.transcript.history.redo()))
-        return done[0]
+        return self._step(undo=False)
+
+    def _step(self, undo: bool) -> bool:
+        if self.busy_with_bulk():
+            return False
+        history = self.transcript.history
+        if history.size_of_step(undo) <= BULK_AT_ONCE:
+            done: list[bool] = []
+            self.view.reveal_change(lambda: done.append(history.undo() if undo else history.redo()))
+            if done[0]:
+                QTimer.singleShot(0, self.bulk_finished.emit)
+            return done[0]
+        text = history.undo_text if undo else history.redo_text
+        steps = history.stepwise(undo)
+        if steps is None:
+            return False
+        self.view.flush()
+        self.statusBar().showMessage(f"{'Undoing' if undo else 'Redoing'} {text}…")
+
+        def done() -> None:
+            self.statusBar().showMessage(f"{'Undid' if undo else 'Redid'} {text}", 4000)
+            self.view.reveal_last_change()
+        self._run_bulk(steps, done)
+        return True
 
     def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
         """Write the transcript by extension; pending suggestions are left out unless ``policy``

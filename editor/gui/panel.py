@@ -8,7 +8,7 @@ import html
 import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QBrush
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -31,13 +31,17 @@ LIST_LIMIT = 400
 
 
 class QtLegend(QWidget):
-    """Three colour chips with the thresholds they stand for."""
+    """Three colour chips with the thresholds they stand for, and a key to every mark the text can
+    carry: what is proposed (tinted) against what is in the text (plain)."""
 
     def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(3)
+        layout = QHBoxLayout()
+        outer.addLayout(layout)
         self.labels: dict[str, QLabel] = {}
         for band in BANDS:
             label = QLabel()
@@ -45,6 +49,14 @@ class QtLegend(QWidget):
             layout.addWidget(label)
             self.labels[band] = label
         layout.addStretch(1)
+        self.key = QLabel()
+        self.key.setObjectName("legend-key")
+        self.key.setWordWrap(True)
+        self.key.setTextFormat(Qt.TextFormat.RichText)
+        font = self.key.font()
+        font.setPointSizeF(font.pointSizeF() * 0.9)
+        self.key.setFont(font)
+        outer.addWidget(self.key)
         self.refresh()
 
     def refresh(self) -> None:
@@ -59,6 +71,20 @@ class QtLegend(QWidget):
             label.setStyleSheet(
                 f"QLabel {{ border-left: 12px solid {colour}; padding: 2px 6px; "
                 f"background: rgba({light.red()},{light.green()},{light.blue()},{light.alpha()}); }}")
+        self.key.setText(self.key_html())
+
+    def key_html(self) -> str:
+        """What each mark in the text means (the view draws exactly these)."""
+        tint = band_colour("medium", self.settings, 140).name(QColor.NameFormat.HexArgb)
+        rgba = QColor(tint)
+        bg = f"rgba({rgba.red()},{rgba.green()},{rgba.blue()},{rgba.alpha()})"
+        return (
+            f"<span style='background:{bg}'>Word</span>, <b style='background:{bg}'>,</b> "
+            "tinted: <b>proposed</b>, not in the text until accepted (a capital or lower case; a "
+            "mark after the word). Plain text is the text as it stands, accepted changes "
+            "included. <u>Wavy underline</u>: proposed to remove the mark after the word. "
+            "Dotted underline: low confidence. Framed: the suggestion under review. "
+            "Export leaves proposals out unless you choose otherwise.")
 
 
 class QtSuggestionList(QWidget):
@@ -114,7 +140,9 @@ class QtSuggestionList(QWidget):
         self._timer = QTimer(self)  # many events in a row (a restoration pass) -> one refresh
         self._timer.setSingleShot(True)
         self._timer.setInterval(250)
-        self._timer.timeout.connect(self.refresh)
+        self._timer.timeout.connect(self._refresh_in_slices)
+        self._scan = None  # the refresh under way, a slice per turn of the event loop
+        self._again = False
         self.show_current(None)
         self.set_transcript(transcript)
 
@@ -128,35 +156,87 @@ class QtSuggestionList(QWidget):
         self.refresh()
 
     def _changed(self, *_: object) -> None:
-        if not self._timer.isActive():
+        if self._scan is not None:
+            self._again = True  # the scan under way may have missed it: another after it
+        elif not self._timer.isActive():
             # While restoration streams in, refresh seldom, and the more seldom the longer a
             # refresh takes (a 100,000-word transcript has 200,000 suggestions to look through).
             self._timer.start(max(1500, int(self._cost * 40_000)) if self.busy else 250)
 
-    def refresh(self) -> None:
-        """List the least confident pending suggestions (only the first LIST_LIMIT are sorted:
-        a full sort of 20,000 suggestions would stall the window while restoration runs)."""
-        began = time.perf_counter()
-        try:
-            self._refresh()
-        finally:
-            self._cost = time.perf_counter() - began
+    def refresh_soon(self) -> None:
+        """Refresh on the next turn of the event loop (a slice at a time)."""
+        if self._scan is None:
+            self._timer.start(0)
+        else:
+            self._again = True
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
+        """List the least confident pending suggestions at once (only the first LIST_LIMIT are
+        sorted: a full sort of 20,000 suggestions would stall the window)."""
         self._timer.stop()
-        doc = self._transcript
-        if doc is None:
+        self._scan = None
+        if self._transcript is None:
             return
+        scan = self._scanner()
+        for _ in scan:
+            pass
+
+    def _refresh_in_slices(self) -> None:
+        """The same as ``refresh``, looking through the suggestions a slice per turn of the event
+        loop, so a long transcript never stalls the window while its list is brought up to date."""
+        if self._transcript is None:
+            return
+        self._again = False
+        self._scan = self._scanner()
+        self._scan_slice()
+
+    def _scan_slice(self) -> None:
+        scan = self._scan
+        if scan is None:
+            return
+        end = time.perf_counter() + 0.008
+        while time.perf_counter() < end:
+            if next(scan, None) is None:
+                self._scan = None
+                if self._again:
+                    self._changed()
+                return
+        QTimer.singleShot(0, self._scan_slice)
+
+    def _scanner(self):
+        """Yields True per slice of suggestions looked at; shows the result at the end."""
+        worked = 0.0
+        doc = self._transcript
         wanted = self.filter.currentIndex()
         band = ("low", "medium", "high")[wanted - 1] if wanted else None
-        pending = [s for slot in doc._sugg.values() for s in slot.values()  # read-only peek
-                   if s.state == State.PENDING]
-        shown = pending if band is None else \
-            [s for s in pending if band_of(s.probs[s.value], self.settings) == band]
-        lowest = heapq.nsmallest(LIST_LIMIT, shown, key=lambda s: s.probs[s.value])
+        slots = list(doc._sugg.values())  # read-only peek; a copy, as edits may come between slices
+        pending = shown = 0
+        worst: list[tuple[float, int, Suggestion]] = []  # the LIST_LIMIT least confident, max-heap
+        order = 0
+        for k in range(0, len(slots), 4000):
+            t0 = time.perf_counter()
+            for slot in slots[k:k + 4000]:
+                for s in slot.values():
+                    if s.state != State.PENDING:
+                        continue
+                    pending += 1
+                    p = s.probs[s.value]
+                    if band is not None and band_of(p, self.settings) != band:
+                        continue
+                    shown += 1
+                    order += 1
+                    if len(worst) < LIST_LIMIT:
+                        heapq.heappush(worst, (-p, order, s))
+                    elif p < -worst[0][0]:
+                        heapq.heapreplace(worst, (-p, order, s))
+            worked += time.perf_counter() - t0
+            yield True
+        t0 = time.perf_counter()
+        lowest = [s for _, _, s in worst
+                  if doc.has_token(s.token_id) and doc.suggestion(s.token_id, s.kind) is s]
         lowest.sort(key=lambda s: (s.probs[s.value], doc.index_of(s.token_id), s.kind != Kind.CASE))
         self.items = lowest
-        self.pending_count = len(pending)
+        self.pending_count = pending
         self.list.setUpdatesEnabled(False)
         self.list.clear()
         brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
@@ -165,10 +245,11 @@ class QtSuggestionList(QWidget):
             item.setBackground(brushes[band_of(s.confidence, self.settings)])
             self.list.addItem(item)
         self.list.setUpdatesEnabled(True)
-        more = f" (first {LIST_LIMIT} listed)" if len(shown) > LIST_LIMIT else ""
-        self.count_label.setText((f"{len(pending):,} pending" if len(shown) == len(pending)
-                                  else f"{len(shown):,} of {len(pending):,} pending") + more)
-        self.counted.emit(len(pending))
+        more = f" (first {LIST_LIMIT} listed)" if shown > LIST_LIMIT else ""
+        self.count_label.setText((f"{pending:,} pending" if shown == pending
+                                  else f"{shown:,} of {pending:,} pending") + more)
+        self._cost = worked + time.perf_counter() - t0
+        self.counted.emit(pending)
 
     def describe(self, s: Suggestion) -> str:
         """"62%  …the old train station.  mark": the words around it as they would read."""

@@ -100,6 +100,7 @@ class RestorationController(QObject):
         self._total = 0
         self._stale = False
         self.applying = False  # True while results go into the document (not the person's edits)
+        self.paused = False  # the window runs a bulk step: results wait (they would split it)
         self._slice_words = 50  # adapted so that one slice takes about _SLICE_SECONDS
         self._pump = QTimer(self)
         self._pump.setSingleShot(True)
@@ -195,6 +196,9 @@ class RestorationController(QObject):
 
         doc = self.transcript
         if doc is None:
+            return
+        if self.paused or doc.history.busy:
+            self._pump.start()
             return
         began = time.perf_counter()
         found = []

@@ -103,6 +103,7 @@ class QtTranscriptView(QPlainTextEdit):
         # caret moves away or on Esc. Only in it do Enter, Delete and 1-9 act on suggestions (and
         # with nothing current they do nothing rather than edit), so they never edit by surprise.
         self._reviewing = False
+        self.frozen = False  # a bulk step runs: keys that would change the text wait
         self._mouse_down = False
         self._was_reviewing = False
         self._extra: dict[str, list[QTextEdit.ExtraSelection]] = {"played": [], "current": []}
@@ -432,6 +433,12 @@ class QtTranscriptView(QPlainTextEdit):
     def _note_change(self, index: int) -> None:
         self.last_changed = index if self.last_changed is None else min(self.last_changed, index)
 
+    def reveal_last_change(self) -> None:
+        """Scroll to the first word changed since ``last_changed`` was reset, if off screen."""
+        self.flush()
+        if self.last_changed is not None and self._ulen:
+            self.scroll_to_token(min(self.last_changed, len(self._ulen) - 1))
+
     def reveal_change(self, change) -> None:
         """Run ``change()`` (an undo, a redo) and scroll to what it changed if that is off screen."""
         self.flush()
@@ -630,6 +637,10 @@ class QtTranscriptView(QPlainTextEdit):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key, mods = event.key(), event.modifiers()
+        if self.frozen and (event.text() or key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace,
+                                                    Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            self.message.emit("Still working on the last step; a moment…")
+            return
         plain = not (mods & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                              | Qt.KeyboardModifier.MetaModifier))
         reviewing = self._reviewing

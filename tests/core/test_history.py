@@ -58,3 +58,38 @@ def test_changed_fires_per_step():
         h.push(Append(log, 2))
     assert len(seen) == 1 and h.undo_text == "both"
     assert not h.can_redo
+
+
+def test_a_big_step_undone_and_redone_piecewise():
+    from editor.core.document import Kind, State, Suggestion, Token, Transcript
+
+    doc = Transcript([Token(f"w{i}") for i in range(30)])
+    doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ",", {",": 0.9, "": 0.1}) for t in doc])
+    chosen = doc.pending()
+    for k in range(0, 30, 10):  # three slices, one step
+        assert doc.accept_suggestions(chosen[k:k + 10], text="Accept all", merge_id="bulk") == 10
+    assert len(doc.history) == 2 and doc.history.undo_text == "Accept all"
+    assert all(t.punct == "," for t in doc)
+    steps = doc.history.stepwise(undo=True)
+    assert next(steps) == 5  # six commands: tokens and suggestions of three slices
+    assert doc.history.busy and not doc.history.can_undo and not doc.history.can_redo
+    for _ in steps:
+        pass
+    assert not doc.history.busy and doc.history.can_redo
+    assert all(t.punct == "" for t in doc) and len(doc.pending()) == 30
+    for _ in doc.history.stepwise(undo=False):
+        pass
+    assert all(t.punct == "," for t in doc)
+    assert all(s.state == State.ACCEPTED for s in doc.suggestions())
+    assert doc.history.stepwise(undo=False) is None  # nothing to redo
+
+
+def test_accepting_given_suggestions_skips_what_changed_since():
+    from editor.core.document import Kind, Suggestion, Token, Transcript
+
+    doc = Transcript([Token("a"), Token("b")])
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.9, "": 0.1}),
+                         Suggestion(doc[1].id, Kind.PUNCT, ".", {".": 0.9, "": 0.1})])
+    chosen = doc.pending()
+    doc.reject(doc[0].id, Kind.PUNCT)
+    assert doc.accept_suggestions(chosen) == 1 and [t.text for t in doc] == ["a", "b."]

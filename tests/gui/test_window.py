@@ -85,10 +85,16 @@ def test_accept_all_is_one_undo_step_and_export_gives_back_raw_words(window, qtb
     doc = window.transcript
     pending = len(doc.pending())
     assert pending > 1000
-    assert window.accept_all(0.0) == pending
+    with qtbot.waitSignal(window.bulk_finished, timeout=60_000):  # a slice at a time
+        window.accept_all(0.0)
+    assert window.last_accepted == pending
+    assert not doc.pending_to_apply(0.0)
+    assert doc.history.undo_text.startswith("Accept all")
     first = window.export(tmp_path / "accepted.txt").read_text(encoding="utf-8")
     assert first.split() != raw
-    assert window.undo()
+    with qtbot.waitSignal(window.bulk_finished, timeout=60_000):
+        assert window.undo()
+    assert len(doc.pending()) == pending
     again = window.export(tmp_path / "again.txt").read_text(encoding="utf-8")
     assert again.split() == raw
     assert window.view.shown_text() == layout(doc, ALL).text.replace("\n", "\n\n")

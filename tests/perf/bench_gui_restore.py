@@ -67,7 +67,7 @@ class Heartbeat:
 
     def start(self) -> None:
         self.gaps.clear()
-        self.last = time.perf_counter()
+        self.last = self.started = time.perf_counter()
         self.timer.start()
 
     def stop(self) -> float:
