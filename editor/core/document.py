@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import itertools
+import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -147,6 +148,7 @@ class WordsSnapshot:
     paragraph_starts: tuple[int, ...] = ()  # indices into `words` of the words that start a paragraph
 
 
+_ID, _WORD = operator.attrgetter("id"), operator.attrgetter("word")
 _R = TypeVar("_R")
 
 
@@ -288,8 +290,8 @@ class Transcript:
         chosen = self._tokens[start:end]
         stop = start + len(chosen)
         paragraphs = tuple(i - start for i in self.paragraph_starts if start <= i < stop)
-        return WordsSnapshot(self.words_revision, start, tuple(t.id for t in chosen),
-                             tuple(t.word for t in chosen), paragraphs)
+        return WordsSnapshot(self.words_revision, start, tuple(map(_ID, chosen)),
+                             tuple(map(_WORD, chosen)), paragraphs)
 
     def index_of(self, token_id: int) -> int:
         """Index of a token id; KeyError when the token is gone."""

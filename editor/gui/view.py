@@ -203,28 +203,49 @@ class QtTranscriptView(QPlainTextEdit):
     def rebuild(self) -> None:
         """Lay the whole text out again (opening a document, new settings)."""
         doc = self.transcript
-        self._timed = any(t.start is not None for t in doc.tokens)
+        tokens = doc.tokens
+        # words with times have them throughout: a look at both ends is enough (and quick)
+        self._timed = any(t.start is not None for t in (*tokens[:100], *tokens[-100:]))
         # Subtitle cues as read (``Metadata.cues``, where the reader keeps them): a bar marks where
         # each begins.
         self._cue_ids = frozenset(c.token_ids[0] for c in getattr(doc.metadata, "cues", ())
                                   if getattr(c, "token_ids", ()))
         self._soft = self._soft_breaks()
-        looks = [self._look(i) for i in range(len(doc))]
-        self._sep = [lk[0] for lk in looks]
-        self._surf = [lk[1] for lk in looks]
-        self._punct = [lk[2] for lk in looks]
-        self._ulen = [len(a) + len(b) + len(c) for a, b, c, _, _ in looks]
+        # In bulk, without a _look per word: opening 100,000 words spent most of its time there.
+        n = len(tokens)
+        seps = [" "] * n
+        if n:
+            seps[0] = ""
+        if self._soft:
+            for i, t in enumerate(tokens):
+                if t.id in self._soft:
+                    seps[i] = SOFT_BREAK
+        for i in doc.paragraph_starts:
+            if 0 < i < n:
+                seps[i] = PARAGRAPH_GAP
+        surfs = [t.surface or t.word for t in tokens]
+        puncts = [t.punct for t in tokens]
+        looks = []
+        sugg = doc._sugg  # read-only peek
+        for i, t in enumerate(tokens) if sugg else ():
+            if t.id in sugg:
+                look = self._look(i)
+                surfs[i], puncts[i] = look[1], look[2]
+                if look[3] is not None or look[4] is not None:
+                    looks.append((i, look))
+        self._sep, self._surf, self._punct = seps, surfs, puncts
+        pieces = list(map(str.__add__, map(str.__add__, seps, surfs), puncts))
+        self._ulen = list(map(len, pieces))
         self._prefix: list[int] | None = None
         self._dirty.clear()
         self._moving = True
         try:
-            self.setPlainText("".join(itertools.chain.from_iterable(lk[:3] for lk in looks)))
+            self.setPlainText("".join(pieces))
             prefix = self._offsets()
             cursor = QTextCursor(self.document())
             cursor.beginEditBlock()
-            for i, (sep, surface, punct, sfmt, pfmt) in enumerate(looks):
-                if sfmt is not None or pfmt is not None:
-                    self._format_token(cursor, prefix[i] + len(sep), surface, punct, sfmt, pfmt)
+            for i, (sep, surface, punct, sfmt, pfmt) in looks:
+                self._format_token(cursor, prefix[i] + len(sep), surface, punct, sfmt, pfmt)
             cursor.endEditBlock()
         finally:
             self._moving = False

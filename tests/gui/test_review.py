@@ -259,3 +259,34 @@ def test_subtitle_cues_are_marked_where_they_begin(qtbot):
     assert "starts a subtitle cue" in view.time_html(2)
     assert "starts a subtitle cue" not in view.time_html(3)
     view.repaint()  # the bars are drawn without error
+
+
+# -- opening a long transcript without a freeze ------------------------------------------------------
+def test_a_replaced_transcript_is_freed_without_a_full_collection(window):
+    import gc
+    import weakref
+
+    first = Transcript([Token(w) for w in ["one", "two", "three"]])
+    window.set_transcript(first, restore=False)
+    window.view.edit_characters(0, 0, "zero ")  # an undo step that refers back to the document
+    gone = weakref.ref(first)
+    del first
+    gc.disable()
+    try:
+        window.set_transcript(Transcript([Token("four")]), restore=False)
+        assert gone() is None
+    finally:
+        gc.enable()
+
+
+def test_a_long_file_is_read_on_a_worker_thread(window, qtbot, tmp_path):
+    from editor.gui.main_window import READ_IN_BACKGROUND
+
+    source = tmp_path / "long.txt"
+    words = ["word"] * (READ_IN_BACKGROUND // 5 + 10)
+    source.write_text("\n\n".join(" ".join(words[i:i + 150]) for i in range(0, len(words), 150)),
+                      encoding="utf-8")
+    with qtbot.waitSignal(window.transcript_opened, timeout=60_000):
+        window._open_reporting(source)
+        assert "Reading long.txt" in window.status_label.text()  # the window goes on meanwhile
+    assert len(window.transcript) == len(words) and window.source == source

@@ -81,17 +81,18 @@ def main() -> int:
         beat.start()
         marks: dict[str, float] = {}
 
-        def open_it() -> None:
-            window.open_path(path)
+        def started(_words: int) -> None:  # the end of showing the words
             marks["opened"] = time.perf_counter()
 
-        QTimer.singleShot(20, open_it)
+        window.restoration.started.connect(started)
+        QTimer.singleShot(20, lambda: window._open_reporting(path))  # as File > Open does
         done.exec()
         window.restoration_finished.disconnect(done.quit)
+        window.restoration.started.disconnect(started)
         beat.stop()
         assert window.restoration_status == "done", window.restoration_status
-        # gaps are stamped at the tick that ends them: the one ending just after open_path
-        # returned is the opening; every later one belongs to restoring
+        # gaps are stamped at the tick that ends them: those begun before the words were shown
+        # (reading on a worker thread, then showing them) are opening; later ones restoring
         stamps, t, opening, restoring = [], beat.started, 0.0, 0.0
         for gap in beat.gaps:
             t += gap
