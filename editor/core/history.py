@@ -197,10 +197,13 @@ class History:
         return len(self._undo)
 
 
-def _leaves(command: Command) -> Iterator[Command]:
+def leaves(command: Command) -> Iterator[Command]:
     """The commands of a (nested) group in the order they were done."""
     if isinstance(command, CommandGroup):
         for inner in command.commands:
-            yield from _leaves(inner)
+            yield from leaves(inner)
     else:
         yield command
+
+
+_leaves = leaves

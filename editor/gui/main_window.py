@@ -10,6 +10,7 @@ changes run a slice per turn of the event loop and emit ``bulk_finished`` when d
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from pathlib import Path
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from editor.core.document import State, Transcript
 from editor.core.errors import UserError
+from editor.core.history import leaves
 from editor.core.formats import READERS, can_read, read_any, write_any
 from editor.core import process
 from editor.core.paths import resource_path
@@ -90,6 +92,7 @@ class MainWindow(QMainWindow):
         self._status_note: str | None = ""  # after the count in the status bar; None: keep it
         self._bulk = None  # a bulk step under way: (iterator of slices, what to do at the end)
         self.last_accepted = 0  # how many the last accept-all accepted (when it has finished)
+        self._disposing: list = []  # documents replaced, taken apart a slice at a time
         self.restore_model_override: str | None = None  # `stet gui --model DIR`, not saved
         # this session's recovery file (editor.gui.recovery), owned by a lock, not by the PID
         self.autosaver = Autosaver(self)
@@ -269,7 +272,7 @@ class MainWindow(QMainWindow):
         # steps, which refer back to it, are dropped: no full pass needed (one took 120-140 ms at
         # 100,000 words).
         if old is not doc:
-            old.history.clear()
+            self._dispose(old)
         self.source, self.path = source, project
         self.view.set_transcript(doc)
         self.panel.set_transcript(doc)
@@ -289,6 +292,49 @@ class MainWindow(QMainWindow):
                 self._pending_counted(self.panel.pending_count)
             self.restoration_status = "skipped"
             QTimer.singleShot(0, self.restoration_finished.emit)
+
+    def _dispose(self, old: Transcript) -> None:
+        """Take the replaced document apart a slice per turn of the event loop: freeing 100,000
+        words with 200,000 suggestions and their undo steps at once held the window ~1 s (and its
+        undo steps refer back to it, so without this only a full garbage collection frees it)."""
+        history = old.history
+
+        def slices():
+            for stack in (history._undo, history._redo):  # noqa: SLF001 — its own parts
+                while stack:
+                    group = stack.pop()
+                    for command in leaves(group):
+                        for name in ("new", "old"):
+                            changes = getattr(command, name, None)
+                            while isinstance(changes, list) and changes:
+                                del changes[-5_000:]
+                                yield
+                    del group
+                    yield
+            suggestions = old._sugg  # noqa: SLF001
+            while suggestions:
+                for key in list(itertools.islice(suggestions, 10_000)):
+                    del suggestions[key]
+                yield
+            tokens = old._tokens  # noqa: SLF001
+            while tokens:
+                del tokens[-20_000:]
+                yield
+            old._tuple = None  # noqa: SLF001
+            old._index.clear()  # noqa: SLF001
+            history.clear()
+
+        self._disposing.append(slices())
+        if len(self._disposing) == 1:
+            QTimer.singleShot(0, self._dispose_slice)
+
+    def _dispose_slice(self) -> None:
+        end = time.perf_counter() + 0.005
+        while self._disposing and time.perf_counter() < end:
+            if next(self._disposing[0], None) is None:
+                self._disposing.pop(0)
+        if self._disposing:
+            QTimer.singleShot(0, self._dispose_slice)
 
     def open_path(self, path: str | os.PathLike[str], encoding: str | None = None) -> Transcript:
         """Open a transcript file (a text one in ``encoding`` when given) and start restoring it.
@@ -326,7 +372,9 @@ class MainWindow(QMainWindow):
     # -- scripting surface -------------------------------------------------------------------------
     def accept_all(self, min_confidence: float = 0.0) -> int:
         """Accept every pending suggestion with confidence >= ``min_confidence`` (a word's case
-        follows the sentence end before it: see ``Transcript.pending_to_apply``); one undo step."""
+        follows the sentence end before it: see ``Transcript.pending_to_apply``); one undo step.
+        Returns how many; on a transcript of more than BULK_AT_ONCE words it runs a slice per turn
+        of the event loop and returns -1: ``bulk_finished`` then, and ``last_accepted``."""
         if self.busy_with_bulk():
             return 0
         doc = self.transcript

@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog
 
+from editor.core import process
 from editor.core.errors import UserError
 from editor.core.formats import read_any
 from editor.gui.background import BackgroundOp
@@ -68,6 +69,10 @@ class Opener(QObject):
         dialog.canceled.connect(self.cancel)
         dialog.setValue(0)  # starts the timer that shows it if the read takes long
         self._window.statusBar().showMessage(f"Opening {path.name}…")
+        # No garbage collection while the reader builds the words: with what exists frozen, full
+        # passes over the new objects came ever more often, each holding the GIL, and stalled the
+        # window for 5-10 s at 100,000 words (tests/perf/bench_gui_stalls.py).
+        process.hold_collections()
         BackgroundOp(self, lambda _report: read_any(path)) \
             .success(lambda doc: self._opened(job, path, doc)) \
             .failure(lambda err: self._failed(job, path, err)).run(own_thread=True)
@@ -85,6 +90,7 @@ class Opener(QObject):
 
     def _close(self) -> None:
         if self._dialog is not None:
+            process.release_collections()
             dialog, self._dialog = self._dialog, None
             dialog.canceled.disconnect(self.cancel)
             dialog.close()

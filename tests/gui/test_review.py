@@ -262,7 +262,7 @@ def test_subtitle_cues_are_marked_where_they_begin(qtbot):
 
 
 # -- opening a long transcript without a freeze ------------------------------------------------------
-def test_a_replaced_transcript_is_freed_without_a_full_collection(window):
+def test_a_replaced_transcript_is_freed_without_a_full_collection(window, qtbot):
     import gc
     import weakref
 
@@ -274,19 +274,6 @@ def test_a_replaced_transcript_is_freed_without_a_full_collection(window):
     gc.disable()
     try:
         window.set_transcript(Transcript([Token("four")]), restore=False)
-        assert gone() is None
+        qtbot.waitUntil(lambda: gone() is None, timeout=5000)  # taken apart a slice at a time
     finally:
         gc.enable()
-
-
-def test_a_long_file_is_read_on_a_worker_thread(window, qtbot, tmp_path):
-    from editor.gui.main_window import READ_IN_BACKGROUND
-
-    source = tmp_path / "long.txt"
-    words = ["word"] * (READ_IN_BACKGROUND // 5 + 10)
-    source.write_text("\n\n".join(" ".join(words[i:i + 150]) for i in range(0, len(words), 150)),
-                      encoding="utf-8")
-    with qtbot.waitSignal(window.transcript_opened, timeout=60_000):
-        window._open_reporting(source)
-        assert "Reading long.txt" in window.status_label.text()  # the window goes on meanwhile
-    assert len(window.transcript) == len(words) and window.source == source

@@ -67,10 +67,15 @@ def main() -> int:
         def finished() -> None:
             QTimer.singleShot(int(settle_s * 1000), loop.quit)
 
-        window.bulk_finished.connect(finished)
-        QTimer.singleShot(20, step)
+        signal = getattr(window, "bulk_finished", None)  # None: an older Stet, all at once
+        if signal is None:
+            QTimer.singleShot(20, lambda: (step(), finished()))
+        else:
+            signal.connect(finished)
+            QTimer.singleShot(20, step)
         loop.exec()
-        window.bulk_finished.disconnect(finished)
+        if signal is not None:
+            signal.disconnect(finished)
         return beat.stop() * 1000
 
     def open_and_restore(path: Path) -> tuple[float, float]:
