@@ -205,6 +205,13 @@ class RestorationController(QObject):
         taken = 0
         while self._queue and taken < self._slice_words:
             chunk = self._queue.popleft()
+            room = self._slice_words - taken
+            if len(chunk.ids) > room:  # a long region: the rest waits for the next slice
+                self._queue.appendleft(RestoredChunk(
+                    chunk.pass_id, chunk.revision, chunk.start + room, chunk.ids[room:],
+                    chunk.predictions[room:]))
+                chunk = RestoredChunk(chunk.pass_id, chunk.revision, chunk.start, chunk.ids[:room],
+                                      chunk.predictions[:room])
             taken += len(chunk.ids)
             self._done_words += len(chunk.ids)
             if chunk.revision != doc.words_revision:
