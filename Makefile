@@ -14,7 +14,7 @@ APT_PACKAGES := xvfb libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libxcb-cur
 	libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libdbus-1-3 \
 	librsvg2-bin desktop-file-utils appstream shared-mime-info
 STAMP := $(VENV)/.stet-setup-done
-SAMPLE ?= resources/samples/sample.srt
+SAMPLE ?= resources/samples/repair-cafe.json
 
 # `make dist`: the PyInstaller folder, a tarball and a .deb in dist/. HOMEPAGE is where the
 # AppStream screenshots are served from (resources/screenshots/ under it): set the real one.
