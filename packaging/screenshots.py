@@ -42,6 +42,9 @@ def main() -> int:
 
     out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "resources" / "screenshots")
     out.mkdir(parents=True, exist_ok=True)
+    from editor.core.process import configure_process
+
+    configure_process(gui=True)  # as `stet` does (the PySide6 workaround on Python 3.11)
     app = application(sys.argv[:1])
     window = MainWindow(Settings(), interactive=False)
     window.resize(1200, 780)

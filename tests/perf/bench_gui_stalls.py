@@ -37,9 +37,11 @@ def main() -> int:
 
     from PySide6.QtCore import QEventLoop, QTimer
 
+    from editor.core.process import configure_process
     from editor.core.settings import Settings
     from editor.gui import MainWindow, application
 
+    configure_process(gui=True)  # as `stet` does (threads; the PySide6 workaround on 3.11)
     app = application()
     tmp = Path(tempfile.mkdtemp(prefix="stet-stalls-"))
     os.environ["XDG_DATA_HOME"] = str(tmp / "data")
