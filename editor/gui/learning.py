@@ -40,12 +40,13 @@ class LearningController(QObject):
         super().__init__(parent)
         self.settings = settings
 
-    def remember(self, transcript: Transcript) -> BackgroundOp | None:
-        """Learn from ``transcript``'s review (call after it was saved)."""
+    def remember(self, transcript: Transcript, forms: dict[str, str] | None = None) -> BackgroundOp | None:
+        """Learn from ``transcript``'s review (call after it was saved); ``forms``: its
+        ``user_forms`` when the caller has them already (a pass over every word saved)."""
         if not self.settings.review.learn_from_reviews:
             return None
         decisions = review_decisions(transcript)
-        forms = user_forms(transcript)
+        forms = user_forms(transcript) if forms is None else forms
         if not decisions and not forms:
             return None
         extra, language, speakers = adaptation_inputs(transcript)
@@ -67,10 +68,10 @@ class LearningController(QObject):
         self.error.emit(f"Could not keep what this review taught: {err}")
 
 
-def project_lexicon_update(transcript: Transcript) -> dict | None:
+def project_lexicon_update(transcript: Transcript, forms: dict[str, str] | None = None) -> dict | None:
     """The metadata ``extra`` with the document's own lexicon brought up to date, or None when it
     is already current (so that saving a document whose forms did not change changes nothing)."""
-    forms = user_forms(transcript)
+    forms = user_forms(transcript) if forms is None else forms
     extra = dict(transcript.metadata.extra)
     if extra.get("lexicon", {}) == forms or (not forms and "lexicon" not in extra):
         return None

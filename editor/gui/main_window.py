@@ -39,6 +39,7 @@ from editor.core.paths import resource_path
 from editor.core.render import NONE, RenderPolicy
 from editor.core.settings import Settings
 from editor.gui import hotkeys, opening, overwrite, recovery
+from editor.core.learning import user_forms
 from editor.gui.learning import LearnedDialog, LearningController, project_lexicon_update
 from editor.gui.dialogs import AcceptAllDialog, EXPORT_FORMATS, ExportDialog, FindBar, SettingsDialog
 from editor.gui.encoding import reopen_with_encoding
@@ -539,11 +540,12 @@ class MainWindow(QMainWindow):
             raise UserError("no project file to save to yet; give a path")
         if target.suffix.lower() != ".stet":
             target = target.with_suffix(".stet")
-        extra = project_lexicon_update(self.transcript)  # the project's own lexicon travels in it
+        forms = user_forms(self.transcript)  # one pass over the words, for the project and the user
+        extra = project_lexicon_update(self.transcript, forms)  # the project's own lexicon travels in it
         if extra is not None:
             self.transcript.set_metadata(extra=extra)
         write_any(self.transcript, target)
-        self.learning.remember(self.transcript)
+        self.learning.remember(self.transcript, forms)
         self.path = target
         self.dirty = False
         self._saved_revision = self.transcript.revision

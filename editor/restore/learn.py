@@ -411,17 +411,16 @@ def remember_review(decisions: Sequence, forms: Mapping[str, str], key: str) -> 
     return len(changed), len(merged.pair_marks)
 
 
-def from_review(decisions: Sequence, forms: Mapping[str, str] | None = None) -> Adaptation:
+def from_review(decisions: Sequence) -> Adaptation:
     """An adaptation from a document's review (editor.core.learning.review_decisions): the marks
     the person left between two words where they accepted or turned down a proposal (every
-    decision on the same pair must agree), and case forms."""
+    decision on the same pair must agree). Case forms go to the user lexicon instead."""
     pairs: dict[tuple[str, str], set[str]] = {}
     # a rejected mark leaves the token's mark as it was; an accepted one is in the text
     for d in decisions:
         if getattr(d, "kind", None) == "punct" and d.next_word:
             pairs.setdefault((d.word, d.next_word), set()).add(d.punct)
-    return Adaptation(case_forms=dict(forms or {}),
-                      pair_marks={p: next(iter(m)) for p, m in pairs.items() if len(m) == 1 and next(iter(m)) in PUNCT_INDEX},
+    return Adaptation(pair_marks={p: next(iter(m)) for p, m in pairs.items() if len(m) == 1 and next(iter(m)) in PUNCT_INDEX},
                       words=len(decisions))
 
 
