@@ -1,7 +1,7 @@
 """The ``stet`` command.
 
-Subcommands come from modules named ``editor/<package>/cli.py`` (restore, asr, audio, gui), found at
-start-up, so adding one never means editing this file. Such a module provides::
+Subcommands come from modules named ``editor/<package>/cli.py`` (restore, restore.lab, asr, audio,
+gui), found at start-up, so adding one never means editing this file. Such a module provides::
 
     def add_parser(subparsers):          # subparsers: argparse's _SubParsersAction
         p = subparsers.add_parser("restore", help="...", description="...")
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from editor import __version__
 
 #: Sub-packages whose ``cli`` module, when present, adds subcommands.
-COMMAND_PACKAGES = ("editor.restore", "editor.asr", "editor.audio", "editor.gui")
+COMMAND_PACKAGES = ("editor.restore", "editor.restore.lab", "editor.asr", "editor.audio", "editor.gui")
 EXIT_OK, EXIT_USER_ERROR, EXIT_USAGE = 0, 1, 2
 
 

@@ -1,24 +1,15 @@
-"""`stet restore`, `stet eval` and `stet train`. torch is imported inside the handlers only."""
+"""`stet restore` (and the learned-state commands). torch is imported inside the handler only;
+`stet eval` and `stet train` are the lab's (editor.restore.lab.cli)."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
 from pathlib import Path
 
 from editor.core.arguments import add_batch_arguments, add_encoding_argument, add_force_argument, probability
-from editor.restore.train_config import add_train_arguments, train_config_from_args
-
-
-def _error_rates() -> str:
-    from editor.restore.labels import ASR_ERRORS
-
-    return ", ".join(f"{100 * rate:g} %% of words {verb}" for verb, rate in
-                     zip(("substituted", "dropped", "inserted"),
-                         (ASR_ERRORS["substitute"], ASR_ERRORS["delete"], ASR_ERRORS["insert"])))
 
 
 def add_parser(subparsers) -> None:
@@ -49,57 +40,9 @@ def add_parser(subparsers) -> None:
     add_batch_arguments(p, kind="restore", inputs="input", ray=True)
     p.set_defaults(handler=run_restore)
 
-    p = subparsers.add_parser(
-        "eval", help="score the restoration model on a reference file",
-        description="FILE is IWSLT-style `word<TAB>LABEL` (labels O, COMMA, PERIOD, QUESTION; contractions "
-                    "split as `do n't` are joined as an ASR engine writes them) or cased, punctuated text "
-                    "(`# ` lines separate documents; each other line is a paragraph, whose break the model "
-                    "is given as the editor gives it a document's paragraphs). Reports P/R/F1 per class and overall, slot error rate, "
-                    "sentence accuracy, calibration error and precision/coverage at confidence >= 0.9; for "
-                    "text also case P/R/F1.")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="print the full result as JSON")
-    p.add_argument("--simulate-asr-errors", type=int, nargs="?", const=0, default=None, metavar="SEED",
-                   help="score a copy of a word<TAB>LABEL FILE with the recognition errors training simulates "
-                        f"({_error_rates()}; seed 0 unless given)")
-    p.add_argument("--ignore-paragraphs", action="store_true",
-                   help="in cased text, do not give the model the paragraph breaks (the words alone, as in "
-                        "the word<TAB>LABEL benchmarks)")
-    p.add_argument("--simulate-review", type=_share, default=None, metavar="SHARE",
-                   help="cased text only: per talk, a simulated reviewer fixes every error in the first SHARE "
-                        "(e.g. 0.2) of its words, Stet learns from them (what the editor learns from a review: "
-                        "a mark bias, remembered case forms and marks between word pairs), and the rest is "
-                        "scored before and after: overall F1, case F1, and the words the person still has "
-                        "to change")
-    p.add_argument("--adapt-heads", action="store_true",
-                   help="with --simulate-review, also tune the model's output layer on the reviewed words")
-    p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
-    p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
-    add_encoding_argument(p)
-    p.set_defaults(handler=run_eval)
-
-    p = subparsers.add_parser(
-        "train", help="train the restoration model (needs the training text and the `train` extra)",
-        description="Train the BiLSTM-CRF on DATA/train/*.txt.gz, selecting on DATA/dev. A run folder "
-                    "holds a resumable checkpoint: run the same command again to continue. With "
-                    "--export, tune the best checkpoint on dev and write a model directory instead.")
-    add_train_arguments(p)
-    p.add_argument("--export", metavar="MODEL_DIR", help="tune the run's best checkpoint on dev and write MODEL_DIR")
-    p.set_defaults(handler=run_train)
-
     from editor.restore import learned_cli
 
     learned_cli.add_parser(subparsers)
-
-
-def _share(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 < v < 1.0:
-        raise argparse.ArgumentTypeError(f"{text} is not a share between 0 and 1 (e.g. 0.2)")
-    return v
 
 
 def run_restore(args: argparse.Namespace) -> int:
@@ -150,49 +93,4 @@ def run_restore(args: argparse.Namespace) -> int:
     else:
         text = render(doc, policy)
         sys.stdout.write(text + "\n" if text else "")
-    return 0
-
-
-def run_eval(args: argparse.Namespace) -> int:
-    from editor.core.threads import configure_threads
-
-    configure_threads()
-    from editor.restore.inference import Restorer
-    from editor.restore.scoring import format_report, score_file
-
-    restorer = Restorer.load(args.model, args.device)
-    if args.adapt_heads and args.simulate_review is None:
-        from editor.core.errors import UserError
-
-        raise UserError("--adapt-heads goes with --simulate-review SHARE")
-    res = score_file(restorer, args.file, args.simulate_asr_errors, paragraphs=not args.ignore_paragraphs,
-                     simulate_review=args.simulate_review, adapt_heads=args.adapt_heads,
-                     encoding=args.encoding)
-    if args.json:
-        print(json.dumps(res, indent=1))
-    else:
-        print(format_report(res))
-    return 0
-
-
-def run_train(args: argparse.Namespace) -> int:
-    from editor.core.errors import UserError
-
-    data = Path(args.data)
-    if not (data / "train").is_dir() or not (data / "dev" / "dev2012.tsv").is_file():
-        raise UserError(f"{data}: expected train/*.txt.gz and dev/dev2012.tsv there (see --data)")
-    def log(s: str) -> None:
-        print(time.strftime("%H:%M:%S"), s, flush=True)
-    if args.export:
-        from editor.restore.tune import tune
-
-        best = Path(args.out) / "best.pt"
-        if not best.is_file():
-            raise UserError(f"{best}: no best checkpoint in this run folder yet")
-        rep = tune(best, data, Path(args.export), Path(args.export).name, log=log)
-        (Path(args.export).parent / f"{Path(args.export).name}.tuning.json").write_text(json.dumps(rep, indent=1, default=float))
-        return 0
-    from editor.restore.train import train
-
-    train(train_config_from_args(args), log=log)
     return 0

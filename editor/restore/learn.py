@@ -435,7 +435,7 @@ def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = 
 
 
 def _score(gold_doc: Sequence, preds: Sequence) -> dict:
-    from editor.restore.evaluate import case_scores, punct_scores
+    from editor.restore.lab.evaluate import case_scores, punct_scores
 
     g3 = [MARK_TO_3CLASS[w.punct] for w in gold_doc]
     p3 = [MARK_TO_3CLASS[p.punct] for p in preds]
@@ -448,7 +448,7 @@ def _score(gold_doc: Sequence, preds: Sequence) -> dict:
 
 
 def _summary(parts: list[dict]) -> dict:
-    from editor.restore.evaluate import case_scores, punct_scores
+    from editor.restore.lab.evaluate import case_scores, punct_scores
 
     g3 = [x for p in parts for x in p["g3"]]
     p3 = [x for p in parts for x in p["p3"]]

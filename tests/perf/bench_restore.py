@@ -52,7 +52,7 @@ def main() -> None:
     if a.quantize:
         r.model = torch.ao.quantization.quantize_dynamic(r.model, {torch.nn.LSTM, torch.nn.Linear}, dtype=torch.qint8)
     if Path(a.dev).is_file():
-        from editor.restore.data import read_iwslt_tsv
+        from editor.restore.lab.data import read_iwslt_tsv
 
         words = read_iwslt_tsv(Path(a.dev))[0]
     else:

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from editor.restore.data import ASR_ERRORS, batch_with_asr_errors, simulate_asr_errors
-from editor.restore.scoring import with_asr_errors
+from editor.restore.lab.data import ASR_ERRORS, batch_with_asr_errors, simulate_asr_errors
+from editor.restore.lab.scoring import with_asr_errors
 
 TOKENS = np.arange(10, 15)
 PUNCT = np.array([0, 1, 0, 2, 0])

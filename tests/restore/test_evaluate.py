@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from editor.restore.evaluate import calibration, case_errors, case_scores, high_confidence, punct_scores, sentence_accuracy
+from editor.restore.lab.evaluate import calibration, case_errors, case_scores, high_confidence, punct_scores, sentence_accuracy
 
 
 def test_punct_scores_count_substitutions_deletions_and_insertions():

@@ -95,7 +95,7 @@ def test_learned_state_is_kept_per_language_and_speakers_and_can_be_reset(tmp_pa
 
 
 def test_simulated_review_scores_the_rest_before_and_after(shipped_restorer, tmp_path):
-    from editor.restore.data import read_cased_paragraphs
+    from editor.restore.lab.data import read_cased_paragraphs
 
     path = tmp_path / "talks.txt"
     path.write_text(CASED * 3, encoding="utf-8")

@@ -51,8 +51,8 @@ def test_raw_abbreviations_are_written_with_their_period_and_end_a_text_once(shi
 
 def test_the_model_card_is_what_its_sources_give():
     """Every figure in MODEL_CARD.md comes from the files kept beside it; rebuild it after changing one
-    (`python -m editor.restore.card resources/models/stet-en-bilstm-crf`)."""
-    from editor.restore.card import card_from_sources
+    (`python -m editor.restore.lab.card resources/models/stet-en-bilstm-crf`)."""
+    from editor.restore.lab.card import card_from_sources
 
     d = default_model_dir()
     assert card_from_sources(d) == (d / "MODEL_CARD.md").read_text()

@@ -5,8 +5,8 @@ import argparse
 import pytest
 
 from editor.core.errors import UserError
-from editor.restore.train_config import add_train_arguments, train_config_from_args
-from editor.restore.data import DEFAULT_SOURCES
+from editor.restore.lab.train_config import add_train_arguments, train_config_from_args
+from editor.restore.lab.data import DEFAULT_SOURCES
 
 
 def _parse(*argv):
@@ -54,7 +54,7 @@ def test_asr_errors_share_reaches_the_config_and_must_be_a_probability():
 def test_every_option_defaults_to_the_config_field():
     from dataclasses import fields
 
-    from editor.restore.train_config import DEFAULT_DATA_DIR, TrainConfig
+    from editor.restore.lab.train_config import DEFAULT_DATA_DIR, TrainConfig
 
     parsed, plain = train_config_from_args(_parse()), TrainConfig()
     for f in fields(TrainConfig):

@@ -8,7 +8,7 @@ import torch
 
 from editor.core.errors import UserError
 from editor.restore.model import BiLSTMCRF, ModelConfig
-from editor.restore.train import init_from_model_dir
+from editor.restore.lab.train import init_from_model_dir
 from editor.restore.vocab import Vocab
 
 

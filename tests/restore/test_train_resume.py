@@ -7,7 +7,7 @@ import json
 import pytest
 
 from editor.core.errors import UserError
-from editor.restore.train import TrainConfig, train
+from editor.restore.lab.train import TrainConfig, train
 
 TEXT = ("So what is it for? I asked, and you said it is okay. Yes, we know. "
         "The iPhone was new in 2007; how did it work? Well, it did.\n")

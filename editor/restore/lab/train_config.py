@@ -1,7 +1,7 @@
 """What a training run is given: :class:`TrainConfig`, and the `stet train` options derived from it.
 
 Torch-free, so that `stet --help` can list the training options without loading torch, and so the
-command line (editor.restore.cli) and the trainer (editor.restore.train) share one definition:
+command line (editor.restore.lab.cli) and the trainer (editor.restore.lab.train) share one definition:
 every option's default is the dataclass field's default.
 """
 
@@ -72,7 +72,7 @@ class TrainConfig:
 
 
 def add_train_arguments(p: argparse.ArgumentParser) -> None:
-    """The training options, shared by `stet train` and `python -m editor.restore.train`: one per
+    """The training options, shared by `stet train` and `python -m editor.restore.lab.train`: one per
     :class:`TrainConfig` field that has one, with the field's default; then the model's shape."""
     for f in fields(TrainConfig):
         if "flag" not in f.metadata:

@@ -18,7 +18,7 @@ import numpy as np
 import torch
 
 from editor.core.errors import UserError
-from editor.restore.data import (
+from editor.restore.lab.data import (
     WindowSampler,
     batch_with_asr_errors,
     build_mixed_lexicon,
@@ -27,7 +27,7 @@ from editor.restore.data import (
 )
 from editor.restore.labels import N_CASE
 from editor.restore.model import BiLSTMCRF, ModelConfig
-from editor.restore.train_config import TrainConfig, add_train_arguments, train_config_from_args
+from editor.restore.lab.train_config import TrainConfig, add_train_arguments, train_config_from_args
 from editor.restore.vocab import UNK, Vocab
 
 CKPT_FORMAT = 1
@@ -51,7 +51,7 @@ class FormTables:
 
 
 def dev_f1(model: BiLSTMCRF, vocab: Vocab, words: list[str], gold: list[str]) -> dict:
-    from editor.restore.evaluate import punct_scores
+    from editor.restore.lab.evaluate import punct_scores
     from editor.restore.inference import joint_marginals_chunked
     from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS
     from editor.restore.model import split_marginals
@@ -259,7 +259,7 @@ def train(cfg: TrainConfig, log=print) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m editor.restore.train", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m editor.restore.lab.train", description=__doc__)
     add_train_arguments(p)
     cfg = train_config_from_args(p.parse_args(argv))
     train(cfg, log=lambda s: print(time.strftime("%H:%M:%S"), s, flush=True))

@@ -29,7 +29,7 @@ from editor.restore.labels import (
     labelled_words,
     normalize_word,
 )
-from editor.restore.train_config import DEFAULT_SOURCES
+from editor.restore.lab.train_config import DEFAULT_SOURCES
 
 # 4: a period after digits ("1.5.") ends the sentence; only letters joined by periods are abbreviations
 CACHE_VERSION = 4
@@ -333,5 +333,5 @@ def read_cased_paragraphs(path: Path, text: str | None = None) -> list[tuple[lis
     return docs
 
 
-if __name__ == "__main__":  # python -m editor.restore.data DATA_DIR CACHE_DIR
+if __name__ == "__main__":  # python -m editor.restore.lab.data DATA_DIR CACHE_DIR
     prepare(Path(sys.argv[1]), Path(sys.argv[2]))

@@ -1,8 +1,8 @@
 """Write a model directory's MODEL_CARD.md from the measured reports (tuning, benchmark, training
 history), so that every figure in the card comes from a file a command wrote.
 
-    python -m editor.restore.card MODEL_DIR TUNING.json BENCH.json HISTORY.json [--extra EXTRA.json]
-    python -m editor.restore.card MODEL_DIR      # from MODEL_DIR/TUNING_REPORT.json and MODEL_DIR/card-sources/
+    python -m editor.restore.lab.card MODEL_DIR TUNING.json BENCH.json HISTORY.json [--extra EXTRA.json]
+    python -m editor.restore.lab.card MODEL_DIR      # from MODEL_DIR/TUNING_REPORT.json and MODEL_DIR/card-sources/
 
 A shipped model keeps its card's sources beside it: TUNING_REPORT.json (written by `stet train
 --export`), card-sources/bench.json (tests/perf/bench_restore.py), card-sources/history.json (the
@@ -232,7 +232,7 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     a("- Training windows of 40-120 words starting anywhere (usually mid-sentence), never across a document; "
       "sources drawn by the weights above.")
     if tc.get("asr_errors", 0) > 0:
-        from editor.restore.data import ASR_ERRORS
+        from editor.restore.lab.data import ASR_ERRORS
 
         a(f"- Recognition errors simulated in {100 * tc['asr_errors']:.0f} % of the windows (of the last stage): "
           f"{100 * ASR_ERRORS['substitute']:.0f} % of their words replaced by another word of the batch, "

@@ -19,15 +19,15 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from editor.restore.data import read_cased_paragraphs, read_cased_talks, read_iwslt_tsv
-from editor.restore.evaluate import calibration, case_scores, punct_scores
+from editor.restore.lab.data import read_cased_paragraphs, read_cased_talks, read_iwslt_tsv
+from editor.restore.lab.evaluate import calibration, case_scores, punct_scores
 from editor.restore.inference import DEFAULT_OVERLAP, DEFAULT_SIZE, Restorer, decide_marks, joint_marginals_chunked
 from editor.restore.labels import (CASE_CLASSES, CASE_INDEX, END_INDEX, MARK_TO_3CLASS, MARK_GROUP, PUNCT_INDEX,
                                    PUNCT_MARKS, THREE_CLASS)
 from editor.restore.model import BiLSTMCRF, ModelConfig
 from editor.restore.package import export_model, write_checksums
-from editor.restore.scoring import score_text, score_tsv, with_asr_errors
-from editor.restore.train_config import DEFAULT_DATA_DIR
+from editor.restore.lab.scoring import score_text, score_tsv, with_asr_errors
+from editor.restore.lab.train_config import DEFAULT_DATA_DIR
 from editor.restore.vocab import Vocab
 
 
@@ -190,7 +190,7 @@ def tune_joint_case(restorer: Restorer, docs: list[tuple[list, list[int]]], join
     LOWER_GRID whose capitals there are names and "I" (at most WRONG_CAPITALS_AFTER_COMMA of them
     lowercase in the reference), `unmarked_lower` (after no mark) the one with the best case F1.
     Sets them on `restorer` and returns the report."""
-    from editor.restore.evaluate import case_errors
+    from editor.restore.lab.evaluate import case_errors
 
     gold_surface = [w.surface for words, _s in docs for w in words]
     gold_marks = [w.punct for words, _s in docs for w in words]
