@@ -11,15 +11,20 @@ from typing import TYPE_CHECKING
 __all__ = ["Cancelled", "Restorer", "WordPrediction", "make_suggestions"]
 
 if TYPE_CHECKING:
-    from editor.restore.inference import Cancelled, Restorer, WordPrediction
+    from editor.restore.inference import Restorer
+    from editor.restore.prediction import Cancelled, WordPrediction
     from editor.restore.suggest import make_suggestions
 
 
 def __getattr__(name: str):
-    if name in ("Cancelled", "Restorer", "WordPrediction"):
-        from editor.restore import inference
+    if name == "Restorer":
+        from editor.restore.inference import Restorer
 
-        return getattr(inference, name)
+        return Restorer
+    if name in ("Cancelled", "WordPrediction"):
+        from editor.restore import prediction
+
+        return getattr(prediction, name)
     if name == "make_suggestions":
         from editor.restore.suggest import make_suggestions
 

@@ -474,7 +474,7 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     often their later occurrences are written right."""
     if not 0.0 < share < 1.0:
         raise ValueError("the reviewed share must be between 0 and 1 (e.g. 0.2)")
-    from editor.restore.inference import joint_marginals_chunked
+    from editor.restore.windows import joint_marginals_chunked
 
     before_parts, after_parts = [], []
     names_total = names_before = names_after = 0

@@ -84,7 +84,7 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
     dash where the model agrees that a sentence ends or a clause breaks there. Tokens that are not
     words ("[noise]", "<unk>", "[3]") get no suggestions.
 
-    `author_prior` ({"punct": p, "case": p}, fitted on dev: see tune.tune_author_prior): where the
+    `author_prior` ({"punct": p, "case": p}, fitted on dev: see lab.author_prior.tune_author_prior): where the
     text's marks (or capitals) were written by someone, each is taken as right with that
     probability, so changing it needs that much evidence; the probabilities shown then include that
     evidence. The case follows the marks as the text will stand: no lowercase after a sentence end,

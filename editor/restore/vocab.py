@@ -42,6 +42,10 @@ class Vocab:
     def from_dict(cls, d: dict) -> Vocab:
         return cls(list(d["words"]), list(d["chars"]), int(d["max_word_len"]))
 
+    def __contains__(self, word: object) -> bool:
+        """Whether `word` has its own id (is not <unk>)."""
+        return word in self._word_index
+
     def word_id(self, word: str) -> int:
         return self._word_index.get(word, UNK)
 

@@ -4,7 +4,7 @@ probability shown that value's own, and a word's case decided with the mark befo
 import numpy as np
 import pytest
 
-from editor.restore.inference import decide_jointly
+from editor.restore.decision import decide_jointly
 from editor.restore.labels import END_INDEX, PUNCT_MARKS
 
 NONE, COMMA, PERIOD = 0, PUNCT_MARKS.index(","), PUNCT_MARKS.index(".")
@@ -74,7 +74,7 @@ def test_every_decision_is_likelier_than_the_raw_text_on_random_distributions():
 @pytest.mark.parametrize("surface", ["[3]", "<unk>", "[noise]", "{laughs}", "[inaudible]."])
 def test_tokens_that_are_not_words_get_no_suggestions(surface):
     from editor.core.document import Transcript
-    from editor.restore.inference import WordPrediction
+    from editor.restore.prediction import WordPrediction
     from editor.restore.suggest import make_suggestions
 
     doc = Transcript.from_text(f"well {surface} okay")

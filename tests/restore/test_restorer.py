@@ -4,7 +4,8 @@ import threading
 
 import pytest
 
-from editor.restore.inference import Cancelled, Restorer
+from editor.restore.inference import Restorer
+from editor.restore.prediction import Cancelled
 
 WORDS = ("so what is the iphone for i asked and you said it is okay yes " * 12).split()
 
@@ -79,7 +80,7 @@ def test_separate_heads_give_a_joint_distribution():
 def test_the_mark_decision_weighs_whole_groups_then_picks_the_likeliest_mark():
     import numpy as np
 
-    from editor.restore.inference import decide_marks, decision_scales
+    from editor.restore.decision import decide_marks, decision_scales
     from editor.restore.labels import PUNCT_MARKS
 
     # columns: none , . ? ! : ;
@@ -101,7 +102,7 @@ def test_character_features_computed_once_per_word_equal_the_cnn_at_every_positi
     import numpy as np
     import torch
 
-    from editor.restore.inference import CharFeatures
+    from editor.restore.windows import CharFeatures
 
     # known words repeated, unknown words of different spellings (one <unk> id), and padding
     words = "so what is zebra the iphone zebras so what qwxyz".split()
@@ -118,7 +119,7 @@ def test_character_features_computed_once_per_word_equal_the_cnn_at_every_positi
 
 
 def test_restoring_in_batches_equals_predicting_the_merged_marginals_at_once(restorer):
-    from editor.restore.inference import joint_marginals_chunked
+    from editor.restore.windows import joint_marginals_chunked
 
     joint = joint_marginals_chunked(restorer.model, restorer.vocab, WORDS, restorer.size, restorer.overlap,
                                     restorer.cut, restorer.merge)
@@ -159,7 +160,7 @@ def test_the_last_word_of_a_text_ends_a_sentence_keeping_the_models_choice_among
 def test_a_prediction_reads_the_same_from_rows_as_from_dicts_and_is_read_only():
     import numpy as np
 
-    from editor.restore.inference import WordPrediction
+    from editor.restore.prediction import WordPrediction
     from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
 
     pp = np.asarray([0.1, 0.6, 0.2, 0.05, 0.05, 0.0, 0.0], np.float32)

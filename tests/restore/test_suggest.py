@@ -1,7 +1,7 @@
 import pytest
 
 from editor.core.document import Kind, Token
-from editor.restore.inference import WordPrediction
+from editor.restore.prediction import WordPrediction
 from editor.restore.suggest import make_suggestions, surface_probs
 
 

@@ -7,7 +7,8 @@ import torch
 
 from editor.restore.inference import Restorer
 from editor.restore.model import BiLSTMCRF, ModelConfig
-from editor.restore.lab.tune import LOWER_GRID, tune
+from editor.restore.lab.tune import tune
+from editor.restore.lab.tune_decision import LOWER_GRID
 from editor.restore.vocab import Vocab
 
 SENTENCES = ["So what is this?", "I think it is okay, yes.", "And we know that.", "How is the iPhone for you?",

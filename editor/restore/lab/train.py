@@ -52,7 +52,7 @@ class FormTables:
 
 def dev_f1(model: BiLSTMCRF, vocab: Vocab, words: list[str], gold: list[str]) -> dict:
     from editor.restore.lab.evaluate import punct_scores
-    from editor.restore.inference import joint_marginals_chunked
+    from editor.restore.windows import joint_marginals_chunked
     from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS
     from editor.restore.model import split_marginals
 

@@ -28,6 +28,9 @@ DEFAULT_SOURCES = {
 }
 """Training sources and their sampling weights."""
 
+TRAINING_LANGUAGE = "en"
+"""The language of the training text (DEFAULT_SOURCES): exported models refuse text that does not look like it."""
+
 
 def _option(flag: str, help: str, *, type: Any = None, metavar: str | None = None) -> dict[str, Any]:
     return {"flag": flag, "help": help, "type": type, "metavar": metavar}
