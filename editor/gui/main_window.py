@@ -47,6 +47,7 @@ from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
 from editor.gui.recovery import Autosaver
 from editor.gui.restoration import RestorationController
+from editor.gui.session import Session
 from editor.gui.transcription import TranscriptionController
 from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
@@ -84,11 +85,7 @@ class MainWindow(QMainWindow):
             for problem in problems:
                 print(f"stet: warning: {problem}")
         self.settings = settings
-        self.transcript = Transcript()
-        self.path: Path | None = None  # the .stet project, once saved
-        self.source: Path | None = None  # the file the transcript came from
-        self.dirty = False
-        self._saved_revision = 0
+        self.session = Session()  # the transcript, its files, and whether it is saved
         self.restoration_status = ""
         self._status_note: str | None = ""  # after the count in the status bar; None: keep it
         self._bulk = None  # a bulk step under way: (iterator of slices, what to do at the end)
@@ -250,6 +247,25 @@ class MainWindow(QMainWindow):
         self._layout.addWidget(widget)
 
     # -- the document ------------------------------------------------------------------------------
+    @property
+    def transcript(self) -> Transcript:
+        return self.session.transcript
+
+    @property
+    def source(self) -> Path | None:
+        """The file the transcript came from."""
+        return self.session.source
+
+    @property
+    def path(self) -> Path | None:
+        """The .stet project, once saved (or opened)."""
+        return self.session.project
+
+    @property
+    def dirty(self) -> bool:
+        """There is work not saved (see ``Session``)."""
+        return self.session.dirty
+
     def _watch(self, doc: Transcript) -> None:
         doc.history.changed.connect(self._history_changed)
 
@@ -266,7 +282,7 @@ class MainWindow(QMainWindow):
         self._restoration_idle()
         self._unwatch(self.transcript)
         self.autosaver.discard()  # the work shown until now was saved or given up
-        old, self.transcript = self.transcript, doc
+        old = self.session.replace(doc, source=source, project=project)
         # The garbage collector's full passes scan every token and suggestion: 100-300 ms on a
         # long transcript, felt as a freeze; so what exists is kept out of them (frozen by
         # _restoration_idle above). The document replaced goes by reference counting once its undo
@@ -274,12 +290,9 @@ class MainWindow(QMainWindow):
         # 100,000 words).
         if old is not doc:
             self._dispose(old)
-        self.source, self.path = source, project
         self.view.set_transcript(doc)
         self.panel.set_transcript(doc)
         self._watch(doc)
-        self.dirty = False
-        self._saved_revision = doc.revision
         self._update_title()
         self._update_undo_actions()
         self.transcript_opened.emit(doc)
@@ -352,15 +365,15 @@ class MainWindow(QMainWindow):
         return doc
 
     def _history_changed(self) -> None:
-        if not self.restoration.applying:
-            self.dirty = True
+        by_person = not self.restoration.applying  # restoration results leave it as saved as it was
+        self.session.note_change(by_person=by_person)
+        if by_person:
             self.autosaver.changed()
         self._update_title()
         self._update_undo_actions()
 
     def _update_title(self) -> None:
-        name = (self.path or self.source).name if (self.path or self.source) else "Untitled"
-        self.setWindowTitle(f"{name}[*] — Stet")
+        self.setWindowTitle(f"{self.session.name}[*] — Stet")
         self.setWindowModified(self.dirty)
 
     def _update_undo_actions(self) -> None:
@@ -546,9 +559,7 @@ class MainWindow(QMainWindow):
             self.transcript.set_metadata(extra=extra)
         write_any(self.transcript, target)
         self.learning.remember(self.transcript, forms)
-        self.path = target
-        self.dirty = False
-        self._saved_revision = self.transcript.revision
+        self.session.mark_saved(target)
         self._remember_recent(target)
         self.discard_recovery()
         self._update_title()
@@ -861,7 +872,7 @@ class MainWindow(QMainWindow):
         self.set_transcript(doc, source=Path(info.source) if info.source else None,
                             project=Path(info.project) if info.project else None, restore=False)
         self.autosaver.slot.take_over(orphan)  # it is this session's recovery file now
-        self.dirty = True
+        self.session.mark_unsaved()  # in no file but the recovery file
         self._update_title()
         self.statusBar().showMessage(f"Restored the autosaved work on {info.name}", 8000)
         return True

@@ -268,7 +268,7 @@ class TranscriptionController(QObject):
         name = self.audio_path.name if self.audio_path else ""
         # The words are the starting point, as if a transcript had been opened: undoing
         # "Add words" would wipe the transcription.
-        doc.history.clear()
+        self.window.session.forget_history()
         if err is None:
             status = "done" if words else "no speech"
         elif isinstance(err, RecognitionCancelled):

@@ -59,7 +59,7 @@ def main() -> int:
         if mode == "recover":
             say(recovered=window.transcript.words() if restored else None)
             window.discard_recovery()
-            window.dirty = False
+            window.session.mark_saved()
             QApplication.quit()
             return
         window.autosaved.connect(lambda _path: say(autosaved=round(window.autosaver.last_write_s, 3),

@@ -37,7 +37,7 @@ def _crash(w):
     w.autosaver._pause.stop()
     w.autosaver._deadline.stop()
     w.autosaver.slot._lock.release()
-    w.dirty = False  # so that closing the dead window in teardown touches nothing
+    w.session.mark_saved()  # so that closing the dead window in teardown touches nothing
 
 
 def _autosaved(w, qtbot, words="Changed "):
@@ -209,7 +209,7 @@ def test_recovery_is_offered_at_every_start_whatever_was_asked(make_window, qtbo
         assert len(seen) == 2 and opened == ([asked] if asked else [])  # restored instead
         assert fresh.dirty and fresh.transcript.words()[0] == "changed"
         fresh.discard_recovery()
-        fresh.dirty = False
+        fresh.session.mark_saved()
 
 
 def test_a_live_session_is_never_offered_nor_written_over(make_window, qtbot, monkeypatch):
