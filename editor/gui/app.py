@@ -43,7 +43,7 @@ def begin(window, file: str | None) -> None:
         window.statusBar().showMessage(f"Restored the autosaved work; {Path(file).name} was not "
                                        "opened (File ▸ Open)", 12000)
     elif file:
-        window._open_reporting(file)
+        window.open_reporting(file)
     if not file or restored:
         # Import torch and load the model while the person picks a file: the import holds the
         # interpreter for a moment (a one-time hitch of a few hundred ms), better now than later.

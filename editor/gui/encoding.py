@@ -12,7 +12,7 @@ from editor.core.errors import UserError
 from editor.core.formats import TEXT_READERS
 
 #: The main window (not imported: it imports this module). It has ``source``, ``path``,
-#: ``open_path(path, encoding=)``, ``_may_discard()`` and ``_error(title, err)``.
+#: ``open_path(path, encoding=)``, ``may_discard()`` and ``report_error(title, err)``.
 MainWindow = Any
 
 #: Offered first; any other name Python knows can be typed.
@@ -44,12 +44,12 @@ def reopen_with_encoding(window: MainWindow, encoding: str | None = None) -> boo
         if not ok or not choice.strip():
             return False
         encoding = choice.split()[0]
-    if not window._may_discard():
+    if not window.may_discard():
         return False
     try:
         window.open_path(source, encoding=encoding)
     except UserError as err:
-        window._error("Cannot reopen", err)
+        window.report_error("Cannot reopen", err)
         return False
     window.statusBar().showMessage(f"Reopened {source.name} as {encoding}", 6000)
     return True

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QProgressDialog
+from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from editor.core import process
 from editor.core.errors import UserError
@@ -39,13 +40,22 @@ def needs_background(path: Path) -> bool:
 
 
 class Opener(QObject):
-    """Reads one file at a time in the background for the window; a newer open replaces it."""
+    """Reads one file at a time in the background for the window; a newer open replaces it.
+
+    What was read goes out as ``opened(path, transcript)`` if ``may_discard()`` (asked when the
+    read ends: the open work may have been typed into meanwhile) lets it replace the open work;
+    the progress dialog shows over ``parent``."""
 
     finished = Signal(str)  # "opened", "failed" or "cancelled"
+    opened = Signal(object, object)  # (Path, Transcript): show it
+    message = Signal(str, int)  # a status-bar message and for how many ms ("": clear it)
+    error = Signal(str, object)  # (title, exception)
 
-    def __init__(self, window) -> None:
-        super().__init__(window)
-        self._window = window
+    def __init__(self, parent: QWidget | None = None, *,
+                 may_discard: Callable[[], bool] = lambda: True) -> None:
+        super().__init__(parent)
+        self._parent_widget = parent
+        self._may_discard = may_discard
         self._job = 0
         self._dialog: QProgressDialog | None = None
         self.path: Path | None = None
@@ -59,7 +69,7 @@ class Opener(QObject):
         self._job += 1
         job, self.path = self._job, path
         dialog = self._dialog = QProgressDialog(f"Opening {path.name}…", "Cancel", 0, 0,
-                                                self._window)
+                                                self._parent_widget)
         dialog.setObjectName("opening-progress")
         dialog.setWindowTitle("Opening")
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
@@ -68,7 +78,7 @@ class Opener(QObject):
         dialog.setAutoClose(False)
         dialog.canceled.connect(self.cancel)
         dialog.setValue(0)  # starts the timer that shows it if the read takes long
-        self._window.statusBar().showMessage(f"Opening {path.name}…")
+        self.message.emit(f"Opening {path.name}…", 0)
         # No garbage collection while the reader builds the words: with what exists frozen, full
         # passes over the new objects came ever more often, each holding the GIL, and stalled the
         # window for 5-10 s at 100,000 words (tests/perf/bench_gui_stalls.py).
@@ -84,8 +94,7 @@ class Opener(QObject):
         self._job += 1
         self._close()
         if not quiet:
-            self._window.statusBar().showMessage(
-                f"Stopped opening {self.path.name if self.path else 'the file'}", 6000)
+            self.message.emit(f"Stopped opening {self.path.name if self.path else 'the file'}", 6000)
             self.finished.emit("cancelled")
 
     def _close(self) -> None:
@@ -100,19 +109,19 @@ class Opener(QObject):
         if job != self._job:
             return  # cancelled, or another file asked for since
         self._close()
-        self._window.statusBar().clearMessage()
-        if self._window.dirty and not self._window._may_discard():  # typed into while reading
+        self.message.emit("", 0)
+        if not self._may_discard():  # typed into while reading, and the person keeps that
             self.finished.emit("cancelled")
             return
-        self._window._show_opened(path, doc)
+        self.opened.emit(path, doc)
         self.finished.emit("opened")
 
     def _failed(self, job: int, path: Path, err: BaseException) -> None:
         if job != self._job:
             return
         self._close()
-        self._window.statusBar().clearMessage()
+        self.message.emit("", 0)
         if not isinstance(err, UserError):
             err = UserError(f"{path}: cannot be read ({err})")
-        self._window._error("Cannot open", err)
+        self.error.emit("Cannot open", err)
         self.finished.emit("failed")

@@ -8,15 +8,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from editor.audio.follow import word_at
 from editor.core import Transcript
+from editor.gui.session import Session
 
 if TYPE_CHECKING:  # numpy and the player load with the first transcript that has audio
     from editor.audio import Player
     from editor.gui.player_bar import QtPlayerBar
+    from editor.gui.view import QtTranscriptView
 
 
 def resolve_audio(audio_file: str | None, source: Path | None) -> Path | None:
@@ -34,15 +36,26 @@ def resolve_audio(audio_file: str | None, source: Path | None) -> Path | None:
 
 
 class PlaybackController(QObject):
-    """Owns the window's ``Player`` and ``QtPlayerBar`` (``window.add_bottom_widget``) and wires
-    them to the transcript view. Both are made when a transcript with audio is first opened, so a
-    window that never plays sound never loads PortAudio; the bar is hidden while the transcript has
-    no audio, which also leaves its keys free then."""
+    """Owns the window's ``Player`` and ``QtPlayerBar`` and wires them to the transcript view.
+    Both are made when a transcript with audio is first opened, so a window that never plays sound
+    never loads PortAudio; the bar is hidden while the transcript has no audio, which also leaves
+    its keys free then.
 
-    def __init__(self, window, player: Player | None = None, *,
-                 make_player: Callable[[], Player] | None = None) -> None:
-        super().__init__(window)
-        self.window = window
+    It knows the session and the view, not the window: the window puts the bar in place when
+    ``bar_made`` says so, calls ``transcript_opened`` and ``play_from_token`` (Ctrl+click on a
+    word), and shows ``message``. Dialogs open over ``parent``."""
+
+    bar_made = Signal(QWidget)  # the player bar, to go under the text
+    message = Signal(str, int)  # a status-bar message, and for how many ms
+
+    def __init__(self, session: Session, view: QtTranscriptView, player: Player | None = None, *,
+                 make_player: Callable[[], Player] | None = None, interactive: bool = False,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.view = view
+        self.interactive = interactive  # a missing recording is asked for
+        self._parent_widget = parent
         self.make_player = make_player
         """Builds the player on first need (default: ``Player()`` on the sound card); tests swap it."""
         self.player: Player | None = None
@@ -52,8 +65,6 @@ class PlaybackController(QObject):
         self._doc: Transcript | None = None  # whose metadata_changed is connected
         if player is not None:
             self._build(player)
-        window.transcript_opened.connect(self.transcript_opened)
-        window.view.token_activated.connect(self.play_from_token)
 
     def _build(self, player: Player | None) -> QtPlayerBar:
         from editor.gui.player_bar import QtPlayerBar
@@ -66,14 +77,10 @@ class PlaybackController(QObject):
         self.bar = QtPlayerBar(player)
         self.bar.setObjectName("player-bar")
         self.bar.hide()
-        self.window.add_bottom_widget(self.bar)
+        self.bar_made.emit(self.bar)
         self.bar.position_changed.connect(self.follow)
         self.bar.audio_failed.connect(self._failed)
         return self.bar
-
-    @property
-    def view(self):
-        return self.window.view
 
     def transcript_opened(self, doc: Transcript) -> None:
         """Load the audio the transcript names (off the UI thread), or hide the bar."""
@@ -83,16 +90,15 @@ class PlaybackController(QObject):
             self._doc = doc
             doc.metadata_changed.connect(self._metadata_changed)
         self._highlight(None)
-        path = resolve_audio(doc.metadata.audio_file, self.window.source)
+        path = resolve_audio(doc.metadata.audio_file, self.session.source)
         self.audio_path = path
         if path is None:
             if self.bar is not None:
                 self.bar.unload()
                 self.bar.hide()
             if doc.metadata.audio_file:
-                self.window.statusBar().showMessage(
-                    f"The recording {doc.metadata.audio_file} was not found", 8000)
-                if self.window.interactive:  # after the window has shown the text
+                self.message.emit(f"The recording {doc.metadata.audio_file} was not found", 8000)
+                if self.interactive:  # after the window has shown the text
                     QTimer.singleShot(0, lambda: self._offer_to_locate(doc))
             return
         if self.bar is None:
@@ -103,36 +109,36 @@ class PlaybackController(QObject):
 
     def locate_audio(self, path: str | os.PathLike[str]) -> None:
         """Point the open transcript at its recording in a new place (an undoable change)."""
-        self.window.transcript.set_metadata(audio_file=os.fspath(Path(path).resolve()))
+        self.session.transcript.set_metadata(audio_file=os.fspath(Path(path).resolve()))
 
     def _metadata_changed(self) -> None:
         doc = self._doc
-        if doc is not None and resolve_audio(doc.metadata.audio_file, self.window.source) != self.audio_path:
+        if doc is not None and resolve_audio(doc.metadata.audio_file, self.session.source) != self.audio_path:
             self.transcript_opened(doc)  # located, or the locating undone
 
     def _offer_to_locate(self, doc: Transcript) -> None:
-        if doc is not self.window.transcript or self.audio_path is not None:
+        if doc is not self.session.transcript or self.audio_path is not None:
             return
         name = Path(doc.metadata.audio_file or "").name
         answer = QMessageBox.question(
-            self.window, "Recording not found",
+            self._parent_widget, "Recording not found",
             f"The recording {name} is not where the transcript says. Find it?")
         if answer != QMessageBox.StandardButton.Yes:
             return
-        path, _ = QFileDialog.getOpenFileName(self.window, f"Where is {name}?",
-                                              str(self.window.source.parent) if self.window.source else "",
+        path, _ = QFileDialog.getOpenFileName(self._parent_widget, f"Where is {name}?",
+                                              str(self.session.source.parent) if self.session.source else "",
                                               f"{name} (*{Path(name).suffix});;All files (*)")
-        if path and doc is self.window.transcript:
+        if path and doc is self.session.transcript:
             self.locate_audio(path)
 
     def play_from_token(self, index: int) -> None:
         """Play from the start of token ``index`` (Ctrl+click on a word)."""
-        doc = self.window.transcript
+        doc = self.session.transcript
         if self.player is None or self.player.audio is None or not 0 <= index < len(doc):
             return
         start = doc[index].start
         if start is None:
-            self.window.statusBar().showMessage("This word has no time in the recording", 3000)
+            self.message.emit("This word has no time in the recording", 3000)
             return
         self.bar.seek(start)
         if not self.player.playing:
@@ -140,7 +146,7 @@ class PlaybackController(QObject):
 
     def follow(self, seconds: float) -> None:
         """Highlight the word at ``seconds``; while playing, scroll it into view if it left it."""
-        index = word_at(self.window.transcript, seconds)
+        index = word_at(self.session.transcript, seconds)
         if index == self._highlighted:
             return
         self._highlight(index)
@@ -162,4 +168,4 @@ class PlaybackController(QObject):
         self.view.scroll_to_token(index)
 
     def _failed(self, reason: str) -> None:
-        self.window.statusBar().showMessage(reason, 8000)
+        self.message.emit(reason, 8000)

@@ -10,14 +10,16 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QProgressBar, QPushButton
+from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
 
 from editor.core.document import Metadata, Transcript
 from editor.core.errors import FormatError, UserError
 from editor.core.progress import format_eta
+from editor.core.settings import Settings
 from editor.gui.background import BackgroundOp
 from editor.gui.language_dialog import LanguageDialog, describe_model
 from editor.gui.model_dialog import ModelDialog
+from editor.gui.session import Session
 
 _PROGRESS_STEPS = 1000
 
@@ -27,16 +29,32 @@ class TranscriptionController(QObject):
 
     ``open(path)`` starts one and returns the (still empty) transcript it fills;
     ``finished(status)`` fires once per run with "done", "cancelled", "no speech" or
-    "failed: <why>". The transcript is the window's document throughout: words the person edits
+    "failed: <why>". The transcript is the session's throughout: words the person edits
     while the rest arrives stay edited, and opening another file cancels the run.
+
+    It knows the session and the settings, not the window: what it has to show or ask for goes
+    out as signals the window wires up, and its progress bar and Cancel button are ``widgets``
+    for the window's status bar. Dialogs open over ``parent``.
     """
 
     finished = Signal(str)
     words_added = Signal(int)  # words in the transcript so far
+    words_arriving = Signal()  # words are about to be added (the view notes where it is)
+    opened = Signal(object, object)  # (Transcript, Path): show it, it fills as words arrive
+    restore_requested = Signal()  # the words are in: restore punctuation and case
+    said = Signal(str)  # what the status line says of the transcription now
+    said_why = Signal(str)  # the details of a failure (a tooltip); "" when none
+    message = Signal(str, int)  # a passing status-bar message, and for how many ms
+    error = Signal(str, object)  # (title, exception): a failure the person must see
+    settings_changed = Signal()  # a model was chosen: the settings want saving
 
-    def __init__(self, window) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, session: Session, settings: Settings, *, interactive: bool = False,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.settings = settings
+        self.interactive = interactive  # questions (language, model) are asked
+        self._parent_widget = parent
         self.doc: Transcript | None = None
         self.audio_path: Path | None = None
         self.status = ""
@@ -47,21 +65,18 @@ class TranscriptionController(QObject):
         self._assembler = None
         self._began = 0.0
         self._shown = 0.0
-        bar = window.statusBar()
         self.progress = QProgressBar()
         self.progress.setObjectName("transcription-progress")
         self.progress.setMaximumWidth(220)
         self.progress.setRange(0, _PROGRESS_STEPS)
         self.progress.setFormat("Transcribing %p%")
         self.progress.hide()
-        bar.addPermanentWidget(self.progress)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("transcription-cancel")
         self.cancel_button.setToolTip("Stop transcribing; the words so far stay")
         self.cancel_button.clicked.connect(lambda _=False: self.cancel())
         self.cancel_button.hide()
-        bar.addPermanentWidget(self.cancel_button)
-        window.transcript_opened.connect(self._transcript_opened)
+        self.widgets: tuple[QWidget, ...] = (self.progress, self.cancel_button)  # status bar's
 
     @property
     def running(self) -> bool:
@@ -74,7 +89,7 @@ class TranscriptionController(QObject):
         from editor.asr.errors import ModelError
         from editor.asr.models import installed_models, resolve_model
 
-        chosen = self.window.settings.engine.vosk_model_dir
+        chosen = self.settings.engine.vosk_model_dir
         if chosen:
             try:
                 return resolve_model(chosen)  # a model folder
@@ -96,7 +111,7 @@ class TranscriptionController(QObject):
 
     def ask_for_model(self):
         """The model dialog (catalogue, download, pick a folder); the model chosen, or None."""
-        dialog = ModelDialog(self.window, in_use=self.model_in_use())
+        dialog = ModelDialog(self._parent_widget, in_use=self.model_in_use())
         if not dialog.exec() or dialog.model is None:
             return None
         self.remember_model(dialog.model)
@@ -111,7 +126,7 @@ class TranscriptionController(QObject):
         if current.path not in [m.path for m in models]:  # a folder chosen in the model dialog
             models.insert(0, current)
         dialog = LanguageDialog(path, models, current, get_model=self._get_model_for_dialog,
-                                parent=self.window)
+                                parent=self._parent_widget)
         if not dialog.exec() or dialog.model is None:
             return None
         if dialog.model.path != current.path:
@@ -119,23 +134,22 @@ class TranscriptionController(QObject):
         return dialog.model
 
     def _get_model_for_dialog(self):
-        dialog = ModelDialog(self.window, in_use=self.model_in_use())
+        dialog = ModelDialog(self._parent_widget, in_use=self.model_in_use())
         return dialog.model if dialog.exec() else None
 
     def choose_model(self) -> None:
         """File > Speech model: the dialog, for the next transcription."""
         info = self.ask_for_model()
         if info is not None:
-            self.window.statusBar().showMessage(
-                f"Recordings will be offered in {describe_model(info)}", 6000)
+            self.message.emit(f"Recordings will be offered in {describe_model(info)}", 6000)
 
     def remember_model(self, info) -> None:
-        self.window.settings.set("engine.vosk_model_dir", info.path)
-        self.window._save_settings()
+        self.settings.set("engine.vosk_model_dir", info.path)
+        self.settings_changed.emit()
 
     # -- running -----------------------------------------------------------------------------------
     def open(self, path: str | os.PathLike[str], model=None) -> Transcript | None:
-        """Start transcribing ``path`` into a new transcript shown in the window.
+        """Start transcribing ``path`` into a new transcript, shown (``opened``) at once.
 
         Interactively, the language spoken in it is asked first (None when the person cancels,
         and nothing changes). Raises ``UserError`` (before anything changes) when the file is
@@ -149,14 +163,14 @@ class TranscriptionController(QObject):
             try:
                 model = self.find_model()
             except ModelError:
-                if not self.window.interactive:
+                if not self.interactive:
                     raise
                 model = self.ask_for_model()  # the person picks the model, and its language
                 if model is None:
                     raise UserError("no speech model: transcription needs one (download one, "
                                     "or pick a model folder)") from None
             else:
-                if self.window.interactive:  # the language is asked, never assumed
+                if self.interactive:  # the language is asked, never assumed
                     model = self.ask_language(path, model)
                     if model is None:
                         return None
@@ -167,7 +181,7 @@ class TranscriptionController(QObject):
         doc = Transcript(metadata=Metadata(audio_file=os.fspath(audio), language=model.language,
                                            model=model.name))
         self.doc, self.audio_path = doc, audio
-        self.window.set_transcript(doc, source=path, restore=False)  # the player bar opens it
+        self.opened.emit(doc, path)  # the window shows it; the player bar opens the recording
         self._start(job, doc, audio, model)
         return doc
 
@@ -183,7 +197,7 @@ class TranscriptionController(QObject):
         self.progress.setValue(0)
         self.progress.show()
         self.cancel_button.show()
-        self.window.status_label.setToolTip("")  # a failure's details from an earlier run
+        self.said_why.emit("")  # a failure's details from an earlier run
         self.language = describe_model(model).split(" — ")[0]
         self.progress.setFormat(f"Transcribing ({self.language}) %p%")
         self._say(f"{audio.name} — {self.language} — loading the speech model {model.name}…")
@@ -218,7 +232,7 @@ class TranscriptionController(QObject):
 
     # -- events, on the UI thread -------------------------------------------------------------------
     def _current(self, job: int) -> bool:
-        return job == self._job and self.doc is not None and self.doc is self.window.transcript
+        return job == self._job and self.doc is not None and self.doc is self.session.transcript
 
     def _event(self, job: int, event) -> None:
         from editor.asr.engine import Finished, Progress, WordBatch
@@ -228,12 +242,9 @@ class TranscriptionController(QObject):
         doc = self.doc
         if isinstance(event, WordBatch):
             # Reading along at the end: stay there as words arrive; reading further up: stay put.
-            scroll = self.window.view.verticalScrollBar()
-            at_end = scroll.value() >= scroll.maximum() - 1
+            self.words_arriving.emit()
             for tokens, new_paragraph in self._assembler.add(event.words):
                 doc.append_tokens(tokens, new_paragraph=new_paragraph, merge_id=("asr", id(self), job))
-            if at_end:
-                scroll.setValue(scroll.maximum())
             self.words_added.emit(len(doc))
         elif isinstance(event, Progress):
             now = time.perf_counter()
@@ -268,7 +279,7 @@ class TranscriptionController(QObject):
         name = self.audio_path.name if self.audio_path else ""
         # The words are the starting point, as if a transcript had been opened: undoing
         # "Add words" would wipe the transcription.
-        self.window.session.forget_history()
+        self.session.forget_history()
         if err is None:
             status = "done" if words else "no speech"
         elif isinstance(err, RecognitionCancelled):
@@ -277,8 +288,9 @@ class TranscriptionController(QObject):
             status = f"failed: {err}"
         self.status = status
         if status == "done":  # the label goes on to tell of restoration; this stays a while
-            self._say(f"{name} — {words:,} words transcribed in {took:.1f} s ({self.language})")
-            self.window.statusBar().showMessage(self.window.status_label.text(), 8000)
+            said = f"{name} — {words:,} words transcribed in {took:.1f} s ({self.language})"
+            self._say(said)
+            self.message.emit(said, 8000)
         elif status == "no speech":
             self._say(f"{name} — no speech was recognised (silent, or not in the model's "
                       f"language: {self.language})")
@@ -286,16 +298,14 @@ class TranscriptionController(QObject):
             self._say(f"{name} — transcription cancelled; {words:,} words kept")
         else:
             self._say(f"{name} — transcription failed")
-            self.window.status_label.setToolTip(str(err))
-            if isinstance(err, UserError):
-                self.window._error("Cannot transcribe", err)
-            else:
-                self.window._error("Transcription failed", err)
+            self.said_why.emit(str(err))
+            self.error.emit("Cannot transcribe" if isinstance(err, UserError) else "Transcription failed", err)
         if words and status in ("done", "cancelled"):  # restoration follows, on every word
-            self.window.start_restoration()
+            self.restore_requested.emit()
         self.finished.emit(status)
 
-    def _transcript_opened(self, doc: Transcript) -> None:
+    def transcript_opened(self, doc: Transcript) -> None:
+        """Another transcript is shown: the running transcription stops."""
         if doc is not self.doc and self._running:
             self.cancel(quiet=True)
 
@@ -306,4 +316,4 @@ class TranscriptionController(QObject):
         self.cancel_button.setEnabled(True)
 
     def _say(self, text: str) -> None:
-        self.window.status_label.setText(text)
+        self.said.emit(text)

@@ -22,7 +22,7 @@ def make_window(qtbot, settings):
         from editor.gui import MainWindow
 
         w = MainWindow(settings, interactive=interactive)
-        w._may_discard = lambda: True  # closing at the end asks nobody (the unsaved work goes)
+        w.may_discard = lambda: True  # closing at the end asks nobody (the unsaved work goes)
         qtbot.addWidget(w)
         return w
     return make
@@ -197,7 +197,7 @@ def test_recovery_is_offered_at_every_start_whatever_was_asked(make_window, qtbo
         _crash(crashed)
         fresh = make_window(interactive=True)
         opened = []
-        monkeypatch.setattr(fresh, "_open_reporting", opened.append)
+        monkeypatch.setattr(fresh, "open_reporting", opened.append)
         monkeypatch.setattr(fresh, "preload_restorer", lambda: None)
         seen = []
         _answer(monkeypatch, "keep", seen)

@@ -19,7 +19,7 @@ def talk(window, qtbot, tmp_path):
     window.open_path(source)
     window.cancel_restoration()
     window.interactive = True  # a person answers (every question below is stood in for)
-    window._may_discard = lambda: True
+    window.may_discard = lambda: True
     return source
 
 
@@ -136,7 +136,7 @@ def test_a_large_file_opens_off_the_ui_thread(window, qtbot, tmp_path):
     words = ["word"] * (BACKGROUND_BYTES // 4)
     big.write_text(" ".join(words), encoding="utf-8")
     with qtbot.waitSignal(window.opening.finished, timeout=60_000) as done:
-        window._open_reporting(big)
+        window.open_reporting(big)
         assert len(window.transcript) == 0  # not read yet: the window goes on
     assert done.args == ["opened"] and len(window.transcript) == len(words)
     assert window.source == big
@@ -148,7 +148,7 @@ def test_a_fifo_never_freezes_the_window(window, qtbot, tmp_path):
     fifo = tmp_path / "x.txt"
     os.mkfifo(fifo)
     with qtbot.waitSignal(window.opening.finished, timeout=30_000) as done:
-        window._open_reporting(fifo)
+        window.open_reporting(fifo)
     assert done.args == ["failed"]
     assert "Cannot open" in window.statusBar().currentMessage()
 
@@ -160,7 +160,7 @@ def test_a_stalled_read_can_be_cancelled(window, qtbot, tmp_path, monkeypatch):
     monkeypatch.setattr(opening, "read_any", lambda path: stalled.wait(60) and None)
     slow = tmp_path / "slow.txt"
     slow.write_text("x" * (opening.BACKGROUND_BYTES + 1), encoding="utf-8")
-    window._open_reporting(slow)
+    window.open_reporting(slow)
     qtbot.waitUntil(lambda: window.opening._dialog is not None
                     and window.opening._dialog.isVisible(), timeout=5_000)
     with qtbot.waitSignal(window.opening.finished, timeout=5_000) as done:
@@ -182,10 +182,10 @@ def test_work_typed_while_a_file_is_read_is_not_replaced_unasked(window, qtbot, 
                         lambda path: reading.wait(60) and Transcript.from_text("read words"))
     slow = tmp_path / "slow.txt"
     slow.write_text("x" * (opening.BACKGROUND_BYTES + 1), encoding="utf-8")
-    window._open_reporting(slow)
+    window.open_reporting(slow)
     window.view.edit_characters(0, 0, "typed meanwhile")
     asked = []
-    window._may_discard = lambda: asked.append(True) and False  # the person keeps the work
+    window.may_discard = lambda: asked.append(True) and False  # the person keeps the work
     with qtbot.waitSignal(window.opening.finished, timeout=10_000) as done:
         reading.set()
     assert asked and done.args == ["cancelled"]

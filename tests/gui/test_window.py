@@ -170,7 +170,7 @@ def test_unreadable_file_raises_user_error(window, tmp_path):
     bad.write_text("hello")
     with pytest.raises(UserError):
         window.open_path(bad)
-    window._open_reporting(bad)  # from a menu: reported, not raised
+    window.open_reporting(bad)  # from a menu: reported, not raised
     assert "Cannot open" in window.statusBar().currentMessage()
 
 
@@ -224,7 +224,7 @@ def test_dropping_a_file_opens_it(window, qtbot, tmp_path):
     with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
         window.dropEvent(event)
     assert window.transcript.words() == ["dropped", "words", "here"]
-    window._fill_recent()
+    window.fill_recent()
     assert str(source.resolve()) in [a.text() for a in window.recent_menu.actions()]
 
 

@@ -92,7 +92,7 @@ def main() -> int:
             marks["opened"] = time.perf_counter()
 
         window.restoration.started.connect(started)
-        QTimer.singleShot(20, lambda: window._open_reporting(path))  # as File > Open does
+        QTimer.singleShot(20, lambda: window.open_reporting(path))  # as File > Open does
         done.exec()
         window.restoration_finished.disconnect(done.quit)
         window.restoration.started.disconnect(started)

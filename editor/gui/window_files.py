@@ -1,0 +1,205 @@
+"""The main window's files: open (a menu, a drop, the recent list, the command line), save as a
+.stet project, export, and the question asked before unsaved work is replaced.
+
+``FileCommands`` is a part of ``MainWindow`` (editor.gui.main_window), which provides ``session``,
+``settings``, ``interactive``, ``transcription``, ``opening``, ``learning``, ``autosaver``,
+``recent_menu``, ``set_transcript``, ``report_error``, ``save_settings`` and ``show_status``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from editor.core.document import Transcript
+from editor.core.errors import UserError
+from editor.core.formats import READERS, can_read, read_any, write_any
+from editor.core.learning import user_forms
+from editor.core.render import NONE, RenderPolicy
+from editor.gui import opening, overwrite
+from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog
+from editor.gui.learning import project_lexicon_update
+from editor.media.kinds import MEDIA_SUFFIXES, is_media
+
+RECENT_LIMIT = 10
+
+
+class FileCommands:
+    """Opening, saving and exporting, for the main window."""
+
+    # -- opening -----------------------------------------------------------------------------------
+    def open_path(self, path: str | os.PathLike[str], encoding: str | None = None) -> Transcript:
+        """Open a transcript file (a text one in ``encoding`` when given) and start restoring it.
+        Raises ``UserError`` if it cannot be read."""
+        path = Path(path)
+        if is_media(path):  # transcribed in the background; the words arrive as they are heard
+            doc = self.transcription.open(path)
+            if doc is None:  # the person cancelled the question of its language
+                return self.transcript
+            self.remember_recent(path)
+            return doc
+        doc = read_any(path, encoding)
+        self.show_opened(path, doc)
+        return doc
+
+    def open_dialog(self) -> None:
+        if not self.may_discard():
+            return
+        patterns = " ".join(f"*{ext}" for ext in READERS)
+        media = " ".join(f"*{ext}" for ext in MEDIA_SUFFIXES)
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a transcript, or a recording to transcribe", self.last_folder(),
+            f"Transcripts and recordings ({patterns} {media});;Transcripts ({patterns});;"
+            f"Audio and video ({media});;All files (*)")
+        if path:
+            self.open_reporting(path)
+
+    def open_reporting(self, path: str | os.PathLike[str]) -> None:
+        """Open from a menu, a drop or the command line: errors are reported, not raised. A large
+        file, or anything but a plain file (a FIFO, a device), is read off the UI thread."""
+        if opening.needs_background(Path(path)):
+            self.opening.start(Path(path))
+            return
+        try:
+            self.open_path(path)
+        except UserError as err:
+            self.report_error("Cannot open", err)
+
+    def show_opened(self, path: Path, doc: Transcript) -> None:
+        """A transcript just read from ``path`` (here or in the background) becomes the window's."""
+        project = path if path.suffix.lower() == ".stet" else None
+        self.set_transcript(doc, source=path, project=project)
+        self.remember_recent(path)
+        for warning in doc.metadata.warnings:
+            self.statusBar().showMessage(f"{path.name}: {warning}", 8000)
+
+    def may_discard(self) -> bool:
+        """True when the current work may be replaced (saved, nothing done, or the person agrees)."""
+        if not self.session.dirty or not self.interactive:
+            return True
+        answer = QMessageBox.question(
+            self, "Unsaved changes", "Save the changes to this transcript first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Cancel:
+            return False
+        if answer == QMessageBox.StandardButton.Save:
+            self.save_dialog()
+            return not self.session.dirty
+        return True
+
+    # -- saving and exporting ----------------------------------------------------------------------
+    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Save the session as a .stet project (every suggestion and its state kept)."""
+        target = Path(path) if path is not None else self.session.project
+        if target is None:
+            raise UserError("no project file to save to yet; give a path")
+        if target.suffix.lower() != ".stet":
+            target = target.with_suffix(".stet")
+        doc = self.transcript
+        forms = user_forms(doc)  # one pass over the words, for the project and the user
+        extra = project_lexicon_update(doc, forms)  # the project's own lexicon travels in it
+        if extra is not None:
+            doc.set_metadata(extra=extra)
+        write_any(doc, target)
+        self.learning.remember(doc, forms)
+        self.session.mark_saved(target)
+        self.remember_recent(target)
+        self.autosaver.discard()
+        self.update_title()
+        self.statusBar().showMessage(f"Saved {target.name}", 4000)
+        return target
+
+    def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
+        """Write the transcript by extension; pending suggestions are left out unless ``policy``
+        applies them. No dialog."""
+        path = Path(path)
+        self.autosaver.save_now()  # before a long job
+        write_any(self.transcript, path, policy)
+        self.statusBar().showMessage(f"Exported {path.name}", 4000)
+        return path
+
+    def save_dialog(self, ask: bool = False) -> None:
+        session = self.session
+        target = session.project
+        if target is None or ask:
+            suggested = session.project or (session.source.with_suffix(".stet") if session.source
+                                            else Path(self.last_folder()) / "untitled.stet")
+            # the dialog asks before replacing a file (Qt's default, kept on)
+            chosen, _ = QFileDialog.getSaveFileName(self, "Save session", str(suggested),
+                                                    "Stet project (*.stet)")
+            if not chosen:
+                return
+            target = Path(chosen)
+            if target.suffix.lower() != ".stet":
+                target = target.with_suffix(".stet")
+            if not overwrite.may_replace(self, target, action="save", source=session.source,
+                                         confirmed=target == Path(chosen)):
+                return
+        elif overwrite.read_only(target):
+            overwrite.may_replace(self, target, action="save")  # says why, changes nothing
+            return
+        try:
+            self.save(target)
+        except (UserError, OSError) as err:
+            self.report_error("Cannot save", err)
+
+    def export_dialog(self) -> None:
+        session = self.session
+        base = session.source or session.project or Path(self.last_folder()) / "transcript"
+        suggested = base.with_suffix(".docx" if base.suffix.lower() == ".txt" else ".txt")
+        doc = self.transcript
+        dialog = ExportDialog(self.settings, suggested, len(doc.pending()), self,
+                              count=lambda t: len(doc.pending_to_apply(t)))
+        if not dialog.exec():
+            return
+        path = dialog.chosen_path
+        if path.suffix.lower() not in EXPORT_FORMATS:
+            path = path.with_suffix(dialog.format.currentData())
+        if not overwrite.may_replace(self, path, action="export", source=session.source,
+                                     confirmed=path == dialog.confirmed_path):
+            return
+        try:
+            self.export(path, dialog.chosen_policy)
+        except (UserError, OSError) as err:
+            self.report_error("Cannot export", err)
+
+    # -- recent files ------------------------------------------------------------------------------
+    def remember_recent(self, path: Path) -> None:
+        text = str(path.resolve())
+        recent = [p for p in self.settings.recent_files if p != text]
+        self.settings.set("recent_files", [text, *recent][:RECENT_LIMIT])
+        self.save_settings()
+
+    def fill_recent(self) -> None:
+        """File > Open Recent, as the menu opens: the files that still exist can be chosen."""
+        self.recent_menu.clear()
+        for text in self.settings.recent_files:
+            action = self.recent_menu.addAction(text)
+            action.setEnabled(Path(text).exists())
+            action.triggered.connect(lambda _=False, p=text: self.may_discard() and self.open_reporting(p))
+        if not self.settings.recent_files:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def last_folder(self) -> str:
+        """Where the file dialogs start: the folder of the latest file that still has one."""
+        for text in self.settings.recent_files:
+            if Path(text).parent.exists():
+                return str(Path(text).parent)
+        return str(Path.home())
+
+    # -- drag and drop -----------------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile() and (can_read(urls[0].toLocalFile())
+                                               or is_media(urls[0].toLocalFile())):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile() and self.may_discard():
+            event.acceptProposedAction()
+            self.open_reporting(urls[0].toLocalFile())

@@ -1,0 +1,94 @@
+"""The main window's menus: every command with its shortcut, in the order a person looks for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QWidget
+
+from editor.gui import hotkeys
+from editor.gui.encoding import reopen_with_encoding
+
+
+def add_action(window: QWidget, menu: QMenu, text: str, slot: Callable[[], object], shortcut=None,
+               tip: str = "") -> QAction:
+    """A menu command that also works by its shortcut while the menu is closed."""
+    action = QAction(text, window)
+    if shortcut is not None:
+        action.setShortcuts(hotkeys.sequences(shortcut))
+    if tip:
+        action.setStatusTip(tip)
+    action.triggered.connect(lambda _=False: slot())
+    menu.addAction(action)
+    window.addAction(action)
+    return action
+
+
+def build_menus(w: Any) -> None:
+    """File, Edit, Review and View for ``w``, the ``MainWindow`` (not imported: it imports this
+    module); the actions the window changes later become its attributes
+    (``recent_menu``, ``undo_action``, ``redo_action``, ``order_action``, ``view_menu``)."""
+    bar = w.menuBar()
+    add = w.add_action
+    m = bar.addMenu("&File")
+    add(m, "&Open…", w.open_dialog, hotkeys.OPEN)
+    w.recent_menu = m.addMenu("Open &Recent")
+    w.recent_menu.aboutToShow.connect(w.fill_recent)
+    add(m, "Reopen with &Encoding…", lambda: reopen_with_encoding(w),
+        tip="Read the open text or subtitle file again in another text encoding")
+    m.addSeparator()
+    add(m, "&Save", w.save_dialog, hotkeys.SAVE, "Save the session as a .stet project")
+    add(m, "Save &As…", lambda: w.save_dialog(ask=True), hotkeys.SAVE_AS)
+    add(m, "&Export…", w.export_dialog, hotkeys.EXPORT, "Write txt, md, docx, srt, vtt, ass, ttml, sbv or json")
+    m.addSeparator()
+    add(m, "Speech &model…", lambda: w.transcription.choose_model(),
+        tip="Download a Vosk model or choose a model folder for transcribing")
+    m.addSeparator()
+    add(m, "&Quit", w.close, hotkeys.QUIT)
+
+    m = bar.addMenu("&Edit")
+    w.undo_action = add(m, "&Undo", w.undo, hotkeys.UNDO)
+    w.redo_action = add(m, "&Redo", w.redo, hotkeys.REDO)
+    m.addSeparator()
+    add(m, "Insert playback &time", w.insert_playback_time, hotkeys.INSERT_TIME,
+        "Type the recording's current time, as [m:ss], at the caret")
+    m.addSeparator()
+    add(m, "&Find…", w.show_find, hotkeys.FIND)
+    add(m, "Find &Next", lambda: w.find_bar.find_next(), hotkeys.FIND_NEXT)
+    add(m, "&Replace…", lambda: w.show_find(replace=True), hotkeys.REPLACE)
+    m.addSeparator()
+    add(m, "&Settings…", w.settings_dialog, hotkeys.PREFERENCES)
+
+    m = bar.addMenu("&Review")
+    # Tab, Return, Delete and digits are keys of the text view (so they still edit when no
+    # suggestion is under review); the menu shows them after a tab without taking them over.
+    add(m, "&Next suggestion\tTab", lambda: w.view.next_suggestion())
+    add(m, "&Previous suggestion\tShift+Tab", lambda: w.view.next_suggestion(reverse=True))
+    add(m, "&Lowest confidence", w.view.lowest_confidence, hotkeys.NEXT_LOWEST)
+    w.order_action = add(m, "Tab goes lowest confidence &first", w.toggle_order, hotkeys.TOGGLE_ORDER)
+    w.order_action.setCheckable(True)
+    w.order_action.setChecked(w.view.order == "confidence")
+    m.addSeparator()
+    add(m, "&Accept\tReturn", w.view.accept_current)
+    add(m, "Re&ject\tDelete", w.view.reject_current)
+    add(m, "Show &alternatives", w.view.show_alternatives, hotkeys.SHOW_ALTERNATIVES)
+    m.addSeparator()
+    add(m, "Accept all &confident", lambda: w.accept_all(w.settings.review.high),
+        hotkeys.ACCEPT_ALL, "Accept every pending suggestion at or above the high threshold")
+    add(m, "Accept all at or a&bove…", w.accept_all_dialog)
+    add(m, "Accept all pending", lambda: w.accept_all(0.0))
+    add(m, "Reject all pending", w.reject_all, hotkeys.REJECT_ALL)
+    m.addSeparator()
+    add(m, "What Stet &learned…", w.learned_dialog,
+        tip="The forms Stet remembers from your reviews, and whether choices repeat")
+    add(m, "Restore &again", w.start_restoration, hotkeys.RESTORE_AGAIN)
+    add(m, "&Cancel restoration", w.cancel_restoration, hotkeys.CANCEL)
+
+    m = bar.addMenu("&View")
+    add(m, "&Text", w.view.setFocus, hotkeys.FOCUS_TEXT)
+    add(m, "&Suggestion list", w.panel.list.setFocus, hotkeys.FOCUS_LIST)
+    add(m, "Zoom &in", lambda: w.zoom(+1), hotkeys.ZOOM_IN)
+    add(m, "Zoom &out", lambda: w.zoom(-1), hotkeys.ZOOM_OUT)
+    w.view_menu = m

@@ -1,0 +1,154 @@
+"""The main window's restoration: starting and cancelling passes, and the status bar that follows
+them (progress, Cancel, the word and suggestion count, how the last pass ended).
+
+``RestorationCommands`` is a part of ``MainWindow`` (editor.gui.main_window), which provides
+``session``, ``settings``, ``view``, ``panel``, ``restoration``, ``transcription``,
+``autosaver``, ``restore_model_override`` and the ``restoration_finished`` signal; it calls
+``init_restoration_status()`` to build its part of the status bar.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton
+
+from editor.core import process
+from editor.core.document import Transcript
+from editor.gui.window_review import BULK_AT_ONCE
+
+
+class RestorationCommands:
+    """Review > Restore again / Cancel restoration, and the status line."""
+
+    def init_restoration_status(self) -> None:
+        self.restoration_status = ""  # "", "running", "done", "cancelled", "skipped…", "failed…"
+        self._status_note: str | None = ""  # after the count in the status bar; None: keep it
+        self._began: float | None = None  # when the running pass started
+        self._progress_shown = 0.0
+        bar = self.statusBar()
+        self.status_label = QLabel("Ready")
+        bar.addWidget(self.status_label, 1)
+        self.mode_label = QLabel()
+        self.mode_label.setObjectName("review-mode")
+        bar.addPermanentWidget(self.mode_label)
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setFormat("Restoring %p%")
+        self.progress.hide()
+        bar.addPermanentWidget(self.progress)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop restoring (Ctrl+.)")
+        self.cancel_button.clicked.connect(self.cancel_restoration)
+        self.cancel_button.hide()
+        bar.addPermanentWidget(self.cancel_button)
+        restoration = self.restoration
+        restoration.started.connect(self._restoration_started)
+        restoration.progress.connect(self._restoration_progress)
+        restoration.finished.connect(self._restoration_ended)
+
+    def start_restoration(self) -> None:
+        self.autosaver.save_now()  # before a long job
+        self._configure_restoration()
+        self.restoration.use_learned = self.settings.review.use_learned
+        self.restoration.start(self.transcript, priority=self.view.visible_tokens())
+
+    def preload_restorer(self) -> None:
+        """Load the restoration model in the background before any document needs it."""
+        self._configure_restoration()
+        self.restoration.load_in_background()
+
+    def _configure_restoration(self) -> None:
+        self.restoration.model = self.restore_model_override or self.settings.engine.restore_model or None
+        self.restoration.device = self.settings.engine.device
+
+    def cancel_restoration(self) -> None:
+        self.transcription.cancel()
+        self.restoration.cancel()
+
+    def stop_restoration(self) -> None:
+        """Another transcript is about to be shown: the pass stops, quietly."""
+        self.restoration.cancel(quiet=True)
+        self._restoration_idle()
+
+    def restoration_follows(self, doc: Transcript, restore: bool) -> None:
+        """``doc`` was just shown: restore it if it has no suggestions yet (and ``restore``)."""
+        words = len(doc)
+        self.status_label.setText(f"{words:,} words")
+        self._status_note = ""
+        if restore and words and not doc.suggestions():
+            self.start_restoration()
+        else:
+            if doc.suggestions():
+                self.show_pending(self.panel.pending_count)
+            self.restoration_status = "skipped"
+            QTimer.singleShot(0, self.restoration_finished.emit)
+
+    def show_pending(self, pending: int) -> None:
+        """The status bar's count follows the list's (accepting, rejecting, undoing, editing)."""
+        if self.restoration.running or self.transcription.running or self._status_note is None:
+            return
+        words = len(self.transcript)
+        self.status_label.setText((f"{words:,} words — {pending:,} suggestions to review"
+                                   if pending else f"{words:,} words — no suggestions pending")
+                                  + self._status_note)
+
+    def _restoration_started(self, words: int) -> None:
+        self.restoration_status = "running"
+        self.progress.setRange(0, max(words, 1))
+        self.progress.setValue(0)
+        self.progress.show()
+        self.cancel_button.show()
+        self.panel.busy = True
+        process.hold_collections()  # none while suggestions stream in; see set_transcript
+        self.status_label.setText(f"{words:,} words — loading the restoration model…"
+                                  if self.restoration.restorer is None
+                                  else f"{words:,} words — restoring punctuation and capitals…")
+        self._began = time.perf_counter()
+
+    def _restoration_progress(self, done: int, total: int) -> None:
+        # A progress bar repaints at once on every new value: a few times a second is plenty.
+        now = time.perf_counter()
+        if done < total and now - self._progress_shown < 0.25:
+            return
+        self._progress_shown = now
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(done)
+        if done and "loading" in self.status_label.text():
+            self.status_label.setText(f"{total:,} words — restoring punctuation and capitals…")
+
+    def _restoration_idle(self) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+        self.panel.busy = False
+        process.release_collections()
+
+    def _restoration_ended(self, status: str) -> None:
+        self.restoration_status = status
+        self._restoration_idle()
+        # counts the pending ones without sorting them all; a long transcript's a slice at a time
+        # (the status bar follows the count when it is in)
+        if len(self.transcript) <= BULK_AT_ONCE * 4:
+            self.panel.refresh()
+        else:
+            self.panel.refresh_soon()
+        pending = self.panel.pending_count
+        words = len(self.transcript)
+        if status == "done":
+            now = time.perf_counter()
+            self._status_note = f" (restored in {now - (self._began or now):.1f} s)"
+            self.show_pending(pending)
+        elif status == "cancelled":
+            self._status_note = " (restoration cancelled)"
+            self.show_pending(pending)
+        elif status.startswith("skipped: "):
+            self._status_note = None
+            self.status_label.setText(f"{words:,} words — not restored: {status.removeprefix('skipped: ')}")
+            self.status_label.setToolTip(status)
+        else:
+            self._status_note = None
+            self.status_label.setText(f"{words:,} words — restoration unavailable")
+            self.status_label.setToolTip(status)
+            self.statusBar().showMessage(f"Restoration {status}", 10000)
+        self.restoration_finished.emit()

@@ -1,0 +1,193 @@
+"""The main window's review commands: accept or reject all, undo and redo, the review order, and
+the playback time typed at the caret. A bulk step (accept all on a long transcript, or undoing
+one) runs a slice per turn of the event loop, so that the window never freezes.
+
+``ReviewCommands`` is a part of ``MainWindow`` (editor.gui.main_window), which provides
+``session``, ``settings``, ``interactive``, ``view``, ``panel``, ``restoration``, ``playback``,
+``order_action``, ``save_settings`` and the ``bulk_finished`` signal; it calls ``init_review()``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+from PySide6.QtCore import QTimer
+
+from editor.core import process
+from editor.core.document import State
+from editor.gui.dialogs import AcceptAllDialog
+from editor.gui.gutter import format_time
+
+#: Up to this many suggestions (or changes undone at once) are done in one go; a bigger bulk step
+#: (accept all on a long transcript) runs a slice at a time so that the window never freezes.
+BULK_AT_ONCE = 3000
+_BULK_SLICE = 200  # words per slice of accept-all
+_BULK_SECONDS = 0.008  # UI time per turn of the event loop for a bulk step, before redrawing
+
+
+class ReviewCommands:
+    """Review > Accept all…, Edit > Undo/Redo and the bulk steps behind them."""
+
+    def init_review(self) -> None:
+        self._bulk: tuple[Iterator[object], Callable[[], None]] | None = None  # a bulk step under way
+        self.last_accepted = 0  # how many the last accept-all accepted (when it has finished)
+
+    def accept_all(self, min_confidence: float = 0.0) -> int:
+        """Accept every pending suggestion with confidence >= ``min_confidence`` (a word's case
+        follows the sentence end before it: see ``Transcript.pending_to_apply``); one undo step.
+        Returns how many; on a transcript of more than BULK_AT_ONCE words it runs a slice per turn
+        of the event loop and returns -1: ``bulk_finished`` then, and ``last_accepted``."""
+        if self.busy_with_bulk():
+            return 0
+        doc = self.transcript
+        text = f"Accept all ≥ {min_confidence:.0%}"
+        counts = [0, 0]  # accepted, held back
+
+        def note() -> None:
+            count, held = counts
+            self.last_accepted = count
+            self.statusBar().showMessage(f"Accepted {count:,} suggestions" + (
+                f"; {held:,} case suggestions wait for the sentence end before them"
+                if held else ""), 6000)
+
+        def accept(start: int, end: int | None, merge_id=None) -> None:
+            above = sum(1 for t in doc.tokens[start:end]
+                        for s in doc.suggestions_of(t.id).values()
+                        if s.state == State.PENDING and s.confidence >= min_confidence) \
+                if doc.tokens else 0
+            chosen = doc.pending_to_apply(min_confidence, start=start, end=end)
+            counts[0] += doc.accept_suggestions(chosen, text=text, merge_id=merge_id)
+            counts[1] += above - len(chosen)
+
+        if len(doc.tokens) <= BULK_AT_ONCE:
+            accept(0, None)
+            note()
+            QTimer.singleShot(0, self.bulk_finished.emit)
+            return counts[0]
+        # A long transcript: a slice of words per turn of the event loop, all one undo step.
+        merge_id = ("accept all", id(self), time.perf_counter())
+
+        def slices():
+            for start in range(0, len(doc), _BULK_SLICE):
+                accept(start, start + _BULK_SLICE, merge_id)
+                yield
+        self.statusBar().showMessage("Accepting suggestions…")
+        self._run_bulk(slices(), note)
+        return -1
+
+    def accept_all_dialog(self) -> AcceptAllDialog:
+        """Ask for a threshold in percent, showing how many it accepts; accept on OK."""
+        doc = self.transcript
+        low = self.settings.review.low
+
+        def count(threshold: float) -> tuple[int, int]:
+            chosen = doc.pending_to_apply(threshold)
+            return len(chosen), sum(1 for s in chosen if s.confidence < low)
+
+        dialog = AcceptAllDialog(self.settings, count, len(doc.pending()), self)
+        dialog.accepted.connect(lambda: self.accept_all(dialog.threshold))
+        if self.interactive:
+            dialog.exec()
+        else:
+            dialog.open()  # tests and scripts drive it
+        return dialog
+
+    def reject_all(self) -> int:
+        count = self.transcript.reject_all()
+        self.statusBar().showMessage(f"Rejected {count} suggestions", 4000)
+        return count
+
+    def toggle_order(self) -> None:
+        order = "position" if self.view.order == "confidence" else "confidence"
+        self.view.order = order
+        self.settings.set("review.order", order)
+        self.order_action.setChecked(order == "confidence")
+        self.save_settings()
+
+    def insert_playback_time(self) -> str | None:
+        """Ctrl+J (as in oTranscribe): the playback position as "[m:ss]" at the caret."""
+        player = self.playback.player
+        if player is None or self.playback.audio_path is None:
+            self.statusBar().showMessage("No recording is open: Ctrl+J types the playback time "
+                                         "when a transcript with audio plays", 5000)
+            return None
+        stamp = f"[{format_time(player.position)}]"
+        cursor = self.view.textCursor()
+        before = self.view.document().characterAt(cursor.selectionStart() - 1) \
+            if cursor.selectionStart() > 0 else " "
+        lead = "" if before.isspace() or before == "\u2029" else " "
+        self.view.insert_text(f"{lead}{stamp} ")  # one edit, one undo step
+        return stamp
+
+    # -- undo and redo -----------------------------------------------------------------------------
+    def undo(self) -> bool:
+        """Undo one step (and bring what it changed into view). A big step (accept all on a long
+        transcript) is undone a slice at a time; ``bulk_finished`` says when it is done."""
+        return self._step(undo=True)
+
+    def redo(self) -> bool:
+        return self._step(undo=False)
+
+    def _step(self, undo: bool) -> bool:
+        if self.busy_with_bulk():
+            return False
+        history = self.transcript.history
+        if history.size_of_step(undo) <= BULK_AT_ONCE:
+            done: list[bool] = []
+            self.view.reveal_change(lambda: done.append(history.undo() if undo else history.redo()))
+            if done[0]:
+                QTimer.singleShot(0, self.bulk_finished.emit)
+            return done[0]
+        text = history.undo_text if undo else history.redo_text
+        steps = history.stepwise(undo)
+        if steps is None:
+            return False
+        self.view.flush()
+        self.statusBar().showMessage(f"{'Undoing' if undo else 'Redoing'} {text}…")
+
+        def done() -> None:
+            self.statusBar().showMessage(f"{'Undid' if undo else 'Redid'} {text}", 4000)
+            self.view.reveal_last_change()
+        self._run_bulk(steps, done)
+        return True
+
+    # -- bulk steps, a slice per turn of the event loop --------------------------------------------
+    def busy_with_bulk(self) -> bool:
+        if self._bulk is not None:
+            self.statusBar().showMessage("Still working on the last step…", 2000)
+            return True
+        return False
+
+    def _run_bulk(self, slices: Iterator[object], done: Callable[[], None]) -> None:
+        self._bulk = (slices, done)
+        self.restoration.paused = True  # its results would split the step in two
+        self.view.frozen = True
+        self.panel.busy = True  # refreshed seldom meanwhile, and once at the end
+        process.hold_collections()  # none over the new records meanwhile (see set_transcript)
+        self.view.last_changed = None
+        QTimer.singleShot(0, self._bulk_slice)
+
+    def _bulk_slice(self) -> None:
+        if self._bulk is None:
+            return
+        slices, done = self._bulk
+        end = time.perf_counter() + _BULK_SECONDS
+        finished = False
+        while time.perf_counter() < end:
+            if next(slices, StopIteration) is StopIteration:
+                finished = True
+                break
+        self.view.flush()
+        if not finished:
+            QTimer.singleShot(0, self._bulk_slice)
+            return
+        self._bulk = None
+        self.restoration.paused = False
+        self.view.frozen = False
+        self.panel.busy = self.restoration.running
+        if not self.restoration.running:
+            process.release_collections()
+        self.panel.refresh_soon()
+        done()
+        self.bulk_finished.emit()
