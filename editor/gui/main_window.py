@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon
@@ -400,14 +401,15 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
 
 def application(argv: list[str] | None = None) -> QApplication:
     """The QApplication (created once)."""
-    app = QApplication.instance()
-    if app is None:
-        app = QApplication(argv or ["stet"])
-        app.setApplicationName("Stet")
-        app.setOrganizationName("Stet")
-        app.setDesktopFileName("stet")
-        app.setWindowIcon(QIcon(str(resource_path("icons", "stet.svg"))))
-    return app  # type: ignore[return-value]
+    existing = QApplication.instance()
+    if existing is not None:
+        return cast(QApplication, existing)  # made by pytest-qt, or an earlier call
+    app = QApplication(argv or ["stet"])
+    app.setApplicationName("Stet")
+    app.setOrganizationName("Stet")
+    app.setDesktopFileName("stet")
+    app.setWindowIcon(QIcon(str(resource_path("icons", "stet.svg"))))
+    return app
 
 
 __all__ = ["BULK_AT_ONCE", "RECENT_LIMIT", "MainWindow", "application", "interactive_default"]
