@@ -11,8 +11,9 @@ with ``resolve_model``/``installed_models``, listed with ``load_catalogue`` and 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from editor.core.lazy import lazy_exports
 
 # name -> submodule. Names load on first use: the recognition worker process imports this package
 # and needs only the engine, and `stet --help` needs none of it.
@@ -33,13 +34,7 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)
 
 
 if TYPE_CHECKING:

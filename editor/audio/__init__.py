@@ -7,8 +7,9 @@ names load on first use, so importing this package (as `stet --help` does) stays
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from editor.core.lazy import lazy_exports
 
 _EXPORTS = {
     "OutputBackend": "backend", "OutputStream": "backend", "SoundDeviceBackend": "backend",
@@ -20,13 +21,7 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)
 
 
 if TYPE_CHECKING:

@@ -11,8 +11,9 @@ as it can be read, the same way for both.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from editor.core.lazy import lazy_exports
 
 from editor.media.kinds import AUDIO_SUFFIXES, MEDIA_SUFFIXES, VIDEO_SUFFIXES, is_media, media_kind
 
@@ -25,13 +26,7 @@ __all__ = sorted([*_EXPORTS, "AUDIO_SUFFIXES", "MEDIA_SUFFIXES", "VIDEO_SUFFIXES
                   "media_kind"])
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)
 
 
 if TYPE_CHECKING:

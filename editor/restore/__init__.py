@@ -8,25 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-__all__ = ["Cancelled", "Restorer", "WordPrediction", "make_suggestions"]
+from editor.core.lazy import lazy_exports
+
+_EXPORTS = {"Restorer": "inference", "Cancelled": "prediction", "WordPrediction": "prediction",
+            "make_suggestions": "suggest"}
+
+__all__ = sorted(_EXPORTS)
+
+__getattr__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from editor.restore.inference import Restorer
     from editor.restore.prediction import Cancelled, WordPrediction
     from editor.restore.suggest import make_suggestions
-
-
-def __getattr__(name: str):
-    if name == "Restorer":
-        from editor.restore.inference import Restorer
-
-        return Restorer
-    if name in ("Cancelled", "WordPrediction"):
-        from editor.restore import prediction
-
-        return getattr(prediction, name)
-    if name == "make_suggestions":
-        from editor.restore.suggest import make_suggestions
-
-        return make_suggestions
-    raise AttributeError(f"module 'editor.restore' has no attribute {name!r}")
