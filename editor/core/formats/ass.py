@@ -5,7 +5,7 @@ comments and vector drawings are not text."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
@@ -14,22 +14,34 @@ from editor.core.formats.subtitles import Cue, checked_times, cues_to_write, tra
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
+if TYPE_CHECKING:
+    from pysubs2 import SSAFile  # imported when a file is read or written
+
 _DRAWING = re.compile(r"\{[^}]*\\p[1-9]")
 _OVERRIDE = re.compile(r"\{[^}]*\}")
 
 
-def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
+def _parse(path: PathLike, encoding: str | None, format_: str, name: str, marker: str,
+           missing: str) -> tuple[SSAFile | None, str, list[str]]:
+    """The file read by pysubs2 as `format_`, its text and the reading's warnings; None for a file
+    with no text. A file without `marker` (lower case) is not `name` ("no ..." says what lacks)."""
     import pysubs2
 
     text, warnings = read_text(path, encoding)
     if not text.strip():
-        return transcript_from_cues([], path, warnings, "ass")
-    if "[events]" not in text.lower():
-        raise FormatError(path, "this is not SubStation Alpha: no [Events] section")
+        return None, text, warnings
+    if marker not in text.lower():
+        raise FormatError(path, f"this is not {name}: {missing}")
     try:
-        subs = pysubs2.SSAFile.from_string(text, format_="ass")
+        return pysubs2.SSAFile.from_string(text, format_=format_), text, warnings
     except Exception as err:  # pysubs2 raises many kinds; the user needs one line
-        raise FormatError(path, f"this SubStation Alpha file cannot be read ({_reason(err)})") from None
+        raise FormatError(path, f"this {name} file cannot be read ({_reason(err)})") from None
+
+
+def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
+    subs, text, warnings = _parse(path, encoding, "ass", "SubStation Alpha", "[events]", "no [Events] section")
+    if subs is None:
+        return transcript_from_cues([], path, warnings, "ass")
     cues = []
     for n, event in enumerate(subs.events, 1):
         if event.is_comment or _DRAWING.search(event.text):
@@ -45,17 +57,9 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
 
 
 def read_sami(path: PathLike, encoding: str | None = None) -> Transcript:
-    import pysubs2
-
-    text, warnings = read_text(path, encoding)
-    if not text.strip():
+    subs, _text, warnings = _parse(path, encoding, "sami", "SAMI", "<sync", "no <SYNC> element")
+    if subs is None:
         return transcript_from_cues([], path, warnings, "sami")
-    if "<sync" not in text.lower():
-        raise FormatError(path, "this is not SAMI: no <SYNC> element")
-    try:
-        subs = pysubs2.SSAFile.from_string(text, format_="sami")
-    except Exception as err:  # pysubs2 raises many kinds; the user needs one line
-        raise FormatError(path, f"this SAMI file cannot be read ({_reason(err)})") from None
     cues = []
     for n, event in enumerate(subs.events, 1):
         lines = tuple(line for line in event.plaintext.split("\n") if line.strip())
@@ -69,7 +73,7 @@ def _reason(err: Exception) -> str:
     return " ".join(str(err).split())[:100] or type(err).__name__
 
 
-def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> Any:  # a pysubs2.SSAFile
+def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> SSAFile:
     import pysubs2
 
     subs = pysubs2.SSAFile()
