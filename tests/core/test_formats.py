@@ -8,7 +8,7 @@ import pytest
 
 from editor.core import FormatError, RenderPolicy, Suggestion, Token, Transcript, UserError, render
 from editor.core.formats import read_any, write_any
-from editor.core.formats.subtitles import MAX_CUE_SECONDS, MAX_LINE_CHARS, cut_cues
+from editor.core.formats.cue_writing import MAX_CUE_SECONDS, MAX_LINE_CHARS, cut_cues
 from editor.core.paths import resource_path
 
 SAMPLE_SRT = resource_path("samples", "sample.srt")

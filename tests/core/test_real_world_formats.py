@@ -7,7 +7,7 @@ import pytest
 
 from editor.core import FormatError, RenderPolicy, Suggestion, Token, Transcript, UserError, render
 from editor.core.formats import read_any, write_any
-from editor.core.formats.subtitles import MIN_CUE_SECONDS
+from editor.core.formats.cue_writing import MIN_CUE_SECONDS
 
 
 def read(tmp_path, name, text, encoding="utf-8"):

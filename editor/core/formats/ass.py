@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write
-from editor.core.formats.subtitles import Cue, checked_times, cues_to_write, transcript_from_cues
+from editor.core.formats.cue_writing import cues_to_write
+from editor.core.formats.subtitles import Cue, checked_times, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
-from editor.core.formats.subtitles import (Cue, OutCue, checked_times, cues_to_write, parse_clock,
-                                           transcript_from_cues)
+from editor.core.formats.cue_writing import OutCue, cues_to_write
+from editor.core.formats.subtitles import Cue, checked_times, parse_clock, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
@@ -82,7 +82,8 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
                             f"the words were joined to cue {ident or k + 1}")
             content = _ORPHAN_CUE.sub("\n", content)
         match = timing.match(lines[i])
-        start, end = parse_clock(match.group(1)), parse_clock(match.group(2))  # type: ignore[union-attr]
+        assert match is not None  # marks are the lines that match
+        start, end = parse_clock(match.group(1)), parse_clock(match.group(2))
         if start is None or end is None:
             raise FormatError(path, f"the time line cannot be read: {lines[i].strip()[:60]!r}",
                               line=i + 1)
@@ -114,8 +115,8 @@ def _srt_text(cue: OutCue, previous: str | None) -> str:
 def numbered(cues: Sequence[OutCue]) -> list[str]:
     """Each cue's number: the numbers the cues came with while they still count up, else 1, 2..."""
     idents = [c.source.ident if c.source else None for c in cues]
-    numbers = [int(i) if i and i.isdigit() else None for i in idents]
-    if all(n is not None for n in numbers) and all(a < b for a, b in zip(numbers, numbers[1:])):  # type: ignore[operator]
+    numbers = [int(i) for i in idents if i and i.isdigit()]
+    if len(numbers) == len(cues) and all(a < b for a, b in zip(numbers, numbers[1:])):
         return [str(n) for n in numbers]
     return [str(n) for n in range(1, len(cues) + 1)]
 

@@ -37,9 +37,10 @@ def write_json(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
                 item["probability"] = round(confidence, 4)
             items.append(item)
         segment: dict[str, Any] = {"id": n}
-        times = [w for w in words if w.start is not None]
+        times = [(w.start, w.end) for w in words if w.start is not None]
         if times:
-            segment.update(start=round(times[0].start, 3), end=round(times[-1].end or times[-1].start, 3))  # type: ignore
+            (first, _), (last_start, last_end) = times[0], times[-1]
+            segment.update(start=round(first, 3), end=round(last_end or last_start, 3))
         if speaker:
             segment["speaker"] = speaker
         segment.update(text=join_rendered(words), words=items)

@@ -17,8 +17,8 @@ from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import MAX_SECONDS, PathLike, atomic_write, format_clock
 from editor.core.formats.srt import SRT_TIMING, parse_blocks
-from editor.core.formats.subtitles import (Cue, checked_times, cues_to_write, parse_clock,
-                                           transcript_from_cues)
+from editor.core.formats.cue_writing import cues_to_write
+from editor.core.formats.subtitles import Cue, checked_times, parse_clock, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
@@ -97,11 +97,11 @@ def _from_local_clock(cues: list[Cue], header: str, warnings: list[str]) -> list
     map it with ``X-TIMESTAMP-MAP=LOCAL:...``: then times count from that LOCAL time."""
     found = re.search(r"X-TIMESTAMP-MAP=.*?LOCAL:([0-9:.,]+)", header)
     local = parse_clock(found.group(1)) if found else None
-    if not cues or local is None or max(c.end for c in cues) <= MAX_SECONDS:
+    if found is None or not cues or local is None or max(c.end for c in cues) <= MAX_SECONDS:
         return cues
     if min(min(c.start, c.end) for c in cues) < local:
         return cues
-    warnings.append(f"cue times count from X-TIMESTAMP-MAP's LOCAL time {found.group(1)}")  # type: ignore[union-attr]
+    warnings.append(f"cue times count from X-TIMESTAMP-MAP's LOCAL time {found.group(1)}")
     return [Cue(c.start - local, c.end - local, c.lines, c.speaker, c.text, c.ident, c.timing)
             for c in cues]
 

@@ -1,0 +1,330 @@
+"""The cues a subtitle format writes: unchanged cues exactly as they came, changed ones re-timed
+from their words and re-wrapped, a transcript without cues cut afresh, each at most two lines of
+42 characters and 7 seconds, and up long enough to be read."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from editor.core.document import SourceCue, Transcript
+from editor.core.errors import UserError
+from editor.core.formats._common import PathLike
+from editor.core.formats.subtitles import cue_lines, is_italic
+from editor.core.render import RenderedWord, RenderPolicy, render_words
+from editor.core.text import ends_sentence, join_mark
+
+MAX_LINE_CHARS = 42
+MAX_LINES = 2
+MAX_CUE_SECONDS = 7.0
+#: A cue Stet makes or re-times stays up at least this long (unless the cue it came from was
+#: shorter): about the time needed to read two words.
+MIN_CUE_SECONDS = 1.0
+#: Assumed length of a word whose time is unknown and cannot be interpolated.
+WORD_SECONDS = 0.4
+
+
+@dataclass(frozen=True, slots=True)
+class OutCue:
+    """A cue to write: ``source`` is the cue it is, unchanged, when it is one."""
+
+    start: float
+    end: float
+    lines: tuple[str, ...]
+    speaker: str | None = None
+    italic: bool = False
+    source: SourceCue | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TimedWord:
+    """A word as it will be written (a `RenderedWord`) with its time, as read or interpolated."""
+
+    index: int
+    surface: str
+    punct: str
+    start: float
+    end: float
+    speaker: str | None
+    paragraph_start: bool
+
+    @property
+    def text(self) -> str:
+        return join_mark(self.surface, self.punct)
+
+
+def timed_words(transcript: Transcript, policy: RenderPolicy,
+                path: PathLike) -> list[TimedWord]:
+    """Rendered words, each with a time: missing times are interpolated from the neighbours."""
+    words = render_words(transcript, policy)
+    times = {i: (w.start, w.end) for i, w in enumerate(words) if w.start is not None and w.end is not None}
+    timed = list(times)
+    if words and not timed:
+        raise UserError(f"{path}: the transcript has no word times, so subtitles cannot be "
+                        "timed; write .txt, .md or .docx instead, or transcribe the audio")
+    out = []
+    for i, w in enumerate(words):
+        if i in times:
+            start, end = times[i]
+            out.append(TimedWord(w.index, w.surface, w.punct, start, end, w.speaker, w.paragraph_start))
+            continue
+        prev = max((j for j in timed if j < i), default=None)
+        nxt = min((j for j in timed if j > i), default=None)
+        if prev is not None and nxt is not None:
+            lo, hi = times[prev][1], times[nxt][0]
+            share = (hi - lo) / (nxt - prev)
+            t0 = lo + share * (i - prev - 1)
+            out.append(_timed(w, t0, t0 + share))
+        elif prev is not None:
+            t0 = times[prev][1] + WORD_SECONDS * (i - prev - 1)
+            out.append(_timed(w, t0, t0 + WORD_SECONDS))
+        else:
+            assert nxt is not None  # some word is timed
+            t1 = max(0.0, times[nxt][0] - WORD_SECONDS * (nxt - i - 1))
+            out.append(_timed(w, max(0.0, t1 - WORD_SECONDS), t1))
+    return out
+
+
+def _timed(word: RenderedWord, start: float, end: float) -> TimedWord:
+    """An untimed word given the time [start, end] (never ending before it starts)."""
+    return TimedWord(word.index, word.surface, word.punct, start, max(start, end),
+                     word.speaker, word.paragraph_start)
+
+
+def wrap_lines(words: Sequence[str], width: int = MAX_LINE_CHARS) -> list[str]:
+    """Lines of at most ``width`` characters, two balanced ones when two suffice."""
+    text = " ".join(words)
+    if len(text) <= width or len(words) < 2:
+        return [text]
+    best: tuple[int, list[str]] | None = None
+    for cut in range(1, len(words)):
+        first, second = " ".join(words[:cut]), " ".join(words[cut:])
+        if len(first) <= width and len(second) <= width:
+            longest = max(len(first), len(second))
+            if best is None or longest < best[0]:
+                best = (longest, [first, second])
+    if best is not None:
+        return best[1]
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line]
+
+
+def _fits(words: Sequence[TimedWord]) -> bool:
+    if words[-1].end - words[0].start > MAX_CUE_SECONDS:
+        return len(words) == 1
+    return len(wrap_lines([w.text for w in words])) <= MAX_LINES or len(words) == 1
+
+
+def _group(words: Sequence[TimedWord]) -> list[list[TimedWord]]:
+    """Words in cues that end at sentence ends where they can, each at most two lines of 42
+    characters and 7 seconds; when a sentence is too long the cut falls after a comma if there is
+    one."""
+    groups: list[list[TimedWord]] = []
+    current: list[TimedWord] = []
+    for word in words:
+        if current and (word.paragraph_start or word.speaker != current[-1].speaker):
+            groups.append(current)
+            current = []
+        current.append(word)
+        while not _fits(current):
+            cut = _cut_point(current)
+            groups.append(current[:cut])
+            current = current[cut:]
+        if ends_sentence(word.punct):
+            groups.append(current)
+            current = []
+    if current:
+        groups.append(current)
+    return groups
+
+
+def cut_cues(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> list[OutCue]:
+    """Cues cut afresh from the words' times (see `_group`)."""
+    groups = _merge_short(_group(timed_words(transcript, policy, path)))
+    cues = [OutCue(g[0].start, g[-1].end, tuple(wrap_lines([w.text for w in g])),
+                   g[0].speaker) for g in groups]
+    return _readable(cues, [MIN_CUE_SECONDS] * len(cues))
+
+
+def _merge_short(groups: list[list[TimedWord]]) -> list[list[TimedWord]]:
+    """Groups too short to read (under MIN_CUE_SECONDS with no room to last longer before the
+    next one) joined to the group before or after them when the words still fit one cue."""
+    out: list[list[TimedWord]] = []
+    for n, group in enumerate(groups):
+        nxt = groups[n + 1][0].start if n + 1 < len(groups) else None
+        room = (nxt if nxt is not None else group[0].start + MIN_CUE_SECONDS) - group[0].start
+        if room < MIN_CUE_SECONDS and out and out[-1][-1].speaker == group[0].speaker \
+                and _fits([*out[-1], *group]):
+            out[-1] = [*out[-1], *group]
+        else:
+            out.append(group)
+    merged: list[list[TimedWord]] = []
+    for group in out:
+        short = bool(merged) and merged[-1][-1].end - merged[-1][0].start < MIN_CUE_SECONDS
+        if short and merged[-1][-1].speaker == group[0].speaker and _fits([*merged[-1], *group]):
+            merged[-1] = [*merged[-1], *group]
+        else:
+            merged.append(group)
+    return merged
+
+
+def _cut_point(words: Sequence[TimedWord]) -> int:
+    """Where to cut words that overflow a cue: after the last comma in the second half of the
+    words that fit, else just before the word that overflowed."""
+    fitting = len(words) - 1
+    for i in range(fitting - 1, fitting // 2 - 1, -1):
+        if words[i].punct and i + 1 < len(words):
+            return i + 1
+    return max(fitting, 1)
+
+
+def _readable(cues: list[OutCue], minimum: list[float]) -> list[OutCue]:
+    """Cues made or changed by Stet last at least their minimum where the cues around leave room:
+    the end moves later up to the next cue, then the start earlier down to the one before."""
+    out = list(cues)
+    for n, cue in enumerate(out):
+        if cue.source is not None or cue.end - cue.start >= minimum[n]:
+            continue
+        nxt = out[n + 1].start if n + 1 < len(out) else None
+        end = cue.start + minimum[n]
+        if nxt is not None and nxt > cue.start:
+            end = min(end, nxt)
+        start = cue.start
+        if end - start < minimum[n]:
+            prev = out[n - 1].end if n else 0.0
+            start = max(min(prev, start), end - minimum[n], 0.0)
+        out[n] = replace(cue, start=start, end=max(end, cue.end))
+    return out
+
+
+def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> list[OutCue]:
+    """The cues to write. A transcript read from subtitles keeps its cues: one whose words are as
+    read is written back exactly as it came; one whose words changed keeps its line breaks
+    where they still fit and is re-timed from its words (split when it no longer fits two
+    lines); words added between cues join the cue before them. Without source cues, or when
+    every source cue's words are gone, the cues are cut afresh."""
+    source = transcript.metadata.cues
+    if not source:
+        return cut_cues(transcript, policy, path)
+    words = timed_words(transcript, policy, path)
+    ids = [transcript[w.index].id for w in words]
+    owner = {tid: n for n, cue in enumerate(source) for tid in cue.token_ids}
+    owned = [owner.get(tid) for tid in ids]
+    if all(n is None for n in owned):
+        return cut_cues(transcript, policy, path)
+    assigned = _assign_new_words(source, owned, words)
+    runs: list[tuple[int, list[TimedWord]]] = [(n, [w for _, w in group]) for n, group in
+            itertools.groupby(zip(assigned, words), key=lambda pair: pair[0])]
+    # cues without words ("♪ ♪", "---") go back where they were, as they were
+    decor = [n for n, cue in enumerate(source) if not cue.token_ids]
+    runs = sorted(runs + [(n, []) for n in decor], key=lambda run: run[0])
+    run_count: dict[int, int] = {}
+    for n, _ in runs:
+        run_count[n] = run_count.get(n, 0) + 1
+    cues: list[OutCue] = []
+    minimum: list[float] = []
+    for n, run in runs:
+        cue = source[n]
+        run_ids = tuple(transcript[w.index].id for w in run)
+        if not run:
+            cues.append(OutCue(cue.start, cue.end, tuple(line for line, _ in cue_lines(cue.text)),
+                               cue.speaker, is_italic(cue.text), cue))
+            minimum.append(0.0)
+            continue
+        if (run_count[n] == 1 and run_ids == cue.token_ids
+                and tuple(w.text for w in run) == cue.words):
+            cues.append(OutCue(cue.start, cue.end, tuple(line for line, _ in cue_lines(cue.text)),
+                               cue.speaker, is_italic(cue.text), cue))
+            minimum.append(0.0)
+            continue
+        floor = min(MIN_CUE_SECONDS, cue.end - cue.start)
+        italic = is_italic(cue.text)
+        lines = _kept_lines(run, run_ids, cue)
+        if lines is not None:
+            cues.append(OutCue(run[0].start, run[-1].end, lines, run[0].speaker, italic))
+            minimum.append(floor)
+            continue
+        for group in _group(run):
+            cues.append(OutCue(group[0].start, group[-1].end,
+                               tuple(wrap_lines([w.text for w in group])), group[0].speaker, italic))
+            minimum.append(floor)
+    return _readable(cues, minimum)
+
+
+def _assign_new_words(source: Sequence[SourceCue], owned: list[int | None],
+                      words: Sequence[TimedWord]) -> list[int]:
+    """The cue of each word: its own, or for a word added by an edit, that of the word before or
+    after it: the one whose time it falls in, else the one it is nearer in time to (a word typed
+    over a cue's first word goes with that cue, one added after a cue's last word with that one).
+    A cue never comes before the cue of the word before it."""
+    out: list[int] = []
+    following: list[int | None] = [None] * len(owned)  # index of the next word a cue owns
+    ahead = None
+    for i in range(len(owned) - 1, -1, -1):
+        following[i] = ahead
+        if owned[i] is not None:
+            ahead = i
+    starts = [cue.start for cue in source]
+    for i, n in enumerate(owned):
+        last = out[-1] if out else None
+        if n is None:
+            j = following[i]
+            nxt = owned[j] if j is not None else None
+            upper = nxt if nxt is not None else len(source)
+            mid = (words[i].start + words[i].end) / 2
+            lo = 0 if last is None else last + 1
+            # a cue between the two whose words are all gone, during which the word is said:
+            # it was typed over that cue's words (the cues are in order of their start)
+            k = min(bisect.bisect_right(starts, mid, lo, max(lo, upper)), upper)
+            emptied = [c for c in range(k - 1, max(lo, k - 4) - 1, -1)
+                       if source[c].token_ids and source[c].end >= mid]
+            if emptied:
+                n = emptied[0]
+            elif last is None:
+                assert nxt is not None  # some word keeps its cue, else the cues are cut afresh
+                n = nxt
+            elif nxt is None or nxt == last:
+                n = last
+            else:
+                inside = [c for c in (last, nxt) if source[c].start <= mid <= source[c].end]
+                if len(inside) == 1:
+                    n = inside[0]
+                else:
+                    assert j is not None  # nxt is its cue
+                    before = abs(words[i].start - words[i - 1].end)
+                    after = abs(words[j].start - words[i].end)
+                    n = nxt if after < before else last
+        if last is not None and n < last:
+            n = last
+        out.append(n)
+    return out
+
+
+def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int],
+                cue: SourceCue) -> tuple[str, ...] | None:
+    """The changed words of a cue on its own lines (broken where its lines began), or wrapped
+    afresh; None when they no longer fit in one cue."""
+    starts = set(cue.line_starts)
+    original = [line for line, _ in cue_lines(cue.text)]
+    width = max([MAX_LINE_CHARS, *(len(line) for line in original)])
+    count = max(MAX_LINES, len(original))
+    lines: list[list[str]] = []
+    for w, tid in zip(run, run_ids):
+        if not lines or tid in starts:
+            lines.append([])
+        lines[-1].append(w.text)
+    joined = [" ".join(line) for line in lines]
+    if len(joined) <= count and all(len(line) <= width for line in joined):
+        return tuple(joined)
+    if run[-1].end - run[0].start > max(MAX_CUE_SECONDS, cue.end - cue.start):
+        return None
+    wrapped = wrap_lines([w.text for w in run])
+    return tuple(wrapped) if len(wrapped) <= MAX_LINES else None
