@@ -7,175 +7,25 @@ that says what changed, so a view redraws only that.
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import itertools
 import operator
-import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
 from psygnal import Signal
 
-from editor.core.history import History
-from editor.core.text import Piece, ends_sentence, join_mark, split_opening, split_paragraphs, split_words
+from editor.core import review
+from editor.core.history import History, Swap
+from editor.core.span_edit import align_span, parse_span, span_paragraphs
+from editor.core.records import Kind, Metadata, SourceCue, State, Suggestion, Token, WordsSnapshot, evolve, with_value
+from editor.core.text import split_paragraphs, words_of_blocks
 
-
-class Kind(StrEnum):
-    PUNCT = "punct"  # the mark after the token; "" means none
-    CASE = "case"  # the token's surface text
-
-
-class State(StrEnum):
-    PENDING = "pending"
-    ACCEPTED = "accepted"
-    REJECTED = "rejected"
-
-
-@dataclass(frozen=True, slots=True)
-class Token:
-    """One word. ``id`` is stable for the document's lifetime; -1 means "let the transcript assign"."""
-
-    word: str  # as recognised: lower case, no punctuation
-    surface: str | None = None  # as shown (case applied or edited); None = same as word
-    punct: str = ""  # punctuation after the word
-    start: float | None = None  # seconds
-    end: float | None = None
-    confidence: float | None = None  # ASR confidence 0..1
-    speaker: str | None = None
-    id: int = -1
-
-    def __post_init__(self) -> None:
-        if self.surface is None:
-            object.__setattr__(self, "surface", self.word)
-
-    @property
-    def text(self) -> str:
-        return join_mark(self.surface or self.word, self.punct)  # surface is set in __post_init__
-
-    def value(self, kind: Kind) -> str:
-        """The token's current value for a suggestion kind."""
-        return self.punct if kind == Kind.PUNCT else (self.surface or self.word)
-
-
-@dataclass(frozen=True, slots=True)
-class Suggestion:
-    """A proposed punctuation mark or surface for one token, with the full distribution behind it.
-
-    ``original`` is the token's value before the suggestion was accepted (so it can be taken back).
-    """
-
-    token_id: int
-    kind: Kind
-    value: str
-    probs: Mapping[str, float] = field(default_factory=dict)
-    state: State = State.PENDING
-    original: str | None = None
-    #: who proposed it: "model", or "choice" when it repeats a choice the person made elsewhere
-    source: str = "model"
-
-    def __post_init__(self) -> None:
-        if type(self.kind) is not Kind:
-            object.__setattr__(self, "kind", Kind(self.kind))
-        if type(self.state) is not State:
-            object.__setattr__(self, "state", State(self.state))
-        if self.kind == Kind.CASE and not self.value:
-            raise ValueError("a case suggestion needs the surface text it proposes")
-        probs = {str(k): float(v) for k, v in self.probs.items()}
-        for key, p in probs.items():
-            if not (-1e-6 <= p <= 1.0 + 1e-6):  # also rejects NaN
-                raise ValueError(f"probability of {key!r} is {p}, not within 0..1")
-            if not 0.0 <= p <= 1.0:  # rounding in a softmax or a normalisation
-                probs[key] = min(max(p, 0.0), 1.0)
-        if not probs:
-            probs = {self.value: 1.0}
-        probs.setdefault(self.value, 0.0)
-        object.__setattr__(self, "probs", probs)
-
-    @property
-    def confidence(self) -> float:
-        return self.probs[self.value]
-
-    @property
-    def key(self) -> tuple[int, Kind]:
-        return (self.token_id, self.kind)
-
-    def alternatives(self) -> list[tuple[str, float]]:
-        """Values with their probabilities, most likely first."""
-        return sorted(self.probs.items(), key=lambda item: -item[1])
-
-
-@dataclass(frozen=True, slots=True)
-class SourceCue:
-    """A subtitle cue as it was read, so that a cue whose words are unchanged is written back
-    exactly as it came (text with its tags and line breaks, timing, settings, identifier)."""
-
-    token_ids: tuple[int, ...]  # the tokens read from it, in order
-    start: float  # seconds
-    end: float
-    text: str  # the cue's text as written: lines, tags and entities
-    words: tuple[str, ...]  # its tokens' text (surface and punctuation) when read
-    line_starts: tuple[int, ...] = ()  # ids of the tokens that begin the second and later lines
-    speaker: str | None = None
-    ident: str | None = None  # the identifier line (SubRip's number, a WebVTT cue id)
-    timing: str | None = None  # the time line as written, with settings or coordinates
-    format: str = ""  # the format it came from: "srt", "vtt", "ass", ...
-
-
-@dataclass(frozen=True, slots=True)
-class Metadata:
-    source_file: str | None = None
-    audio_file: str | None = None
-    language: str | None = None
-    model: str | None = None  # ASR model that produced the words
-    restore_model: str | None = None  # punctuation/case model that made the suggestions
-    duration: float | None = None  # seconds of audio
-    warnings: tuple[str, ...] = ()  # things a reader had to guess (e.g. the text encoding)
-    extra: Mapping[str, Any] = field(default_factory=dict)  # JSON-able, kept in .stet files
-    cues: tuple[SourceCue, ...] = ()  # the subtitle cues the words were read from, in order
-
-
-@dataclass(frozen=True, slots=True)
-class WordsSnapshot:
-    """What a background worker needs from a document; safe to hand to another thread."""
-
-    revision: int  # the transcript's words_revision when taken
-    start: int  # index of the first word
-    ids: tuple[int, ...]
-    words: tuple[str, ...]
-    paragraph_starts: tuple[int, ...] = ()  # indices into `words` of the words that start a paragraph
-
+__all__ = ["Kind", "Metadata", "SourceCue", "State", "Suggestion", "Token", "Transcript", "WordsSnapshot"]
 
 _ID, _WORD = operator.attrgetter("id"), operator.attrgetter("word")
-_R = TypeVar("_R")
-
-
-def _evolve(obj: _R, **changes: Any) -> _R:
-    """``dataclasses.replace`` for the frozen slotted records here, without re-validating:
-    accept_all on 100,000 tokens spends most of its time in ``replace`` otherwise."""
-    cls: Any = type(obj)  # a slotted dataclass of this module
-    new: _R = object.__new__(cls)
-    for name in cls.__slots__:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
-    return new
 
 
 # -- commands ---------------------------------------------------------------------------------------
-class _Swap:
-    """A change that sets a new value and can set the old one back."""
-
-    def __init__(self, apply: Callable[[Any], None], old: Any, new: Any) -> None:
-        self.apply, self.old, self.new = apply, old, new
-
-    def do(self) -> None:
-        self.apply(self.new)
-
-    def undo(self) -> None:
-        self.apply(self.old)
-
-
 class _Splice:
     def __init__(self, doc: Transcript, start: int, old: list[Token], new: list[Token]) -> None:
         self.doc, self.start, self.old, self.new = doc, start, old, new
@@ -238,26 +88,8 @@ class Transcript:
     @classmethod
     def from_text(cls, text: str, metadata: Metadata | None = None) -> Transcript:
         """Words of already written text; its punctuation and capitals become the current state."""
-        tokens: list[Token] = []
-        starts: list[int] = []
-        carry = ""
-        for block in split_paragraphs(text):
-            if not any(ch.isalnum() for ch in block):
-                # a paragraph of punctuation only belongs to the words around it, as when typed
-                # (see _parse_span): it ends the word before, or opens the first word
-                marks = " ".join(block.split())
-                if tokens:
-                    last = tokens[-1]
-                    tokens[-1] = Token(last.word, last.surface, f"{last.punct} {marks}")
-                else:
-                    carry = f"{carry} {marks}".strip()
-                continue
-            starts.append(len(tokens))
-            tokens.extend(Token(p.word, p.surface, p.punct) for p in split_words(f"{carry} {block}" if carry else block))
-            carry = ""
-        if carry:
-            starts.append(len(tokens))
-            tokens.extend(Token(p.word, p.surface, p.punct) for p in split_words(carry))
+        pieces, starts = words_of_blocks(split_paragraphs(text))
+        tokens = [Token(p.word, p.surface, p.punct) for p in pieces]
         return cls(tokens, paragraph_starts=starts, metadata=metadata)
 
     @classmethod
@@ -265,7 +97,7 @@ class Transcript:
         return cls((Token(w) for w in words), metadata=metadata)
 
     def _with_new_id(self, token: Token) -> Token:
-        token = _evolve(token, id=self._next_id)
+        token = evolve(token, id=self._next_id)
         self._next_id += 1
         return token
 
@@ -332,7 +164,7 @@ class Transcript:
         new = self._para | {token_id} if starts else self._para - {token_id}
         if new != self._para:
             text = "Split paragraph" if starts else "Join paragraphs"
-            self.history.push(_Swap(self._apply_paragraphs, self._para, frozenset(new)), text)
+            self.history.push(Swap(self._apply_paragraphs, self._para, frozenset(new)), text)
 
     # -- suggestions: reading ------------------------------------------------------------------
     def suggestion(self, token_id: int, kind: Kind | str) -> Suggestion | None:
@@ -362,16 +194,7 @@ class Transcript:
         (least confident first, the order a careful review wants)."""
         if order == "position" and len(self._sugg) * 8 >= len(self._tokens):
             # Many suggestions: reading them in token order is quicker than sorting them.
-            kinds = (Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
-            found = []
-            for token in self._tokens:
-                slot = self._sugg.get(token.id)
-                if slot:
-                    for k in kinds:
-                        s = slot.get(k)
-                        if s is not None and (state is None or s.state == state):
-                            found.append(s)
-            return found
+            return review.in_token_order(self._tokens, self._sugg, state=state, kind=kind)
         found = [s for slot in self._sugg.values() for s in slot.values()
                  if (state is None or s.state == state) and (kind is None or s.kind == kind)]
         if order == "position":
@@ -388,17 +211,7 @@ class Transcript:
     def next_pending(self, after: int = -1, *, reverse: bool = False,
                      kind: Kind | str | None = None) -> Suggestion | None:
         """The first pending suggestion on a token after index ``after`` (before it if ``reverse``)."""
-        indices = range(after - 1, -1, -1) if reverse else range(after + 1, len(self._tokens))
-        kinds = (Kind.CASE, Kind.PUNCT) if not reverse else (Kind.PUNCT, Kind.CASE)
-        for i in indices:
-            slot = self._sugg.get(self._tokens[i].id)
-            if not slot:
-                continue
-            for k in kinds:
-                s = slot.get(k)
-                if s is not None and s.state == State.PENDING and (kind is None or k == kind):
-                    return s
-        return None
+        return review.next_pending(self._tokens, self._sugg, after, reverse=reverse, kind=kind)
 
     # -- suggestions: changing -----------------------------------------------------------------
     def set_suggestions(self, suggestions: Iterable[Suggestion], *, text: str = "Restore",
@@ -454,18 +267,18 @@ class Transcript:
         original = s.original if s.state == State.ACCEPTED else token.value(s.kind)
         accepted = dataclasses.replace(s, value=value, state=State.ACCEPTED, original=original)
         with self.history.group("Accept suggestion" if value == s.value else "Choose alternative"):
-            self._push_tokens([(index, _with_value(token, s.kind, value))], "")
+            self._push_tokens([(index, with_value(token, s.kind, value))], "")
             self._push_suggestions([(s.key, accepted)], "")
         return accepted
 
     def reject(self, token_id: int, kind: Kind | str) -> Suggestion:
         """Reject a suggestion; an accepted one gives the token its earlier value back."""
         s = self._require(token_id, kind)
-        rejected = _evolve(s, state=State.REJECTED)
+        rejected = evolve(s, state=State.REJECTED)
         with self.history.group("Reject suggestion"):
             if s.state == State.ACCEPTED and s.original is not None:
                 index = self.index_of(token_id)
-                self._push_tokens([(index, _with_value(self._tokens[index], s.kind, s.original))], "")
+                self._push_tokens([(index, with_value(self._tokens[index], s.kind, s.original))], "")
             self._push_suggestions([(s.key, rejected)], "")
         return rejected
 
@@ -488,87 +301,23 @@ class Transcript:
 
     def _settle_next_case(self, index: int, sentence_end: bool) -> str:
         token = self._tokens[index]
-        opening, rest = split_opening(token.surface or token.word)
-        if not rest:
-            return ""
-        case = self._sugg.get(token.id, {}).get(Kind.CASE)
-        proposes_capital = case is not None and split_opening(case.value)[1][:1].isupper()
-        hangs_on_position = case is not None and \
-            case.probs.get(case.value.lower(), 0.0) >= self.POSITION_FREE_CAPITAL
-        if sentence_end:
-            if rest[0].isupper():
-                if case is not None and case.state == State.PENDING and not proposes_capital:
-                    self.reject(token.id, Kind.CASE)  # a sentence start keeps its capital
-                    return f"kept ‘{rest}’ capitalised"
-                return ""
-            if proposes_capital and case is not None and case.state != State.ACCEPTED:
-                self.accept(token.id, Kind.CASE)
-            else:
-                self.edit_token(index, surface=opening + rest[0].upper() + rest[1:])
-            return f"capitalised ‘{self._tokens[index].surface}’"
-        if case is None or not (proposes_capital and hangs_on_position):
-            return ""
-        if case.state == State.PENDING:
+        step = review.next_case_step(token, self._sugg.get(token.id, {}).get(Kind.CASE), sentence_end)
+        if step.action == "reject":
             self.reject(token.id, Kind.CASE)
-            return f"left ‘{rest}’ in lower case"
-        if case.state == State.ACCEPTED and case.original is not None and rest[0].isupper():
-            self.reject(token.id, Kind.CASE)  # gives the word its earlier form back
-            return f"lowercased ‘{self._tokens[index].surface}’"
-        return ""
+        elif step.action == "accept":
+            self.accept(token.id, Kind.CASE)
+        elif step.action == "edit":
+            self.edit_token(index, surface=step.surface)
+        return step.note
 
-    #: A capital whose lowercase form is less likely than this does not hang on the sentence start
-    #: (a name, "I"), so it is applied even where the end mark before it stays pending.
-    POSITION_FREE_CAPITAL = 0.02
+    POSITION_FREE_CAPITAL = review.POSITION_FREE_CAPITAL  # see there
 
     def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None,
                          start: int = 0, end: int | None = None) -> list[Suggestion]:
         """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
-        writing the text at that threshold) applies. A word's case follows the sentence end before
-        it as the text will stand: a capital waits while the end mark suggested before it stays
-        pending (unless the capital does not hang on the position: see POSITION_FREE_CAPITAL), and
-        a word after a sentence end that stays keeps its capital. Held-back suggestions stay pending.
-        Only words ``start:end`` (an editor takes a long transcript a slice at a time; the choice
-        for a word depends only on the word before it)."""
-        kinds = (Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
-        punct_counts = Kind.PUNCT in kinds
-
-        def chosen_of(token: Token) -> dict[Kind, Suggestion]:
-            slot = self._sugg.get(token.id)
-            if not slot:
-                return {}
-            return {k: s for k in kinds if (s := slot.get(k)) is not None
-                    and s.state == State.PENDING and s.probs[s.value] >= min_confidence}
-
-        out = []
-        tokens = self._tokens
-        stop = len(tokens) if end is None else min(end, len(tokens))
-        for index in range(max(0, start), stop):
-            token = tokens[index]
-            if token.id not in self._sugg:
-                continue
-            here = chosen_of(token)
-            s = here.get(Kind.CASE)
-            if s is not None:
-                now = split_opening(token.surface or token.word)[1]
-                then = split_opening(s.value)[1]
-                if now and then and now[0].isupper() != then[0].isupper():
-                    ends, waiting = True, None
-                    if index > 0:
-                        prev = tokens[index - 1]
-                        mark = chosen_of(prev).get(Kind.PUNCT) if punct_counts else None
-                        ends = ends_sentence(mark.value if mark is not None else prev.punct)
-                        waiting = self._sugg.get(prev.id, {}).get(Kind.PUNCT)
-                    if then[0].islower() and ends:
-                        s = None  # a sentence start keeps its capital
-                    elif (then[0].isupper() and not ends and waiting is not None
-                            and waiting.state == State.PENDING and ends_sentence(waiting.value)
-                            and s.probs.get(s.value.lower(), 0.0) >= self.POSITION_FREE_CAPITAL):
-                        s = None  # the capital waits for the end mark before it
-                if s is not None:
-                    out.append(s)
-            if Kind.PUNCT in here:
-                out.append(here[Kind.PUNCT])
-        return out
+        writing the text at that threshold) applies, of words ``start:end``: a capital waits for the
+        end mark before it (the rule: editor.core.review.pending_to_apply)."""
+        return review.pending_to_apply(self._tokens, self._sugg, min_confidence, kind=kind, start=start, end=end)
 
     def accept_all(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None) -> int:
         """Accept every pending suggestion with confidence >= ``min_confidence`` (as
@@ -589,8 +338,8 @@ class Transcript:
                 continue
             index = self.index_of(s.token_id)
             token = updated.get(index, self._tokens[index])
-            changes.append((s.key, _evolve(now, state=State.ACCEPTED, original=token.value(s.kind))))
-            updated[index] = _with_value(token, s.kind, s.value)
+            changes.append((s.key, evolve(now, state=State.ACCEPTED, original=token.value(s.kind))))
+            updated[index] = with_value(token, s.kind, s.value)
         if changes:
             with self.history.group(text, merge_id=merge_id):
                 self._push_tokens(sorted(updated.items()), "")
@@ -600,7 +349,7 @@ class Transcript:
     def reject_all(self, *, kind: Kind | str | None = None, max_confidence: float = 1.0) -> int:
         """Reject every pending suggestion with confidence <= ``max_confidence``; one undo step."""
         changes: _SuggestionChanges = [
-            (s.key, _evolve(s, state=State.REJECTED))
+            (s.key, evolve(s, state=State.REJECTED))
             for s in self.pending(kind=kind) if s.confidence <= max_confidence]
         if changes:
             self._push_suggestions(changes, "Reject all")
@@ -626,7 +375,7 @@ class Transcript:
         with self.history.group("Add words", merge_id=merge_id):
             self.history.push(_Splice(self, start, [], new))
             if new_paragraph and start > 0:
-                self.history.push(_Swap(self._apply_paragraphs, self._para,
+                self.history.push(Swap(self._apply_paragraphs, self._para,
                                         self._para | {new[0].id}))
         return range(start, start + len(new))
 
@@ -656,36 +405,10 @@ class Transcript:
         if not 0 <= start <= end <= len(self._tokens):
             raise IndexError(f"span {start}:{end} outside 0:{len(self._tokens)}")
         old = self._tokens[start:end]
-        pieces, breaks, break_after = _parse_span(text)
-        opcodes = difflib.SequenceMatcher(
-            None, [t.word for t in old], [p.word for p in pieces], autojunk=False).get_opcodes()
-        new: list[Token] = []
-        drop: _SuggestionChanges = []
-        for tag, i1, i2, j1, j2 in opcodes:
-            if tag == "equal":
-                for token, piece in zip(old[i1:i2], pieces[j1:j2]):
-                    kept = _evolve(token, surface=piece.surface, punct=piece.punct)
-                    drop.extend((s.key, None) for s in self._sugg.get(token.id, {}).values()
-                                if kept.value(s.kind) != token.value(s.kind))
-                    new.append(kept)
-                continue
-            drop.extend((s.key, None) for t in old[i1:i2] for s in self._sugg.get(t.id, {}).values())
-            if j1 == j2:
-                continue
-            lo, hi = self._time_window(old, i1, i2, start, end, new)
-            speaker = next((t.speaker for t in old[i1:i2] if t.speaker), None)
-            if speaker is None:
-                before = new[-1] if new else self._tokens[start - 1] if start > 0 else None
-                speaker = before.speaker if before else None
-            count = j2 - j1
-            for k, piece in enumerate(pieces[j1:j2]):
-                t0 = t1 = None
-                if lo is not None and hi is not None:
-                    t0 = lo + (hi - lo) * k / count
-                    t1 = lo + (hi - lo) * (k + 1) / count
-                new.append(self._with_new_id(Token(piece.word, piece.surface, piece.punct, t0, t1,
-                                                   speaker=speaker)))
-        para = self._span_paragraphs(start, end, new, breaks, break_after)
+        pieces, breaks, break_after = parse_span(text)
+        new, dropped = align_span(self._tokens, start, end, pieces, self._sugg, self._with_new_id)
+        drop: _SuggestionChanges = [(key, None) for key in dropped]
+        para = span_paragraphs(self._tokens, self._para, start, end, new, breaks, break_after)
         if new == old and para == self._para:
             return range(start, end)
         with self.history.group("Delete" if not new else "Edit text"):
@@ -693,64 +416,26 @@ class Transcript:
             if drop:
                 self._push_suggestions(drop, "")
             if para != self._para:
-                self.history.push(_Swap(self._apply_paragraphs, self._para, frozenset(para)))
+                self.history.push(Swap(self._apply_paragraphs, self._para, frozenset(para)))
         return range(start, start + len(new))
-
-    def _span_paragraphs(self, start: int, end: int, new: list[Token], breaks: set[int],
-                         break_after: bool) -> frozenset[int]:
-        """Paragraph starts once ``new`` replaces tokens ``start:end``: the text decides inside
-        the span; a paragraph that began with the span begins with what replaces it."""
-        old = self._tokens[start:end]
-        para = set(self._para) - {t.id for t in old}
-        after = self._tokens[end].id if end < len(self._tokens) else None
-        began_here = (old[0].id in self._para) if old else (after in self._para)
-        if began_here:
-            if new:
-                para.add(new[0].id)
-                if not old and not break_after:
-                    para.discard(after)
-            elif after is not None:
-                para.add(after)
-        para.update(new[j].id for j in breaks if j < len(new))
-        if break_after and after is not None:
-            para.add(after)
-        return frozenset(para)
 
     def delete_span(self, start: int, end: int) -> None:
         self.replace_span(start, end, "")
 
-    def _time_window(self, old: list[Token], i1: int, i2: int, start: int, end: int,
-                     new_so_far: list[Token]) -> tuple[float | None, float | None]:
-        """Where new words in place of ``old[i1:i2]`` may lie in time."""
-        spans = [(t.start, t.end) for t in old[i1:i2] if t.start is not None and t.end is not None]
-        if spans:
-            return min(a for a, _ in spans), max(b for _, b in spans)
-        before = itertools.chain(reversed(new_so_far), reversed(self._tokens[max(0, start - 50):start]))
-        lo = next((t.end for t in before if t.end is not None), None)
-        after = itertools.chain(old[i2:], self._tokens[end:end + 50])
-        hi = next((t.start for t in after if t.start is not None), None)
-        if lo is None:
-            lo = hi
-        if hi is None:
-            hi = lo
-        if lo is None or hi is None:
-            return None, None
-        return lo, max(hi, lo)
-
     def set_metadata(self, **changes: Any) -> None:
         new = dataclasses.replace(self.metadata, **changes)
         if new != self.metadata:
-            self.history.push(_Swap(self._apply_metadata, self.metadata, new), "Change details")
+            self.history.push(Swap(self._apply_metadata, self.metadata, new), "Change details")
 
     # -- pushing commands ----------------------------------------------------------------------
     def _push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None:
         old = [(i, self._tokens[i]) for i, _ in updates]
-        self.history.push(_Swap(self._apply_tokens, old, updates), text)
+        self.history.push(Swap(self._apply_tokens, old, updates), text)
 
     def _push_suggestions(self, changes: _SuggestionChanges, text: str, *,
                           merge_id: object | None = None) -> None:
         old = [(key, self._sugg.get(key[0], {}).get(key[1])) for key, _ in changes]
-        self.history.push(_Swap(self._apply_suggestions, old[::-1], changes), text,
+        self.history.push(Swap(self._apply_suggestions, old[::-1], changes), text,
                           merge_id=merge_id)
 
     # -- primitive changes (only commands call these) ------------------------------------------
@@ -811,40 +496,3 @@ class Transcript:
 
     def __repr__(self) -> str:
         return f"<Transcript {len(self._tokens)} tokens, revision {self.revision}>"
-
-
-def _with_value(token: Token, kind: Kind, value: str) -> Token:
-    if kind == Kind.PUNCT:
-        return _evolve(token, punct=value)
-    return _evolve(token, surface=value)
-
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def _parse_span(text: str) -> tuple[list[Piece], set[int], bool]:
-    """Pieces of typed text, the piece indices after a line break, and whether it ends in one."""
-    pieces: list[Piece] = []
-    breaks: set[int] = set()
-    lines = _LINE_BREAK.split(text)
-    carry = ""  # punctuation lines before the first word open that word, as within a line
-    for n, line in enumerate(lines):
-        if line.strip() and not any(ch.isalnum() for ch in line):
-            marks = " ".join(line.split())
-            if pieces:  # ... and after a word they end it
-                last = pieces[-1]
-                pieces[-1] = Piece(last.word, last.surface, f"{last.punct} {marks}")
-            else:
-                carry = f"{carry} {marks}".strip()
-            continue
-        if n > 0 and pieces:
-            breaks.add(len(pieces))
-        if carry and line.strip():
-            line, carry = f"{carry} {line}", ""
-        pieces.extend(split_words(line))
-    if carry:
-        pieces.extend(split_words(carry))
-    ends_with_break = len(lines) > 1 and not lines[-1].strip()
-    return pieces, breaks, ends_with_break
-
-

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from typing import Any, Protocol
 
 from psygnal import Signal
 
@@ -15,6 +15,19 @@ class Command(Protocol):
     def do(self) -> None: ...
 
     def undo(self) -> None: ...
+
+
+class Swap:
+    """A change that sets a new value and can set the old one back."""
+
+    def __init__(self, apply: Callable[[Any], None], old: Any, new: Any) -> None:
+        self.apply, self.old, self.new = apply, old, new
+
+    def do(self) -> None:
+        self.apply(self.new)
+
+    def undo(self) -> None:
+        self.apply(self.old)
 
 
 class CommandGroup:

@@ -6,6 +6,7 @@ Both the format readers and span editing use this, so typed text and read text b
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 #: Closing quotation marks and brackets. Apostrophes are not among the quotes: they stay with the
@@ -110,6 +111,34 @@ def split_words(text: str) -> list[Piece]:
     if pending_prefix and not pieces:
         pieces.append(Piece(pending_prefix.strip(), pending_prefix.strip()))
     return pieces
+
+
+def words_of_blocks(blocks: Iterable[str]) -> tuple[list[Piece], list[int]]:
+    """The words of blocks of text (paragraphs, or typed lines) and, for each block with words,
+    the index of its first word. A block of punctuation only belongs to the words around it, as
+    within a line: after a word it ends that word, before the first word it opens it. Blank
+    blocks are passed over."""
+    pieces: list[Piece] = []
+    starts: list[int] = []
+    carry = ""  # marks of blocks before the first word
+    for block in blocks:
+        if not block.strip():
+            continue
+        if not any(ch.isalnum() for ch in block):
+            marks = " ".join(block.split())
+            if pieces:
+                last = pieces[-1]
+                pieces[-1] = Piece(last.word, last.surface, f"{last.punct} {marks}")
+            else:
+                carry = f"{carry} {marks}".strip()
+            continue
+        starts.append(len(pieces))
+        pieces.extend(split_words(f"{carry} {block}" if carry else block))
+        carry = ""
+    if carry:
+        starts.append(len(pieces))
+        pieces.extend(split_words(carry))
+    return pieces, starts
 
 
 def split_paragraphs(text: str) -> list[str]:

@@ -1,0 +1,138 @@
+"""The review rules: which pending suggestions accepting them all applies (a word's capital follows
+the sentence end before it as the text will stand), and what a mark picked after a word does to
+the capital of the word after it. Functions of the tokens and their suggestions; the Transcript
+applies what they decide as undoable commands."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from editor.core.records import Kind, State, Suggestion, Token
+from editor.core.text import ends_sentence, split_opening
+
+#: A capital whose lowercase form is less likely than this does not hang on the sentence start
+#: (a name, "I"), so it is applied even where the end mark before it stays pending.
+POSITION_FREE_CAPITAL = 0.02
+
+
+def pending_to_apply(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Suggestion]],
+                     min_confidence: float = 0.0, *, kind: Kind | str | None = None, start: int = 0,
+                     end: int | None = None) -> list[Suggestion]:
+    """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
+    writing the text at that threshold) applies. A word's case follows the sentence end before
+    it as the text will stand: a capital waits while the end mark suggested before it stays
+    pending (unless the capital does not hang on the position: see POSITION_FREE_CAPITAL), and
+    a word after a sentence end that stays keeps its capital. Held-back suggestions stay pending.
+    Only words ``start:end`` (an editor takes a long transcript a slice at a time; the choice
+    for a word depends only on the word before it)."""
+    kinds = (Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
+    punct_counts = Kind.PUNCT in kinds
+
+    def chosen_of(token: Token) -> dict[Kind, Suggestion]:
+        slot = suggestions.get(token.id)
+        if not slot:
+            return {}
+        return {k: s for k in kinds if (s := slot.get(k)) is not None
+                and s.state == State.PENDING and s.probs[s.value] >= min_confidence}
+
+    out = []
+    stop = len(tokens) if end is None else min(end, len(tokens))
+    for index in range(max(0, start), stop):
+        token = tokens[index]
+        if token.id not in suggestions:
+            continue
+        here = chosen_of(token)
+        s = here.get(Kind.CASE)
+        if s is not None:
+            now = split_opening(token.surface or token.word)[1]
+            then = split_opening(s.value)[1]
+            if now and then and now[0].isupper() != then[0].isupper():
+                ends, waiting = True, None
+                if index > 0:
+                    prev = tokens[index - 1]
+                    mark = chosen_of(prev).get(Kind.PUNCT) if punct_counts else None
+                    ends = ends_sentence(mark.value if mark is not None else prev.punct)
+                    waiting = suggestions.get(prev.id, {}).get(Kind.PUNCT)
+                if then[0].islower() and ends:
+                    s = None  # a sentence start keeps its capital
+                elif (then[0].isupper() and not ends and waiting is not None
+                        and waiting.state == State.PENDING and ends_sentence(waiting.value)
+                        and s.probs.get(s.value.lower(), 0.0) >= POSITION_FREE_CAPITAL):
+                    s = None  # the capital waits for the end mark before it
+            if s is not None:
+                out.append(s)
+        if Kind.PUNCT in here:
+            out.append(here[Kind.PUNCT])
+    return out
+
+
+class CaseStep(NamedTuple):
+    """What picking a mark does to the next word's capital: `action` "" (nothing), "reject" or
+    "accept" (its case suggestion), or "edit" (its surface set to `surface` by hand); `note` says
+    what happened ("" if nothing), e.g. "capitalised 'We'"."""
+
+    action: str
+    note: str = ""
+    surface: str = ""
+
+
+def next_case_step(token: Token, case: Suggestion | None, sentence_end: bool) -> CaseStep:
+    """The capital of `token`, the word after a mark just picked, settled: after an end mark
+    (`sentence_end`) it is capitalised (its capital suggestion accepted, or by hand when there is
+    none); after any other mark a capital that hangs on a sentence start (a pending or accepted
+    capital suggestion whose lowercase form is not unlikely) is taken back. `case` is the token's
+    case suggestion, if any."""
+    opening, rest = split_opening(token.surface or token.word)
+    if not rest:
+        return CaseStep("")
+    proposes_capital = case is not None and split_opening(case.value)[1][:1].isupper()
+    hangs_on_position = case is not None and case.probs.get(case.value.lower(), 0.0) >= POSITION_FREE_CAPITAL
+    if sentence_end:
+        if rest[0].isupper():
+            if case is not None and case.state == State.PENDING and not proposes_capital:
+                return CaseStep("reject", f"kept ‘{rest}’ capitalised")  # a sentence start keeps its capital
+            return CaseStep("")
+        if proposes_capital and case is not None and case.state != State.ACCEPTED:
+            return CaseStep("accept", f"capitalised ‘{case.value}’")
+        surface = opening + rest[0].upper() + rest[1:]
+        return CaseStep("edit", f"capitalised ‘{surface}’", surface)
+    if case is None or not (proposes_capital and hangs_on_position):
+        return CaseStep("")
+    if case.state == State.PENDING:
+        return CaseStep("reject", f"left ‘{rest}’ in lower case")
+    if case.state == State.ACCEPTED and case.original is not None and rest[0].isupper():
+        return CaseStep("reject", f"lowercased ‘{case.original}’")  # gives the word its earlier form back
+    return CaseStep("")
+
+
+def next_pending(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Suggestion]], after: int = -1, *,
+                 reverse: bool = False, kind: Kind | str | None = None) -> Suggestion | None:
+    """The first pending suggestion on a token after index ``after`` (before it if ``reverse``)."""
+    indices = range(after - 1, -1, -1) if reverse else range(after + 1, len(tokens))
+    kinds = (Kind.CASE, Kind.PUNCT) if not reverse else (Kind.PUNCT, Kind.CASE)
+    for i in indices:
+        slot = suggestions.get(tokens[i].id)
+        if not slot:
+            continue
+        for k in kinds:
+            s = slot.get(k)
+            if s is not None and s.state == State.PENDING and (kind is None or k == kind):
+                return s
+    return None
+
+
+def in_token_order(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Suggestion]], *,
+                   state: State | str | None = None, kind: Kind | str | None = None) -> list[Suggestion]:
+    """The suggestions of this state and kind (any when None), in token order, a word's case
+    before its mark: read token by token, quicker than sorting when there are many."""
+    kinds = (Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
+    found = []
+    for token in tokens:
+        slot = suggestions.get(token.id)
+        if slot:
+            for k in kinds:
+                s = slot.get(k)
+                if s is not None and (state is None or s.state == state):
+                    found.append(s)
+    return found
