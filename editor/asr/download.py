@@ -21,6 +21,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from editor.asr.catalogue import CatalogueEntry, format_size
 from editor.asr.errors import DownloadCancelled, DownloadError
@@ -229,33 +230,35 @@ def _open(request, timeout: float, cancel: threading.Event | None, entry: Catalo
 
     if cancel is None:
         return urllib.request.urlopen(request, timeout=timeout)
-    outcome: dict[str, object] = {}
+    responses: list[Any] = []
+    errors: list[BaseException] = []
+    abandoned = threading.Event()
     finished, lock = threading.Event(), threading.Lock()
 
     def run() -> None:
+        response = None
         try:
-            result = urllib.request.urlopen(request, timeout=timeout)
+            response = urllib.request.urlopen(request, timeout=timeout)
         except BaseException as exc:  # handed to the waiting thread below
-            result, key = exc, "error"
-        else:
-            key = "response"
+            errors.append(exc)
         with lock:
-            abandoned = "abandoned" in outcome
-            outcome[key] = result
+            late = abandoned.is_set()
+            if response is not None:
+                responses.append(response)
         finished.set()
-        if abandoned and key == "response":
-            result.close()  # type: ignore[union-attr]
+        if late and response is not None:
+            response.close()
 
     threading.Thread(target=run, name="stet-download-open", daemon=True).start()
     while not finished.wait(_CANCEL_POLL):
         if cancel.is_set():
             with lock:
                 if not finished.is_set():
-                    outcome["abandoned"] = True
+                    abandoned.set()
                     _check_cancel(cancel, entry)
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["response"]
+    if errors:
+        raise errors[0]
+    return responses[0]
 
 
 class _CancelWatch:
@@ -275,8 +278,10 @@ class _CancelWatch:
         return self
 
     def _watch(self) -> None:
+        cancel = self.cancel
+        assert cancel is not None  # started only with one
         while not self.done.is_set():
-            if self.cancel.wait(_CANCEL_POLL):  # type: ignore[union-attr]
+            if cancel.wait(_CANCEL_POLL):
                 sock = _socket_of(self.response)
                 if sock is not None:
                     import socket
