@@ -230,9 +230,7 @@ class Transcript:
             if old is not None and keep_decided and old.state != State.PENDING:
                 continue
             changes.append((s.key, s))
-        if changes:
-            self._push_suggestions(changes, text, merge_id=merge_id)
-        return len(changes)
+        return self._push_changes(changes, text, merge_id=merge_id)
 
     def clear_suggestions(self, start: int = 0, end: int | None = None, *,
                           states: Iterable[State | str] = (State.PENDING,),
@@ -242,9 +240,7 @@ class Transcript:
             (s.key, None) for t in self._tokens[start:end]
             for s in self._sugg.get(t.id, {}).values()
             if s.state in wanted and (kind is None or s.kind == kind)]
-        if changes:
-            self._push_suggestions(changes, "Clear suggestions")
-        return len(changes)
+        return self._push_changes(changes, "Clear suggestions")
 
     def drop_suggestions(self, keys: Iterable[tuple[int, Kind | str]], *, text: str = "Drop suggestions") -> int:
         """Remove the pending suggestions with these (token id, kind) keys; one undo step.
@@ -254,9 +250,7 @@ class Transcript:
             s = self.suggestion(token_id, kind)
             if s is not None and s.state == State.PENDING:
                 changes.append((s.key, None))
-        if changes:
-            self._push_suggestions(changes, text)
-        return len(changes)
+        return self._push_changes(changes, text)
 
     def accept(self, token_id: int, kind: Kind | str, value: str | None = None) -> Suggestion:
         """Accept a suggestion, or choose the alternative ``value`` instead; one undo step."""
@@ -351,9 +345,7 @@ class Transcript:
         changes: _SuggestionChanges = [
             (s.key, evolve(s, state=State.REJECTED))
             for s in self.pending(kind=kind) if s.confidence <= max_confidence]
-        if changes:
-            self._push_suggestions(changes, "Reject all")
-        return len(changes)
+        return self._push_changes(changes, "Reject all")
 
     def _require(self, token_id: int, kind: Kind | str) -> Suggestion:
         s = self.suggestion(token_id, kind)
@@ -396,12 +388,8 @@ class Transcript:
 
     def replace_span(self, start: int, end: int, text: str) -> range:
         """Replace tokens ``start:end`` with typed ``text``; returns the new tokens' index range.
-
-        Words are aligned (difflib on the raw words): an unchanged word keeps its id, timings,
-        confidence, speaker and suggestions (those of a kind whose value the text changed are
-        dropped); new words get new ids and times spread over the time the replaced words took (or
-        the gap between their neighbours). A line break in ``text`` starts a paragraph.
-        """
+        Unchanged words keep their ids, times and suggestions (see span_edit.align_span); a line
+        break in ``text`` starts a paragraph."""
         if not 0 <= start <= end <= len(self._tokens):
             raise IndexError(f"span {start}:{end} outside 0:{len(self._tokens)}")
         old = self._tokens[start:end]
@@ -431,6 +419,12 @@ class Transcript:
     def _push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None:
         old = [(i, self._tokens[i]) for i, _ in updates]
         self.history.push(Swap(self._apply_tokens, old, updates), text)
+
+    def _push_changes(self, changes: _SuggestionChanges, text: str, *, merge_id: object | None = None) -> int:
+        """Push the suggestion changes, if any, as one step; returns how many."""
+        if changes:
+            self._push_suggestions(changes, text, merge_id=merge_id)
+        return len(changes)
 
     def _push_suggestions(self, changes: _SuggestionChanges, text: str, *,
                           merge_id: object | None = None) -> None:
