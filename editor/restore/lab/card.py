@@ -390,7 +390,10 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
 def card_from_sources(model_dir: Path) -> str:
     """The card of a model directory that keeps its sources (see the module's docstring)."""
     src = model_dir / "card-sources"
-    read = lambda path: json.loads(path.read_text())  # noqa: E731
+
+    def read(path: Path) -> dict:
+        return json.loads(path.read_text())
+
     return card(model_dir, read(model_dir / "TUNING_REPORT.json"), read(src / "bench.json"),
                 read(src / "history.json"), read(src / "extra.json"))
 

@@ -173,7 +173,10 @@ def main(argv: list[str] | None = None) -> int:
                         "checksums and TUNING_REPORT.json)")
     a = p.parse_args(argv)
     torch.set_num_threads(a.threads)
-    log = lambda s: print(time.strftime("%H:%M:%S"), s, flush=True)  # noqa: E731
+
+    def log(s: str) -> None:
+        print(time.strftime("%H:%M:%S"), s, flush=True)
+
     if a.decision:
         tune_decision_of_model_dir(Path(a.decision), Path(a.data), log=log)
         return 0
