@@ -1,7 +1,9 @@
 """The ``stet`` command.
 
-Subcommands come from modules named ``editor/<package>/cli.py`` (restore, restore.lab, asr, audio,
-gui), found at start-up, so adding one never means editing this file. Such a module provides::
+Subcommands come from a ``cli`` module in each package of COMMAND_PACKAGES (restore, restore.lab,
+asr, audio, gui), found at start-up: a new command in one of them never means editing this file,
+and a build without a package (the lab, the window) simply lacks its commands. Such a module
+provides::
 
     def add_parser(subparsers):          # subparsers: argparse's _SubParsersAction
         p = subparsers.add_parser("restore", help="...", description="...")

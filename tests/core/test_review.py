@@ -1,0 +1,38 @@
+"""The review rules as functions of tokens and suggestions, without a transcript."""
+
+from editor.core.records import Kind, State, Suggestion, Token
+from editor.core.review import POSITION_FREE_CAPITAL, next_case_step, next_pending, pending_to_apply
+
+
+def capital(token_id, value="We", lower=0.3, state=State.PENDING, original=None):
+    return Suggestion(token_id, Kind.CASE, value, {value: 1 - lower, value.lower(): lower}, state=state,
+                      original=original)
+
+
+def test_an_end_mark_capitalises_the_next_word():
+    we = Token("we", id=1)
+    assert next_case_step(we, capital(1), sentence_end=True)[:2] == ("accept", "capitalised ‘We’")
+    assert next_case_step(we, None, sentence_end=True) == ("edit", "capitalised ‘We’", "We")
+    quoted = Token("we", '"we', id=1)
+    assert next_case_step(quoted, None, sentence_end=True).surface == '"We'
+
+
+def test_another_mark_takes_back_a_capital_that_hangs_on_the_sentence_start():
+    we = Token("we", id=1)
+    assert next_case_step(we, capital(1), sentence_end=False)[:2] == ("reject", "left ‘we’ in lower case")
+    accepted = Token("we", "We", id=1)
+    step = next_case_step(accepted, capital(1, state=State.ACCEPTED, original="we"), sentence_end=False)
+    assert step[:2] == ("reject", "lowercased ‘we’")
+    name = Token("paris", id=1)
+    assert next_case_step(name, capital(1, "Paris", lower=POSITION_FREE_CAPITAL / 2), sentence_end=False).action == ""
+
+
+def test_a_capital_waits_for_the_end_mark_before_it_and_next_pending_walks_the_tokens():
+    tokens = [Token("so", id=0), Token("we", id=1)]
+    end = Suggestion(0, Kind.PUNCT, ".", {".": 0.6, "": 0.4})
+    table = {0: {Kind.PUNCT: end}, 1: {Kind.CASE: capital(1)}}
+    assert pending_to_apply(tokens, table, 0.9) == []  # the end mark stays pending: so does the capital
+    assert pending_to_apply(tokens, table, 0.5) == [end, table[1][Kind.CASE]]
+    assert next_pending(tokens, table) is end
+    assert next_pending(tokens, table, 0) is table[1][Kind.CASE]
+    assert next_pending(tokens, table, 2, reverse=True, kind=Kind.PUNCT) is end
