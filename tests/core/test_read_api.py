@@ -36,3 +36,11 @@ def test_iterating_suggestions_filters_without_sorting():
     doc.accept(*doc.suggestions()[0].key)
     pending = list(doc.iter_suggestions(state=State.PENDING))
     assert len(pending) == 2 and all(s.state == State.PENDING for s in pending)
+
+
+def test_the_ids_with_suggestions_are_a_copy():
+    doc = doc_with_suggestions()
+    ids = doc.suggested_token_ids()
+    assert sorted(ids) == sorted({doc[0].id, doc[2].id})
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.CASE, "World", {"World": 0.7, "world": 0.3})])
+    assert len(ids) == 2 and len(doc.suggested_token_ids()) == 3
