@@ -1,15 +1,17 @@
 """The margin left of the text: each paragraph's start time (when the words have times), and "⋯"
 where a huge paragraph continues in the next block (the view lays out a paragraph of more than
 ``LONG_PARAGRAPH`` words in pieces; the mark says it is one paragraph). Subtitle cue boundaries are
-drawn in the text itself, as a thin bar before a cue's first word (``QtTranscriptView``)."""
+drawn in the text itself, as a thin bar before a cue's first word (``paint_cue_bars``, called by
+the view's paint)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QTextCursor
 from PySide6.QtWidgets import QWidget
 
 GUTTER_COLOUR = "#6b6b6b"
+CUE_COLOUR = "#9aa7b8"  # the bar before a subtitle cue's first word
 CONTINUES = "⋯"
 
 
@@ -44,7 +46,7 @@ class TimeGutter(QWidget):
         """(top y in the viewport, text) of each label on screen (tests read these)."""
         view = self.view
         out: list[tuple[int, str]] = []
-        if not view._ulen:
+        if not len(view.text_map):
             return out
         doc = view.transcript
         block = view.firstVisibleBlock()
@@ -75,3 +77,23 @@ class TimeGutter(QWidget):
             painter.drawText(0, top, self.width() - 6, line,
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
         painter.end()
+
+
+def paint_cue_bars(view) -> None:
+    """A thin bar before the first word of each subtitle cue on screen (``view.cue_ids``)."""
+    doc, tm = view.transcript, view.text_map
+    top = view.cursorForPosition(QPoint(0, 0)).position()
+    vp = view.viewport()
+    bottom = view.cursorForPosition(QPoint(vp.width() - 1, vp.height() - 1)).position()
+    first = max(1, tm.piece_at(top) or 0)
+    last = min(len(tm), len(doc), (tm.piece_at(bottom) or 0) + 2)
+    painter = QPainter(vp)
+    painter.setPen(QColor(CUE_COLOUR))
+    cursor = QTextCursor(view.document())
+    gap = max(2, view.fontMetrics().horizontalAdvance(" ") // 2)
+    for i in range(first, last):
+        if doc[i].id in view.cue_ids:
+            cursor.setPosition(min(tm.word_range(i)[0], tm.total))
+            rect = view.cursorRect(cursor)
+            painter.drawLine(rect.left() - gap, rect.top() + 2, rect.left() - gap, rect.bottom() - 2)
+    painter.end()

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.settings import Settings
-from editor.gui.view import BANDS, band_colour, band_of, describe_value
+from editor.gui.looks import BANDS, band_colour, band_of, describe_value
 
 _FILTERS = ("All pending", "Low", "Medium", "High")
 #: Rows listed at most: the least confident ones are the ones to look at, and a short list is
@@ -209,14 +209,14 @@ class QtSuggestionList(QWidget):
         doc = self._transcript
         wanted = self.filter.currentIndex()
         band = ("low", "medium", "high")[wanted - 1] if wanted else None
-        slots = list(doc._sugg.values())  # read-only peek; a copy, as edits may come between slices
+        ids = doc.suggested_token_ids()  # a snapshot, as edits may come between slices
         pending = shown = 0
         worst: list[tuple[float, int, Suggestion]] = []  # the LIST_LIMIT least confident, max-heap
         order = 0
-        for k in range(0, len(slots), 4000):
+        for k in range(0, len(ids), 4000):
             t0 = time.perf_counter()
-            for slot in slots[k:k + 4000]:
-                for s in slot.values():
+            for token_id in ids[k:k + 4000]:
+                for s in doc.suggestion_view(token_id).values():
                     if s.state != State.PENDING:
                         continue
                     pending += 1

@@ -8,8 +8,6 @@ suggestion colours) without changing them, and cost nothing while the toggle is 
 
 from __future__ import annotations
 
-import bisect
-
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextBlock, QTextCharFormat
 
@@ -41,26 +39,25 @@ class UnsureWordsHighlighter(QSyntaxHighlighter):
 
     def highlightBlock(self, text: str) -> None:
         view = self.view
-        if view._moving:  # the view's token map is about to change: after it has
+        if view.rewriting:  # the view's token map is about to change: after it has
             self._later.append(self.currentBlock())
             self._timer.start()
             return
-        doc = view.transcript
-        if not len(doc) or not view._ulen:
+        doc, tm = view.transcript, view.text_map
+        n = min(len(doc), len(tm))
+        if not n:
             return
         block = self.currentBlock()
         start, end = block.position(), block.position() + len(text)
-        prefix = view._offsets()
-        i = max(0, bisect.bisect_right(prefix, start) - 1)
-        n = min(len(doc), len(view._ulen))
-        while i < n and prefix[i] < end:
+        first = tm.piece_at(start) or 0
+        for i, at, (sep, surface, _punct) in tm.pieces(first, n):
+            if at >= end:
+                break
             conf = doc[i].confidence
             if conf is not None and conf < self.threshold:
-                at = prefix[i] + len(view._sep[i])
-                length = len(view._surf[i])
-                if at >= start and at + length <= end:
-                    self.setFormat(at - start, length, self.format)
-            i += 1
+                word = at + len(sep)
+                if word >= start and word + len(surface) <= end:
+                    self.setFormat(word - start, len(surface), self.format)
 
     def _catch_up(self) -> None:
         blocks, self._later = self._later, []

@@ -255,7 +255,7 @@ def test_subtitle_cues_are_marked_where_they_begin(qtbot):
     qtbot.addWidget(view)
     view.show()
     qtbot.waitExposed(view)
-    assert view._cue_ids == {doc[0].id, doc[2].id}
+    assert view.cue_ids == {doc[0].id, doc[2].id}
     assert "starts a subtitle cue" in view.time_html(2)
     assert "starts a subtitle cue" not in view.time_html(3)
     view.repaint()  # the bars are drawn without error

@@ -1,0 +1,216 @@
+"""Typing in the view: keys, paste, cut, deleting and Enter become ``Transcript.replace_span`` over
+whole words (or a paragraph split); the text widget never changes its own text. Runs of typed
+characters are one undo step; in review mode Enter, Delete and 1-9 act on the suggestion instead."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QMimeData, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence
+
+from editor.core.layout import Layout, WordSpan
+from editor.gui import hotkeys
+from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
+
+
+class EditingMixin:
+    """Part of ``QtTranscriptView`` (which holds the state these methods use)."""
+
+    def edit_characters(self, start: int, end: int, typed: str) -> int:
+        """Characters ``start:end`` of the shown text become ``typed``; returns where the caret goes."""
+        self.flush()
+        doc = self.transcript
+        n = len(doc)
+        if n == 0:
+            doc.replace_span(0, 0, typed)
+            return len(typed)
+        tm = self.text_map
+        i0, i1 = self.token_at(start) or 0, self.token_at(end) or 0
+        a, b = max(0, i0 - 1), min(n, i1 + 2)
+        base = tm.word_range(a)[0]
+        parts, spans, offset = [], [], 0
+        for k, _, (sep, surface, punct) in tm.pieces(a, b):
+            sep = (" " if sep == SOFT_BREAK else sep) if k > a else ""
+            offset += len(sep)
+            spans.append(WordSpan(k - a, offset, offset + len(surface),
+                                  offset + len(surface) + len(punct)))
+            parts += [sep, surface, punct]
+            offset = spans[-1].end
+        local = Layout("".join(parts), tuple(spans))
+        ls = min(max(start - base, 0), len(local.text))
+        le = min(max(end - base, ls), len(local.text))
+        first, last, text = local.edit(ls, le, typed)
+        before = tm.total
+        doc.replace_span(a + first, a + last, text)
+        self.flush()
+        # The text after the edit reads as before (only the touched words are redrawn), so the
+        # caret goes as far from the end as ``end`` was: typed spacing may be normalised.
+        return max(start, self.text_map.total - (before - end))
+
+    def insert_text(self, text: str) -> None:
+        """Type ``text`` at the caret (replacing a selection), as the keyboard would."""
+        self._type(text)
+
+    def _type(self, typed: str) -> None:
+        cursor = self.textCursor()
+        start, end = cursor.selectionStart(), cursor.selectionEnd()
+        if self._held is not None and self._held[0] == start == end:
+            typed = self._held[1] + typed  # the space typed before this word
+        self._held = None
+        self._edit_and_place(start, end, typed)
+
+    def _edit_and_place(self, start: int, end: int, typed: str) -> None:
+        # Characters typed (or deleted) one after another in a row are one undo step, as in any
+        # text editor; moving the caret, a space or a line break starts the next one.
+        kind = "type" if typed else "delete"
+        single = len(typed) <= 1 and not typed.isspace() and end - start <= 1
+        if not (single and self._run is not None and self._run[0] == kind
+                and self._run[1] in (start, end)):
+            self._run_id += 1
+        revision = self.transcript.revision
+        with self.transcript.history.group("Typing" if typed else "Delete",
+                                           merge_id=("edit", id(self), self._run_id)):
+            caret = self.edit_characters(start, end, typed)
+        self._run = (kind, caret) if len(typed) <= 1 and not typed.isspace() else None
+        if typed and typed.isspace() and start == end and self.transcript.revision == revision:
+            # A space (or line break) next to a space or at the end changes no word yet: hold it
+            # for the word typed next, so "a|" + " " + "b" gives two words, not "ab".
+            self._held, caret = (start, typed), start
+        self._place_caret(caret)
+
+    def _place_caret(self, position: int) -> None:
+        self._moving = True
+        try:
+            cursor = self.textCursor()
+            cursor.setPosition(min(position, self.document().characterCount() - 1))
+            self.setTextCursor(cursor)
+        finally:
+            self._moving = False
+        if self._current is not None or self._reviewing:
+            self.leave_review()
+
+    def _delete(self, backwards: bool) -> None:
+        cursor = self.textCursor()
+        start, end = cursor.selectionStart(), cursor.selectionEnd()
+        typed = ""
+        if start == end:
+            if backwards:
+                if start == 0:
+                    return
+                start -= 1
+            else:
+                if end >= self.document().characterCount() - 1:
+                    return
+                end += 1
+            gap = self._paragraph_gap_at(start)
+            if gap is not None:  # one key joins two paragraphs, with a space between the words
+                start, end = gap
+                typed = " "
+        self._edit_and_place(start, end, typed)
+
+    def split_paragraph(self) -> None:
+        """Enter: a new paragraph at the caret (between words), or split the word there."""
+        cursor = self.textCursor()
+        if cursor.hasSelection() or not len(self.text_map):
+            self._type("\n")
+            return
+        position = cursor.position()
+        index = self.token_at(position)
+        a, _, b = self.token_range(index)
+        if a < position < b:  # inside a word
+            self._type("\n")
+            return
+        following = index if position <= a else index + 1
+        if following >= len(self.text_map) or following == 0:  # the next word typed starts one
+            self._held = (position, "\n")
+            return
+        self.transcript.set_paragraph_start(following, True)
+        self.flush()
+        cursor = self.textCursor()
+        cursor.setPosition(self.token_range(following)[0])
+        self.setTextCursor(cursor)
+
+    def _paragraph_gap_at(self, position: int) -> tuple[int, int] | None:
+        """The character range of the paragraph break that ``position`` lies in, if any."""
+        tm = self.text_map
+        i = tm.piece_at(position)
+        if i is not None and i > 0 and tm.sep(i) == PARAGRAPH_GAP:
+            at = tm.offset(i)
+            if at <= position < at + len(PARAGRAPH_GAP):
+                return at, at + len(PARAGRAPH_GAP)
+        return None
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # paste and drops of text
+        if source.hasText():
+            self._type(source.text())
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return source.hasText()
+
+    def cut(self) -> None:
+        if self.textCursor().hasSelection():
+            self.copy()
+            self._delete(backwards=True)
+
+    def paste(self) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        self.insertFromMimeData(QApplication.clipboard().mimeData())
+
+    def event(self, event: QEvent) -> bool:
+        # While a suggestion is current, Esc leaves it rather than reaching the player's Esc
+        if (event.type() == QEvent.Type.ShortcutOverride and self._current is not None
+                and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION)):
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key, mods = event.key(), event.modifiers()
+        if self.frozen and (event.text() or key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace,
+                                                    Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            self.message.emit("Still working on the last step; a moment…")
+            return
+        plain = not (mods & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                             | Qt.KeyboardModifier.MetaModifier))
+        reviewing = self._reviewing
+        review_key = reviewing and any(hotkeys.pressed(event, k) for k in (
+            hotkeys.ACCEPT, hotkeys.REJECT, hotkeys.ALTERNATIVES))
+        if hotkeys.pressed(event, hotkeys.NEXT_SUGGESTION):
+            self.next_suggestion()
+        elif hotkeys.pressed(event, hotkeys.PREVIOUS_SUGGESTION):
+            self.next_suggestion(reverse=True)
+        elif review_key and self._current is None:  # review mode, nothing left under review
+            self.message.emit("No suggestion selected: Tab goes to the next one; move the caret "
+                              "(arrow keys, a click) to edit the text")
+        elif reviewing and hotkeys.pressed(event, hotkeys.ACCEPT):
+            self.accept_current()
+        elif reviewing and hotkeys.pressed(event, hotkeys.REJECT):
+            self.reject_current()
+        elif reviewing and hotkeys.pressed(event, hotkeys.ALTERNATIVES):
+            self.choose_alternative(int(event.text() or chr(key)))
+        elif reviewing and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION):
+            self._set_current(None, select=False)
+            self.leave_review()
+        elif event.matches(QKeySequence.StandardKey.Cut):
+            self.cut()
+        elif event.matches(QKeySequence.StandardKey.Paste):
+            self.paste()
+        elif event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo):
+            event.ignore()  # the window's actions undo in the transcript
+        elif key == Qt.Key.Key_Backspace and not mods & Qt.KeyboardModifier.ControlModifier:
+            self._delete(backwards=True)
+        elif key == Qt.Key.Key_Delete and plain:
+            self._delete(backwards=False)
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain:
+            self.split_paragraph()
+        elif plain and event.text() and event.text().isprintable():
+            self._type(event.text())
+        else:
+            super().keyPressEvent(event)  # moving, selecting, copying
+
+    def inputMethodEvent(self, event) -> None:  # text composed by an input method
+        if event.commitString():
+            self._type(event.commitString())
+
+    def dropEvent(self, event) -> None:
+        event.ignore()

@@ -1,0 +1,201 @@
+"""Reviewing in the view: the suggestion under review, going to the next one (by position or by
+confidence), accepting, rejecting and picking an alternative, and review mode (only in it do Enter,
+Delete and 1-9 act on suggestions)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QTextEdit
+
+from editor.core.document import Kind, State, Suggestion
+from editor.core.learning import decide
+from editor.gui.looks import CURRENT_COLOUR, describe_value
+
+EDITING_NOTE = "Editing: Enter, Delete and 1–9 edit the text again (Tab goes back to the suggestions)"
+
+
+def _repeated(n: int) -> str:
+    return f"proposed the same in {n} other place{'s' if n != 1 else ''} (from your choice)"
+
+
+class ReviewMixin:
+    """Part of ``QtTranscriptView`` (which holds the state these methods use)."""
+
+    @property
+    def current(self) -> Suggestion | None:
+        if self._current is None:
+            return None
+        token_id, kind = self._current
+        return self.transcript.suggestion(token_id, kind)
+
+    def set_current(self, suggestion: Suggestion | None) -> None:
+        """Make ``suggestion`` the one under review: select it and scroll to it."""
+        self._set_current(suggestion)
+
+    @property
+    def reviewing(self) -> bool:
+        """Whether Enter, Delete and 1-9 act on suggestions (else they edit the text)."""
+        return self._reviewing
+
+    def _enter_review(self) -> None:
+        if not self._reviewing:
+            self._reviewing = True
+            self.review_mode_changed.emit(True)
+
+    def leave_review(self, announce: bool = True) -> None:
+        """Back to editing: Enter, Delete and the digits edit the text again."""
+        if self._current is not None:
+            self._set_current(None, select=False)
+        if self._reviewing:
+            self._reviewing = False
+            self.review_mode_changed.emit(False)
+            if announce:
+                self.message.emit(EDITING_NOTE)
+
+    def _set_current(self, s: Suggestion | None, *, select: bool = True) -> None:
+        self._current = None if s is None else s.key
+        if s is not None:
+            self._enter_review()
+        if s is not None and self._transcript is not None and self.transcript.has_token(s.token_id):
+            index = self.transcript.index_of(s.token_id)
+            self._last_rank = (s.confidence, index, 0 if s.kind == Kind.CASE else 1)
+            if select:
+                a, p, b = self.token_range(index)
+                lo, hi = (a, p) if s.kind == Kind.CASE else (p, b) if b > p else (a, p)
+                self._moving = True
+                try:
+                    cursor = self.textCursor()
+                    cursor.setPosition(hi)
+                    cursor.setPosition(lo, QTextCursor.MoveMode.KeepAnchor)
+                    self.setTextCursor(cursor)
+                    self.ensureCursorVisible()
+                finally:
+                    self._moving = False
+        self._mark_current()
+        self.current_changed.emit(s)
+
+    def _mark_current(self) -> None:
+        """Frame the suggestion under review (also when a click made it current without selecting
+        it), so what Enter and Delete will act on is always in sight."""
+        s = self.current
+        selections = []
+        if s is not None and self.transcript.has_token(s.token_id):
+            a, p, b = self.token_range(self.transcript.index_of(s.token_id))
+            lo, hi = (a, p) if s.kind == Kind.CASE else (p, b) if b > p else (a, p)
+            selection = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(lo)
+            cursor.setPosition(hi, QTextCursor.MoveMode.KeepAnchor)
+            selection.cursor = cursor
+            fmt = QTextCharFormat()
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+            fmt.setUnderlineColor(QColor(CURRENT_COLOUR))
+            fmt.setFontUnderline(True)
+            fmt.setFontOverline(True)
+            selection.format = fmt
+            selections.append(selection)
+        self._set_extra("current", selections)
+
+    def _caret_moved(self) -> None:
+        if self._moving:
+            return
+        self._held = None
+        if self._current is not None or self._reviewing:
+            self.leave_review(announce=not self._mouse_down)
+
+    def next_suggestion(self, reverse: bool = False) -> Suggestion | None:
+        """Go to the next (or previous) pending suggestion in the review order; wraps around."""
+        self.flush()
+        found = self._next_by_confidence(reverse) if self.order == "confidence" \
+            else self._next_by_position(reverse)
+        if found is None:
+            self.message.emit("No pending suggestions")
+        self._set_current(found)
+        return found
+
+    def _next_by_position(self, reverse: bool) -> Suggestion | None:
+        doc = self.transcript
+        cur = self.current
+        if cur is not None and doc.has_token(cur.token_id):
+            index = doc.index_of(cur.token_id)
+            other = doc.suggestion(cur.token_id, Kind.PUNCT if cur.kind == Kind.CASE else Kind.CASE)
+            same_token_next = (cur.kind == Kind.CASE) != reverse
+            if other is not None and other.state == State.PENDING and same_token_next:
+                return other
+            after = index
+        else:
+            caret = self.token_at(self.textCursor().selectionStart())
+            caret = 0 if caret is None else caret
+            after = caret - 1 if not reverse else caret + 1
+        found = doc.next_pending(after, reverse=reverse)
+        if found is None:  # wrap around
+            found = doc.next_pending(-1 if not reverse else len(doc), reverse=reverse)
+        return found
+
+    def _next_by_confidence(self, reverse: bool) -> Suggestion | None:
+        """The pending suggestion ranked just after (before) the current one by (confidence,
+        position): one pass over the suggestions, no sort, so Tab stays quick on long documents."""
+        doc = self.transcript
+        position = {t.id: i for i, t in enumerate(doc.tokens)}
+        ranked = [((s.probs[s.value], position[s.token_id], 0 if s.kind == Kind.CASE else 1), s)
+                  for s in doc.iter_suggestions(state=State.PENDING)]
+        if not ranked:
+            return None
+        last = self._last_rank if self._current is not None else None
+        if reverse:
+            before = [r for r in ranked if last is None or r[0] < last]
+            return max(before or ranked, key=lambda r: r[0])[1]
+        after = [r for r in ranked if last is None or r[0] > last]
+        return min(after or ranked, key=lambda r: r[0])[1]
+
+    def lowest_confidence(self) -> Suggestion | None:
+        self._current = None
+        found = self._next_by_confidence(reverse=False)
+        self._set_current(found)
+        return found
+
+    def accept_current(self, value: str | None = None) -> Suggestion | None:
+        s = self.current
+        if s is None:
+            return None
+        accepted, note, repeated = decide(self.transcript, s.token_id, s.kind, value=value,
+                                          repeat=self.settings.review.repeat_choices)
+        said = [note] if note else []
+        if repeated:
+            said.append(_repeated(repeated))
+        if said:
+            self.message.emit(f"Accepted {describe_value(s.kind, accepted.value)}; {'; '.join(said)}")
+        self.flush()
+        self._last_rank = self._rank(accepted)
+        self._current = accepted.key
+        self.next_suggestion()
+        return accepted
+
+    def reject_current(self) -> Suggestion | None:
+        s = self.current
+        if s is None:
+            return None
+        rejected, _note, repeated = decide(self.transcript, s.token_id, s.kind, accept=False,
+                                           repeat=self.settings.review.repeat_choices)
+        if repeated:
+            self.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {_repeated(repeated)}")
+        self.flush()
+        self._last_rank = self._rank(rejected)
+        self._current = rejected.key
+        self.next_suggestion()
+        return rejected
+
+    def choose_alternative(self, number: int) -> Suggestion | None:
+        """Accept alternative ``number`` (1 = the most likely) of the current suggestion."""
+        s = self.current
+        if s is None:
+            return None
+        alternatives = s.alternatives()
+        if not 1 <= number <= len(alternatives):
+            self.message.emit(f"There are only {len(alternatives)} alternatives")
+            return None
+        return self.accept_current(alternatives[number - 1][0])
+
+    def _rank(self, s: Suggestion) -> tuple[float, int, int]:
+        index = self.transcript.index_of(s.token_id) if self.transcript.has_token(s.token_id) else 0
+        return (s.confidence, index, 0 if s.kind == Kind.CASE else 1)
