@@ -11,73 +11,14 @@ scrolling through it. Prints medians over several runs; asserts nothing (timings
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def tiny_model(folder: Path) -> Path:
-    import torch
-
-    from editor.restore.model import BiLSTMCRF, ModelConfig
-    from editor.restore.package import export_model
-    from editor.restore.vocab import Vocab
-
-    words = ["the", "a", "and", "of", "to", "i", "you", "we", "it", "is", "that", "this", "in", "for", "so", "what", "how", "okay", "yes"]
-    torch.manual_seed(0)
-    vocab = Vocab.build(Counter({w: 100 - i for i, w in enumerate(words)}), size=len(words) + 2,
-                        min_char_count=1)
-    cfg = ModelConfig(vocab_size=len(vocab.words), n_chars=len(vocab.chars), word_dim=8, char_dim=4,
-                      char_filters=6, hidden=8, layers=2)
-    out = folder / "tiny"
-    export_model(BiLSTMCRF(cfg), vocab, {}, out, name="tiny", decision={"none_scale": 0.3},
-                 calibration={"punct_temperature": 1.0, "case_temperature": 1.0},
-                 chunking={"size": 40, "overlap": 8, "cut": None, "merge": "owned"}, metrics={})
-    return out
-
-
-def raw_transcript(path: Path, words: int, per_paragraph: int) -> Path:
-    from editor.core.paths import resource_path
-
-    sample = resource_path("samples", "sample.txt").read_text(encoding="utf-8").split()
-    raw = [sample[i % len(sample)] for i in range(words)]
-    if per_paragraph:
-        text = "\n\n".join(" ".join(raw[i:i + per_paragraph]) for i in range(0, words, per_paragraph))
-    else:
-        text = " ".join(raw)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-class Heartbeat:
-    def __init__(self) -> None:
-        from PySide6.QtCore import QTimer
-
-        self.timer = QTimer()
-        self.timer.setInterval(5)
-        self.timer.timeout.connect(self._tick)
-        self.gaps: list[float] = []
-        self.last = 0.0
-
-    def start(self) -> None:
-        self.gaps.clear()
-        self.last = self.started = time.perf_counter()
-        self.timer.start()
-
-    def stop(self) -> float:
-        self.timer.stop()
-        return max(self.gaps, default=0.0)
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.gaps.append(now - self.last)
-        self.last = now
+from gui_bench import Heartbeat, bench_window, raw_transcript  # noqa: E402
 
 
 def main() -> int:
@@ -92,19 +33,7 @@ def main() -> int:
 
     from PySide6.QtCore import QEventLoop
 
-    from editor.core.settings import Settings
-    from editor.gui import MainWindow, application
-
-    app = application()
-    tmp = Path(tempfile.mkdtemp(prefix="stet-bench-"))
-    os.environ["XDG_DATA_HOME"] = str(tmp / "data")
-    model = args.model or str(tiny_model(tmp))
-    settings = Settings()
-    settings.set("engine.restore_model", model)
-    settings.set("engine.device", args.device)
-    window = MainWindow(settings, interactive=False)
-    window.resize(1200, 800)
-    window.show()
+    app, window, tmp, model = bench_window(args.model, args.device)
 
     def restore(path: Path) -> tuple[float, float]:
         loop = QEventLoop()

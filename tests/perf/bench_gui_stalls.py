@@ -16,14 +16,12 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_gui_restore import Heartbeat, raw_transcript, tiny_model  # noqa: E402
+from gui_bench import Heartbeat, bench_window, raw_transcript  # noqa: E402
 
 
 def main() -> int:
@@ -37,21 +35,7 @@ def main() -> int:
 
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from editor.core.process import configure_process
-    from editor.core.settings import Settings
-    from editor.gui import MainWindow, application
-
-    configure_process(gui=True)  # as `stet` does (threads; the PySide6 workaround on 3.11)
-    app = application()
-    tmp = Path(tempfile.mkdtemp(prefix="stet-stalls-"))
-    os.environ["XDG_DATA_HOME"] = str(tmp / "data")
-    model = args.model or str(tiny_model(tmp))
-    settings = Settings()
-    settings.set("engine.restore_model", model)
-    settings.set("engine.device", args.device)
-    window = MainWindow(settings, interactive=False)
-    window.resize(1200, 800)
-    window.show()
+    app, window, tmp, model = bench_window(args.model, args.device, prefix="stet-stalls-")
 
     def settle(seconds: float) -> None:
         end = time.perf_counter() + seconds
