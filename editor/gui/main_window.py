@@ -162,8 +162,6 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         """A menu command of this window (see ``window_menus.add_action``)."""
         return add_action(self, menu, text, slot, shortcut, tip)
 
-    _action = add_action  # the name UnsureWords still calls
-
     def add_bottom_widget(self, widget: QWidget) -> None:
         """Put a widget (e.g. a player bar) under the text, across the whole window."""
         self._layout.addWidget(widget)
@@ -333,8 +331,6 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
                 self.settings.save()
             except OSError as err:
                 self.statusBar().showMessage(f"Settings not saved: {err}", 8000)
-
-    _save_settings = save_settings  # the name UnsureWords still calls
 
     def zoom(self, step: int) -> None:
         size = min(48, max(6, self.settings.appearance.font_size + step))

@@ -76,7 +76,7 @@ class UnsureWords(QObject):
         self.window = window
         settings = window.settings.appearance
         self.highlighter = UnsureWordsHighlighter(window.view, settings.unsure_below)
-        self.action = window._action(menu, "&Underline unsure words", self.toggle,
+        self.action = window.add_action(menu, "&Underline unsure words", self.toggle,
                                      hotkeys.UNDERLINE_UNSURE,
                                      "Underline words the speech recogniser was unsure of")
         self.action.setCheckable(True)
@@ -89,7 +89,7 @@ class UnsureWords(QObject):
     def toggle(self) -> None:
         self.window.settings.set("appearance.underline_unsure", not self.on)
         self.apply()
-        self.window._save_settings()
+        self.window.save_settings()
 
     def apply(self) -> None:
         """Follow the settings (after the toggle, or the settings dialog)."""

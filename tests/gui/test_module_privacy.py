@@ -11,10 +11,6 @@ GUI = Path(editor.gui.__file__).parent
 #: Modules that still read others' private attributes, and why (each is being changed elsewhere).
 KNOWN = {
     "disposal.py": "empties a replaced Transcript and its History: core has no piecewise clear",
-    "gutter.py": "the view's line map",
-    "panel.py": "the document's suggestion table",
-    "unsure_words.py": "the view's line map and the window's action helper",
-    "view.py": "the document's suggestion table",
 }
 
 
