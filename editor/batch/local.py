@@ -1,19 +1,20 @@
 """A batch on this machine: worker processes, each loading the model once, taking files in turn.
 
 Workers are spawned (never forked: torch and Vosk hold threads), one per free core unless told
-otherwise, each with its share of the cores as compute threads. They take files from one queue,
-largest first so that no long file is left for the end, and report over another queue. A worker
-that dies (a crash in native code) costs only the file it held: that file is reported, and a new
-worker takes its place.
+otherwise, each with its share of the cores as compute threads. The parent gives each worker one
+file at a time over that worker's own pipe, largest files first so that no long file is left for
+the end, and hears back over the same pipe. A worker that dies (a crash in native code) costs only
+the file it held: that file is reported, and a new worker takes its place.
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import queue
 import signal
 import time
+from collections import deque
 from collections.abc import Sequence
+from multiprocessing import connection
 from pathlib import Path
 
 from editor.batch.jobs import Job, Outcome
@@ -22,7 +23,7 @@ from editor.batch.progress import BatchProgress
 from editor.core.errors import UserError
 
 _REPORT_EVERY = 0.2  # seconds between a worker's progress reports on one file
-_POLL = 0.25  # seconds the parent waits for news before checking that its workers live
+_POLL = 1.0  # seconds the parent waits at most on its workers' pipes and ends at once
 
 
 def process(job: Job, source: Path, output: Path, report) -> Outcome:
@@ -46,23 +47,28 @@ def describe_failure(source: Path, err: BaseException) -> str:
     return text if str(source) in text else f"{source}: {text}"
 
 
-def _worker_main(job: Job, wid: int, threads: int, tasks, events, holding) -> None:
+def _worker_main(job: Job, threads: int, conn) -> None:
+    """A worker: the model loaded once, then files one at a time as the parent sends them.
+
+    Everything goes over this worker's own pipe, which no other process writes: a worker killed in
+    the middle of a message damages only its own pipe, never the others' (a shared queue's lock,
+    held by a killed writer, would block every other worker for good)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
     try:
         job.load(threads)
     except BaseException as err:  # noqa: BLE001 — told to the parent, which stops the batch
-        events.put(("load_failed", wid, str(err) if isinstance(err, UserError)
-                    else f"the worker could not start ({type(err).__name__}: {err})"))
+        conn.send(("load_failed", str(err) if isinstance(err, UserError)
+                   else f"the worker could not start ({type(err).__name__}: {err})"))
         return
-    events.put(("ready", wid, job.describe()))
+    conn.send(("ready", job.describe()))
     while True:
-        task = tasks.get()
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):  # the parent is gone
+            return
         if task is None:
-            events.put(("bye", wid))
-            break
+            return
         index, source, output = task
-        holding[wid] = index  # shared memory, seen at once: a crash cannot lose it as a queued message can
-        events.put(("start", wid, index))
         last = 0.0
 
         def report(fraction: float, index=index) -> None:
@@ -70,15 +76,14 @@ def _worker_main(job: Job, wid: int, threads: int, tasks, events, holding) -> No
             now = time.monotonic()
             if now - last >= _REPORT_EVERY:
                 last = now
-                events.put(("progress", wid, index, fraction))
+                conn.send(("progress", index, fraction))
 
         try:
             outcome = process(job, Path(source), Path(output), report)
         except Exception as err:  # noqa: BLE001 — one file's failure never stops the others
-            events.put(("failed", wid, index, describe_failure(Path(source), err)))
+            conn.send(("failed", index, describe_failure(Path(source), err)))
         else:
-            events.put(("done", wid, index, outcome))
-        holding[wid] = -1
+            conn.send(("done", index, outcome))
 
 
 def run_in_process(job: Job, items: Sequence[Item], tracker: BatchProgress) -> None:
@@ -95,114 +100,162 @@ def run_in_process(job: Job, items: Sequence[Item], tracker: BatchProgress) -> N
             tracker.finished_ok(index, outcome)
 
 
+class _Worker:
+    """The parent's view of one worker process: its pipe, and the file it was given."""
+
+    def __init__(self, ctx, job: Job, threads: int, number: int) -> None:
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(job, threads, child),
+                                name=f"stet-{job.kind}-{number}", daemon=True)
+        self.proc.start()
+        child.close()  # the parent's copy: the pipe then ends when the worker ends
+        self.holding: int | None = None  # the file it was given and has not answered for
+        self.retiring = False  # no more files for it
+        self.stopped = False  # told to stop: its end is expected
+
+    def exit_text(self) -> str:
+        self.proc.join(timeout=5)
+        return _exit(self.proc)
+
+
 def run_local(job: Job, items: Sequence[Item], tracker: BatchProgress, *, workers: int,
               threads: int = 1) -> str:
     """Run every item on ``workers`` processes of ``threads`` compute threads each.
 
-    Returns what the workers hold (the model's name). Raises UserError when the workers cannot
-    load the model (nothing is run then)."""
+    The parent hands out files one at a time, largest first (no long file left for the end), over a
+    pipe per worker, and waits on the pipes and on the processes' end at once: a worker that dies
+    (a crash in native code) is seen at once, its file is reported failed, and a new worker takes
+    its place. Returns what the workers hold (the model's name). Raises UserError when the workers
+    cannot load the model (nothing is run then)."""
     ctx = multiprocessing.get_context("spawn")
-    tasks, events = ctx.Queue(), ctx.Queue()
-    order = sorted(range(len(items)), key=lambda i: -items[i].size)
-    for index in order:
-        tasks.put((index, str(items[index].source), str(items[index].output)))
+    pending = deque(sorted(range(len(items)), key=lambda i: -items[i].size))
+    remaining = set(pending)
     workers = max(1, min(workers, len(items)))
-    for _ in range(workers):
-        tasks.put(None)
-
-    procs: dict[int, multiprocessing.process.BaseProcess] = {}
-    holding: dict[int, int | None] = {}
-    current = ctx.Array("i", [-1] * (3 * workers), lock=False)  # the file each worker has taken
-    next_id = 0
+    live: list[_Worker] = []
+    started = 0
+    idle_deaths = 0  # workers that died holding no file: at start-up, or between files
+    ever_ready = False  # a worker has loaded the model
+    loaded = last_load_error = ""
 
     def start_worker() -> None:
-        nonlocal next_id
-        proc = ctx.Process(target=_worker_main, args=(job, next_id, threads, tasks, events, current),
-                           name=f"stet-{job.kind}-{next_id}", daemon=True)
-        proc.start()
-        procs[next_id], holding[next_id] = proc, None
-        next_id += 1
+        nonlocal started
+        live.append(_Worker(ctx, job, threads, started))
+        started += 1
+
+    def give_work(worker: _Worker) -> None:
+        if worker.retiring:
+            return
+        if not pending:
+            worker.retiring = True
+            worker.stopped = _send(worker, None)
+            return
+        index = pending.popleft()
+        item = items[index]
+        if _send(worker, (index, str(item.source), str(item.output))):
+            worker.holding = index
+            tracker.started(index)
+        else:  # it is dying (its end is seen next): the file waits for another worker
+            pending.appendleft(index)
+            worker.retiring = True
+
+    def take(worker: _Worker, message) -> None:
+        nonlocal loaded, ever_ready, last_load_error
+        kind = message[0]
+        if kind == "ready":
+            ever_ready = True
+            loaded = loaded or message[1]
+            tracker.ready()
+            give_work(worker)
+        elif kind == "load_failed":  # the worker ends; its end decides what follows
+            worker.retiring = True
+            last_load_error = message[1]
+            if not ever_ready:  # the model cannot be loaded here: nothing will run
+                raise UserError(message[1])
+        elif kind == "progress":
+            tracker.progress(message[1], message[2])
+        elif kind in ("done", "failed"):
+            index = message[1]
+            worker.holding = None
+            if index in remaining:
+                remaining.discard(index)
+                if kind == "done":
+                    tracker.finished_ok(index, message[2])
+                else:
+                    tracker.failed(index, message[2])
+            give_work(worker)
+
+    def bury(worker: _Worker) -> None:
+        nonlocal idle_deaths
+        live.remove(worker)
+        why = worker.exit_text()
+        worker.conn.close()
+        if worker.holding is not None and worker.holding in remaining:  # the crash is that file's
+            remaining.discard(worker.holding)
+            tracker.failed(worker.holding, f"the worker processing it stopped ({why}); "
+                                           "the other files go on")
+        elif not worker.stopped:
+            idle_deaths += 1  # it died loading the model, or between files
+        if not ever_ready and idle_deaths >= workers:  # each worker had its chance to start
+            if not live:
+                raise UserError(last_load_error or f"the {job.kind} workers could not start ({why})")
+            return
+        if pending and idle_deaths <= 2 * workers:
+            start_worker()  # it takes the place of the dead one
 
     for _ in range(workers):
         start_worker()
-    remaining = set(range(len(items)))
-    state = {"loaded": "", "ready": False, "bye": set()}
-    last_check = time.monotonic()
     try:
         while remaining:
-            try:
-                _take(events.get(timeout=_POLL), remaining, holding, tracker, state)
-            except queue.Empty:
-                pass
-            if time.monotonic() - last_check < _POLL:
-                continue
-            last_check = time.monotonic()
-            for wid, proc in list(procs.items()):
-                if proc.is_alive():
-                    continue
-                _drain(events, remaining, holding, tracker, state)  # news it sent before it ended
-                del procs[wid]
-                index = holding.pop(wid, None)
-                if current[wid] >= 0:
-                    index = current[wid]
-                if index is not None and index in remaining:
-                    remaining.discard(index)
-                    tracker.failed(index, f"the worker processing it stopped ({_exit(proc)}); "
-                                          "the other files go on")
-                if not state["ready"] and not procs:
-                    raise UserError(f"the {job.kind} workers could not start ({_exit(proc)})")
-                if wid not in state["bye"] and remaining and next_id < 3 * workers:
-                    start_worker()  # it takes the place (and the end-of-work mark) of the dead one
-            if not procs:  # every worker gone, too many times: what is left cannot run here
+            if not live:  # every worker gone, too many times: what is left cannot run here
                 for index in sorted(remaining):
                     tracker.failed(index, "not run: the workers kept stopping")
                 remaining.clear()
+                break
+            by_key = {}
+            for worker in live:
+                by_key[id(worker.conn)] = worker
+                by_key[worker.proc.sentinel] = worker
+            ready = connection.wait([w.conn for w in live] + [w.proc.sentinel for w in live],
+                                    timeout=_POLL)
+            ended = []
+            for key in ready:
+                worker = by_key[key if isinstance(key, int) else id(key)]
+                if worker in ended:
+                    continue
+                if not _receive(worker, take) or key == worker.proc.sentinel:
+                    ended.append(worker)
+            for worker in ended:
+                _receive(worker, take)  # what it said before it ended counts
+                bury(worker)
     finally:
-        for proc in procs.values():
-            if remaining:
-                proc.terminate()
-        for proc in procs.values():
-            proc.join(timeout=5)
-            if proc.is_alive():
-                proc.kill()
-        tasks.cancel_join_thread()
-        events.cancel_join_thread()
-    return state["loaded"]
+        for worker in live:
+            if remaining or not worker.stopped:  # stopped early, or still loading a needless model
+                worker.proc.terminate()
+        for worker in live:
+            worker.proc.join(timeout=5)
+            if worker.proc.is_alive():
+                worker.proc.kill()
+                worker.proc.join(timeout=5)
+            worker.conn.close()
+    return loaded
 
 
-def _take(event, remaining: set[int], holding: dict[int, int | None], tracker: BatchProgress,
-          state: dict) -> None:
-    kind, wid = event[0], event[1]
-    if kind == "bye":
-        state["bye"].add(wid)
-    elif kind == "load_failed":
-        if not state["ready"]:  # no worker could load the model: nothing will run
-            raise UserError(event[2])
-    elif kind == "ready":
-        state["ready"] = True
-        state["loaded"] = state["loaded"] or event[2]
-        tracker.ready()
-    elif kind == "start":
-        holding[wid] = event[2]
-        tracker.started(event[2])
-    elif kind == "progress":
-        tracker.progress(event[2], event[3])
-    elif kind in ("done", "failed") and event[2] in remaining:
-        holding[wid] = None
-        remaining.discard(event[2])
-        if kind == "done":
-            tracker.finished_ok(event[2], event[3])
-        else:
-            tracker.failed(event[2], event[3])
+def _send(worker: _Worker, message) -> bool:
+    try:
+        worker.conn.send(message)
+    except (OSError, EOFError):  # the worker has ended; its sentinel says so next
+        return False
+    return True
 
 
-def _drain(events, remaining, holding, tracker, state) -> None:
-    while True:
-        try:
-            event = events.get_nowait()
-        except queue.Empty:
-            return
-        _take(event, remaining, holding, tracker, state)
+def _receive(worker: _Worker, take) -> bool:
+    """Every message waiting on the worker's pipe, in order; False once the pipe has ended."""
+    try:
+        while worker.conn.poll():
+            take(worker, worker.conn.recv())
+    except (EOFError, OSError):  # ended, perhaps in the middle of a message: that one is lost
+        return False
+    return True
 
 
 def _exit(proc) -> str:
