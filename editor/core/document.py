@@ -89,12 +89,13 @@ class Transcript:
     def from_text(cls, text: str, metadata: Metadata | None = None) -> Transcript:
         """Words of already written text; its punctuation and capitals become the current state."""
         pieces, starts = words_of_blocks(split_paragraphs(text))
-        tokens = [Token(p.word, p.surface, p.punct) for p in pieces]
+        # ids given here, as the constructor would give them: no second copy of each token
+        tokens = [Token(p.word, p.surface, p.punct, id=i) for i, p in enumerate(pieces)]
         return cls(tokens, paragraph_starts=starts, metadata=metadata)
 
     @classmethod
     def from_words(cls, words: Iterable[str], metadata: Metadata | None = None) -> Transcript:
-        return cls((Token(w) for w in words), metadata=metadata)
+        return cls((Token(w, id=i) for i, w in enumerate(words)), metadata=metadata)
 
     def _with_new_id(self, token: Token) -> Token:
         token = evolve(token, id=self._next_id)
