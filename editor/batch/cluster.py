@@ -105,8 +105,15 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
             raise UserError(_actor_failure(err)) from None
         tracker.ready(len(actors))
         queue = sorted(range(len(items)), key=lambda i: -items[i].size)[::-1]
-        pending: dict = {}
+        pending: dict = {}  # a file's task -> (actor, file)
+        probes: dict = {}  # a lost actor's describe() call -> the actor: it takes files again once back
+        live = list(actors)  # actors that have not used up their restarts
         attempts = {i: 0 for i in range(len(items))}
+        lost = (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
+                ray.exceptions.NodeDiedError, ray.exceptions.ObjectLostError)
+
+        def load_of(actor) -> int:
+            return sum(1 for a, _ in pending.values() if a is actor)
 
         def submit(actor) -> None:
             if queue:
@@ -116,27 +123,44 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
                 pending[ref] = (actor, index)
                 tracker.started(index)
 
-        for actor in actors:
-            for _ in range(IN_FLIGHT):
+        def fill(actor) -> None:
+            while queue and load_of(actor) < IN_FLIGHT:
                 submit(actor)
-        turn = 0
-        while pending:
-            done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
+
+        def retry(index: int, why: str, avoid) -> None:
+            if attempts[index] < ATTEMPTS and live:
+                tracker.retrying(index, why, attempts[index] + 1, ATTEMPTS)
+                queue.append(index)
+                working = [a for a in live if a is not avoid and a not in probes.values()]
+                if working:  # on an actor that works; a restarting one gets files when it is back
+                    submit(min(working, key=load_of))
+            else:
+                tracker.failed(index, f"{why}; gave up after {attempts[index]} tries")
+
+        for actor in actors:
+            fill(actor)
+        while pending or (probes and queue):
+            done, _ = ray.wait(list(pending) + list(probes), num_returns=1, timeout=0.5)
             for ref in done:
+                if ref in probes:
+                    actor = probes.pop(ref)
+                    try:
+                        ray.get(ref)
+                    except ray.exceptions.ActorDiedError:  # its restarts are used up
+                        live.remove(actor)
+                    except lost:  # still restarting: asked again
+                        probes[actor.describe.remote()] = actor
+                    else:
+                        fill(actor)
+                    continue
                 actor, index = pending.pop(ref)
                 item = items[index]
                 try:
                     result = ray.get(ref)
-                except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
-                        ray.exceptions.NodeDiedError, ray.exceptions.ObjectLostError) as err:
-                    why = "its worker was lost (" + " ".join(str(err).split())[:120] + ")"
-                    if attempts[index] < ATTEMPTS:
-                        tracker.retrying(index, why, attempts[index] + 1, ATTEMPTS)
-                        queue.append(index)
-                        turn = (turn + 1) % len(actors)
-                        submit(actors[turn])  # perhaps the same one, restarted
-                    else:
-                        tracker.failed(index, f"{why}; gave up after {ATTEMPTS} tries")
+                except lost as err:
+                    if actor in live and actor not in probes.values():
+                        probes[actor.describe.remote()] = actor  # restarted, and the model loaded?
+                    retry(index, f"its worker was lost ({type(err).__name__})", actor)
                     continue
                 if result[0] == "failed":
                     tracker.failed(index, result[1])
@@ -148,7 +172,14 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
                         tracker.failed(index, describe_failure(item.source, err))
                     else:
                         tracker.finished_ok(index, result[1])
-                submit(actor)
+                fill(actor)
+            if queue and not pending and not probes:  # nothing in flight: the live actors take the rest
+                for actor in live:
+                    fill(actor)
+            if not live and queue:  # every actor gone for good: what is left cannot run
+                for index in queue:
+                    tracker.failed(index, "not run: every worker on the cluster was lost")
+                queue.clear()
         return names[0] if names else ""
     finally:
         ray.shutdown()
