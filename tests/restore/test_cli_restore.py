@@ -57,6 +57,18 @@ def test_eval_with_simulated_recognition_errors(tiny_model_dir, tmp_path):
     assert r.returncode == 1 and "only on IWSLT-style" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_eval_with_recogniser_like_errors(tiny_model_dir, tmp_path):
+    tsv = tmp_path / "dev.tsv"
+    words = "their there into in to the cat cut someone some one".split()
+    tsv.write_text("".join(f"{words[i % len(words)]}\t{'PERIOD' if i % 9 == 8 else 'O'}\n" for i in range(2000)))
+    r = stet("eval", tsv, "--json", "--simulate-asr-errors", "3", "--asr-noise", "recognizer", "--model", tiny_model_dir)
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    assert "recogniser-like recognition errors (seed 3)" in res["kind"] and res["words"] != 2000
+    r = stet("eval", tsv, "--asr-noise", "recognizer", "--model", tiny_model_dir)
+    assert r.returncode == 1 and "goes with --simulate-asr-errors" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_restore_of_a_file_without_words_says_so_and_writes_nothing(tiny_model_dir, tmp_path):
     for name, content in (("empty.txt", ""), ("blank.txt", "  \n\n \t\n")):
         src, out = tmp_path / name, tmp_path / f"{name}.stet"

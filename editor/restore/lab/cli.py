@@ -34,6 +34,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--simulate-asr-errors", type=int, nargs="?", const=0, default=None, metavar="SEED",
                    help="score a copy of a word<TAB>LABEL FILE with the recognition errors training simulates "
                         f"({_error_rates()}; seed 0 unless given)")
+    p.add_argument("--asr-noise", choices=("random", "recognizer"), default="random",
+                   help="with --simulate-asr-errors, the kind of errors: 'random' (any word of the text replaces a "
+                        "word) or 'recognizer' (words that sound alike by a pronouncing dictionary, short words "
+                        "dropped, compounds split and merged; needs the training extra)")
     p.add_argument("--ignore-paragraphs", action="store_true",
                    help="in cased text, do not give the model the paragraph breaks (the words alone, as in "
                         "the word<TAB>LABEL benchmarks)")
@@ -82,9 +86,13 @@ def run_eval(args: argparse.Namespace) -> int:
         from editor.core.errors import UserError
 
         raise UserError("--adapt-heads goes with --simulate-review SHARE")
+    if args.asr_noise != "random" and args.simulate_asr_errors is None:
+        from editor.core.errors import UserError
+
+        raise UserError("--asr-noise goes with --simulate-asr-errors")
     res = score_file(restorer, args.file, args.simulate_asr_errors, paragraphs=not args.ignore_paragraphs,
                      simulate_review=args.simulate_review, adapt_heads=args.adapt_heads,
-                     encoding=args.encoding)
+                     encoding=args.encoding, asr_noise=args.asr_noise)
     if args.json:
         print(json.dumps(res, indent=1))
     else:

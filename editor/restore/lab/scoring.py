@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 from editor.core.errors import UserError
-from editor.restore.lab.data import read_cased_paragraphs, read_iwslt_tsv, simulate_asr_errors
+from editor.restore.lab.data import (
+    RecognizerNoise,
+    read_cased_paragraphs,
+    read_iwslt_tsv,
+    recognizer_errors,
+    simulate_asr_errors,
+)
 from editor.restore.lab.evaluate import calibration, case_errors, case_scores, high_confidence, punct_scores, sentence_accuracy
 from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS, THREE_CLASS
 
@@ -44,15 +51,30 @@ def score_tsv(restorer, words: list[str], gold: list[str]) -> dict:
     return res
 
 
-def with_asr_errors(words: list[str], gold: list[str], seed: int = 0) -> tuple[list[str], list[str]]:
+def with_asr_errors(words: list[str], gold: list[str], seed: int = 0, kind: str = "random") -> tuple[list[str], list[str]]:
     """A copy of an IWSLT-style reference with the recognition errors training simulates (words
     substituted, dropped, inserted; a dropped word's mark moves to the word before), for a view of
-    how marks hold up on noisy words when no real recogniser output with references is at hand."""
+    how marks hold up on noisy words when no real recogniser output with references is at hand.
+
+    kind "random": any word of the text replaces a word (the noisy dev copy of the model card);
+    "recognizer": words that sound alike, short words dropped, compounds split and merged, the
+    sound-alikes and compounds taken from the words of the text itself (a recogniser's vocabulary
+    is not at hand)."""
     names = list(THREE_CLASS)  # "O" (no mark) first: index 0 is what a dropped word's mark leaves
-    idx = np.arange(len(words))
     punct = np.asarray([names.index(g) for g in gold])
-    tokens, punct, _ = simulate_asr_errors(idx, punct, np.zeros_like(punct), idx, np.random.default_rng(seed))
-    return [words[i] for i in tokens], [names[k] for k in punct]
+    rng = np.random.default_rng(seed)
+    if kind == "random":
+        idx = np.arange(len(words))
+        tokens, punct, _ = simulate_asr_errors(idx, punct, np.zeros_like(punct), idx, rng)
+        return [words[i] for i in tokens], [names[k] for k in punct]
+    if kind != "recognizer":
+        raise ValueError(f"unknown kind of recognition errors {kind!r}")
+    forms = sorted(set(words))
+    form_id = {w: i for i, w in enumerate(forms)}
+    ids = np.asarray([form_id[w] for w in words], np.int64)
+    noise = RecognizerNoise(forms, Counter(words), min_count=1, part_count=5)
+    tokens, punct, _ = recognizer_errors(ids, punct, np.zeros_like(punct), ids, rng, noise)
+    return [forms[i] for i in tokens], [names[k] for k in punct]
 
 
 def score_text(restorer, docs, paragraphs=None) -> dict:
@@ -94,7 +116,7 @@ def score_text(restorer, docs, paragraphs=None) -> dict:
 
 def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, paragraphs: bool = True,
                simulate_review: float | None = None, adapt_heads: bool = False,
-               encoding: str | None = None) -> dict:
+               encoding: str | None = None, asr_noise: str = "random") -> dict:
     """Scores on FILE; with `asr_errors_seed`, on a copy of an IWSLT-style FILE with simulated
     recognition errors. In cased text each line is a paragraph and, with `paragraphs`, its break is
     given to the restorer as the editor gives a document's paragraphs."""
@@ -113,8 +135,8 @@ def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, p
             if simulate_review is not None:
                 raise UserError(f"{path}: a review is simulated only on cased, punctuated text (`# ` talk headers)")
             if asr_errors_seed is not None:
-                words, gold = with_asr_errors(words, gold, asr_errors_seed)
-                kind += f", simulated recognition errors (seed {asr_errors_seed})"
+                words, gold = with_asr_errors(words, gold, asr_errors_seed, asr_noise)
+                kind += f", simulated {'recogniser-like ' if asr_noise == 'recognizer' else ''}recognition errors (seed {asr_errors_seed})"
             if not words:
                 raise UserError(f"{path}: no words to score")
             return {"file": str(path), "kind": kind, "warnings": warnings, **score_tsv(restorer, words, gold)}

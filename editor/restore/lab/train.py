@@ -19,6 +19,7 @@ import torch
 
 from editor.core.errors import UserError
 from editor.restore.lab.data import (
+    RecognizerNoise,
     WindowSampler,
     batch_with_asr_errors,
     build_mixed_lexicon,
@@ -27,6 +28,7 @@ from editor.restore.lab.data import (
 )
 from editor.restore.labels import N_CASE
 from editor.restore.model import BiLSTMCRF, ModelConfig
+from editor.restore.lab.scoring import with_asr_errors
 from editor.restore.lab.train_config import TrainConfig, add_train_arguments, train_config_from_args
 from editor.restore.vocab import UNK, Vocab
 
@@ -109,6 +111,18 @@ def widened_state(old: dict, old_hidden: int, fresh: dict, hidden: int) -> dict:
     return out
 
 
+def vocabulary_of_model_dir(model_dir: Path) -> tuple[Vocab, dict[str, str]]:
+    """The vocabulary and mixed-case lexicon of a model directory, checked."""
+    from editor.restore.package import verify_checksums
+
+    if not (model_dir / "vocab.json").is_file():
+        raise UserError(f"{model_dir}: not a model directory (no vocab.json)")
+    verify_checksums(model_dir)
+    vocab = Vocab.from_dict(json.loads((model_dir / "vocab.json").read_text()))
+    lexicon = json.loads((model_dir / "lexicon.json").read_text())
+    return vocab, lexicon
+
+
 def init_from_model_dir(model: BiLSTMCRF, vocab: Vocab, model_dir: Path) -> str:
     """Copy a shipped model's weights into `model`; both must have the same vocabulary.
 
@@ -148,10 +162,22 @@ def train(cfg: TrainConfig, log=print) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     data = Path(cfg.data_dir)
     forms, arrays, counts, mixed_counts = prepare(data / "train", Path(cfg.cache_dir), list(cfg.sources), log=log)
-    vocab = Vocab.build(counts, cfg.vocab_size)
-    lexicon = build_mixed_lexicon(mixed_counts, counts)
+    if cfg.init:
+        # a run that goes on from a model keeps its vocabulary and lexicon, whatever the training text
+        # now holds (the text may have changed since: see the data folder's README)
+        vocab, lexicon = vocabulary_of_model_dir(Path(cfg.init))
+    else:
+        vocab = Vocab.build(counts, cfg.vocab_size)
+        lexicon = build_mixed_lexicon(mixed_counts, counts)
     tables = FormTables(forms, vocab)
     dev_words, dev_gold = read_iwslt_tsv(data / "dev" / "dev2012.tsv")
+    noisy_words, noisy_gold = with_asr_errors(dev_words, dev_gold, seed=0)  # the noisy dev copy of `stet eval`
+    noise = None
+    if cfg.asr_errors > 0 and cfg.asr_noise == "recognizer":
+        t0 = time.time()
+        noise = RecognizerNoise(forms, counts)
+        log(f"recogniser-like errors: {int((np.diff(noise.alike_ptr) > 0).sum()):,} forms with sound-alikes, "
+            f"{len(noise.split_to):,} compounds that split [{time.time() - t0:.0f} s]")
 
     mcfg = ModelConfig(vocab_size=len(vocab.words), n_chars=len(vocab.chars), max_word_len=vocab.max_word_len, **cfg.model)
     torch.manual_seed(cfg.seed)
@@ -206,7 +232,7 @@ def train(cfg: TrainConfig, log=print) -> Path:
     model.train()
     while seen < cfg.tokens:
         f, lab = sampler.batch(cfg.tokens_per_batch)
-        f, lab = batch_with_asr_errors(f, lab, cfg.asr_errors, noise_rng, N_CASE)
+        f, lab = batch_with_asr_errors(f, lab, cfg.asr_errors, noise_rng, N_CASE, noise)
         words = tables.word[f]
         if cfg.word_dropout > 0:
             words = np.where(drop_rng.random(words.shape) < cfg.word_dropout, UNK, words)
@@ -237,11 +263,12 @@ def train(cfg: TrainConfig, log=print) -> Path:
             model.eval()
             te = time.time()
             m = dev_f1(model, vocab, dev_words, dev_gold)
+            mn = dev_f1(model, vocab, noisy_words, noisy_gold)
             model.train()
-            history.append({"seen": seen, "minutes": (now - t_start) / 60, "dev": m})
+            history.append({"seen": seen, "minutes": (now - t_start) / 60, "dev": m, "dev_noisy": mn})
             log(f"dev2012 @ {seen / 1e6:.1f}M words: overall F1 {m['overall']['f1']:.2f} "
-                f"(COMMA {m['COMMA']['f1']:.1f} PERIOD {m['PERIOD']['f1']:.1f} QUESTION {m['QUESTION']['f1']:.1f}) "
-                f"[{time.time() - te:.0f} s]")
+                f"(COMMA {m['COMMA']['f1']:.1f} PERIOD {m['PERIOD']['f1']:.1f} QUESTION {m['QUESTION']['f1']:.1f}), "
+                f"noisy copy {mn['overall']['f1']:.2f} [{time.time() - te:.0f} s]")
             if m["overall"]["f1"] > best:
                 best = m["overall"]["f1"]
                 export_best({"dev2012": m, "seen": seen})

@@ -32,6 +32,16 @@ TRAINING_LANGUAGE = "en"
 """The language of the training text (DEFAULT_SOURCES): exported models refuse text that does not look like it."""
 
 
+ASR_NOISE = ("random", "recognizer")
+"""The kinds of simulated recognition errors (`--asr-noise`)."""
+
+
+def _choice(value: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
 def _option(flag: str, help: str, *, type: Any = None, metavar: str | None = None) -> dict[str, Any]:
     return {"flag": flag, "help": help, "type": type, "metavar": metavar}
 
@@ -72,6 +82,10 @@ class TrainConfig:
     asr_errors: float = field(default=0.0, metadata=_option(
         "--asr-errors", "give this share of training windows simulated recognition errors (words "
                         "substituted, dropped, inserted)", type=probability, metavar="SHARE"))
+    asr_noise: str = field(default="random", metadata=_option(
+        "--asr-noise", "the kind of those errors: 'random' (any word of the batch replaces a word, any word "
+                       "drops) or 'recognizer' (words that sound alike by a pronouncing dictionary, short words "
+                       "dropped, compounds split and merged)", type=lambda v: _choice(v, ASR_NOISE), metavar="KIND"))
 
 
 def add_train_arguments(p: argparse.ArgumentParser) -> None:
