@@ -49,3 +49,18 @@ def test_a_stopped_run_resumes_and_another_model_shape_is_refused(data_dir, tmp_
     assert best.is_file()
     history = json.loads((tmp_path / "run" / "history.json").read_text())
     assert history[-1]["seen"] >= 2000
+
+
+def test_a_run_from_a_model_keeps_its_vocabulary_and_trains_with_recogniser_like_errors(data_dir, tmp_path, tiny_model_dir):
+    import torch
+
+    logs = []
+    best = train(_config(data_dir, tmp_path, init=str(tiny_model_dir), asr_errors=0.5, asr_noise="recognizer",
+                         model={"hidden": 8, "word_dim": 8, "char_dim": 4, "char_filters": 6}), log=logs.append)
+    assert any(line.startswith("starting from") and "all weights" in line for line in logs), logs
+    assert any("recogniser-like errors:" in line for line in logs), logs
+    ck = torch.load(best, weights_only=True)
+    assert ck["vocab"] == json.loads((tiny_model_dir / "vocab.json").read_text())
+    assert ck["lexicon"] == {"iphone": "iPhone"}
+    history = json.loads((tmp_path / "run" / "history.json").read_text())
+    assert "f1" in history[-1]["dev_noisy"]["overall"]
