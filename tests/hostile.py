@@ -29,6 +29,16 @@ TEXTS = {
     "cyrillic": ("Привет, как дела? Всё хорошо.", ["привет", "как", "дела", "всё", "хорошо"]),
     "japanese": ("今日は 良い 天気 です", ["今日は", "良い", "天気", "です"]),
     "greek": ("Καλημέρα σας, φίλοι.", ["καλημέρα", "σας", "φίλοι"]),
+    # scripts without spaces between words (as a recogniser or tokenizer parts them), right to
+    # left, with a joiner inside a word, with combining marks, and emoji between words
+    "chinese": ("我们 今天 去 北京。", ["我们", "今天", "去", "北京"]),
+    "thai": ("สวัสดี ครับ วันนี้ อากาศ ดี", ["สวัสดี", "ครับ", "วันนี้", "อากาศ", "ดี"]),
+    "arabic": ("مرحبا بكم، كيف حالكم؟ أنا بخير.", ["مرحبا", "بكم", "كيف", "حالكم", "أنا", "بخير"]),
+    "persian": ("من می\u200cخواهم بروم.", ["من", "می\u200cخواهم", "بروم"]),
+    "combining": ("Cafe\u0301 nai\u0308ve, नमस्ते दुनिया!",
+                  ["cafe\u0301", "nai\u0308ve", "नमस्ते", "दुनिया"]),
+    "emoji": ("I love it 👍 so much, the family 👨\u200d👩\u200d👧 came 🏳\ufe0f\u200d🌈 home - yes & no.",
+              ["i", "love", "it", "so", "much", "the", "family", "came", "home", "yes", "no"]),
 }
 # Encodings that can hold each text (a file cannot be in an encoding its letters do not exist in).
 ENCODINGS = {
@@ -38,6 +48,12 @@ ENCODINGS = {
     "cyrillic": ["utf-8", "utf-8-sig", "utf-16", "utf-16-be", "cp1251", "koi8-r"],
     "japanese": ["utf-8", "utf-8-sig", "utf-16", "shift_jis", "euc-jp"],
     "greek": ["utf-8", "utf-16", "iso-8859-7", "cp1253"],
+    "chinese": ["utf-8", "utf-16-le", "gb18030"],
+    "thai": ["utf-8", "utf-16", "cp874"],
+    "arabic": ["utf-8", "utf-16-be", "cp1256"],
+    "persian": ["utf-8", "utf-16"],
+    "combining": ["utf-8", "utf-16"],
+    "emoji": ["utf-8", "utf-16", "utf-32"],
 }
 # Encodings a reader either reads right or refuses; the others (legacy 8-bit and multibyte code
 # pages that no byte pattern identifies) may come back with a warning and different letters.

@@ -14,15 +14,18 @@ from dataclasses import dataclass
 CLOSING_QUOTES = frozenset('"”»')
 CLOSING_BRACKETS = frozenset(")]}")
 #: Characters that, at the end of a chunk, are punctuation after the word rather than part of it.
-TRAILING_MARKS = frozenset(".,?!:;…—–") | CLOSING_QUOTES | CLOSING_BRACKETS
+#: The commas and stops of other scripts count too (Arabic "،؟", Chinese and Japanese "。、，！？",
+#: Devanagari "।"), so a word read from such text is the word alone, as a recogniser emits it.
+TRAILING_MARKS = (frozenset(".,?!:;…—–") | frozenset("،؛؟۔。、，！？；：।॥") | CLOSING_QUOTES
+                  | CLOSING_BRACKETS)
 SENTENCE_END = frozenset(".?!…")
 
 _WHITESPACE = re.compile(r"\s+")
-_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u200b\u200c\u200e\u200f"
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u200e\u200f"
                        "\u202a-\u202e\u2060-\u2064\ufeff]")
 #: Whitespace that is not a space, tab or newline: each separates words like a line break does
 #: (pdftotext puts a form feed between pages; NEL and the Unicode line separators end lines).
-_LINE_BREAKS = str.maketrans({"\x0b": "\n", "\x0c": "\n", "\x1c": "\n", "\x1d": "\n",
+_LINE_BREAKS = str.maketrans({"\u200b": " ", "\x0b": "\n", "\x0c": "\n", "\x1c": "\n", "\x1d": "\n",
                               "\x1e": "\n", "\x1f": "\n", "\x85": "\n", "\u2028": "\n",
                               "\u2029": "\n\n"})
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
@@ -205,6 +208,8 @@ def is_tag(text: str) -> bool:
 
 def strip_controls(text: str) -> str:
     """Drop control and invisible format characters (NUL, escape codes, BOMs, bidi marks) but
-    keep line breaks, tabs and the zero-width joiner that emoji need. Other whitespace controls
-    (form feed, vertical tab, NEL, U+2028/2029) become line breaks, so they still part words."""
+    keep line breaks, tabs, the zero-width joiner that emoji need and the zero-width non-joiner
+    that is part of Persian and Indic words. Other whitespace controls (form feed, vertical tab,
+    NEL, U+2028/2029) become line breaks, and the zero-width space (the word break of Thai, Khmer
+    or Lao text) a space, so they still part words."""
     return _CONTROLS.sub("", text).translate(_LINE_BREAKS)

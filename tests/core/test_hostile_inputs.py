@@ -150,13 +150,6 @@ from tests import hostile  # noqa: E402
 from editor import cli  # noqa: E402
 
 ALL_CASES = list(hostile.cases())
-#: Failures this generator found in the subtitle and Whisper code of the formats work of issue 18
-#: (not this part's to change); each stays out of the runs below, and the skipped test after them
-#: names it, until that work fixes it.
-KNOWN_GAPS = {
-    "enc-japanese-utf-8-jsonl": "written as Whisper .json, words without a leading space are "
-                                "read back joined into one word",
-}
 CATEGORIES = sorted({c.name.split("-")[0] for c in ALL_CASES})
 
 
@@ -200,8 +193,6 @@ def test_generated_hostile_files_are_read_or_refused_in_one_line(tmp_path, categ
     failures = []
     try:
         for i, case in enumerate(c for c in ALL_CASES if c.name.split("-")[0] == category):
-            if case.name in KNOWN_GAPS:
-                continue
             folder = tmp_path / str(i)
             folder.mkdir()
             problem = _problems_reading(case, folder)
@@ -224,8 +215,6 @@ def test_generated_hostile_files_through_stet_convert(tmp_path, category):
     try:
         chosen = hostile.sample([c for c in ALL_CASES if c.name.split("-")[0] == category], 2)
         for i, case in enumerate(chosen):
-            if case.name in KNOWN_GAPS:
-                continue
             folder = tmp_path / str(i)
             folder.mkdir()
             path = case.build(folder)
@@ -249,16 +238,6 @@ def test_generated_hostile_files_through_stet_convert(tmp_path, category):
     finally:
         hostile.close_sockets()
     assert not failures, "\n".join(failures)
-
-
-@pytest.mark.skip(reason="open in the formats work of issue 18: " + "; ".join(sorted(set(KNOWN_GAPS.values()))))
-@pytest.mark.parametrize("name", sorted(KNOWN_GAPS))
-def test_known_gaps_of_the_formats_work(tmp_path, name):
-    case = next(c for c in ALL_CASES if c.name == name)
-    assert _problems_reading(case, tmp_path) is None
-    path = case.build(tmp_path / "again") if (tmp_path / "again").mkdir() is None else None
-    assert cli.main(["convert", str(path), "-o", str(tmp_path / "out.json")]) in (1, 2) or \
-        tuple(read_any(tmp_path / "out.json").words()) == case.words
 
 
 def test_the_generated_set_covers_every_kind():

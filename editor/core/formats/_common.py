@@ -16,7 +16,7 @@ from typing import Any
 
 from editor.core.document import Token
 from editor.core.errors import FormatError, UserError
-from editor.core.text import Piece, split_words
+from editor.core.text import TRAILING_MARKS, Piece, normalize_word, split_words
 
 #: The most words a transcript may hold. Measured (tests/perf/bench_reader_memory.py, Nov 2026):
 #: reading costs 500 bytes of RAM per word for plain text, up to 870 for Vosk/Whisper JSON with
@@ -459,8 +459,21 @@ def add_words(tokens: list[Token], text: str, start: float | None, end: float | 
     pieces = split_words(text)
     if pieces and not any(ch.isalnum() for ch in pieces[0].surface) and len(pieces) == 1:
         if tokens:
-            last = tokens[-1]
-            tokens[-1] = dataclasses.replace(last, punct=last.punct + pieces[0].surface)
+            last, mark = tokens[-1], pieces[0].surface
+            # a comma or full stop Whisper sends alone is written against the word before; any
+            # other mark ("&", "-", an emoji) with a space, as text has it, so that the written
+            # text reads back as the same words ("rock & roll", not "rock&")
+            glue = "" if all(ch in TRAILING_MARKS for ch in mark) else " "
+            tokens[-1] = dataclasses.replace(last, punct=f"{last.punct}{glue}{mark}")
             return
+    elif pieces and len(tokens) == 1 and not any(ch.isalnum() for ch in tokens[0].surface or ""):
+        # marks before the first word ("- Hello", a dialogue dash) open it, as in written text
+        first, piece = tokens.pop(), pieces[0]
+        surface = f"{first.surface or first.word}{first.punct} {piece.surface}"
+        pieces[0] = Piece(normalize_word(surface), surface, piece.punct)
+        check_word_count(len(tokens) + len(pieces), path)
+        begin = first.start if first.start is not None and start is not None else start
+        tokens.extend(spread(pieces, begin, end, speaker=speaker, confidence=confidence))
+        return
     check_word_count(len(tokens) + len(pieces), path)
     tokens.extend(spread(pieces, start, end, speaker=speaker, confidence=confidence))

@@ -22,6 +22,10 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
         raise FormatError(path, "this is not Whisper output: no list of \"segments\"")
     tokens: list[Token] = []
     segment_starts = []
+    generator = data.get("generator")
+    # Stet's own .json export: a segment is a paragraph, and each word entry is one word as shown
+    # (in any script: Chinese, Japanese or Thai words are not joined as Whisper's pieces are)
+    own = isinstance(generator, str) and generator.split(" ")[0] == "stet"
     spaced = _marks_spaces(data["segments"])
     for n, seg in enumerate(data["segments"], 1):
         segment_starts.append(len(tokens))
@@ -39,7 +43,7 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
                                      seconds(word.get("end"), path, f"{where}, word {k}"))
                 conf = probability(word.get("probability", word.get("score")), path,
                                    f"{where}, word {k}")
-                if _continues(tokens, text, segment_starts[-1], spaced):
+                if not own and _continues(tokens, text, segment_starts[-1], spaced):
                     _join(tokens, text, end, conf)
                     continue
                 add_words(tokens, text, start, end, speaker=speaker or _str(word.get("speaker")),
@@ -51,9 +55,6 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
         else:
             raise FormatError(path, f"{where} has neither words nor text")
     language = data.get("language")
-    generator = data.get("generator")
-    # Stet's own .json export: a segment is a paragraph
-    own = isinstance(generator, str) and generator.split(" ")[0] == "stet"
     # a long pause starts a paragraph only where a segment starts (not mid-sentence)
     segment_set = set(segment_starts)
     starts = sorted(segment_set) if own else [i for i in gap_paragraph_starts(tokens)
