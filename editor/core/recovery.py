@@ -90,10 +90,12 @@ class _HeldLock:
         self._finalizer()
 
 
-def _lock_existing(path: Path) -> _HeldLock | None:
-    """Lock ``path`` if nobody holds it (creating it for a recovery file that has none)."""
+def _lock_unheld(path: Path, *, create: bool) -> _HeldLock | None:
+    """Lock ``path`` if nobody holds it; None if someone does, or it is gone. ``create`` makes a
+    missing lock file (for a recovery file that has none); without it only an existing one is
+    locked (a lock file found alone, of a session killed before any autosave)."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o600)
     except OSError:
         return None
     if not _try_lock(fd):
@@ -359,7 +361,7 @@ def find_orphans(folder: Path) -> list[Orphan]:
     for data in folder.glob(f"session-*{DATA}"):
         name = data.name[:-len(DATA)]
         files = _Files(folder, name)
-        lock = _lock_existing(files.lock_path)
+        lock = _lock_unheld(files.lock_path, create=True)
         if lock is None:
             continue  # a live session's
         try:
@@ -369,29 +371,13 @@ def find_orphans(folder: Path) -> list[Orphan]:
             continue
         found.append(Orphan(folder, name, lock, _read_info(files, saved)))
     for lock_path in folder.glob(f"session-*{LOCK}"):  # sessions killed before any autosave
-        if not lock_path.with_suffix(DATA).exists() and (lock := _lock_stale(lock_path)):
+        if not lock_path.with_suffix(DATA).exists() and (lock := _lock_unheld(lock_path, create=False)):
             if not lock_path.with_suffix(DATA).exists():  # checked again, under the lock
                 lock.release(remove=True)
             else:
                 lock.release()
     found.sort(key=lambda o: o.info.saved, reverse=True)
     return found
-
-
-def _lock_stale(path: Path) -> _HeldLock | None:
-    """Lock an existing lock file (never create one) if nobody holds it."""
-    try:
-        fd = os.open(path, os.O_RDWR)
-    except OSError:
-        return None
-    if not _try_lock(fd):
-        _close(fd)
-        return None
-    lock = _HeldLock(path, fd)
-    if not lock.still_ours():
-        lock.release()
-        return None
-    return lock
 
 
 def _read_info(files: _Files, saved: float) -> RecoveryInfo:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from editor.core.errors import UserError
-from editor.core.formats import _common
+from editor.core.formats import _common, read_any
 from editor.core.formats._common import ReadOnlyFile, atomic_write, clean_stale_temps
 
 
@@ -81,19 +81,27 @@ def test_a_fault_before_the_in_place_copy_leaves_every_link_untouched(tmp_path, 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.stet", "b.stet"]
 
 
-def test_a_fault_during_the_in_place_copy_keeps_the_complete_new_content(tmp_path, monkeypatch):
-    first, second = tmp_path / "a.stet", tmp_path / "b.stet"
-    first.write_bytes(b"old")
+def test_a_fault_that_also_stops_putting_back_names_the_complete_old_copy(tmp_path, monkeypatch):
+    """Writing into the file fails, and putting the old content back fails too: the message says
+    where the complete old content is, and the next read puts it back (tests/core/
+    test_hostile_writes.py tries every step)."""
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_bytes(b"old words")
     os.link(first, second)
+    real = _common._write_into
 
-    def fail(*_args):
+    def fail(target, data):
+        real(target, data[:2])
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(_common, "_write_into", fail)
-    with pytest.raises(UserError, match="complete new content is in") as info:
-        atomic_write(first, b"new")
+    with pytest.raises(UserError, match="old content could not be put back; it is in") as info:
+        atomic_write(first, b"new words")
     kept = str(info.value).rsplit(" ", 1)[1]
-    assert open(kept, "rb").read() == b"new" and first.stat().st_nlink == 2
+    assert open(kept, "rb").read() == b"old words" and first.stat().st_nlink == 2
+    monkeypatch.setattr(_common, "_write_into", real)
+    assert read_any(first).words() == ["old", "words"] and second.read_bytes() == b"old words"
+    assert not os.path.exists(kept)
 
 
 @pytest.mark.parametrize("fault", ["write", "fsync", "chmod", "replace", "interrupt"])

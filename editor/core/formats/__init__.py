@@ -6,6 +6,7 @@ importing this package stays cheap (python-docx alone pulls in lxml).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,8 @@ from typing import Any
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError, UserError
-from editor.core.formats._common import PathLike, atomic_write, check_readable
+from editor.core.formats._common import (PathLike, atomic_write, check_readable,
+                                         finish_interrupted_write)
 from editor.core.render import NONE, RenderPolicy
 
 #: extension -> (module, function); a reader takes a path (and ``encoding=`` when it reads text),
@@ -83,6 +85,12 @@ def read_any(path: PathLike, encoding: str | None = None) -> Transcript:
     if entry is None:
         raise FormatError(path, f"Stet cannot read {_describe(path)}; it reads "
                           f"{', '.join(sorted(READERS))}")
+    try:  # a save of this file cut short by a kill: its old content back before reading
+        restored = finish_interrupted_write(path)
+    except FormatError:
+        raise
+    except UserError as err:
+        raise FormatError(None, str(err)) from None
     if encoding and _extension(path) in TEXT_READERS:
         doc: Transcript = _load(entry)(path, encoding=encoding)
     else:
@@ -94,6 +102,9 @@ def read_any(path: PathLike, encoding: str | None = None) -> Transcript:
                                 "text and subtitle files")
         doc = _load(entry)(path)
     doc.history.clear()
+    if restored:
+        doc.metadata = dataclasses.replace(doc.metadata,
+                                           warnings=(*doc.metadata.warnings, restored))
     return doc
 
 

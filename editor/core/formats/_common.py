@@ -252,6 +252,9 @@ def gap_paragraph_starts(tokens: Sequence[Token], gap: float = PARAGRAPH_GAP) ->
 
 #: Our temporary files are named ``.<name>.stet-<random>.tmp`` beside the file they will become.
 TEMP_INFIX, TEMP_SUFFIX = ".stet-", ".tmp"
+#: While a file with hard links is rewritten in place, its complete old content is kept beside it
+#: as ``.<name>.stet-backup`` (see ``atomic_write``).
+BACKUP_SUFFIX = ".stet-backup"
 #: A temporary file of ours this old whose lock no process holds was left by a killed process.
 STALE_TEMP_SECONDS = 60.0
 
@@ -269,10 +272,13 @@ def atomic_write(path: PathLike, data: bytes) -> None:
     - A symlink is written through: its target gets the new content and the link stays a link.
     - A read-only file (no write permission bit, or not writable by us) is refused with
       ``ReadOnlyFile``, even for root.
-    - A file with other hard links keeps them: once the complete new content is fsynced in the
-      temporary file, it is written into the existing inode and fsynced (no rename, which would
-      leave the other names on the old content). Only an interruption during that last copy can
-      leave the target half-written; the complete temporary copy is then still beside it.
+    - A file with other hard links keeps them: the new content is written into the existing
+      inode (no rename, which would leave the other names on the old content). First a complete
+      copy of the old content is fsynced beside it as ``.<name>.stet-backup`` (written under a
+      temporary name and renamed, so it exists only whole), and removed once the new content is
+      fsynced. An error on the way puts the old content back at once; a kill or power cut leaves
+      the backup, and the next read or write of the file puts it back
+      (``finish_interrupted_write``): the file is the old one or the new one, never half of one.
     - The temporary file is locked (flock) while it lives, so a later write cleans those a killed
       process left (unlocked and older than a minute) and never another live process's.
     """
@@ -292,6 +298,7 @@ def atomic_write(path: PathLike, data: bytes) -> None:
         if not old.st_mode & 0o222 or not os.access(target, os.W_OK):
             raise ReadOnlyFile(f"{given}: the file is read-only; Stet does not replace it (make "
                                "it writable, or choose another name)")
+        finish_interrupted_write(target)  # a killed in-place write: its old content back first
     folder = target.parent
     clean_stale_temps(folder, target.name)
     try:
@@ -299,16 +306,14 @@ def atomic_write(path: PathLike, data: bytes) -> None:
                                    dir=folder)
     except OSError as err:
         raise UserError(f"{given}: cannot write here ({err.strerror or err})") from None
-    in_place, touched = old is not None and old.st_nlink > 1, False
+    in_place = old is not None and old.st_nlink > 1
     try:
         _lock(fd)
-        _write_all(fd, data)
-        os.fsync(fd)
         if in_place:
-            touched = True
-            _write_into(target, data)
-            os.unlink(tmp)
+            _write_in_place(target, data, fd, tmp)
         else:
+            _write_all(fd, data)
+            os.fsync(fd)
             os.chmod(tmp, old.st_mode & 0o7777 if old is not None else 0o666 & ~_umask())
             if old is not None and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
                 try:  # root saving someone's file leaves it theirs
@@ -317,11 +322,6 @@ def atomic_write(path: PathLike, data: bytes) -> None:
                     pass
             os.replace(tmp, target)
     except BaseException as err:
-        if touched:  # the target may be half-written: keep the complete copy and say where
-            if isinstance(err, OSError):
-                raise UserError(f"{given}: was only partly written ({err.strerror or err}); the "
-                                f"complete new content is in {tmp}") from None
-            raise
         try:
             os.unlink(tmp)
         except OSError:
@@ -338,6 +338,79 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
+
+
+def backup_path(path: PathLike) -> Path:
+    """Where the old content of ``path`` is kept while it is rewritten in place."""
+    target = Path(os.path.realpath(path))
+    return target.with_name(f".{target.name}{BACKUP_SUFFIX}")
+
+
+def _write_in_place(target: Path, data: bytes, fd: int, tmp: str) -> None:
+    """Rewrite ``target``'s own inode with ``data``, its old content kept whole beside it until
+    the new content is on disk. ``fd`` is our locked temporary file ``tmp``: it becomes the
+    backup (the lock, held until the backup is gone, tells a reader that a writer lives)."""
+    with open(target, "rb") as f:
+        before = f.read()
+    _write_all(fd, before)
+    os.fsync(fd)
+    backup = backup_path(target)
+    os.replace(tmp, backup)  # the backup exists only whole
+    _fsync_folder(target.parent)
+    try:
+        _write_into(target, data)
+    except BaseException:
+        try:  # put the old content back now; if even that fails, the backup stays for later
+            _write_into(target, before)
+        except OSError:
+            raise UserError(f"{target}: was only partly written, and the old content could not "
+                            f"be put back; it is in {backup}") from None
+        os.unlink(backup)
+        raise
+    os.unlink(backup)
+    _fsync_folder(target.parent)
+
+
+def finish_interrupted_write(path: PathLike) -> str | None:
+    """Put back the old content of a file whose in-place rewrite (see ``atomic_write``) was cut
+    short by a kill or a power cut, and remove the backup. Returns what was done, in words, or
+    None when there was nothing to do. A backup still locked belongs to a save in progress: a
+    UserError. So does a backup that cannot be put back (it is then left where it is)."""
+    target = Path(os.path.realpath(path))
+    backup = backup_path(target)
+    try:
+        fd = os.open(backup, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise UserError(f"{path}: a save of this file was interrupted, and its old content in "
+                        f"{backup} cannot be read ({_os_problem(err)})") from None
+    try:
+        try:
+            _lock(fd)
+        except OSError:
+            raise UserError(f"{path}: another Stet is saving this file right now; try again in "
+                            "a moment") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode) or not target.is_file():
+            return None
+        before = b"".join(iter(lambda: os.read(fd, 1 << 20), b""))
+        try:
+            with open(target, "rb") as f:
+                same = f.read() == before
+            if not same:
+                _write_into(target, before)
+            os.unlink(backup)
+        except OSError as err:
+            raise UserError(f"{path}: a save of this file was interrupted; its content from before "
+                            f"that save is in {backup} (it cannot be put back: "
+                            f"{_os_problem(err)})") from None
+        _fsync_folder(target.parent)
+    finally:
+        os.close(fd)
+    if same:
+        return None
+    return (f"{path}: a save of this file was interrupted (Stet stopped while writing it); its "
+            "content from before that save was put back")
 
 
 def _write_into(target: Path, data: bytes) -> None:
