@@ -18,9 +18,12 @@ holds it for about half a second, felt as a frozen window).
 
 from __future__ import annotations
 
+import itertools
 import json
+import mmap
 import operator
 import os
+import re
 import secrets
 import threading
 import time
@@ -31,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from editor.core.document import Kind, Metadata, Suggestion, Token, Transcript
+from editor.core.errors import UserError
 
 try:  # POSIX
     import fcntl
@@ -174,6 +178,14 @@ class RecoveryState:
         ``cache`` (one per recovery file), runs whose tokens and suggestions are the very same
         objects as last time (records are immutable) reuse their JSON: an edit re-encodes only
         the runs it touched."""
+        head, entries = self.parts(cache)
+        tokens_json = [e[2] for e in entries if e[2]]
+        suggestions_json = [e[3] for e in entries if e[3]]
+        return (f'{_dumps(head)[:-1]},"tokens":[{",".join(tokens_json)}],'
+                f'"suggestions":[{",".join(suggestions_json)}]}}').encode()
+
+    def parts(self, cache: EncodeCache | None = None) -> tuple[dict[str, Any], list[_Encoded]]:
+        """The project's head (everything but tokens and suggestions) and its runs, in order."""
         from editor.core.formats.stet import stet_document
 
         head = stet_document(Transcript(metadata=self.metadata))
@@ -186,18 +198,13 @@ class RecoveryState:
         kinds = sorted(Kind, key=lambda k: k != Kind.CASE)
         by_kind = [{s.token_id: s for s in self.suggestions if s.kind == k} for k in kinds]
         cache = cache if cache is not None else EncodeCache()
-        tokens_json, suggestions_json = [], []
+        entries = []
         for run in _runs(self.tokens):
             suggestions = tuple(s for t in run for table in by_kind
                                 if (s := table.get(t.id)) is not None)
-            tj, sj = cache.get(run, suggestions)
-            if tj:
-                tokens_json.append(tj)
-            if sj:
-                suggestions_json.append(sj)
+            entries.append(cache.entry(run, suggestions))
         cache.keep_only_last()
-        return (f'{_dumps(head)[:-1]},"tokens":[{",".join(tokens_json)}],'
-                f'"suggestions":[{",".join(suggestions_json)}]}}').encode()
+        return head, entries
 
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -216,7 +223,8 @@ def _runs(tokens: tuple[Token, ...]) -> Iterator[tuple[Token, ...]]:
         yield tokens[start:]
 
 
-_Encoded = tuple[tuple[Token, ...], tuple[Suggestion, ...], str, str]  # a run, its suggestions, their JSON
+# a run, its suggestions, their JSON, and the run's number (new for every new content)
+_Encoded = tuple[tuple[Token, ...], tuple[Suggestion, ...], str, str, int]
 
 
 class EncodeCache:
@@ -225,8 +233,13 @@ class EncodeCache:
     def __init__(self) -> None:
         self._runs: dict[int, _Encoded] = {}
         self._used: dict[int, _Encoded] = {}
+        self._numbers = itertools.count()
 
     def get(self, run: tuple[Token, ...], suggestions: tuple[Suggestion, ...]) -> tuple[str, str]:
+        entry = self.entry(run, suggestions)
+        return entry[2], entry[3]
+
+    def entry(self, run: tuple[Token, ...], suggestions: tuple[Suggestion, ...]) -> _Encoded:
         from editor.core.formats.stet import suggestion_record, token_record
 
         key = id(run[0])
@@ -237,9 +250,10 @@ class EncodeCache:
             entry = hit
         else:
             entry = (run, suggestions, _dumps([token_record(t) for t in run])[1:-1],
-                     _dumps([suggestion_record(s) for s in suggestions])[1:-1])
+                     _dumps([suggestion_record(s) for s in suggestions])[1:-1],
+                     next(self._numbers))
         self._used[key] = entry
-        return entry[2], entry[3]
+        return entry
 
     def keep_only_last(self) -> None:
         self._runs, self._used = self._used, {}
@@ -273,6 +287,7 @@ class RecoverySlot(_Files):
         self.generation = 0  # bumped by discard: a state captured before it is not written
         self._cache = EncodeCache()
         self._encoding = threading.Lock()  # one encoding at a time: they share the cache
+        self._journal = _Journal()
 
     @classmethod
     def claim(cls, folder: Path) -> RecoverySlot:
@@ -299,11 +314,11 @@ class RecoverySlot(_Files):
         from editor.core.formats._common import atomic_write
 
         with self._encoding:  # outside the lock: a discard need not wait for the encoding
-            data = state.encode(self._cache)
+            head, entries = state.parts(self._cache)
         with self._io:
             if not self.owned or (generation is not None and generation != self.generation):
                 return False
-            atomic_write(self.data, data)
+            self._journal.write(self.data, head, entries)
             atomic_write(self.info_path, json.dumps(state.info.to_json()).encode("utf-8"))
             return True
 
@@ -311,6 +326,7 @@ class RecoverySlot(_Files):
         """Remove what was autosaved (the slot stays ours)."""
         with self._io:
             self.generation += 1
+            self._journal = _Journal()
             for path in (self.data, self.info_path):
                 path.unlink(missing_ok=True)
 
@@ -318,6 +334,7 @@ class RecoverySlot(_Files):
         """Make a recovered session's files this slot's own, and remove the orphan's lock."""
         with self._io:
             self.generation += 1
+            self._journal = _Journal()  # the next write starts the file afresh
             os.replace(orphan.data, self.data)
             if orphan.info_path.exists():
                 os.replace(orphan.info_path, self.info_path)
@@ -332,6 +349,178 @@ class RecoverySlot(_Files):
         with self._io:
             if self.owned:
                 self._lock.release(remove=not self.data.exists())
+
+
+# -- the recovery file: a journal of runs ------------------------------------------------------------
+#: The first line of a recovery file. Each later line is one JSON object: a run of tokens and their
+#: suggestions (``{"run": N, "tokens": [...], "suggestions": [...]}``, N new for each new content),
+#: or a state: the project's head with the runs that make the document, in order
+#: (``{"state": {...}, "runs": [N, ...]}``). An autosave appends the runs that changed and a state,
+#: so its cost follows the edit, not the document (at 1,000,000 words a whole file is ~140 MB);
+#: the file is written whole again when it holds more old runs than live ones. A kill mid-append
+#: leaves a torn last line: the last state whose runs are all there is the recovered document.
+JOURNAL_HEAD = b'{"stet_recovery":1}\n'
+_RUN_LINE = re.compile(rb'\{"run":(\d{1,18}),')
+#: The most bytes a recovery file may hold: a journal of MAX_WORDS words with their suggestions
+#: (~140 bytes a word), twice over. It is read through a memory map, a run at a time, so its size
+#: costs no memory; the words are limited by MAX_WORDS as in any file.
+MAX_JOURNAL_BYTES = 2 * 2**30
+
+
+def _run_line(entry: _Encoded) -> bytes:
+    return f'{{"run":{entry[4]},"tokens":[{entry[2]}],"suggestions":[{entry[3]}]}}\n'.encode()
+
+
+class _Journal:
+    """What this session has written to its recovery file (only ever written by its owner)."""
+
+    def __init__(self) -> None:
+        self.size: int | None = None  # bytes on disk; None: write the file whole next time
+        self.on_disk: set[int] = set()  # run numbers the file holds
+        self.live = 0  # bytes of the runs the last state used
+
+    def write(self, path: Path, head: dict[str, Any], entries: list[_Encoded]) -> None:
+        from editor.core.formats._common import atomic_write
+
+        state = (_dumps({"state": head, "runs": [e[4] for e in entries]}) + "\n").encode()
+        new = [_run_line(e) for e in entries if e[4] not in self.on_disk]
+        added = sum(map(len, new)) + len(state)
+        live = sum(len(e[2]) + len(e[3]) + 40 for e in entries) + len(state)
+        if self.size is None or self.size + added > 2 * live + 2**20 or not self._append(
+                path, new, state):
+            self.size = None
+            lines = [JOURNAL_HEAD, *(_run_line(e) for e in entries), state]
+            data = b"".join(lines)
+            atomic_write(path, data)
+            self.size, self.on_disk = len(data), {e[4] for e in entries}
+            return
+        self.on_disk.update(e[4] for e in entries)
+
+    def _append(self, path: Path, lines: list[bytes], state: bytes) -> bool:
+        """Append the new runs and the state and flush them to disk; False when the file is not
+        as we left it (then it is written whole)."""
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+                         | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            return False
+        try:
+            if os.fstat(fd).st_size != self.size:
+                return False
+            data = b"".join([*lines, state])
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except OSError:
+            return False  # a partial append is cut off by the whole write that follows
+        finally:
+            os.close(fd)
+        assert self.size is not None
+        self.size += len(data)
+        return True
+
+
+def is_journal(path: str | os.PathLike[str]) -> bool:
+    """Whether a file is a recovery journal (not a plain .stet project)."""
+    from editor.core.formats._common import read_head
+
+    return read_head(path, len(JOURNAL_HEAD)) == JOURNAL_HEAD
+
+
+def read_journal(path: str | os.PathLike[str]) -> Transcript:
+    """The document of a recovery file: the last complete state whose runs are all there (a state
+    before it when a run it needs is damaged). Read through a memory map a run at a time; anything
+    malformed is a FormatError, as in a project."""
+    from editor.core.errors import FormatError
+    from editor.core.formats._common import open_regular
+
+    fd = open_regular(path, MAX_JOURNAL_BYTES)
+    try:
+        size = os.fstat(fd).st_size
+        if size <= len(JOURNAL_HEAD):
+            raise FormatError(path, "this recovery file holds no autosave")
+        with mmap.mmap(fd, size, access=mmap.ACCESS_READ) as data:
+            runs: dict[int, tuple[int, int]] = {}
+            states: list[tuple[int, int]] = []
+            pos = len(JOURNAL_HEAD)
+            while pos < size:
+                end = data.find(b"\n", pos)
+                if end < 0:
+                    break  # a torn last line: an append cut short
+                match = _RUN_LINE.match(data, pos, min(end, pos + 40))
+                if match:
+                    runs[int(match.group(1))] = (pos, end)
+                elif data[pos:pos + 9] == b'{"state":':
+                    states.append((pos, end))
+                pos = end + 1
+            first: FormatError | None = None
+            for span in states[::-1][:3]:  # the last autosaves, newest first
+                try:
+                    return _journal_document(path, data, span, runs)
+                except FormatError as err:
+                    first = first or err
+            raise first or FormatError(path, "this recovery file holds no complete autosave")
+    finally:
+        os.close(fd)
+
+
+def _journal_document(path: str | os.PathLike[str], data: mmap.mmap, span: tuple[int, int],
+                      runs: dict[int, tuple[int, int]]) -> Transcript:
+    from editor.core.errors import FormatError
+    from editor.core.formats._common import check_word_count, decode_utf8, parse_json
+    from editor.core.formats.stet import _metadata, _suggestion, _token
+
+    def line(span: tuple[int, int]) -> Any:
+        return parse_json(decode_utf8(data[span[0]:span[1]], path), path)
+
+    state = line(span)
+    numbers = state.get("runs") if isinstance(state, dict) else None
+    head = state.get("state") if isinstance(state, dict) else None
+    if not isinstance(numbers, list) or not isinstance(head, dict) or not all(
+            isinstance(n, int) and n in runs for n in numbers):
+        raise FormatError(path, "this recovery file holds no complete autosave")
+    tokens: list[Token] = []
+    suggestions: list[Suggestion] = []
+    ids: dict[int, int] = {}
+    for number in numbers:
+        record = line(runs[number])
+        items = record.get("tokens") if isinstance(record, dict) else None
+        marks = record.get("suggestions") if isinstance(record, dict) else None
+        if not isinstance(items, list) or not isinstance(marks, list):
+            raise FormatError(path, f"run {number} is not a run of tokens")
+        check_word_count(len(tokens) + len(items), path)
+        for item in items:
+            token = _token(item, path, len(tokens))
+            if token.id in ids:
+                raise FormatError(path, "two tokens have the same id")
+            ids[token.id] = len(tokens)
+            tokens.append(token)
+        suggestions.extend(_suggestion(item, path, len(suggestions) + n, ids)
+                           for n, item in enumerate(marks))
+    paragraph_ids = head.get("paragraph_starts", [])
+    if not isinstance(paragraph_ids, list) or not all(isinstance(i, int) and i in ids
+                                                      for i in paragraph_ids):
+        raise FormatError(path, "a paragraph starts at a token that does not exist")
+    return Transcript(tokens, paragraph_starts=[ids[i] for i in paragraph_ids],
+                      metadata=_metadata(head.get("metadata", {}), path), suggestions=suggestions)
+
+
+def journal_info(path: str | os.PathLike[str]) -> Any:
+    """The ``recovery`` part (file, time, words) of a recovery file's last state, or None."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, os.fstat(f.fileno()).st_size - 2**22))
+            tail = f.read()
+    except OSError:
+        return None
+    for raw in reversed(tail.split(b"\n")):
+        if raw.startswith(b'{"state":'):
+            try:
+                return json.loads(raw)["state"].get("recovery")
+            except (ValueError, KeyError, AttributeError, RecursionError):
+                return None
+    return None
 
 
 class Orphan(_Files):
@@ -387,15 +576,19 @@ def _read_info(files: _Files, saved: float) -> RecoveryInfo:
         data = None
     if not isinstance(data, dict):  # written by a Stet before 0.x, or cut short: ask the file
         try:
-            data = json.loads(files.data.read_bytes()).get("recovery")
-        except (OSError, ValueError, AttributeError, RecursionError):
+            data = journal_info(files.data) if is_journal(files.data) else \
+                json.loads(files.data.read_bytes()).get("recovery")
+        except (OSError, ValueError, AttributeError, RecursionError, UserError):
             data = None
     info = RecoveryInfo.from_json(data, saved)
     if info.words < 0:  # an older Stet's autosave: count its words
         try:
-            tokens = json.loads(files.data.read_bytes()).get("tokens")
-            info = RecoveryInfo(info.source, info.project, saved, len(tokens))
-        except (OSError, ValueError, AttributeError, TypeError, RecursionError):
+            if is_journal(files.data):
+                words = RecoveryInfo.from_json(journal_info(files.data), saved).words
+            else:
+                words = len(json.loads(files.data.read_bytes()).get("tokens"))
+            info = RecoveryInfo(info.source, info.project, saved, words)
+        except (OSError, ValueError, AttributeError, TypeError, RecursionError, UserError):
             pass
     # the file's time is when the autosave landed; the info says when it was taken
     return RecoveryInfo(info.source, info.project, saved, info.words)

@@ -12,7 +12,7 @@ import pytest
 
 from editor.core.document import Kind, Suggestion, Token, Transcript
 from editor.core.formats import read_any
-from editor.core.recovery import RecoverySlot, RecoveryState, find_orphans
+from editor.core.recovery import RecoverySlot, RecoveryState, find_orphans, journal_info
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX locks and signals")
 
@@ -35,8 +35,8 @@ def test_the_written_file_is_a_project_with_what_the_offer_shows(tmp_path):
     assert back.words() == doc.words() and back.paragraph_starts == [0, 2]
     assert [(s.token_id, s.kind, s.value) for s in back.suggestions()] == \
         [(doc[0].id, Kind.PUNCT, ",")]
-    data = json.loads(slot.data.read_bytes())
-    assert data["recovery"]["source"] == "/talks/talk.txt" and data["recovery"]["words"] == 3
+    info = journal_info(slot.data)
+    assert info["source"] == "/talks/talk.txt" and info["words"] == 3
 
 
 def test_a_large_document_is_written_whole(tmp_path):

@@ -1,5 +1,7 @@
 """Autosave at ~100,000 words: how long the UI thread is held (capture), how long the write takes
-on its thread, and the longest the UI thread waits for the interpreter while the write runs.
+on its thread, how many bytes it wrote (the first autosave writes the whole recovery file, later
+ones append what the edit changed), and the longest the UI thread waits for the interpreter while
+the write runs.
 
     PYTHONPATH=. python tests/perf/bench_autosave.py [WORDS]
 """
@@ -36,7 +38,8 @@ def main() -> None:
     doc = document(n)
     with tempfile.TemporaryDirectory() as folder:
         slot = RecoverySlot.claim(Path(folder))
-        for run in range(3):
+        size = 0
+        for run in range(4):
             doc.replace_span(5, 6, f"edit{run}")
             began = time.perf_counter()
             state = RecoveryState.capture(doc, source="/talks/talk.txt")
@@ -56,10 +59,10 @@ def main() -> None:
                 t = time.perf_counter()
                 time.sleep(0.001)
                 worst = max(worst, time.perf_counter() - t)
-            size = slot.data.stat().st_size / 1e6
+            grown, size = slot.data.stat().st_size - size, slot.data.stat().st_size
             print(f"{n:,} words, {sum(1 for _ in doc.iter_suggestions()):,} suggestions: capture on the UI "
-                  f"thread {capture * 1000:.0f} ms; write {took[0]:.2f} s ({size:.1f} MB); "
-                  f"longest UI wait meanwhile {worst * 1000:.0f} ms")
+                  f"thread {capture * 1000:.0f} ms; write {took[0]:.2f} s ({grown / 1e6:.2f} MB "
+                  f"written, file {size / 1e6:.1f} MB); longest UI wait meanwhile {worst * 1000:.0f} ms")
         slot.discard()
         slot.close()
 

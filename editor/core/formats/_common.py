@@ -90,6 +90,27 @@ def read_bytes(path: PathLike, limit: int = MAX_TEXT_BYTES) -> bytes:
     the second check instead of waiting for a writer); at most ``limit`` + 1 bytes are read, so a
     file that grows, or a path that turns into a device, cannot exhaust memory.
     """
+    fd = open_regular(path, limit)
+    try:
+        chunks, got = [], 0
+        while got <= limit:
+            chunk = os.read(fd, min(limit + 1 - got, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > limit:
+            raise _too_large(path, got, limit)
+        return b"".join(chunks)
+    except OSError as err:
+        raise FormatError(path, _os_problem(err)) from None
+    finally:
+        os.close(fd)
+
+
+def open_regular(path: PathLike, limit: int) -> int:
+    """An open descriptor of ``path`` when it is a regular file of at most ``limit`` bytes (see
+    ``read_bytes``); else a FormatError. The caller closes it."""
     check_readable(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | \
         getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -103,16 +124,17 @@ def read_bytes(path: PathLike, limit: int = MAX_TEXT_BYTES) -> bytes:
             raise FormatError(path, _not_regular(st.st_mode))
         if st.st_size > limit:
             raise _too_large(path, st.st_size, limit)
-        chunks, got = [], 0
-        while got <= limit:
-            chunk = os.read(fd, min(limit + 1 - got, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            got += len(chunk)
-        if got > limit:
-            raise _too_large(path, got, limit)
-        return b"".join(chunks)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_head(path: PathLike, count: int) -> bytes:
+    """The first ``count`` bytes of a regular file of any size (a FormatError as ``read_bytes``)."""
+    fd = open_regular(path, 2**62)
+    try:
+        return os.read(fd, count)
     except OSError as err:
         raise FormatError(path, _os_problem(err)) from None
     finally:
