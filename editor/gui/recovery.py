@@ -4,7 +4,9 @@
 it writes ``AUTOSAVE_PAUSE_MS`` after the last change, and at the latest ``AUTOSAVE_MAX_MS`` after
 the first change not yet written, so steady typing is saved too; the window also calls
 ``save_now()`` when it loses focus and before long jobs. The document is captured on the UI thread
-(immutable records, ~15 ms at 100,000 words) and encoded and written on a pool thread.
+(immutable records: the first time all of them, ~15 ms at 100,000 words; then only the suggestions
+that changed, followed by a ``DocumentTracker``) and encoded and written on a pool thread, where
+an autosave appends to the recovery file only the runs of words that changed.
 
 ``offer(window)`` runs at every start: it lists the recovery files of sessions that are gone (file,
 time of the last autosave, words) and lets the person restore one, discard one, or keep them for
@@ -31,7 +33,8 @@ from PySide6.QtWidgets import (
 
 from editor.core.errors import UserError
 from editor.core.paths import recovery_dir
-from editor.core.recovery import Orphan, RecoverySlot, RecoveryState, find_orphans
+from editor.core.recovery import (DocumentTracker, Orphan, RecoverySlot, RecoveryState,
+                                  find_orphans)
 from editor.gui.background import BackgroundOp
 
 AUTOSAVE_PAUSE_MS = 1500  # after the last change
@@ -52,6 +55,8 @@ class Autosaver(QObject):
         self._deadline = self._timer(AUTOSAVE_MAX_MS)
         self._writing = False
         self._again = False
+        # follows the document's changes: a capture copies only what changed since the last one
+        self._tracker: DocumentTracker | None = None
         self.last_write_s = 0.0  # seconds the last write took on its thread
         self.last_capture_s = 0.0  # seconds the last capture held the UI thread
 
@@ -88,7 +93,12 @@ class Autosaver(QObject):
             self._again = True
             return
         began = time.perf_counter()
-        state = RecoveryState.capture(window.transcript, source=window.source, project=window.path)
+        doc = window.transcript
+        if self._tracker is None or self._tracker.doc is not doc:  # another document now
+            if self._tracker is not None:
+                self._tracker.close()
+            self._tracker = DocumentTracker(doc)
+        state = self._tracker.capture(source=window.source, project=window.path)
         self.last_capture_s = time.perf_counter() - began
         slot, generation = self.slot, self.slot.generation
         self._writing = True
@@ -131,6 +141,7 @@ class Autosaver(QObject):
             self._deadline.stop()
             window = self._window
             if window.dirty and self.slot.owned:  # the last changes too, before the lock goes
+                # (a whole capture, numbered after any write in flight, which is then dropped)
                 try:
                     self.slot.write(RecoveryState.capture(window.transcript, source=window.source,
                                                           project=window.path))
@@ -138,6 +149,9 @@ class Autosaver(QObject):
                     self.failed.emit(str(err))
         else:
             self.discard()
+        if self._tracker is not None:
+            self._tracker.close()
+            self._tracker = None
         self.slot.close()  # waits for a write in flight; later ones are dropped
 
 

@@ -172,3 +172,66 @@ def test_a_damaged_run_falls_back_to_the_autosave_before(tmp_path):
     data[size + 30] = 0xFF  # a byte of it damaged (not valid UTF-8)
     slot.data.write_bytes(bytes(data))
     assert read_any(slot.data).words() == before
+
+
+def test_captures_of_what_changed_write_the_document_exactly(tmp_path):
+    """The window's autosave captures through a DocumentTracker (only the suggestions that
+    changed): after any mix of edits, acceptances, rejections, undo and redo, the recovery file
+    reads back as the document."""
+    import random
+
+    from editor.core.recovery import DocumentTracker
+
+    rng = random.Random(7)
+    doc = _doc(6000)
+    doc.set_suggestions([Suggestion(t.id, Kind.CASE, t.word.upper(), {t.word.upper(): 0.8})
+                         for t in doc.tokens[::7]], text="More")
+    slot = RecoverySlot.claim(tmp_path)
+    tracker = DocumentTracker(doc)
+    for step in range(60):
+        action = rng.choice(["type", "accept", "reject", "undo", "redo", "restore", "delete"])
+        at = rng.randrange(len(doc) - 3)
+        if action == "type":
+            doc.replace_span(at, at + 1, f"typed{step} word")
+        elif action == "delete":
+            doc.delete_span(at, at + 2)
+        elif action in ("accept", "reject") and doc.pending():
+            s = rng.choice(doc.pending())
+            (doc.accept if action == "accept" else doc.reject)(s.token_id, s.kind)
+        elif action == "undo" and doc.history.can_undo:
+            doc.history.undo()
+        elif action == "redo" and doc.history.can_redo:
+            doc.history.redo()
+        elif action == "restore":
+            doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ".", {".": 0.7, "": 0.3})
+                                 for t in doc.tokens[at:at + 50]])
+        if step % 3 == 0:
+            assert slot.write(tracker.capture(source="/a.txt"))
+            assert _same(read_any(slot.data), doc), (step, action)
+    assert slot.write(tracker.capture())
+    assert _same(read_any(slot.data), doc)
+    tracker.close()
+
+
+def test_an_older_capture_written_after_a_newer_one_is_dropped(tmp_path):
+    """A last write at close can pass one still in flight: the older one then changes nothing."""
+    from editor.core.recovery import DocumentTracker
+
+    doc = _doc(3000)
+    slot = RecoverySlot.claim(tmp_path)
+    tracker = DocumentTracker(doc)
+    assert slot.write(tracker.capture())
+    s = doc.pending()[5]
+    doc.accept(s.token_id, s.kind)
+    older = tracker.capture()
+    doc.replace_span(20, 21, "newer")
+    t = doc.pending()[40]
+    doc.reject(t.token_id, t.kind)
+    newer = RecoveryState.capture(doc)  # what close() writes: everything, numbered later
+    assert slot.write(newer)
+    assert not slot.write(older)
+    assert _same(read_any(slot.data), doc)
+    u = doc.pending()[80]
+    doc.accept(u.token_id, u.kind)
+    assert slot.write(tracker.capture())
+    assert _same(read_any(slot.data), doc)

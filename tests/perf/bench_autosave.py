@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from editor.core.document import Kind, Suggestion, Transcript
-from editor.core.recovery import RecoverySlot, RecoveryState
+from editor.core.recovery import DocumentTracker, RecoverySlot
 
 
 def document(n: int) -> Transcript:
@@ -38,11 +38,13 @@ def main() -> None:
     doc = document(n)
     with tempfile.TemporaryDirectory() as folder:
         slot = RecoverySlot.claim(Path(folder))
+        tracker = DocumentTracker(doc)  # as the window's Autosaver captures
         size = 0
         for run in range(4):
-            doc.replace_span(5, 6, f"edit{run}")
+            doc.replace_span(5 + 7919 * run, 6 + 7919 * run, f"edit{run}")  # a word typed
+            doc.accept(*doc.pending()[1000 * run].key)  # and a suggestion accepted
             began = time.perf_counter()
-            state = RecoveryState.capture(doc, source="/talks/talk.txt")
+            state = tracker.capture(source="/talks/talk.txt")
             capture = time.perf_counter() - began
             done = threading.Event()
             took = []
