@@ -44,6 +44,9 @@ except ImportError:  # pragma: no cover - Windows
     import msvcrt
 
 LOCK, DATA, INFO = ".lock", ".stet", ".json"
+#: A recovery journal with nothing unsaved in it (written ahead, or after a save) waits under this
+#: name, never offered; the next autosave appends to it and renames it back to ``DATA``.
+CLEAN = ".clean"
 
 
 # -- locks ------------------------------------------------------------------------------------------
@@ -387,6 +390,10 @@ class _Files:
     def lock_path(self) -> Path:
         return self.folder / f"{self.name}{LOCK}"
 
+    @property
+    def clean_path(self) -> Path:
+        return self.folder / f"{self.name}{CLEAN}"
+
 
 class RecoverySlot(_Files):
     """This session's recovery files, owned through a held lock."""
@@ -401,6 +408,7 @@ class RecoverySlot(_Files):
         self._mirror = SuggestionMirror()  # the suggestions as the captures written so far say
         self._encoded_seq = -1  # the newest capture encoded (an older one is not written after it)
         self._journal = _Journal()
+        self._at = self.data  # where the journal is: DATA, or CLEAN while nothing is unsaved
 
     @classmethod
     def claim(cls, folder: Path) -> RecoverySlot:
@@ -435,23 +443,55 @@ class RecoverySlot(_Files):
         with self._io:
             if not self.owned or (generation is not None and generation != self.generation):
                 return False
-            self._journal.write(self.data, head, entries)
+            if self._at != self.data and not self._at.exists():
+                self._at, self._journal = self.data, _Journal()
+            self._journal.write(self._at, head, entries)
             atomic_write(self.info_path, json.dumps(state.info.to_json()).encode("utf-8"))
+            if self._at != self.data:  # there is unsaved work now: the file is offered
+                os.replace(self._at, self.data)
+                self._at = self.data
+                _fsync_folder(self.folder)
+            return True
+
+    def prime(self, state: RecoveryState, generation: int | None = None) -> bool:
+        """Write the document's runs ahead, while nothing is unsaved (a file never offered), so
+        that the first autosave after an edit appends only what the edit changed: at a million
+        words writing them all takes seconds. Any thread; False when not written (the slot holds
+        unsaved work, was closed, or discarded after ``generation``)."""
+        with self._encoding:
+            if state.seq < self._encoded_seq:
+                self._mirror.apply(state)
+                return False
+            self._encoded_seq = max(self._encoded_seq, state.seq)
+            head, entries = state.parts(self._cache, self._mirror)
+        with self._io:
+            if (not self.owned or (generation is not None and generation != self.generation)
+                    or self.data.exists()):
+                return False
+            self._at, self._journal = self.clean_path, _Journal()
+            self._journal.write(self.clean_path, head, entries, state=False)
             return True
 
     def discard(self) -> None:
-        """Remove what was autosaved (the slot stays ours)."""
+        """Nothing is left to recover (the work was saved or given up; the slot stays ours). The
+        journal is kept aside, never offered, for the next autosave to append to."""
         with self._io:
             self.generation += 1
-            self._journal = _Journal()
-            for path in (self.data, self.info_path):
-                path.unlink(missing_ok=True)
+            self.info_path.unlink(missing_ok=True)
+            if self._at == self.data and self._journal.size is not None and self.data.exists():
+                os.replace(self.data, self.clean_path)
+                self._at = self.clean_path
+                _fsync_folder(self.folder)
+            else:
+                self.data.unlink(missing_ok=True)
 
     def take_over(self, orphan: Orphan) -> None:
         """Make a recovered session's files this slot's own, and remove the orphan's lock."""
         with self._io:
             self.generation += 1
             self._journal = _Journal()  # the next write starts the file afresh
+            self.clean_path.unlink(missing_ok=True)
+            self._at = self.data
             os.replace(orphan.data, self.data)
             if orphan.info_path.exists():
                 os.replace(orphan.info_path, self.info_path)
@@ -465,6 +505,7 @@ class RecoverySlot(_Files):
         start offers it."""
         with self._io:
             if self.owned:
+                self.clean_path.unlink(missing_ok=True)
                 self._lock.release(remove=not self.data.exists())
 
 
@@ -484,6 +525,12 @@ _RUN_LINE = re.compile(rb'\{"run":(\d{1,18}),')
 MAX_JOURNAL_BYTES = 2 * 2**30
 
 
+def _fsync_folder(folder: Path) -> None:
+    from editor.core.formats._common import _fsync_folder as fsync
+
+    fsync(folder)
+
+
 def _run_line(entry: _Encoded) -> bytes:
     return f'{{"run":{entry[4]},"tokens":[{entry[2]}],"suggestions":[{entry[3]}]}}\n'.encode()
 
@@ -494,20 +541,23 @@ class _Journal:
     def __init__(self) -> None:
         self.size: int | None = None  # bytes on disk; None: write the file whole next time
         self.on_disk: set[int] = set()  # run numbers the file holds
-        self.live = 0  # bytes of the runs the last state used
 
-    def write(self, path: Path, head: dict[str, Any], entries: list[_Encoded]) -> None:
+    def write(self, path: Path, head: dict[str, Any], entries: list[_Encoded], *,
+              state: bool = True) -> None:
+        """Append the runs the file lacks and (``state``) the state that uses them, or write the
+        file whole: the first time, when it is not as we left it, or when old runs outweigh the
+        live ones."""
         from editor.core.formats._common import atomic_write
 
-        state = (_dumps({"state": head, "runs": [e[4] for e in entries]}) + "\n").encode()
+        line = (_dumps({"state": head, "runs": [e[4] for e in entries]}) + "\n").encode() \
+            if state else b""
         new = [_run_line(e) for e in entries if e[4] not in self.on_disk]
-        added = sum(map(len, new)) + len(state)
-        live = sum(len(e[2]) + len(e[3]) + 40 for e in entries) + len(state)
+        added = sum(map(len, new)) + len(line)
+        live = sum(len(e[2]) + len(e[3]) + 40 for e in entries) + len(line)
         if self.size is None or self.size + added > 2 * live + 2**20 or not self._append(
-                path, new, state):
+                path, new, line):
             self.size = None
-            lines = [JOURNAL_HEAD, *(_run_line(e) for e in entries), state]
-            data = b"".join(lines)
+            data = b"".join([JOURNAL_HEAD, *(_run_line(e) for e in entries), line])
             atomic_write(path, data)
             self.size, self.on_disk = len(data), {e[4] for e in entries}
             return
@@ -652,7 +702,7 @@ class Orphan(_Files):
         self._lock.release(remove=remove)
 
     def discard(self) -> None:
-        for path in (self.data, self.info_path):
+        for path in (self.data, self.info_path, self.clean_path):
             path.unlink(missing_ok=True)
         self.release(remove=True)
 
@@ -676,9 +726,10 @@ def find_orphans(folder: Path) -> list[Orphan]:
             lock.release(remove=True)
             continue
         found.append(Orphan(folder, name, lock, _read_info(files, saved)))
-    for lock_path in folder.glob(f"session-*{LOCK}"):  # sessions killed before any autosave
+    for lock_path in folder.glob(f"session-*{LOCK}"):  # sessions gone with nothing unsaved
         if not lock_path.with_suffix(DATA).exists() and (lock := _lock_unheld(lock_path, create=False)):
             if not lock_path.with_suffix(DATA).exists():  # checked again, under the lock
+                lock_path.with_suffix(CLEAN).unlink(missing_ok=True)
                 lock.release(remove=True)
             else:
                 lock.release()

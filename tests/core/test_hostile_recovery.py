@@ -235,3 +235,43 @@ def test_an_older_capture_written_after_a_newer_one_is_dropped(tmp_path):
     doc.accept(u.token_id, u.kind)
     assert slot.write(tracker.capture())
     assert _same(read_any(slot.data), doc)
+
+
+def test_written_ahead_and_after_a_save_the_journal_is_kept_but_never_offered(tmp_path):
+    """A long transcript's runs are written ahead when it opens, and kept aside when its work is
+    saved: the next autosave appends only what changed. Nothing unsaved is never offered, and a
+    gone session's file of that kind is removed."""
+    from editor.core.recovery import DocumentTracker
+
+    doc = _doc(20_000)
+    slot = RecoverySlot.claim(tmp_path)
+    tracker = DocumentTracker(doc)
+    assert slot.prime(tracker.capture())
+    assert slot.clean_path.exists() and not slot.data.exists()
+    ahead = slot.clean_path.stat().st_size
+    doc.replace_span(10, 11, "first edit")
+    assert slot.write(tracker.capture())
+    assert slot.data.exists() and not slot.clean_path.exists()
+    assert slot.data.stat().st_size - ahead < ahead / 10 and _same(read_any(slot.data), doc)
+    slot.discard()  # saved: nothing to recover
+    assert not slot.data.exists() and slot.clean_path.exists()
+    doc.replace_span(500, 501, "after the save")
+    doc.replace_span(900, 901, "more")
+    size = slot.clean_path.stat().st_size if slot.clean_path.exists() else 0
+    assert slot.write(tracker.capture())
+    assert slot.data.stat().st_size - size < ahead / 10 and _same(read_any(slot.data), doc)
+    slot.discard()
+    slot._lock.release()  # the session dies with nothing unsaved
+    assert find_orphans(tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_writing_ahead_never_replaces_unsaved_work(tmp_path):
+    from editor.core.recovery import DocumentTracker
+
+    doc = _doc(3000)
+    slot = RecoverySlot.claim(tmp_path)
+    tracker = DocumentTracker(doc)
+    assert slot.write(tracker.capture())
+    assert not slot.prime(tracker.capture())
+    assert slot.data.exists() and not slot.clean_path.exists() and _same(read_any(slot.data), doc)

@@ -260,3 +260,32 @@ def test_discard_asks_first(make_window, qtbot, monkeypatch):
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     dialog.discard()
     assert not orphans[0].data.exists() and not dialog.orphans
+
+
+def test_a_long_transcript_is_written_ahead_and_offered_only_once_edited(make_window, qtbot,
+                                                                         monkeypatch):
+    """A long transcript's recovery file is written ahead when it opens (so the first autosave
+    appends only the edit), aside, never offered: a crash before any edit offers nothing."""
+    from editor.gui import recovery
+
+    monkeypatch.setattr(recovery, "PRIME_WORDS", 10)  # the sample counts as long
+    untouched = make_window()
+    _open(untouched, qtbot)
+    slot = untouched.autosaver.slot
+    qtbot.waitUntil(lambda: slot.clean_path.exists() and not untouched.autosaver._writing,
+                    timeout=10_000)
+    assert not untouched.recovery_path.exists()
+    _crash(untouched)
+    edited = make_window()
+    _open(edited, qtbot)
+    qtbot.waitUntil(lambda: edited.autosaver.slot.clean_path.exists()
+                    and not edited.autosaver._writing, timeout=10_000)
+    words = _autosaved(edited, qtbot, "Edited ")
+    assert not edited.autosaver.slot.clean_path.exists()
+    _crash(edited)
+    fresh = make_window(interactive=True)
+    seen = []
+    _answer(monkeypatch, "restore", seen)
+    assert fresh.offer_recovery() and len(seen[0]) == 1  # the edited one only
+    assert fresh.transcript.words() == words
+    assert not slot.clean_path.exists() and not slot.lock_path.exists()  # the untouched one: gone
