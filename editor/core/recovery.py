@@ -21,10 +21,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import mmap
 import operator
 import os
-import re
 import secrets
 import threading
 import time
@@ -36,6 +34,7 @@ from typing import Any
 
 from editor.core.document import Kind, Metadata, Suggestion, Token, Transcript
 from editor.core.errors import UserError
+from editor.core.formats.journal import JOURNAL_HEAD, is_journal, journal_info
 
 try:  # POSIX
     import fcntl
@@ -509,22 +508,10 @@ class RecoverySlot(_Files):
                 self._lock.release(remove=not self.data.exists())
 
 
-# -- the recovery file: a journal of runs ------------------------------------------------------------
-#: The first line of a recovery file. Each later line is one JSON object: a run of tokens and their
-#: suggestions (``{"run": N, "tokens": [...], "suggestions": [...]}``, N new for each new content),
-#: or a state: the project's head with the runs that make the document, in order
-#: (``{"state": {...}, "runs": [N, ...]}``). An autosave appends the runs that changed and a state,
-#: so its cost follows the edit, not the document (at 1,000,000 words a whole file is ~140 MB);
-#: the file is written whole again when it holds more old runs than live ones. A kill mid-append
-#: leaves a torn last line: the last state whose runs are all there is the recovered document.
-JOURNAL_HEAD = b'{"stet_recovery":1}\n'
-_RUN_LINE = re.compile(rb'\{"run":(\d{1,18}),')
-#: The most bytes a recovery file may hold: a journal of MAX_WORDS words with their suggestions
-#: (~140 bytes a word), twice over. It is read through a memory map, a run at a time, so its size
-#: costs no memory; the words are limited by MAX_WORDS as in any file.
-MAX_JOURNAL_BYTES = 2 * 2**30
-
-
+# -- the recovery file: a journal of runs (read by editor.core.formats.journal) --------------------
+# An autosave appends the runs that changed and a state, so its cost follows the edit, not the
+# document (at 1,000,000 words a whole file is ~140 MB); the file is written whole again when it
+# holds more old runs than live ones. A kill mid-append leaves a torn last line, which is ignored.
 def _fsync_folder(folder: Path) -> None:
     from editor.core.formats._common import _fsync_folder as fsync
 
@@ -586,108 +573,6 @@ class _Journal:
         assert self.size is not None
         self.size += len(data)
         return True
-
-
-def is_journal(path: str | os.PathLike[str]) -> bool:
-    """Whether a file is a recovery journal (not a plain .stet project)."""
-    from editor.core.formats._common import read_head
-
-    return read_head(path, len(JOURNAL_HEAD)) == JOURNAL_HEAD
-
-
-def read_journal(path: str | os.PathLike[str]) -> Transcript:
-    """The document of a recovery file: the last complete state whose runs are all there (a state
-    before it when a run it needs is damaged). Read through a memory map a run at a time; anything
-    malformed is a FormatError, as in a project."""
-    from editor.core.errors import FormatError
-    from editor.core.formats._common import open_regular
-
-    fd = open_regular(path, MAX_JOURNAL_BYTES)
-    try:
-        size = os.fstat(fd).st_size
-        if size <= len(JOURNAL_HEAD):
-            raise FormatError(path, "this recovery file holds no autosave")
-        with mmap.mmap(fd, size, access=mmap.ACCESS_READ) as data:
-            runs: dict[int, tuple[int, int]] = {}
-            states: list[tuple[int, int]] = []
-            pos = len(JOURNAL_HEAD)
-            while pos < size:
-                end = data.find(b"\n", pos)
-                if end < 0:
-                    break  # a torn last line: an append cut short
-                match = _RUN_LINE.match(data, pos, min(end, pos + 40))
-                if match:
-                    runs[int(match.group(1))] = (pos, end)
-                elif data[pos:pos + 9] == b'{"state":':
-                    states.append((pos, end))
-                pos = end + 1
-            first: FormatError | None = None
-            for span in states[::-1][:3]:  # the last autosaves, newest first
-                try:
-                    return _journal_document(path, data, span, runs)
-                except FormatError as err:
-                    first = first or err
-            raise first or FormatError(path, "this recovery file holds no complete autosave")
-    finally:
-        os.close(fd)
-
-
-def _journal_document(path: str | os.PathLike[str], data: mmap.mmap, span: tuple[int, int],
-                      runs: dict[int, tuple[int, int]]) -> Transcript:
-    from editor.core.errors import FormatError
-    from editor.core.formats._common import check_word_count, decode_utf8, parse_json
-    from editor.core.formats.stet import _metadata, _suggestion, _token
-
-    def line(span: tuple[int, int]) -> Any:
-        return parse_json(decode_utf8(data[span[0]:span[1]], path), path)
-
-    state = line(span)
-    numbers = state.get("runs") if isinstance(state, dict) else None
-    head = state.get("state") if isinstance(state, dict) else None
-    if not isinstance(numbers, list) or not isinstance(head, dict) or not all(
-            isinstance(n, int) and n in runs for n in numbers):
-        raise FormatError(path, "this recovery file holds no complete autosave")
-    tokens: list[Token] = []
-    suggestions: list[Suggestion] = []
-    ids: dict[int, int] = {}
-    for number in numbers:
-        record = line(runs[number])
-        items = record.get("tokens") if isinstance(record, dict) else None
-        marks = record.get("suggestions") if isinstance(record, dict) else None
-        if not isinstance(items, list) or not isinstance(marks, list):
-            raise FormatError(path, f"run {number} is not a run of tokens")
-        check_word_count(len(tokens) + len(items), path)
-        for item in items:
-            token = _token(item, path, len(tokens))
-            if token.id in ids:
-                raise FormatError(path, "two tokens have the same id")
-            ids[token.id] = len(tokens)
-            tokens.append(token)
-        suggestions.extend(_suggestion(item, path, len(suggestions) + n, ids)
-                           for n, item in enumerate(marks))
-    paragraph_ids = head.get("paragraph_starts", [])
-    if not isinstance(paragraph_ids, list) or not all(isinstance(i, int) and i in ids
-                                                      for i in paragraph_ids):
-        raise FormatError(path, "a paragraph starts at a token that does not exist")
-    return Transcript(tokens, paragraph_starts=[ids[i] for i in paragraph_ids],
-                      metadata=_metadata(head.get("metadata", {}), path), suggestions=suggestions)
-
-
-def journal_info(path: str | os.PathLike[str]) -> Any:
-    """The ``recovery`` part (file, time, words) of a recovery file's last state, or None."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(max(0, os.fstat(f.fileno()).st_size - 2**22))
-            tail = f.read()
-    except OSError:
-        return None
-    for raw in reversed(tail.split(b"\n")):
-        if raw.startswith(b'{"state":'):
-            try:
-                return json.loads(raw)["state"].get("recovery")
-            except (ValueError, KeyError, AttributeError, RecursionError):
-                return None
-    return None
 
 
 class Orphan(_Files):

@@ -12,7 +12,8 @@ import pytest
 
 from editor.core.document import Kind, Suggestion, Token, Transcript
 from editor.core.formats import read_any
-from editor.core.recovery import RecoverySlot, RecoveryState, find_orphans, journal_info
+from editor.core.formats.journal import journal_info
+from editor.core.recovery import RecoverySlot, RecoveryState, find_orphans
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX locks and signals")
 

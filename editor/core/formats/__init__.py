@@ -35,7 +35,7 @@ READERS: dict[str, tuple[str, str]] = {
     ".sami": ("editor.core.formats.ass", "read_sami"),
     ".json": ("editor.core.formats", "read_json"),
     ".jsonl": ("editor.core.formats.vosk", "read_vosk"),
-    ".stet": ("editor.core.formats.stet", "read_stet"),
+    ".stet": ("editor.core.formats.journal", "read_project"),
 }
 #: Readers of text whose encoding the user may name (JSON and .stet are UTF-8 by definition).
 TEXT_READERS = frozenset({".txt", ".text", ".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp",

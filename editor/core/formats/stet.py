@@ -29,10 +29,7 @@ _META_TEXT_FIELDS = ("source_file", "audio_file", "language", "model", "restore_
 
 
 def read_stet(path: PathLike) -> Transcript:
-    from editor.core import recovery
-
-    if recovery.is_journal(path):  # an autosave (a recovery file) is read as a project
-        return recovery.read_journal(path)
+    """A project (``read_any`` reads a recovery journal too: formats.journal.read_project)."""
     data = parse_json(decode_utf8(read_bytes(path, MAX_JSON_BYTES), path), path)
     return transcript_from_stet(data, path)
 
