@@ -7,6 +7,7 @@ that says what changed, so a view redraws only that.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import operator
 from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
@@ -493,6 +494,23 @@ class Transcript:
         self.metadata = metadata
         self._changed()
         self.metadata_changed.emit()
+
+    def take_apart(self) -> Iterator[None]:
+        """Empty this document and its history a slice at a time, yielding between slices.
+
+        For freeing a replaced document without holding the caller's thread; the document is
+        unusable afterwards.
+        """
+        yield from self.history.take_apart()
+        while self._sugg:
+            for key in list(itertools.islice(self._sugg, 10_000)):
+                del self._sugg[key]
+            yield
+        while self._tokens:
+            del self._tokens[-20_000:]
+            yield
+        self._tuple = None
+        self._index.clear()
 
     def __repr__(self) -> str:
         return f"<Transcript {len(self._tokens)} tokens, revision {self.revision}>"

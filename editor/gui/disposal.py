@@ -3,19 +3,17 @@
 Freeing 100,000 words with 200,000 suggestions and their undo steps at once held the window about
 1 s; and the undo steps refer back to the document, so without this only a full garbage collection
 (120-140 ms at 100,000 words, felt as a freeze) frees it. The document's own containers are
-emptied here because neither ``Transcript`` nor ``History`` offers a piecewise clear.
+emptied by ``Transcript.take_apart``, a slice per turn.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Iterator
 
 from PySide6.QtCore import QObject, QTimer
 
 from editor.core.document import Transcript
-from editor.core.history import leaves
 
 
 class Disposer(QObject):
@@ -30,7 +28,7 @@ class Disposer(QObject):
         return bool(self._queue)
 
     def dispose(self, old: Transcript) -> None:
-        self._queue.append(_slices(old))
+        self._queue.append(old.take_apart())
         if len(self._queue) == 1:
             QTimer.singleShot(0, self._slice)
 
@@ -41,30 +39,3 @@ class Disposer(QObject):
                 self._queue.pop(0)
         if self._queue:
             QTimer.singleShot(0, self._slice)
-
-
-def _slices(old: Transcript) -> Iterator[None]:
-    history = old.history
-    for stack in (history._undo, history._redo):  # noqa: SLF001 — no public piecewise clear
-        while stack:
-            group = stack.pop()
-            for command in leaves(group):
-                for name in ("new", "old"):
-                    changes = getattr(command, name, None)
-                    while isinstance(changes, list) and changes:
-                        del changes[-5_000:]
-                        yield
-            del group
-            yield
-    suggestions = old._sugg  # noqa: SLF001
-    while suggestions:
-        for key in list(itertools.islice(suggestions, 10_000)):
-            del suggestions[key]
-        yield
-    tokens = old._tokens  # noqa: SLF001
-    while tokens:
-        del tokens[-20_000:]
-        yield
-    old._tuple = None  # noqa: SLF001
-    old._index.clear()  # noqa: SLF001
-    history.clear()

@@ -44,3 +44,14 @@ def test_the_ids_with_suggestions_are_a_copy():
     assert sorted(ids) == sorted({doc[0].id, doc[2].id})
     doc.set_suggestions([Suggestion(doc[1].id, Kind.CASE, "World", {"World": 0.7, "world": 0.3})])
     assert len(ids) == 2 and len(doc.suggested_token_ids()) == 3
+
+
+def test_take_apart_empties_a_document_and_its_history_in_slices():
+    doc = Transcript.from_text(" ".join(f"w{i}" for i in range(50_000)))
+    doc.set_suggestions([Suggestion(token_id=t.id, kind=Kind.PUNCT, value=",", probs={",": 0.9, "": 0.1})
+                         for t in doc.tokens])
+    doc.accept_all()
+    slices = sum(1 for _ in doc.take_apart())
+    assert slices > 3
+    assert len(doc) == 0 and not list(doc.iter_suggestions())
+    assert not doc.history.can_undo and not doc.history.can_redo

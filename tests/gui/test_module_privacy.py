@@ -8,12 +8,6 @@ import editor.gui
 
 GUI = Path(editor.gui.__file__).parent
 
-#: Modules that still read others' private attributes, and why (each is being changed elsewhere).
-KNOWN = {
-    "disposal.py": "empties a replaced Transcript and its History: core has no piecewise clear",
-}
-
-
 def private_reads(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     own = {"self", "cls"} | {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
@@ -32,8 +26,7 @@ def private_reads(path: Path) -> list[str]:
 
 
 def test_no_gui_module_reads_another_objects_private_attributes():
-    found = [line for path in sorted(GUI.glob("*.py")) if path.name not in KNOWN
-             for line in private_reads(path)]
+    found = [line for path in sorted(GUI.glob("*.py")) for line in private_reads(path)]
     assert not found, "\n".join(found)
 
 
