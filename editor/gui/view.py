@@ -10,6 +10,7 @@ own text. Review keys are in ``view_review``, mouse, menus and the player's high
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
@@ -35,6 +36,11 @@ from editor.gui.looks import (  # noqa: F401  (names other modules and tests imp
 from editor.gui.view_editing import EditingMixin
 from editor.gui.view_pointer import PointerMixin
 from editor.gui.view_review import EDITING_NOTE, ReviewMixin  # noqa: F401
+
+# A text of up to BUILD_AT_ONCE words is shown at once; a longer one shows its first FIRST_BUILT
+# words at once and the rest _BUILD_STEP words at a time, _BUILD_SECONDS per turn of the event loop.
+BUILD_AT_ONCE, FIRST_BUILT, _BUILD_STEP = 5_000, 2_000, 1_000
+_BUILD_SECONDS = 0.004
 
 
 class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
@@ -86,6 +92,11 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
         self._flush_timer.timeout.connect(self.flush)
+        self._built, self._building = 0, False  # tokens shown so far; a long text still coming
+        self._build_timer = QTimer(self)
+        self._build_timer.setSingleShot(True)
+        self._build_timer.setInterval(0)
+        self._build_timer.timeout.connect(self._build_slice)
         self.cursorPositionChanged.connect(self._caret_moved)
         self._timed = False  # some word has a time: the margin shows paragraph times
         self.cue_ids: frozenset[int] = frozenset()  # first words of subtitle cues (a bar before)
@@ -135,7 +146,9 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
         return self.looks.look(self.transcript, index, self._soft)
 
     def rebuild(self) -> None:
-        """Lay the whole text out again (opening a document, new settings)."""
+        """Lay the whole text out again (opening a document, new settings). A long text shows its
+        first words now and the rest a slice per turn of the event loop (``building``): all of
+        100,000 words at once held the window for a fifth of a second."""
         doc = self.transcript
         tokens = doc.tokens
         # words with times have them throughout: a look at both ends is enough (and quick)
@@ -144,44 +157,90 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
         # each begins.
         self.cue_ids = frozenset(c.token_ids[0] for c in getattr(doc.metadata, "cues", ())
                                  if getattr(c, "token_ids", ()))
-        starts = doc.paragraph_starts
-        self._soft = soft_breaks(doc, starts)
-        # In bulk, without a look per word: opening 100,000 words spent most of its time there.
-        n = len(tokens)
-        seps = [" "] * n
-        if n:
+        self._soft = soft_breaks(doc)
+        self._dirty.clear()
+        self._built, self._building = 0, True
+        n = len(doc)
+        self._build_step(n if n <= BUILD_AT_ONCE else FIRST_BUILT)
+        if self._built >= n:
+            self._building = False
+        else:
+            self._build_timer.start()
+        self._layout_gutter()
+
+    @property
+    def building(self) -> bool:
+        """True while a long text is still being put on screen (``text_map`` holds its start)."""
+        return self._building
+
+    def _pieces(self, a: int, b: int) -> tuple[list[str], list[str], list[str], list]:
+        """(separators, surfaces, marks, [(index, look) of the styled ones]) of tokens ``a:b`` as
+        they are to be shown: plain words in bulk, a full look only where there are suggestions."""
+        doc = self.transcript
+        tokens = doc.tokens[a:b]
+        soft, is_start = self._soft, doc.is_paragraph_start
+        seps = [PARAGRAPH_GAP if is_start(i) else SOFT_BREAK if t.id in soft else " "
+                for i, t in enumerate(tokens, a)]
+        if a == 0 and seps:
             seps[0] = ""
-        if self._soft:
-            for i, t in enumerate(tokens):
-                if t.id in self._soft:
-                    seps[i] = SOFT_BREAK
-        for i in starts:
-            if 0 < i < n:
-                seps[i] = PARAGRAPH_GAP
         surfs = [t.surface or t.word for t in tokens]
         puncts = [t.punct for t in tokens]
-        looks = []
-        suggested = set(doc.suggested_token_ids())
-        for i, t in enumerate(tokens) if suggested else ():
-            if t.id in suggested:
-                look = self._look(i)
-                surfs[i], puncts[i] = look[1], look[2]
-                if look[3] is not None or look[4] is not None:
-                    looks.append((i, look))
-        text = self.text_map.reset(seps, surfs, puncts)
-        self._dirty.clear()
+        styled = []
+        suggested = doc.suggested_token_ids()
+        if suggested:
+            suggested_set = set(suggested)
+            for k, t in enumerate(tokens):
+                if t.id in suggested_set:
+                    look = self._look(a + k)
+                    surfs[k], puncts[k] = look[1], look[2]
+                    if look[3] is not None or look[4] is not None:
+                        styled.append((a + k, look))
+        return seps, surfs, puncts, styled
+
+    def _build_step(self, b: int) -> None:
+        """Show tokens from ``_built`` up to ``b`` after what is shown (all of it from 0)."""
+        a, b = self._built, min(b, len(self.transcript))
+        seps, surfs, puncts, styled = self._pieces(a, b)
+        tm = self.text_map
         self._moving = True
         try:
-            self.setPlainText(text)
-            cursor = QTextCursor(self.document())
-            cursor.beginEditBlock()
-            for i, (_sep, surface, punct, sfmt, pfmt) in looks:
-                self.looks.format_token(cursor, self.text_map.word_range(i)[0], surface, punct,
-                                        sfmt, pfmt)
-            cursor.endEditBlock()
+            if a == 0:
+                self.setPlainText(tm.reset(seps, surfs, puncts))
+            else:
+                tm.splice(a, 0, zip(seps, surfs, puncts))
+                cursor = QTextCursor(self.document())
+                cursor.movePosition(QTextCursor.MoveOperation.End)
+                cursor.insertText("".join(map(str.__add__, map(str.__add__, seps, surfs), puncts)),
+                                  self.looks.plain)
+            if styled:
+                cursor = QTextCursor(self.document())
+                cursor.beginEditBlock()
+                for i, (_sep, surface, punct, sfmt, pfmt) in styled:
+                    self.looks.format_token(cursor, tm.word_range(i)[0], surface, punct, sfmt, pfmt)
+                cursor.endEditBlock()
         finally:
             self._moving = False
-        self._layout_gutter()
+        self._built = b
+
+    def _build_slice(self) -> None:
+        """The next words of a long text, for about ``_BUILD_SECONDS``."""
+        end = time.perf_counter() + _BUILD_SECONDS
+        while self._building and time.perf_counter() < end:
+            self._build_step(self._built + _BUILD_STEP)
+            if self._built >= len(self.transcript):
+                self._building = False
+                self._layout_gutter()
+        if self._building:
+            self._build_timer.start()
+
+    def _ensure_built(self, index: int | None = None) -> None:
+        """Show the text up to token ``index`` (all of it: None) now, if a build is under way."""
+        while self._building and (index is None or index >= self._built):
+            self._build_step(self._built + 4 * _BUILD_STEP)
+            if self._built >= len(self.transcript):
+                self._building = False
+                self._build_timer.stop()
+                self._layout_gutter()
 
     # -- the margin and cue bars ------------------------------------------------------------------
     def has_times(self) -> bool:
@@ -247,6 +306,23 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
     def _splice(self, start: int, removed: int, inserted: int) -> None:
         self.flush()  # pending restyles use indices from before the splice
         tm = self.text_map
+        if self._building and start + removed >= self._built:
+            # Past what is shown yet: the build shows it when it gets there (from ``start``, if
+            # the change reaches into the words shown).
+            if start < self._built:
+                self._moving = True
+                try:
+                    cursor = QTextCursor(self.document())
+                    cursor.setPosition(tm.offset(start))
+                    cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+                    cursor.removeSelectedText()
+                    tm.splice(start, self._built - start, [])
+                finally:
+                    self._moving = False
+                self._built = start
+            self._note_change(start)
+            return
+        self._built += inserted - removed
         a, b = tm.offset(start), tm.offset(start + removed)
         looks = [self._look(i) for i in range(start, start + inserted)]
         if not self._timed and any(t.start is not None for t in self.transcript.tokens[start:start + inserted]):
@@ -268,7 +344,7 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
         self._note_change(start)
         # The word after the span may now need another separator (the first word went away).
         following = start + inserted
-        if following < len(self.transcript):
+        if following < min(len(self.transcript), self._built):
             self._rewrite([following])
 
     def flush(self) -> None:
@@ -280,24 +356,36 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
         indices = []
         for token_id in self._dirty:
             try:
-                indices.append(doc.index_of(token_id))
+                index = doc.index_of(token_id)
             except KeyError:
                 continue
+            if index < self._built:  # the rest is shown as it stands when a build gets there
+                indices.append(index)
         self._dirty.clear()
         self._rewrite(indices)
 
     def _rewrite(self, indices: Iterable[int]) -> None:
         """Redraw tokens ``indices``: new text where it changed, new colours where it did not."""
         indices = sorted(set(indices), reverse=True)
-        if indices:
-            self._note_change(indices[-1])
+        if not indices:
+            return
+        self._note_change(indices[-1])
         tm = self.text_map
+        looks = [(i, self._look(i)) for i in indices]
+        # Words off screen, no line changed: the text layout is told nothing (it would repaint the
+        # whole viewport, 2-12 ms on a screen full of suggestions, for each slice of restoration
+        # results); the blocks changed are laid out again when they come into view.
+        layout = self.document().documentLayout()
+        quiet = (all(look[0] == tm.sep(i) for i, look in looks)
+                 and self._off_screen(tm.offset(indices[-1]), tm.offset(indices[0] + 1)))
         self._moving = True
+        if quiet:
+            layout.blockSignals(True)
         try:
             cursor = QTextCursor(self.document())
             cursor.beginEditBlock()
-            for i in indices:  # from the end: earlier offsets stay valid
-                sep, surface, punct, sfmt, pfmt = look = self._look(i)
+            for i, look in looks:  # from the end: earlier offsets stay valid
+                sep, surface, punct, sfmt, pfmt = look
                 at = tm.offset(i)
                 if (sep, surface, punct) == tm.piece(i):
                     self.looks.format_token(cursor, at + len(sep), surface, punct, sfmt, pfmt)
@@ -309,7 +397,26 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
                 tm.set(i, sep, surface, punct)
             cursor.endEditBlock()
         finally:
+            if quiet:
+                layout.blockSignals(False)
             self._moving = False
+
+    def _off_screen(self, start: int, end: int) -> bool:
+        """Whether characters ``start:end`` lie wholly outside the part of the text on screen."""
+        if not self.isVisible():
+            return False
+        block = self.firstVisibleBlock()
+        if not block.isValid():
+            return False
+        top = block.position()
+        y = self.blockBoundingGeometry(block).translated(self.contentOffset()).top()
+        height = self.viewport().height()
+        bottom = top
+        while block.isValid() and y <= height:
+            bottom = block.position() + block.length()
+            y += self.blockBoundingRect(block).height()
+            block = block.next()
+        return end < top or start > bottom
 
     def _note_change(self, index: int) -> None:
         self.last_changed = index if self.last_changed is None else min(self.last_changed, index)
@@ -317,8 +424,8 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
     def reveal_last_change(self) -> None:
         """Scroll to the first word changed since ``last_changed`` was reset, if off screen."""
         self.flush()
-        if self.last_changed is not None and len(self.text_map):
-            self.scroll_to_token(min(self.last_changed, len(self.text_map) - 1))
+        if self.last_changed is not None and len(self.transcript):
+            self.scroll_to_token(min(self.last_changed, len(self.transcript) - 1))
 
     def reveal_change(self, change) -> None:
         """Run ``change()`` (an undo, a redo) and scroll to what it changed if that is off screen."""
@@ -326,12 +433,13 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
         self.last_changed = None
         change()
         self.flush()
-        if self.last_changed is not None and len(self.text_map):
-            self.scroll_to_token(min(self.last_changed, len(self.text_map) - 1))
+        if self.last_changed is not None and len(self.transcript):
+            self.scroll_to_token(min(self.last_changed, len(self.transcript) - 1))
 
     # -- positions ---------------------------------------------------------------------------------
     def token_range(self, index: int) -> tuple[int, int, int]:
         """(start, punct start, end) character positions of token ``index`` as shown."""
+        self._ensure_built(index)
         self.flush()
         return self.text_map.word_range(index)
 
@@ -354,6 +462,7 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
 
     def shown_text(self) -> str:
         """The text as displayed (pending suggestions applied; a soft break reads as a space)."""
+        self._ensure_built()
         self.flush()
         return "".join(f"{' ' if sep == SOFT_BREAK else sep}{surface}{punct}"
                        for _, _, (sep, surface, punct) in self.text_map.pieces())

@@ -26,6 +26,7 @@ class EditingMixin:
         tm = self.text_map
         i0, i1 = self.token_at(start) or 0, self.token_at(end) or 0
         a, b = max(0, i0 - 1), min(n, i1 + 2)
+        self._ensure_built(b - 1)  # the word after the edit, if a long text is still coming
         base = tm.word_range(a)[0]
         parts, spans, offset = [], [], 0
         for k, _, (sep, surface, punct) in tm.pieces(a, b):
@@ -110,7 +111,7 @@ class EditingMixin:
     def split_paragraph(self) -> None:
         """Enter: a new paragraph at the caret (between words), or split the word there."""
         cursor = self.textCursor()
-        if cursor.hasSelection() or not len(self.text_map):
+        if cursor.hasSelection() or not len(self.transcript):
             self._type("\n")
             return
         position = cursor.position()
@@ -120,7 +121,7 @@ class EditingMixin:
             self._type("\n")
             return
         following = index if position <= a else index + 1
-        if following >= len(self.text_map) or following == 0:  # the next word typed starts one
+        if following >= len(self.transcript) or following == 0:  # the next word typed starts one
             self._held = (position, "\n")
             return
         self.transcript.set_paragraph_start(following, True)

@@ -130,7 +130,7 @@ class PointerMixin:
         """Scroll (without moving the caret) so word ``index`` is on screen, ``place`` of the way
         down. The scroll bar counts lines, and a block not laid out yet counts as one line, so the
         first jump can fall short; each step lays out the blocks on the way, and a few settle it."""
-        if not 0 <= index < len(self.text_map):
+        if not 0 <= index < len(self.transcript):
             return
         cursor = QTextCursor(self.document())
         cursor.setPosition(self.token_range(index)[0])
@@ -148,7 +148,7 @@ class PointerMixin:
 
     def highlight_token(self, index: int | None, colour: QColor | None = None) -> None:
         """Mark one word (e.g. the word being played) without touching the text or the caret."""
-        if index is None or not 0 <= index < len(self.text_map):
+        if index is None or not 0 <= index < len(self.transcript):
             self._set_extra("played", [])
             return
         a, _, b = self.token_range(index)

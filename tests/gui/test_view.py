@@ -216,3 +216,103 @@ def test_typing_new_words_between_and_after_words(qtbot):
     qtbot.keyClicks(view, "six")
     assert doc.words()[-1] == "six" and doc.paragraph_starts == [0, 5]
     assert shown(view) == "one two three four five\n\nsix"
+
+
+def long_doc(words: int, per_paragraph: int = 150) -> Transcript:
+    return Transcript([Token(f"w{i % 37}") for i in range(words)],
+                      paragraph_starts=range(0, words, per_paragraph))
+
+
+def in_step(view: QtTranscriptView, doc: Transcript) -> None:
+    """What is shown so far is the start of the document as it stands, and the map agrees."""
+    view.flush()
+    assert view.toPlainText() == view.text_map.text()
+    for i in range(len(view.text_map)):
+        assert view.text_map.piece(i) == view._look(i)[:3], i
+
+
+def test_a_long_text_shows_its_start_at_once_and_the_rest_in_slices(qtbot):
+    from editor.gui.view import BUILD_AT_ONCE
+
+    doc = long_doc(4 * BUILD_AT_ONCE)
+    far = doc[len(doc) - 3]
+    doc.set_suggestions([Suggestion(far.id, Kind.PUNCT, ".", {".": 0.97, "": 0.03})])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    assert view.building and 0 < len(view.text_map) < len(doc)
+    assert view.toPlainText().startswith("w0 w1 w2")
+    qtbot.waitUntil(lambda: not view.building, timeout=20_000)
+    assert shown(view) == expected(doc)
+    at = view.token_range(len(doc) - 3)[1]
+    assert background_at(view, at) == Settings().appearance.high_colour.lower()
+
+
+def test_changes_while_a_long_text_is_still_coming(qtbot):
+    from editor.gui.view import BUILD_AT_ONCE
+
+    rng = random.Random(3)
+    doc = long_doc(3 * BUILD_AT_ONCE)
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view._build_timer.stop()  # this test turns the event loop's crank itself
+    changes = 0
+    while view.building:
+        n, built = len(doc), len(view.text_map)
+        i = rng.choice([rng.randrange(built), rng.randrange(built, n)])  # shown, or not yet
+        op = rng.random()
+        if op < 0.4:
+            doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+        elif op < 0.7:
+            doc.replace_span(i, min(n, i + rng.randrange(3)), rng.choice(["new words", "one", ""]))
+        elif op < 0.8:
+            doc.replace_span(max(0, built - 2), min(n, built + 2), "across the edge")
+        elif op < 0.9:
+            doc.set_paragraph_start(max(1, i), rng.random() < 0.5)
+        else:
+            doc.history.undo()
+        changes += 1
+        in_step(view, doc)
+        view._build_slice()
+    assert changes > 3
+    assert shown(view) == expected(doc)
+
+
+def test_words_off_screen_are_restyled_without_a_repaint(qtbot):
+    from PySide6.QtCore import QEvent, QObject
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                Paints.count += 1
+            return False
+
+    doc = long_doc(3000)
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    paints = Paints()
+    view.viewport().installEventFilter(paints)
+    last = len(doc) - 1
+    a, _, b = view.token_range(last)
+    assert view._off_screen(a, b) and not view._off_screen(0, 5)
+    qtbot.wait(50)
+    Paints.count = 0
+    doc.set_suggestions([Suggestion(doc[last].id, Kind.PUNCT, "?", {"?": 0.95, "": 0.05}),
+                         Suggestion(doc[last].id, Kind.CASE, "W1", {"W1": 0.95, "w1": 0.05})])
+    view.flush()
+    qtbot.wait(50)
+    assert Paints.count == 0  # nothing on screen changed
+    assert shown(view) == expected(doc) and shown(view).endswith("W1?")
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.CASE, "W0", {"W0": 0.95, "w0": 0.05})])
+    view.flush()
+    qtbot.waitUntil(lambda: Paints.count > 0)  # on screen: repainted
+    view.scroll_to_token(last)  # laid out when it comes into view, with its colours
+    at = view.token_range(last)[1]
+    assert background_at(view, at) == Settings().appearance.high_colour.lower()
+    assert view.cursorRect(QTextCursor(view.document())).height() > 0
