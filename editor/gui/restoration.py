@@ -18,11 +18,10 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from editor.core.document import Transcript, WordsSnapshot
 from editor.core.errors import UserError
 from editor.gui.background import BackgroundOp
-from editor.gui.learning import adaptation_inputs
 
 log = logging.getLogger(__name__)
 
-_SLICE_SECONDS = 0.010  # UI time to spend on results per slice (suggestions, undo record, redraw)
+_SLICE_SECONDS = 0.006  # UI time to spend on results per slice (suggestions, undo record, redraw)
 _SLICE_GAP_MS = 15  # between slices the event loop paints and takes input
 _RESTORERS: dict[tuple[str, str], object] = {}
 _RESTORERS_LOCK = threading.Lock()
@@ -57,6 +56,14 @@ class RestoredChunk:
     start: int
     ids: tuple[int, ...]
     predictions: tuple  # WordPrediction, frozen
+
+
+@dataclass(frozen=True, slots=True)
+class Authored:
+    """Whether a pass's text has written marks and capitals (``suggest.authored``)."""
+
+    pass_id: int
+    written: tuple[bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,17 +140,23 @@ class RestorationController(QObject):
         self.error = None
         snapshot: WordsSnapshot = transcript.snapshot()
         any_language, self._skipped = self.any_language or self._skipped is transcript, None
-        from editor.restore.suggest import authored
-
-        self._written = authored(transcript.tokens)
+        self._written = (False, False)
         self._done_words, self._total = 0, len(snapshot.words)
         cancel = self._cancel = threading.Event()
         model, device = self.model, self.device
-        inputs, use_learned = adaptation_inputs(transcript), self.use_learned
+        # Passes over every word are the worker's (on 100,000 words they held the window): it
+        # reads the tokens as they are now (an immutable tuple) and sends back first whether
+        # marks and capitals were written, which each slice of results needs.
+        tokens, use_learned = transcript.tokens, self.use_learned
+        extra, language = dict(transcript.metadata.extra), transcript.metadata.language
         self.started.emit(self._total)
 
         def work(report) -> PassResult:
             began = time.perf_counter()
+            from editor.restore.suggest import authored
+
+            report(Authored(pass_id, authored(tokens)))
+            inputs = (extra, language, frozenset(t.speaker for t in tokens if t.speaker))
             restorer = load_restorer(model, device)
             from editor.restore.learn import adaptation_from
 
@@ -188,6 +201,9 @@ class RestorationController(QObject):
                 self._queue.append(payload)
                 if not self._pump.isActive():
                     self._pump.start()
+        elif isinstance(payload, Authored):
+            if payload.pass_id == self._pass_id:
+                self._written = payload.written
         elif payload is not None:
             self.restorer = payload
 
