@@ -28,6 +28,9 @@ _FILTERS = ("All pending", "Low", "Medium", "High")
 #: Rows listed at most: the least confident ones are the ones to look at, and a short list is
 #: rebuilt in a few milliseconds while restoration results stream in.
 LIST_LIMIT = 400
+#: A refresh looks through suggestions _SCAN_STEP words at a time, for _SCAN_SECONDS per turn of
+#: the event loop.
+_SCAN_STEP, _SCAN_SECONDS = 1000, 0.005
 
 
 class QtLegend(QWidget):
@@ -194,7 +197,7 @@ class QtSuggestionList(QWidget):
         scan = self._scan
         if scan is None:
             return
-        end = time.perf_counter() + 0.008
+        end = time.perf_counter() + _SCAN_SECONDS
         while time.perf_counter() < end:
             if next(scan, None) is None:
                 self._scan = None
@@ -213,9 +216,9 @@ class QtSuggestionList(QWidget):
         pending = shown = 0
         worst: list[tuple[float, int, Suggestion]] = []  # the LIST_LIMIT least confident, max-heap
         order = 0
-        for k in range(0, len(ids), 4000):
+        for k in range(0, len(ids), _SCAN_STEP):
             t0 = time.perf_counter()
-            for token_id in ids[k:k + 4000]:
+            for token_id in ids[k:k + _SCAN_STEP]:
                 for s in doc.suggestion_view(token_id).values():
                     if s.state != State.PENDING:
                         continue
@@ -235,13 +238,21 @@ class QtSuggestionList(QWidget):
         lowest = [s for _, _, s in worst
                   if doc.has_token(s.token_id) and doc.suggestion(s.token_id, s.kind) is s]
         lowest.sort(key=lambda s: (s.probs[s.value], doc.index_of(s.token_id), s.kind != Kind.CASE))
+        worked += time.perf_counter() - t0
+        rows: list[str] = []
+        for k in range(0, len(lowest), 100):  # the words around each: a slice at a time as well
+            yield True
+            t0 = time.perf_counter()
+            rows += [self.describe(s) for s in lowest[k:k + 100]]
+            worked += time.perf_counter() - t0
+        t0 = time.perf_counter()
         self.items = lowest
         self.pending_count = pending
         self.list.setUpdatesEnabled(False)
         self.list.clear()
         brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
-        for s in self.items:
-            item = QListWidgetItem(self.describe(s))
+        for s, row in zip(self.items, rows):
+            item = QListWidgetItem(row)
             item.setBackground(brushes[band_of(s.confidence, self.settings)])
             self.list.addItem(item)
         self.list.setUpdatesEnabled(True)
