@@ -503,11 +503,11 @@ class Transcript:
         """
         yield from self.history.take_apart()
         while self._sugg:
-            for key in list(itertools.islice(self._sugg, 10_000)):
+            for key in list(itertools.islice(self._sugg, 2_000)):
                 del self._sugg[key]
             yield
         while self._tokens:
-            del self._tokens[-20_000:]
+            del self._tokens[-5_000:]
             yield
         self._tuple = None
         self._index.clear()

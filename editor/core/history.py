@@ -199,7 +199,7 @@ class History:
                     for name in ("new", "old"):
                         changes = getattr(command, name, None)
                         while isinstance(changes, list) and changes:
-                            del changes[-5_000:]
+                            del changes[-1_000:]
                             yield
                 del group
                 yield

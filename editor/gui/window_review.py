@@ -178,6 +178,7 @@ class ReviewCommands:
             if next(slices, StopIteration) is StopIteration:
                 finished = True
                 break
+            self.view.flush()  # the redraw counts in the slice's time
         self.view.flush()
         if not finished:
             QTimer.singleShot(0, self._bulk_slice)
