@@ -43,9 +43,9 @@ def main() -> int:
             app.processEvents()
             time.sleep(0.002)
 
-    def stall_of(step, settle_s: float = 0.3) -> float:
-        """Longest gap (ms) from starting ``step`` on the event loop until it is done (a bulk
-        step runs a slice at a time: ``bulk_finished``) and the window has settled."""
+    def stall_of(step, settle_s: float = 0.3) -> tuple[float, float]:
+        """Longest gap (ms, wall and UI-thread CPU) from starting ``step`` on the event loop until
+        it is done (a bulk step runs a slice at a time: ``bulk_finished``) and has settled."""
         beat = Heartbeat()
         beat.start()
         loop = QEventLoop()
@@ -62,57 +62,73 @@ def main() -> int:
         loop.exec()
         if signal is not None:
             signal.disconnect(finished)
-        return beat.stop() * 1000
+        beat.stop()
+        return max(beat.gaps) * 1000, max(beat.cpu_gaps) * 1000
 
-    def open_and_restore(path: Path) -> tuple[float, float]:
-        """(stall while opening, longest stall while restoring), ms."""
+    def open_and_restore(path: Path) -> tuple[float, float, float, float]:
+        """(stall while opening, longest stall while restoring), ms, each wall and UI-thread CPU.
+        Opening lasts until restoration has started and the view shows every word (a long text is
+        shown a slice at a time, partly while the first results come in)."""
         done = QEventLoop()
         window.restoration_finished.connect(done.quit)
         beat = Heartbeat()
-        beat.start()
         marks: dict[str, float] = {}
 
-        def started(_words: int) -> None:  # the end of showing the words
-            marks["opened"] = time.perf_counter()
+        def started(_words: int) -> None:
+            marks["started"] = time.perf_counter()
 
+        def watch() -> None:
+            if "started" in marks and "opened" not in marks and not getattr(window.view, "building", False):
+                marks["opened"] = time.perf_counter()
+
+        watcher = QTimer()
+        watcher.setInterval(1)
+        watcher.timeout.connect(watch)
+        watcher.start()
         window.restoration.started.connect(started)
+        beat.start()
         QTimer.singleShot(20, lambda: window.open_reporting(path))  # as File > Open does
         done.exec()
+        watcher.stop()
         window.restoration_finished.disconnect(done.quit)
         window.restoration.started.disconnect(started)
         beat.stop()
         assert window.restoration_status == "done", window.restoration_status
-        # gaps are stamped at the tick that ends them: those begun before the words were shown
+        opened = marks.get("opened", marks["started"])
+        # gaps are stamped at the tick that ends them: those begun before the words were all shown
         # (reading on a worker thread, then showing them) are opening; later ones restoring
-        stamps, t, opening, restoring = [], beat.started, 0.0, 0.0
-        for gap in beat.gaps:
+        t, wall, cpu = beat.started, [0.0, 0.0], [0.0, 0.0]
+        for gap, cpu_gap in zip(beat.gaps, beat.cpu_gaps):
             t += gap
-            stamps.append((t, gap))
-        for end, gap in stamps:
-            if end - gap <= marks["opened"]:  # the gap open_path fell in
-                opening = max(opening, gap)
-            else:
-                restoring = max(restoring, gap)
-        return opening * 1000, restoring * 1000
+            phase = 0 if t - gap <= opened else 1
+            wall[phase], cpu[phase] = max(wall[phase], gap), max(cpu[phase], cpu_gap)
+        return wall[0] * 1000, cpu[0] * 1000, wall[1] * 1000, cpu[1] * 1000
 
     open_and_restore(raw_transcript(tmp / "warm.txt", 300, args.paragraph))  # load the model
     source = raw_transcript(tmp / "long.txt", args.words, args.paragraph)
-    rows: dict[str, list[float]] = {"open": [], "restore": [], "accept all": [], "undo": []}
+    rows: dict[str, list[tuple[float, float]]] = {"open": [], "restore": [], "accept all": [], "undo": []}
     for run in range(args.runs):
-        opening, restoring = open_and_restore(source)
+        load = os.getloadavg()[0]
+        o_wall, o_cpu, r_wall, r_cpu = open_and_restore(source)
         pending = len(window.transcript.pending())
         accepting = stall_of(lambda: window.accept_all(0.0))
         undoing = stall_of(window.undo)
-        for key, value in zip(rows, (opening, restoring, accepting, undoing)):
+        for key, value in zip(rows, ((o_wall, o_cpu), (r_wall, r_cpu), accepting, undoing)):
             rows[key].append(value)
-        print(f"run {run + 1}: open {opening:.0f} ms, restore {restoring:.0f} ms, accept all "
-              f"{accepting:.0f} ms, undo {undoing:.0f} ms ({pending:,} suggestions)", flush=True)
+        print(f"run {run + 1} (load {load:.1f}): open {o_wall:.0f} ms, restore {r_wall:.0f} ms, "
+              f"accept all {accepting[0]:.0f} ms, undo {undoing[0]:.0f} ms ({pending:,} "
+              f"suggestions); UI-thread CPU in the longest gaps {o_cpu:.0f}, {r_cpu:.0f}, "
+              f"{accepting[1]:.0f}, {undoing[1]:.0f} ms", flush=True)
         settle(0.2)
     platform = os.environ.get("QT_QPA_PLATFORM") or "xcb"
     print(f"{args.words:,} words, {args.paragraph or 'one'} per paragraph, model "
-          f"{Path(model).name}, {platform}: longest UI stall, median of {args.runs} (worst)")
+          f"{Path(model).name}, {platform}, load average {os.getloadavg()[0]:.1f} at the end: "
+          f"longest UI stall, median of {args.runs} (worst); then the UI thread's own CPU time "
+          f"in the longest gap (what is left of it without waiting for a core)")
     for key, values in rows.items():
-        print(f"  {key:<11} {statistics.median(values):6.0f} ms ({max(values):.0f})")
+        wall, cpu = [v[0] for v in values], [v[1] for v in values]
+        print(f"  {key:<11} {statistics.median(wall):6.0f} ms ({max(wall):.0f})   CPU "
+              f"{statistics.median(cpu):5.0f} ms ({max(cpu):.0f})")
     window.close()
     return 0
 

@@ -9,7 +9,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if not os.environ.get("DISPLAY"):  # under xvfb-run (or a desktop) Qt uses the X server
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 def tiny_model(folder: Path) -> Path:
@@ -46,6 +47,11 @@ def raw_transcript(path: Path, words: int, per_paragraph: int) -> Path:
 
 
 class Heartbeat:
+    """Ticks every 5 ms on the UI thread. ``gaps``: wall-clock seconds between ticks (what a person
+    feels). ``cpu_gaps``: the UI thread's own CPU seconds in each gap: on a machine shared with other
+    work the wall gap also holds time the thread waited for a core, which this leaves out (it
+    keeps waits for the GIL out as well, so it is a lower bound of an idle machine's gap)."""
+
     def __init__(self) -> None:
         from PySide6.QtCore import QTimer
 
@@ -53,11 +59,14 @@ class Heartbeat:
         self.timer.setInterval(5)
         self.timer.timeout.connect(self._tick)
         self.gaps: list[float] = []
-        self.last = 0.0
+        self.cpu_gaps: list[float] = []
+        self.last = self.last_cpu = 0.0
 
     def start(self) -> None:
         self.gaps.clear()
+        self.cpu_gaps.clear()
         self.last = self.started = time.perf_counter()
+        self.last_cpu = time.thread_time()
         self.timer.start()
 
     def stop(self) -> float:
@@ -65,9 +74,10 @@ class Heartbeat:
         return max(self.gaps, default=0.0)
 
     def _tick(self) -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.thread_time()
         self.gaps.append(now - self.last)
-        self.last = now
+        self.cpu_gaps.append(cpu - self.last_cpu)
+        self.last, self.last_cpu = now, cpu
 
 
 def bench_window(model: str | None, device: str = "cpu", prefix: str = "stet-bench-"):
