@@ -23,7 +23,7 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from editor import __version__
 
@@ -98,23 +98,27 @@ def command_modules() -> list[str]:
     return found
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class StetParser(argparse.ArgumentParser):
+    """The ``stet`` parser; ``commands`` maps each subcommand's name to its parser."""
+
+    commands: Mapping[str, argparse.ArgumentParser]
+
+
+def build_parser() -> StetParser:
+    parser = StetParser(
         prog="stet", description="Stet: edit transcripts; restore punctuation and capitals with "
                                  "confidences you review. Without a command, opens the editor.")
     parser.add_argument("-V", "--version", action="version", version=f"stet {__version__}")
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=argparse.ArgumentParser)
     _add_builtin_commands(subparsers)
     for module in command_modules():
         importlib.import_module(module).add_parser(subparsers)
+    parser.commands = subparsers.choices
     return parser
 
 
-def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
+def _commands(parser: StetParser) -> dict[str, argparse.ArgumentParser]:
+    return dict(parser.commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
