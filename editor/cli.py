@@ -24,8 +24,15 @@ import importlib.util
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from editor import __version__
+
+class Subcommands(Protocol):
+    """What a command module's ``add_parser`` is given: argparse's sub-parser action."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
 
 #: Sub-packages whose ``cli`` module, when present, adds subcommands.
 COMMAND_PACKAGES = ("editor.restore", "editor.restore.lab", "editor.asr", "editor.audio", "editor.gui")
@@ -60,7 +67,7 @@ def run_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _add_builtin_commands(subparsers: argparse._SubParsersAction) -> None:
+def _add_builtin_commands(subparsers: Subcommands) -> None:
     from editor.core.arguments import (add_batch_arguments, add_encoding_argument, add_force_argument,
                                        add_policy_argument)
 
