@@ -26,7 +26,7 @@ def job_for(args: argparse.Namespace) -> Job:
 def run_batch(args: argparse.Namespace) -> int:
     """Plan, run, summarise. Exit 0 when every input succeeded (or was already done), else 1."""
     from editor.core.formats import can_write
-    from editor.core.threads import free_cores
+    from editor.core.threads import THREADS_PER_PROCESS, free_cores, user_thread_count
 
     job = job_for(args)
     job.encoding = getattr(args, "encoding", None)
@@ -48,12 +48,12 @@ def run_batch(args: argparse.Namespace) -> int:
         else:
             from editor.batch.local import run_in_process, run_local
 
-            cores = free_cores()
-            workers = min(args.jobs or cores, len(plan.todo))
+            workers = min(args.jobs or free_cores(), len(plan.todo))
             if workers == 1 and not job.uses_model:
                 run_in_process(job, plan.todo, tracker)
-            else:
-                run_local(job, plan.todo, tracker, workers=workers, threads=max(1, cores // workers))
+            else:  # cores are used by workers, one compute thread each (editor.core.threads)
+                run_local(job, plan.todo, tracker, workers=workers,
+                          threads=user_thread_count() or THREADS_PER_PROCESS)
     finally:
         tracker.close()
     failed = len(tracker.failures) + len(plan.refused)

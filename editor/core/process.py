@@ -22,18 +22,18 @@ _immortal = False
 def configure_process(*, gui: bool = False) -> None:
     """Set up this process for Stet's work; the first call counts, later ones do nothing.
 
-    ``gui``: the editor window runs here. The restoration model then gets the cores that are free
-    at start less one, decided once and before torch loads (:func:`editor.core.threads.
-    configure_threads`: the person's OMP_NUM_THREADS wins, waiting threads sleep instead of
-    spinning), so that the window's own thread never waits for it; and the Qt-bindings
-    workaround (:func:`make_singletons_immortal`) is applied. The commands that run the model
+    ``gui``: the editor window runs here. The restoration model then gets one compute thread,
+    decided once and before torch loads (:func:`editor.core.threads.configure_threads`: the
+    person's OMP_NUM_THREADS wins, waiting threads sleep instead of spinning), so that the window's
+    own thread keeps a core even on two; and the Qt-bindings workaround
+    (:func:`make_singletons_immortal`) is applied. The commands that run the model
     call ``configure_threads`` when their work starts.
     """
     if _configured:
         return
     if gui:
         make_singletons_immortal()
-        _configured["threads"] = configure_threads(reserve=1)
+        _configured["threads"] = configure_threads()
     _configured["gui"] = int(gui)
 
 

@@ -3,12 +3,18 @@
 torch's OpenMP threads busy-wait between parallel regions by default. On a machine where another
 program holds a core, a thread that shares that core spins against it, and every parallel region
 waits for the slowest thread: restoring 25,000 words took 47 s instead of 3.8 s with one of two
-cores taken. So every process that runs the model calls :func:`configure_threads` before torch is
-imported: waiting threads sleep (``OMP_WAIT_POLICY=PASSIVE``), and there are never more compute
-threads than cores that are free when the work starts (measured, not assumed).
+cores taken. Waiting passively (``OMP_WAIT_POLICY=PASSIVE``) stops the spinning, but then a second
+thread costs more in waking than it brings: the restoration model (small matrices, one time step
+after another) ran 26,550-30,317 words/s on one thread and 21,264-22,506 on two passive threads,
+on 2 cores kept for the measurement (tests/perf/bench_restore.py, 06:30 UTC 2026-11-24; two
+spinning threads reached 33,513, the gain that spinning buys and a busy core takes away many times
+over). So a process runs the model on :data:`THREADS_PER_PROCESS` compute thread, whatever the
+machine's load, and more cores are used by more processes (a batch's workers, one per free core,
+see :func:`free_cores`). The person's own ``OMP_NUM_THREADS`` wins.
 
-The command line, the batch workers and the editor call it; it imports no torch itself (core has
-none), but applies the number to torch when torch is already loaded.
+The command line, the batch workers and the editor call :func:`configure_threads` before torch is
+imported; it imports no torch itself (core has none), but applies the number to torch when torch
+is already loaded.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ import os
 import sys
 import time
 
+#: Compute threads of a process that runs the model (measured: see the module's text).
+THREADS_PER_PROCESS = 1
 #: Seconds over which the cores' use is sampled when nothing better is known.
 SAMPLE_SECONDS = 0.1
 #: Environment variables through which the thread count reaches OpenMP, MKL and OpenBLAS.
@@ -93,19 +101,17 @@ def user_thread_count() -> int | None:
     return n if n > 0 else None
 
 
-def configure_threads(*, threads: int | None = None, workers: int = 1, reserve: int = 0) -> int:
+def configure_threads(*, threads: int | None = None) -> int:
     """Make this process's compute threads behave on a busy machine; returns their number.
 
-    ``threads`` fixes the number; otherwise it is the person's OMP_NUM_THREADS if set, else the free
-    cores (less ``reserve``, e.g. one for a window's own thread) shared among ``workers`` processes.
-    Call it before torch is imported: the passive wait policy is read when OpenMP loads. When torch is
-    already loaded, the number is applied to it at once (the wait policy then stays as it was).
+    ``threads`` fixes the number; otherwise it is the person's OMP_NUM_THREADS if set, else
+    :data:`THREADS_PER_PROCESS`. Waiting threads sleep instead of spinning. Call it before torch
+    is imported: the wait policy is read when OpenMP loads. When torch is already loaded, the
+    number is applied to it at once (the wait policy then stays as it was).
     """
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     os.environ.setdefault("KMP_BLOCKTIME", "0")  # Intel OpenMP's spin time before it sleeps
-    n = threads or user_thread_count()
-    if n is None:
-        n = max(1, (free_cores() - reserve) // max(1, workers))
+    n = threads or user_thread_count() or THREADS_PER_PROCESS
     for name in _THREAD_VARIABLES:
         os.environ[name] = str(n)
     os.environ[_SET_BY_US] = "1"
