@@ -2,6 +2,7 @@
 
 Run on purpose (not part of the test suite):
     .venv/bin/python tests/perf/bench_batch.py [--files 200] [--words-per-file 10000] [--runs 2] [--jobs N]
+                                               [--nice -19]
 
 Makes FILES plain-text transcripts (lower case, no punctuation) from the dev text in
 ../shared/data/dev (synthetic words without it) in a temporary folder, never in the repository;
@@ -19,7 +20,9 @@ then, back to back:
   4. three of the files restored one by one with `stet restore FILE -o ...`, compared byte for byte
      with the batch's outputs.
 Prints medians as JSON. The machine's speed varies from hour to hour: compare rates only together
-with the matrix-product rates printed beside them.
+with the matrix-product rates printed beside them. `--nice -19` (root) runs everything ahead of
+the machine's other programs, its session's autogroup included (see bench_busy.py): the nearest a
+shared machine comes to a quiet one.
 """
 
 from __future__ import annotations
@@ -71,11 +74,19 @@ def main() -> None:
     p.add_argument("--model", default=None)
     p.add_argument("--dev", default=str(ROOT.parent / "shared" / "data" / "dev" / "dev2012.tsv"))
     p.add_argument("--skip-single", action="store_true", help="do not run bench_restore.py")
+    p.add_argument("--nice", type=int, default=None, help="run at this niceness (negative: ahead of others; root)")
     a = p.parse_args()
+    if a.nice is not None:
+        os.setpriority(os.PRIO_PROCESS, 0, a.nice)
+        try:  # Linux shares the cores between sessions first (autogroups)
+            Path("/proc/self/autogroup").write_text(str(a.nice))
+        except OSError:
+            pass
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "_STET_THREADS_SET")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
     model = ["--model", a.model] if a.model else []
-    result: dict = {"started": time.strftime("%H:%M UTC", time.gmtime()), "cores": os.cpu_count(), "jobs": a.jobs}
+    result: dict = {"started": time.strftime("%H:%M UTC", time.gmtime()), "cores": os.cpu_count(), "jobs": a.jobs,
+                    "nice": a.nice}
     with tempfile.TemporaryDirectory() as tmp:
         folder, out = Path(tmp) / "in", Path(tmp) / "out"
         folder.mkdir()
