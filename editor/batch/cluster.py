@@ -3,7 +3,8 @@
 Inputs are read where the actors run, by their paths, so those must be on a file system every node
 sees (the usual NFS or cluster file system of an archive). Each actor loads the model once, runs
 files one at a time and returns the output's bytes, which this process writes atomically into the
-output folder, so the workers need no write access to it. A file whose actor is lost (a crashed
+output folder, so the workers need no write access to it. How far each actor is in its file is
+asked every :data:`PROGRESS_EVERY` seconds, for the bar. A file whose actor is lost (a crashed
 process, a node gone) is tried again on another actor, up to :data:`ATTEMPTS` times, and said so;
 an error in the file itself (unreadable, no words) is reported at once, as on one machine.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -26,6 +28,8 @@ ATTEMPTS = 3
 """Tries per file when the worker holding it is lost."""
 IN_FLIGHT = 2
 """Files queued per actor, so that an actor never waits for the next one to arrive."""
+PROGRESS_EVERY = 1.0
+"""Seconds between asking the busy actors how far their files are (for the bar)."""
 
 
 class ModelWorker:
@@ -36,16 +40,26 @@ class ModelWorker:
             job.device = "cuda"
         job.load(threads)
         self.job = job
+        self.now: tuple[str, float] = ("", 0.0)  # the file being run, and how far it is
 
     def describe(self) -> str:
         return self.job.describe()
 
+    def progress(self) -> tuple[str, float]:
+        """The file being run and the fraction done; called on its own thread while run() works
+        (the actor's "progress" concurrency group)."""
+        return self.now
+
     def run(self, source: str, name: str):
         """("done", Outcome, output bytes) or ("failed", one line)."""
+        def report(fraction: float) -> None:
+            self.now = (source, fraction)
+
+        report(0.0)
         with tempfile.TemporaryDirectory(prefix="stet-") as tmp:
             out = Path(tmp) / name
             try:
-                outcome = self.job.run(Path(source), out, lambda fraction: None)
+                outcome = self.job.run(Path(source), out, report)
                 return ("done", outcome, out.read_bytes())
             except Exception as err:  # noqa: BLE001 — the file's failure, not the worker's
                 return ("failed", describe_failure(Path(source), err))
@@ -96,7 +110,7 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
         cpus = max(1, int(resources.get("CPU", 1)))
         use_gpu = gpus > 0 and getattr(job, "device", "cpu") in ("auto", "cuda")
         count = min(workers or (gpus if use_gpu else cpus), len(items))
-        actor_class = ray.remote(ModelWorker).options(
+        actor_class = ray.remote(concurrency_groups={"progress": 1})(ModelWorker).options(
             num_cpus=0 if use_gpu else 1, num_gpus=1 if use_gpu else 0, max_restarts=ATTEMPTS)
         actors = [actor_class.remote(job, 1, use_gpu) for _ in range(count)]
         try:
@@ -107,6 +121,9 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
         queue = sorted(range(len(items)), key=lambda i: -items[i].size)[::-1]
         pending: dict = {}  # a file's task -> (actor, file)
         probes: dict = {}  # a lost actor's describe() call -> the actor: it takes files again once back
+        polls: dict = {}  # a busy actor's progress() call -> the actor
+        by_source = {str(item.source): index for index, item in enumerate(items)}
+        last_poll = time.monotonic()
         live = list(actors)  # actors that have not used up their restarts
         attempts = {i: 0 for i in range(len(items))}
         lost = (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
@@ -140,8 +157,21 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
         for actor in actors:
             fill(actor)
         while pending or (probes and queue):
-            done, _ = ray.wait(list(pending) + list(probes), num_returns=1, timeout=0.5)
+            if not polls and time.monotonic() - last_poll >= PROGRESS_EVERY:
+                last_poll = time.monotonic()
+                for actor in {a for a, _ in pending.values() if a not in probes.values()}:
+                    polls[actor.progress.options(concurrency_group="progress").remote()] = actor
+            done, _ = ray.wait(list(pending) + list(probes) + list(polls), num_returns=1, timeout=0.5)
             for ref in done:
+                if ref in polls:
+                    del polls[ref]
+                    try:
+                        source, fraction = ray.get(ref)
+                    except lost:  # its loss is seen through its file
+                        continue
+                    if source in by_source:
+                        tracker.progress(by_source[source], fraction)
+                    continue
                 if ref in probes:
                     actor = probes.pop(ref)
                     try:
