@@ -123,12 +123,13 @@ class Autosaver(QObject):
         state = self._tracker.capture(source=window.source, project=window.path)
         self.last_capture_s = time.perf_counter() - began
         generation = self.slot.generation
+        announce = write_with != self.slot.prime  # written ahead is not autosaved: no offer
         self._writing = True
 
         def write(_report) -> tuple[bool, float]:
             began = time.perf_counter()
             done = write_with(state, generation)
-            return done, time.perf_counter() - began
+            return done and announce, time.perf_counter() - began
 
         BackgroundOp(self, write).success(self._written).failure(self._failed).run()
 

@@ -26,7 +26,9 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 DRIVER = Path(__file__).with_name("crash_driver.py")
 ROOT = Path(__file__).resolve().parents[2]
-TRIALS = 5
+TRIALS = int(os.environ.get("STET_CRASH_TRIALS", "5"))
+#: the project's length; run on purpose with more (STET_CRASH_WORDS=100000) to measure long ones
+WORDS = int(os.environ.get("STET_CRASH_WORDS", "3000"))
 LOSS_BOUND_S = 5.0
 
 
@@ -59,9 +61,9 @@ def _stet(log: Path, *args: str) -> subprocess.Popen:
 
 @pytest.fixture
 def project(tmp_path) -> Path:
-    """A restored project of 3,000 words (its suggestions kept, so no model loads)."""
-    words = [("station", "library", "garden", "table", "said")[i % 5] for i in range(3000)]
-    doc = Transcript([Token(w) for w in words], paragraph_starts=range(0, 3000, 120))
+    """A restored project of 3,000 words (WORDS; its suggestions kept, so no model loads)."""
+    words = [("station", "library", "garden", "table", "said")[i % 5] for i in range(WORDS)]
+    doc = Transcript([Token(w) for w in words], paragraph_starts=range(0, WORDS, 120))
     doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})
                          for t in doc.tokens[::3]])
     path = tmp_path / "talk.stet"
@@ -76,7 +78,7 @@ def test_kill_9_while_typing_loses_at_most_5_seconds(project, tmp_path):
         pace = "steady" if trial % 2 == 0 else "pauses"
         typing_log, recover_log = tmp_path / f"type{trial}.jsonl", tmp_path / f"recover{trial}.jsonl"
         stet = _stet(typing_log, "type", str(trial), pace, "--", str(project))
-        began = _wait_for(typing_log, "ready", stet, 120)["t"]
+        began = _wait_for(typing_log, "ready", stet, max(120, WORDS / 400))["t"]
         # at a random moment, at least 5.5 s into the typing (so there is work older than 5 s)
         time.sleep(max(0.0, began + rng.uniform(5.5, 10.0) - time.time()))
         killed = time.time()
@@ -86,7 +88,7 @@ def test_kill_9_while_typing_loses_at_most_5_seconds(project, tmp_path):
         assert typed, "nothing was typed"
 
         again = _stet(recover_log, "recover", "--", str(project))
-        recovered = _wait_for(recover_log, "recovered", again, 120)["recovered"]
+        recovered = _wait_for(recover_log, "recovered", again, max(120, WORDS / 400))["recovered"]
         _out, err = again.communicate(timeout=60)
         assert again.returncode == 0, err[-2000:]
         offers = [e["offer"] for e in _events(recover_log) if "offer" in e]
