@@ -77,13 +77,13 @@ def test_a_kill_at_any_byte_of_an_append_leaves_the_last_whole_autosave(tmp_path
 
 def test_a_recovery_file_larger_than_a_project_may_be_is_read(tmp_path, monkeypatch):
     """A long transcript's autosave can pass the size up to which a project is parsed whole
-    (MAX_JSON_BYTES): the journal is read a run at a time, so it is not refused."""
+    (MAX_STET_BYTES): the journal is read a run at a time, so it is not refused."""
     from editor.core.formats import stet
 
     doc = _doc(5000)
     slot = RecoverySlot.claim(tmp_path)
     slot.write(RecoveryState.capture(doc))
-    monkeypatch.setattr(stet, "MAX_JSON_BYTES", slot.data.stat().st_size // 4)
+    monkeypatch.setattr(stet, "MAX_STET_BYTES", slot.data.stat().st_size // 4)
     assert _same(read_any(slot.data), doc)
 
 

@@ -88,6 +88,9 @@ SHAPES = {
         {"word": " a", "start": i * 0.3, "end": i * 0.3 + 0.2, "probability": 0.93}
         for i in range(n)]}]}, separators=(",", ":")).encode()),
     "stet": (".stet", lambda n: json.dumps(_stet(n), separators=(",", ":")).encode()),
+    # the most tokens per byte a project can hold: an id and a one-letter word
+    "stet_min": (".stet", lambda n: json.dumps({"format_version": 1, "tokens": [
+        {"id": i, "word": "a"} for i in range(n)]}, separators=(",", ":")).encode()),
     "stet_rich": (".stet", lambda n: json.dumps(_stet_rich(n), separators=(",", ":")).encode()),
     "txt_prose": (".txt", lambda n: _prose(n).encode()),
     "vosk_prose": (".json", lambda n: json.dumps({"text": _prose(n)}).encode()),

@@ -29,9 +29,10 @@ MAX_WORDS = 3_000_000
 MAX_TEXT_BYTES = 2 * MAX_WORDS
 #: JSON costs up to 49 bytes of RAM per byte of file to parse and read (measured on one-letter
 #: Vosk word objects; ``[{},{},...]`` costs 26), so 32 MB peaks at 1.6 GB. That is 500,000 words
-#: with times (~50 hours of speech) or 110,000 words with every suggestion in a .stet project.
+#: with times (~50 hours of speech). A .stet project is read a record at a time and has its own
+#: limit (formats/stet.py MAX_STET_BYTES, 128 MB).
 MAX_JSON_BYTES = 32 * 2**20
-#: Kept for callers that name one limit: the largest file any reader accepts.
+#: Kept for callers that name one limit: the largest JSON file (Vosk, Whisper) a reader accepts.
 MAX_FILE_BYTES = MAX_JSON_BYTES
 #: A time beyond this (about 11.5 days) is not a recording, it is a broken file.
 MAX_SECONDS = 1_000_000.0

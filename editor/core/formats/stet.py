@@ -11,15 +11,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from editor import __version__
 from editor.core.document import Kind, Metadata, SourceCue, State, Suggestion, Token, Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import (MAX_JSON_BYTES, PathLike, atomic_write,
-                                         check_word_count, decode_utf8, number, parse_json, probability,
-                                         read_bytes, seconds)
+from editor.core.formats._common import (_SURROGATE_ESCAPE, MAX_WORDS, PathLike,
+                                         _refuse_lone_surrogates, _reject_constant, atomic_write,
+                                         check_word_count, decode_utf8, number, parse_json,
+                                         probability, read_bytes, seconds)
 from editor.core.render import NONE, RenderPolicy
 
 FORMAT_VERSION = 1
@@ -28,10 +30,132 @@ SUGGESTION_SOURCES = ("model", "choice")
 _META_TEXT_FIELDS = ("source_file", "audio_file", "language", "model", "restore_model")
 
 
+#: A project is parsed a record at a time (see ``_parse_project``), so it costs the memory of
+#: its words, not that of a whole JSON tree (up to 49 bytes per byte of file). Measured with
+#: tests/perf/bench_reader_memory.py (24 Nov 2026): 7.5 bytes per byte with every suggestion
+#: (2,170 per word), 19 for the densest tokens ({"id", "word"}, 475 per word, held to MAX_WORDS).
+#: 128 MB is ~490,000 words with every suggestion (~50 hours of speech); was 32 MB.
+MAX_STET_BYTES = 128 * 2**20
+#: A hostile project could hold one record that is a dense tree of values (all alive at once):
+#: the values and containers a file may hold are counted first (C-speed ``str.count``) and
+#: bounded so that even then the tree stays near 1 GB (a value ~58 bytes, a container ~64).
+#: A real project of MAX_STET_BYTES holds ~11 M commas and ~2.5 M containers.
+MAX_STET_VALUES = 16_000_000
+MAX_STET_CONTAINERS = 4_000_000
+
+
 def read_stet(path: PathLike) -> Transcript:
     """A project (``read_any`` reads a recovery journal too: formats.journal.read_project)."""
-    data = parse_json(decode_utf8(read_bytes(path, MAX_JSON_BYTES), path), path)
-    return transcript_from_stet(data, path)
+    data = read_bytes(path, MAX_STET_BYTES)
+    text = decode_utf8(data, path)
+    del data
+    if (text.count(",") > MAX_STET_VALUES
+            or text.count("{") + text.count("[") > MAX_STET_CONTAINERS):
+        raise FormatError(path, "the project holds more values than a transcript of "
+                          f"{MAX_WORDS:,} words can")
+    return _parse_project(text, path)
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODE = json.JSONDecoder(parse_constant=_reject_constant).raw_decode
+
+
+def _parse_project(text: str, path: PathLike) -> Transcript:
+    """A project's JSON read a token and a suggestion at a time: each record becomes a Token or a
+    Suggestion as soon as it is read, so a long project never exists as a tree of dicts (a
+    million tokens with suggestions would take gigabytes). The rest of the object is parsed as
+    usual. Errors are those of ``parse_json`` (a line number, one line)."""
+    head: dict[str, Any] = {}
+    tokens: list[Token] = []
+    ids: dict[int, int] = {}
+    suggestions: list[Suggestion] = []
+    streamed: set[str] = set()  # the keys read a record at a time
+    surrogates = _SURROGATE_ESCAPE.search(text) is not None
+
+    def value(pos: int) -> tuple[Any, int]:
+        item, end = _DECODE(text, pos)
+        if surrogates:
+            _refuse_lone_surrogates(item)
+        return item, end
+
+    def space(pos: int) -> int:
+        return _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+
+    def fail(pos: int, what: str) -> FormatError:
+        return FormatError(path, f"not valid JSON ({what})", line=text.count("\n", 0, pos) + 1)
+
+    def records(pos: int, each: Any) -> int:
+        """The elements of the list at ``pos``, each handed to ``each`` as it is read."""
+        pos = space(pos + 1)
+        if text.startswith("]", pos):
+            return pos + 1
+        while True:
+            item, pos = value(space(pos))
+            each(item)
+            pos = space(pos)
+            if text.startswith("]", pos):
+                return pos + 1
+            if not text.startswith(",", pos):
+                raise fail(pos, "expecting ',' delimiter")
+            pos += 1
+
+    def token(item: Any) -> None:
+        check_word_count(len(tokens) + 1, path)
+        t = _token(item, path, len(tokens))
+        if t.id in ids:
+            raise FormatError(path, "two tokens have the same id")
+        ids[t.id] = len(tokens)
+        tokens.append(t)
+
+    def suggestion(item: Any) -> None:
+        suggestions.append(_suggestion(item, path, len(suggestions), ids))
+
+    try:
+        pos = space(0)
+        if not text.startswith("{", pos):  # not an object: said as a whole parse says it
+            return transcript_from_stet(parse_json(text, path), path)
+        pos = space(pos + 1)
+        while not text.startswith("}", pos):
+            key, pos = value(pos)
+            if not isinstance(key, str):
+                raise fail(pos, "expecting property name")
+            pos = space(pos)
+            if not text.startswith(":", pos):
+                raise fail(pos, "expecting ':' delimiter")
+            pos = space(pos + 1)
+            if key in ("tokens", "suggestions") and key in streamed:
+                # a key twice (the last one counts): rare enough to parse the JSON whole
+                return transcript_from_stet(parse_json(text, path), path)
+            if key == "tokens" and text.startswith("[", pos) and "tokens" not in head:
+                pos = records(pos, token)
+                streamed.add(key)
+            elif (key == "suggestions" and text.startswith("[", pos) and "tokens" in streamed
+                    and "suggestions" not in head):
+                pos = records(pos, suggestion)
+                streamed.add(key)
+            else:
+                head[key], pos = value(pos)
+            pos = space(pos)
+            if text.startswith(",", pos):
+                pos = space(pos + 1)
+                if text.startswith("}", pos):
+                    raise fail(pos, "expecting property name")
+            elif not text.startswith("}", pos):
+                raise fail(pos, "expecting ',' delimiter")
+        if space(pos + 1) != len(text):
+            raise fail(space(pos + 1), "extra data")
+    except json.JSONDecodeError as err:
+        raise FormatError(path, f"not valid JSON ({err.msg})", line=err.lineno) from None
+    except RecursionError:
+        raise FormatError(path, "the JSON is nested too deeply to be a transcript") from None
+    except FormatError:
+        raise
+    except ValueError as err:
+        if "digits" in str(err):
+            raise FormatError(path, "the JSON holds a number with thousands of digits") from None
+        raise FormatError(path, str(err).split("\n")[0]) from None
+    return transcript_from_stet(head, path, tokens=tokens if "tokens" in streamed else None,
+                                suggestions=suggestions if "suggestions" in streamed else None)
 
 
 def write_stet(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
@@ -85,7 +209,10 @@ def suggestion_record(s: Suggestion) -> dict[str, Any]:
     return item
 
 
-def transcript_from_stet(data: Any, path: PathLike) -> Transcript:
+def transcript_from_stet(data: Any, path: PathLike, *, tokens: list[Token] | None = None,
+                         suggestions: list[Suggestion] | None = None) -> Transcript:
+    """A project from its parsed JSON; ``tokens`` and ``suggestions``, when given, are those
+    already read from it (``_parse_project``)."""
     if not isinstance(data, dict) or "format_version" not in data:
         raise FormatError(path, "this is not a Stet project: no format_version")
     version = data["format_version"]
@@ -94,17 +221,19 @@ def transcript_from_stet(data: Any, path: PathLike) -> Transcript:
     if version > FORMAT_VERSION:
         raise FormatError(path, f"this project was saved by a newer Stet (format {version}); "
                           "update Stet to open it")
-    items = _list(data, "tokens", path)
-    check_word_count(len(items), path)
-    tokens = [_token(item, path, n) for n, item in enumerate(items)]
+    if tokens is None:
+        items = _list(data, "tokens", path)
+        check_word_count(len(items), path)
+        tokens = [_token(item, path, n) for n, item in enumerate(items)]
     ids = {t.id: i for i, t in enumerate(tokens)}
     if len(ids) != len(tokens):
         raise FormatError(path, "two tokens have the same id")
     paragraph_ids = _list(data, "paragraph_starts", path)
     if not all(isinstance(i, int) and i in ids for i in paragraph_ids):
         raise FormatError(path, "a paragraph starts at a token that does not exist")
-    suggestions = [_suggestion(item, path, n, ids)
-                   for n, item in enumerate(_list(data, "suggestions", path))]
+    if suggestions is None:
+        suggestions = [_suggestion(item, path, n, ids)
+                       for n, item in enumerate(_list(data, "suggestions", path))]
     return Transcript(tokens, paragraph_starts=[ids[i] for i in paragraph_ids],
                       metadata=_metadata(data.get("metadata", {}), path),
                       suggestions=suggestions)
