@@ -52,7 +52,7 @@ class LearningController(QObject):
         extra, language, speakers = adaptation_inputs(transcript)
 
         def work(_report):
-            from editor.restore.learn import profile_key, remember_review
+            from editor.restore.learned import profile_key, remember_review
 
             return remember_review(decisions, forms, profile_key(language, speakers))
 
@@ -170,7 +170,7 @@ class LearnedDialog(QDialog):
             self.reset()
 
     def reset(self) -> None:
-        from editor.restore.learn import reset_learned
+        from editor.restore.learned import reset_learned
 
         reset_learned()
         self.lexicon.clear()

@@ -158,7 +158,7 @@ class RestorationController(QObject):
             report(Authored(pass_id, authored(tokens)))
             inputs = (extra, language, frozenset(t.speaker for t in tokens if t.speaker))
             restorer = load_restorer(model, device)
-            from editor.restore.learn import adaptation_from
+            from editor.restore.learned import adaptation_from
 
             try:  # the user lexicon, the project's forms, and what reviews taught
                 restorer.adapt(adaptation_from(*inputs, learned=use_learned))

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     lex = UserLexicon.load()
     changed = False
     if args.reset:
-        from editor.restore.learn import reset_learned
+        from editor.restore.learned import reset_learned
 
         n = reset_learned()
         lex.clear()

@@ -21,11 +21,11 @@ def restore_transcript(restorer, doc: Transcript, on_words: Callable[[int, int],
 
     What was learned from reviews is applied first (the user lexicon unless ``lexicon`` is False,
     the project's forms, and with ``learned`` the adaptation kept for its language and speakers;
-    see editor.restore.learn.adaptation_for). ``on_words(done, total)`` is called as regions of a
+    see editor.restore.learned.adaptation_for). ``on_words(done, total)`` is called as regions of a
     long text are finished. A text that does not look like the model's language is refused
     (UserError naming ``name``) unless ``any_language``. Text with written marks or capitals keeps
     them unless the model's evidence outweighs the author's (the model's author prior)."""
-    from editor.restore.learn import adaptation_for
+    from editor.restore.learned import adaptation_for
     from editor.restore.suggest import make_suggestions
 
     tokens = doc.tokens

@@ -1,4 +1,4 @@
-"""Learning from the person reviewing (editor.restore.learn): adaptation, the user lexicon in
+"""Learning from the person reviewing (editor.restore.learn, .learned, .lab.simulate): adaptation, the user lexicon in
 restoration, `stet eval --simulate-review` and `stet learned`."""
 
 import json
@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from editor.restore.labels import CASE_INDEX, N_CASE, N_PUNCT, PUNCT_INDEX
-from editor.restore.learn import (Adaptation, Decision, fit_bias, load_learned, profile_key, reset_learned,
-                                  save_learned, simulate_review)
+from editor.restore.learn import Adaptation, Decision, fit_bias
+from editor.restore.learned import load_learned, profile_key, reset_learned, save_learned
+from editor.restore.lab.simulate import simulate_review
 
 CASED = """# a talk
 We met Zarvex at the station. Zarvex said the train was late, and we waited.
@@ -157,7 +158,7 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
     from editor.core.document import Kind, Suggestion, Transcript
     from editor.core.learning import decide, review_decisions, user_forms
     from editor.core.lexicon import UserLexicon
-    from editor.restore.learn import adaptation_from, remember_review
+    from editor.restore.learned import adaptation_from, remember_review
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     doc = Transcript.from_words("well you know okafor came and well you know he left".split())

@@ -153,7 +153,7 @@ def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, p
     out = {"file": str(path), "kind": kind, "warnings": warnings,
            **score_text(restorer, [w for w, _s in docs], [s for _w, s in docs] if paragraphs else None)}
     if simulate_review is not None:
-        from editor.restore.learn import simulate_review as simulate
+        from editor.restore.lab.simulate import simulate_review as simulate
 
         out["simulate_review"] = simulate(restorer, [w for w, _s in docs], [s for _w, s in docs] if paragraphs else None,
                                           simulate_review, head=adapt_heads)

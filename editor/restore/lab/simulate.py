@@ -1,0 +1,134 @@
+"""The simulated review (lab): per talk, a reviewer fixes every error in the first share of the
+words, Stet learns from them as the editor does, and the rest is scored with and without it.
+`stet eval FILE --simulate-review SHARE` runs it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from editor.restore.lab.evaluate import case_scores, punct_scores
+from editor.restore.labels import CASE_INDEX, END_MARKS, MARK_TO_3CLASS, N_CASE, PUNCT_INDEX, case_of
+from editor.restore.learn import COMMON_WORDS, Adaptation, Decision, adapt_head
+
+def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = None) -> list[Decision]:
+    """The reviewed words as the reviewer left them (the reference), with what Stet proposed."""
+    return [Decision(w.word, w.punct, w.surface, i == 0 or doc[i - 1].punct in END_MARKS,
+                     proposed[i].punct if proposed is not None else None,
+                     proposed[i].text.removesuffix(".") if proposed is not None else None,
+                     proposed is not None and (i == 0 or proposed[i - 1].punct in END_MARKS))
+            for i, w in enumerate(doc[start:end], start)]
+
+
+def _score(gold_doc: Sequence, preds: Sequence) -> dict:
+    g3 = [MARK_TO_3CLASS[w.punct] for w in gold_doc]
+    p3 = [MARK_TO_3CLASS[p.punct] for p in preds]
+    surf = [p.text.removesuffix(".") for p in preds]
+    gsurf = [w.surface for w in gold_doc]
+    marks = sum(1 for w, p in zip(gold_doc, preds) if w.punct != p.punct)
+    cases = sum(1 for g, s in zip(gsurf, surf) if g != s)
+    return {"punct": punct_scores(g3, p3), "case": case_scores(gsurf, surf), "mark_actions": marks,
+            "case_actions": cases, "g3": g3, "p3": p3, "gsurf": gsurf, "psurf": surf}
+
+
+def _summary(parts: list[dict]) -> dict:
+    g3 = [x for p in parts for x in p["g3"]]
+    p3 = [x for p in parts for x in p["p3"]]
+    gs = [x for p in parts for x in p["gsurf"]]
+    ps = [x for p in parts for x in p["psurf"]]
+    marks = sum(p["mark_actions"] for p in parts)
+    cases = sum(p["case_actions"] for p in parts)
+    return {"overall_f1": round(punct_scores(g3, p3)["overall"]["f1"], 2),
+            "case_f1": round(case_scores(gs, ps)["f1"], 2),
+            "actions": marks + cases, "mark_actions": marks, "case_actions": cases, "words": len(g3)}
+
+
+def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Sequence[int]] | None = None,
+                    share: float = 0.2, talks: Iterable[int] | None = None, *, bias: bool = True,
+                    case_memory: bool = True, pair_memory: bool = True, head: bool = False, log=None,
+                    **head_options) -> dict:
+    """For each talk (a list of LabelledWord), a reviewer fixes every error in the first `share` of
+    its words; Stet learns from them; the rest is scored before and after.
+
+    "actions": the words of the rest whose mark or written form still differs from the reference
+    (each one the person has to change: reject a wrong suggestion or make a missing one).
+    "names": mid-sentence capitals the reviewer wrote in the reviewed part (a talk's names), and how
+    often their later occurrences are written right."""
+    if not 0.0 < share < 1.0:
+        raise ValueError("the reviewed share must be between 0 and 1 (e.g. 0.2)")
+    from editor.restore.windows import joint_marginals_chunked
+
+    before_parts, after_parts = [], []
+    names_total = names_before = names_after = 0
+    fit_seconds: list[float] = []
+    chosen = sorted(set(talks)) if talks is not None else range(len(docs))
+    model_lexicon = restorer.lexicon
+    common = frozenset(restorer.vocab.words[2 : 2 + COMMON_WORDS])
+    for k in chosen:
+        doc = docs[k]
+        words = [w.word for w in doc]
+        n = len(words)
+        cut = int(round(n * share))
+        if cut < 1 or n - cut < 1:
+            continue
+        joint = joint_marginals_chunked(restorer.model, restorer.vocab, words, restorer.size, restorer.overlap,
+                                        restorer.cut, restorer.merge, device=restorer.device)
+        para_end = np.zeros(n, bool)
+        for i in (paragraphs[k] if paragraphs else ()):
+            if 0 < i <= n - 1:
+                para_end[i - 1] = True
+        t0 = time.perf_counter()
+        proposed = restorer.predictions(words[:cut], joint[:cut], first_is_start=True, paragraph_ends=para_end[:cut])
+        adapt = Adaptation.learn(_decisions(doc, 0, cut, proposed), joint[:cut], bias=bias, common=common)
+        if not case_memory:
+            adapt.case_forms, adapt.context_forms = {}, {}
+        if not pair_memory:
+            adapt.pair_marks = {}
+        fit_seconds.append(time.perf_counter() - t0)
+        # the reviewed words stand as the reviewer left them (the rest's first word reads its mark)
+        joint = np.array(joint, np.float32)
+        for i in range(cut):
+            joint[i] = 0.0
+            joint[i, PUNCT_INDEX.get(doc[i].punct, 0) * N_CASE + CASE_INDEX[case_of(doc[i].surface)]] = 1.0
+        before = restorer.predictions(words, joint, first_is_start=True, last_is_end=True, paragraph_ends=para_end)
+        restorer.lexicon = {**model_lexicon, **adapt.mixed_forms()}
+        try:
+            source = joint
+            if head:
+                gold = np.asarray([PUNCT_INDEX.get(w.punct, 0) * N_CASE + CASE_INDEX[case_of(w.surface)] for w in doc[:cut]])
+                t1 = time.perf_counter()
+                tuned = adapt_head(restorer.model, restorer.vocab, words[:cut], gold, **head_options)
+                fit_seconds[-1] += time.perf_counter() - t1
+                if tuned is not None:
+                    source = joint_marginals_chunked(tuned, restorer.vocab, words, restorer.size, restorer.overlap,
+                                                     restorer.cut, restorer.merge, device=restorer.device)
+                    source[:cut] = joint[:cut]
+            adapted = adapt.apply(words, source)
+            after = restorer.predictions(words, adapted, first_is_start=True, last_is_end=True, paragraph_ends=para_end)
+        finally:
+            restorer.lexicon = model_lexicon
+        # the rest of the talk; its first word reads the reviewed (now right) mark before it
+        rest = doc[cut:]
+        b = _score(rest, before[cut:])
+        a = _score(rest, after[cut:])
+        before_parts.append(b)
+        after_parts.append(a)
+        names = {d.word for d in _decisions(doc, 0, cut) if not d.sentence_start and d.surface != d.word
+                 and any(ch.isalpha() for ch in d.word)}
+        for i in range(cut, n):
+            if doc[i].word in names:
+                names_total += 1
+                names_before += b["psurf"][i - cut] == doc[i].surface
+                names_after += a["psurf"][i - cut] == doc[i].surface
+        if log:
+            log(f"talk {k}: {n} words, reviewed {cut}")
+    if not before_parts:
+        raise ValueError("no talk long enough to split into a reviewed part and a rest")
+    return {"share": share, "talks": len(before_parts),
+            "before": _summary(before_parts), "after": _summary(after_parts),
+            "names": {"later_occurrences": names_total,
+                      "right_before": round(100 * names_before / names_total, 1) if names_total else None,
+                      "right_after": round(100 * names_after / names_total, 1) if names_total else None},
+            "fit_seconds_median": round(float(np.median(fit_seconds)), 4) if fit_seconds else None}
