@@ -11,15 +11,20 @@ pair of words (mark) elsewhere gets its pending suggestion updated to that choic
 - Marks are propagated only where the text after the word is a plain mark (no quotes, brackets
   or ellipses), which is how recognisers and the restorer write them.
 
+A case or a mark the person types is a choice too: `repeat_typed` compares a stretch of text
+before and after typing and repeats the forms and marks typed on words that are still there.
+
 `review_decisions` lists the decisions of a document as `ReviewDecision`s, what adaptation and
 the user lexicon learn from.
 """
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from editor.core.document import Kind, State, Suggestion, Transcript
+from editor.core.document import Kind, State, Suggestion, Token, Transcript
 from editor.core.text import ends_sentence, split_opening
 
 #: A mark that can stand alone after a word and be propagated (the restorer's own marks).
@@ -126,6 +131,61 @@ def decide(doc: Transcript, token_id: int, kind: Kind | str, *, accept: bool = T
             decided = doc.reject(token_id, kind)
         n = propagate(doc, token_id, kind) if repeat else 0
     return decided, note, n
+
+
+def shown(doc: Transcript, token: Token) -> tuple[str, str]:
+    """A token's form (without opening quotes) and mark as the person sees them: a pending
+    suggestion shows in the text."""
+    case = doc.suggestion(token.id, Kind.CASE) if doc.has_token(token.id) else None
+    punct = doc.suggestion(token.id, Kind.PUNCT) if doc.has_token(token.id) else None
+    surface = case.value if case is not None and case.state == State.PENDING else (token.surface or token.word)
+    mark = punct.value if punct is not None and punct.state == State.PENDING else token.punct
+    return _bare(surface), mark
+
+
+def typed_choices(before: Sequence[tuple[str, str, str]], after: Sequence[Token],
+                  shown_after: Sequence[tuple[str, str]]) -> list[tuple[int, Kind]]:
+    """The case and mark choices typed in a stretch of text: ``before`` holds (word, form, mark) as
+    shown before the typing, ``after`` the stretch's tokens now and ``shown_after`` their
+    (form, mark) as shown. A word found again with the same letters whose form or mark differs is
+    a choice: (its token id, kind). A word that was retyped into another word is not."""
+    out: list[tuple[int, Kind]] = []
+    matcher = difflib.SequenceMatcher(None, [w.lower() for w, _f, _m in before],
+                                      [t.word.lower() for t in after], autojunk=False)
+    for tag, i1, i2, j1, _j2 in matcher.get_opcodes():
+        if tag != "equal":
+            continue
+        for k in range(i2 - i1):
+            (_w, form, mark), token, (now_form, now_mark) = before[i1 + k], after[j1 + k], shown_after[j1 + k]
+            if now_form != form and now_form.lower() == form.lower():
+                out.append((token.id, Kind.CASE))
+            if now_mark != mark and now_mark in PLAIN_MARKS and mark in PLAIN_MARKS:
+                out.append((token.id, Kind.PUNCT))
+    return out
+
+
+def snapshot_shown(doc: Transcript, start: int, end: int) -> list[tuple[str, str, str]]:
+    """(word, form, mark) of tokens ``start:end`` as shown: the ``before`` of `repeat_typed`."""
+    return [(t.word, *shown(doc, t)) for t in doc.tokens[max(0, start):max(0, end)]]
+
+
+def repeat_typed(doc: Transcript, before: Sequence[tuple[str, str, str]], start: int, end: int,
+                 done: set[tuple[str, Kind, str]] | None = None) -> int:
+    """Repeat the forms and marks typed in tokens ``start:end`` (which read as ``before`` before
+    the typing: see `snapshot_shown`) elsewhere, as a choice is. Call it inside the typing's history
+    group so that one undo takes both back. ``done``: (word, kind, value) already repeated in this
+    run of typing, not repeated again. Returns how many suggestions changed."""
+    tokens = doc.tokens[max(0, start):max(0, end)]
+    changed = 0
+    for token_id, kind in typed_choices(before, tokens, [shown(doc, t) for t in tokens]):
+        t = doc.token(token_id)
+        key = (t.word, kind, t.punct if kind == Kind.PUNCT else (t.surface or t.word))
+        if done is not None:
+            if key in done:
+                continue
+            done.add(key)
+        changed += propagate(doc, token_id, kind)
+    return changed
 
 
 def review_decisions(doc: Transcript) -> list[ReviewDecision]:

@@ -85,6 +85,7 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
         self._dirty: set[int] = set()  # token ids whose look must be brought up to date
         self._run: tuple[str, int] | None = None  # the typing run going on: (kind, caret after it)
         self._run_id = 0
+        self._typed: tuple | None = None  # the words a run of typing began from (see _typed_snapshot)
         self._held: tuple[int, str] | None = None  # whitespace typed that waits for the next word
         self._soft: set[int] = set()
         self.last_changed: int | None = None  # lowest token index redrawn since last reset

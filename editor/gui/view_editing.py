@@ -8,6 +8,7 @@ from PySide6.QtCore import QEvent, QMimeData, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 
 from editor.core.layout import Layout, WordSpan
+from editor.core.learning import repeat_typed, snapshot_shown
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 
@@ -41,11 +42,25 @@ class EditingMixin:
         le = min(max(end - base, ls), len(local.text))
         first, last, text = local.edit(ls, le, typed)
         before = tm.total
+        typed_from = self._typed_snapshot(a, b)
         doc.replace_span(a + first, a + last, text)
+        if typed_from is not None:  # a case or mark typed is repeated elsewhere, as a choice is
+            _run, a0, b0, n0, shown_before, done = typed_from
+            repeat_typed(doc, shown_before, a0, b0 + len(doc) - n0, done)
         self.flush()
         # The text after the edit reads as before (only the touched words are redrawn), so the
         # caret goes as far from the end as ``end`` was: typed spacing may be normalised.
         return max(start, self.text_map.total - (before - end))
+
+    def _typed_snapshot(self, a: int, b: int) -> tuple | None:
+        """The words around an edit as shown when this run of typing began (see repeat_typed)."""
+        if not self.settings.review.repeat_choices:
+            return None
+        t = self._typed
+        if t is None or t[0] != self._run_id or t[1] != a:
+            doc = self.transcript
+            t = self._typed = (self._run_id, a, b, len(doc), snapshot_shown(doc, a, b), set())
+        return t
 
     def insert_text(self, text: str) -> None:
         """Type ``text`` at the caret (replacing a selection), as the keyboard would."""

@@ -115,3 +115,45 @@ def test_review_decisions_and_user_forms():
     assert user_forms(doc) == {"ipad": "iPad"}
     decide(doc, doc[4].id, Kind.CASE)
     assert user_forms(doc) == {"ipad": "iPad", "okafor": "Okafor"}
+
+
+def test_a_typed_capital_and_a_typed_mark_are_repeated_as_choices():
+    from editor.core.learning import repeat_typed, snapshot_shown
+
+    doc = _doc("we met okafor today because okafor said so today because we asked")
+    before = snapshot_shown(doc, 1, 4)
+    with doc.history.group("Typing"):
+        doc.replace_span(1, 4, "met Okafor today")
+        n = repeat_typed(doc, before, 1, 4)
+    assert n == 1
+    sug = doc.suggestion(doc[5].id, Kind.CASE)
+    assert sug is not None and sug.value == "Okafor" and sug.source == "choice" and sug.state == State.PENDING
+    doc.history.undo()  # one step takes the typing and what it repeated
+    assert doc[2].surface == "okafor" and doc.suggestion(doc[5].id, Kind.CASE) is None
+    # a comma typed in "today because" is proposed in the other "today because"
+    before = snapshot_shown(doc, 2, 5)
+    doc.replace_span(2, 5, "okafor today, because")
+    assert repeat_typed(doc, before, 2, 5) == 1
+    assert doc.suggestion(doc[8].id, Kind.PUNCT).value == ","
+
+
+def test_a_retyped_word_or_an_unchanged_one_teaches_nothing():
+    from editor.core.learning import repeat_typed, snapshot_shown, typed_choices
+
+    doc = _doc("we met okafor and okafor left")
+    before = snapshot_shown(doc, 1, 4)
+    doc.replace_span(1, 4, "met Ozafor and")  # another word: not a case choice
+    assert repeat_typed(doc, before, 1, 4) == 0
+    assert doc.suggestion(doc[4].id, Kind.CASE) is None
+    assert typed_choices(snapshot_shown(doc, 0, 3), doc.tokens[0:3], [("we", ""), ("met", ""), ("Ozafor", "")]) == []
+
+
+def test_a_typed_capital_counts_only_once_in_a_run_of_typing():
+    from editor.core.learning import repeat_typed, snapshot_shown
+
+    doc = _doc("we met okafor and okafor left")
+    before, done = snapshot_shown(doc, 1, 4), set()
+    doc.replace_span(1, 4, "met Okafor and")
+    assert repeat_typed(doc, before, 1, 4, done) == 1
+    doc.accept(doc[4].id, Kind.CASE)
+    assert repeat_typed(doc, before, 1, 4, done) == 0  # already repeated

@@ -101,3 +101,36 @@ def test_restoration_in_the_editor_writes_the_lexicon_forms(window, qtbot):
         window.set_transcript(doc)
     s = doc.suggestion(doc[2].id, Kind.CASE)
     assert s is not None and s.value == "ZarVex"
+
+
+def test_typing_a_capital_proposes_it_for_the_same_name_elsewhere(window):
+    doc = Transcript.from_words("we met okafor at the station and okafor said that okafor likes tea".split())
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    at = view.shown_text().index("okafor")
+    cursor = view.textCursor()
+    cursor.setPosition(at)
+    cursor.setPosition(at + 1, cursor.MoveMode.KeepAnchor)
+    view.setTextCursor(cursor)
+    view.insert_text("O")  # the person types the capital over the first letter
+    assert doc[2].surface == "Okafor"
+    others = [doc.suggestion(doc[i].id, Kind.CASE) for i in (7, 10)]
+    assert all(o is not None and o.value == "Okafor" and o.source == "choice" for o in others)
+    window.undo()
+    assert doc[2].surface == "okafor" and all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in (7, 10))
+
+
+def test_retyping_a_name_letter_by_letter_proposes_it_elsewhere(window):
+    doc = Transcript.from_words("we met okafor at the station and okafor said hello".split())
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    at = view.shown_text().index("okafor")
+    cursor = view.textCursor()
+    cursor.setPosition(at)
+    cursor.setPosition(at + len("okafor"), cursor.MoveMode.KeepAnchor)
+    view.setTextCursor(cursor)
+    for ch in "Okafor":
+        view.insert_text(ch)
+    assert doc[2].surface == "Okafor"
+    sug = doc.suggestion(doc[7].id, Kind.CASE)
+    assert sug is not None and sug.value == "Okafor" and sug.source == "choice"
