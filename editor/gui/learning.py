@@ -1,25 +1,29 @@
 """Learning from the person reviewing, in the editor: what is kept after a save, what a restoration
-uses, and the "What Stet learned" dialog (the user lexicon, reset).
+uses, and the "What Stet learned" dialog (the user lexicon, the profiles, reset).
 
 The rules live in ``editor.core.learning`` (propagation in the document) and
-``editor.restore.learn`` (the lexicon and the adaptation a restoration applies); this module only
+``editor.restore.learned`` (what a review teaches, what is kept and what a restoration applies); this module only
 runs them off the UI thread and shows them.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QInputDialog,
-                               QLabel, QListWidget, QMessageBox, QPushButton, QVBoxLayout, QWidget)
+                               QLabel, QListWidget, QListWidgetItem, QMessageBox, QPushButton, QVBoxLayout, QWidget)
 
 from editor.core.document import Transcript
 from editor.core.errors import UserError
-from editor.core.learning import review_decisions, user_forms
+from editor.core.learning import user_forms
 from editor.core.lexicon import UserLexicon, check_forms
 from editor.core.settings import Settings
 from editor.gui.background import BackgroundOp
+
+log = logging.getLogger(__name__)
 
 
 def adaptation_inputs(transcript: Transcript) -> tuple[dict, str | None, frozenset]:
@@ -30,36 +34,61 @@ def adaptation_inputs(transcript: Transcript) -> tuple[dict, str | None, frozens
 
 class LearningController(QObject):
     """Keeps what a review taught after each save: the person's case forms join the user lexicon
-    (and the project's own lexicon), the marks they chose between word pairs join the adaptation
-    kept for the document's language and speakers. The work runs on the thread pool."""
+    (and the project's own lexicon); the reviewed stretch teaches the adaptation kept for the
+    document's language and speakers (a mark bias fitted on the model's marginals there, forms and
+    the marks chosen between word pairs: what `stet eval --simulate-review` measures). The work
+    runs on the thread pool; ``loader`` (called there) gives the restorer whose marginals are used
+    (None: forms and pair marks only)."""
 
     message = Signal(str)
     error = Signal(str)
+    learned = Signal(int)  # reviewed words the document's profile has learned from, after a save
 
     def __init__(self, settings: Settings, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
+        self.loader: Callable[[], object] | None = None
+        self.last_seconds: float | None = None  # how long the last adaptation took (worker time)
 
     def remember(self, transcript: Transcript, forms: dict[str, str] | None = None) -> BackgroundOp | None:
         """Learn from ``transcript``'s review (call after it was saved); ``forms``: its
         ``user_forms`` when the caller has them already (a pass over every word saved)."""
         if not self.settings.review.learn_from_reviews:
             return None
-        decisions = review_decisions(transcript)
+        from editor.restore.learned import reviewed_decisions
+
+        _start, decisions, reviewed = reviewed_decisions(transcript)
         forms = user_forms(transcript) if forms is None else forms
-        if not decisions and not forms:
+        if not any(reviewed) and not forms:
             return None
-        extra, language, speakers = adaptation_inputs(transcript)
+        _extra, language, speakers = adaptation_inputs(transcript)
+        loader = self.loader
 
         def work(_report):
-            from editor.restore.learned import profile_key, remember_review
+            import time
 
-            return remember_review(decisions, forms, profile_key(language, speakers))
+            from editor.restore.learn import Adaptation
+            from editor.restore.learned import learn_review, profile_key, profile_label, remember_review
+
+            began = time.perf_counter()
+            learned = None
+            if any(reviewed) and loader is None:
+                learned = Adaptation.learn(decisions, None, reviewed=reviewed)
+            elif any(reviewed) and loader is not None:
+                try:
+                    learned = learn_review(loader(), decisions, reviewed)
+                except (OSError, ValueError, RuntimeError, UserError) as err:  # no model: forms and pair marks only
+                    log.warning("learning without the model's marginals: %s", err)
+                    learned = Adaptation.learn(decisions, None, reviewed=reviewed)
+            result = remember_review(learned, forms, profile_key(language, speakers), profile_label(language, speakers))
+            return (*result, time.perf_counter() - began)
 
         return BackgroundOp(self, work).success(self._remembered).failure(self._failed).run()
 
-    def _remembered(self, result: tuple[int, int]) -> None:
-        added, _pairs = result
+    def _remembered(self, result: tuple[int, int, float]) -> None:
+        added, words, seconds = result
+        self.last_seconds = seconds
+        self.learned.emit(words)
         if added:
             self.message.emit(f"Stet will remember {added} form{'s' if added != 1 else ''} you wrote "
                               "(Review > What Stet learned)")
@@ -86,7 +115,10 @@ class LearnedDialog(QDialog):
     """The user lexicon (add, remove, export), whether choices repeat and reviews teach, and reset."""
 
     def __init__(self, settings: Settings, parent: QWidget | None = None,
-                 lexicon: UserLexicon | None = None) -> None:
+                 lexicon: UserLexicon | None = None, profile: str | None = None,
+                 chosen: str | None = None) -> None:
+        """``profile``: the key of the open document's own profile (its language and speakers),
+        ``chosen``: the profile the person chose for it before (None: its own)."""
         super().__init__(parent)
         self.setWindowTitle("What Stet learned")
         self.settings = settings
@@ -114,6 +146,21 @@ class LearnedDialog(QDialog):
         self.use.setChecked(settings.review.use_learned)
         for box in (self.repeat, self.learn, self.use):
             layout.addWidget(box)
+        layout.addWidget(QLabel(
+            "Learned from reviews, per language and set of speakers. A document uses its own unless "
+            "you choose another here (for a new speaker who sounds like one you reviewed)."))
+        self.profiles = QListWidget()
+        layout.addWidget(self.profiles)
+        prow = QHBoxLayout()
+        self.use_profile_button = QPushButton("Use for this document")
+        self.own_profile_button = QPushButton("Use the document's own")
+        for b in (self.use_profile_button, self.own_profile_button):
+            prow.addWidget(b)
+            b.setEnabled(profile is not None)
+        prow.addStretch(1)
+        layout.addLayout(prow)
+        self.own_profile = profile
+        self.chosen_profile = chosen  # None: the document's own
         self.reset_button = QPushButton("Reset what Stet learned…")
         layout.addWidget(self.reset_button)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -124,6 +171,8 @@ class LearnedDialog(QDialog):
         self.remove_button.clicked.connect(self.remove_selected)
         self.export_button.clicked.connect(self.ask_export)
         self.reset_button.clicked.connect(self.ask_reset)
+        self.use_profile_button.clicked.connect(self.use_selected_profile)
+        self.own_profile_button.clicked.connect(lambda: self.choose_profile(None))
         self._refresh()
 
     def _refresh(self) -> None:
@@ -132,6 +181,30 @@ class LearnedDialog(QDialog):
             self.list.addItem(form)
         self.remove_button.setEnabled(len(self.lexicon) > 0)
         self.export_button.setEnabled(len(self.lexicon) > 0)
+        from editor.restore.learned import list_profiles
+
+        self.profiles.clear()
+        current = self.chosen_profile or self.own_profile
+        for p in list_profiles():
+            notes = [n for n, on in (("this document's", p.key == self.own_profile),
+                                     ("used for this document", p.key == current)) if on]
+            item = QListWidgetItem(f"{p.label}: {p.words:,} reviewed words" + (f" ({', '.join(notes)})" if notes else ""))
+            item.setData(Qt.ItemDataRole.UserRole, p.key)
+            self.profiles.addItem(item)
+        if self.own_profile is not None and not any(
+                self.profiles.item(i).data(Qt.ItemDataRole.UserRole) == self.own_profile for i in range(self.profiles.count())):
+            self.profiles.addItem("Nothing learned yet for this document's language and speakers")
+
+    def choose_profile(self, key: str | None) -> None:
+        """Use profile ``key`` for the open document (None: its own language and speakers')."""
+        self.chosen_profile = None if key == self.own_profile else key
+        self._refresh()
+
+    def use_selected_profile(self) -> None:
+        item = self.profiles.currentItem()
+        key = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if key:
+            self.choose_profile(key)
 
     def add_forms(self, text: str) -> int:
         """Add the forms in ``text`` (separated by spaces or commas); raises UserError when one is bad."""

@@ -305,10 +305,35 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
 
     # -- settings ----------------------------------------------------------------------------------
     def learned_dialog(self) -> LearnedDialog:
-        dialog = LearnedDialog(self.settings, self)
+        from editor.restore.learned import CHOSEN, profile_key
+
+        doc = self.transcript
+        own = profile_key(doc.metadata.language, {t.speaker for t in doc.tokens}) if len(doc) else None
+        chosen = doc.metadata.extra.get(CHOSEN)
+        dialog = LearnedDialog(self.settings, self, profile=own, chosen=chosen if isinstance(chosen, str) else None)
         dialog.accepted.connect(self.apply_settings)
+        dialog.accepted.connect(self._learned_dialog_closed)
+        self._learned = dialog
         dialog.open()
         return dialog
+
+    def _learned_dialog_closed(self) -> None:
+        self.choose_profile(self._learned.chosen_profile)
+
+    def choose_profile(self, key: str | None) -> None:
+        """Use the learned profile ``key`` for the open document (None: its own language and
+        speakers'), kept in the document so that its restorations use it."""
+        from editor.restore.learned import CHOSEN
+
+        extra = dict(self.transcript.metadata.extra)
+        if extra.get(CHOSEN) == key:
+            return
+        if key is None:
+            extra.pop(CHOSEN, None)
+        else:
+            extra[CHOSEN] = key
+        self.transcript.set_metadata(extra=extra)
+        self.statusBar().showMessage("Restore again to use what Stet learned from the chosen profile", 6000)
 
     def settings_dialog(self) -> None:
         dialog = SettingsDialog(self.settings, self)

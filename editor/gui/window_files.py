@@ -105,6 +105,12 @@ class FileCommands:
         if extra is not None:
             doc.set_metadata(extra=extra)
         write_any(doc, target)
+        from functools import partial
+
+        from editor.gui.restoration import load_restorer
+
+        # the restorer this window restores with, loaded once per process (on the worker thread)
+        self.learning.loader = partial(load_restorer, self.restoration.model, self.restoration.device)
         self.learning.remember(doc, forms)
         self.session.mark_saved(target)
         self.remember_recent(target)

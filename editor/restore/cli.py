@@ -32,6 +32,9 @@ def add_parser(subparsers) -> None:
                    help="leave out the forms Stet remembered from your reviews (the user lexicon)")
     p.add_argument("--learned", action="store_true",
                    help="also use what Stet learned from reviews of this language and these speakers")
+    p.add_argument("--learned-from", metavar="KEY", default=None,
+                   help="use what Stet learned for another language or set of speakers, chosen on purpose "
+                        "(a key from `stet learned --profiles`)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("--any-language", action="store_true",
                    help="restore even a text that does not look like the model's language (by default such a "
@@ -83,6 +86,7 @@ def run_restore(args: argparse.Namespace) -> int:
 
     try:
         restore_transcript(restorer, doc, on_words, lexicon=not args.no_lexicon, learned=args.learned,
+                           profile=args.learned_from,
                            any_language=args.any_language, name=args.input)
     finally:
         bar.close()

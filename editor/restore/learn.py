@@ -25,13 +25,21 @@ from editor.restore.labels import CASE_INDEX, N_CASE, N_PUNCT, PUNCT_INDEX, case
 #: the odd ones.
 CASE_MEMORY_ODDS = 30.0
 PAIR_MEMORY_ODDS = 3.0
-#: The bias's pull towards 0 (an L2 penalty per reviewed word); with a few hundred reviewed words
-#: the bias moves only where the reviewer's evidence is consistent.
+#: The bias's pull towards 0 (an L2 penalty on the mean log-likelihood of the reviewed words); with
+#: a few hundred reviewed words the bias moves only where the reviewer's evidence is consistent. A
+#: review of fewer than BIAS_PRIOR_WORDS words is pulled as if it had that many: a handful of
+#: decisions saved early barely moves it.
 BIAS_PENALTY = 0.02
+BIAS_PRIOR_WORDS = 400
 #: The most frequent words of the model's vocabulary, whose remembered form needs the word before it.
 COMMON_WORDS = 2000
 #: The head update (see `adapt_head`): Adam steps, learning rate, L2 pull towards the shipped heads.
 HEAD_STEPS, HEAD_LR, HEAD_PENALTY = 40, 2e-3, 1.0
+
+
+def common_words(vocab) -> frozenset[str]:
+    """The `COMMON_WORDS` most frequent words of a model's vocabulary (after padding and unknown)."""
+    return frozenset(vocab.words[2 : 2 + COMMON_WORDS])
 
 
 @dataclass
@@ -83,17 +91,23 @@ class Adaptation:
     @classmethod
     def learn(cls, decisions: Sequence[Decision], joint: np.ndarray | None = None, *,
               bias: bool = True, penalty: float = BIAS_PENALTY, case_bias: bool = False,
-              common: Collection[str] = ()) -> Adaptation:
+              common: Collection[str] = (), reviewed: Sequence[bool] | None = None) -> Adaptation:
         """Learn from reviewed words; `joint` ((N, 28) marginals the model gave those words) is
-        needed for the bias. A word is remembered in the form written mid-sentence when every
+        needed for the bias. `reviewed` (a flag per word; default all): words the person did not
+        review (a suggestion still waits there) stand in the sequence but teach nothing. A word is remembered in the form written mid-sentence when every
         such occurrence agrees; a pair's mark when every occurrence agrees. A word in `common` (the
         most frequent words: "church", "new", "we") is remembered only with the word before it, so
         "Saddleback Church" does not capitalise every church, nor a quoted "We" every we."""
         # every mid-sentence occurrence must agree (a capital that is only sometimes there, as in a
         # title, or "The" after a quote, is not the word's form), and one must be a decision
+        seen = [True] * len(decisions) if reviewed is None else [bool(r) for r in reviewed]
+        if len(seen) != len(decisions):
+            raise ValueError("one reviewed flag per decision")
         forms: dict[object, set[str]] = {}
         decided: set[object] = set()
         for k, d in enumerate(decisions):
+            if not seen[k]:
+                continue
             if not d.sentence_start and any(ch.isalpha() for ch in d.surface):
                 key: object = d.word
                 if d.word in common:
@@ -108,17 +122,23 @@ class Adaptation:
         context_forms = {k: f for k, f in agreed.items() if isinstance(k, tuple)}
         pairs: dict[tuple[str, str], set[str]] = {}
         corrected: set[tuple[str, str]] = set()
-        for a, b in zip(decisions, decisions[1:]):
+        for k, (a, b) in enumerate(zip(decisions, decisions[1:])):
+            if not seen[k]:
+                continue
             pairs.setdefault((a.word, b.word), set()).add(a.punct)
             if a.corrected_mark:
                 corrected.add((a.word, b.word))
         pair_marks = {p: next(iter(m)) for p, m in pairs.items() if len(m) == 1 and p in corrected}
+        rows = [k for k in range(len(decisions)) if seen[k]]
         out = cls(case_forms=case_forms, pair_marks=pair_marks, context_forms=context_forms,  # type: ignore[arg-type]
-                  words=len(decisions))
-        if bias and joint is not None and len(decisions):
-            gold = np.asarray([PUNCT_INDEX.get(d.punct, 0) * N_CASE + CASE_INDEX[case_of(d.surface)]
-                               for d in decisions])
-            out.punct_bias, cb = fit_bias(joint, gold, penalty)
+                  words=len(rows))
+        if bias and joint is not None and rows:
+            if len(joint) != len(decisions):
+                raise ValueError("one row of marginals per decision")
+            gold = np.asarray([PUNCT_INDEX.get(decisions[k].punct, 0) * N_CASE + CASE_INDEX[case_of(decisions[k].surface)]
+                               for k in rows])
+            out.punct_bias, cb = fit_bias(np.asarray(joint)[rows], gold,
+                                          penalty * max(1.0, BIAS_PRIOR_WORDS / len(rows)))
             if case_bias:
                 out.case_bias = cb
         return out

@@ -8,10 +8,21 @@ person chooses another profile for it on purpose (the document's ``learned_profi
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
-from editor.restore.labels import PUNCT_INDEX
-from editor.restore.learn import Adaptation
+import numpy as np
+
+from editor.restore.labels import END_MARKS
+from editor.restore.learn import Adaptation, Decision, common_words
+
+#: A document's metadata extra names the profile the person chose for it here (any language or speakers).
+CHOSEN = "learned_profile"
+_KEY = re.compile(r"[a-z0-9-]{1,64}")
+
 
 def profile_key(language: str | None, speakers: Iterable[str | None] = ()) -> str:
     """Where an adaptation belongs: the text's language and its set of speakers. Learned state is
@@ -24,7 +35,17 @@ def profile_key(language: str | None, speakers: Iterable[str | None] = ()) -> st
     return f"{lang}-{who}"
 
 
-def learned_dir():
+def profile_label(language: str | None, speakers: Iterable[str | None] = ()) -> str:
+    """What a person reads for a profile: "en, speakers Ann and Bo" (the key is a hash)."""
+    names = sorted({s.strip() for s in speakers if s and s.strip()}, key=str.lower)
+    lang = (language or "en").strip() or "en"
+    if not names:
+        return f"{lang}, no speakers named"
+    shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+    return f"{lang}, speaker{'s' if len(names) > 1 else ''} {shown}"
+
+
+def learned_dir() -> Path:
     from editor.core.paths import data_dir
 
     path = data_dir() / "learned"
@@ -32,11 +53,15 @@ def learned_dir():
     return path
 
 
+def _path(key: str) -> Path:
+    if not _KEY.fullmatch(key):
+        raise ValueError(f"{key!r} is not a profile (see `stet learned --profiles`)")
+    return learned_dir() / f"{key}.json"
+
+
 def load_learned(key: str) -> Adaptation | None:
     """The adaptation kept for `key`, or None. A damaged file is a ValueError naming it."""
-    import json
-
-    path = learned_dir() / f"{key}.json"
+    path = _path(key)
     try:
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -47,12 +72,32 @@ def load_learned(key: str) -> Adaptation | None:
         raise ValueError(f"{path}: {err}") from None
 
 
-def save_learned(key: str, adaptation: Adaptation) -> None:
-    import json
-
+def save_learned(key: str, adaptation: Adaptation, label: str = "") -> None:
     from editor.core.formats._common import atomic_write
 
-    atomic_write(learned_dir() / f"{key}.json", (json.dumps(adaptation.to_dict(), ensure_ascii=False) + "\n").encode())
+    data = {**adaptation.to_dict(), "label": label}
+    atomic_write(_path(key), (json.dumps(data, ensure_ascii=False) + "\n").encode())
+
+
+@dataclass(frozen=True)
+class Profile:
+    key: str
+    label: str  # the language and speakers it was learned from
+    words: int  # reviewed words it was learned from
+
+
+def list_profiles() -> list[Profile]:
+    """The kept adaptations, most reviewed words first; damaged files are left out."""
+    out = []
+    for path in learned_dir().glob("*.json"):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            words = int(data.get("words", 0))
+            label = str(data.get("label") or path.stem)
+        except (OSError, ValueError, AttributeError, TypeError):
+            continue
+        out.append(Profile(path.stem, label, words))
+    return sorted(out, key=lambda p: (-p.words, p.key))
 
 
 def reset_learned() -> int:
@@ -64,17 +109,21 @@ def reset_learned() -> int:
     return n
 
 
-def adaptation_for(transcript, *, lexicon: bool = True, learned: bool = False) -> Adaptation:
+def adaptation_for(transcript, *, lexicon: bool = True, learned: bool = False,
+                   profile: str | None = None) -> Adaptation:
     """What to apply when restoring `transcript`: the user lexicon (unless `lexicon` is False) and
     the project's own lexicon, and with `learned` the adaptation kept for the transcript's language
-    and speakers (never one from another language or speaker set)."""
+    and speakers, never one from another language or speaker set unless the person chose it
+    (`profile`, or the profile the document names: see `CHOSEN`)."""
     return adaptation_from(transcript.metadata.extra, transcript.metadata.language,
-                           {t.speaker for t in transcript.tokens}, lexicon=lexicon, learned=learned)
+                           {t.speaker for t in transcript.tokens}, lexicon=lexicon, learned=learned,
+                           profile=profile)
 
 
 def adaptation_from(extra: Mapping, language: str | None, speakers: Iterable[str | None], *,
-                    lexicon: bool = True, learned: bool = False) -> Adaptation:
-    """`adaptation_for` from a document's parts (safe to call off the UI thread with copies)."""
+                    lexicon: bool = True, learned: bool = False, profile: str | None = None) -> Adaptation:
+    """`adaptation_for` from a document's parts (safe to call off the UI thread with copies). A
+    profile chosen on purpose that is not kept (any more) is a ValueError."""
     from editor.core.lexicon import UserLexicon, project_forms
 
     forms: dict[str, str] = {}
@@ -82,43 +131,79 @@ def adaptation_from(extra: Mapping, language: str | None, speakers: Iterable[str
         forms.update(UserLexicon.load().forms)
     forms.update(project_forms(extra))
     out = Adaptation(fixed_forms={w: f for w, f in forms.items() if f != w})
-    if learned:
-        kept = load_learned(profile_key(language, speakers))
+    chosen = profile or extra.get(CHOSEN)
+    if learned or profile:
+        key = chosen if isinstance(chosen, str) and chosen else profile_key(language, speakers)
+        kept = load_learned(key)
+        if kept is None and key == chosen:
+            raise ValueError(f"no learned profile {key!r} (see `stet learned --profiles`)")
         if kept is not None:
             out = kept.merged(out)
     return out
 
 
-def remember_review(decisions: Sequence, forms: Mapping[str, str], key: str) -> tuple[int, int]:
-    """Keep what a review taught: `forms` join the user lexicon, and the marks chosen between word
-    pairs join the adaptation kept for `key` (see `profile_key`). Returns (forms added or changed,
-    pair marks now kept)."""
+# ------------------------------------------------------------------------------------ a review
+def reviewed_decisions(doc) -> tuple[int, list[Decision], list[bool]]:
+    """The stretch of `doc` (an editor.core Transcript) the person reviewed, as `Decision`s: from
+    the first word they decided on to the last. Words whose suggestion still waits are in the
+    stretch but flagged not reviewed; a word without a suggestion is as Stet proposed it (the model
+    agreed with the text). Returns (index of the first word, decisions, reviewed flags)."""
+    from editor.core.document import Kind, State
+    from editor.core.learning import starts_sentence
+    from editor.core.text import split_opening
+
+    decided = [doc.index_of(s.token_id) for s in doc.suggestions(order="position") if s.state != State.PENDING]
+    if not decided:
+        return 0, [], []
+    lo, hi = min(decided), max(decided) + 1
+    out, flags = [], []
+    proposed_end = lo == 0 or doc[lo - 1].punct in END_MARKS
+    for i in range(lo, hi):
+        t = doc[i]
+        lead, bare = split_opening(t.surface or t.word)
+        surface = bare or t.surface or t.word
+        sugs = doc.suggestions_of(t.id)
+        case, punct = sugs.get(Kind.CASE), sugs.get(Kind.PUNCT)
+        pending = any(s.state == State.PENDING for s in sugs.values())
+        p_punct = punct.value if punct is not None else t.punct
+        p_case = (split_opening(case.value)[1] or case.value) if case is not None else surface
+        out.append(Decision(t.word, t.punct, surface, starts_sentence(doc, i), p_punct, p_case, proposed_end))
+        flags.append(not pending and t.word.lower() == surface.lower())
+        proposed_end = p_punct in END_MARKS
+    return lo, out, flags
+
+
+def learn_review(restorer, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
+                 joint: np.ndarray | None = None) -> Adaptation:
+    """What a review teaches: the same in the editor (after a save) and in the simulated review
+    (`stet eval --simulate-review`). The mark bias is fitted on the marginals the model gives the
+    reviewed words (`joint`, or computed here from `restorer`'s model: a second or two for a few
+    thousand words on one core); forms and pair marks as `Adaptation.learn` says."""
+    if joint is None and decisions:
+        from editor.restore.windows import joint_marginals_chunked
+
+        joint = joint_marginals_chunked(restorer.model, restorer.vocab, [d.word for d in decisions], restorer.size,
+                                        restorer.overlap, restorer.cut, restorer.merge, device=restorer.device)
+    return Adaptation.learn(decisions, joint, common=common_words(restorer.vocab) if restorer is not None else (),
+                            reviewed=reviewed)
+
+
+def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "") -> tuple[int, int]:
+    """Keep what a review taught: `forms` join the user lexicon, and `learned` (see `learn_review`)
+    joins the adaptation kept for `key` (see `profile_key`). Returns (forms added or changed,
+    reviewed words the profile has now learned from)."""
     from editor.core.lexicon import UserLexicon
 
     lex = UserLexicon.load()
     changed = lex.learn(forms)
     if changed:
         lex.save()
-    learned = from_review(decisions)
     try:
         kept = load_learned(key)
     except ValueError:
         kept = None  # a damaged file is replaced by what this review taught
+    if learned is None or learned.is_empty():
+        return len(changed), kept.words if kept is not None else 0
     merged = kept.merged(learned) if kept is not None else learned
-    if not merged.is_empty():
-        save_learned(key, merged)
-    return len(changed), len(merged.pair_marks)
-
-
-def from_review(decisions: Sequence) -> Adaptation:
-    """An adaptation from a document's review (editor.core.learning.review_decisions): the marks
-    the person left between two words where they accepted or turned down a proposal (every
-    decision on the same pair must agree). Case forms go to the user lexicon instead."""
-    pairs: dict[tuple[str, str], set[str]] = {}
-    # a rejected mark leaves the token's mark as it was; an accepted one is in the text
-    for d in decisions:
-        if getattr(d, "kind", None) == "punct" and d.next_word:
-            pairs.setdefault((d.word, d.next_word), set()).add(d.punct)
-    return Adaptation(pair_marks={p: next(iter(m)) for p, m in pairs.items() if len(m) == 1 and next(iter(m)) in PUNCT_INDEX},
-                      words=len(decisions))
-
+    save_learned(key, merged, label)
+    return len(changed), merged.words

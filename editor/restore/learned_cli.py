@@ -19,6 +19,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--remove", nargs="+", metavar="WORD", default=[], help="forget these words' forms")
     p.add_argument("--export", metavar="FILE", help="write the lexicon's forms to FILE, one per line")
     add_force_argument(p)
+    p.add_argument("--profiles", action="store_true",
+                   help="list what reviews taught per language and set of speakers (a profile: its key, "
+                        "what it was learned from); `stet restore --learned-from KEY` applies one to any file")
     p.add_argument("--reset", action="store_true", help="forget everything Stet learned (lexicon and adaptations)")
     p.set_defaults(handler=run)
 
@@ -29,6 +32,15 @@ def run(args: argparse.Namespace) -> int:
     from editor.core.lexicon import UserLexicon, check_forms
     from editor.core.outputs import check_output
 
+    if args.profiles:
+        from editor.restore.learned import list_profiles
+
+        found = list_profiles()
+        if not found:
+            print("nothing learned from reviews yet", file=sys.stderr)
+        for prof in found:
+            print(f"{prof.key}\t{prof.words} reviewed words\t{prof.label}")
+        return 0
     lex = UserLexicon.load()
     changed = False
     if args.reset:

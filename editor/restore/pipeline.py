@@ -16,12 +16,13 @@ PROGRESS_MIN_WORDS = 2000
 
 def restore_transcript(restorer, doc: Transcript, on_words: Callable[[int, int], None] | None = None,
                        *, lexicon: bool = True, learned: bool = False, any_language: bool = False,
-                       name: str = "the text") -> Transcript:
+                       name: str = "the text", profile: str | None = None) -> Transcript:
     """Put the model's suggestions on ``doc`` (pending, one undo step) and name the model in it.
 
     What was learned from reviews is applied first (the user lexicon unless ``lexicon`` is False,
     the project's forms, and with ``learned`` the adaptation kept for its language and speakers;
-    see editor.restore.learned.adaptation_for). ``on_words(done, total)`` is called as regions of a
+    see editor.restore.learned.adaptation_for; ``profile``: a kept profile chosen on purpose, whatever
+    the document's language and speakers). ``on_words(done, total)`` is called as regions of a
     long text are finished. A text that does not look like the model's language is refused
     (UserError naming ``name``) unless ``any_language``. Text with written marks or capitals keeps
     them unless the model's evidence outweighs the author's (the model's author prior)."""
@@ -35,7 +36,12 @@ def restore_transcript(restorer, doc: Transcript, on_words: Callable[[int, int],
         from editor.core.errors import UserError
 
         raise UserError(f"{name}: not restored: {check.message}; --any-language restores it anyway")
-    restorer.adapt(adaptation_for(doc, lexicon=lexicon, learned=learned))
+    try:
+        restorer.adapt(adaptation_for(doc, lexicon=lexicon, learned=learned, profile=profile))
+    except ValueError as err:  # a damaged learned file, or a chosen profile that is not kept
+        from editor.core.errors import UserError
+
+        raise UserError(str(err)) from None
     done = 0
 
     def on_chunk(start: int, end: int, _preds) -> None:

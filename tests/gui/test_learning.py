@@ -134,3 +134,50 @@ def test_retyping_a_name_letter_by_letter_proposes_it_elsewhere(window):
     assert doc[2].surface == "Okafor"
     sug = doc.suggestion(doc[7].id, Kind.CASE)
     assert sug is not None and sug.value == "Okafor" and sug.source == "choice"
+
+
+def test_saving_teaches_the_profile_what_stet_eval_simulates(window, qtbot, tmp_path):
+    """The editor learns from the reviewed stretch as `stet eval --simulate-review` does: the mark
+    bias on the model's marginals there, the forms and the pair marks, kept for the language and
+    speakers (off the UI thread)."""
+    from editor.restore.learned import list_profiles, load_learned, profile_key
+
+    doc = Transcript.from_words("well you know okafor came and well you know he left".split())
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[3].id, Kind.CASE, "Okafor", {"Okafor": 0.7, "okafor": 0.3})])
+    window.set_transcript(doc, restore=False)
+    doc.reject(doc[0].id, Kind.PUNCT)
+    doc.accept(doc[3].id, Kind.CASE)
+    with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
+        window.save(tmp_path / "talk.stet")
+    assert got.args == [4]  # reviewed words the profile learned from
+    kept = load_learned(profile_key(doc.metadata.language, []))
+    assert kept.pair_marks == {("well", "you"): ""} and kept.case_forms == {"okafor": "Okafor"}
+    assert kept.punct_bias.any()
+    assert [p.words for p in list_profiles()] == [4]
+    assert window.learning.last_seconds is not None and window.learning.last_seconds < 60
+
+
+def test_another_profile_is_used_for_a_document_only_when_chosen(window):
+    from PySide6.QtCore import Qt
+
+    from editor.restore.learn import Adaptation
+    from editor.restore.learned import CHOSEN, profile_key, save_learned
+
+    other = profile_key("de", ["Bo"])
+    save_learned(other, Adaptation(case_forms={"okafor": "Okafor"}, words=9), "de, speaker Bo")
+    doc = _doc_with_names()
+    window.set_transcript(doc, restore=False)
+    dialog = window.learned_dialog()
+    assert dialog.profiles.count() == 2  # Bo's, and a line saying this document has none yet
+    item = dialog.profiles.item(0)
+    assert item.data(Qt.ItemDataRole.UserRole) == other and "de, speaker Bo: 9 reviewed words" in item.text()
+    dialog.profiles.setCurrentItem(item)
+    dialog.use_selected_profile()
+    assert "used for this document" in dialog.profiles.item(0).text()
+    dialog.accept()
+    assert doc.metadata.extra[CHOSEN] == other
+    dialog = window.learned_dialog()
+    dialog.choose_profile(None)
+    dialog.accept()
+    assert CHOSEN not in doc.metadata.extra

@@ -154,27 +154,63 @@ def test_the_user_lexicon_is_used_by_restore_and_edited_by_stet_learned(tmp_path
     assert _stet("learned", env=env).stdout == ""
 
 
-def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypatch):
+def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypatch, shipped_restorer):
     from editor.core.document import Kind, Suggestion, Transcript
-    from editor.core.learning import decide, review_decisions, user_forms
+    from editor.core.learning import decide, user_forms
     from editor.core.lexicon import UserLexicon
-    from editor.restore.learned import adaptation_from, remember_review
+    from editor.restore.learned import (adaptation_from, learn_review, list_profiles, remember_review,
+                                        reviewed_decisions)
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     doc = Transcript.from_words("well you know okafor came and well you know he left".split())
     doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
-                         Suggestion(doc[3].id, Kind.CASE, "Okafor", {"Okafor": 0.6, "okafor": 0.4})])
+                         Suggestion(doc[3].id, Kind.CASE, "Okafor", {"Okafor": 0.6, "okafor": 0.4}),
+                         Suggestion(doc[9].id, Kind.CASE, "He", {"He": 0.6, "he": 0.4})])
     decide(doc, doc[0].id, Kind.PUNCT, accept=False)
     decide(doc, doc[3].id, Kind.CASE)
-    added, pairs = remember_review(review_decisions(doc), user_forms(doc), profile_key("en", ["Ann"]))
-    assert added == 1 and pairs == 1
+    start, decisions, reviewed = reviewed_decisions(doc)
+    assert start == 0 and [d.word for d in decisions] == ["well", "you", "know", "okafor"] and all(reviewed)
+    learned = learn_review(shipped_restorer, decisions, reviewed)  # what `stet eval --simulate-review` learns
+    assert learned.pair_marks == {("well", "you"): ""} and learned.case_forms == {"okafor": "Okafor"}
+    # fitted on the model's marginals for the reviewed words; four words barely move it
+    assert np.any(learned.punct_bias) and np.abs(learned.punct_bias).max() < 0.5
+    added, words = remember_review(learned, user_forms(doc), profile_key("en", ["Ann"]), "en, speaker Ann")
+    assert added == 1 and words == 4
     assert UserLexicon.load().forms == {"okafor": "Okafor"}
     same = adaptation_from({}, "en", ["Ann"], learned=True)
     assert same.pair_marks == {("well", "you"): ""} and same.fixed_forms == {"okafor": "Okafor"}
+    assert np.allclose(same.punct_bias, learned.punct_bias, atol=1e-5)
     other = adaptation_from({}, "de", ["Ann"], learned=True)
-    assert other.pair_marks == {}
+    assert other.pair_marks == {} and not np.any(other.punct_bias)
     assert adaptation_from({}, "en", ["Ann"], learned=False).pair_marks == {}
     assert adaptation_from({"lexicon": {"lyon": "LYON"}}, "en", [], lexicon=False).fixed_forms == {"lyon": "LYON"}
+    # another language's profile applies when the person chooses it (kept in the document, or given)
+    [prof] = list_profiles()
+    assert prof.key == profile_key("en", ["Ann"]) and prof.label == "en, speaker Ann" and prof.words == 4
+    assert adaptation_from({"learned_profile": prof.key}, "de", ["Bo"], learned=True).pair_marks == {("well", "you"): ""}
+    assert adaptation_from({}, "de", ["Bo"], profile=prof.key).pair_marks == {("well", "you"): ""}
+    with pytest.raises(ValueError, match="no learned profile"):
+        adaptation_from({}, "de", ["Bo"], profile="en-000000000000")
+    with pytest.raises(ValueError, match="not a profile"):
+        adaptation_from({}, "de", ["Bo"], profile="../x")
+
+
+def test_a_pending_suggestion_in_the_reviewed_stretch_teaches_nothing():
+    from editor.core.document import Kind, Suggestion, Transcript
+    from editor.core.learning import decide
+    from editor.restore.learned import reviewed_decisions
+
+    doc = Transcript.from_words("so okafor said that okafor was right".split())
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.CASE, "Okafor", {"Okafor": 0.6, "okafor": 0.4}),
+                         Suggestion(doc[2].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[4].id, Kind.CASE, "Okafor", {"Okafor": 0.6, "okafor": 0.4})])
+    decide(doc, doc[4].id, Kind.CASE, accept=False, repeat=False)
+    decide(doc, doc[1].id, Kind.CASE, accept=False, repeat=False)
+    start, decisions, reviewed = reviewed_decisions(doc)
+    assert start == 1 and reviewed == [True, False, True, True]  # the comma after "said" still waits
+    a = Adaptation.learn(decisions, None, reviewed=reviewed)
+    assert a.case_forms == {"okafor": "okafor"} and a.pair_marks == {}
+    assert reviewed_decisions(Transcript.from_words(["hello"])) == (0, [], [])
 
 
 def test_a_common_word_is_remembered_with_the_word_before_it():
@@ -189,3 +225,24 @@ def test_a_common_word_is_remembered_with_the_word_before_it():
     assert j[3, :, cap].sum() > 0.8 and abs(j[1, :, cap].sum() - 0.25) < 1e-6
     back = Adaptation.from_dict(json.loads(json.dumps(a.to_dict())))
     assert back.context_forms == a.context_forms
+
+
+def test_a_profile_is_listed_and_applied_to_another_file_only_when_chosen(tmp_path, monkeypatch):
+    from editor.restore.learned import save_learned
+
+    env = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    monkeypatch.setenv("XDG_DATA_HOME", env["XDG_DATA_HOME"])
+    assert "nothing learned" in _stet("learned", "--profiles", env=env).stderr
+    key = profile_key("en", ["Ann"])
+    # Ann's reviewer kept "zarvex" lowercase (the model alone writes it as a name)
+    save_learned(key, Adaptation(case_forms={"zarvex": "zarvex"}, words=7), "en, speaker Ann")
+    listed = _stet("learned", "--profiles", env=env)
+    assert listed.returncode == 0 and listed.stdout == f"{key}\t7 reviewed words\ten, speaker Ann\n"
+    text = tmp_path / "t.txt"
+    text.write_text("we met zarvex today and zarvex said hi\n", encoding="utf-8")
+    # a plain text has no speakers: Ann's profile is not its own
+    assert _stet("restore", text, "--device", "cpu", "--learned", env=env).stdout.count("Zarvex") == 2
+    chosen = _stet("restore", text, "--device", "cpu", "--learned-from", key, env=env)
+    assert chosen.returncode == 0 and chosen.stdout.count("zarvex") == 2, chosen.stderr
+    bad = _stet("restore", text, "--device", "cpu", "--learned-from", "en-nothing", env=env)
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "no learned profile" in bad.stderr

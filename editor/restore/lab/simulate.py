@@ -11,7 +11,8 @@ import numpy as np
 
 from editor.restore.lab.evaluate import case_scores, punct_scores
 from editor.restore.labels import CASE_INDEX, END_MARKS, MARK_TO_3CLASS, N_CASE, PUNCT_INDEX, case_of
-from editor.restore.learn import COMMON_WORDS, Adaptation, Decision, adapt_head
+from editor.restore.learn import Decision, adapt_head
+from editor.restore.learned import learn_review
 
 def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = None) -> list[Decision]:
     """The reviewed words as the reviewer left them (the reference), with what Stet proposed."""
@@ -65,7 +66,6 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     fit_seconds: list[float] = []
     chosen = sorted(set(talks)) if talks is not None else range(len(docs))
     model_lexicon = restorer.lexicon
-    common = frozenset(restorer.vocab.words[2 : 2 + COMMON_WORDS])
     for k in chosen:
         doc = docs[k]
         words = [w.word for w in doc]
@@ -81,7 +81,10 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
                 para_end[i - 1] = True
         t0 = time.perf_counter()
         proposed = restorer.predictions(words[:cut], joint[:cut], first_is_start=True, paragraph_ends=para_end[:cut])
-        adapt = Adaptation.learn(_decisions(doc, 0, cut, proposed), joint[:cut], bias=bias, common=common)
+        # what the editor learns from a review (see editor.restore.learned.learn_review)
+        adapt = learn_review(restorer, _decisions(doc, 0, cut, proposed), joint=joint[:cut])
+        if not bias:
+            adapt.punct_bias = np.zeros_like(adapt.punct_bias)
         if not case_memory:
             adapt.case_forms, adapt.context_forms = {}, {}
         if not pair_memory:
