@@ -171,6 +171,35 @@ def joint_decision_lines(tuning: dict) -> str:
     return "\n".join(f"- {x}" for x in lines)
 
 
+def review_lines(sim: dict) -> list[str]:
+    """The simulated review (`stet eval FILE --simulate-review SHARE --json`'s "simulate_review",
+    with "when", "file" and "notes" added in extra.json): before and after, per variant measured."""
+    L = [f"## Learning from the person reviewing (`stet eval FILE --simulate-review {sim['share']}`)", ""]
+    L.append(f"On {sim['file']} ({sim['talks']} talks; {sim['when']}): in each talk a simulated reviewer fixes every "
+             f"error in the first {100 * sim['share']:.0f} % of the words, Stet learns from them as the editor does "
+             "after a save, and the rest of the talk "
+             f"({sim['before']['words']:,} words in all) is scored before and after. Actions: words of the rest "
+             "whose mark or written form still differs from the reference (each one the person has to change).")
+    L.append("")
+    L.append("| | overall F1 | case F1 | actions | marks | case |")
+    L.append("|---|---|---|---|---|---|")
+    rows = [("before (the model, the reviewed part fixed)", sim["before"])]
+    rows += [(v["name"], v["after"]) for v in sim.get("variants", [])] or [("after", sim["after"])]
+    for name, m in rows:
+        L.append(f"| {name} | {m['overall_f1']:.2f} | {m['case_f1']:.2f} | {m['actions']:,} | {m['mark_actions']:,} | "
+                 f"{m['case_actions']:,} |")
+    L.append("")
+    n = sim.get("names") or {}
+    if n.get("later_occurrences"):
+        L.append(f"- Forms the reviewer wrote mid-sentence (names, \"I\", acronyms): their {n['later_occurrences']:,} "
+                 f"later occurrences are written right {n['right_before']:.1f} % of the time before, "
+                 f"{n['right_after']:.1f} % after.")
+    for line in sim.get("notes", []):
+        L.append(f"- {line}")
+    L.append("")
+    return L
+
+
 def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict) -> str:
     cfg = json.loads((model_dir / "config.json").read_text())
     ma = cfg["model_args"]
@@ -379,6 +408,8 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     for line in extra.get("speed_notes", []):
         a(f"- {line}")
     a("")
+    if extra.get("simulate_review"):
+        L.extend(review_lines(extra["simulate_review"]))
     a("## Known failure modes")
     a("")
     for line in measured_failure_modes(tuning) + extra.get("failure_modes", []):
