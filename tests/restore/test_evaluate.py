@@ -48,3 +48,24 @@ def test_case_errors_are_placed_at_sentence_starts_or_inside():
     # a second document starting at "in": its first word is a start, not "after a mark"
     ce = case_errors(gold_p, pred_p, gold_s, ["We", "left", "then", "Rain", "In", "paris"], doc_starts=(0, 4))
     assert ce["errors"] == 4 and ce["at_sentence_start"] == 2
+
+
+@pytest.mark.parametrize("name, body", [
+    ("ref.srt", "1\n00:00:01,000 --> 00:00:03,000\nSo, what is it?\n\n2\n00:00:03,500 --> 00:00:05,000\nIt is a seed.\n"),
+    ("ref.json", '{"segments": [{"start": 0.0, "end": 2.0, "text": " So, what is it? It is a seed.", "words": ['
+                 '{"word": " So,", "start": 0.0, "end": 0.2}, {"word": " what", "start": 0.2, "end": 0.4}, '
+                 '{"word": " is", "start": 0.4, "end": 0.6}, {"word": " it?", "start": 0.6, "end": 0.8}, '
+                 '{"word": " It", "start": 1.0, "end": 1.2}, {"word": " is", "start": 1.2, "end": 1.4}, '
+                 '{"word": " a", "start": 1.4, "end": 1.6}, {"word": " seed.", "start": 1.6, "end": 2.0}]}]}'),
+])
+def test_a_transcript_reference_is_scored_on_its_words_not_its_markup(tmp_path, tiny_model_dir, name, body):
+    """A reviewed subtitle or JSON transcript is scored by its words: cue numbers, times and JSON
+    syntax are not words of the reference (they were: 47 'words' with 42 commas from a Vosk file)."""
+    from editor.restore.inference import Restorer
+    from editor.restore.lab.scoring import score_file
+
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    res = score_file(Restorer.load(tiny_model_dir, "cpu"), path)
+    assert res["words"] == 8
+    assert res["COMMA"]["support"] == 1 and res["QUESTION"]["support"] == 1 and res["PERIOD"]["support"] == 1

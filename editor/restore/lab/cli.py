@@ -26,7 +26,9 @@ def add_parser(subparsers) -> None:
         description="FILE is IWSLT-style `word<TAB>LABEL` (labels O, COMMA, PERIOD, QUESTION; contractions "
                     "split as `do n't` are joined as an ASR engine writes them) or cased, punctuated text "
                     "(`# ` lines separate documents; each other line is a paragraph, whose break the model "
-                    "is given as the editor gives it a document's paragraphs). Reports P/R/F1 per class and overall, slot error rate, "
+                    "is given as the editor gives it a document's paragraphs), or a reviewed transcript in any format "
+                    "Stet reads (.srt, .vtt, .json, .stet...), scored on its words as they stand, a paragraph "
+                    "a line. Reports P/R/F1 per class and overall, slot error rate, "
                     "sentence accuracy, calibration error and precision/coverage at confidence >= 0.9; for "
                     "text also case P/R/F1.")
     p.add_argument("file", metavar="FILE")

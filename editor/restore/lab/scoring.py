@@ -120,12 +120,21 @@ def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, p
     """Scores on FILE; with `asr_errors_seed`, on a copy of an IWSLT-style FILE with simulated
     recognition errors. In cased text each line is a paragraph and, with `paragraphs`, its break is
     given to the restorer as the editor gives a document's paragraphs."""
+    from editor.core.formats import READERS, read_any
     from editor.core.formats.txt import read_text
+    from editor.core.render import join_rendered, render_paragraphs
 
     path = Path(path)
     if not path.is_file():
         raise UserError(f"{path}: no such file")
-    text, warnings = read_text(path, encoding)  # a binary file is refused; a guessed encoding is reported
+    if path.suffix.lower() in READERS and path.suffix.lower() not in (".txt", ".text"):
+        # A reviewed transcript (subtitles, JSON, a project): its words as they stand, one paragraph
+        # a line, not its cue numbers, times or JSON syntax read as words.
+        doc = read_any(path, encoding)
+        text = "\n".join(join_rendered(words) for _speaker, words in render_paragraphs(doc))
+        warnings = list(doc.metadata.warnings)
+    else:
+        text, warnings = read_text(path, encoding)  # a binary file is refused; a guessed encoding is reported
     for w in warnings:
         print(f"warning: {path}: {w}", file=sys.stderr)
     try:
