@@ -26,6 +26,11 @@ _BULK_SLICE = 100  # words per slice of accept-all (one slice and its redraw: a 
 _BULK_SECONDS = 0.005  # UI time per turn of the event loop for a bulk step, its redraw included
 
 
+def _count(n: int, noun: str) -> str:
+    """"1 suggestion", "2,000 suggestions"."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 class ReviewCommands:
     """Review > Accept all…, Edit > Undo/Redo and the bulk steps behind them."""
 
@@ -47,9 +52,10 @@ class ReviewCommands:
         def note() -> None:
             count, held = counts
             self.last_accepted = count
-            self.statusBar().showMessage(f"Accepted {count:,} suggestions" + (
-                f"; {held:,} case suggestions wait for the sentence end before them"
-                if held else ""), 6000)
+            self.statusBar().showMessage(f"Accepted {_count(count, 'suggestion')}" + (
+                f"; {_count(held, 'case suggestion')} "
+                + ("waits for the sentence end before it" if held == 1
+                   else "wait for the sentence end before them") if held else ""), 6000)
 
         def accept(start: int, end: int | None, merge_id=None) -> None:
             above = sum(1 for t in doc.tokens[start:end]
@@ -95,7 +101,7 @@ class ReviewCommands:
 
     def reject_all(self) -> int:
         count = self.transcript.reject_all()
-        self.statusBar().showMessage(f"Rejected {count} suggestions", 4000)
+        self.statusBar().showMessage(f"Rejected {_count(count, 'suggestion')}", 4000)
         return count
 
     def toggle_order(self) -> None:

@@ -309,3 +309,26 @@ def test_no_two_actions_share_a_shortcut(window):
     keys = Counter(seq.toString() for action in window.findChildren(QAction)
                    for seq in action.shortcuts() if not seq.isEmpty())
     assert keys and not [k for k, n in keys.items() if n > 1]
+
+
+def test_status_counts_say_one_suggestion_not_one_suggestions(window):
+    """"Accepted 1 suggestions; 1 case suggestions wait…" read wrong after a small accept-all."""
+    from editor.core.document import Kind, Suggestion, Token, Transcript
+
+    def doc_with_a_held_capital() -> Transcript:
+        doc = Transcript([Token(w) for w in ["later", "we", "met", "at", "the", "station"]])
+        doc.set_suggestions([
+            Suggestion(doc[0].id, Kind.PUNCT, ".", {".": 0.5, "": 0.5}),
+            Suggestion(doc[1].id, Kind.CASE, "We", {"We": 0.95, "we": 0.05}),
+            Suggestion(doc[5].id, Kind.PUNCT, ".", {".": 0.97, "": 0.03})])
+        return doc
+
+    window.set_transcript(doc_with_a_held_capital(), restore=False)
+    assert window.accept_all(0.9) == 1
+    assert window.statusBar().currentMessage() == (
+        "Accepted 1 suggestion; 1 case suggestion waits for the sentence end before it")
+    window.set_transcript(doc_with_a_held_capital(), restore=False)
+    window.transcript.accept(window.transcript[0].id, Kind.PUNCT)
+    window.transcript.accept(window.transcript[1].id, Kind.CASE)
+    assert window.reject_all() == 1
+    assert window.statusBar().currentMessage() == "Rejected 1 suggestion"
