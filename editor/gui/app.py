@@ -62,10 +62,7 @@ def _screenshot(app, window, file: str | None, png: Path, timeout: float) -> int
         window.restoration_finished.connect(quit_when_settled)
         transcription.finished.connect(quit_when_settled)
         QTimer.singleShot(int(timeout * 1000), loop.quit)
-        try:
-            window.open_path(file)
-        except UserError as err:
-            raise UserError(f"cannot open {file}: {err}") from err
+        window.open_path(file)  # a file it cannot read: a UserError that names it
         if window.restoration_status in ("", "running") or transcription.running:
             loop.exec()
         if window.restoration_status == "running":

@@ -332,3 +332,19 @@ def test_status_counts_say_one_suggestion_not_one_suggestions(window):
     window.transcript.accept(window.transcript[1].id, Kind.CASE)
     assert window.reject_all() == 1
     assert window.statusBar().currentMessage() == "Rejected 1 suggestion"
+
+
+def test_stet_gui_screenshot_of_an_unreadable_file_names_it_once(tmp_path):
+    """"cannot open F: F: this is a folder, not a file" said the path twice."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "c"),
+           "XDG_DATA_HOME": str(tmp_path / "d")}
+    folder = tmp_path / "talks"
+    folder.mkdir()
+    done = subprocess.run([sys.executable, "-m", "editor", "gui", str(folder), "--screenshot",
+                           str(tmp_path / "shot.png")],
+                          capture_output=True, text=True, timeout=240, env=env, check=False)
+    assert done.returncode == 1
+    lines = [line for line in done.stderr.splitlines() if line.startswith("stet")]  # not Qt's notes
+    assert len(lines) == 1 and lines[0].startswith("stet: error:"), done.stderr
+    assert lines[0].count(str(folder)) == 1, lines[0]
+    assert not (tmp_path / "shot.png").exists()
