@@ -55,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
         forms = check_forms({f.lower(): f for f in args.add}, "--add")
         changed |= bool(lex.learn(forms))
     if args.remove:
+        missing = [w for w in args.remove if w.lower() not in lex.forms]
+        if missing:  # a typo would otherwise pass for a word forgotten
+            print(f"stet: warning: not in the lexicon: {', '.join(missing)}", file=sys.stderr)
         changed |= lex.remove(args.remove) > 0
     if changed:
         lex.save()

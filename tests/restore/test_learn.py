@@ -246,3 +246,16 @@ def test_a_profile_is_listed_and_applied_to_another_file_only_when_chosen(tmp_pa
     assert chosen.returncode == 0 and chosen.stdout.count("zarvex") == 2, chosen.stderr
     bad = _stet("restore", text, "--device", "cpu", "--learned-from", "en-nothing", env=env)
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "no learned profile" in bad.stderr
+
+
+def test_stet_learned_says_when_a_word_to_forget_is_not_there(tmp_path):
+    """`stet learned --remove Okafr` (a typo) said nothing, as if Okafor had been forgotten."""
+    env = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    assert _stet("learned", "--add", "Okafor", env=env).returncode == 0
+    typo = _stet("learned", "--remove", "Okafr", env=env)
+    assert typo.returncode == 0
+    assert typo.stderr == "stet: warning: not in the lexicon: Okafr\n"
+    assert _stet("learned", env=env).stdout.split() == ["Okafor"]
+    gone = _stet("learned", "--remove", "OKAFOR", env=env)
+    assert gone.returncode == 0 and gone.stderr == ""
+    assert _stet("learned", env=env).stdout == ""
