@@ -3,12 +3,15 @@ numpy alone, so they are tested without torch or a model."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 
 from editor.restore.labels import CASE_CLASSES, END_INDEX, MARK_GROUP, PUNCT_MARKS, THREE_CLASS
 
 
-def decision_scales(decision: dict) -> np.ndarray:
+def decision_scales(decision: Mapping[str, Any]) -> np.ndarray:
     """The per-class weights of the mark decision, in THREE_CLASS order (O, COMMA, PERIOD, QUESTION).
 
     `class_scales` names them; an older config's `none_scale` scales "no mark" alone."""
@@ -30,7 +33,8 @@ def decide_marks(punct: np.ndarray, class_scales: np.ndarray) -> np.ndarray:
     G = np.asarray(MARK_GROUP, punct.dtype)  # (7, 4)
     group = ((punct @ G) * class_scales).argmax(1)
     in_group = G[:, group].T.astype(bool)  # (N, 7)
-    return np.where(in_group, punct, -1.0).argmax(1)
+    chosen: np.ndarray = np.where(in_group, punct, -1.0).argmax(1)
+    return chosen
 
 
 def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray, position_free_lower: float,
@@ -142,7 +146,10 @@ def boost_sentence_ends(punct: np.ndarray, odds: float, rows: np.ndarray | None 
 
 def temper(p: np.ndarray, temperature: float) -> np.ndarray:
     """Temperature scaling of a distribution: p^(1/T), renormalised."""
+    q: np.ndarray
     if temperature == 1.0:
-        return p / np.maximum(p.sum(1, keepdims=True), 1e-12)
+        q = p / np.maximum(p.sum(1, keepdims=True), 1e-12)
+        return q
     q = np.power(np.clip(p, 1e-12, 1.0), 1.0 / temperature)
-    return q / q.sum(1, keepdims=True)
+    q = q / q.sum(1, keepdims=True)
+    return q

@@ -3,7 +3,13 @@ exception a cancelled restoration raises. No torch or numpy needed to read them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
+
+#: A distribution as the restorer gives it: a dict label -> p, or a row of probabilities in label
+#: order (a list, or a row of a numpy array, kept without importing numpy here).
+Distribution = Any
 
 
 class Cancelled(Exception):
@@ -23,8 +29,13 @@ class WordPrediction:
     """
 
     __slots__ = ("punct", "case", "text", "_punct_p", "_case_p")
+    punct: str
+    case: str
+    text: str
+    _punct_p: Distribution
+    _case_p: Distribution
 
-    def __init__(self, punct: str, punct_probs, case: str, case_probs, text: str) -> None:
+    def __init__(self, punct: str, punct_probs: Distribution, case: str, case_probs: Distribution, text: str) -> None:
         set_ = object.__setattr__
         set_(self, "punct", punct)
         set_(self, "_punct_p", punct_probs)
@@ -32,7 +43,7 @@ class WordPrediction:
         set_(self, "_case_p", case_probs)
         set_(self, "text", text)
 
-    def __setattr__(self, name: str, value) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"WordPrediction is read-only (cannot set {name!r})")
 
     @property
@@ -47,7 +58,7 @@ class WordPrediction:
     def punct_distribution(self) -> list[float]:
         """The mark probabilities in PUNCT_MARKS order, without building a dict."""
         p = self._punct_p
-        return [p[m] for m in PUNCT_MARKS] if isinstance(p, dict) else [float(x) for x in p]
+        return [float(p[m]) for m in PUNCT_MARKS] if isinstance(p, dict) else [float(x) for x in p]
 
     @property
     def punct_confidence(self) -> float:
@@ -57,7 +68,7 @@ class WordPrediction:
     def case_confidence(self) -> float:
         return _prob(self._case_p, self.case, CASE_CLASSES)
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (self.punct, self.punct_probs, self.case, self.case_probs, self.text)
 
     def __eq__(self, other: object) -> bool:
@@ -72,15 +83,15 @@ class WordPrediction:
                 f"case_probs={self.case_probs!r}, text={self.text!r})")
 
 
-def _as_dict(p, labels: tuple[str, ...]) -> dict[str, float]:
+def _as_dict(p: Distribution, labels: tuple[str, ...]) -> dict[str, float]:
     if isinstance(p, dict):
         return dict(p)
     return dict(zip(labels, p.tolist() if hasattr(p, "tolist") else p))
 
 
-def _prob(p, label: str, labels: tuple[str, ...]) -> float:
+def _prob(p: Distribution, label: str, labels: tuple[str, ...]) -> float:
     if isinstance(p, dict):
-        return p[label]
+        return float(p[label])
     return float(p[labels.index(label)])
 
 
