@@ -280,7 +280,8 @@ class QtTranscriptView(EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
     # -- keeping up with the document -------------------------------------------------------------
     def _on_tokens_changed(self, start: int, removed: int, inserted: int) -> None:
         if removed == inserted:  # words edited in place (accepting): restyle them later
-            self._dirty.update(t.id for t in self.transcript.tokens[start:start + inserted])
+            doc = self.transcript  # by index: doc.tokens would copy every token after each change
+            self._dirty.update(doc[i].id for i in range(start, start + inserted))
             self._flush_timer.start()
             return
         self._splice(start, removed, inserted)

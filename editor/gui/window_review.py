@@ -58,10 +58,10 @@ class ReviewCommands:
                    else "wait for the sentence end before them") if held else ""), 6000)
 
         def accept(start: int, end: int | None, merge_id=None) -> None:
-            above = sum(1 for t in doc.tokens[start:end]
-                        for s in doc.suggestions_of(t.id).values()
-                        if s.state == State.PENDING and s.confidence >= min_confidence) \
-                if doc.tokens else 0
+            # by index: doc.tokens copies every token after each slice's change
+            above = sum(1 for i in range(start, len(doc) if end is None else min(end, len(doc)))
+                        for s in doc.suggestion_view(doc[i].id).values()
+                        if s.state == State.PENDING and s.confidence >= min_confidence)
             chosen = doc.pending_to_apply(min_confidence, start=start, end=end)
             counts[0] += doc.accept_suggestions(chosen, text=text, merge_id=merge_id)
             counts[1] += above - len(chosen)
