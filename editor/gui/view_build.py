@@ -1,0 +1,118 @@
+"""Putting a transcript's text on screen: all at once for a short one; for a long one its first
+words at once and the rest a slice per turn of the event loop (``building``), so that opening
+100,000 words never holds the window. Words not shown yet are drawn as they stand when the build
+gets to them; whatever needs a far word's position finishes the build first (``_ensure_built``)."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtGui import QTextCursor
+
+from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK, soft_breaks
+
+# A text of up to BUILD_AT_ONCE words is shown at once; a longer one shows its first FIRST_BUILT
+# words at once and the rest _BUILD_STEP words at a time, _BUILD_SECONDS per turn of the event loop.
+BUILD_AT_ONCE, FIRST_BUILT, _BUILD_STEP = 5_000, 2_000, 1_000
+_BUILD_SECONDS = 0.004
+
+
+class BuildMixin:
+    """Part of ``QtTranscriptView`` (which holds the state these methods use)."""
+
+    def rebuild(self) -> None:
+        """Lay the whole text out again (opening a document, new settings). A long text shows its
+        first words now and the rest a slice per turn of the event loop (``building``): all of
+        100,000 words at once held the window for a fifth of a second."""
+        doc = self.transcript
+        tokens = doc.tokens
+        # words with times have them throughout: a look at both ends is enough (and quick)
+        self._timed = any(t.start is not None for t in (*tokens[:100], *tokens[-100:]))
+        # Subtitle cues as read (``Metadata.cues``, where the reader keeps them): a bar marks where
+        # each begins.
+        self.cue_ids = frozenset(c.token_ids[0] for c in getattr(doc.metadata, "cues", ())
+                                 if getattr(c, "token_ids", ()))
+        self._soft = soft_breaks(doc)
+        self._dirty.clear()
+        self._built, self._building = 0, True
+        n = len(doc)
+        self._build_step(n if n <= BUILD_AT_ONCE else FIRST_BUILT)
+        if self._built >= n:
+            self._building = False
+        else:
+            self._build_timer.start()
+        self._layout_gutter()
+
+    @property
+    def building(self) -> bool:
+        """True while a long text is still being put on screen (``text_map`` holds its start)."""
+        return self._building
+
+    def _pieces(self, a: int, b: int) -> tuple[list[str], list[str], list[str], list]:
+        """(separators, surfaces, marks, [(index, look) of the styled ones]) of tokens ``a:b`` as
+        they are to be shown: plain words in bulk, a full look only where there are suggestions."""
+        doc = self.transcript
+        tokens = doc.tokens[a:b]
+        soft, is_start = self._soft, doc.is_paragraph_start
+        seps = [PARAGRAPH_GAP if is_start(i) else SOFT_BREAK if t.id in soft else " "
+                for i, t in enumerate(tokens, a)]
+        if a == 0 and seps:
+            seps[0] = ""
+        surfs = [t.surface or t.word for t in tokens]
+        puncts = [t.punct for t in tokens]
+        styled = []
+        suggested = doc.suggested_token_ids()
+        if suggested:
+            suggested_set = set(suggested)
+            for k, t in enumerate(tokens):
+                if t.id in suggested_set:
+                    look = self._look(a + k)
+                    surfs[k], puncts[k] = look[1], look[2]
+                    if look[3] is not None or look[4] is not None:
+                        styled.append((a + k, look))
+        return seps, surfs, puncts, styled
+
+    def _build_step(self, b: int) -> None:
+        """Show tokens from ``_built`` up to ``b`` after what is shown (all of it from 0)."""
+        a, b = self._built, min(b, len(self.transcript))
+        seps, surfs, puncts, styled = self._pieces(a, b)
+        tm = self.text_map
+        self._moving = True
+        try:
+            if a == 0:
+                self.setPlainText(tm.reset(seps, surfs, puncts))
+            else:
+                tm.splice(a, 0, zip(seps, surfs, puncts))
+                cursor = QTextCursor(self.document())
+                cursor.movePosition(QTextCursor.MoveOperation.End)
+                cursor.insertText("".join(map(str.__add__, map(str.__add__, seps, surfs), puncts)),
+                                  self.looks.plain)
+            if styled:
+                cursor = QTextCursor(self.document())
+                cursor.beginEditBlock()
+                for i, (_sep, surface, punct, sfmt, pfmt) in styled:
+                    self.looks.format_token(cursor, tm.word_range(i)[0], surface, punct, sfmt, pfmt)
+                cursor.endEditBlock()
+        finally:
+            self._moving = False
+        self._built = b
+
+    def _build_slice(self) -> None:
+        """The next words of a long text, for about ``_BUILD_SECONDS``."""
+        end = time.perf_counter() + _BUILD_SECONDS
+        while self._building and time.perf_counter() < end:
+            self._build_step(self._built + _BUILD_STEP)
+            if self._built >= len(self.transcript):
+                self._building = False
+                self._layout_gutter()
+        if self._building:
+            self._build_timer.start()
+
+    def _ensure_built(self, index: int | None = None) -> None:
+        """Show the text up to token ``index`` (all of it: None) now, if a build is under way."""
+        while self._building and (index is None or index >= self._built):
+            self._build_step(self._built + 4 * _BUILD_STEP)
+            if self._built >= len(self.transcript):
+                self._building = False
+                self._build_timer.stop()
+                self._layout_gutter()
