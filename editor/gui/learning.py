@@ -50,9 +50,11 @@ class LearningController(QObject):
         self.loader: Callable[[], object] | None = None
         self.last_seconds: float | None = None  # how long the last adaptation took (worker time)
 
-    def remember(self, transcript: Transcript, forms: dict[str, str] | None = None) -> BackgroundOp | None:
+    def remember(self, transcript: Transcript, forms: dict[str, str] | None = None,
+                 source: str | None = None) -> BackgroundOp | None:
         """Learn from ``transcript``'s review (call after it was saved); ``forms``: its
-        ``user_forms`` when the caller has them already (a pass over every word saved)."""
+        ``user_forms`` when the caller has them already (a pass over every word saved); ``source``:
+        the project file, so that saving it again replaces what it taught before."""
         if not self.settings.review.learn_from_reviews:
             return None
         from editor.restore.learned import reviewed_decisions
@@ -80,7 +82,8 @@ class LearningController(QObject):
                 except (OSError, ValueError, RuntimeError, UserError) as err:  # no model: forms and pair marks only
                     log.warning("learning without the model's marginals: %s", err)
                     learned = Adaptation.learn(decisions, None, reviewed=reviewed)
-            result = remember_review(learned, forms, profile_key(language, speakers), profile_label(language, speakers))
+            result = remember_review(learned, forms, profile_key(language, speakers), profile_label(language, speakers),
+                                     source)
             return (*result, time.perf_counter() - began)
 
         return BackgroundOp(self, work).success(self._remembered).failure(self._failed).run()

@@ -111,7 +111,7 @@ class FileCommands:
 
         # the restorer this window restores with, loaded once per process (on the worker thread)
         self.learning.loader = partial(load_restorer, self.restoration.model, self.restoration.device)
-        self.learning.remember(doc, forms)
+        self.learning.remember(doc, forms, str(target.resolve()))
         self.session.mark_saved(target)
         self.remember_recent(target)
         self.autosaver.discard()

@@ -72,11 +72,27 @@ def load_learned(key: str) -> Adaptation | None:
         raise ValueError(f"{path}: {err}") from None
 
 
-def save_learned(key: str, adaptation: Adaptation, label: str = "") -> None:
+def save_learned(key: str, adaptation: Adaptation, label: str = "",
+                 sources: Mapping[str, Mapping] | None = None) -> None:
+    """Keep `adaptation` for `key`; `sources`: what each reviewed document taught on its own (see
+    `remember_review`), kept beside it so that saving a document again replaces its share."""
     from editor.core.formats._common import atomic_write
 
-    data = {**adaptation.to_dict(), "label": label}
+    data = {**adaptation.to_dict(), "label": label, **({"sources": dict(sources)} if sources else {})}
     atomic_write(_path(key), (json.dumps(data, ensure_ascii=False) + "\n").encode())
+
+
+def _sources(key: str) -> dict[str, dict]:
+    """Each reviewed document's own adaptation kept in profile `key` (a profile from before they
+    were kept apart counts as one earlier review); damaged or missing: none."""
+    try:
+        data = json.loads(_path(key).read_text(encoding="utf-8"))
+        sources = data.get("sources")
+        if isinstance(sources, dict):
+            return {str(k): Adaptation.from_dict(v).to_dict() for k, v in sources.items()}
+        return {"earlier": Adaptation.from_dict(data).to_dict()}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
 
 
 @dataclass(frozen=True)
@@ -188,22 +204,29 @@ def learn_review(restorer, decisions: Sequence[Decision], reviewed: Sequence[boo
                             reviewed=reviewed)
 
 
-def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "") -> tuple[int, int]:
+def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "",
+                    source: str | None = None) -> tuple[int, int]:
     """Keep what a review taught: `forms` join the user lexicon, and `learned` (see `learn_review`)
-    joins the adaptation kept for `key` (see `profile_key`). Returns (forms added or changed,
-    reviewed words the profile has now learned from)."""
+    joins the adaptation kept for `key` (see `profile_key`). `source` names the reviewed document
+    (its project file): saving it again replaces what it taught before instead of counting its
+    decisions twice; the latest document's forms and marks come first. Returns (forms added or
+    changed, reviewed words the profile has now learned from)."""
+    import hashlib
+
     from editor.core.lexicon import UserLexicon
 
     lex = UserLexicon.load()
     changed = lex.learn(forms)
     if changed:
         lex.save()
-    try:
-        kept = load_learned(key)
-    except ValueError:
-        kept = None  # a damaged file is replaced by what this review taught
+    sources = _sources(key)
     if learned is None or learned.is_empty():
-        return len(changed), kept.words if kept is not None else 0
-    merged = kept.merged(learned) if kept is not None else learned
-    save_learned(key, merged, label)
+        return len(changed), sum(int(v.get("words", 0)) for v in sources.values())
+    name = hashlib.sha1(source.encode("utf-8")).hexdigest()[:16] if source else f"review-{len(sources) + 1}"
+    sources.pop(name, None)
+    sources[name] = learned.to_dict()  # last: its choices take precedence
+    merged = Adaptation()
+    for data in sources.values():
+        merged = merged.merged(Adaptation.from_dict(data))
+    save_learned(key, merged, label, sources)
     return len(changed), merged.words

@@ -174,19 +174,26 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
     assert learned.pair_marks == {("well", "you"): ""} and learned.case_forms == {"okafor": "Okafor"}
     # fitted on the model's marginals for the reviewed words; four words barely move it
     assert np.any(learned.punct_bias) and np.abs(learned.punct_bias).max() < 0.5
-    added, words = remember_review(learned, user_forms(doc), profile_key("en", ["Ann"]), "en, speaker Ann")
+    added, words = remember_review(learned, user_forms(doc), profile_key("en", ["Ann"]), "en, speaker Ann",
+                                   "/p/talk.stet")
     assert added == 1 and words == 4
+    # saving the same project again replaces what it taught; another project adds to it
+    assert remember_review(learned, {}, profile_key("en", ["Ann"]), "en, speaker Ann", "/p/talk.stet") == (0, 4)
+    other = Adaptation(pair_marks={("well", "you"): ","}, words=6)
+    assert remember_review(other, {}, profile_key("en", ["Ann"]), "en, speaker Ann", "/p/two.stet") == (0, 10)
+    assert load_learned(profile_key("en", ["Ann"])).pair_marks == {("well", "you"): ","}  # the latest first
+    assert remember_review(learned, {}, profile_key("en", ["Ann"]), "en, speaker Ann", "/p/talk.stet") == (0, 10)
     assert UserLexicon.load().forms == {"okafor": "Okafor"}
     same = adaptation_from({}, "en", ["Ann"], learned=True)
     assert same.pair_marks == {("well", "you"): ""} and same.fixed_forms == {"okafor": "Okafor"}
-    assert np.allclose(same.punct_bias, learned.punct_bias, atol=1e-5)
+    assert np.allclose(same.punct_bias, 0.4 * learned.punct_bias, atol=1e-5)  # 4 of its 10 words
     other = adaptation_from({}, "de", ["Ann"], learned=True)
     assert other.pair_marks == {} and not np.any(other.punct_bias)
     assert adaptation_from({}, "en", ["Ann"], learned=False).pair_marks == {}
     assert adaptation_from({"lexicon": {"lyon": "LYON"}}, "en", [], lexicon=False).fixed_forms == {"lyon": "LYON"}
     # another language's profile applies when the person chooses it (kept in the document, or given)
     [prof] = list_profiles()
-    assert prof.key == profile_key("en", ["Ann"]) and prof.label == "en, speaker Ann" and prof.words == 4
+    assert prof.key == profile_key("en", ["Ann"]) and prof.label == "en, speaker Ann" and prof.words == 10
     assert adaptation_from({"learned_profile": prof.key}, "de", ["Bo"], learned=True).pair_marks == {("well", "you"): ""}
     assert adaptation_from({}, "de", ["Bo"], profile=prof.key).pair_marks == {("well", "you"): ""}
     with pytest.raises(ValueError, match="no learned profile"):
