@@ -31,7 +31,7 @@ def run(file: str | None = None, *, screenshot: str | None = None, model: str | 
     window.show()
     if screenshot:
         return _screenshot(app, window, file, Path(screenshot), timeout)
-    QTimer.singleShot(0, lambda: begin(window, file))
+    QTimer.singleShot(0, window, lambda: begin(window, file))
     return app.exec()
 
 
@@ -47,7 +47,7 @@ def begin(window, file: str | None) -> None:
     if not file or restored:
         # Import torch and load the model while the person picks a file: the import holds the
         # interpreter for a moment (a one-time hitch of a few hundred ms), better now than later.
-        QTimer.singleShot(500, window.preload_restorer)
+        QTimer.singleShot(500, window, window.preload_restorer)
 
 
 def _screenshot(app, window, file: str | None, png: Path, timeout: float) -> int:

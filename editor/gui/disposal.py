@@ -30,7 +30,7 @@ class Disposer(QObject):
     def dispose(self, old: Transcript) -> None:
         self._queue.append(old.take_apart())
         if len(self._queue) == 1:
-            QTimer.singleShot(0, self._slice)
+            QTimer.singleShot(0, self, self._slice)
 
     def _slice(self) -> None:
         end = time.perf_counter() + 0.005
@@ -38,4 +38,4 @@ class Disposer(QObject):
             if next(self._queue[0], None) is None:
                 self._queue.pop(0)
         if self._queue:
-            QTimer.singleShot(0, self._slice)
+            QTimer.singleShot(0, self, self._slice)

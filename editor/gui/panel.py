@@ -204,7 +204,7 @@ class QtSuggestionList(QWidget):
                 if self._again:
                     self._changed()
                 return
-        QTimer.singleShot(0, self._scan_slice)
+        QTimer.singleShot(0, self, self._scan_slice)
 
     def _scanner(self):
         """Yields True per slice of suggestions looked at; shows the result at the end."""

@@ -99,7 +99,7 @@ class PlaybackController(QObject):
             if doc.metadata.audio_file:
                 self.message.emit(f"The recording {doc.metadata.audio_file} was not found", 8000)
                 if self.interactive:  # after the window has shown the text
-                    QTimer.singleShot(0, lambda: self._offer_to_locate(doc))
+                    QTimer.singleShot(0, self, lambda: self._offer_to_locate(doc))
             return
         if self.bar is None:
             self._build(self.make_player() if self.make_player is not None else None)

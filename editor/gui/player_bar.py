@@ -78,7 +78,7 @@ class QtPlayerBar(QWidget):
         self.timeline.clicked.connect(self._timeline_moved)
         self.timeline.sliderMoved.connect(self._timeline_moved)
         self.timeline.actionTriggered.connect(
-            lambda _action: QTimer.singleShot(0, lambda: self._timeline_moved(self.timeline.value())))
+            lambda _action: QTimer.singleShot(0, self, lambda: self._timeline_moved(self.timeline.value())))
 
         self.time_label = QLabel()
         self.time_label.setObjectName("player-time")

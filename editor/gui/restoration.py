@@ -297,7 +297,7 @@ class RestorationController(QObject):
         stale = self._stale and status == "done"
         self.finished.emit(status)
         if stale and self.transcript is not None:  # words changed under the pass: once more
-            QTimer.singleShot(500, lambda doc=self.transcript: self._rerun(doc))
+            QTimer.singleShot(500, self, lambda doc=self.transcript: self._rerun(doc))
 
     def _rerun(self, doc: Transcript) -> None:
         if doc is self.transcript and not self._running:

@@ -229,7 +229,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         looks = [self._look(i) for i in range(start, start + inserted)]
         if not self._timed and any(t.start is not None for t in self.transcript.tokens[start:start + inserted]):
             self._timed = True
-            QTimer.singleShot(0, self._layout_gutter)
+            QTimer.singleShot(0, self, self._layout_gutter)
         self._moving = True
         try:
             cursor = QTextCursor(self.document())

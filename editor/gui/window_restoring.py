@@ -83,7 +83,7 @@ class RestorationCommands:
             if doc.suggestions():
                 self.show_pending(self.panel.pending_count)
             self.restoration_status = "skipped"
-            QTimer.singleShot(0, self.restoration_finished.emit)
+            QTimer.singleShot(0, self, self.restoration_finished.emit)
 
     def show_pending(self, pending: int) -> None:
         """The status bar's count follows the list's (accepting, rejecting, undoing, editing)."""

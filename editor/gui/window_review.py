@@ -69,7 +69,7 @@ class ReviewCommands:
         if len(doc.tokens) <= BULK_AT_ONCE:
             accept(0, None)
             note()
-            QTimer.singleShot(0, self.bulk_finished.emit)
+            QTimer.singleShot(0, self, self.bulk_finished.emit)
             return counts[0]
         # A long transcript: a slice of words per turn of the event loop, all one undo step.
         merge_id = ("accept all", id(self), time.perf_counter())
@@ -143,7 +143,7 @@ class ReviewCommands:
             done: list[bool] = []
             self.view.reveal_change(lambda: done.append(history.undo() if undo else history.redo()))
             if done[0]:
-                QTimer.singleShot(0, self.bulk_finished.emit)
+                QTimer.singleShot(0, self, self.bulk_finished.emit)
             return done[0]
         text = history.undo_text if undo else history.redo_text
         steps = history.stepwise(undo)
@@ -172,7 +172,7 @@ class ReviewCommands:
         self.panel.busy = True  # refreshed seldom meanwhile, and once at the end
         process.hold_collections()  # none over the new records meanwhile (see set_transcript)
         self.view.last_changed = None
-        QTimer.singleShot(0, self._bulk_slice)
+        QTimer.singleShot(0, self, self._bulk_slice)
 
     def _bulk_slice(self) -> None:
         if self._bulk is None:
@@ -187,7 +187,7 @@ class ReviewCommands:
             self.view.flush()  # the redraw counts in the slice's time
         self.view.flush()
         if not finished:
-            QTimer.singleShot(0, self._bulk_slice)
+            QTimer.singleShot(0, self, self._bulk_slice)
             return
         self._bulk = None
         self.restoration.paused = False

@@ -285,3 +285,26 @@ def test_the_legend_explains_every_mark_the_text_can_carry(reviewed):
                  "Dotted underline", "low confidence", "Framed", "Export"):
         assert what in key, what
     assert reviewed.panel.legend.labels["high"].text() == "High ≥ 90%"
+
+
+def test_a_list_refresh_queued_before_the_panel_is_deleted_does_not_run(qtbot, monkeypatch):
+    """A slice queued on the event loop belongs to its panel: deleting the panel (closing the
+    window while a refresh is under way) drops it instead of touching a deleted list widget."""
+    import shiboken6
+    from PySide6.QtWidgets import QApplication
+
+    from editor.core.document import Kind, Suggestion, Transcript
+    from editor.core.settings import Settings
+    from editor.gui import panel as panel_module
+    from editor.gui.panel import QtSuggestionList
+
+    doc = Transcript.from_text(" ".join(f"w{i}" for i in range(20_000)))
+    doc.set_suggestions([Suggestion(token_id=t.id, kind=Kind.PUNCT, value=",", probs={",": 0.6, "": 0.4})
+                         for t in doc.tokens])
+    monkeypatch.setattr(panel_module, "_SCAN_SECONDS", 0.0002)  # many slices, one step each
+    panel = QtSuggestionList(doc, Settings())
+    panel.refresh_soon()
+    qtbot.waitUntil(lambda: panel._scan is not None)  # the refresh started; its next slice queued
+    shiboken6.delete(panel)
+    for _ in range(20):
+        QApplication.processEvents()  # an error in a queued slice would fail the test here
