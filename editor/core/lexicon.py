@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from editor.core.errors import UserError
-from editor.core.formats._common import atomic_write
+from editor.core.atomic import atomic_write
 from editor.core.paths import data_dir
 
 FILE_NAME = "lexicon.json"

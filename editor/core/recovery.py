@@ -25,9 +25,10 @@ import threading
 import time
 from pathlib import Path
 
+from editor.core.atomic import atomic_write, fsync_folder
 from editor.core.errors import UserError
 from editor.core.formats.journal import is_journal, journal_info
-from editor.core.recovery_journal import Journal, fsync_folder
+from editor.core.recovery_journal import Journal
 from editor.core.recovery_lock import HeldLock, close_fd, lock_unheld, try_lock
 from editor.core.recovery_state import (DocumentTracker, EncodeCache, RecoveryInfo, RecoveryState,
                                         SuggestionMirror)
@@ -100,8 +101,6 @@ class RecoverySlot(_Files):
     def write(self, state: RecoveryState, generation: int | None = None) -> bool:
         """Write the autosave (atomically: a kill mid-write leaves the previous one). Any thread.
         False when nothing was written: the slot was closed, or discarded after ``generation``."""
-        from editor.core.formats._common import atomic_write
-
         with self._encoding:  # outside the lock: a discard need not wait for the encoding
             if state.seq < self._encoded_seq:  # a newer capture is written: only keep count
                 self._mirror.apply(state)

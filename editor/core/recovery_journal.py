@@ -10,14 +10,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from editor.core.atomic import atomic_write
 from editor.core.formats.journal import JOURNAL_HEAD
 from editor.core.recovery_state import Encoded, dumps
-
-
-def fsync_folder(folder: Path) -> None:
-    from editor.core.formats._common import _fsync_folder as fsync
-
-    fsync(folder)
 
 
 def run_line(entry: Encoded) -> bytes:
@@ -36,8 +31,6 @@ class Journal:
         """Append the runs the file lacks and (``state``) the state that uses them, or write the
         file whole: the first time, when it is not as we left it, or when old runs outweigh the
         live ones."""
-        from editor.core.formats._common import atomic_write
-
         line = (dumps({"state": head, "runs": [e[4] for e in entries]}) + "\n").encode() \
             if state else b""
         new = [run_line(e) for e in entries if e[4] not in self.on_disk]

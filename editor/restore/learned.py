@@ -76,7 +76,7 @@ def save_learned(key: str, adaptation: Adaptation, label: str = "",
                  sources: Mapping[str, Mapping] | None = None) -> None:
     """Keep `adaptation` for `key`; `sources`: what each reviewed document taught on its own (see
     `remember_review`), kept beside it so that saving a document again replaces its share."""
-    from editor.core.formats._common import atomic_write
+    from editor.core.atomic import atomic_write
 
     data = {**adaptation.to_dict(), "label": label, **({"sources": dict(sources)} if sources else {})}
     atomic_write(_path(key), (json.dumps(data, ensure_ascii=False) + "\n").encode())

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from editor.core.errors import UserError
+from editor.core import atomic
 from editor.core.formats import _common, read_any
 from editor.core.formats._common import ReadOnlyFile, atomic_write, clean_stale_temps
 
@@ -88,18 +89,18 @@ def test_a_fault_that_also_stops_putting_back_names_the_complete_old_copy(tmp_pa
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
     first.write_bytes(b"old words")
     os.link(first, second)
-    real = _common._write_into
+    real = atomic._write_into
 
     def fail(target, data):
         real(target, data[:2])
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(_common, "_write_into", fail)
+    monkeypatch.setattr(atomic, "_write_into", fail)
     with pytest.raises(UserError, match="old content could not be put back; it is in") as info:
         atomic_write(first, b"new words")
     kept = str(info.value).rsplit(" ", 1)[1]
     assert open(kept, "rb").read() == b"old words" and first.stat().st_nlink == 2
-    monkeypatch.setattr(_common, "_write_into", real)
+    monkeypatch.setattr(atomic, "_write_into", real)
     assert read_any(first).words() == ["old", "words"] and second.read_bytes() == b"old words"
     assert not os.path.exists(kept)
 

@@ -1,6 +1,6 @@
 """A file with hard links is rewritten in place (so every name sees the new content): an error or
 a kill at any step leaves it old or new, never half written, and the next read or write of it
-puts a cut-short save right (editor/core/formats/_common.py, ``atomic_write``)."""
+puts a cut-short save right (editor/core/atomic.py, ``atomic_write``)."""
 
 import os
 import subprocess
@@ -11,7 +11,8 @@ import time
 import pytest
 
 from editor.core import FormatError, UserError
-from editor.core.formats import _common, read_any
+from editor.core import atomic
+from editor.core.formats import read_any
 from editor.core.formats._common import (BACKUP_SUFFIX, STALE_TEMP_SECONDS, atomic_write,
                                          backup_path, clean_stale_temps, finish_interrupted_write)
 
@@ -45,7 +46,7 @@ def test_an_error_at_any_step_leaves_the_old_content(linked, monkeypatch, fail_a
     """The disk fills up while the backup or the new content is written: the old content is in
     place (put back at once), the links kept, and no backup or temporary file is left."""
     target, other = linked
-    real = _common._write_all
+    real = atomic._write_all
     calls = []
 
     def failing(fd, data):
@@ -55,7 +56,7 @@ def test_an_error_at_any_step_leaves_the_old_content(linked, monkeypatch, fail_a
             raise OSError(28, "No space left on device")
         real(fd, data)
 
-    monkeypatch.setattr(_common, "_write_all", failing)
+    monkeypatch.setattr(atomic, "_write_all", failing)
     with pytest.raises(UserError, match="cannot write .*No space left"):
         atomic_write(target, NEW.encode())
     assert other.read_text(encoding="utf-8") == OLD and os.path.samefile(target, other)
@@ -64,9 +65,10 @@ def test_an_error_at_any_step_leaves_the_old_content(linked, monkeypatch, fail_a
 
 KILLER = textwrap.dedent("""
     import os, sys
+    from editor.core import atomic
     from editor.core.formats import _common
     step, target, new = sys.argv[1], sys.argv[2], sys.argv[3]
-    real_write_all, real_into, real_unlink = _common._write_all, _common._write_into, os.unlink
+    real_write_all, real_into, real_unlink = atomic._write_all, atomic._write_into, os.unlink
     calls = []
 
     def write_all(fd, data):  # call 1: the backup of the old content; call 2: the target
@@ -87,7 +89,7 @@ KILLER = textwrap.dedent("""
             os._exit(9)
         real_unlink(path, *args, **kwargs)
 
-    _common._write_all, _common._write_into, os.unlink = write_all, write_into, unlink
+    atomic._write_all, atomic._write_into, os.unlink = write_all, write_into, unlink
     _common.atomic_write(target, open(new, "rb").read())
     os._exit(0)
 """)
@@ -167,7 +169,7 @@ def test_a_backup_that_cannot_be_put_back_is_named_and_kept(linked, monkeypatch)
     def refused(*_args):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(_common, "_write_into", refused)
+    monkeypatch.setattr(atomic, "_write_into", refused)
     with pytest.raises(FormatError, match=f"interrupted.*{BACKUP_SUFFIX}.*permission denied"):
         read_any(target)
     assert backup.read_text(encoding="utf-8") == OLD
