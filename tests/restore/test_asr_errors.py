@@ -5,8 +5,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from editor.restore.lab.data import (
-    ASR_ERRORS,
+from editor.restore.labels import ASR_ERRORS
+from editor.restore.lab.asr_noise import (
     RecognizerNoise,
     batch_with_asr_errors,
     recognizer_errors,

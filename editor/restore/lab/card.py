@@ -261,7 +261,7 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     a("- Training windows of 40-120 words starting anywhere (usually mid-sentence), never across a document; "
       "sources drawn by the weights above.")
     if tc.get("asr_errors", 0) > 0:
-        from editor.restore.lab.data import ASR_ERRORS
+        from editor.restore.labels import ASR_ERRORS
 
         a(f"- Recognition errors simulated in {100 * tc['asr_errors']:.0f} % of the windows (of the last stage): "
           f"{100 * ASR_ERRORS['substitute']:.0f} % of their words replaced by another word of the batch, "

@@ -9,13 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from editor.core.errors import UserError
-from editor.restore.lab.data import (
-    RecognizerNoise,
-    read_cased_paragraphs,
-    read_iwslt_tsv,
-    recognizer_errors,
-    simulate_asr_errors,
-)
+from editor.restore.lab.asr_noise import RecognizerNoise, recognizer_errors, simulate_asr_errors
+from editor.restore.lab.data import read_cased_paragraphs, read_iwslt_tsv
 from editor.restore.lab.evaluate import calibration, case_errors, case_scores, high_confidence, punct_scores, sentence_accuracy
 from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS, THREE_CLASS
 

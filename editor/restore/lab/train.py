@@ -18,10 +18,9 @@ import numpy as np
 import torch
 
 from editor.core.errors import UserError
+from editor.restore.lab.asr_noise import RecognizerNoise, batch_with_asr_errors
 from editor.restore.lab.data import (
-    RecognizerNoise,
     WindowSampler,
-    batch_with_asr_errors,
     build_mixed_lexicon,
     prepare,
     read_iwslt_tsv,
