@@ -3,7 +3,7 @@
 import copy
 import json
 
-from editor.restore.lab.card import measured_failure_modes
+from editor.restore.lab.card_sections import measured_failure_modes
 from editor.restore.package import default_model_dir
 
 
