@@ -80,6 +80,9 @@ class BuildMixin:
         self._moving = True
         try:
             if a == 0:
+                # setPlainText gives the whole text the format the caret stands in (after a
+                # proposed mark: bold and tinted): plain first, the proposals styled below.
+                self.setCurrentCharFormat(self.looks.plain)
                 self.setPlainText(tm.reset(seps, surfs, puncts))
             else:
                 tm.splice(a, 0, zip(seps, surfs, puncts))

@@ -348,3 +348,35 @@ def test_stet_gui_screenshot_of_an_unreadable_file_names_it_once(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("stet: error:"), done.stderr
     assert lines[0].count(str(folder)) == 1, lines[0]
     assert not (tmp_path / "shot.png").exists()
+
+
+def test_plain_words_stay_plain_when_the_text_is_laid_out_again(window):
+    """After a zoom or new settings, the plain words took the format the caret stood in (bold, a
+    band's tint) over whole runs of text, as if every word were a proposal."""
+    from PySide6.QtGui import QTextCursor
+
+    from editor.core.document import Kind, Suggestion, Token, Transcript
+
+    doc = Transcript([Token(w) for w in "hello and welcome back to the old library".split()])
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.4, "": 0.35, ".": 0.25})])
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    cursor = view.textCursor()
+    cursor.setPosition(len("hello,"))  # the caret just after the proposed mark, in its format
+    view.setTextCursor(cursor)
+
+    def plain_formats() -> set:
+        cursor = QTextCursor(view.document())
+        seen = set()
+        for i in range(1, len(doc)):  # the words with no suggestion
+            cursor.setPosition(view.text_map.word_range(i)[0] + 1)
+            f = cursor.charFormat()
+            seen.add((f.background().style(), f.fontWeight(), f.underlineStyle()))
+        return seen
+
+    before = plain_formats()
+    assert len(before) == 1
+    window.zoom(+1)
+    assert plain_formats() == before
+    window.apply_settings()
+    assert plain_formats() == before
