@@ -77,6 +77,13 @@ class EditingMixin:
     def _edit_and_place(self, start: int, end: int, typed: str) -> None:
         # Characters typed (or deleted) one after another in a row are one undo step, as in any
         # text editor; moving the caret, a space or a line break starts the next one.
+        if typed.isspace() and start == end and self._space_adds_nothing(start):
+            # Next to a space, a paragraph break or at the end a space changes no word: hold it
+            # for the word typed next (an edit now would take a proposed mark just before it into
+            # the text and drop the space, so that the next word stuck to the mark).
+            self._held, self._run = (start, typed), None
+            self._place_caret(start)
+            return
         kind = "type" if typed else "delete"
         single = len(typed) <= 1 and not typed.isspace() and end - start <= 1
         if not (single and self._run is not None and self._run[0] == kind
@@ -92,6 +99,13 @@ class EditingMixin:
             # for the word typed next, so "a|" + " " + "b" gives two words, not "ab".
             self._held, caret = (start, typed), start
         self._place_caret(caret)
+
+    def _space_adds_nothing(self, position: int) -> bool:
+        """Whether a space typed at ``position`` of the shown text would change no word."""
+        text = self.document()
+        if position >= text.characterCount() - 1:
+            return True
+        return text.characterAt(position).isspace() or text.characterAt(position) == "\u2029"
 
     def _place_caret(self, position: int) -> None:
         self._moving = True

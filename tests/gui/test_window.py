@@ -380,3 +380,32 @@ def test_plain_words_stay_plain_when_the_text_is_laid_out_again(window):
     assert plain_formats() == before
     window.apply_settings()
     assert plain_formats() == before
+
+
+@pytest.mark.parametrize("where", ["mid", "end"])
+def test_a_space_typed_after_a_proposed_mark_starts_a_new_word(qtbot, where):
+    """"you," with the comma proposed, then " zebra" typed after it, gave one word "you,zebra":
+    the space took the comma into the text and was lost, so the next word stuck to it."""
+
+    from editor.core.document import Kind, Suggestion, Token, Transcript
+    from editor.core.settings import Settings
+    from editor.gui.view import QtTranscriptView
+
+    doc = Transcript([Token(w) for w in ["thank", "you", "so", "much"]])
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ",", {",": 0.9, "": 0.1}),
+                         Suggestion(doc[3].id, Kind.PUNCT, ".", {".": 0.9, "": 0.1})])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    view.setFocus()
+    shown = view.shown_text()
+    assert shown == "thank you, so much."
+    cursor = view.textCursor()
+    cursor.setPosition(shown.index(" so") if where == "mid" else len(shown))
+    view.setTextCursor(cursor)
+    qtbot.keyClicks(view, " zebra")
+    at = 2 if where == "mid" else 4
+    assert [t.surface for t in doc.tokens][at] == "zebra"
+    assert len(doc) == 5
+    assert view.shown_text() == ("thank you, zebra so much." if where == "mid" else "thank you, so much. zebra")
