@@ -66,6 +66,7 @@ class History:
         self._open: list[CommandGroup] = []
         self._last_merge_id: object | None = None
         self._clean: CommandGroup | None = None  # top of the undo stack when last saved
+        self._also_clean: list[CommandGroup | None] = []  # states that need no saving either
         self.limit = limit
         self.busy = False  # a step is being undone or redone piecewise (see ``stepwise``)
 
@@ -102,6 +103,7 @@ class History:
         if merge_id is not None and merge_id == self._last_merge_id and self._undo:
             if self._undo[-1] is self._clean:
                 self._clean = _NEVER
+            self._also_clean = [g for g in self._also_clean if g is not self._undo[-1]]
             self._undo[-1].commands.append(group)
         else:
             self._undo.append(group)
@@ -211,6 +213,7 @@ class History:
         self._redo.clear()
         self._last_merge_id = None
         self._clean = None
+        self._also_clean = []
         self.changed.emit()
 
     # -- saved state -----------------------------------------------------------------------------
@@ -218,12 +221,23 @@ class History:
         """The document was just saved: ``is_clean`` holds until a change, and again after undo
         or redo leads back to this state."""
         self._clean = self._undo[-1] if self._undo else None
+        self._also_clean = []
         self._last_merge_id = None  # a later chunk must not merge into the saved step
         self.changed.emit()
 
+    def mark_also_clean(self) -> None:
+        """The current state needs no saving either, beside the saved one: a change that is not
+        the person's work (a restoration pass on a saved document). Undo or redo back to either
+        state is clean. A later chunk may still merge into this step (it is then marked again by
+        the caller); no ``changed`` is emitted, as the caller is answering one."""
+        top = self._undo[-1] if self._undo else None
+        if not any(g is top for g in self._also_clean):
+            self._also_clean.append(top)
+
     @property
     def is_clean(self) -> bool:
-        return (self._undo[-1] if self._undo else None) is self._clean
+        top = self._undo[-1] if self._undo else None
+        return top is self._clean or any(g is top for g in self._also_clean)
 
     def __len__(self) -> int:
         return len(self._undo)

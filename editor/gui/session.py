@@ -56,8 +56,11 @@ class Session:
         """The transcript's history changed. A change by the person makes the work unsaved unless
         it leads back to the saved state (an undo); one that is not (restoration results) leaves
         the saved state as it was."""
+        history = self.transcript.history
         if by_person:
-            self._edited = not self.transcript.history.is_clean
+            self._edited = not history.is_clean
+        elif not self._edited and not history.is_clean:
+            history.mark_also_clean()  # undoing the person's later steps back to here is clean
 
     def mark_saved(self, project: Path | None = None) -> None:
         """The transcript was just written to ``project`` (the current one when not given)."""

@@ -1,5 +1,6 @@
 """Undo stacks: steps, groups, merging, the saved state."""
 
+from editor.core.document import Transcript
 from editor.core.history import History
 
 
@@ -93,3 +94,21 @@ def test_accepting_given_suggestions_skips_what_changed_since():
     chosen = doc.pending()
     doc.reject(doc[0].id, Kind.PUNCT)
     assert doc.accept_suggestions(chosen) == 1 and [t.text for t in doc] == ["a", "b."]
+
+
+def test_a_state_marked_also_clean_is_clean_beside_the_saved_one():
+    doc = Transcript.from_words("a b c".split())
+    h = doc.history
+    doc.edit_token(0, surface="x")  # not the person's work, e.g. restoration
+    h.mark_also_clean()
+    assert h.is_clean
+    doc.edit_token(1, surface="y")
+    assert not h.is_clean
+    h.undo()
+    assert h.is_clean  # back to the state marked also clean
+    h.undo()
+    assert h.is_clean  # back to the saved one
+    h.redo()
+    h.mark_clean()  # a save forgets the other clean states
+    h.undo()
+    assert not h.is_clean

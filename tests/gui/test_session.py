@@ -118,3 +118,19 @@ def test_the_window_title_follows_the_saved_state(restored, tmp_path):
     assert not window.dirty and not window.isWindowModified()
     window.undo()  # before the save: unsaved again
     assert window.dirty and window.isWindowModified()
+
+
+def test_undoing_the_persons_step_after_restoration_is_clean_again():
+    """Open, restoration results arrive, the person accepts one and undoes it: nothing to save,
+    and nothing either once the restoration is undone too."""
+    session = _session()
+    session.transcript.set_metadata(language="en")  # as restoration results arrive
+    session.note_change(by_person=False)
+    _edit(session)
+    assert session.dirty
+    session.transcript.history.undo()
+    session.note_change()
+    assert not session.dirty
+    session.transcript.history.undo()  # the restoration too
+    session.note_change()
+    assert not session.dirty
