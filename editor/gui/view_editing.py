@@ -8,7 +8,8 @@ from PySide6.QtCore import QEvent, QMimeData, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 
 from editor.core.layout import Layout, WordSpan
-from editor.core.learning import repeat_typed, snapshot_shown
+from editor.core.document import Kind, State
+from editor.core.learning import decide, repeat_typed, snapshot_shown
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 
@@ -131,11 +132,37 @@ class EditingMixin:
                 if end >= self.document().characterCount() - 1:
                     return
                 end += 1
+            if self._reject_proposed_mark_at(start):
+                return
             gap = self._paragraph_gap_at(start)
             if gap is not None:  # one key joins two paragraphs, with a space between the words
                 start, end = gap
                 typed = " "
         self._edit_and_place(start, end, typed)
+
+    def _reject_proposed_mark_at(self, position: int) -> bool:
+        """Backspace or Delete on a mark that is only proposed (shown, not in the text) rejects
+        the proposal, as the review key would: the person's choice, repeated where it applies."""
+        tm = self.text_map
+        index = tm.token_at(position)
+        if index is None:
+            return False
+        _word, mark, end = tm.word_range(index)
+        if not mark <= position < end:
+            return False
+        token = self.transcript[index]
+        s = self.transcript.suggestion(token.id, Kind.PUNCT)
+        if s is None or s.state != State.PENDING or tm.punct(index) == token.punct:
+            return False
+        self.flush()
+        _rejected, _note, repeated = decide(self.transcript, token.id, Kind.PUNCT, accept=False,
+                                            repeat=self.settings.review.repeat_choices)
+        self.flush()
+        self.message.emit(f"Rejected the proposed ‘{s.value}’" + (
+            f"; the same in {repeated} other place{'s' if repeated != 1 else ''}" if repeated else ""))
+        self._run = None
+        self._place_caret(min(position, self.text_map.total))
+        return True
 
     def split_paragraph(self) -> None:
         """Enter: a new paragraph at the caret (between words), or split the word there."""

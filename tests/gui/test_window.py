@@ -409,3 +409,39 @@ def test_a_space_typed_after_a_proposed_mark_starts_a_new_word(qtbot, where):
     assert [t.surface for t in doc.tokens][at] == "zebra"
     assert len(doc) == 5
     assert view.shown_text() == ("thank you, zebra so much." if where == "mid" else "thank you, so much. zebra")
+
+
+@pytest.mark.parametrize("key", ["backspace", "delete"])
+def test_deleting_a_proposed_mark_rejects_the_proposal(qtbot, key):
+    """A mark that is only proposed is not in the text, so deleting it edited nothing and the
+    key seemed dead; now it rejects the proposal (an undoable step) and the text is unchanged."""
+    from PySide6.QtCore import Qt
+
+    from editor.core.document import Kind, State, Suggestion, Token, Transcript
+    from editor.core.settings import Settings
+    from editor.gui.view import QtTranscriptView
+
+    doc = Transcript([Token(w) for w in ["thank", "you", "so", "much"]])
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ",", {",": 0.9, "": 0.1})])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    view.setFocus()
+    shown = view.shown_text()
+    assert shown == "thank you, so much"
+    cursor = view.textCursor()
+    comma = shown.index(",")
+    cursor.setPosition(comma + 1 if key == "backspace" else comma)
+    view.setTextCursor(cursor)
+    qtbot.keyClick(view, Qt.Key.Key_Backspace if key == "backspace" else Qt.Key.Key_Delete)
+    assert doc.suggestion(doc[1].id, Kind.PUNCT).state == State.REJECTED
+    assert [t.surface + t.punct for t in doc.tokens] == ["thank", "you", "so", "much"]
+    assert view.shown_text() == "thank you so much"
+    doc.history.undo()
+    assert doc.suggestion(doc[1].id, Kind.PUNCT).state == State.PENDING
+    cursor = view.textCursor()
+    cursor.setPosition(len("thank"))
+    view.setTextCursor(cursor)
+    qtbot.keyClick(view, Qt.Key.Key_Backspace)  # a character in the text is still deleted
+    assert doc[0].surface == "than"
