@@ -129,6 +129,9 @@ class QtSuggestionList(QWidget):
         layout.addLayout(row)
         self.list = QListWidget()
         self.list.setUniformItemSizes(True)
+        # Long rows ("· from your choice") end in an ellipsis, the whole row in its tooltip.
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.setObjectName("pending-list")
         self.list.setToolTip(
             "Pending suggestions, least confident first: the confidence, the words around it as "
@@ -253,6 +256,7 @@ class QtSuggestionList(QWidget):
         brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
         for s, row in zip(self.items, rows):
             item = QListWidgetItem(row)
+            item.setToolTip(row)
             item.setBackground(brushes[band_of(s.confidence, self.settings)])
             self.list.addItem(item)
         self.list.setUpdatesEnabled(True)

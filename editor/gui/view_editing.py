@@ -12,6 +12,7 @@ from editor.core.document import Kind, State
 from editor.core.learning import decide, repeat_typed, snapshot_shown
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
+from editor.gui.view_review import repeated_note
 
 
 class EditingMixin:
@@ -47,7 +48,9 @@ class EditingMixin:
         doc.replace_span(a + first, a + last, text)
         if typed_from is not None:  # a case or mark typed is repeated elsewhere, as a choice is
             _run, a0, b0, n0, shown_before, done = typed_from
-            repeat_typed(doc, shown_before, a0, b0 + len(doc) - n0, done)
+            repeated = repeat_typed(doc, shown_before, a0, b0 + len(doc) - n0, done)
+            if repeated:
+                self.message.emit(f"What you typed: {repeated_note(repeated)}")
         self.flush()
         # The text after the edit reads as before (only the touched words are redrawn), so the
         # caret goes as far from the end as ``end`` was: typed spacing may be normalised.
@@ -158,8 +161,8 @@ class EditingMixin:
         _rejected, _note, repeated = decide(self.transcript, token.id, Kind.PUNCT, accept=False,
                                             repeat=self.settings.review.repeat_choices)
         self.flush()
-        self.message.emit(f"Rejected the proposed ‘{s.value}’" + (
-            f"; the same in {repeated} other place{'s' if repeated != 1 else ''}" if repeated else ""))
+        self.message.emit(f"Rejected the proposed ‘{s.value}’"
+                          + (f"; {repeated_note(repeated)}" if repeated else ""))
         self._run = None
         self._place_caret(min(position, self.text_map.total))
         return True

@@ -14,7 +14,7 @@ from editor.gui.looks import CURRENT_COLOUR, describe_value
 EDITING_NOTE = "Editing: Enter, Delete and 1–9 edit the text again (Tab goes back to the suggestions)"
 
 
-def _repeated(n: int) -> str:
+def repeated_note(n: int) -> str:
     return f"proposed the same in {n} other place{'s' if n != 1 else ''} (from your choice)"
 
 
@@ -162,7 +162,7 @@ class ReviewMixin:
                                           repeat=self.settings.review.repeat_choices)
         said = [note] if note else []
         if repeated:
-            said.append(_repeated(repeated))
+            said.append(repeated_note(repeated))
         if said:
             self.message.emit(f"Accepted {describe_value(s.kind, accepted.value)}; {'; '.join(said)}")
         self.flush()
@@ -178,7 +178,7 @@ class ReviewMixin:
         rejected, _note, repeated = decide(self.transcript, s.token_id, s.kind, accept=False,
                                            repeat=self.settings.review.repeat_choices)
         if repeated:
-            self.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {_repeated(repeated)}")
+            self.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {repeated_note(repeated)}")
         self.flush()
         self._last_rank = self._rank(rejected)
         self._current = rejected.key

@@ -116,6 +116,10 @@ def test_typing_a_capital_proposes_it_for_the_same_name_elsewhere(window):
     assert doc[2].surface == "Okafor"
     others = [doc.suggestion(doc[i].id, Kind.CASE) for i in (7, 10)]
     assert all(o is not None and o.value == "Okafor" and o.source == "choice" for o in others)
+    assert "proposed the same in 2 other places" in window.statusBar().currentMessage()
+    window.panel.refresh()
+    rows = [window.panel.list.item(i) for i in range(window.panel.list.count())]
+    assert any("from your choice" in r.toolTip() for r in rows)  # a long row is whole on hover
     window.undo()
     assert doc[2].surface == "okafor" and all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in (7, 10))
 
