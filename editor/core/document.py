@@ -17,8 +17,9 @@ from psygnal import Signal
 
 from editor.core import review
 from editor.core.history import History, Swap
+from editor.core.suggestion_review import SuggestionReview
 from editor.core.span_edit import align_span, parse_span, span_paragraphs
-from editor.core.records import Kind, Metadata, SourceCue, State, Suggestion, Token, WordsSnapshot, evolve, with_value
+from editor.core.records import Kind, Metadata, SourceCue, State, Suggestion, Token, WordsSnapshot, evolve
 from editor.core.text import split_paragraphs, words_of_blocks
 
 __all__ = ["Kind", "Metadata", "SourceCue", "State", "Suggestion", "Token", "Transcript", "WordsSnapshot"]
@@ -44,7 +45,7 @@ _SuggestionChanges = list[tuple[tuple[int, Kind], "Suggestion | None"]]
 _NO_SUGGESTIONS: Mapping[Kind, Suggestion] = MappingProxyType({})
 
 
-class Transcript:
+class Transcript(SuggestionReview):
     """Tokens with suggestions, paragraphs and metadata; all changes undoable via ``history``.
 
     Events (psygnal): ``tokens_changed(start, removed, inserted)`` — tokens ``start:start+removed``
@@ -258,107 +259,6 @@ class Transcript:
             if s is not None and s.state == State.PENDING:
                 changes.append((s.key, None))
         return self._push_changes(changes, text)
-
-    def accept(self, token_id: int, kind: Kind | str, value: str | None = None) -> Suggestion:
-        """Accept a suggestion, or choose the alternative ``value`` instead; one undo step."""
-        s = self._require(token_id, kind)
-        value = s.value if value is None else value
-        index = self.index_of(token_id)
-        token = self._tokens[index]
-        original = s.original if s.state == State.ACCEPTED else token.value(s.kind)
-        accepted = dataclasses.replace(s, value=value, state=State.ACCEPTED, original=original)
-        with self.history.group("Accept suggestion" if value == s.value else "Choose alternative"):
-            self._push_tokens([(index, with_value(token, s.kind, value))], "")
-            self._push_suggestions([(s.key, accepted)], "")
-        return accepted
-
-    def reject(self, token_id: int, kind: Kind | str) -> Suggestion:
-        """Reject a suggestion; an accepted one gives the token its earlier value back."""
-        s = self._require(token_id, kind)
-        rejected = evolve(s, state=State.REJECTED)
-        with self.history.group("Reject suggestion"):
-            if s.state == State.ACCEPTED and s.original is not None:
-                index = self.index_of(token_id)
-                self._push_tokens([(index, with_value(self._tokens[index], s.kind, s.original))], "")
-            self._push_suggestions([(s.key, rejected)], "")
-        return rejected
-
-    def pick(self, token_id: int, kind: Kind | str, value: str | None = None) -> tuple[Suggestion, str]:
-        """Accept as a reviewer picks (Enter, a digit, a click): like ``accept``, and a mark picked
-        after a word also settles the capital of the word after it, in the same undo step. An end
-        mark (``.``, ``?``, ``!``) capitalises that word: its capital suggestion is accepted, or the
-        word is capitalised by hand when there is none ("Later. we" never stands). Any other mark
-        (or none) takes back a capital that hangs on a sentence start: a pending or accepted capital
-        suggestion whose lowercase form is not unlikely (names and "I" keep theirs). Returns the
-        accepted suggestion and what happened to the next word ("" if nothing), e.g. "capitalised 'We'"."""
-        kind = Kind(kind)
-        note = ""
-        with self.history.group("Accept suggestion"):
-            accepted = self.accept(token_id, kind, value)
-            index = self.index_of(token_id)
-            if kind == Kind.PUNCT and index + 1 < len(self._tokens):
-                note = self._settle_next_case(index + 1, any(ch in ".?!" for ch in accepted.value))
-        return accepted, note
-
-    def _settle_next_case(self, index: int, sentence_end: bool) -> str:
-        token = self._tokens[index]
-        step = review.next_case_step(token, self._sugg.get(token.id, {}).get(Kind.CASE), sentence_end)
-        if step.action == "reject":
-            self.reject(token.id, Kind.CASE)
-        elif step.action == "accept":
-            self.accept(token.id, Kind.CASE)
-        elif step.action == "edit":
-            self.edit_token(index, surface=step.surface)
-        return step.note
-
-    POSITION_FREE_CAPITAL = review.POSITION_FREE_CAPITAL  # see there
-
-    def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None,
-                         start: int = 0, end: int | None = None) -> list[Suggestion]:
-        """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
-        writing the text at that threshold) applies, of words ``start:end``: a capital waits for the
-        end mark before it (the rule: editor.core.review.pending_to_apply)."""
-        return review.pending_to_apply(self._tokens, self._sugg, min_confidence, kind=kind, start=start, end=end)
-
-    def accept_all(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None) -> int:
-        """Accept every pending suggestion with confidence >= ``min_confidence`` (as
-        ``pending_to_apply`` chooses them); one undo step."""
-        chosen = self.pending_to_apply(min_confidence, kind=kind)
-        return self.accept_suggestions(chosen, text=f"Accept all ≥ {min_confidence:.0%}")
-
-    def accept_suggestions(self, chosen: Iterable[Suggestion], *, text: str = "Accept suggestions",
-                           merge_id: object | None = None) -> int:
-        """Accept these suggestions, those still pending as given (an edit since may have changed
-        or removed some); one undo step, joined to the step before when ``merge_id`` is the same
-        (how an editor accepts 100,000 suggestions a slice at a time). Returns how many."""
-        updated: dict[int, Token] = {}
-        changes: _SuggestionChanges = []
-        for s in chosen:
-            now = self._sugg.get(s.token_id, {}).get(s.kind)
-            if now is None or now.state != State.PENDING or now.value != s.value:
-                continue
-            index = self.index_of(s.token_id)
-            token = updated.get(index, self._tokens[index])
-            changes.append((s.key, evolve(now, state=State.ACCEPTED, original=token.value(s.kind))))
-            updated[index] = with_value(token, s.kind, s.value)
-        if changes:
-            with self.history.group(text, merge_id=merge_id):
-                self._push_tokens(sorted(updated.items()), "")
-                self._push_suggestions(changes, "")
-        return len(changes)
-
-    def reject_all(self, *, kind: Kind | str | None = None, max_confidence: float = 1.0) -> int:
-        """Reject every pending suggestion with confidence <= ``max_confidence``; one undo step."""
-        changes: _SuggestionChanges = [
-            (s.key, evolve(s, state=State.REJECTED))
-            for s in self.pending(kind=kind) if s.confidence <= max_confidence]
-        return self._push_changes(changes, "Reject all")
-
-    def _require(self, token_id: int, kind: Kind | str) -> Suggestion:
-        s = self.suggestion(token_id, kind)
-        if s is None:
-            raise KeyError(f"no {Kind(kind).value} suggestion on token {token_id}")
-        return s
 
     # -- editing tokens ------------------------------------------------------------------------
     def append_tokens(self, tokens: Iterable[Token], *, new_paragraph: bool = False,
