@@ -17,6 +17,7 @@ from psygnal import Signal
 
 from editor.core import review
 from editor.core.history import History, Swap
+from editor.core.suggestion_review import SuggestionChanges as _SuggestionChanges
 from editor.core.suggestion_review import SuggestionReview
 from editor.core.span_edit import align_span, parse_span, span_paragraphs
 from editor.core.records import Kind, Metadata, SourceCue, State, Suggestion, Token, WordsSnapshot, evolve
@@ -37,9 +38,6 @@ class _Splice:
 
     def undo(self) -> None:
         self.doc._splice(self.start, len(self.new), self.old)
-
-
-_SuggestionChanges = list[tuple[tuple[int, Kind], "Suggestion | None"]]
 
 
 _NO_SUGGESTIONS: Mapping[Kind, Suggestion] = MappingProxyType({})

@@ -14,8 +14,10 @@ from editor.core import review
 from editor.core.records import Kind, State, Suggestion, Token, evolve, with_value
 
 if TYPE_CHECKING:
-    from editor.core.document import _SuggestionChanges
     from editor.core.history import History
+
+#: changes to suggestions, by (token id, kind): the new suggestion, or None to remove it
+SuggestionChanges = list[tuple[tuple[int, Kind], "Suggestion | None"]]
 
 
 class SuggestionReview:
@@ -33,9 +35,9 @@ class SuggestionReview:
         def edit_token(self, index: int, *, surface: str | None = None,
                        punct: str | None = None) -> None: ...
         def _push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None: ...
-        def _push_changes(self, changes: _SuggestionChanges, text: str, *,
+        def _push_changes(self, changes: SuggestionChanges, text: str, *,
                           merge_id: object | None = None) -> int: ...
-        def _push_suggestions(self, changes: _SuggestionChanges, text: str, *,
+        def _push_suggestions(self, changes: SuggestionChanges, text: str, *,
                               merge_id: object | None = None) -> None: ...
 
     def accept(self, token_id: int, kind: Kind | str, value: str | None = None) -> Suggestion:
@@ -111,7 +113,7 @@ class SuggestionReview:
         or removed some); one undo step, joined to the step before when ``merge_id`` is the same
         (how an editor accepts 100,000 suggestions a slice at a time). Returns how many."""
         updated: dict[int, Token] = {}
-        changes: _SuggestionChanges = []
+        changes: SuggestionChanges = []
         for s in chosen:
             now = self._sugg.get(s.token_id, {}).get(s.kind)
             if now is None or now.state != State.PENDING or now.value != s.value:
@@ -128,7 +130,7 @@ class SuggestionReview:
 
     def reject_all(self, *, kind: Kind | str | None = None, max_confidence: float = 1.0) -> int:
         """Reject every pending suggestion with confidence <= ``max_confidence``; one undo step."""
-        changes: _SuggestionChanges = [
+        changes: SuggestionChanges = [
             (s.key, evolve(s, state=State.REJECTED))
             for s in self.pending(kind=kind) if s.confidence <= max_confidence]
         return self._push_changes(changes, "Reject all")
