@@ -236,7 +236,7 @@ class Transcript(SuggestionReview):
             if old is not None and keep_decided and old.state != State.PENDING:
                 continue
             changes.append((s.key, s))
-        return self._push_changes(changes, text, merge_id=merge_id)
+        return self.push_changes(changes, text, merge_id=merge_id)
 
     def clear_suggestions(self, start: int = 0, end: int | None = None, *,
                           states: Iterable[State | str] = (State.PENDING,),
@@ -246,7 +246,7 @@ class Transcript(SuggestionReview):
             (s.key, None) for t in self._tokens[start:end]
             for s in self._sugg.get(t.id, {}).values()
             if s.state in wanted and (kind is None or s.kind == kind)]
-        return self._push_changes(changes, "Clear suggestions")
+        return self.push_changes(changes, "Clear suggestions")
 
     def drop_suggestions(self, keys: Iterable[tuple[int, Kind | str]], *, text: str = "Drop suggestions") -> int:
         """Remove the pending suggestions with these (token id, kind) keys; one undo step.
@@ -256,9 +256,16 @@ class Transcript(SuggestionReview):
             s = self.suggestion(token_id, kind)
             if s is not None and s.state == State.PENDING:
                 changes.append((s.key, None))
-        return self._push_changes(changes, text)
+        return self.push_changes(changes, text)
 
     # -- editing tokens ------------------------------------------------------------------------
+    def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None,
+                         start: int = 0, end: int | None = None) -> list[Suggestion]:
+        """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
+        writing the text at that threshold) applies, of words ``start:end``: a capital waits for the
+        end mark before it (the rule: editor.core.review.pending_to_apply)."""
+        return review.pending_to_apply(self._tokens, self._sugg, min_confidence, kind=kind, start=start, end=end)
+
     def append_tokens(self, tokens: Iterable[Token], *, new_paragraph: bool = False,
                       merge_id: object | None = "append") -> range:
         """Append words (ASR output as it arrives); returns their index range.
@@ -287,9 +294,9 @@ class Transcript(SuggestionReview):
             (s.key, None) for s in self._sugg.get(token.id, {}).values()
             if s.state == State.PENDING and new.value(s.kind) != token.value(s.kind)]
         with self.history.group("Edit word"):
-            self._push_tokens([(index, new)], "")
+            self.push_tokens([(index, new)], "")
             if drop:
-                self._push_suggestions(drop, "")
+                self.push_suggestions(drop, "")
 
     def replace_span(self, start: int, end: int, text: str) -> range:
         """Replace tokens ``start:end`` with typed ``text``; returns the new tokens' index range.
@@ -307,7 +314,7 @@ class Transcript(SuggestionReview):
         with self.history.group("Delete" if not new else "Edit text"):
             self.history.push(_Splice(self, start, old, new))
             if drop:
-                self._push_suggestions(drop, "")
+                self.push_suggestions(drop, "")
             if para != self._para:
                 self.history.push(Swap(self._apply_paragraphs, self._para, frozenset(para)))
         return range(start, start + len(new))
@@ -321,17 +328,18 @@ class Transcript(SuggestionReview):
             self.history.push(Swap(self._apply_metadata, self.metadata, new), "Change details")
 
     # -- pushing commands ----------------------------------------------------------------------
-    def _push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None:
+    # -- undoable changes that apply no review rule (the review operations are built on them) --
+    def push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None:
         old = [(i, self._tokens[i]) for i, _ in updates]
         self.history.push(Swap(self._apply_tokens, old, updates), text)
 
-    def _push_changes(self, changes: _SuggestionChanges, text: str, *, merge_id: object | None = None) -> int:
+    def push_changes(self, changes: _SuggestionChanges, text: str, *, merge_id: object | None = None) -> int:
         """Push the suggestion changes, if any, as one step; returns how many."""
         if changes:
-            self._push_suggestions(changes, text, merge_id=merge_id)
+            self.push_suggestions(changes, text, merge_id=merge_id)
         return len(changes)
 
-    def _push_suggestions(self, changes: _SuggestionChanges, text: str, *,
+    def push_suggestions(self, changes: _SuggestionChanges, text: str, *,
                           merge_id: object | None = None) -> None:
         old = [(key, self._sugg.get(key[0], {}).get(key[1])) for key, _ in changes]
         self.history.push(Swap(self._apply_suggestions, old[::-1], changes), text,

@@ -24,33 +24,35 @@ class SuggestionReview:
     """The review operations of ``editor.core.document.Transcript`` (a mixin of it only)."""
 
     if TYPE_CHECKING:  # what these operations use of the Transcript they are part of
-        _tokens: list[Token]
-        _sugg: dict[int, dict[Kind, Suggestion]]
+        def __getitem__(self, index: int) -> Token: ...
+        def __len__(self) -> int: ...
         history: History
 
         def index_of(self, token_id: int) -> int: ...
         def suggestion(self, token_id: int, kind: Kind | str) -> Suggestion | None: ...
+        def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None,
+                             start: int = 0, end: int | None = None) -> list[Suggestion]: ...
         def pending(self, *, kind: Kind | str | None = None,
                     order: str = "position") -> list[Suggestion]: ...
         def edit_token(self, index: int, *, surface: str | None = None,
                        punct: str | None = None) -> None: ...
-        def _push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None: ...
-        def _push_changes(self, changes: SuggestionChanges, text: str, *,
-                          merge_id: object | None = None) -> int: ...
-        def _push_suggestions(self, changes: SuggestionChanges, text: str, *,
-                              merge_id: object | None = None) -> None: ...
+        def push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None: ...
+        def push_changes(self, changes: SuggestionChanges, text: str, *,
+                         merge_id: object | None = None) -> int: ...
+        def push_suggestions(self, changes: SuggestionChanges, text: str, *,
+                             merge_id: object | None = None) -> None: ...
 
     def accept(self, token_id: int, kind: Kind | str, value: str | None = None) -> Suggestion:
         """Accept a suggestion, or choose the alternative ``value`` instead; one undo step."""
         s = self._require(token_id, kind)
         value = s.value if value is None else value
         index = self.index_of(token_id)
-        token = self._tokens[index]
+        token = self[index]
         original = s.original if s.state == State.ACCEPTED else token.value(s.kind)
         accepted = dataclasses.replace(s, value=value, state=State.ACCEPTED, original=original)
         with self.history.group("Accept suggestion" if value == s.value else "Choose alternative"):
-            self._push_tokens([(index, with_value(token, s.kind, value))], "")
-            self._push_suggestions([(s.key, accepted)], "")
+            self.push_tokens([(index, with_value(token, s.kind, value))], "")
+            self.push_suggestions([(s.key, accepted)], "")
         return accepted
 
     def reject(self, token_id: int, kind: Kind | str) -> Suggestion:
@@ -60,8 +62,8 @@ class SuggestionReview:
         with self.history.group("Reject suggestion"):
             if s.state == State.ACCEPTED and s.original is not None:
                 index = self.index_of(token_id)
-                self._push_tokens([(index, with_value(self._tokens[index], s.kind, s.original))], "")
-            self._push_suggestions([(s.key, rejected)], "")
+                self.push_tokens([(index, with_value(self[index], s.kind, s.original))], "")
+            self.push_suggestions([(s.key, rejected)], "")
         return rejected
 
     def pick(self, token_id: int, kind: Kind | str, value: str | None = None) -> tuple[Suggestion, str]:
@@ -77,13 +79,13 @@ class SuggestionReview:
         with self.history.group("Accept suggestion"):
             accepted = self.accept(token_id, kind, value)
             index = self.index_of(token_id)
-            if kind == Kind.PUNCT and index + 1 < len(self._tokens):
+            if kind == Kind.PUNCT and index + 1 < len(self):
                 note = self._settle_next_case(index + 1, any(ch in ".?!" for ch in accepted.value))
         return accepted, note
 
     def _settle_next_case(self, index: int, sentence_end: bool) -> str:
-        token = self._tokens[index]
-        step = review.next_case_step(token, self._sugg.get(token.id, {}).get(Kind.CASE), sentence_end)
+        token = self[index]
+        step = review.next_case_step(token, self.suggestion(token.id, Kind.CASE), sentence_end)
         if step.action == "reject":
             self.reject(token.id, Kind.CASE)
         elif step.action == "accept":
@@ -93,13 +95,6 @@ class SuggestionReview:
         return step.note
 
     POSITION_FREE_CAPITAL = review.POSITION_FREE_CAPITAL  # see there
-
-    def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None,
-                         start: int = 0, end: int | None = None) -> list[Suggestion]:
-        """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
-        writing the text at that threshold) applies, of words ``start:end``: a capital waits for the
-        end mark before it (the rule: editor.core.review.pending_to_apply)."""
-        return review.pending_to_apply(self._tokens, self._sugg, min_confidence, kind=kind, start=start, end=end)
 
     def accept_all(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None) -> int:
         """Accept every pending suggestion with confidence >= ``min_confidence`` (as
@@ -115,17 +110,17 @@ class SuggestionReview:
         updated: dict[int, Token] = {}
         changes: SuggestionChanges = []
         for s in chosen:
-            now = self._sugg.get(s.token_id, {}).get(s.kind)
+            now = self.suggestion(s.token_id, s.kind)
             if now is None or now.state != State.PENDING or now.value != s.value:
                 continue
             index = self.index_of(s.token_id)
-            token = updated.get(index, self._tokens[index])
+            token = updated.get(index, self[index])
             changes.append((s.key, evolve(now, state=State.ACCEPTED, original=token.value(s.kind))))
             updated[index] = with_value(token, s.kind, s.value)
         if changes:
             with self.history.group(text, merge_id=merge_id):
-                self._push_tokens(sorted(updated.items()), "")
-                self._push_suggestions(changes, "")
+                self.push_tokens(sorted(updated.items()), "")
+                self.push_suggestions(changes, "")
         return len(changes)
 
     def reject_all(self, *, kind: Kind | str | None = None, max_confidence: float = 1.0) -> int:
@@ -133,7 +128,7 @@ class SuggestionReview:
         changes: SuggestionChanges = [
             (s.key, evolve(s, state=State.REJECTED))
             for s in self.pending(kind=kind) if s.confidence <= max_confidence]
-        return self._push_changes(changes, "Reject all")
+        return self.push_changes(changes, "Reject all")
 
     def _require(self, token_id: int, kind: Kind | str) -> Suggestion:
         s = self.suggestion(token_id, kind)
