@@ -141,6 +141,12 @@ def make_plan(specs: Sequence[str], *, out_dir: str | None, to: str | None, recu
     if not pairs:
         raise UserError(missing[0] if len(missing) == 1 else
                         "no input to process: " + "; ".join(missing))
+    if out is not None and not out.exists() and out.suffix and writable(str(out)):
+        # -o single.txt with many inputs would otherwise become a folder named single.txt
+        hint = f" (and --to {out.suffix.lstrip('.').lower()})" if to is None else ""
+        n = len(pairs)
+        raise UserError(f"-o {out_dir}: {n} input{'s' if n != 1 else ''} from a batch need a folder; "
+                        f"give -o DIR{hint}")
     plan = Plan()
     plan.refused.extend((None, why) for why in missing)
     inputs = {p.resolve() for p, _ in pairs}

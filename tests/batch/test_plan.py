@@ -115,3 +115,15 @@ def test_one_file_in_one_file_out_stays_a_single_run(tmp_path):
     assert batch_requested(args([tmp_path / "a.txt"], tmp_path / "out"))
     assert batch_requested(args([str(tmp_path / "*.txt")], tmp_path / "o2"))
     assert batch_requested(args([tmp_path / "a.txt"], to=".srt"))
+
+
+def test_many_inputs_with_o_naming_a_new_file_are_refused_not_made_a_folder(tmp_path):
+    tree(tmp_path / "in", "a.txt", "b.txt", "c.txt")
+    target = tmp_path / "single.txt"
+    with pytest.raises(UserError, match=r"single\.txt: 3 inputs from a batch need a folder; give -o DIR \(and --to txt\)"):
+        plan([tmp_path / "in"], out_dir=target)
+    assert not target.exists()
+    target.mkdir()  # an existing folder with a suffix in its name is used as the folder
+    p = plan([tmp_path / "in"], out_dir=target, to=".srt")
+    assert sorted(i.output.name for i in p.todo) == ["a.srt", "b.srt", "c.srt"]
+    assert all(i.output.parent == target for i in p.todo)
