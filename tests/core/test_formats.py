@@ -251,3 +251,15 @@ def test_docx_and_md_options(tmp_path):
     with zipfile.ZipFile(tmp_path / "a.docx") as z:
         xml = z.read("word/document.xml").decode()
     assert "[00:01:01]" in xml and "Ann: " in xml
+
+
+def test_stet_project_does_not_keep_the_sources_reading_warnings(tmp_path):
+    src = tmp_path / "ansi.srt"
+    src.write_bytes("1\n00:00:01,000 --> 00:00:02,000\nCaf\u00e9 cr\u00e8me br\u00fbl\u00e9e \u00e0 la fa\u00e7on\n".encode("cp1252"))
+    first = read_any(src)
+    assert any("UTF-8" in w for w in first.metadata.warnings)
+    project = tmp_path / "a.stet"
+    write_any(first, project)
+    again = read_any(project)
+    assert again.metadata.warnings == ()
+    assert [t.word for t in again.tokens] == [t.word for t in first.tokens]

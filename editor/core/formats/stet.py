@@ -171,7 +171,9 @@ def stet_document(transcript: Transcript, path: PathLike | None = None) -> dict[
     suggestions = [suggestion_record(s) for s in transcript.suggestions()]
     m = transcript.metadata
     metadata: dict[str, Any] = {key: getattr(m, key) for key in _META_TEXT_FIELDS}
-    metadata.update(duration=m.duration, warnings=list(m.warnings), extra=dict(m.extra))
+    # m.warnings say how the source was read (e.g. a guessed encoding): they belong to that reading,
+    # not to the project, which is always UTF-8 JSON; so they are not saved.
+    metadata.update(duration=m.duration, extra=dict(m.extra))
     if m.cues:
         metadata["cues"] = [_cue_item(c) for c in m.cues]
     if path is not None and m.audio_file:
@@ -318,7 +320,7 @@ def _metadata(item: Any, path: PathLike) -> Metadata:
     if not isinstance(cues, list):
         raise FormatError(path, "metadata: \"cues\" is not a list")
     return Metadata(**texts, duration=seconds(item.get("duration"), path, "metadata"),
-                    warnings=tuple(warnings), extra=extra,
+                    extra=extra,  # "warnings" of older projects were the source's: not this read's
                     cues=tuple(_source_cue(c, path, n) for n, c in enumerate(cues, 1)))
 
 
