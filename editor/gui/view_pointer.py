@@ -7,14 +7,14 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QColor, QMouseEvent, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QMenu, QTextEdit, QToolTip
+from PySide6.QtGui import QColor, QMouseEvent, QTextCursor
+from PySide6.QtWidgets import QMenu, QToolTip
 
 from editor.core.document import Kind, State, Suggestion
 from editor.core.learning import decide
 from editor.gui.gutter import format_time
 from editor.gui.looks import describe_value
-from editor.gui.view_review import EDITING_NOTE
+from editor.gui.view_review import EDITING_NOTE, underlined
 
 PLAYED_COLOUR = "#0072B2"
 
@@ -152,17 +152,7 @@ class PointerMixin:
             self._set_extra("played", [])
             return
         a, _, b = self.token_range(index)
-        selection = QTextEdit.ExtraSelection()
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(a)
-        cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
-        selection.cursor = cursor
-        fmt = QTextCharFormat()
-        fmt.setFontUnderline(True)
-        fmt.setUnderlineColor(colour or QColor(PLAYED_COLOUR))
-        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-        selection.format = fmt
-        self._set_extra("played", [selection])
+        self._set_extra("played", [underlined(self.document(), a, b, colour or QColor(PLAYED_COLOUR))])
 
     def _set_extra(self, name: str, selections: list) -> None:
         self._extra[name] = selections

@@ -4,7 +4,7 @@ Delete and 1-9 act on suggestions)."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextEdit
 
 from editor.core.document import Kind, State, Suggestion
@@ -12,6 +12,24 @@ from editor.core.learning import decide
 from editor.gui.looks import CURRENT_COLOUR, describe_value
 
 EDITING_NOTE = "Editing: Enter, Delete and 1–9 edit the text again (Tab goes back to the suggestions)"
+
+
+def underlined(document: QTextDocument, start: int, end: int, colour: QColor, *,
+               overline: bool = False) -> QTextEdit.ExtraSelection:
+    """Characters ``start:end`` underlined in ``colour`` (and overlined: a frame), drawn over the
+    text without changing it: for the view's extra selections."""
+    selection = QTextEdit.ExtraSelection()
+    cursor = QTextCursor(document)
+    cursor.setPosition(start)
+    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+    selection.cursor = cursor
+    fmt = QTextCharFormat()
+    fmt.setFontUnderline(True)
+    fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+    fmt.setUnderlineColor(colour)
+    fmt.setFontOverline(overline)
+    selection.format = fmt
+    return selection
 
 
 def repeated_note(n: int) -> str:
@@ -82,18 +100,7 @@ class ReviewMixin:
         if s is not None and self.transcript.has_token(s.token_id):
             a, p, b = self.token_range(self.transcript.index_of(s.token_id))
             lo, hi = (a, p) if s.kind == Kind.CASE else (p, b) if b > p else (a, p)
-            selection = QTextEdit.ExtraSelection()
-            cursor = QTextCursor(self.document())
-            cursor.setPosition(lo)
-            cursor.setPosition(hi, QTextCursor.MoveMode.KeepAnchor)
-            selection.cursor = cursor
-            fmt = QTextCharFormat()
-            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-            fmt.setUnderlineColor(QColor(CURRENT_COLOUR))
-            fmt.setFontUnderline(True)
-            fmt.setFontOverline(True)
-            selection.format = fmt
-            selections.append(selection)
+            selections.append(underlined(self.document(), lo, hi, QColor(CURRENT_COLOUR), overline=True))
         self._set_extra("current", selections)
 
     def _caret_moved(self) -> None:
