@@ -239,7 +239,7 @@ def _open(request, timeout: float, cancel: threading.Event | None, entry: Catalo
         response = None
         try:
             response = urllib.request.urlopen(request, timeout=timeout)
-        except BaseException as exc:  # handed to the waiting thread below
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread below
             errors.append(exc)
         with lock:
             late = abandoned.is_set()
@@ -282,14 +282,7 @@ class _CancelWatch:
         assert cancel is not None  # started only with one
         while not self.done.is_set():
             if cancel.wait(_CANCEL_POLL):
-                sock = _socket_of(self.response)
-                if sock is not None:
-                    import socket
-
-                    try:
-                        sock.shutdown(socket.SHUT_RDWR)
-                    except OSError:
-                        pass
+                _shut_down(self.response)
                 return
 
     def __exit__(self, *_exc) -> None:
@@ -298,10 +291,20 @@ class _CancelWatch:
             self.thread.join()
 
 
-def _socket_of(response):
-    """The socket under an http.client response (HTTP or HTTPS), or None."""
-    raw = getattr(getattr(response, "fp", None), "raw", None)
-    return getattr(raw, "_sock", None)
+def _shut_down(response) -> None:
+    """Shut down the connection under an http.client response (HTTP or HTTPS), so that a read
+    blocked on it returns at once. Through the public ``fileno()``: a duplicate of the descriptor
+    names the same socket, and shutting it down ends the connection for both."""
+    import socket
+
+    try:
+        fileno = response.fileno()
+        if fileno < 0:
+            return
+        with socket.socket(fileno=os.dup(fileno)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+    except (AttributeError, OSError, ValueError):
+        pass  # already closed, or not a socket: nothing is blocked on it
 
 
 def _range_start(response) -> int | None:

@@ -82,7 +82,7 @@ def load_model(model_path: str | os.PathLike[str], *, verbose: bool = False):
     vosk.SetLogLevel(0 if verbose else -3)
     try:
         return vosk.Model(os.fspath(model_path))
-    except Exception as exc:  # vosk raises a bare Exception("Failed to create a model")
+    except Exception as exc:  # noqa: BLE001 - vosk raises a bare Exception("Failed to create a model")
         raise ModelError(f"Vosk could not load the model in {model_path} ({exc}); it may be "
                          "damaged or made for another Vosk version") from None
 

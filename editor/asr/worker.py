@@ -44,7 +44,7 @@ def _child_main(conn, audio_path: str, model_path: str, verbose: bool) -> None:
         pass
     except AsrError as exc:
         _send(conn, _Failure(type(exc).__name__, str(exc)))
-    except Exception as exc:  # a bug or a surprise from vosk: report it, don't hide it
+    except Exception as exc:  # noqa: BLE001 - a bug or a surprise from vosk: report it, don't hide it
         _send(conn, _Failure("AsrError", f"speech recognition failed: {type(exc).__name__}: {exc}"))
     finally:
         conn.close()

@@ -81,7 +81,7 @@ class SoundDeviceBackend:
     def open(self, rate: int, channels: int, render: Render) -> OutputStream:
         sd = self._sd()
 
-        def callback(outdata, frames, time, status) -> None:  # noqa: ARG001 — PortAudio's signature
+        def callback(outdata, frames, time, status) -> None:  # PortAudio's signature: all four are passed
             try:
                 delay = max(0.0, min(1.0, time.outputBufferDacTime - time.currentTime))
             except Exception:  # noqa: BLE001 — some host APIs give no times

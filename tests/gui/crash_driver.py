@@ -23,7 +23,7 @@ def main() -> int:
     split = sys.argv.index("--")
     log_path, mode, *rest = sys.argv[1:split]
     stet_args = sys.argv[split + 1:]
-    log = open(log_path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115 - lives as long as we do
+    log = open(log_path, "a", buffering=1, encoding="utf-8")  # lives as long as the process
 
     def say(**event) -> None:
         log.write(json.dumps({"t": time.time(), **event}) + "\n")

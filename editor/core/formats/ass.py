@@ -35,7 +35,7 @@ def _parse(path: PathLike, encoding: str | None, format_: str, name: str, marker
         raise FormatError(path, f"this is not {name}: {missing}")
     try:
         return pysubs2.SSAFile.from_string(text, format_=format_), text, warnings
-    except Exception as err:  # pysubs2 raises many kinds; the user needs one line
+    except Exception as err:  # noqa: BLE001 - pysubs2 raises many kinds; the user needs one line
         raise FormatError(path, f"this {name} file cannot be read ({_reason(err)})") from None
 
 
