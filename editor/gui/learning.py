@@ -49,6 +49,13 @@ class LearningController(QObject):
         self.settings = settings
         self.loader: Callable[[], object] | None = None
         self.last_seconds: float | None = None  # how long the last adaptation took (worker time)
+        self.last_added = 0  # forms the last save added to the user lexicon
+        self._op: BackgroundOp | None = None
+
+    @property
+    def running(self) -> bool:
+        """A save's learning is still under way on the worker."""
+        return self._op is not None and not self._op.done
 
     def remember(self, transcript: Transcript, forms: dict[str, str] | None = None,
                  source: str | None = None) -> BackgroundOp | None:
@@ -86,11 +93,12 @@ class LearningController(QObject):
                                      source)
             return (*result, time.perf_counter() - began)
 
-        return BackgroundOp(self, work).success(self._remembered).failure(self._failed).run()
+        self._op = BackgroundOp(self, work).success(self._remembered).failure(self._failed).run()
+        return self._op
 
     def _remembered(self, result: tuple[int, int, float]) -> None:
         added, words, seconds = result
-        self.last_seconds = seconds
+        self.last_seconds, self.last_added = seconds, added
         self.learned.emit(words)
         if added:
             self.message.emit(f"Stet will remember {added} form{'s' if added != 1 else ''} you wrote "

@@ -3,6 +3,11 @@ frozen chunks, and the UI thread turns them into suggestions a slice at a time s
 
 A pass over a document is one undo step (``merge_id``). Chunks computed for words that have since
 been edited are dropped (``words_revision`` check) and the pass is run again when it ends.
+
+A pass ``only_pending`` (Review > Re-suggest with what Stet learned) reads the whole document for
+context but changes only the suggestions still pending: each gets the new pass's proposal, or goes
+where the new pass agrees with the text; a word the person decided on or typed is never touched,
+nor a proposal that repeats their own choice elsewhere ("from your choice").
 """
 
 from __future__ import annotations
@@ -92,6 +97,8 @@ class RestorationController(QObject):
         self.model: str | None = None
         self.device = "auto"
         self.use_learned = True  # apply what reviews of this language and speakers taught
+        self.only_pending = False  # the running pass changes pending suggestions only (re-suggest)
+        self.resuggested = (0, 0)  # that pass's (suggestions changed, suggestions dropped)
         self.transcript: Transcript | None = None
         self.restorer = None
         self.error: str | None = None
@@ -113,6 +120,7 @@ class RestorationController(QObject):
         self._pump.setSingleShot(True)
         self._pump.setInterval(_SLICE_GAP_MS)
         self._pump.timeout.connect(self._drain)
+        self._learned: bool | None = None
         self.after_slice = None  # callable run at the end of a slice (the view redraws there)
 
     @property
@@ -128,9 +136,15 @@ class RestorationController(QObject):
     def _loaded(self, restorer) -> None:
         self.restorer = restorer
 
-    def start(self, transcript: Transcript, priority: tuple[int, int] | None = None) -> None:
+    def start(self, transcript: Transcript, priority: tuple[int, int] | None = None, *,
+              only_pending: bool = False, learned: bool | None = None) -> None:
+        """Restore ``transcript`` (``priority``: the words shown first). ``only_pending``: change
+        only its pending suggestions (see the module's note); ``learned``: apply what reviews taught
+        (None: ``use_learned``)."""
         self.cancel(quiet=True)
         self.transcript = transcript
+        self.only_pending = only_pending
+        self.resuggested = (0, 0)
         self._pass_id += 1
         pass_id = self._pass_id
         self._queue.clear()
@@ -147,7 +161,9 @@ class RestorationController(QObject):
         # Passes over every word are the worker's (on 100,000 words they held the window): it
         # reads the tokens as they are now (an immutable tuple) and sends back first whether
         # marks and capitals were written, which each slice of results needs.
-        tokens, use_learned = transcript.tokens, self.use_learned
+        tokens = transcript.tokens
+        use_learned = self.use_learned if learned is None else learned
+        self._learned = learned
         extra, language = dict(transcript.metadata.extra), transcript.metadata.language
         self.started.emit(self._total)
 
@@ -217,7 +233,7 @@ class RestorationController(QObject):
             self._pump.start()
             return
         began = time.perf_counter()
-        found = []
+        found: list = []
         taken = 0
         while self._queue and taken < self._slice_words:
             chunk = self._queue.popleft()
@@ -234,14 +250,19 @@ class RestorationController(QObject):
                 self._stale = True
                 continue
             tokens = [doc.token(i) for i in chunk.ids]
-            found += make_suggestions(tokens, chunk.predictions, getattr(self.restorer, "lexicon", None),
-                                      author_prior=getattr(self.restorer, "author_prior", None),
-                                      written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]))
+            made = make_suggestions(tokens, chunk.predictions, getattr(self.restorer, "lexicon", None),
+                                    author_prior=getattr(self.restorer, "author_prior", None),
+                                    written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]))
+            found += self._pending_changes(doc, chunk.ids, made) if self.only_pending else made
         if found:
             self.applying = True
             try:
-                doc.set_suggestions(found, text="Restore punctuation and capitals",
-                                    merge_id=("restore", id(self), self._pass_id))
+                if self.only_pending:
+                    doc.push_changes(found, "Re-suggest with what Stet learned",
+                                     merge_id=("restore", id(self), self._pass_id))
+                else:
+                    doc.set_suggestions(found, text="Restore punctuation and capitals",
+                                        merge_id=("restore", id(self), self._pass_id))
             finally:
                 self.applying = False
         if self.after_slice is not None:
@@ -254,6 +275,30 @@ class RestorationController(QObject):
             self._pump.start()
         elif self._worker_done is not None:
             self._end(self._worker_done)
+
+    def _pending_changes(self, doc: Transcript, ids, made) -> list:
+        """The changes a re-suggest makes to tokens ``ids``, given the new pass's suggestions
+        ``made`` for them: a pending suggestion of the model's takes the new proposal or goes where
+        the new pass agrees with the text; nothing else changes (see the module's note)."""
+        from editor.core.document import State
+        from editor.core.learning import CHOICE
+
+        new = {s.key: s for s in made}
+        changes: list = []
+        changed, dropped = self.resuggested
+        for token_id in ids:
+            for old in doc.suggestion_view(token_id).values():
+                if old.state != State.PENDING or old.source == CHOICE:
+                    continue
+                fresh = new.get(old.key)
+                if fresh is None:
+                    changes.append((old.key, None))
+                    dropped += 1
+                elif fresh.value != old.value or dict(fresh.probs) != dict(old.probs):
+                    changes.append((old.key, fresh))
+                    changed += fresh.value != old.value
+        self.resuggested = (changed, dropped)
+        return changes
 
     @staticmethod
     def _mark_before(doc: Transcript, token_id: int) -> str | None:
@@ -301,4 +346,4 @@ class RestorationController(QObject):
 
     def _rerun(self, doc: Transcript) -> None:
         if doc is self.transcript and not self._running:
-            self.start(doc)
+            self.start(doc, only_pending=self.only_pending, learned=self._learned)

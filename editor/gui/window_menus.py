@@ -83,6 +83,8 @@ def build_menus(w: Any) -> None:
     m.addSeparator()
     add(m, "What Stet &learned…", w.learned_dialog,
         tip="The forms Stet remembers from your reviews, and whether choices repeat")
+    add(m, "Re-&suggest with what Stet learned", w.resuggest_learned,
+        tip="Propose the suggestions still pending again with what Stet learned; decisions stay")
     add(m, "Restore &again", w.start_restoration, hotkeys.RESTORE_AGAIN)
     add(m, "&Cancel restoration", w.cancel_restoration, hotkeys.CANCEL)
 

@@ -20,7 +20,8 @@ from editor.gui.window_review import BULK_AT_ONCE
 
 
 class RestorationCommands:
-    """Review > Restore again / Cancel restoration, and the status line."""
+    """Review > Restore again / Re-suggest with what Stet learned / Cancel restoration, and the
+    status line."""
 
     def init_restoration_status(self) -> None:
         self.restoration_status = ""  # "", "running", "done", "cancelled", "skipped…", "failed…"
@@ -43,6 +44,15 @@ class RestorationCommands:
         self.cancel_button.clicked.connect(self.cancel_restoration)
         self.cancel_button.hide()
         bar.addPermanentWidget(self.cancel_button)
+        # offered after a save taught Stet something while suggestions still wait
+        self.resuggest_button = QPushButton("Re-suggest with what Stet learned")
+        self.resuggest_button.setToolTip("Propose again the suggestions still pending, with what Stet "
+                                         "learned (Review menu); your decisions and typing stay")
+        self.resuggest_button.clicked.connect(self.resuggest_learned)
+        self.resuggest_button.hide()
+        bar.addPermanentWidget(self.resuggest_button)
+        self._resuggest_after_learning = False
+        self.learning.learned.connect(self._offer_resuggest)
         restoration = self.restoration
         restoration.started.connect(self._restoration_started)
         restoration.progress.connect(self._restoration_progress)
@@ -53,6 +63,36 @@ class RestorationCommands:
         self._configure_restoration()
         self.restoration.use_learned = self.settings.review.use_learned
         self.restoration.start(self.transcript, priority=self.view.visible_tokens())
+
+    def resuggest_learned(self) -> None:
+        """Review > Re-suggest with what Stet learned: the suggestions still pending are proposed
+        again with the user lexicon and what reviews taught (in the background, one undo step);
+        what the person accepted, rejected or typed stays. Waits for a save's learning to end."""
+        self.resuggest_button.hide()
+        if not len(self.transcript) or not self.transcript.next_pending():
+            self.statusBar().showMessage("No suggestions are pending: nothing to re-suggest", 4000)
+            return
+        if self.learning.running:
+            self._resuggest_after_learning = True
+            self.statusBar().showMessage("Re-suggesting when Stet has learned from this save…", 4000)
+            return
+        self.autosaver.save_now()  # before a long job
+        self._configure_restoration()
+        self.restoration.start(self.transcript, priority=self.view.visible_tokens(), only_pending=True,
+                               learned=True)
+
+    def _offer_resuggest(self, words: int) -> None:
+        """A save's learning ended: re-suggest if asked meanwhile, else offer it while suggestions wait."""
+        if self._resuggest_after_learning:
+            self._resuggest_after_learning = False
+            self.resuggest_learned()
+            return
+        if not (words or self.learning.last_added) or self.restoration.running or not self.transcript.next_pending():
+            return
+        self.resuggest_button.show()
+        self.statusBar().showMessage(
+            f"Stet learned from {words:,} reviewed words — Re-suggest (Review menu) proposes the "
+            "suggestions still pending again with it", 10000)
 
     def preload_restorer(self) -> None:
         """Load the restoration model in the background before any document needs it."""
@@ -70,6 +110,8 @@ class RestorationCommands:
     def stop_restoration(self) -> None:
         """Another transcript is about to be shown: the pass stops, quietly."""
         self.restoration.cancel(quiet=True)
+        self.resuggest_button.hide()
+        self._resuggest_after_learning = False
         self._restoration_idle()
 
     def restoration_follows(self, doc: Transcript, restore: bool) -> None:
@@ -96,6 +138,7 @@ class RestorationCommands:
 
     def _restoration_started(self, words: int) -> None:
         self.restoration_status = "running"
+        self.resuggest_button.hide()
         self.progress.setRange(0, max(words, 1))
         self.progress.setValue(0)
         self.progress.show()
@@ -104,7 +147,7 @@ class RestorationCommands:
         process.hold_collections()  # none while suggestions stream in; see set_transcript
         self.status_label.setText(f"{words:,} words — loading the restoration model…"
                                   if self.restoration.restorer is None
-                                  else f"{words:,} words — restoring punctuation and capitals…")
+                                  else f"{words:,} words — {self._doing()}…")
         self._began = time.perf_counter()
 
     def _restoration_progress(self, done: int, total: int) -> None:
@@ -116,7 +159,11 @@ class RestorationCommands:
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(done)
         if done and "loading" in self.status_label.text():
-            self.status_label.setText(f"{total:,} words — restoring punctuation and capitals…")
+            self.status_label.setText(f"{total:,} words — {self._doing()}…")
+
+    def _doing(self) -> str:
+        return ("re-suggesting with what Stet learned" if self.restoration.only_pending
+                else "restoring punctuation and capitals")
 
     def _restoration_idle(self) -> None:
         self.progress.hide()
@@ -135,7 +182,12 @@ class RestorationCommands:
             self.panel.refresh_soon()
         pending = self.panel.pending_count
         words = len(self.transcript)
-        if status == "done":
+        if status == "done" and self.restoration.only_pending:
+            changed, dropped = self.restoration.resuggested
+            self._status_note = (f" (re-suggested with what Stet learned: {changed:,} changed, "
+                                 f"{dropped:,} no longer proposed)")
+            self.show_pending(pending)
+        elif status == "done":
             now = time.perf_counter()
             self._status_note = f" (restored in {now - (self._began or now):.1f} s)"
             self.show_pending(pending)
