@@ -72,6 +72,14 @@ class Authored:
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """Something the person should read once about a pass (what it uses instead of a lost profile)."""
+
+    pass_id: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class PassResult:
     pass_id: int
     model_name: str
@@ -89,6 +97,7 @@ class RestorationController(QObject):
     """
 
     started = Signal(int)  # words
+    note = Signal(str)  # said once per transcript (see Note)
     progress = Signal(int, int)
     finished = Signal(str)
 
@@ -121,6 +130,7 @@ class RestorationController(QObject):
         self._pump.setInterval(_SLICE_GAP_MS)
         self._pump.timeout.connect(self._drain)
         self._learned: bool | None = None
+        self._told: set[str] = set()  # the notes said for this transcript
         self.after_slice = None  # callable run at the end of a slice (the view redraws there)
 
     @property
@@ -142,6 +152,8 @@ class RestorationController(QObject):
         only its pending suggestions (see the module's note); ``learned``: apply what reviews taught
         (None: ``use_learned``)."""
         self.cancel(quiet=True)
+        if transcript is not self.transcript:
+            self._told = set()
         self.transcript = transcript
         self.only_pending = only_pending
         self.resuggested = (0, 0)
@@ -176,11 +188,19 @@ class RestorationController(QObject):
             restorer = load_restorer(model, device)
             from editor.restore.learned import adaptation_from
 
+            notes: list[str] = []
             try:  # the user lexicon, the project's forms, and what reviews taught
-                restorer.adapt(adaptation_from(*inputs, learned=use_learned))
+                restorer.adapt(adaptation_from(*inputs, learned=use_learned, notes=notes))
             except (UserError, ValueError) as err:
                 log.warning("restoring without what Stet learned: %s", err)
-                restorer.adapt(None)
+                try:  # the person's own lexicon still applies
+                    restorer.adapt(adaptation_from(*inputs, learned=False))
+                    notes.append(f"Restoring without what Stet learned ({err}); your lexicon is used")
+                except (UserError, ValueError) as again:
+                    restorer.adapt(None)
+                    notes.append(f"Restoring without what Stet learned or your lexicon: {again}")
+            for note in notes:
+                report(Note(pass_id, note))
             report(restorer)  # the UI thread needs its lexicon
             if not any_language:
                 check = restorer.language_check(snapshot.words)
@@ -220,6 +240,10 @@ class RestorationController(QObject):
         elif isinstance(payload, Authored):
             if payload.pass_id == self._pass_id:
                 self._written = payload.written
+        elif isinstance(payload, Note):
+            if payload.pass_id == self._pass_id and payload.text not in self._told:
+                self._told.add(payload.text)
+                self.note.emit(payload.text)
         elif payload is not None:
             self.restorer = payload
 

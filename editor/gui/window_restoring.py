@@ -55,6 +55,7 @@ class RestorationCommands:
         self.learning.learned.connect(self._offer_resuggest)
         restoration = self.restoration
         restoration.started.connect(self._restoration_started)
+        restoration.note.connect(self._restoration_note)
         restoration.progress.connect(self._restoration_progress)
         restoration.finished.connect(self._restoration_ended)
 
@@ -149,6 +150,9 @@ class RestorationCommands:
                                   if self.restoration.restorer is None
                                   else f"{words:,} words — {self._doing()}…")
         self._began = time.perf_counter()
+
+    def _restoration_note(self, text: str) -> None:
+        self.statusBar().showMessage(text, 12000)
 
     def _restoration_progress(self, done: int, total: int) -> None:
         # A progress bar repaints at once on every new value: a few times a second is plenty.

@@ -137,9 +137,12 @@ def adaptation_for(transcript, *, lexicon: bool = True, learned: bool = False,
 
 
 def adaptation_from(extra: Mapping, language: str | None, speakers: Iterable[str | None], *,
-                    lexicon: bool = True, learned: bool = False, profile: str | None = None) -> Adaptation:
+                    lexicon: bool = True, learned: bool = False, profile: str | None = None,
+                    notes: list[str] | None = None) -> Adaptation:
     """`adaptation_for` from a document's parts (safe to call off the UI thread with copies). A
-    profile chosen on purpose that is not kept (any more) is a ValueError."""
+    profile chosen on purpose that is not kept (any more) or is damaged is a ValueError, unless
+    `notes` is given and it was the document's choice (not `profile`): then the document's own
+    profile (with `learned`) and the lexicons are used, and a line saying so joins `notes`."""
     from editor.core.lexicon import UserLexicon, project_forms
 
     forms: dict[str, str] = {}
@@ -149,13 +152,37 @@ def adaptation_from(extra: Mapping, language: str | None, speakers: Iterable[str
     out = Adaptation(fixed_forms={w: f for w, f in forms.items() if f != w})
     chosen = profile or extra.get(CHOSEN)
     if learned or profile:
+        speakers = list(speakers)
         key = chosen if isinstance(chosen, str) and chosen else profile_key(language, speakers)
-        kept = load_learned(key)
-        if kept is None and key == chosen:
-            raise ValueError(f"no learned profile {key!r} (see `stet learned --profiles`)")
+        try:
+            kept = load_learned(key)
+            if kept is None and key == chosen:
+                raise ValueError(f"no learned profile {key!r} (see `stet learned --profiles`)")
+        except ValueError as err:
+            if notes is None or profile or key != chosen:
+                raise
+            kept = _instead_of_chosen(err, language, speakers, learned, lexicon, notes)
         if kept is not None:
             out = kept.merged(out)
     return out
+
+
+def _instead_of_chosen(err: ValueError, language: str | None, speakers: Sequence[str | None], learned: bool,
+                       lexicon: bool, notes: list[str]) -> Adaptation | None:
+    """The document's own profile (or None) where the profile chosen for it is gone or damaged,
+    with a line for `notes` saying what is used instead."""
+    own = profile_key(language, speakers)
+    try:
+        kept = load_learned(own) if learned else None
+    except ValueError:
+        kept = None
+    what = [f"what Stet learned for this document's language and speakers ({profile_label(language, speakers)})"
+            ] if kept is not None else []
+    what += ["your lexicon"] if lexicon else []
+    gone = "is gone" if "no learned profile" in str(err) else "cannot be read"
+    notes.append(f"The learned profile chosen for this document {gone}; using "
+                 + (" and ".join(what) if what else "the model alone") + " instead")
+    return kept
 
 
 # ------------------------------------------------------------------------------------ a review

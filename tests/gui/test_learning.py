@@ -185,3 +185,26 @@ def test_another_profile_is_used_for_a_document_only_when_chosen(window):
     dialog.choose_profile(None)
     dialog.accept()
     assert CHOSEN not in doc.metadata.extra
+
+
+def test_a_chosen_profile_gone_keeps_the_user_lexicon_and_says_so_once(window, qtbot):
+    """The person's own lexicon still applies when the profile chosen for the document was deleted;
+    the status bar says once that it is gone and what is used instead."""
+    from editor.restore.learned import CHOSEN
+
+    lex = UserLexicon.load()
+    lex.learn({"zarvex": "ZarVex"})
+    lex.save()
+    doc = Transcript.from_words("we met zarvex at the station".split())
+    doc.set_metadata(extra={CHOSEN: "en-000000000000"})  # chosen once, then deleted (reset)
+    said: list[str] = []
+    window.restoration.note.connect(said.append)
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        window.set_transcript(doc)
+    s = doc.suggestion(doc[2].id, Kind.CASE)
+    assert s is not None and s.value == "ZarVex"
+    assert said == ["The learned profile chosen for this document is gone; using your lexicon instead"]
+    assert "chosen for this document is gone" in window.statusBar().currentMessage()
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        window.start_restoration()  # again: not said twice
+    assert len(said) == 1

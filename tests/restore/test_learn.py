@@ -202,6 +202,37 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
         adaptation_from({}, "de", ["Bo"], profile="../x")
 
 
+def test_a_chosen_profile_gone_falls_back_to_the_own_profile_and_the_lexicon(tmp_path, monkeypatch):
+    from editor.core.lexicon import UserLexicon
+    from editor.restore.learned import CHOSEN, adaptation_from, save_learned
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    lex = UserLexicon.load()
+    lex.learn({"okafor": "Okafor"})
+    lex.save()
+    gone = {CHOSEN: "en-000000000000"}
+    with pytest.raises(ValueError, match="no learned profile"):  # without notes: as before
+        adaptation_from(gone, "de", ["Bo"], learned=True)
+    notes: list[str] = []
+    got = adaptation_from(gone, "de", ["Bo"], learned=True, notes=notes)
+    assert got.fixed_forms == {"okafor": "Okafor"} and got.pair_marks == {}  # the person's own lexicon
+    assert notes == ["The learned profile chosen for this document is gone; using your lexicon instead"]
+    save_learned(profile_key("de", ["Bo"]), Adaptation(pair_marks={("well", "you"): ""}, words=5), "de, speaker Bo")
+    notes.clear()
+    got = adaptation_from(gone, "de", ["Bo"], learned=True, notes=notes)
+    assert got.fixed_forms == {"okafor": "Okafor"} and got.pair_marks == {("well", "you"): ""}
+    assert "using what Stet learned for this document's language and speakers (de, speaker Bo) and your lexicon" in notes[0]
+    from editor.restore.learned import learned_dir
+
+    damaged = learned_dir() / "en-111111111111.json"
+    damaged.write_text("{not json", encoding="utf-8")
+    notes.clear()
+    got = adaptation_from({CHOSEN: "en-111111111111"}, "de", ["Bo"], learned=True, notes=notes)
+    assert got.fixed_forms == {"okafor": "Okafor"} and "cannot be read" in notes[0]
+    with pytest.raises(ValueError, match="no learned profile"):  # chosen on the command line: an error still
+        adaptation_from({}, "de", ["Bo"], profile="en-000000000000", notes=notes)
+
+
 def test_a_pending_suggestion_in_the_reviewed_stretch_teaches_nothing():
     from editor.core.document import Kind, Suggestion, Transcript
     from editor.core.learning import decide
