@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -32,13 +34,35 @@ def adaptation_inputs(transcript: Transcript) -> tuple[dict, str | None, frozens
             frozenset(t.speaker for t in transcript.tokens if t.speaker))
 
 
+@dataclass(frozen=True)
+class Review:
+    """What saving a document would teach: its reviewed stretch (see `reviewed_decisions`), the forms
+    written, the profile it belongs to, and their fingerprint (`review_digest`)."""
+
+    decisions: list
+    reviewed: list[bool]
+    forms: dict[str, str]
+    language: str | None
+    speakers: frozenset
+    digest: str
+
+    @property
+    def teaches(self) -> bool:
+        return any(self.reviewed) or bool(self.forms)
+
+
 class LearningController(QObject):
     """Keeps what a review taught after each save: the person's case forms join the user lexicon
     (and the project's own lexicon); the reviewed stretch teaches the adaptation kept for the
     document's language and speakers (a mark bias fitted on the model's marginals there, forms and
     the marks chosen between word pairs: what `stet eval --simulate-review` measures). The work
     runs on the thread pool; ``loader`` (called there) gives the restorer whose marginals are used
-    (None: forms and pair marks only)."""
+    (None: forms and pair marks only).
+
+    It also knows what the open document last taught (``watch``; kept in the project as its
+    ``LEARNING`` record, see ``record``): a save whose review teaches nothing new learns nothing
+    again, and a project saved before its learning ended (or with learning off) is learned from
+    at its next save."""
 
     message = Signal(str)
     error = Signal(str)
@@ -51,26 +75,57 @@ class LearningController(QObject):
         self.last_seconds: float | None = None  # how long the last adaptation took (worker time)
         self.last_added = 0  # forms the last save added to the user lexicon
         self._op: BackgroundOp | None = None
+        self._doc: Transcript | None = None
+        self._learned_digest: str | None = None  # the open document's review last learned from
 
     @property
     def running(self) -> bool:
         """A save's learning is still under way on the worker."""
         return self._op is not None and not self._op.done
 
-    def remember(self, transcript: Transcript, forms: dict[str, str] | None = None,
-                 source: str | None = None) -> BackgroundOp | None:
-        """Learn from ``transcript``'s review (call after it was saved); ``forms``: its
-        ``user_forms`` when the caller has them already (a pass over every word saved); ``source``:
-        the project file, so that saving it again replaces what it taught before."""
-        if not self.settings.review.learn_from_reviews:
-            return None
-        from editor.restore.learned import reviewed_decisions
+    def watch(self, transcript: Transcript) -> None:
+        """``transcript`` is the window's now: what it taught before is read from its project."""
+        from editor.restore.learned import LEARNING
+
+        stored = transcript.metadata.extra.get(LEARNING)
+        learned = stored.get("learned") if isinstance(stored, dict) else None
+        self._doc, self._learned_digest = transcript, learned if isinstance(learned, str) else None
+
+    def prepare(self, transcript: Transcript, forms: dict[str, str] | None = None) -> Review:
+        """What saving ``transcript`` teaches (on the UI thread: one pass over its reviewed stretch)."""
+        from editor.restore.learned import profile_key, review_digest, reviewed_decisions
 
         _start, decisions, reviewed = reviewed_decisions(transcript)
         forms = user_forms(transcript) if forms is None else forms
-        if not any(reviewed) and not forms:
-            return None
         _extra, language, speakers = adaptation_inputs(transcript)
+        digest = review_digest(decisions, reviewed, forms, profile_key(language, speakers))
+        return Review(decisions, reviewed, forms, language, speakers, digest)
+
+    def pending(self, transcript: Transcript, review: Review) -> bool:
+        """``transcript`` holds decisions Stet has not learned from yet."""
+        known = self._learned_digest if transcript is self._doc else None
+        return review.teaches and review.digest != known
+
+    def record(self, transcript: Transcript, review: Review) -> dict:
+        """The project's ``LEARNING`` record as a save writes it (before it learns)."""
+        from editor.restore.learned import LEARNING
+
+        known = self._learned_digest if transcript is self._doc else None
+        return {LEARNING: {"learned": known, "pending": self.pending(transcript, review)}}
+
+    def remember(self, transcript: Transcript, forms: dict[str, str] | None = None,
+                 source: str | None = None, review: Review | None = None) -> BackgroundOp | None:
+        """Learn from ``transcript``'s review (call after it was saved); ``forms``: its
+        ``user_forms`` when the caller has them already (a pass over every word saved); ``source``:
+        the project file, so that saving it again replaces what it taught before; ``review``: what
+        ``prepare`` gave. Nothing is learned when the review teaches nothing new."""
+        if not self.settings.review.learn_from_reviews:
+            return None
+        review = self.prepare(transcript, forms) if review is None else review
+        if not self.pending(transcript, review):
+            return None
+        decisions, reviewed, forms = review.decisions, review.reviewed, review.forms
+        language, speakers = review.language, review.speakers
         loader = self.loader
 
         def work(_report):
@@ -93,12 +148,16 @@ class LearningController(QObject):
                                      source)
             return (*result, time.perf_counter() - began)
 
-        self._op = BackgroundOp(self, work).success(self._remembered).failure(self._failed).run()
+        digest = review.digest
+        self._op = BackgroundOp(self, work).success(
+            partial(self._remembered, transcript, digest)).failure(self._failed).run()
         return self._op
 
-    def _remembered(self, result: tuple[int, int, float]) -> None:
+    def _remembered(self, transcript: Transcript, digest: str, result: tuple[int, int, float]) -> None:
         added, words, seconds = result
         self.last_seconds, self.last_added = seconds, added
+        if transcript is self._doc:
+            self._learned_digest = digest
         self.learned.emit(words)
         if added:
             self.message.emit(f"Stet will remember {added} form{'s' if added != 1 else ''} you wrote "

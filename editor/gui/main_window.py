@@ -132,6 +132,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.learning = LearningController(settings, self)
         self.learning.message.connect(self.show_status)
         self.learning.error.connect(self.show_status)
+        self.transcript_opened.connect(self.learning.watch)
         # large files are read off the UI thread
         self.opening = opening.Opener(self, may_discard=lambda: not self.dirty or self.may_discard())
         self.opening.opened.connect(self.show_opened)

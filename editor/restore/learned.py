@@ -21,6 +21,10 @@ from editor.restore.learn import Adaptation, Decision, common_words
 
 #: A document's metadata extra names the profile the person chose for it here (any language or speakers).
 CHOSEN = "learned_profile"
+#: A project's metadata extra says what Stet had learned from its review when it was written:
+#: {"learned": the `review_digest` last learned from (None: nothing yet), "pending": whether it held
+#: decisions not yet learned from}. A project without it (older ones) has everything still to learn.
+LEARNING = "learning"
 _KEY = re.compile(r"[a-z0-9-]{1,64}")
 
 
@@ -214,6 +218,19 @@ def reviewed_decisions(doc) -> tuple[int, list[Decision], list[bool]]:
         flags.append(not pending and t.word.lower() == surface.lower())
         proposed_end = p_punct in END_MARKS
     return lo, out, flags
+
+
+def review_digest(decisions: Sequence[Decision], reviewed: Sequence[bool], forms: Mapping[str, str],
+                  key: str) -> str:
+    """A short fingerprint of what a review teaches profile `key` (its decisions, which of them
+    were reviewed, the forms written): equal fingerprints teach the same, so a save that changed
+    none of it need not learn again (see the document's `LEARNING` record)."""
+    import hashlib
+
+    lines = [key, *(f"{d.word}\t{d.punct}\t{d.surface}\t{d.sentence_start:d}\t{d.proposed_punct}\t"
+                    f"{d.proposed_surface}\t{d.proposed_start:d}\t{r:d}" for d, r in zip(decisions, reviewed)),
+             json.dumps(sorted(forms.items()), ensure_ascii=False)]
+    return hashlib.sha1("\n".join(lines).encode("utf-8")).hexdigest()[:20]
 
 
 def learn_review(restorer, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,

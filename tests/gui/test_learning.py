@@ -208,3 +208,60 @@ def test_a_chosen_profile_gone_keeps_the_user_lexicon_and_says_so_once(window, q
     with qtbot.waitSignal(window.restoration_finished, timeout=60000):
         window.start_restoration()  # again: not said twice
     assert len(said) == 1
+
+
+def _reviewed_doc() -> Transcript:
+    doc = Transcript.from_words("well you know okafor came and well you know he left".split())
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[3].id, Kind.CASE, "Okafor", {"Okafor": 0.7, "okafor": 0.3}),
+                         Suggestion(doc[8].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    doc.reject(doc[0].id, Kind.PUNCT)
+    doc.accept(doc[3].id, Kind.CASE)
+    return doc
+
+
+def _learning_record(path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))["metadata"]["extra"]["learning"]
+
+
+def test_what_is_not_learned_yet_travels_in_the_project(window, qtbot, tmp_path):
+    """A project saved with decisions not yet learned from says so; opened again, its next save
+    learns from them. A save that teaches nothing new learns nothing again."""
+    from editor.restore.learned import list_profiles
+
+    window.settings.review.learn_from_reviews = False
+    target = tmp_path / "talk.stet"
+    window.set_transcript(_reviewed_doc(), restore=False)
+    window.save(target)
+    assert _learning_record(target) == {"learned": None, "pending": True}
+    assert list_profiles() == []
+    window.settings.review.learn_from_reviews = True
+    window.open_path(target)  # closed and opened again: still to learn
+    with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
+        window.save(target)
+    assert got.args == [4] and [p.words for p in list_profiles()] == [4]
+    window.save(target)  # nothing new: not learned again, and the project says it was learned
+    assert not window.learning.running
+    record = _learning_record(target)
+    assert record["pending"] is False and isinstance(record["learned"], str)
+    window.open_path(target)
+    doc = window.transcript
+    window.save(target)
+    assert not window.learning.running  # opened again: known as learned
+    doc.accept(doc[8].id, Kind.PUNCT)  # a new decision
+    with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
+        window.save(target)
+    assert _learning_record(target) == {"learned": record["learned"], "pending": True}
+    assert got.args == [9]  # the stretch from the first decision to the last, learned again at once
+
+
+def test_a_project_from_before_the_learning_record_is_learned_at_its_next_save(window, qtbot, tmp_path):
+    from editor.core.formats import write_any
+
+    target = tmp_path / "old.stet"
+    write_any(_reviewed_doc(), target)  # as older versions wrote it: no learning record
+    assert "learning" not in json.loads(target.read_text(encoding="utf-8"))["metadata"]["extra"]
+    window.open_path(target)
+    with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
+        window.save(target)
+    assert got.args == [4]

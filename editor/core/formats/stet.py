@@ -12,6 +12,7 @@ import dataclasses
 import json
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -158,9 +159,15 @@ def _parse_project(text: str, path: PathLike) -> Transcript:
                                 suggestions=suggestions if "suggestions" in streamed else None)
 
 
-def write_stet(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
-    """``policy`` is ignored: a project keeps pending suggestions pending."""
-    text = json.dumps(stet_document(transcript, path), ensure_ascii=False, separators=(",", ":"))
+def write_stet(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
+               extra: Mapping[str, Any] | None = None) -> None:
+    """``policy`` is ignored: a project keeps pending suggestions pending. ``extra``: entries of the
+    metadata's ``extra`` written over the transcript's own (state the window keeps beside the
+    document, such as what Stet has learned from it, not an undoable change of it)."""
+    document = stet_document(transcript, path)
+    if extra:
+        document["metadata"]["extra"].update(extra)
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
     atomic_write(path, text.encode("utf-8"))
 
 
