@@ -28,27 +28,13 @@ from editor.gui.background import BackgroundOp
 log = logging.getLogger(__name__)
 
 
-def adaptation_inputs(transcript: Transcript) -> tuple[dict, str | None, frozenset]:
-    """Copies of what a restoration's adaptation depends on, safe to hand to a worker thread."""
-    return (dict(transcript.metadata.extra), transcript.metadata.language,
-            frozenset(t.speaker for t in transcript.tokens if t.speaker))
-
-
 @dataclass(frozen=True)
-class Review:
-    """What saving a document would teach: its reviewed stretch (see `reviewed_decisions`), the forms
-    written, the profile it belongs to, and their fingerprint (`review_digest`)."""
+class _Learned:
+    """What a save's learning found (on the worker): the review's fingerprint, and what keeping it
+    gave ((forms added, reviewed words of the profile, seconds); None: nothing new to learn)."""
 
-    decisions: list
-    reviewed: list[bool]
-    forms: dict[str, str]
-    language: str | None
-    speakers: frozenset
     digest: str
-
-    @property
-    def teaches(self) -> bool:
-        return any(self.reviewed) or bool(self.forms)
+    kept: tuple[int, int, float] | None
 
 
 class LearningController(QObject):
@@ -56,10 +42,10 @@ class LearningController(QObject):
     (and the project's own lexicon); the reviewed stretch teaches the adaptation kept for the
     document's language and speakers (a mark bias fitted on the model's marginals there, forms and
     the marks chosen between word pairs: what `stet eval --simulate-review` measures). The work
-    runs on the thread pool; ``loader`` (called there) gives the restorer whose marginals are used
-    (None: forms and pair marks only).
+    runs on the thread pool, from copies of the document's tokens and suggestions; ``loader``
+    (called there) gives the restorer whose marginals are used (None: forms and pair marks only).
 
-    It also knows what the open document last taught (``watch``; kept in the project as its
+    It also knows what the open document last taught (``watch``; kept in the project by its
     ``LEARNING`` record, see ``record``): a save whose review teaches nothing new learns nothing
     again, and a project saved before its learning ended (or with learning off) is learned from
     at its next save."""
@@ -76,7 +62,8 @@ class LearningController(QObject):
         self.last_added = 0  # forms the last save added to the user lexicon
         self._op: BackgroundOp | None = None
         self._doc: Transcript | None = None
-        self._learned_digest: str | None = None  # the open document's review last learned from
+        self._learned_digest: str | None = None  # the fingerprint of the review last learned from
+        self._learned_revision: int | None = None  # the document's revision then
 
     @property
     def running(self) -> bool:
@@ -90,51 +77,53 @@ class LearningController(QObject):
         stored = transcript.metadata.extra.get(LEARNING)
         learned = stored.get("learned") if isinstance(stored, dict) else None
         self._doc, self._learned_digest = transcript, learned if isinstance(learned, str) else None
+        self._learned_revision = None
 
-    def prepare(self, transcript: Transcript, forms: dict[str, str] | None = None) -> Review:
-        """What saving ``transcript`` teaches (on the UI thread: one pass over its reviewed stretch)."""
-        from editor.restore.learned import profile_key, review_digest, reviewed_decisions
+    def _unchanged(self, transcript: Transcript) -> bool:
+        """Nothing changed in ``transcript`` since the review last learned from."""
+        return transcript is self._doc and transcript.revision == self._learned_revision
 
-        _start, decisions, reviewed = reviewed_decisions(transcript)
-        forms = user_forms(transcript) if forms is None else forms
-        _extra, language, speakers = adaptation_inputs(transcript)
-        digest = review_digest(decisions, reviewed, forms, profile_key(language, speakers))
-        return Review(decisions, reviewed, forms, language, speakers, digest)
-
-    def pending(self, transcript: Transcript, review: Review) -> bool:
-        """``transcript`` holds decisions Stet has not learned from yet."""
-        known = self._learned_digest if transcript is self._doc else None
-        return review.teaches and review.digest != known
-
-    def record(self, transcript: Transcript, review: Review) -> dict:
-        """The project's ``LEARNING`` record as a save writes it (before it learns)."""
+    def record(self, transcript: Transcript, forms: dict[str, str]) -> dict:
+        """The project's ``LEARNING`` record as a save writes it (before the learning runs):
+        the fingerprint last learned from, and whether decisions may wait to be learned from."""
+        from editor.core.document import State
         from editor.restore.learned import LEARNING
 
+        decided = (next(transcript.iter_suggestions(state=State.ACCEPTED), None) is not None
+                   or next(transcript.iter_suggestions(state=State.REJECTED), None) is not None)
         known = self._learned_digest if transcript is self._doc else None
-        return {LEARNING: {"learned": known, "pending": self.pending(transcript, review)}}
+        return {LEARNING: {"learned": known, "pending": (decided or bool(forms)) and not self._unchanged(transcript)}}
 
     def remember(self, transcript: Transcript, forms: dict[str, str] | None = None,
-                 source: str | None = None, review: Review | None = None) -> BackgroundOp | None:
+                 source: str | None = None) -> BackgroundOp | None:
         """Learn from ``transcript``'s review (call after it was saved); ``forms``: its
         ``user_forms`` when the caller has them already (a pass over every word saved); ``source``:
-        the project file, so that saving it again replaces what it taught before; ``review``: what
-        ``prepare`` gave. Nothing is learned when the review teaches nothing new."""
-        if not self.settings.review.learn_from_reviews:
+        the project file, so that saving it again replaces what it taught before. Nothing is
+        learned when the review teaches nothing new (the worker compares fingerprints)."""
+        if not self.settings.review.learn_from_reviews or self._unchanged(transcript):
             return None
-        review = self.prepare(transcript, forms) if review is None else review
-        if not self.pending(transcript, review):
-            return None
-        decisions, reviewed, forms = review.decisions, review.reviewed, review.forms
-        language, speakers = review.language, review.speakers
+        from editor.restore.learned import suggestions_snapshot
+
+        forms = user_forms(transcript) if forms is None else forms
+        tokens, suggestions = transcript.tokens, suggestions_snapshot(transcript)  # copies for the worker
+        language, revision = transcript.metadata.language, transcript.revision
+        known = self._learned_digest if transcript is self._doc else None
         loader = self.loader
 
-        def work(_report):
+        def work(_report) -> _Learned:
             import time
 
             from editor.restore.learn import Adaptation
-            from editor.restore.learned import learn_review, profile_key, profile_label, remember_review
+            from editor.restore.learned import (learn_review, profile_key, profile_label, remember_review,
+                                                review_digest, reviewed_decisions_in)
 
             began = time.perf_counter()
+            _start, decisions, reviewed = reviewed_decisions_in(tokens, suggestions)
+            speakers = frozenset(t.speaker for t in tokens if t.speaker)
+            key = profile_key(language, speakers)
+            digest = review_digest(decisions, reviewed, forms, key)
+            if digest == known or not (any(reviewed) or forms):
+                return _Learned(digest, None)
             learned = None
             if any(reviewed) and loader is None:
                 learned = Adaptation.learn(decisions, None, reviewed=reviewed)
@@ -144,20 +133,20 @@ class LearningController(QObject):
                 except (OSError, ValueError, RuntimeError, UserError) as err:  # no model: forms and pair marks only
                     log.warning("learning without the model's marginals: %s", err)
                     learned = Adaptation.learn(decisions, None, reviewed=reviewed)
-            result = remember_review(learned, forms, profile_key(language, speakers), profile_label(language, speakers),
-                                     source)
-            return (*result, time.perf_counter() - began)
+            added, words = remember_review(learned, forms, key, profile_label(language, speakers), source)
+            return _Learned(digest, (added, words, time.perf_counter() - began))
 
-        digest = review.digest
         self._op = BackgroundOp(self, work).success(
-            partial(self._remembered, transcript, digest)).failure(self._failed).run()
+            partial(self._remembered, transcript, revision)).failure(self._failed).run()
         return self._op
 
-    def _remembered(self, transcript: Transcript, digest: str, result: tuple[int, int, float]) -> None:
-        added, words, seconds = result
-        self.last_seconds, self.last_added = seconds, added
+    def _remembered(self, transcript: Transcript, revision: int, result: _Learned) -> None:
         if transcript is self._doc:
-            self._learned_digest = digest
+            self._learned_digest, self._learned_revision = result.digest, revision
+        if result.kept is None:
+            return
+        added, words, seconds = result.kept
+        self.last_seconds, self.last_added = seconds, added
         self.learned.emit(words)
         if added:
             self.message.emit(f"Stet will remember {added} form{'s' if added != 1 else ''} you wrote "

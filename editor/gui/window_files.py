@@ -104,15 +104,15 @@ class FileCommands:
         extra = project_lexicon_update(doc, forms)  # the project's own lexicon travels in it
         if extra is not None:
             doc.set_metadata(extra=extra)
-        review = self.learning.prepare(doc, forms)  # what it teaches, and whether it is learned yet
-        write_any(doc, target, extra=self.learning.record(doc, review))
+        # what Stet has learned from it (learning itself runs after the save, off this thread)
+        write_any(doc, target, extra=self.learning.record(doc, forms))
         from functools import partial
 
         from editor.gui.restoration import load_restorer
 
         # the restorer this window restores with, loaded once per process (on the worker thread)
         self.learning.loader = partial(load_restorer, self.restoration.model, self.restoration.device)
-        self.learning.remember(doc, forms, str(target.resolve()), review)
+        self.learning.remember(doc, forms, str(target.resolve()))
         self.session.mark_saved(target)
         self.remember_recent(target)
         self.autosaver.discard()

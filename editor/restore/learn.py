@@ -93,8 +93,9 @@ class Adaptation:
               bias: bool = True, penalty: float = BIAS_PENALTY, case_bias: bool = False,
               common: Collection[str] = (), reviewed: Sequence[bool] | None = None) -> Adaptation:
         """Learn from reviewed words; `joint` ((N, 28) marginals the model gave those words) is
-        needed for the bias. `reviewed` (a flag per word; default all): words the person did not
-        review (a suggestion still waits there) stand in the sequence but teach nothing. A word is remembered in the form written mid-sentence when every
+        needed for the bias (a row of NaN: a word it is not fitted on). `reviewed` (a flag per
+        word; default all): words the person did not review (a suggestion still waits there) stand
+        in the sequence but teach nothing. A word is remembered in the form written mid-sentence when every
         such occurrence agrees; a pair's mark when every occurrence agrees. A word in `common` (the
         most frequent words: "church", "new", "we") is remembered only with the word before it, so
         "Saddleback Church" does not capitalise every church, nor a quoted "We" every we."""
@@ -135,6 +136,9 @@ class Adaptation:
         if bias and joint is not None and rows:
             if len(joint) != len(decisions):
                 raise ValueError("one row of marginals per decision")
+            known = np.isfinite(np.asarray(joint)[:, 0])  # a NaN row: marginals not read there
+            rows = [k for k in rows if known[k]]
+        if bias and joint is not None and rows:
             gold = np.asarray([PUNCT_INDEX.get(decisions[k].punct, 0) * N_CASE + CASE_INDEX[case_of(decisions[k].surface)]
                                for k in rows])
             out.punct_bias, cb = fit_bias(np.asarray(joint)[rows], gold,

@@ -195,26 +195,43 @@ def reviewed_decisions(doc) -> tuple[int, list[Decision], list[bool]]:
     the first word they decided on to the last. Words whose suggestion still waits are in the
     stretch but flagged not reviewed; a word without a suggestion is as Stet proposed it (the model
     agreed with the text). Returns (index of the first word, decisions, reviewed flags)."""
-    from editor.core.document import Kind, State
-    from editor.core.learning import starts_sentence
-    from editor.core.text import split_opening
+    return reviewed_decisions_in(doc.tokens, suggestions_snapshot(doc))
 
-    decided = [doc.index_of(s.token_id) for s in doc.suggestions(order="position") if s.state != State.PENDING]
+
+def suggestions_snapshot(doc) -> list:
+    """`doc`'s suggestions, copied (a list of the frozen records, in no order): with its tokens (an
+    immutable tuple), what `reviewed_decisions_in` reads on a worker thread while the person goes on."""
+    return list(doc.iter_suggestions())
+
+
+def reviewed_decisions_in(tokens: Sequence, snapshot: Sequence) -> tuple[int, list[Decision], list[bool]]:
+    """`reviewed_decisions` of a document's tokens and its `suggestions_snapshot`."""
+    from editor.core.document import Kind, State
+    from editor.core.text import ends_sentence, split_opening
+
+    suggestions: dict[int, dict] = {}
+    for s in snapshot:
+        suggestions.setdefault(s.token_id, {})[s.kind] = s
+    index = {t.id: i for i, t in enumerate(tokens)}
+    decided = [index[tid] for tid, slot in suggestions.items()
+               if tid in index and any(s.state != State.PENDING for s in slot.values())]
     if not decided:
         return 0, [], []
     lo, hi = min(decided), max(decided) + 1
     out, flags = [], []
-    proposed_end = lo == 0 or doc[lo - 1].punct in END_MARKS
+    proposed_end = lo == 0 or tokens[lo - 1].punct in END_MARKS
+    empty: Mapping = {}
     for i in range(lo, hi):
-        t = doc[i]
+        t = tokens[i]
         lead, bare = split_opening(t.surface or t.word)
         surface = bare or t.surface or t.word
-        sugs = doc.suggestions_of(t.id)
+        sugs = suggestions.get(t.id, empty)
         case, punct = sugs.get(Kind.CASE), sugs.get(Kind.PUNCT)
         pending = any(s.state == State.PENDING for s in sugs.values())
         p_punct = punct.value if punct is not None else t.punct
         p_case = (split_opening(case.value)[1] or case.value) if case is not None else surface
-        out.append(Decision(t.word, t.punct, surface, starts_sentence(doc, i), p_punct, p_case, proposed_end))
+        start = i == 0 or ends_sentence(tokens[i - 1].punct)
+        out.append(Decision(t.word, t.punct, surface, start, p_punct, p_case, proposed_end))
         flags.append(not pending and t.word.lower() == surface.lower())
         proposed_end = p_punct in END_MARKS
     return lo, out, flags
@@ -233,17 +250,61 @@ def review_digest(decisions: Sequence[Decision], reviewed: Sequence[bool], forms
     return hashlib.sha1("\n".join(lines).encode("utf-8")).hexdigest()[:20]
 
 
+#: The mark bias (a handful of numbers) is fitted on the marginals of at most this many reviewed
+#: words, read in blocks of BIAS_BLOCK words spread evenly over a longer review: learning from a
+#: review of a whole long transcript then takes as long as from one of this size.
+BIAS_WORDS = 8000
+BIAS_BLOCK = 500
+_BLOCK_CONTEXT = 40  # words read on either side of a block, for its edges' context
+
+
+def bias_blocks(reviewed: Sequence[bool], most: int | None = None, block: int = BIAS_BLOCK) -> list[tuple[int, int]]:
+    """The stretches ``(start, end)`` of a review whose marginals the mark bias is fitted on:
+    blocks holding reviewed words (one not reviewed teaches nothing), adjacent ones joined, at most
+    ``most`` words in all (default `BIAS_WORDS`; blocks spread evenly when there are more)."""
+    most = BIAS_WORDS if most is None else most
+    n = len(reviewed)
+    flags = np.asarray(reviewed, bool)
+    blocks = [(a, min(n, a + block)) for a in range(0, n, block) if flags[a:a + block].any()]
+    if sum(b - a for a, b in blocks) > most:
+        keep = max(1, most // block)
+        picks = np.unique(np.round(np.linspace(0, len(blocks) - 1, keep)).astype(int))
+        blocks = [blocks[i] for i in picks]
+    joined: list[tuple[int, int]] = []
+    for a, b in blocks:
+        if joined and joined[-1][1] == a:
+            joined[-1] = (joined[-1][0], b)
+        else:
+            joined.append((a, b))
+    return joined
+
+
+def review_marginals(restorer, words: Sequence[str], reviewed: Sequence[bool] | None = None) -> np.ndarray:
+    """(N, 28) joint marginals of a review's words where the mark bias needs them (`bias_blocks`,
+    each read with some context around it); NaN rows elsewhere."""
+    from editor.restore.labels import N_CASE as NC
+    from editor.restore.labels import N_PUNCT as NP
+    from editor.restore.windows import joint_marginals_chunked
+
+    n = len(words)
+    out = np.full((n, NP * NC), np.nan, np.float32)
+    for a, b in bias_blocks([True] * n if reviewed is None else reviewed):
+        lo, hi = max(0, a - _BLOCK_CONTEXT), min(n, b + _BLOCK_CONTEXT)
+        joint = joint_marginals_chunked(restorer.model, restorer.vocab, list(words[lo:hi]), restorer.size,
+                                        restorer.overlap, restorer.cut, restorer.merge, device=restorer.device)
+        out[a:b] = joint[a - lo : b - lo]
+    return out
+
+
 def learn_review(restorer, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
                  joint: np.ndarray | None = None) -> Adaptation:
     """What a review teaches: the same in the editor (after a save) and in the simulated review
     (`stet eval --simulate-review`). The mark bias is fitted on the marginals the model gives the
-    reviewed words (`joint`, or computed here from `restorer`'s model: a second or two for a few
-    thousand words on one core); forms and pair marks as `Adaptation.learn` says."""
+    reviewed words (`joint`, or computed here from `restorer`'s model for at most `BIAS_WORDS` of
+    them: under a second on one core); forms and pair marks as `Adaptation.learn` says, from every
+    reviewed word."""
     if joint is None and decisions:
-        from editor.restore.windows import joint_marginals_chunked
-
-        joint = joint_marginals_chunked(restorer.model, restorer.vocab, [d.word for d in decisions], restorer.size,
-                                        restorer.overlap, restorer.cut, restorer.merge, device=restorer.device)
+        joint = review_marginals(restorer, [d.word for d in decisions], reviewed)
     return Adaptation.learn(decisions, joint, common=common_words(restorer.vocab) if restorer is not None else (),
                             reviewed=reviewed)
 

@@ -246,8 +246,13 @@ def test_what_is_not_learned_yet_travels_in_the_project(window, qtbot, tmp_path)
     assert record["pending"] is False and isinstance(record["learned"], str)
     window.open_path(target)
     doc = window.transcript
+    learned: list[int] = []
+    window.learning.learned.connect(learned.append)
+    window.save(target)  # opened again: the worker finds the review already learned from
+    qtbot.waitUntil(lambda: not window.learning.running, timeout=60000)
+    assert learned == [] and [p.words for p in list_profiles()] == [4]
     window.save(target)
-    assert not window.learning.running  # opened again: known as learned
+    assert _learning_record(target) == record and not window.learning.running
     doc.accept(doc[8].id, Kind.PUNCT)  # a new decision
     with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
         window.save(target)

@@ -297,3 +297,27 @@ def test_stet_learned_says_when_a_word_to_forget_is_not_there(tmp_path):
     gone = _stet("learned", "--remove", "OKAFOR", env=env)
     assert gone.returncode == 0 and gone.stderr == ""
     assert _stet("learned", env=env).stdout == ""
+
+
+def test_the_bias_reads_marginals_only_where_words_were_reviewed_and_at_most_bias_words():
+    from editor.restore.learned import BIAS_BLOCK, BIAS_WORDS, bias_blocks
+
+    assert bias_blocks([True] * 1200) == [(0, 1200)]  # a review of ordinary size: all of it, in one piece
+    flags = [False] * 10000
+    flags[10:20] = [True] * 10
+    flags[5200] = True
+    assert bias_blocks(flags) == [(0, BIAS_BLOCK), (5000, 5000 + BIAS_BLOCK)]  # not the stretch between
+    blocks = bias_blocks([True] * 100_000)
+    assert sum(b - a for a, b in blocks) <= BIAS_WORDS
+    assert blocks[0][0] == 0 and blocks[-1][1] == 100_000  # spread over the whole review
+
+
+def test_rows_of_unknown_marginals_do_not_move_the_bias():
+    rng = np.random.default_rng(0)
+    joint = rng.dirichlet(np.ones(N_PUNCT * N_CASE), size=600).astype(np.float32)
+    decisions = [Decision("w", "," if k % 2 else "", "w", False) for k in range(600)]
+    full = Adaptation.learn(decisions[:300], joint[:300])
+    holes = joint.copy()
+    holes[300:] = np.nan  # marginals not read there: the bias is fitted on the first 300 alone
+    part = Adaptation.learn(decisions, holes)
+    assert np.allclose(full.punct_bias, part.punct_bias) and part.words == 600
