@@ -108,6 +108,9 @@ def test_simulated_review_scores_the_rest_before_and_after(shipped_restorer, tmp
         assert 0 <= res[side]["overall_f1"] <= 100
     # the reviewer wrote "Zarvex" mid-sentence; its later occurrences are right with what was learned
     assert res["names"]["right_after"] == 100.0
+    fixed = res["corrected_names"]  # the names the reviewer had to correct (none, or Zarvex)
+    assert set(fixed) == {"words", "later_occurrences", "right_before", "right_after"}
+    assert fixed["later_occurrences"] == 0 or fixed["right_after"] == 100.0
     with pytest.raises(ValueError):
         simulate_review(shipped_restorer, [w for w, _ in docs], None, 1.5)
 
