@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -124,11 +125,19 @@ def read_json(path: PathLike) -> Transcript:
     """A .json file: Whisper output, Vosk output, or a Stet project, told apart by their keys."""
     from editor.core.formats import stet, vosk, whisper
 
-    data = vosk.load_json_documents(path)
+    warnings: list[str] = []
+    try:
+        data = vosk.load_json_documents(path)
+    except FormatError as err:
+        data = _whisper_cpp_not_utf8(path, err, warnings)
     if isinstance(data, dict) and "segments" in data:
         return whisper.transcript_from_whisper(data, path)
     if isinstance(data, dict) and isinstance(data.get("transcription"), list):
-        return whisper.transcript_from_whisper(_from_whisper_cpp(data), path)
+        doc = whisper.transcript_from_whisper(_from_whisper_cpp(data), path)
+        if warnings:
+            doc.metadata = dataclasses.replace(doc.metadata,
+                                               warnings=(*doc.metadata.warnings, *warnings))
+        return doc
     if (isinstance(data, list) and data and all(isinstance(s, dict) for s in data)
             and all("start" in s and "end" in s and "text" in s for s in data)):
         # faster-whisper's segments dumped as a list (no "segments" key around them)
@@ -138,21 +147,90 @@ def read_json(path: PathLike) -> Transcript:
     return vosk.transcript_from_vosk(data, path)
 
 
+def _whisper_cpp_not_utf8(path: PathLike, err: FormatError, warnings: list[str]) -> Any:
+    """whisper.cpp's JSON as it may come (whisper.cpp issues 1798 and 3760): a character parted
+    between two tokens, or a segment's text holding a lone byte of one, is not UTF-8. Such a file
+    is read with those bytes left out (each segment's words come from its text, whole), and
+    said; any other file that is not UTF-8 is refused with ``err``."""
+    from editor.core.formats._common import MAX_JSON_BYTES, parse_json, read_bytes
+
+    if "UTF-8" not in err.message:
+        raise err
+    raw = read_bytes(path, MAX_JSON_BYTES)
+    if b'"transcription"' not in raw[:4096]:
+        raise err
+    text = raw.decode("utf-8-sig", errors="replace")
+    data = parse_json(text, path)
+    if not isinstance(data, dict) or not isinstance(data.get("transcription"), list):
+        raise err
+    warnings.append(f"{text.count(chr(0xFFFD))} bytes that are not UTF-8 (whisper.cpp parts "
+                    "characters between tokens) were left out")
+    return data
+
+
+#: whisper.cpp's special tokens as its JSON names them: [_BEG_], [_TT_550], [_EOT_]...
+_SPECIAL_TOKEN = re.compile(r"\[_[^\]]*\]|<\|[^|]*\|>")
+
+
 def _from_whisper_cpp(data: dict[str, Any]) -> dict[str, Any]:
     """whisper.cpp's ``-oj`` JSON ({"transcription": [{"offsets": {"from": ms, "to": ms},
-    "text": ...}]}) in openai-whisper's shape."""
+    "text": ...}]}) in openai-whisper's shape; ``-ojf`` adds each segment's tokens with their
+    times and probability ``p``, which become its words when they spell its text."""
     segments = []
     for item in data["transcription"]:
-        offsets = item.get("offsets") if isinstance(item, dict) else None
-        segment: dict[str, Any] = {"text": item.get("text") if isinstance(item, dict) else None}
-        if isinstance(offsets, dict) and all(isinstance(offsets.get(k), int | float)
-                                             and not isinstance(offsets.get(k), bool)
-                                             for k in ("from", "to")):
-            segment.update(start=offsets["from"] / 1000, end=offsets["to"] / 1000)
+        if not isinstance(item, dict):
+            segments.append(item)  # said by the reader ("segment N is not an object")
+            continue
+        text = item.get("text")
+        if isinstance(text, str):
+            text = text.replace("\ufffd", "")  # a byte that was not UTF-8 (see above)
+        segment: dict[str, Any] = {"text": text}
+        times = _offsets(item)
+        if times is not None:
+            segment.update(start=times[0], end=times[1])
+        words = _token_words(item.get("tokens"), text, times)
+        if words:
+            segment["words"] = words
+        speaker = item.get("speaker")
+        if isinstance(speaker, str) and speaker.strip() not in ("", "?"):
+            segment["speaker"] = speaker.strip()
         segments.append(segment)
     result = data.get("result")
     language = result.get("language") if isinstance(result, dict) else None
     return {"segments": segments, **({"language": language} if isinstance(language, str) else {})}
+
+
+def _offsets(item: dict[str, Any]) -> tuple[float, float] | None:
+    """Seconds from whisper.cpp's ``offsets`` (milliseconds), None where they are not numbers."""
+    offsets = item.get("offsets")
+    if isinstance(offsets, dict) and all(isinstance(offsets.get(k), int | float)
+                                         and not isinstance(offsets.get(k), bool)
+                                         for k in ("from", "to")):
+        return offsets["from"] / 1000, offsets["to"] / 1000
+    return None
+
+
+def _token_words(tokens: Any, text: Any, times: tuple[float, float] | None) -> list[dict[str, Any]]:
+    """``-ojf`` tokens as Whisper's word pieces (" Americ", "ans"; special tokens left out),
+    each timed within its segment; none unless they spell the segment's text exactly."""
+    if not isinstance(tokens, list) or not isinstance(text, str):
+        return []
+    pieces = [t for t in tokens if isinstance(t, dict) and isinstance(t.get("text"), str)
+              and not _SPECIAL_TOKEN.fullmatch(t["text"].strip())]
+    if not pieces or "".join(t["text"] for t in pieces).split() != text.split():
+        return []
+    words = []
+    for token in pieces:
+        word: dict[str, Any] = {"word": token["text"]}
+        span = _offsets(token)
+        if span is not None and times is not None:
+            start = min(max(span[0], times[0]), times[1])
+            word.update(start=start, end=min(max(span[1], start), times[1]))
+        p = token.get("p")
+        if isinstance(p, int | float) and not isinstance(p, bool) and 0 <= p <= 1:
+            word["probability"] = p
+        words.append(word)
+    return words
 
 
 __all__ = ["READERS", "TEXT_READERS", "WRITERS", "atomic_write", "can_read", "can_write", "read_any", "read_json",

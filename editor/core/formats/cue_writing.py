@@ -205,27 +205,65 @@ def _readable(cues: list[OutCue], minimum: list[float]) -> list[OutCue]:
     return out
 
 
-def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> list[OutCue]:
-    """The cues to write. A transcript read from subtitles keeps its cues: one whose words are as
-    read is written back exactly as it came; one whose words changed keeps its line breaks
-    where they still fit and is re-timed from its words (split when it no longer fits two
-    lines); words added between cues join the cue before them. Without source cues, or when
-    every source cue's words are gone, the cues are cut afresh."""
+#: Formats whose cues are segments rather than subtitles (Whisper's JSON): text without markup
+#: or line breaks of its own, wrapped when written; a segment stays one cue up to this many lines.
+SEGMENT_FORMATS = frozenset({"whisper"})
+SEGMENT_LINES = 3
+
+
+def source_runs(transcript: Transcript, words: Sequence[TimedWord]
+                ) -> list[tuple[int, list[TimedWord]]] | None:
+    """The words grouped by the source cue (index into ``metadata.cues``) they belong to, in
+    order: a word an edit added goes with a neighbour's cue (see `_assign_new_words`), and a cue
+    without words ("♪ ♪") is there with none. None without source cues, or when every source
+    cue's words are gone."""
     source = transcript.metadata.cues
     if not source:
-        return cut_cues(transcript, policy, path)
-    words = timed_words(transcript, policy, path)
+        return None
     ids = [transcript[w.index].id for w in words]
     owner = {tid: n for n, cue in enumerate(source) for tid in cue.token_ids}
     owned = [owner.get(tid) for tid in ids]
     if all(n is None for n in owned):
-        return cut_cues(transcript, policy, path)
+        return None
     assigned = _assign_new_words(source, owned, words)
     runs: list[tuple[int, list[TimedWord]]] = [(n, [w for _, w in group]) for n, group in
             itertools.groupby(zip(assigned, words), key=lambda pair: pair[0])]
     # cues without words ("♪ ♪", "---") go back where they were, as they were
     decor = [n for n, cue in enumerate(source) if not cue.token_ids]
-    runs = sorted(runs + [(n, []) for n in decor], key=lambda run: run[0])
+    return sorted(runs + [(n, []) for n in decor], key=lambda run: run[0])
+
+
+def run_times(cue: SourceCue, run: Sequence[TimedWord], whole: bool) -> tuple[float, float]:
+    """The time of a cue's words once edited: the cue's own time while they are all its words
+    (``whole``: not parted by words of another cue), stretched over any word now outside it;
+    else the words' time."""
+    if not whole:
+        return run[0].start, run[-1].end
+    return min(cue.start, run[0].start), max(cue.end, run[-1].end)
+
+
+def source_lines(cue: SourceCue) -> list[str]:
+    """A source cue's lines as seen: a subtitle's lines as written, a segment's words wrapped."""
+    if cue.format in SEGMENT_FORMATS:
+        return wrap_lines(list(cue.words)) if cue.words else [" ".join(cue.text.split())]
+    return [line for line, _ in cue_lines(cue.text)]
+
+
+def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> list[OutCue]:
+    """The cues to write. A transcript read from subtitles keeps its cues: one whose words are as
+    read is written back exactly as it came; one whose words changed keeps its time (stretched
+    over words typed past its end) and its line breaks where they still fit, and is split and
+    re-timed from its words when it no longer fits two lines; words added between cues join the
+    cue before them. Whisper's segments are kept as cues too, each wrapped in lines of 42
+    characters, cut within its time only past three lines. Without source cues, or when every
+    source cue's words are gone, the cues are cut afresh."""
+    source = transcript.metadata.cues
+    if not source:
+        return cut_cues(transcript, policy, path)
+    words = timed_words(transcript, policy, path)
+    runs = source_runs(transcript, words)
+    if runs is None:
+        return cut_cues(transcript, policy, path)
     run_count: dict[int, int] = {}
     for n, _ in runs:
         run_count[n] = run_count.get(n, 0) + 1
@@ -233,27 +271,38 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
     minimum: list[float] = []
     for n, run in runs:
         cue = source[n]
+        segment = cue.format in SEGMENT_FORMATS
+        italic = not segment and is_italic(cue.text)
         run_ids = tuple(transcript[w.index].id for w in run)
         if not run:
-            cues.append(OutCue(cue.start, cue.end, tuple(line for line, _ in cue_lines(cue.text)),
-                               cue.speaker, is_italic(cue.text), cue))
+            cues.append(OutCue(cue.start, cue.end, tuple(source_lines(cue)), cue.speaker, italic, cue))
             minimum.append(0.0)
             continue
-        if (run_count[n] == 1 and run_ids == cue.token_ids
-                and tuple(w.text for w in run) == cue.words):
-            cues.append(OutCue(cue.start, cue.end, tuple(line for line, _ in cue_lines(cue.text)),
-                               cue.speaker, is_italic(cue.text), cue))
+        whole = run_count[n] == 1
+        unchanged = whole and run_ids == cue.token_ids and tuple(w.text for w in run) == cue.words
+        if unchanged and not segment:
+            cues.append(OutCue(cue.start, cue.end, tuple(source_lines(cue)), cue.speaker, italic, cue))
             minimum.append(0.0)
             continue
         floor = min(MIN_CUE_SECONDS, cue.end - cue.start)
-        italic = is_italic(cue.text)
-        lines = _kept_lines(run, run_ids, cue)
-        if lines is not None:
-            cues.append(OutCue(run[0].start, run[-1].end, lines, run[0].speaker, italic))
-            minimum.append(floor)
-            continue
-        for group in _group(run):
-            cues.append(OutCue(group[0].start, group[-1].end,
+        start, end = run_times(cue, run, whole)
+        if segment:
+            lines = tuple(wrap_lines([w.text for w in run]))
+            if len(lines) <= SEGMENT_LINES:
+                cues.append(OutCue(start, end, lines, run[0].speaker, False,
+                                   cue if unchanged else None))
+                minimum.append(0.0 if unchanged else floor)
+                continue
+        else:
+            kept = _kept_lines(run, run_ids, cue)
+            if kept is not None:
+                cues.append(OutCue(start, end, kept, run[0].speaker, italic))
+                minimum.append(floor)
+                continue
+        groups = _group(run)
+        for k, group in enumerate(groups):
+            cues.append(OutCue(start if k == 0 else group[0].start,
+                               end if k == len(groups) - 1 else group[-1].end,
                                tuple(wrap_lines([w.text for w in group])), group[0].speaker, italic))
             minimum.append(floor)
     return _readable(cues, minimum)
@@ -313,7 +362,7 @@ def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int],
     """The changed words of a cue on its own lines (broken where its lines began), or wrapped
     afresh; None when they no longer fit in one cue."""
     starts = set(cue.line_starts)
-    original = [line for line, _ in cue_lines(cue.text)]
+    original = source_lines(cue)
     width = max([MAX_LINE_CHARS, *(len(line) for line in original)])
     count = max(MAX_LINES, len(original))
     lines: list[list[str]] = []

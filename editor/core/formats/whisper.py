@@ -1,15 +1,21 @@
-"""Whisper JSON (openai-whisper, faster-whisper, WhisperX): segments, with word times when present."""
+"""Whisper JSON (openai-whisper, faster-whisper, WhisperX, stable-ts, whisper-timestamped):
+segments, with word times when present. Each timed segment is kept as a cue (a `SourceCue` of
+format "whisper"), so that subtitles and JSON written from the transcript keep its segments."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from editor.core.document import Metadata, Token, Transcript
+from editor.core.document import Metadata, SourceCue, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_JSON_BYTES, PathLike, add_words, decode_utf8,
                                          gap_paragraph_starts, ordered, parse_json, probability,
                                          read_bytes, seconds)
-from editor.core.text import normalize_word, split_chunk
+from editor.core.text import join_mark, normalize_word, split_chunk
+
+#: The format of the cues kept from Whisper's segments (text without markup or line breaks).
+CUE_FORMAT = "whisper"
 
 
 def read_whisper(path: PathLike) -> Transcript:
@@ -27,12 +33,20 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
     # (in any script: Chinese, Japanese or Thai words are not joined as Whisper's pieces are)
     own = isinstance(generator, str) and generator.split(" ")[0] == "stet"
     spaced = _marks_spaces(data["segments"])
+    #: (first token, segment start, end, text, speaker) of each segment
+    segments: list[tuple[int, float | None, float | None, str, str | None]] = []
+    paragraph_flags: list[bool] = []
     for n, seg in enumerate(data["segments"], 1):
         segment_starts.append(len(tokens))
         where = f"segment {n}"
         if not isinstance(seg, dict):
             raise FormatError(path, f"{where} is not an object")
         speaker = seg.get("speaker") if isinstance(seg.get("speaker"), str) else None
+        seg_start, seg_end = ordered(seconds(seg.get("start"), path, where),
+                                     seconds(seg.get("end"), path, where))
+        segments.append((len(tokens), seg_start, seg_end,
+                         seg["text"] if isinstance(seg.get("text"), str) else "", speaker))
+        paragraph_flags.append(seg.get("new_paragraph") is not False)
         words = seg.get("words")
         if isinstance(words, list) and words:
             for k, word in enumerate(words, 1):
@@ -41,27 +55,61 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
                     raise FormatError(path, f"{where}, word {k} has no text")
                 start, end = ordered(seconds(word.get("start"), path, f"{where}, word {k}"),
                                      seconds(word.get("end"), path, f"{where}, word {k}"))
-                conf = probability(word.get("probability", word.get("score")), path,
-                                   f"{where}, word {k}")
+                conf = probability(word.get("probability", word.get("score", word.get("confidence"))),
+                                   path, f"{where}, word {k}")
                 if not own and _continues(tokens, text, segment_starts[-1], spaced):
                     _join(tokens, text, end, conf)
                     continue
                 add_words(tokens, text, start, end, speaker=speaker or _str(word.get("speaker")),
                           confidence=conf, path=path)
         elif isinstance(seg.get("text"), str):
-            start, end = ordered(seconds(seg.get("start"), path, where),
-                                 seconds(seg.get("end"), path, where))
-            add_words(tokens, seg["text"], start, end, speaker=speaker, path=path)
+            add_words(tokens, seg["text"], seg_start, seg_end, speaker=speaker, path=path)
         else:
             raise FormatError(path, f"{where} has neither words nor text")
     language = data.get("language")
     # a long pause starts a paragraph only where a segment starts (not mid-sentence)
     segment_set = set(segment_starts)
-    starts = sorted(segment_set) if own else [i for i in gap_paragraph_starts(tokens)
-                                              if i in segment_set]
-    return Transcript(tokens, paragraph_starts=starts,
-                      metadata=Metadata(source_file=str(path),
-                                        language=language if isinstance(language, str) else None))
+    if own:  # a segment that goes on with the paragraph before says "new_paragraph": false
+        starts = sorted({i for i, new in zip(segment_starts, paragraph_flags) if new} | {0})
+    else:
+        starts = [i for i in gap_paragraph_starts(tokens) if i in segment_set]
+    doc = Transcript(tokens, paragraph_starts=starts,
+                     metadata=Metadata(source_file=str(path),
+                                       language=language if isinstance(language, str) else None))
+    cues = _segment_cues(tokens, segments, [t.id for t in doc.tokens])
+    if cues:
+        doc.metadata = replace(doc.metadata, cues=cues)
+    return doc
+
+
+def _segment_cues(tokens: list[Token], segments: list[tuple[int, float | None, float | None, str,
+                                                             str | None]],
+                  ids: list[int]) -> tuple[SourceCue, ...]:
+    """Each segment as a cue: its time as Whisper gave it (else its words' times), its text and
+    its words as read. No cues when a segment has no time at all or segments go back in time (a
+    file put together by hand): then subtitles are cut afresh from the words."""
+    cues: list[SourceCue] = []
+    for k, (first, start, end, text, speaker) in enumerate(segments):
+        last = segments[k + 1][0] if k + 1 < len(segments) else len(tokens)
+        own = tokens[first:last]
+        if start is None or end is None:
+            timed = [t for t in own if t.start is not None and t.end is not None]
+            if not timed:
+                if own:
+                    return ()
+                continue
+            start, end = min(t.start for t in timed if t.start is not None), \
+                max(t.end for t in timed if t.end is not None)
+        if not own:  # marks alone ("...") went to the word before: no cue of its own
+            continue
+        if cues and start < cues[-1].start:
+            return ()
+        words = tuple(join_mark(t.surface or t.word, t.punct) for t in own)
+        cues.append(SourceCue(tuple(ids[first:last]), start, end,
+                              " ".join(text.split()) or " ".join(words), words,
+                              speaker=speaker or (own[0].speaker if own else None),
+                              format=CUE_FORMAT))
+    return tuple(cues)
 
 
 def _str(value: Any) -> str | None:
