@@ -12,7 +12,8 @@ provides::
 
 and imports heavy things (torch, vosk, PySide6) inside ``run``, never at module level, so that
 ``stet --help`` stays fast. A handler raises ``editor.core.UserError`` for anything the person can
-fix; ``main`` prints it as one line and exits 1. Bad usage exits 2 (argparse), success 0.
+fix; ``main`` prints it as one line and exits 1. Bad usage exits 2 (argparse, or a
+``editor.core.errors.UsageError`` a handler raises: options that cannot work together), success 0.
 ``editor.core.arguments`` holds shared options such as ``--policy``.
 """
 
@@ -174,10 +175,13 @@ def _batch_or_single(args: argparse.Namespace, handler, command: argparse.Argume
 
 
 def _run(handler, args: argparse.Namespace) -> int:
-    from editor.core.errors import UserError
+    from editor.core.errors import UsageError, UserError
 
     try:
         result = handler(args)
+    except UsageError as err:
+        _error(str(err))
+        return EXIT_USAGE
     except UserError as err:
         _error(str(err))
         return EXIT_USER_ERROR

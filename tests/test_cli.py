@@ -45,6 +45,29 @@ def test_bad_usage_exits_2():
     assert stet("convert", SAMPLE, "-o", "x.txt", "--policy", "1.5").returncode == 2
 
 
+@pytest.mark.parametrize("command", ["convert", "restore"])
+def test_batch_options_that_cannot_work_exit_2_in_one_line(tmp_path, capsys, command):
+    """Many inputs with -o naming a new file, an existing file, or no -o nor --to, and --to of a
+    kind Stet cannot write, are usage errors like argparse's (exit 2); a missing input is not."""
+    from editor import cli
+
+    if command not in cli._commands(cli.build_parser()):
+        pytest.skip(f"no {command} command in this build")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("a.txt", "b.txt"):
+        (folder / name).write_text("hello there\n", encoding="utf-8")
+    (tmp_path / "exists.txt").write_text("x", encoding="utf-8")
+    for args in (["-o", tmp_path / "x.txt"], ["-o", tmp_path / "exists.txt"], [],
+                 ["--to", "pdf"]):
+        assert cli.main([command, str(folder), *map(str, args)]) == 2, args
+        err = capsys.readouterr().err
+        assert err.startswith("stet: error: ") and err.count("\n") == 1, err
+    assert not (tmp_path / "x.txt").exists()
+    assert cli.main([command, str(tmp_path / "missing"), str(tmp_path / "gone"), "-o",
+                     str(tmp_path / "out")]) == 1
+
+
 def test_srt_to_txt_keeps_every_word(tmp_path):
     result = stet("convert", SAMPLE, "-o", tmp_path / "out.txt")
     assert result.returncode == 0, result.stderr

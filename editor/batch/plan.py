@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from editor.core.errors import UserError
+from editor.core.errors import UsageError, UserError
 
 
 @dataclass(frozen=True)
@@ -130,12 +130,12 @@ def make_plan(specs: Sequence[str], *, out_dir: str | None, to: str | None, recu
     refused unless ``force``; an output that would replace an input is always refused."""
     out = Path(out_dir) if out_dir else None
     if out is not None and out.exists() and not out.is_dir():
-        raise UserError(f"{out_dir}: this is a file; with many inputs -o names a folder")
+        raise UsageError(f"{out_dir}: this is a file; with many inputs -o names a folder")
     if out is None and to is None:
-        raise UserError("with many inputs, give -o FOLDER for the outputs (or --to EXT to write "
+        raise UsageError("with many inputs, give -o FOLDER for the outputs (or --to EXT to write "
                         "them beside the inputs)")
     if to is not None and not writable("x" + to):
-        raise UserError(f"--to {to}: Stet cannot write this kind of file")
+        raise UsageError(f"--to {to}: Stet cannot write this kind of file")
     pairs, missing = expand_inputs(specs, recursive=recursive, wanted=wanted,
                                    exclude=out.resolve() if out is not None else None)
     if not pairs:
@@ -145,7 +145,7 @@ def make_plan(specs: Sequence[str], *, out_dir: str | None, to: str | None, recu
         # -o single.txt with many inputs would otherwise become a folder named single.txt
         hint = f" (and --to {out.suffix.lstrip('.').lower()})" if to is None else ""
         n = len(pairs)
-        raise UserError(f"-o {out_dir}: {n} input{'s' if n != 1 else ''} from a batch need a folder; "
+        raise UsageError(f"-o {out_dir}: {n} input{'s' if n != 1 else ''} from a batch need a folder; "
                         f"give -o DIR{hint}")
     plan = Plan()
     plan.refused.extend((None, why) for why in missing)

@@ -9,6 +9,11 @@ class UserError(Exception):
     """Something the person can fix (a bad file, a missing model); never a bug in Stet."""
 
 
+class UsageError(UserError):
+    """The command was given in a way that cannot work (options that do not fit together, such
+    as ``-o FILE`` with many inputs): like argparse's errors, the CLI exits 2 for it, not 1."""
+
+
 class FormatError(UserError):
     """A file could not be read as the format it claims to be.
 

@@ -27,11 +27,13 @@ def test_restore_to_stet_keeps_suggestions_pending_and_text_applies_them(tiny_mo
 
 
 def test_restore_errors_are_one_line(tiny_model_dir, tmp_path):
-    for args in (["restore", tmp_path / "missing.txt"], ["restore", tmp_path, "--model", tiny_model_dir],
-                 ["restore", __file__, "--model", tmp_path]):
+    for args in (["restore", tmp_path / "missing.txt"], ["restore", __file__, "--model", tmp_path]):
         r = stet(*args)
         assert r.returncode == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
     assert stet("restore", __file__, "--min-confidence", "2").returncode == 2
+    # a folder (many inputs) with neither -o FOLDER nor --to is wrong usage, said in one line
+    r = stet("restore", tmp_path, "--model", tiny_model_dir)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "-o FOLDER" in r.stderr, r.stderr
 
 
 def test_eval_reads_iwslt_tsv(tiny_model_dir, tmp_path):
