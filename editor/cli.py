@@ -53,7 +53,8 @@ def run_convert(args: argparse.Namespace) -> int:
     doc = read_any(args.input, args.encoding)
     _warn(doc)
     check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
-    write_any(doc, args.output, args.policy)
+    for warning in write_any(doc, args.output, args.policy):
+        print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     return EXIT_OK
 
 

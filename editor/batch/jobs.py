@@ -88,8 +88,8 @@ class RestoreJob(Job):
             raise UserError(f"{source}: no words to restore (the file is empty or holds no text)")
         restore_transcript(self.restorer, doc, lambda done, total: report(done / total),
                            lexicon=self.lexicon, learned=self.learned, any_language=self.any_language, name=str(source))
-        write_any(doc, output, RenderPolicy(self.min_confidence))
-        return Outcome(len(doc), warnings)
+        written = write_any(doc, output, RenderPolicy(self.min_confidence))
+        return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))
 
 
 class TranscribeJob(Job):
@@ -147,5 +147,5 @@ class ConvertJob(Job):
         from editor.core.render import NONE
 
         doc, warnings = _read(source, self.encoding)
-        write_any(doc, output, self.policy if self.policy is not None else NONE)
-        return Outcome(len(doc), warnings)
+        written = write_any(doc, output, self.policy if self.policy is not None else NONE)
+        return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))

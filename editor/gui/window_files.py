@@ -125,8 +125,10 @@ class FileCommands:
         applies them. No dialog."""
         path = Path(path)
         self.autosaver.save_now()  # before a long job
-        write_any(self.transcript, path, policy)
-        self.statusBar().showMessage(f"Exported {path.name}", 4000)
+        warnings = write_any(self.transcript, path, policy)
+        # what the format could not carry (a subtitle's colours in WebVTT) is said, not hidden
+        self.statusBar().showMessage(f"Exported {path.name}" + "".join(f" — {w}" for w in warnings),
+                                     12000 if warnings else 4000)
         return path
 
     def save_dialog(self, ask: bool = False) -> None:

@@ -93,7 +93,8 @@ def run_restore(args: argparse.Namespace) -> int:
     policy = RenderPolicy(args.min_confidence)
     if args.output:
         check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
-        write_any(doc, args.output, policy)
+        for warning in write_any(doc, args.output, policy):
+            print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     else:
         text = render(doc, policy)
         sys.stdout.write(text + "\n" if text else "")

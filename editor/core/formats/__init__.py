@@ -110,15 +110,18 @@ def read_any(path: PathLike, encoding: str | None = None) -> Transcript:
 
 
 def write_any(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE,
-              **options: Any) -> None:
+              **options: Any) -> list[str]:
     """Write by extension; ``policy`` says which pending suggestions to apply (not for .stet).
+    Returns the writing's warnings: what the format could not carry (a subtitle's colours in
+    WebVTT...), each one line.
 
     ``options`` go to the writer: ``timestamps=True`` or ``speakers=False`` for .md and .docx."""
     entry = WRITERS.get(_extension(path))
     if entry is None:
         raise UserError(f"{path}: Stet cannot write {_describe(path)}; it writes "
                         f"{', '.join(sorted(WRITERS))}")
-    _load(entry)(transcript, path, policy, **options)
+    warnings = _load(entry)(transcript, path, policy, **options)
+    return list(warnings) if isinstance(warnings, list) else []
 
 
 def read_json(path: PathLike) -> Transcript:

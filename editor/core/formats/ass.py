@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write
-from editor.core.formats.cue_writing import cues_to_write
+from editor.core.formats.cue_writing import OutCue, ass_text, cues_to_write, styling_warnings
 from editor.core.formats.subtitles import Cue, checked_times, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
@@ -20,6 +20,20 @@ if TYPE_CHECKING:
 
 _DRAWING = re.compile(r"\{[^}]*\\p[1-9]")
 _OVERRIDE = re.compile(r"\{[^}]*\}")
+_COMMENT = re.compile(r"\{(?!\\)[^}]*\}")
+
+
+def _style_tags(subs: SSAFile, name: str) -> str:
+    """Override tags saying what an event's style sets of what other formats carry: italics,
+    bold, underline, strike-through and a position other than bottom centre."""
+    style = subs.styles.get(name)
+    if style is None:
+        return ""
+    tags = [f"\\{tag}1" for tag, on in (("b", style.bold), ("i", style.italic), ("u", style.underline),
+                                         ("s", style.strikeout)) if on]
+    if int(style.alignment) != 2:
+        tags.append(f"\\an{int(style.alignment)}")
+    return "{" + "".join(tags) + "}" if tags else ""
 
 
 def _parse(path: PathLike, encoding: str | None, format_: str, name: str, marker: str,
@@ -49,9 +63,13 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
             continue
         lines = tuple(line for line in _OVERRIDE.sub("", event.text).replace("\\h", "\u00a0")
                       .replace("\\n", "\n").replace("\\N", "\n").split("\n") if line.strip())
-        # the text as seen is kept (override tags and styles are not written back)
+        # the text with its override tags ({\\i1}, {\\an8}; comments in braces dropped) and
+        # its style's italics, bold and position, which carry to other formats (cue_style)
+        tagged = _COMMENT.sub("", event.text).replace("\\h", "\u00a0").replace(
+            "\\n", "\n").replace("\\N", "\n")
         cues.append(Cue(event.start / 1000, event.end / 1000, lines, event.name.strip() or None,
-                        text="\n".join(lines), ident=str(n)))
+                        text=_style_tags(subs, event.style) + tagged if lines else "",
+                        ident=str(n)))
     if not cues and subs.events == [] and "dialogue:" in text.lower():
         raise FormatError(path, "no Dialogue line could be read (is the [Events] Format line missing?)")
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ass")
@@ -74,22 +92,34 @@ def _reason(err: Exception) -> str:
     return " ".join(str(err).split())[:100] or type(err).__name__
 
 
-def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> SSAFile:
+def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> tuple[SSAFile, list[OutCue]]:
+    """The cues as pysubs2 events, their styles as override tags ({\\i1}, {\\an8}...)."""
     import pysubs2
 
     subs = pysubs2.SSAFile()
-    for cue in cues_to_write(transcript, policy, path):
-        text = "\\N".join(line.replace("{", "(").replace("}", ")") for line in cue.lines)
-        if cue.italic:
-            text = "{\\i1}" + text
+    cues = cues_to_write(transcript, policy, path)
+    for cue in cues:
+        if cue.styled:
+            text = ass_text(cue.styled)
+        else:
+            text = "\\N".join(line.replace("{", "(").replace("}", ")") for line in cue.lines)
+            if cue.italic:
+                text = "{\\i1}" + text
+        if cue.align:
+            text = f"{{\\an{cue.align}}}{text}"
         subs.append(pysubs2.SSAEvent(start=round(cue.start * 1000), end=round(cue.end * 1000),
                                      text=text, name=cue.speaker or ""))
-    return subs
+    return subs, cues
 
 
-def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
-    atomic_write(path, _subs(transcript, policy, path).to_string("ass").encode("utf-8"))
+def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
+    """Write SubStation Alpha (pysubs2); the warnings say what styling could not be written."""
+    subs, cues = _subs(transcript, policy, path)
+    atomic_write(path, subs.to_string("ass").encode("utf-8"))
+    return styling_warnings(cues, "ass", "SubStation Alpha")
 
 
-def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
-    atomic_write(path, _subs(transcript, policy, path).to_string("ttml").encode("utf-8"))
+def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
+    subs, cues = _subs(transcript, policy, path)
+    atomic_write(path, subs.to_string("ttml").encode("utf-8"))
+    return styling_warnings(cues, "ttml", "TTML")

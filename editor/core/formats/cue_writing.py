@@ -12,9 +12,10 @@ from dataclasses import dataclass, replace
 from editor.core.document import SourceCue, Transcript
 from editor.core.errors import UserError
 from editor.core.formats._common import PathLike
-from editor.core.formats.subtitles import cue_lines, is_italic
+from editor.core.formats._common import spread
+from editor.core.formats.subtitles import STYLE_ORDER, CueStyle, cue_lines, cue_style, is_italic
 from editor.core.render import RenderedWord, RenderPolicy, render_words
-from editor.core.text import ends_sentence, join_mark
+from editor.core.text import Piece, ends_sentence, join_mark
 
 MAX_LINE_CHARS = 42
 MAX_LINES = 2
@@ -27,8 +28,32 @@ WORD_SECONDS = 0.4
 
 
 @dataclass(frozen=True, slots=True)
+class StyledWord:
+    """A word as written (its mark after it) with its styles ("i", "b", "u", "s",
+    "color:#rrggbb"; see `subtitles.STYLE_ORDER`); the last ``tail`` characters, its mark, have
+    ``tail_styles`` instead ("<u>ever</u>.")."""
+
+    text: str
+    styles: frozenset[str] = frozenset()
+    tail: int = 0
+    tail_styles: frozenset[str] = frozenset()
+
+    def pieces(self) -> list[tuple[str, frozenset[str]]]:
+        if not self.tail or self.tail >= len(self.text) or self.tail_styles == self.styles:
+            return [(self.text, self.styles)]
+        cut = len(self.text) - self.tail
+        return [(self.text[:cut], self.styles), (self.text[cut:], self.tail_styles)]
+
+
+#: A line of styled words.
+StyledLine = tuple[StyledWord, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class OutCue:
-    """A cue to write: ``source`` is the cue it is, unchanged, when it is one."""
+    """A cue to write: ``source`` is the cue it is, unchanged, when it is one. ``styled`` holds
+    its lines word by word with their styles when the cue it came from was styled, ``align`` its
+    position ({\\anN}: 8 is top centre) and ``lost`` the styling no format carries."""
 
     start: float
     end: float
@@ -36,6 +61,9 @@ class OutCue:
     speaker: str | None = None
     italic: bool = False
     source: SourceCue | None = None
+    styled: tuple[StyledLine, ...] = ()
+    align: int | None = None
+    lost: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,41 +299,102 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
     minimum: list[float] = []
     for n, run in runs:
         cue = source[n]
-        segment = cue.format in SEGMENT_FORMATS
-        italic = not segment and is_italic(cue.text)
-        run_ids = tuple(transcript[w.index].id for w in run)
-        if not run:
-            cues.append(OutCue(cue.start, cue.end, tuple(source_lines(cue)), cue.speaker, italic, cue))
-            minimum.append(0.0)
-            continue
-        whole = run_count[n] == 1
-        unchanged = whole and run_ids == cue.token_ids and tuple(w.text for w in run) == cue.words
-        if unchanged and not segment:
-            cues.append(OutCue(cue.start, cue.end, tuple(source_lines(cue)), cue.speaker, italic, cue))
-            minimum.append(0.0)
-            continue
-        floor = min(MIN_CUE_SECONDS, cue.end - cue.start)
-        start, end = run_times(cue, run, whole)
-        if segment:
-            lines = tuple(wrap_lines([w.text for w in run]))
-            if len(lines) <= SEGMENT_LINES:
-                cues.append(OutCue(start, end, lines, run[0].speaker, False,
-                                   cue if unchanged else None))
-                minimum.append(0.0 if unchanged else floor)
-                continue
-        else:
-            kept = _kept_lines(run, run_ids, cue)
-            if kept is not None:
-                cues.append(OutCue(start, end, kept, run[0].speaker, italic))
-                minimum.append(floor)
-                continue
-        groups = _group(run)
-        for k, group in enumerate(groups):
-            cues.append(OutCue(start if k == 0 else group[0].start,
-                               end if k == len(groups) - 1 else group[-1].end,
-                               tuple(wrap_lines([w.text for w in group])), group[0].speaker, italic))
-            minimum.append(floor)
+        first = len(cues)
+        _add_cues(cues, minimum, transcript, cue, run, run_count[n] == 1)
+        style = None if cue.format in SEGMENT_FORMATS else cue_style(
+            cue.text, cue.words, cue.timing, cue.format)
+        if style is not None and (style.align or style.lost or any(style.words)):
+            styles = _run_styles(cue, style, run, [transcript[w.index].id for w in run])
+            at = 0
+            for k in range(first, len(cues)):
+                cues[k], at = _styled(cues[k], style, styles, at)
     return _readable(cues, minimum)
+
+
+def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, cue: SourceCue,
+              run: list[TimedWord], whole: bool) -> None:
+    """Append the cues written for the words ``run`` of source cue ``cue`` (see `cues_to_write`),
+    and the least time each is to last."""
+    segment = cue.format in SEGMENT_FORMATS
+    italic = not segment and is_italic(cue.text)
+    run_ids = tuple(transcript[w.index].id for w in run)
+    unchanged = whole and run_ids == cue.token_ids and tuple(w.text for w in run) == cue.words
+    if not run or (unchanged and not segment):
+        cues.append(OutCue(cue.start, cue.end, tuple(source_lines(cue)), cue.speaker, italic, cue))
+        minimum.append(0.0)
+        return
+    floor = min(MIN_CUE_SECONDS, cue.end - cue.start)
+    start, end = run_times(cue, run, whole)
+    if segment:
+        lines = tuple(wrap_lines([w.text for w in run]))
+        if len(lines) <= SEGMENT_LINES:
+            cues.append(OutCue(start, end, lines, run[0].speaker, False, cue if unchanged else None))
+            minimum.append(0.0 if unchanged else floor)
+            return
+    else:
+        kept = _kept_lines(run, run_ids, cue)
+        if kept is not None:
+            cues.append(OutCue(start, end, kept, run[0].speaker, italic))
+            minimum.append(floor)
+            return
+    groups = _group(run)
+    for k, group in enumerate(groups):
+        cues.append(OutCue(start if k == 0 else group[0].start,
+                           end if k == len(groups) - 1 else group[-1].end,
+                           tuple(wrap_lines([w.text for w in group])), group[0].speaker, italic))
+        minimum.append(floor)
+
+
+def _run_styles(cue: SourceCue, style: CueStyle, run: Sequence[TimedWord],
+                run_ids: Sequence[int]) -> list[StyledWord]:
+    """Each word of ``run`` with its styles: a word read from the cue keeps its own; a word an
+    edit put in takes those of the word it was typed over (the one read at its time), so that
+    a word typed inside italics is italic. A mark keeps the styles of the mark read there, else
+    it takes the word's (a word read there: when the word after has them too)."""
+    if not run:
+        return []
+    index = {tid: k for k, tid in enumerate(cue.token_ids)}
+    spans = [(t.start if t.start is not None else cue.start, t.end if t.end is not None else cue.end)
+             for t in spread([Piece(w, w) for w in cue.words], cue.start, cue.end)]
+    count = len(style.words)
+    out = []
+    for w, tid in zip(run, run_ids):
+        k = index.get(tid)
+        typed = k is None
+        if k is None and spans:
+            mid = (w.start + w.end) / 2
+            k = min(range(len(spans)), key=lambda j: 0.0 if spans[j][0] <= mid <= spans[j][1]
+                    else min(abs(spans[j][0] - mid), abs(spans[j][1] - mid)))
+        if k is None or k >= count:
+            out.append(StyledWord(w.text))
+            continue
+        styles = style.words[k]
+        tail = len(w.text) - len(w.surface) if w.text.startswith(w.surface) else 0
+        mark = style.marks[k] if k < len(style.marks) else None
+        if mark is None:  # a mark the word did not have: in the styles around it
+            after = style.words[k + 1] if k + 1 < count else frozenset()
+            mark = styles if typed else styles & after
+        out.append(StyledWord(w.text, styles, tail, mark))
+    return out
+
+
+def _styled(cue: OutCue, style: CueStyle, words: Sequence[StyledWord],
+            at: int) -> tuple[OutCue, int]:
+    """``cue`` with its lines word by word with their styles (its words are ``words[at:]``
+    onwards), and where the next cue's words begin; unchanged when its lines are not those
+    words (then only whole-cue italics are carried)."""
+    styled: list[StyledLine] = []
+    for line in cue.lines:
+        taken: list[StyledWord] = []
+        text = ""
+        while at < len(words) and len(text) < len(line):
+            taken.append(words[at])
+            text = " ".join(w.text for w in taken)
+            at += 1
+        if " ".join(text.split()) != " ".join(line.split()):
+            return replace(cue, align=style.align, lost=style.lost), at
+        styled.append(tuple(taken))
+    return replace(cue, styled=tuple(styled), align=style.align, lost=style.lost), at
 
 
 def _assign_new_words(source: Sequence[SourceCue], owned: list[int | None],
@@ -377,3 +466,103 @@ def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int],
         return None
     wrapped = wrap_lines([w.text for w in run])
     return tuple(wrapped) if len(wrapped) <= MAX_LINES else None
+
+
+# -- styled text ----------------------------------------------------------------------------------
+_HTML_OPEN = {"b": "<b>", "i": "<i>", "u": "<u>", "s": "<s>"}
+
+
+def _ordered(styles: frozenset[str], colors: bool) -> list[str]:
+    """Styles in the order tags open: colour, bold, italic, underline, strike-through."""
+    rank = {name: k for k, name in enumerate(STYLE_ORDER)}
+    return sorted((s for s in styles if colors or not s.startswith("color:")),
+                  key=lambda s: (rank[s.split(":")[0]], s))
+
+
+def html_line(words: StyledLine, *, colors: bool, escape: bool) -> str:
+    """A line of SubRip (``colors``: <font color>) or WebVTT (``escape``: &amp; &lt;) text, each
+    run of words in its tags, nested as they open; spaces stay outside the tags."""
+    out: list[str] = []
+    stack: list[str] = []
+    for k, word in enumerate(words):
+        for n, (text, styles) in enumerate(word.pieces()):
+            wanted = _ordered(styles, colors)
+            keep = 0
+            while keep < min(len(stack), len(wanted)) and stack[keep] == wanted[keep]:
+                keep += 1
+            out.extend(_close(s) for s in reversed(stack[keep:]))
+            if k and not n:
+                out.append(" ")
+            out.extend(_open(s) for s in wanted[keep:])
+            stack = wanted
+            out.append(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                       if escape else text)
+    out.extend(_close(s) for s in reversed(stack))
+    return "".join(out)
+
+
+def _open(style: str) -> str:
+    return f'<font color="{style[6:]}">' if style.startswith("color:") else _HTML_OPEN[style]
+
+
+def _close(style: str) -> str:
+    return "</font>" if style.startswith("color:") else f"</{style}>"
+
+
+def ass_text(lines: Sequence[StyledLine]) -> str:
+    """SubStation Alpha text of styled lines: an override block where the styles change
+    ({\\i1}, {\\b0}, {\\c&HBBGGRR&}), lines parted by \\N."""
+    out: list[str] = []
+    current: frozenset[str] = frozenset()
+    for n, line in enumerate(lines):
+        if n:
+            out.append("\\N")
+        for k, word in enumerate(line):
+            for m, (text, styles) in enumerate(word.pieces()):
+                if k and not m:
+                    out.append(" ")
+                tags = [f"\\{s}0" for s in STYLE_ORDER[1:] if s in current and s not in styles]
+                color = _color(styles)
+                if color != _color(current):
+                    tags.append(f"\\c&H{color[4:6]}{color[2:4]}{color[0:2]}&".upper().replace("\\C", "\\c")
+                                if color else "\\c")
+                tags += [f"\\{s}1" for s in STYLE_ORDER[1:] if s in styles and s not in current]
+                if tags:
+                    out.append("{" + "".join(tags) + "}")
+                out.append(text.replace("{", "(").replace("}", ")"))
+                current = styles
+    return "".join(out)
+
+
+def _color(styles: frozenset[str]) -> str | None:
+    """The colour among ``styles`` as "rrggbb", or None."""
+    return next((s[7:] for s in styles if s.startswith("color:#")), None)
+
+
+def styling_warnings(cues: Sequence[OutCue], fmt: str, name: str) -> list[str]:
+    """One line saying which styling of the cues the format ``fmt`` (called ``name``) left out
+    and in how many cues; none when nothing was lost. A cue written exactly as it came lost
+    nothing. SubRip and SubStation Alpha carry italics, bold, underline, colours and position;
+    WebVTT all but colours; TTML (pysubs2) italics, bold and underline; SubViewer nothing."""
+    kinds: set[str] = set()
+    count = 0
+    for cue in cues:
+        if cue.source is not None and cue.source.format == fmt:
+            continue
+        lost = set(cue.lost)
+        words = [w for line in cue.styled for w in line]
+        colored = any(_color(w.styles) or _color(w.tail_styles) for w in words)
+        styled = cue.italic or any(w.styles or w.tail_styles for w in words)
+        if fmt in ("vtt", "ttml") and colored:
+            lost.add("colours (<font color>)")
+        if fmt == "ttml" and cue.align:
+            lost.add("position ({\\an8})")
+        if fmt == "sbv" and (styled or cue.align):
+            lost.add("italics, bold, underline, colours and position")
+        if lost:
+            count += 1
+            kinds |= lost
+    if not kinds:
+        return []
+    return [f"styling {name} cannot carry was left out of {count} cue{'s' if count > 1 else ''}: "
+            f"{', '.join(sorted(kinds))}"]

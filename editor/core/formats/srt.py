@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
-from editor.core.formats.cue_writing import OutCue, cues_to_write
+from editor.core.formats.cue_writing import OutCue, cues_to_write, html_line, styling_warnings
 from editor.core.formats.subtitles import Cue, checked_times, parse_clock, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
@@ -104,11 +104,15 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
 
 # -- writing --------------------------------------------------------------------------------------
 def _srt_text(cue: OutCue, previous: str | None) -> str:
-    lines = list(cue.lines)
+    """A cue's SubRip text: its styles as tags (<i>, <b>, <font color>; {\\an8} raises it)."""
+    if cue.styled:
+        lines = [html_line(line, colors=True, escape=False) for line in cue.styled]
+    else:
+        lines = [f"<i>{line}</i>" for line in cue.lines] if cue.italic else list(cue.lines)
     if cue.speaker and cue.speaker != previous and lines:
         lines[0] = f"{cue.speaker}: {lines[0]}"
-    if cue.italic:
-        lines = [f"<i>{line}</i>" for line in lines]
+    if cue.align and lines:
+        lines[0] = f"{{\\an{cue.align}}}{lines[0]}"
     return "\n".join(lines)
 
 
@@ -121,7 +125,8 @@ def numbered(cues: Sequence[OutCue]) -> list[str]:
     return [str(n) for n in range(1, len(cues) + 1)]
 
 
-def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
+def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
+    """Write SubRip; the warnings say what styling could not be written (see `styling_warnings`)."""
     cues = cues_to_write(transcript, policy, path)
     blocks, previous = [], None
     for number, cue in zip(numbered(cues), cues):
@@ -133,11 +138,13 @@ def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
             blocks.append(f"{number}\n{timing}\n{_srt_text(cue, previous)}")
         previous = cue.speaker
     atomic_write(path, ("\n\n".join(blocks) + "\n").encode("utf-8"))
+    return styling_warnings(cues, "srt", "SubRip")
 
 
-def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
+def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
     blocks, previous = [], None
-    for cue in cues_to_write(transcript, policy, path):
+    cues = cues_to_write(transcript, policy, path)
+    for cue in cues:
         src = cue.source
         if src is not None and src.format == "sbv":
             blocks.append(f"{src.timing}\n{src.text}")
@@ -146,6 +153,7 @@ def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
             blocks.append(f"{_sbv_clock(cue.start)},{_sbv_clock(cue.end)}\n{text}")
         previous = cue.speaker
     atomic_write(path, "\n\n".join(blocks).encode("utf-8") + b"\n")
+    return styling_warnings(cues, "sbv", "SubViewer (.sbv)")
 
 
 def _sbv_clock(t: float) -> str:

@@ -232,3 +232,140 @@ def _tagged_words(raw: str, cue: Cue, speaker: str | None) -> list[Token]:
         end = min(max(times[k + 1], start), cue.end)
         out.extend(spread(_words(visible(text)), start, end, speaker=speaker))
     return out
+
+
+# -- styling --------------------------------------------------------------------------------------
+#: Styles a word can carry from one subtitle format to another, in the order tags are opened:
+#: a colour ("color:#rrggbb"), bold, italic, underline, strike-through.
+STYLE_ORDER = ("color", "b", "i", "u", "s")
+_ON_OFF = frozenset({"i", "b", "u", "s"})
+_HTML_STYLE = re.compile(r"<\s*(/?)\s*([ibus])(?:\.[^\s>]*)?\s*>", re.IGNORECASE)
+_FONT = re.compile(r"<\s*(/?)\s*font\b([^<>]*)>", re.IGNORECASE)
+_FONT_COLOR = re.compile(r"""color\s*=\s*["']?\s*#?([0-9a-fA-F]{6})\b""", re.IGNORECASE)
+_OVERRIDE = re.compile(r"\\(\d?[a-z]+)([^\\}]*)", re.IGNORECASE)
+_VTT_LINE = re.compile(r"(?:^|\s)line:(-?\d+(?:\.\d+)?)(%?)")
+_VTT_ALIGN = re.compile(r"(?:^|\s)align:(start|left|end|right)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class CueStyle:
+    """The styling of a cue as read: each word's styles (aligned with ``SourceCue.words``), the
+    cue's position as a numpad alignment ({\\an8}: 8 is top centre; None for the default, bottom
+    centre), and what it held that no format Stet writes carries (said when written)."""
+
+    words: tuple[frozenset[str], ...]
+    align: int | None = None
+    lost: frozenset[str] = frozenset()
+    #: the styles of the mark after each word ("night?" in italics, "ever" underlined but not
+    #: its "."); None where the word had no mark
+    marks: tuple[frozenset[str] | None, ...] = ()
+
+
+def cue_style(text: str, words: Sequence[str], timing: str | None = None,
+              fmt: str = "") -> CueStyle | None:
+    """The styling of a cue's text (SubRip or WebVTT tags, SubStation override blocks), word by
+    word; None when its words cannot be matched to ``words`` (the cue's words as read)."""
+    stack: dict[str, int] = {}
+    colors: list[str] = []
+    align: int | None = None
+    lost: set[str] = set()
+    styled: list[frozenset[str]] = []
+    marks: list[frozenset[str] | None] = []
+    for raw in _BREAK.sub("\n", _RUBY_TEXT.sub("", text)).split("\n"):
+        chars: list[frozenset[str]] = []
+        line = ""
+        at = 0
+        for tag in _TAG.finditer(raw):
+            piece = html.unescape(raw[at:tag.start()])
+            line += piece
+            chars.extend([_current(stack, colors)] * len(piece))
+            at = tag.end()
+            align = _apply_tag(tag.group(0), stack, colors, lost, align)
+        piece = html.unescape(raw[at:])
+        line += piece
+        chars.extend([_current(stack, colors)] * len(piece))
+        if not line.strip():
+            continue
+        cursor = 0
+        for p in _words(line):
+            found = line.find(p.surface, cursor)
+            if found < 0:
+                return None
+            end = found + len(p.surface)
+            spans = chars[found:end]
+            styled.append(frozenset.intersection(*spans) if spans else frozenset())
+            mark = chars[end:end + len(p.punct)] if p.punct and line.startswith(p.punct, end) else []
+            marks.append(frozenset.intersection(*mark) if mark else None)
+            cursor = end + len(mark)
+    if len(styled) != len(words):
+        return None
+    if fmt == "vtt" and timing and align is None:
+        align = _vtt_align(timing)
+    return CueStyle(tuple(styled), align, frozenset(lost), tuple(marks))
+
+
+def _current(stack: dict[str, int], colors: list[str]) -> frozenset[str]:
+    on = {name for name, depth in stack.items() if depth > 0}
+    if colors and colors[-1]:
+        on.add(f"color:#{colors[-1]}")
+    return frozenset(on)
+
+
+def _apply_tag(tag: str, stack: dict[str, int], colors: list[str], lost: set[str],
+               align: int | None) -> int | None:
+    """Apply one tag to the open styles; the cue's alignment after it."""
+    html_style = _HTML_STYLE.fullmatch(tag)
+    if html_style:
+        name = html_style.group(2).lower()
+        stack[name] = max(0, stack.get(name, 0) + (-1 if html_style.group(1) else 1))
+        return align
+    font = _FONT.fullmatch(tag)
+    if font:
+        if font.group(1):
+            if colors:
+                colors.pop()
+            return align
+        attributes = font.group(2)
+        color = _FONT_COLOR.search(attributes)
+        if re.search(r"\b(?:face|size)\s*=", attributes, re.IGNORECASE):
+            lost.add("font faces and sizes")
+        if color is None and re.search(r"\bcolou?r\s*=", attributes, re.IGNORECASE):
+            lost.add("colours by name")
+        colors.append(color.group(1).lower() if color else (colors[-1] if colors else ""))
+        return align
+    if tag.startswith("{"):
+        for name, value in _OVERRIDE.findall(tag):
+            name, value = name.lower(), value.strip()
+            if name == "an" and value.isdigit() and 1 <= int(value) <= 9:
+                align = None if int(value) == 2 else int(value)
+            elif name in _ON_OFF and (value == "" or value.isdigit()):
+                # \i1 on, \i0 or \i (the style's default) off; \b700 is bold, \b400 is not
+                stack[name] = int(value.isdigit() and (int(value) == 1 or int(value) >= 600))
+            elif name in ("c", "1c"):
+                found = re.match(r"&?H?([0-9a-fA-F]{1,8})", value)
+                colors.clear()
+                if found:
+                    bgr = found.group(1).rjust(6, "0")[-6:]
+                    colors.append(f"{bgr[4:6]}{bgr[2:4]}{bgr[0:2]}".lower())
+            elif name == "r":
+                stack.clear()
+                colors.clear()
+            else:
+                lost.add("SubStation override tags such as \\" + (name if len(name) <= 5 else name[:2]))
+        return align
+    if re.match(r"<\s*c\.", tag):
+        lost.add("WebVTT classes (<c.…>)")
+    return align
+
+
+def _vtt_align(timing: str) -> int | None:
+    """A WebVTT cue's settings as a numpad alignment: a line at the top (line:0, or within the
+    top fifth) is 8, 7 or 9 by its align; None otherwise (kept as written in WebVTT only)."""
+    line = _VTT_LINE.search(timing)
+    if line is None:
+        return None
+    value = float(line.group(1))
+    if not ((line.group(2) == "%" and value <= 20) or (not line.group(2) and 0 <= value <= 1)):
+        return None
+    side = _VTT_ALIGN.search(timing)
+    return {"start": 7, "left": 7, "end": 9, "right": 9}.get(side.group(1), 8) if side else 8

@@ -17,7 +17,7 @@ from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import MAX_SECONDS, PathLike, atomic_write, format_clock
 from editor.core.formats.srt import SRT_TIMING, parse_blocks
-from editor.core.formats.cue_writing import cues_to_write
+from editor.core.formats.cue_writing import cues_to_write, html_line, styling_warnings
 from editor.core.formats.subtitles import Cue, checked_times, parse_clock, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
@@ -157,18 +157,32 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
+#: A cue's position ({\\anN}, numpad) as WebVTT cue settings.
+_SETTINGS = {1: " align:left", 3: " align:right", 4: " line:50% align:left", 5: " line:50%",
+             6: " line:50% align:right", 7: " line:0 align:left", 8: " line:0",
+             9: " line:0 align:right"}
+
+
+def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
+    """Write WebVTT; the warnings say what styling could not be written (colours)."""
     header = transcript.metadata.extra.get("vtt_header")
     blocks = [header if isinstance(header, str) and header.startswith("WEBVTT") else "WEBVTT"]
-    for cue in cues_to_write(transcript, policy, path):
+    cues = cues_to_write(transcript, policy, path)
+    for cue in cues:
         src = cue.source
         if src is not None and src.format == "vtt":
             blocks.append("\n".join(x for x in (src.ident, src.timing, src.text) if x is not None))
             continue
-        lines = [_escape(line) for line in cue.lines]
-        if cue.italic:
-            lines = [f"<i>{line}</i>" for line in lines]
+        if cue.styled:
+            lines = [html_line(line, colors=False, escape=True) for line in cue.styled]
+        else:
+            lines = [_escape(line) for line in cue.lines]
+            if cue.italic:
+                lines = [f"<i>{line}</i>" for line in lines]
         if cue.speaker and lines:
             lines[0] = f"<v {_escape(cue.speaker)}>{lines[0]}"
-        blocks.append(f"{format_clock(cue.start)} --> {format_clock(cue.end)}\n" + "\n".join(lines))
+        settings = _SETTINGS.get(cue.align or 2, "")
+        blocks.append(f"{format_clock(cue.start)} --> {format_clock(cue.end)}{settings}\n"
+                      + "\n".join(lines))
     atomic_write(path, ("\n\n".join(blocks) + "\n").encode("utf-8"))
+    return styling_warnings(cues, "vtt", "WebVTT")

@@ -1,0 +1,172 @@
+"""Subtitle styling kept: italics, bold, underline, colours and {\\an8} survive editing a cue's
+words and go from SubRip to WebVTT (<i>) to SubStation Alpha ({\\i1}) where the format carries
+them; what a format cannot carry is said once when writing, never dropped silently."""
+
+from pathlib import Path
+
+import pytest
+
+from editor.core import render
+from editor.core.formats import read_any, write_any
+
+CORPUS = Path(__file__).parent.parent / "corpus" / "files"
+
+# As Subtitle Edit writes SubRip: whole-cue and partial italics, bold and underline around
+# words, {\an8} raising a cue to the top
+SUBTITLE_EDIT = """1
+00:00:01,000 --> 00:00:03,000
+<i>Where were you
+last night?</i>
+
+2
+00:00:04,000 --> 00:00:06,000
+{\\an8}[DOOR SLAMS]
+
+3
+00:00:07,000 --> 00:00:09,500
+I told you, <i>never</i> again.
+<b>Never</b> and <u>ever</u>.
+"""
+
+# As Aegisub writes it: an italic style, override tags inside the text, a comment in braces,
+# and a karaoke tag no other format carries
+FORMAT = ("Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, "
+          "BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, "
+          "BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding")
+AEGISUB = """[Script Info]
+ScriptType: v4.00+
+
+[V4+ Styles]
+@FORMAT@
+Style: Default,Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,2,2,10,10,10,1
+Style: Thoughts,Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,-1,0,0,100,100,0,0,1,2,2,2,10,10,10,1
+Style: Top,Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,2,8,10,10,10,1
+
+[Events]
+Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+Dialogue: 0,0:00:01.00,0:00:03.00,Thoughts,,0,0,0,,I should not have come
+Dialogue: 0,0:00:04.00,0:00:06.00,Default,,0,0,0,,{a comment}This is {\\i1}really{\\i0} late
+Dialogue: 0,0:00:07.00,0:00:09.00,Top,,0,0,0,,{\\k20}Sing {\\k30}along
+""".replace("@FORMAT@", FORMAT)
+
+
+def read(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return read_any(path)
+
+
+def write(doc, path):
+    warnings = write_any(doc, path)
+    return Path(path).read_text(encoding="utf-8"), warnings
+
+
+def edit(doc, old, new):
+    """Type ``new`` over the word ``old``, as in the editor."""
+    index, token = next((i, t) for i, t in enumerate(doc.tokens) if (t.surface or t.word) == old)
+    doc.replace_span(index, index + 1, new + token.punct)
+
+
+def test_edited_words_keep_their_styles_in_subrip(tmp_path):
+    doc = read(tmp_path, "a.srt", SUBTITLE_EDIT)
+    edit(doc, "night", "evening")  # inside whole-cue italics
+    edit(doc, "never", "not")  # typed over an italic word
+    edit(doc, "ever", "always")  # typed over an underlined word
+    text, warnings = write(doc, tmp_path / "out.srt")
+    assert "<i>Where were you</i>\n<i>last evening?</i>" in text
+    assert "I told you, <i>not</i> again.\n<b>Never</b> and <u>always</u>." in text
+    assert "{\\an8}[DOOR SLAMS]" in text and warnings == []
+    back = read_any(tmp_path / "out.srt")
+    assert render(back) == render(doc)
+    assert [(c.start, c.end) for c in back.metadata.cues] == [(1.0, 3.0), (4.0, 6.0), (7.0, 9.5)]
+
+
+def test_subrip_styles_convert_to_webvtt_and_substation(tmp_path):
+    doc = read(tmp_path, "a.srt", SUBTITLE_EDIT)
+    vtt, warnings = write(doc, tmp_path / "out.vtt")
+    assert "<i>Where were you</i>\n<i>last night?</i>" in vtt
+    assert "00:00:04.000 --> 00:00:06.000 line:0\n[DOOR SLAMS]" in vtt
+    assert "I told you, <i>never</i> again.\n<b>Never</b> and <u>ever</u>." in vtt
+    assert warnings == []
+    ass, warnings = write(doc, tmp_path / "out.ass")
+    assert "{\\i1}Where were you\\Nlast night?" in ass
+    assert "{\\an8}[DOOR SLAMS]" in ass
+    assert "I told you, {\\i1}never{\\i0} again.\\N{\\b1}Never{\\b0} and {\\u1}ever{\\u0}." in ass \
+        or "I told you, {\\i1}never {\\i0}again." in ass
+    assert warnings == []
+    # and back: pysubs2 reads the tags Stet wrote, and they come back to SubRip
+    srt, _ = write(read_any(tmp_path / "out.ass"), tmp_path / "back.srt")
+    assert "<i>never</i>" in srt and "<b>Never</b>" in srt and "{\\an8}[DOOR SLAMS]" in srt
+    srt, _ = write(read_any(tmp_path / "out.vtt"), tmp_path / "back2.srt")
+    assert "<i>never</i>" in srt and "{\\an8}[DOOR SLAMS]" in srt
+
+
+def test_colours_go_to_substation_and_are_said_lost_in_webvtt(tmp_path):
+    """webvtt-py's styles_colours.srt: nested <font color> and italics, as a French broadcast
+    subtitle file has them."""
+    doc = read_any(CORPUS / "webvtt-py" / "styles_colours.srt")
+    vtt, warnings = write(doc, tmp_path / "out.vtt")
+    assert "<i>Some italic</i> and normal coloured text. By the way, 2 &lt; 3 !" in vtt
+    (warning,) = warnings
+    assert "colours" in warning and "WebVTT" in warning
+    ass, warnings = write(doc, tmp_path / "out.ass")
+    assert "{\\c&HFF0000&\\i1}Some italic" in ass and warnings == []
+    srt, warnings = write(read_any(tmp_path / "out.ass"), tmp_path / "back.srt")
+    assert '<font color="#0000ff"><i>Some italic</i></font>' in srt and warnings == []
+
+
+def test_partial_italics_of_a_netflix_webvtt_survive_an_edit(tmp_path):
+    doc = read_any(CORPUS / "webvtt-py" / "netflix_chicas_del_cable.vtt")
+    edit(doc, "1928", "1929")
+    srt, warnings = write(doc, tmp_path / "out.srt")
+    assert "[Alba] <i>En 1929,</i>" in srt and warnings == []
+    vtt, _ = write(doc, tmp_path / "out.vtt")
+    assert "[Alba] <i>En 1929,</i>" in vtt
+
+
+def test_substation_styles_and_overrides_carry_and_what_cannot_is_said(tmp_path):
+    doc = read(tmp_path, "a.ass", AEGISUB)
+    assert render(doc).split() == "I should not have come This is really late Sing along".split()
+    srt, warnings = write(doc, tmp_path / "out.srt")
+    assert "<i>I should not have come</i>" in srt  # the style's italics
+    assert "This is <i>really</i> late" in srt
+    assert "{\\an8}Sing along" in srt  # the style's alignment
+    (warning,) = warnings
+    assert "\\k" in warning and "1 cue" in warning
+    vtt, warnings = write(doc, tmp_path / "out.vtt")
+    assert "line:0\nSing along" in vtt and len(warnings) == 1
+
+
+def test_unchanged_subrip_is_written_exactly_and_says_nothing(tmp_path):
+    doc = read_any(CORPUS / "webvtt-py" / "styles_colours.srt")
+    text, warnings = write(doc, tmp_path / "out.srt")
+    assert text.replace("\r\n", "\n").strip() == (
+        CORPUS / "webvtt-py" / "styles_colours.srt").read_text(encoding="utf-8").replace(
+        "\r\n", "\n").strip()
+    assert warnings == []
+
+
+def test_subviewer_says_it_drops_styling(tmp_path):
+    doc = read(tmp_path, "a.srt", SUBTITLE_EDIT)
+    text, warnings = write(doc, tmp_path / "out.sbv")
+    assert "<i>" not in text
+    (warning,) = warnings
+    assert "italics" in warning and "3 cues" in warning
+
+
+@pytest.mark.parametrize("command", ["convert"])
+def test_cli_prints_the_writing_warning(tmp_path, capsys, command):
+    from editor import cli
+
+    source = CORPUS / "webvtt-py" / "styles_colours.srt"
+    assert cli.main([command, str(source), "-o", str(tmp_path / "out.vtt")]) == 0
+    err = capsys.readouterr().err
+    assert "stet: warning: " in err and "colours" in err
+
+
+def test_ttml_carries_italics_and_bold_and_says_colours_and_position_are_lost(tmp_path):
+    doc = read(tmp_path, "a.srt", SUBTITLE_EDIT + "\n4\n00:00:10,000 --> 00:00:11,000\n"
+               '<font color="#ffff00">Yellow</font>\n')
+    text, (warning,) = write(doc, tmp_path / "out.ttml")
+    assert 'tts:fontStyle="italic"' in text and 'tts:fontWeight="bold"' in text
+    assert "colours" in warning and "position" in warning and "2 cues" in warning
