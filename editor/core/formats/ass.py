@@ -116,10 +116,10 @@ def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     """Write SubStation Alpha (pysubs2); the warnings say what styling could not be written."""
     subs, cues = _subs(transcript, policy, path)
     atomic_write(path, subs.to_string("ass").encode("utf-8"))
-    return styling_warnings(cues, "ass", "SubStation Alpha")
+    return styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False)
 
 
 def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
     subs, cues = _subs(transcript, policy, path)
     atomic_write(path, subs.to_string("ttml").encode("utf-8"))
-    return styling_warnings(cues, "ttml", "TTML")
+    return styling_warnings(cues, "ttml", "TTML", verbatim=False)

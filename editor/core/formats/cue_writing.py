@@ -387,11 +387,12 @@ def _styled(cue: OutCue, style: CueStyle, words: Sequence[StyledWord],
     for line in cue.lines:
         taken: list[StyledWord] = []
         text = ""
-        while at < len(words) and len(text) < len(line):
+        want = " ".join(line.split())
+        while at < len(words) and len(text) < len(want):
             taken.append(words[at])
             text = " ".join(w.text for w in taken)
             at += 1
-        if " ".join(text.split()) != " ".join(line.split()):
+        if " ".join(text.split()) != want:
             return replace(cue, align=style.align, lost=style.lost), at
         styled.append(tuple(taken))
     return replace(cue, styled=tuple(styled), align=style.align, lost=style.lost), at
@@ -539,15 +540,16 @@ def _color(styles: frozenset[str]) -> str | None:
     return next((s[7:] for s in styles if s.startswith("color:#")), None)
 
 
-def styling_warnings(cues: Sequence[OutCue], fmt: str, name: str) -> list[str]:
+def styling_warnings(cues: Sequence[OutCue], fmt: str, name: str, verbatim: bool = True) -> list[str]:
     """One line saying which styling of the cues the format ``fmt`` (called ``name``) left out
     and in how many cues; none when nothing was lost. A cue written exactly as it came lost
-    nothing. SubRip and SubStation Alpha carry italics, bold, underline, colours and position;
-    WebVTT all but colours; TTML (pysubs2) italics, bold and underline; SubViewer nothing."""
+    nothing (``verbatim``: the writer writes an unchanged cue of its own format as it came).
+    SubRip and SubStation Alpha carry italics, bold, underline, colours and position; WebVTT
+    all but colours; TTML (pysubs2) italics, bold and underline; SubViewer nothing."""
     kinds: set[str] = set()
     count = 0
     for cue in cues:
-        if cue.source is not None and cue.source.format == fmt:
+        if verbatim and cue.source is not None and cue.source.format == fmt:
             continue
         lost = set(cue.lost)
         words = [w for line in cue.styled for w in line]
