@@ -267,3 +267,42 @@ def test_cue_boundaries_survive_a_stet_project(tmp_path):
     write_any(doc, tmp_path / "p.stet")
     back = read_any(tmp_path / "p.stet")
     assert back.metadata.cues == doc.metadata.cues
+
+
+# OpenAI's API, response_format="verbose_json" with timestamp_granularities=["word"]: the text
+# has the punctuation, the top-level word list the times, no segments
+OPENAI_API_WORDS = {"task": "transcribe", "language": "english", "duration": 3.2,
+                    "text": "Hello there, my friend. It's late.",
+                    "words": [{"word": w, "start": a, "end": b} for w, a, b in [
+                        ("Hello", 0.0, 0.4), ("there", 0.5, 0.9), ("my", 1.0, 1.1),
+                        ("friend", 1.1, 1.6), ("It's", 2.0, 2.3), ("late", 2.3, 2.9)]]}
+# whisper-timestamped: words with "text" and "confidence", no leading spaces
+WHISPER_TIMESTAMPED = {"text": " Bonjour! Est-ce que vous allez bien?", "language": "fr", "segments": [
+    {"id": 0, "seek": 0, "start": 0.5, "end": 1.5, "text": " Bonjour!", "confidence": 0.51,
+     "words": [{"text": "Bonjour!", "start": 0.5, "end": 1.5, "confidence": 0.51}]},
+    {"id": 1, "seek": 200, "start": 2.08, "end": 3.9, "text": " Est-ce que vous allez bien?",
+     "confidence": 0.9, "words": [{"text": w, "start": 2.08 + 0.3 * k, "end": 2.3 + 0.3 * k,
+                                   "confidence": 0.9} for k, w in
+                                  enumerate(["Est-ce", "que", "vous", "allez", "bien?"])]}]}
+
+
+def test_openai_api_word_list_times_the_text_as_written(tmp_path):
+    doc = read_any(_write(tmp_path, "api", OPENAI_API_WORDS))
+    assert render(doc) == "Hello there, my friend. It's late."
+    assert [(t.start, t.end) for t in doc.tokens][3] == (1.1, 1.6)
+    assert doc.metadata.cues == () and doc.metadata.warnings == ()
+    shifted = {**OPENAI_API_WORDS, "text": "Hello there, my dear friend. It's late."}
+    doc = read_any(_write(tmp_path, "api2", shifted))
+    assert doc.tokens[3].start is None and doc.tokens[4].start == 1.1
+    assert doc.metadata.warnings == ("1 of 7 words of the text have no time in the word list; "
+                                     "their times are guessed from their neighbours' where needed",)
+
+
+def test_whisper_timestamped_and_whisperx_word_segments_alone(tmp_path):
+    doc = read_any(_write(tmp_path, "wts", WHISPER_TIMESTAMPED))
+    assert render(doc).startswith("Bonjour! Est-ce que vous allez bien?")
+    assert doc.tokens[0].confidence == 0.51 and len(doc.metadata.cues) == 2
+    words_only = {"word_segments": WHISPERX["segments"][1]["words"]}
+    doc = read_any(_write(tmp_path, "wx", words_only))
+    assert render(doc) == "It costs 2014 pounds."
+    assert doc.tokens[2].start is None and doc.tokens[3].start == 5.0

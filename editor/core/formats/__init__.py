@@ -147,6 +147,12 @@ def read_json(path: PathLike) -> Transcript:
         return whisper.transcript_from_whisper({"segments": data}, path)
     if isinstance(data, dict) and "format_version" in data and "tokens" in data:
         return stet.transcript_from_stet(data, path)
+    if isinstance(data, dict) and "result" not in data:
+        # OpenAI's API verbose_json with word times, or WhisperX's word_segments alone
+        words = next((data[k] for k in ("words", "word_segments") if isinstance(data.get(k), list)
+                      and data[k]), None)
+        if words is not None:
+            return whisper.transcript_from_timed_words(data, words, path)
     return vosk.transcript_from_vosk(data, path)
 
 

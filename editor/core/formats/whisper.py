@@ -4,6 +4,7 @@ format "whisper"), so that subtitles and JSON written from the transcript keep i
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 from typing import Any
 
@@ -154,3 +155,45 @@ def _join(tokens: list[Token], text: str, end: float | None, conf: float | None)
     tokens[-1] = Token(normalize_word(surface), surface, punct, last.start,
                        end if end is not None and last.start is not None else last.end,
                        min(confs) if confs else None, last.speaker)
+
+
+def transcript_from_timed_words(data: dict[str, Any], words: list[Any], path: PathLike) -> Transcript:
+    """A word list without segments: OpenAI's API ``verbose_json`` with word timestamps
+    ({"text": "Hello, there.", "words": [{"word": "Hello", "start": 0.0, "end": 0.4}...]}) or
+    WhisperX's ``word_segments`` alone. The text as written (the API's words have no
+    punctuation), each of its words timed by the list where they match; no cues (there are no
+    segments to keep)."""
+    timed: list[tuple[str, float | None, float | None, float | None]] = []
+    for k, word in enumerate(words, 1):
+        where = f"word {k}"
+        if not isinstance(word, dict) or not isinstance(word.get("word"), str):
+            raise FormatError(path, f"{where} is not a word object with a \"word\"")
+        start, end = ordered(seconds(word.get("start"), path, where), seconds(word.get("end"), path, where))
+        timed.append((word["word"], start, end,
+                      probability(word.get("probability", word.get("score")), path, where)))
+    text = data.get("text")
+    if not isinstance(text, str) or not text.strip():
+        text = " ".join(w.strip() for w, *_ in timed)
+    tokens: list[Token] = []
+    add_words(tokens, text, None, None, path=path)
+
+    def key(s: str) -> str:
+        return "".join(ch for ch in s.lower() if ch.isalnum())
+
+    matcher = difflib.SequenceMatcher(None, [key(t.surface or t.word) for t in tokens],
+                                      [key(w) for w, *_ in timed], autojunk=False)
+    matched = 0
+    for tag, i1, i2, j1, _ in matcher.get_opcodes():
+        if tag != "equal":
+            continue
+        for i, (_, start, end, conf) in zip(range(i1, i2), timed[j1:]):
+            tokens[i] = replace(tokens[i], start=start, end=end, confidence=conf)
+            matched += start is not None
+    warnings: tuple[str, ...] = ()
+    if matched < len(tokens) and any(s is not None for _, s, _, _ in timed):
+        warnings = (f"{len(tokens) - matched} of {len(tokens)} words of the text have no time in "
+                    "the word list; their times are guessed from their neighbours' where needed",)
+    language = data.get("language")
+    return Transcript(tokens, paragraph_starts=gap_paragraph_starts(tokens),
+                      metadata=Metadata(source_file=str(path), warnings=warnings,
+                                        language=language if isinstance(language, str) else None))
