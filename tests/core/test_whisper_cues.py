@@ -306,3 +306,11 @@ def test_whisper_timestamped_and_whisperx_word_segments_alone(tmp_path):
     doc = read_any(_write(tmp_path, "wx", words_only))
     assert render(doc) == "It costs 2014 pounds."
     assert doc.tokens[2].start is None and doc.tokens[3].start == 5.0
+
+
+def test_whisper_cpp_diarized_speakers_are_named(tmp_path):
+    data = _cpp(False)
+    data["transcription"][0]["speaker"] = "0"
+    data["transcription"][1]["speaker"] = "?"  # whisper.cpp could not tell
+    doc = read_any(_write(tmp_path, "cpp", data))
+    assert doc.tokens[0].speaker == "Speaker 0" and doc.tokens[-1].speaker is None

@@ -200,9 +200,10 @@ def _from_whisper_cpp(data: dict[str, Any]) -> dict[str, Any]:
         words = _token_words(item.get("tokens"), text, times)
         if words:
             segment["words"] = words
-        speaker = item.get("speaker")
+        speaker = item.get("speaker")  # --diarize: "0" or "1" (stereo channel), "?" unknown
         if isinstance(speaker, str) and speaker.strip() not in ("", "?"):
-            segment["speaker"] = speaker.strip()
+            name = speaker.strip()
+            segment["speaker"] = f"Speaker {name}" if name.isdigit() else name
         segments.append(segment)
     result = data.get("result")
     language = result.get("language") if isinstance(result, dict) else None
