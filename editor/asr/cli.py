@@ -12,7 +12,7 @@ import sys
 _OUTPUTS = ".stet .srt .vtt .txt .md .docx .json"
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from editor.core.arguments import add_batch_arguments, add_force_argument
 
     p = subparsers.add_parser(

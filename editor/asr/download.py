@@ -20,12 +20,17 @@ import time
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from email.message import Message
 from pathlib import Path, PurePosixPath
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Protocol, Self
 
 from editor.asr.catalogue import CatalogueEntry, format_size
 from editor.asr.errors import DownloadCancelled, DownloadError
 from editor.asr.models import ModelInfo, is_model, models_dir, problems, validate_model
+
+if TYPE_CHECKING:
+    import urllib.request
 
 _CHUNK = 256 * 1024
 _REPORT_EVERY = 0.1  # seconds between progress reports
@@ -68,6 +73,27 @@ class DownloadProgress:
 
 
 ProgressCallback = Callable[[DownloadProgress], None]
+
+
+class _Response(Protocol):
+    """What a download uses of urlopen's answer (an http.client.HTTPResponse for http and https)."""
+
+    @property
+    def status(self) -> int: ...
+
+    @property
+    def headers(self) -> Message: ...
+
+    def read1(self, n: int = -1, /) -> bytes: ...
+
+    def fileno(self) -> int: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None, /) -> None: ...
 
 
 def part_path(entry: CatalogueEntry, dest_dir: str | os.PathLike[str]) -> Path:
@@ -139,10 +165,11 @@ def _fetch(entry: CatalogueEntry, part: Path, report: _Reporter,
     import urllib.request
 
     _check_cancel(cancel, entry)
+    exact = entry.size if entry.size_exact else None
     offset = part.stat().st_size if part.is_file() else 0
-    if entry.size_exact and offset == entry.size:
+    if exact is not None and offset == exact:
         return  # a previous run got every byte and stopped before unpacking
-    if entry.size_exact and offset > entry.size:
+    if exact is not None and offset > exact:
         part.unlink()
         offset = 0
     headers = {"User-Agent": "stet"}
@@ -173,8 +200,7 @@ def _fetch(entry: CatalogueEntry, part: Path, report: _Reporter,
         else:
             mode, offset = "wb", 0  # the server ignored the Range request: start again
         length = response.headers.get("Content-Length")
-        total = offset + int(length) if length and length.isdigit() else (
-            entry.size if entry.size_exact else None)
+        total = offset + int(length) if length and length.isdigit() else exact
         if limit is not None and total is not None and total > limit:
             raise DownloadError(f"{entry.name}: the server offers {format_size(total)}, far more "
                                 f"than the {entry.size_text} the catalogue lists; not downloaded")
@@ -223,20 +249,22 @@ def _fetch(entry: CatalogueEntry, part: Path, report: _Reporter,
                                 f"{format_size(total)}; run it again to resume")
 
 
-def _open(request, timeout: float, cancel: threading.Event | None, entry: CatalogueEntry):
+def _open(request: urllib.request.Request, timeout: float, cancel: threading.Event | None,
+          entry: CatalogueEntry) -> _Response:
     """urlopen, abandoned as soon as ``cancel`` is set even while a server keeps the connection
     waiting for its headers (the thread left behind closes what it gets and ends by ``timeout``)."""
     import urllib.request
 
     if cancel is None:
-        return urllib.request.urlopen(request, timeout=timeout)
-    responses: list[Any] = []
+        response: _Response = urllib.request.urlopen(request, timeout=timeout)
+        return response
+    responses: list[_Response] = []
     errors: list[BaseException] = []
     abandoned = threading.Event()
     finished, lock = threading.Event(), threading.Lock()
 
     def run() -> None:
-        response = None
+        response: _Response | None = None
         try:
             response = urllib.request.urlopen(request, timeout=timeout)
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread below
@@ -265,7 +293,7 @@ class _CancelWatch:
     """While a body is read, a thread waits for ``cancel`` and then shuts the socket down, so a
     read blocked on a stalled server returns at once instead of after the socket timeout."""
 
-    def __init__(self, response, cancel: threading.Event | None) -> None:
+    def __init__(self, response: _Response, cancel: threading.Event | None) -> None:
         self.response, self.cancel = response, cancel
         self.done = threading.Event()
         self.thread: threading.Thread | None = None
@@ -285,13 +313,13 @@ class _CancelWatch:
                 _shut_down(self.response)
                 return
 
-    def __exit__(self, *_exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.done.set()
         if self.thread is not None:
             self.thread.join()
 
 
-def _shut_down(response) -> None:
+def _shut_down(response: _Response) -> None:
     """Shut down the connection under an http.client response (HTTP or HTTPS), so that a read
     blocked on it returns at once. Through the public ``fileno()``: a duplicate of the descriptor
     names the same socket, and shutting it down ends the connection for both."""
@@ -307,7 +335,7 @@ def _shut_down(response) -> None:
         pass  # already closed, or not a socket: nothing is blocked on it
 
 
-def _range_start(response) -> int | None:
+def _range_start(response: _Response) -> int | None:
     value = response.headers.get("Content-Range", "")  # "bytes 100-199/200"
     try:
         return int(value.split()[1].split("-")[0])
@@ -359,13 +387,16 @@ def _extract(entry: CatalogueEntry, part: Path, dest: Path, report: _Reporter,
                             "it was deleted, try again") from None
     with archive:
         members = archive.infolist()
+        paths: list[PurePosixPath] = []  # where each member goes, inside the folder
         for m in members:
             is_link = stat.S_ISLNK(m.external_attr >> 16)
-            if safe_member_path(m.filename) is None or is_link:
+            path = safe_member_path(m.filename)
+            if path is None or is_link:
                 part.unlink(missing_ok=True)
                 what = "a link" if is_link else "a path outside the model folder"
                 raise DownloadError(f"{entry.name}: the archive holds {what} ({m.filename!r}); "
                                     "refusing to unpack it")
+            paths.append(path)
         needed = sum(m.file_size for m in members)
         free = shutil.disk_usage(dest).free
         if needed > free:
@@ -374,8 +405,8 @@ def _extract(entry: CatalogueEntry, part: Path, dest: Path, report: _Reporter,
         tmp = Path(tempfile.mkdtemp(prefix=f".{entry.name}.", suffix=".unpacking", dir=dest))
         try:
             done = 0
-            for m in members:
-                out = tmp / safe_member_path(m.filename)
+            for m, path in zip(members, paths):
+                out = tmp / path
                 if m.is_dir():
                     out.mkdir(parents=True, exist_ok=True)
                     continue

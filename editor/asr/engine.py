@@ -10,9 +10,13 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from editor.asr.decode import SAMPLE_RATE, iter_pcm, probe_audio
 from editor.asr.errors import ModelError, RecognitionCancelled
+
+if TYPE_CHECKING:
+    from vosk import Model as VoskModel  # vosk ships no types: an opaque handle here
 
 BLOCK_SECONDS = 0.5
 """Audio fed to Vosk at a time: long enough to cost nothing, short enough to cancel in time."""
@@ -75,7 +79,7 @@ class Finished:
 Event = Progress | WordBatch | Finished
 
 
-def load_model(model_path: str | os.PathLike[str], *, verbose: bool = False):
+def load_model(model_path: str | os.PathLike[str], *, verbose: bool = False) -> VoskModel:
     """Load a Vosk model, with Vosk's own logging silenced unless ``verbose``."""
     import vosk
 
@@ -104,7 +108,7 @@ def words_of(result_json: str) -> tuple[Word, ...]:
 def recognise(audio_path: str | os.PathLike[str], model_path: str | os.PathLike[str], *,
               should_stop: Callable[[], bool] | None = None, verbose: bool = False,
               block_seconds: float = BLOCK_SECONDS, report_every: float = 0.1,
-              model=None) -> Iterator[Event]:
+              model: VoskModel | None = None) -> Iterator[Event]:
     """Recognise ``audio_path`` block by block, yielding :class:`Progress`, :class:`WordBatch` and,
     last, :class:`Finished`.
 

@@ -6,6 +6,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from editor.asr.decode import probe_audio
 from editor.asr.engine import Event, Finished, Progress, Word, WordBatch, recognise
@@ -13,6 +14,9 @@ from editor.asr.errors import NoSpeechError
 from editor.asr.models import ModelInfo, resolve_model
 from editor.asr.worker import recognise_in_worker
 from editor.core.document import Metadata, Token, Transcript
+
+if TYPE_CHECKING:
+    from vosk import Model as VoskModel
 
 PARAGRAPH_GAP = 2.0
 """Seconds of silence between two words that start a new paragraph."""
@@ -46,7 +50,7 @@ class TokenAssembler:
 def iter_transcription(audio_path: str | os.PathLike[str],
                        model: str | os.PathLike[str] | ModelInfo | None = None, *,
                        cancel: threading.Event | None = None, verbose: bool = False,
-                       in_worker: bool = True, vosk_model=None) -> Iterator[Event]:
+                       in_worker: bool = True, vosk_model: VoskModel | None = None) -> Iterator[Event]:
     """The lower level of :func:`transcribe`: its events, as they come.
 
     Yields :class:`Progress`, :class:`WordBatch` and, last, :class:`Finished`. Recognition runs in a
@@ -70,7 +74,7 @@ def transcribe(audio_path: str | os.PathLike[str],
                on_words: Callable[[tuple[Word, ...]], None] | None = None,
                cancel: threading.Event | None = None, verbose: bool = False,
                paragraph_gap: float = PARAGRAPH_GAP, in_worker: bool = True,
-               vosk_model=None) -> Transcript:
+               vosk_model: VoskModel | None = None) -> Transcript:
     """Recognise the speech in ``audio_path`` (any audio or video FFmpeg reads).
 
     ``model`` is a folder, an installed model's name, a language code, or None for the first model

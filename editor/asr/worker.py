@@ -9,6 +9,9 @@ import signal
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import TypeAlias
 
 from editor.asr.engine import Event, Finished, recognise
 from editor.asr.errors import (AsrError, AudioError, ModelError, NoSpeechError,
@@ -26,14 +29,23 @@ class _Failure:
     message: str
 
 
-def _child_main(conn, audio_path: str, model_path: str, verbose: bool) -> None:
+_Report = Event | _Failure
+"""What the child sends: its events, and at most one failure last."""
+_ChildEnd: TypeAlias = "Connection[_Report, str]"
+"""The child's end of the pipe: sends reports, receives ``"cancel"``."""
+_ParentEnd: TypeAlias = "Connection[str, _Report]"
+
+
+def _child_main(conn: _ChildEnd, audio_path: str, model_path: str, verbose: bool) -> None:
     """Entry point of the child: stream events to ``conn`` until done, failed or told to stop."""
     # Ctrl+C in a terminal reaches the whole process group; the parent decides what happens.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def should_stop() -> bool:
         try:
-            return conn.poll() and conn.recv() == "cancel"
+            if not conn.poll():
+                return False
+            return conn.recv() == "cancel"
         except (EOFError, OSError):
             return True  # the parent is gone
 
@@ -50,7 +62,7 @@ def _child_main(conn, audio_path: str, model_path: str, verbose: bool) -> None:
         conn.close()
 
 
-def _send(conn, message) -> None:
+def _send(conn: _ChildEnd, message: _Report) -> None:
     try:
         conn.send(message)
     except (OSError, EOFError):
@@ -67,7 +79,9 @@ def recognise_in_worker(audio_path: str | os.PathLike[str], model_path: str | os
     :class:`AsrError` naming the signal when it dies. Leaving the loop early stops the child.
     """
     ctx = multiprocessing.get_context("spawn")
-    parent_conn, child_conn = ctx.Pipe(duplex=True)
+    pipe = ctx.Pipe(duplex=True)
+    parent_conn: _ParentEnd = pipe[0]
+    child_conn: _ChildEnd = pipe[1]
     process = ctx.Process(target=_child_main, name="stet-asr", daemon=True,
                           args=(child_conn, os.fspath(audio_path), os.fspath(model_path), verbose))
     process.start()
@@ -98,7 +112,7 @@ def recognise_in_worker(audio_path: str | os.PathLike[str], model_path: str | os
         process.join(1)
 
 
-def _stop(process, conn) -> None:
+def _stop(process: BaseProcess, conn: _ParentEnd) -> None:
     try:
         conn.send("cancel")
     except (OSError, EOFError):

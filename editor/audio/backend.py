@@ -4,12 +4,16 @@ its own thread for every block. The real one is PortAudio through sounddevice; t
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import Protocol
 
 import numpy as np
 
-Render = Callable[[np.ndarray, float], bool]
-"""``render(out, delay)`` fills ``out`` (float32, shape (frames, channels)) and returns False once
+Block = np.ndarray[tuple[int, int], np.dtype[np.float32]]
+"""A block of sound on its way to the device: float32 of shape (frames, channels)."""
+
+Render = Callable[[Block, float], bool]
+"""``render(out, delay)`` fills ``out`` (a :data:`Block`) and returns False once
 the sound has ended; ``delay`` is how many seconds pass before the block is heard (0 if unknown).
 Runs on the backend's thread; it must not block and must not raise."""
 
@@ -38,10 +42,11 @@ class OutputBackend(Protocol):
         """Open (not start) a stream; raises :class:`OSError` or a backend error if it cannot."""
 
 
-def _import_sounddevice():
+def _import_sounddevice() -> ModuleType:
     import sounddevice  # raises OSError when the PortAudio library itself is missing
 
-    return sounddevice
+    module: ModuleType = sounddevice  # no type information: its names are read as Any
+    return module
 
 
 class SoundDeviceBackend:
@@ -52,7 +57,7 @@ class SoundDeviceBackend:
         self.device = device
         self.latency = latency
 
-    def _sd(self):
+    def _sd(self) -> ModuleType:
         return _import_sounddevice()
 
     def probe(self) -> str | None:
@@ -81,7 +86,8 @@ class SoundDeviceBackend:
     def open(self, rate: int, channels: int, render: Render) -> OutputStream:
         sd = self._sd()
 
-        def callback(outdata, frames, time, status) -> None:  # PortAudio's signature: all four are passed
+        def callback(outdata: Block, frames: int, time: _StreamTime, status: object) -> None:
+            # PortAudio's signature: all four are passed
             try:
                 delay = max(0.0, min(1.0, time.outputBufferDacTime - time.currentTime))
             except Exception:  # noqa: BLE001 — some host APIs give no times
@@ -94,8 +100,36 @@ class SoundDeviceBackend:
                                                   callback=callback))
 
 
+class _StreamTime(Protocol):
+    """The times sounddevice hands the callback (a CFFI struct), in seconds of the stream's clock."""
+
+    @property
+    def currentTime(self) -> float: ...  # PortAudio's field names
+
+    @property
+    def outputBufferDacTime(self) -> float: ...
+
+
+class _PortAudioStream(Protocol):
+    """What is used of a ``sounddevice.OutputStream``."""
+
+    @property
+    def active(self) -> bool: ...
+
+    @property
+    def stopped(self) -> bool: ...
+
+    def start(self) -> None: ...
+
+    def stop(self, ignore_errors: bool = True) -> None: ...
+
+    def abort(self, ignore_errors: bool = True) -> None: ...
+
+    def close(self, ignore_errors: bool = True) -> None: ...
+
+
 class _SoundDeviceStream:
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: _PortAudioStream) -> None:
         self._stream = stream
 
     @property

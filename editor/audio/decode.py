@@ -18,6 +18,10 @@ DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 _FALLBACK_RATES = (24_000, 16_000, 11_025, 8_000)
 
 
+Samples = np.ndarray[tuple[int, int], np.dtype[np.int16]]
+"""Decoded sound: int16 of shape (frames, channels)."""
+
+
 class PlaybackError(UserError):
     """A file cannot be decoded for playback: unreadable, corrupt, or without sound."""
 
@@ -26,7 +30,7 @@ class PlaybackError(UserError):
 class PcmAudio:
     """A decoded recording. ``samples`` is read-only int16 of shape (frames, channels)."""
 
-    samples: np.ndarray
+    samples: Samples
     rate: int
     path: str | None = None
     truncated: bool = False
@@ -117,7 +121,7 @@ class _Growing:
         self._limit = limit
         self.have = 0
 
-    def take(self, data: np.ndarray) -> bool:
+    def take(self, data: Samples) -> bool:
         """Append int16 samples of shape (frames, channels); True once the limit cut them short."""
         n = min(len(data), self._limit - self.have)
         if self.have + n > len(self._buf):
@@ -129,5 +133,5 @@ class _Growing:
         self.have += n
         return n < len(data)
 
-    def data(self) -> np.ndarray:
+    def data(self) -> Samples:
         return self._buf[:self.have]

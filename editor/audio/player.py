@@ -10,17 +10,35 @@ from __future__ import annotations
 import math
 import os
 import threading
+from typing import Protocol
 
 import numpy as np
 from psygnal import Signal
 
-from editor.audio.backend import OutputBackend, OutputStream, SoundDeviceBackend
-from editor.audio.decode import PcmAudio, decode_audio
+from editor.audio.backend import Block, OutputBackend, OutputStream, SoundDeviceBackend
+from editor.audio.decode import PcmAudio, Samples, decode_audio
 
 MIN_SPEED = 0.5
 MAX_SPEED = 2.0
 SPEED_STEP = 0.1
 _SCALE = np.float32(1.0 / 32768.0)
+
+_Buffer = np.ndarray[tuple[int, int], np.dtype[np.float32]]
+"""What audiotsm reads into and writes from: float32 of shape (channels, frames)."""
+
+
+class _TimeStretcher(Protocol):
+    """What is used of an audiotsm TSM (``audiotsm.wsola``; audiotsm ships no types)."""
+
+    def set_speed(self, speed: float) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def read_from(self, reader: _SourceReader) -> int: ...
+
+    def write_to(self, writer: _ViewWriter) -> tuple[int, bool]: ...
+
+    def flush_to(self, writer: _ViewWriter) -> tuple[int, bool]: ...
 
 
 class Player:
@@ -56,7 +74,7 @@ class Player:
         self._frame = 0.0  # next source frame to render (fractional when stretched)
         self._position = 0.0  # seconds; published by whichever thread moved it, under the lock
         self._origin = 0.0  # where the last seek or start put the sound: positions never go before it
-        self._tsm = None
+        self._tsm: _TimeStretcher | None = None
         self._tsm_reader: _SourceReader | None = None
         self._tsm_stale = True
         self._tsm_shape: tuple[int, int] | None = None
@@ -257,7 +275,7 @@ class Player:
                 pass
 
     # -- the render thread -----------------------------------------------------------------------
-    def _render(self, out: np.ndarray, delay: float = 0.0) -> bool:
+    def _render(self, out: Block, delay: float = 0.0) -> bool:
         """Fill ``out`` (float32, (frames, channels)); False at the end. Never blocks, never raises.
 
         The published position is what is heard now: the block's start less the ``delay`` of the
@@ -290,7 +308,7 @@ class Player:
         finally:
             self._lock.release()
 
-    def _render_plain(self, out: np.ndarray, audio: PcmAudio) -> bool:
+    def _render_plain(self, out: Block, audio: PcmAudio) -> bool:
         n = len(out)
         i = int(round(self._frame))
         k = max(0, min(n, audio.frames - i))
@@ -299,10 +317,10 @@ class Player:
         self._frame = float(i + k)
         return i + k >= audio.frames
 
-    def _render_stretched(self, out: np.ndarray, audio: PcmAudio) -> bool:
-        if self._tsm is None or self._tsm_stale:
-            self._reset_tsm(audio)
+    def _render_stretched(self, out: Block, audio: PcmAudio) -> bool:
         tsm, reader = self._tsm, self._tsm_reader
+        if tsm is None or reader is None or self._tsm_stale:
+            tsm, reader = self._reset_tsm(audio)
         n = len(out)
         writer = _ViewWriter(out)
         finished = False
@@ -320,27 +338,29 @@ class Player:
         self._frame = min(self._frame + writer.filled * self._effective_speed, float(audio.frames))
         return finished and writer.filled < n
 
-    def _reset_tsm(self, audio: PcmAudio) -> None:
+    def _reset_tsm(self, audio: PcmAudio) -> tuple[_TimeStretcher, _SourceReader]:
         from audiotsm import wsola  # deferred: only needed at speeds other than 1
 
         frame_length = 1024 if audio.rate >= 32_000 else 512
-        if self._tsm is None or self._tsm_shape != (audio.channels, frame_length):
-            self._tsm = wsola(audio.channels, speed=self._speed, frame_length=frame_length)
+        tsm = self._tsm
+        if tsm is None or self._tsm_shape != (audio.channels, frame_length):
+            tsm = self._tsm = wsola(audio.channels, speed=self._speed, frame_length=frame_length)
             self._tsm_shape = (audio.channels, frame_length)
-        self._tsm.set_speed(self._speed)
-        self._tsm.clear()
+        tsm.set_speed(self._speed)
+        tsm.clear()
         # audiotsm moves by whole analysis hops, so the real speed is a ratio of integers
         synthesis_hop = frame_length // 2
         self._effective_speed = int(synthesis_hop * self._speed) / synthesis_hop
-        self._tsm_reader = _SourceReader(audio, int(self._frame))
+        reader = self._tsm_reader = _SourceReader(audio, int(self._frame))
         self._tsm_stale = False
+        return tsm, reader
 
 
 class _SourceReader:
     """audiotsm's Reader over the decoded samples from a frame on; channels first, floats."""
 
     def __init__(self, audio: PcmAudio, frame: int) -> None:
-        self._samples = audio.samples
+        self._samples: Samples = audio.samples
         self._pos = min(max(frame, 0), audio.frames)
 
     @property
@@ -351,7 +371,7 @@ class _SourceReader:
     def empty(self) -> bool:
         return self._pos >= len(self._samples)
 
-    def read(self, buffer: np.ndarray) -> int:
+    def read(self, buffer: _Buffer) -> int:
         # shape: buffer (channels, n); samples (frames, channels)
         n = min(buffer.shape[1], len(self._samples) - self._pos)
         np.multiply(self._samples[self._pos:self._pos + n].T, _SCALE, out=buffer[:, :n], casting="unsafe")
@@ -367,7 +387,7 @@ class _SourceReader:
 class _ViewWriter:
     """audiotsm's Writer into the output block, counting what it was given."""
 
-    def __init__(self, out: np.ndarray) -> None:
+    def __init__(self, out: Block) -> None:
         self._out = out
         self.filled = 0
 
@@ -375,7 +395,7 @@ class _ViewWriter:
     def channels(self) -> int:
         return self._out.shape[1]
 
-    def write(self, buffer: np.ndarray) -> int:
+    def write(self, buffer: _Buffer) -> int:
         # shape: buffer (channels, n); out (frames, channels)
         n = min(buffer.shape[1], len(self._out) - self.filled)
         self._out[self.filled:self.filled + n] = buffer[:, :n].T

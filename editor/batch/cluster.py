@@ -17,8 +17,10 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias, TypeVar
 
-from editor.batch.jobs import Job
+from editor.batch.jobs import Job, Outcome
 from editor.batch.local import describe_failure
 from editor.batch.plan import Item
 from editor.batch.progress import BatchProgress
@@ -31,12 +33,41 @@ IN_FLIGHT = 2
 PROGRESS_EVERY = 1.0
 """Seconds between asking the busy actors how far their files are (for the bar)."""
 
+if TYPE_CHECKING:
+    from ray import ObjectRef
+
+_Result: TypeAlias = "tuple[Literal['done'], Outcome, bytes] | tuple[Literal['failed'], str]"
+"""What :meth:`ModelWorker.run` returns: the outcome and the output's bytes, or one line on why not."""
+
+_T = TypeVar("_T")
+
+
+class _ActorMethod(Protocol[_T]):
+    """A method of an actor, called through Ray: ``.remote(...)`` returns a reference to its result."""
+
+    def remote(self, *args: object) -> ObjectRef[_T]: ...
+
+    def options(self, **options: object) -> _ActorMethod[_T]: ...
+
+
+class _Actor(Protocol):
+    """A handle to a :class:`ModelWorker` actor (Ray types a handle's methods as unknown)."""
+
+    @property
+    def run(self) -> _ActorMethod[_Result]: ...
+
+    @property
+    def describe(self) -> _ActorMethod[str]: ...
+
+    @property
+    def progress(self) -> _ActorMethod[tuple[str, float]]: ...
+
 
 class ModelWorker:
     """A Ray actor holding one loaded model (made remote in :func:`run_ray`)."""
 
     def __init__(self, job: Job, threads: int, gpu: bool) -> None:
-        if gpu and getattr(job, "device", None) == "auto":
+        if gpu and job.device == "auto":
             job.device = "cuda"
         job.load(threads)
         self.job = job
@@ -50,7 +81,7 @@ class ModelWorker:
         (the actor's "progress" concurrency group)."""
         return self.now
 
-    def run(self, source: str, name: str):
+    def run(self, source: str, name: str) -> _Result:
         """("done", Outcome, output bytes) or ("failed", one line)."""
         def report(fraction: float) -> None:
             self.now = (source, fraction)
@@ -65,16 +96,17 @@ class ModelWorker:
                 return ("failed", describe_failure(Path(source), err))
 
 
-def _import_ray():
+def _import_ray() -> ModuleType:
     try:
         import ray
     except ImportError:
         raise UserError("--ray needs Ray: pip install 'stet-editor[cluster]' (or pip install ray) "
                         "on this machine and on every node") from None
-    return ray
+    module: ModuleType = ray  # used through its names, which Ray types loosely or not at all
+    return module
 
 
-def _connect(ray, address: str, cpus: int | None) -> None:
+def _connect(ray: ModuleType, address: str, cpus: int | None) -> None:
     options = dict(logging_level=logging.ERROR, log_to_driver=False, include_dashboard=False)
     try:
         if address == "local":
@@ -108,20 +140,21 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
         resources = ray.cluster_resources()
         gpus = int(resources.get("GPU", 0))
         cpus = max(1, int(resources.get("CPU", 1)))
-        use_gpu = gpus > 0 and getattr(job, "device", "cpu") in ("auto", "cuda")
+        use_gpu = gpus > 0 and job.device in ("auto", "cuda")
         count = min(workers or (gpus if use_gpu else cpus), len(items))
         actor_class = ray.remote(concurrency_groups={"progress": 1})(ModelWorker).options(
             num_cpus=0 if use_gpu else 1, num_gpus=1 if use_gpu else 0, max_restarts=ATTEMPTS)
-        actors = [actor_class.remote(job, 1, use_gpu) for _ in range(count)]
+        actors: list[_Actor] = [actor_class.remote(job, 1, use_gpu) for _ in range(count)]
         try:
-            names = ray.get([a.describe.remote() for a in actors])
+            names: list[str] = ray.get([a.describe.remote() for a in actors])
         except ray.exceptions.RayActorError as err:
             raise UserError(_actor_failure(err)) from None
         tracker.ready(len(actors))
         queue = sorted(range(len(items)), key=lambda i: -items[i].size)[::-1]
-        pending: dict = {}  # a file's task -> (actor, file)
-        probes: dict = {}  # a lost actor's describe() call -> the actor: it takes files again once back
-        polls: dict = {}  # a busy actor's progress() call -> the actor
+        pending: dict[ObjectRef[_Result], tuple[_Actor, int]] = {}  # a file's task -> (actor, file)
+        # a lost actor's describe() call -> the actor: it takes files again once back
+        probes: dict[ObjectRef[str], _Actor] = {}
+        polls: dict[ObjectRef[tuple[str, float]], _Actor] = {}  # a busy actor's progress() call -> the actor
         by_source = {str(item.source): index for index, item in enumerate(items)}
         last_poll = time.monotonic()
         live = list(actors)  # actors that have not used up their restarts
@@ -129,10 +162,10 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
         lost = (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
                 ray.exceptions.NodeDiedError, ray.exceptions.ObjectLostError)
 
-        def load_of(actor) -> int:
+        def load_of(actor: _Actor) -> int:
             return sum(1 for a, _ in pending.values() if a is actor)
 
-        def submit(actor) -> None:
+        def submit(actor: _Actor) -> None:
             if queue:
                 index = queue.pop()
                 attempts[index] += 1
@@ -140,11 +173,11 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
                 pending[ref] = (actor, index)
                 tracker.started(index)
 
-        def fill(actor) -> None:
+        def fill(actor: _Actor) -> None:
             while queue and load_of(actor) < IN_FLIGHT:
                 submit(actor)
 
-        def retry(index: int, why: str, avoid) -> None:
+        def retry(index: int, why: str, avoid: _Actor) -> None:
             if attempts[index] < ATTEMPTS and live:
                 tracker.retrying(index, why, attempts[index] + 1, ATTEMPTS)
                 queue.append(index)
@@ -166,6 +199,8 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
                 if ref in polls:
                     del polls[ref]
                     try:
+                        source: str
+                        fraction: float
                         source, fraction = ray.get(ref)
                     except lost:  # its loss is seen through its file
                         continue
@@ -186,7 +221,7 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
                 actor, index = pending.pop(ref)
                 item = items[index]
                 try:
-                    result = ray.get(ref)
+                    result: _Result = ray.get(ref)
                 except lost as err:
                     if actor in live and actor not in probes.values():
                         probes[actor.describe.remote()] = actor  # restarted, and the model loaded?
@@ -215,7 +250,7 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
         ray.shutdown()
 
 
-def _actor_failure(err) -> str:
+def _actor_failure(err: BaseException) -> str:
     cause = getattr(err, "cause", None) or err
     text = str(getattr(cause, "args", [None])[0] or cause) if isinstance(cause, UserError) else str(cause)
     lines = [line for line in text.splitlines() if line.strip()]

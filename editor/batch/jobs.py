@@ -12,8 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from editor.core.errors import UserError
+
+if TYPE_CHECKING:
+    from vosk import Model as VoskModel
+
+    from editor.asr.engine import Progress
+    from editor.asr.models import ModelInfo
+    from editor.core.document import Transcript
+    from editor.core.render import RenderPolicy
+    from editor.restore.inference import Restorer
 
 Report = Callable[[float], None]
 
@@ -29,6 +39,7 @@ class Job:
     verb = ""  # "restored": says what happened to the files in the summary
     uses_model = True
     encoding: str | None = None  # --encoding: the inputs' text encoding, instead of detecting it
+    device = "cpu"  # where the job's model runs; a torch model may say "auto" or "cuda"
 
     def wanted(self, path: Path) -> bool:
         """Whether a file met in a folder or a glob is an input for this job."""
@@ -50,7 +61,7 @@ class Job:
         return ""
 
 
-def _read(source: Path, encoding: str | None = None):
+def _read(source: Path, encoding: str | None = None) -> tuple[Transcript, tuple[str, ...]]:
     from editor.core.formats import read_any
 
     doc = read_any(source, encoding)
@@ -64,9 +75,9 @@ class RestoreJob(Job):
                  lexicon: bool = True, learned: bool = False, any_language: bool = False) -> None:
         self.model, self.device, self.min_confidence = model, device, min_confidence
         self.lexicon, self.learned, self.any_language = lexicon, learned, any_language
-        self.restorer = None
+        self.restorer: Restorer | None = None
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, object]:
         return {**self.__dict__, "restorer": None}  # the model is loaded where the job runs
 
     def load(self, threads: int | None = 1) -> None:
@@ -83,6 +94,7 @@ class RestoreJob(Job):
         from editor.core.render import RenderPolicy
         from editor.restore.pipeline import restore_transcript
 
+        assert self.restorer is not None, "load() runs before run()"
         doc, warnings = _read(source, self.encoding)
         if not len(doc):
             raise UserError(f"{source}: no words to restore (the file is empty or holds no text)")
@@ -97,9 +109,10 @@ class TranscribeJob(Job):
 
     def __init__(self, model: str | None = None, verbose: bool = False) -> None:
         self.model, self.verbose = model, verbose
-        self.info = self.vosk_model = None
+        self.info: ModelInfo | None = None
+        self.vosk_model: VoskModel | None = None
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, object]:
         return {**self.__dict__, "vosk_model": None}
 
     def wanted(self, path: Path) -> bool:
@@ -122,7 +135,7 @@ class TranscribeJob(Job):
         from editor.asr.transcribe import transcribe
         from editor.core.formats import write_any
 
-        def on_progress(p) -> None:
+        def on_progress(p: Progress) -> None:
             if p.fraction is not None:
                 report(p.fraction)
 
@@ -136,7 +149,7 @@ class ConvertJob(Job):
     kind, verb = "convert", "converted"
     uses_model = False
 
-    def __init__(self, policy=None) -> None:
+    def __init__(self, policy: RenderPolicy | None = None) -> None:
         self.policy = policy
 
     def load(self, threads: int | None = 1) -> None:

@@ -13,11 +13,15 @@ import multiprocessing
 import signal
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from multiprocessing import connection
+from multiprocessing.context import SpawnContext
+from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import Literal, TypeAlias
 
-from editor.batch.jobs import Job, Outcome
+from editor.batch.jobs import Job, Outcome, Report
 from editor.batch.plan import Item
 from editor.batch.progress import BatchProgress
 from editor.core.errors import UserError
@@ -25,8 +29,20 @@ from editor.core.errors import UserError
 _REPORT_EVERY = 0.2  # seconds between a worker's progress reports on one file
 _POLL = 1.0  # seconds the parent waits at most on its workers' pipes and ends at once
 
+_Task: TypeAlias = "tuple[int, str, str] | None"
+"""What the parent sends a worker: (index, source, output) of a file to run, or None: stop."""
+_Message: TypeAlias = (
+    "tuple[Literal['ready', 'load_failed'], str]"  # what it holds (the model's name) / why not
+    " | tuple[Literal['progress'], int, float]"  # the file's index, the fraction done
+    " | tuple[Literal['done'], int, Outcome]"
+    " | tuple[Literal['failed'], int, str]"  # the file's index, one line on why
+)
+"""What a worker tells the parent."""
+_WorkerEnd: TypeAlias = "connection.Connection[_Message, _Task]"
+_ParentEnd: TypeAlias = "connection.Connection[_Task, _Message]"
 
-def process(job: Job, source: Path, output: Path, report) -> Outcome:
+
+def process(job: Job, source: Path, output: Path, report: Report) -> Outcome:
     """One file through ``job``; the output's folder is made first. Raises what the job raises."""
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
@@ -47,7 +63,7 @@ def describe_failure(source: Path, err: BaseException) -> str:
     return text if str(source) in text else f"{source}: {text}"
 
 
-def _worker_main(job: Job, threads: int, conn) -> None:
+def _worker_main(job: Job, threads: int, conn: _WorkerEnd) -> None:
     """A worker: the model loaded once, then files one at a time as the parent sends them.
 
     Everything goes over this worker's own pipe, which no other process writes: a worker killed in
@@ -71,7 +87,7 @@ def _worker_main(job: Job, threads: int, conn) -> None:
         index, source, output = task
         last = 0.0
 
-        def report(fraction: float, index=index) -> None:
+        def report(fraction: float, index: int = index) -> None:
             nonlocal last
             now = time.monotonic()
             if now - last >= _REPORT_EVERY:
@@ -93,7 +109,7 @@ def run_in_process(job: Job, items: Sequence[Item], tracker: BatchProgress) -> N
     for index, item in enumerate(items):
         tracker.started(index)
         try:
-            outcome = process(job, item.source, item.output, lambda f, i=index: tracker.progress(i, f))
+            outcome = process(job, item.source, item.output, partial(tracker.progress, index))
         except Exception as err:  # noqa: BLE001 — one file's failure is reported, the batch goes on
             tracker.failed(index, describe_failure(item.source, err))
         else:
@@ -103,8 +119,9 @@ def run_in_process(job: Job, items: Sequence[Item], tracker: BatchProgress) -> N
 class _Worker:
     """The parent's view of one worker process: its pipe, and the file it was given."""
 
-    def __init__(self, ctx, job: Job, threads: int, number: int) -> None:
-        self.conn, child = ctx.Pipe()
+    def __init__(self, ctx: SpawnContext, job: Job, threads: int, number: int) -> None:
+        conn, child = ctx.Pipe()
+        self.conn: _ParentEnd = conn
         self.proc = ctx.Process(target=_worker_main, args=(job, threads, child),
                                 name=f"stet-{job.kind}-{number}", daemon=True)
         self.proc.start()
@@ -158,27 +175,26 @@ def run_local(job: Job, items: Sequence[Item], tracker: BatchProgress, *, worker
             pending.appendleft(index)
             worker.retiring = True
 
-    def take(worker: _Worker, message) -> None:
+    def take(worker: _Worker, message: _Message) -> None:
         nonlocal loaded, ever_ready, last_load_error
-        kind = message[0]
-        if kind == "ready":
+        if message[0] == "ready":
             ever_ready = True
             loaded = loaded or message[1]
             tracker.ready()
             give_work(worker)
-        elif kind == "load_failed":  # the worker ends; its end decides what follows
+        elif message[0] == "load_failed":  # the worker ends; its end decides what follows
             worker.retiring = True
             last_load_error = message[1]
             if not ever_ready:  # the model cannot be loaded here: nothing will run
                 raise UserError(message[1])
-        elif kind == "progress":
+        elif message[0] == "progress":
             tracker.progress(message[1], message[2])
-        elif kind in ("done", "failed"):
+        elif message[0] == "done" or message[0] == "failed":
             index = message[1]
             worker.holding = None
             if index in remaining:
                 remaining.discard(index)
-                if kind == "done":
+                if message[0] == "done":
                     tracker.finished_ok(index, message[2])
                 else:
                     tracker.failed(index, message[2])
@@ -211,13 +227,13 @@ def run_local(job: Job, items: Sequence[Item], tracker: BatchProgress, *, worker
                     tracker.failed(index, "not run: the workers kept stopping")
                 remaining.clear()
                 break
-            by_key = {}
+            by_key: dict[int, _Worker] = {}
             for worker in live:
                 by_key[id(worker.conn)] = worker
                 by_key[worker.proc.sentinel] = worker
             ready = connection.wait([w.conn for w in live] + [w.proc.sentinel for w in live],
                                     timeout=_POLL)
-            ended = []
+            ended: list[_Worker] = []
             for key in ready:
                 worker = by_key[key if isinstance(key, int) else id(key)]
                 if worker in ended:
@@ -240,7 +256,7 @@ def run_local(job: Job, items: Sequence[Item], tracker: BatchProgress, *, worker
     return loaded
 
 
-def _send(worker: _Worker, message) -> bool:
+def _send(worker: _Worker, message: _Task) -> bool:
     try:
         worker.conn.send(message)
     except (OSError, EOFError):  # the worker has ended; its sentinel says so next
@@ -248,7 +264,7 @@ def _send(worker: _Worker, message) -> bool:
     return True
 
 
-def _receive(worker: _Worker, take) -> bool:
+def _receive(worker: _Worker, take: Callable[[_Worker, _Message], None]) -> bool:
     """Every message waiting on the worker's pipe, in order; False once the pipe has ended."""
     try:
         while worker.conn.poll():
@@ -258,7 +274,7 @@ def _receive(worker: _Worker, take) -> bool:
     return True
 
 
-def _exit(proc) -> str:
+def _exit(proc: BaseProcess) -> str:
     code = proc.exitcode
     if code is not None and code < 0:
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Sequence
+from typing import TextIO
 
 from editor.batch.jobs import Outcome
 from editor.batch.plan import Item
@@ -24,7 +25,7 @@ class BatchProgress:
     long file counts as what it is. Lines about single files (a failure, a warning) are printed
     above the bar and never stop it. Drawn only on a terminal, like the single-file bar."""
 
-    def __init__(self, items: Sequence[Item], verb: str, *, quiet: bool = False, stream=None,
+    def __init__(self, items: Sequence[Item], verb: str, *, quiet: bool = False, stream: TextIO | None = None,
                  skipped: int = 0, refused: int = 0) -> None:
         self.items = list(items)
         self.verb = verb

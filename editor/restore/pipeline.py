@@ -7,14 +7,19 @@ restored on its own.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from editor.core.document import Transcript
+
+if TYPE_CHECKING:
+    from editor.restore.inference import Restorer
+    from editor.restore.prediction import WordPrediction
 
 #: Inputs shorter than this are restored in one go, without progress reports.
 PROGRESS_MIN_WORDS = 2000
 
 
-def restore_transcript(restorer, doc: Transcript, on_words: Callable[[int, int], None] | None = None,
+def restore_transcript(restorer: Restorer, doc: Transcript, on_words: Callable[[int, int], None] | None = None,
                        *, lexicon: bool = True, learned: bool = False, any_language: bool = False,
                        name: str = "the text", profile: str | None = None) -> Transcript:
     """Put the model's suggestions on ``doc`` (pending, one undo step) and name the model in it.
@@ -44,10 +49,11 @@ def restore_transcript(restorer, doc: Transcript, on_words: Callable[[int, int],
         raise UserError(str(err)) from None
     done = 0
 
-    def on_chunk(start: int, end: int, _preds) -> None:
+    def on_chunk(start: int, end: int, _preds: list[WordPrediction]) -> None:
         nonlocal done
         done += end - start
-        on_words(done, len(words))
+        if on_words is not None:  # always, when it is passed
+            on_words(done, len(words))
 
     preds = restorer.restore(words, on_chunk=on_chunk if on_words and len(words) > PROGRESS_MIN_WORDS else None,
                              paragraph_starts=doc.paragraph_starts)
