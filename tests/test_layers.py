@@ -51,8 +51,8 @@ def test_cli_version_and_help_load_nothing_heavy():
 @pytest.mark.parametrize("tool, args", [("ruff", ["check", "editor", "tests"]), ("mypy", [])])
 def test_lint_and_types_pass(tool, args):
     """The checks `make test` runs before pytest, here too so that a run of the suite shows them:
-    ruff (pyproject's rule set) over editor/ and tests/, mypy (strict) over editor/core and
-    editor/media."""
+    ruff (pyproject's rule set) over editor/ and tests/, mypy (strict) over the files pyproject's
+    [tool.mypy] names."""
     exe = shutil.which(tool, path=str(Path(sys.executable).parent))
     if exe is None:
         pytest.skip(f"{tool} is not installed (pip install -e '.[dev]')")
