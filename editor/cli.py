@@ -25,15 +25,12 @@ import importlib.util
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
 from editor import __version__
 
-class Subcommands(Protocol):
-    """What a command module's ``add_parser`` is given: argparse's sub-parser action."""
-
-    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
-
+if TYPE_CHECKING:
+    from editor.core.arguments import Subcommands
 
 #: Sub-packages whose ``cli`` module, when present, adds subcommands.
 COMMAND_PACKAGES = ("editor.restore", "editor.restore.lab", "editor.asr", "editor.audio", "editor.gui")

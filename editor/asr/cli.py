@@ -8,11 +8,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from editor.core.arguments import Subcommands
 
 _OUTPUTS = ".stet .srt .vtt .txt .md .docx .json"
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Subcommands) -> None:
     from editor.core.arguments import add_batch_arguments, add_force_argument
 
     p = subparsers.add_parser(

@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+from typing import Any, Protocol
 
 from editor.core.render import RenderPolicy
+
+
+class Subcommands(Protocol):
+    """What a command module's ``add_parser`` is given: argparse's sub-parser action."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...  # argparse's own keywords
 
 
 def policy_type(text: str) -> RenderPolicy:
