@@ -15,7 +15,7 @@ from typing import Any
 
 from psygnal import Signal
 
-from editor.core import review
+from editor.core import paragraphs, review
 from editor.core.history import History, Swap
 from editor.core.suggestion_review import SuggestionChanges as _SuggestionChanges
 from editor.core.suggestion_review import SuggestionReview
@@ -159,6 +159,30 @@ class Transcript(SuggestionReview):
     def paragraphs(self) -> list[range]:
         starts = self.paragraph_starts
         return [range(a, b) for a, b in zip(starts, [*starts[1:], len(self._tokens)])]
+
+    @property
+    def paragraph_ids(self) -> frozenset[int]:
+        """Ids of the tokens after the first that start a paragraph (may name tokens since gone)."""
+        return self._para
+
+    def value_of(self, index: int, kind: Kind | str) -> str:
+        """Token ``index``'s current value for a suggestion kind; for a paragraph break "¶" where
+        one is before it, else ""."""
+        if Kind(kind) == Kind.BREAK:
+            return paragraphs.BREAK if index > 0 and self._tokens[index].id in self._para else ""
+        return self._tokens[index].value(kind)
+
+    def suggest_paragraphs(self, start: int = 0, end: int | None = None, *, text: str = "Suggest paragraph breaks",
+                           merge_id: object | None = None, undoable: bool = True) -> int:
+        """Propose paragraph breaks in the long paragraphs over words ``start:end`` (or move the
+        pending proposals there to better places: see ``editor.core.paragraphs``); one undo step,
+        or none when not ``undoable`` (proposals made as a document is opened). Returns how many
+        suggestions changed."""
+        changes = paragraphs.propose(self._tokens, self._sugg, self.paragraph_starts, start, end)
+        if changes and not undoable:
+            self._apply_suggestions(changes)
+            return len(changes)
+        return self.push_changes(changes, text, merge_id=merge_id)
 
     def set_paragraph_start(self, index: int, starts: bool = True) -> None:
         token_id = self._tokens[index].id
@@ -332,6 +356,13 @@ class Transcript(SuggestionReview):
     def push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None:
         old = [(i, self._tokens[i]) for i, _ in updates]
         self.history.push(Swap(self._apply_tokens, old, updates), text)
+
+    def push_paragraphs(self, starts: dict[int, bool], text: str) -> None:
+        """Set which tokens (by id) start a paragraph; one undo step, none if nothing changes."""
+        on = frozenset(i for i, v in starts.items() if v)
+        new = (self._para | on) - frozenset(starts.keys() - on)
+        if new != self._para:
+            self.history.push(Swap(self._apply_paragraphs, self._para, new), text)
 
     def push_changes(self, changes: _SuggestionChanges, text: str, *, merge_id: object | None = None) -> int:
         """Push the suggestion changes, if any, as one step; returns how many."""

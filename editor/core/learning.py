@@ -62,6 +62,8 @@ def propagate(doc: Transcript, token_id: int, kind: Kind | str) -> int:
     suggestions changed. Call it inside the history group of the decision so that one undo takes
     both back (``decide`` does)."""
     kind = Kind(kind)
+    if kind == Kind.BREAK:
+        return 0  # a paragraph break is a choice about this place only
     index = doc.index_of(token_id)
     token = doc[index]
     changes: list[Suggestion | tuple[int, Kind]] = []
@@ -192,7 +194,7 @@ def review_decisions(doc: Transcript) -> list[ReviewDecision]:
     """The person's decisions in the document (accepted or rejected suggestions), in text order."""
     out = []
     for s in doc.suggestions(order="position"):
-        if s.state == State.PENDING:
+        if s.state == State.PENDING or s.kind == Kind.BREAK:
             continue
         i = doc.index_of(s.token_id)
         t = doc[i]

@@ -15,6 +15,7 @@ from editor.core.text import join_mark
 class Kind(StrEnum):
     PUNCT = "punct"  # the mark after the token; "" means none
     CASE = "case"  # the token's surface text
+    BREAK = "break"  # a paragraph break before the token: "¶", or "" to run on (core.paragraphs)
 
 
 class State(StrEnum):
@@ -45,7 +46,10 @@ class Token:
         return join_mark(self.surface or self.word, self.punct)  # surface is set in __post_init__
 
     def value(self, kind: Kind) -> str:
-        """The token's current value for a suggestion kind."""
+        """The token's current value for a suggestion kind (a paragraph break is the document's
+        to say: ``Transcript.value_of``)."""
+        if kind == Kind.BREAK:
+            return ""
         return self.punct if kind == Kind.PUNCT else (self.surface or self.word)
 
 
@@ -151,7 +155,10 @@ def evolve(obj: _R, **changes: Any) -> _R:
 
 
 def with_value(token: Token, kind: Kind, value: str) -> Token:
-    """The token with its value for `kind` set: the mark after it, or its surface."""
+    """The token with its value for `kind` set: the mark after it, or its surface (a paragraph
+    break is not the token's: it comes back unchanged)."""
+    if kind == Kind.BREAK:
+        return token
     if kind == Kind.PUNCT:
         return evolve(token, punct=value)
     return evolve(token, surface=value)

@@ -69,14 +69,16 @@ def render_words(transcript: Transcript, policy: RenderPolicy = NONE) -> list[Re
                if policy.min_confidence is not None else set())
     for index, token in enumerate(transcript.tokens):
         surface, punct = token.surface or token.word, token.punct
+        starts = transcript.is_paragraph_start(index)
         for s in transcript.suggestions_of(token.id).values():
             if s.key in applied:
                 if s.kind == Kind.PUNCT:
                     punct = s.value
+                elif s.kind == Kind.BREAK:
+                    starts = bool(s.value)
                 else:
                     surface = s.value or surface
-        words.append(RenderedWord(index, surface, punct, token.start, token.end, token.speaker,
-                                  transcript.is_paragraph_start(index)))
+        words.append(RenderedWord(index, surface, punct, token.start, token.end, token.speaker, starts))
     return words
 
 

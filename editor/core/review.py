@@ -26,7 +26,7 @@ def pending_to_apply(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[
     a word after a sentence end that stays keeps its capital. Held-back suggestions stay pending.
     Only words ``start:end`` (an editor takes a long transcript a slice at a time; the choice
     for a word depends only on the word before it)."""
-    kinds = (Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
+    kinds = (Kind.BREAK, Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
     punct_counts = Kind.PUNCT in kinds
 
     def chosen_of(token: Token) -> dict[Kind, Suggestion]:
@@ -43,6 +43,12 @@ def pending_to_apply(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[
         if token.id not in suggestions:
             continue
         here = chosen_of(token)
+        brk = here.get(Kind.BREAK)
+        if brk is not None and index > 0:  # a paragraph break waits for a sentence end before it
+            prev = tokens[index - 1]
+            mark = chosen_of(prev).get(Kind.PUNCT) if punct_counts else None
+            if not brk.value or ends_sentence(mark.value if mark is not None else prev.punct):
+                out.append(brk)
         s = here.get(Kind.CASE)
         if s is not None:
             now = split_opening(token.surface or token.word)[1]
@@ -110,7 +116,7 @@ def next_pending(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind
                  reverse: bool = False, kind: Kind | str | None = None) -> Suggestion | None:
     """The first pending suggestion on a token after index ``after`` (before it if ``reverse``)."""
     indices = range(after - 1, -1, -1) if reverse else range(after + 1, len(tokens))
-    kinds = (Kind.CASE, Kind.PUNCT) if not reverse else (Kind.PUNCT, Kind.CASE)
+    kinds = (Kind.BREAK, Kind.CASE, Kind.PUNCT) if not reverse else (Kind.PUNCT, Kind.CASE, Kind.BREAK)
     for i in indices:
         slot = suggestions.get(tokens[i].id)
         if not slot:
@@ -125,8 +131,9 @@ def next_pending(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind
 def in_token_order(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Suggestion]], *,
                    state: State | str | None = None, kind: Kind | str | None = None) -> list[Suggestion]:
     """The suggestions of this state and kind (any when None), in token order, a word's case
-    before its mark: read token by token, quicker than sorting when there are many."""
-    kinds = (Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
+    before its mark (a paragraph break before both): read token by token, quicker than sorting
+    when there are many."""
+    kinds = (Kind.BREAK, Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
     found = []
     for token in tokens:
         slot = suggestions.get(token.id)

@@ -37,6 +37,8 @@ class SuggestionReview:
         def edit_token(self, index: int, *, surface: str | None = None,
                        punct: str | None = None) -> None: ...
         def push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None: ...
+        def push_paragraphs(self, starts: dict[int, bool], text: str) -> None: ...
+        def value_of(self, index: int, kind: Kind | str) -> str: ...
         def push_changes(self, changes: SuggestionChanges, text: str, *,
                          merge_id: object | None = None) -> int: ...
         def push_suggestions(self, changes: SuggestionChanges, text: str, *,
@@ -48,10 +50,13 @@ class SuggestionReview:
         value = s.value if value is None else value
         index = self.index_of(token_id)
         token = self[index]
-        original = s.original if s.state == State.ACCEPTED else token.value(s.kind)
+        original = s.original if s.state == State.ACCEPTED else self.value_of(index, s.kind)
         accepted = dataclasses.replace(s, value=value, state=State.ACCEPTED, original=original)
         with self.history.group("Accept suggestion" if value == s.value else "Choose alternative"):
-            self.push_tokens([(index, with_value(token, s.kind, value))], "")
+            if s.kind == Kind.BREAK:
+                self.push_paragraphs({token_id: bool(value)}, "")
+            else:
+                self.push_tokens([(index, with_value(token, s.kind, value))], "")
             self.push_suggestions([(s.key, accepted)], "")
         return accepted
 
@@ -62,7 +67,10 @@ class SuggestionReview:
         with self.history.group("Reject suggestion"):
             if s.state == State.ACCEPTED and s.original is not None:
                 index = self.index_of(token_id)
-                self.push_tokens([(index, with_value(self[index], s.kind, s.original))], "")
+                if s.kind == Kind.BREAK:
+                    self.push_paragraphs({token_id: bool(s.original)}, "")
+                else:
+                    self.push_tokens([(index, with_value(self[index], s.kind, s.original))], "")
             self.push_suggestions([(s.key, rejected)], "")
         return rejected
 
@@ -108,18 +116,26 @@ class SuggestionReview:
         or removed some); one undo step, joined to the step before when ``merge_id`` is the same
         (how an editor accepts 100,000 suggestions a slice at a time). Returns how many."""
         updated: dict[int, Token] = {}
+        breaks: dict[int, bool] = {}  # token id: starts a paragraph
         changes: SuggestionChanges = []
         for s in chosen:
             now = self.suggestion(s.token_id, s.kind)
             if now is None or now.state != State.PENDING or now.value != s.value:
                 continue
             index = self.index_of(s.token_id)
+            if s.kind == Kind.BREAK:
+                changes.append((s.key, evolve(now, state=State.ACCEPTED, original=self.value_of(index, s.kind))))
+                breaks[s.token_id] = bool(s.value)
+                continue
             token = updated.get(index, self[index])
             changes.append((s.key, evolve(now, state=State.ACCEPTED, original=token.value(s.kind))))
             updated[index] = with_value(token, s.kind, s.value)
         if changes:
             with self.history.group(text, merge_id=merge_id):
-                self.push_tokens(sorted(updated.items()), "")
+                if updated:
+                    self.push_tokens(sorted(updated.items()), "")
+                if breaks:
+                    self.push_paragraphs(breaks, "")
                 self.push_suggestions(changes, "")
         return len(changes)
 

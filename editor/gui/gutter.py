@@ -1,18 +1,27 @@
-"""The margin left of the text: each paragraph's start time (when the words have times), and "⋯"
-where a huge paragraph continues in the next block (the view lays out a paragraph of more than
-``LONG_PARAGRAPH`` words in pieces; the mark says it is one paragraph). Subtitle cue boundaries are
-drawn in the text itself, as a thin bar before a cue's first word (``paint_cue_bars``, called by
-the view's paint)."""
+"""The margin left of the text: each paragraph's start time (when the words have times), "¶" in a
+suggestion's colour where Stet proposes a paragraph break (the text runs on there, shown on a new
+line; Enter accepts the break, Delete keeps the text running on), and "⋯" where a rejected break
+is still shown on a new line because joining would make a very long line-less run (see
+``editor.core.paragraphs.kept_lines``). Subtitle cue boundaries are drawn in the text itself, as a
+thin bar before a cue's first word (``paint_cue_bars``, called by the view's paint)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QTextCursor
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QTextCursor
+from PySide6.QtWidgets import QToolTip, QWidget
+
+from editor.core.document import Kind, State
+from editor.gui.looks import band_colour, band_of
 
 GUTTER_COLOUR = "#6b6b6b"
 CUE_COLOUR = "#9aa7b8"  # the bar before a subtitle cue's first word
-CONTINUES = "⋯"
+PROPOSED = "¶"  # a proposed paragraph break
+CONTINUES = "⋯"  # a rejected break still shown on a new line
+PROPOSED_TIP = ("Suggested paragraph break ({p:.0%}: how likely a sentence ends here). Click it, "
+                "then Enter accepts, Delete keeps the text running on")
+CONTINUES_TIP = ("The paragraph runs on: you kept this text in one paragraph; it is shown on a "
+                 "new line only so that a very long paragraph stays quick to edit")
 
 
 def format_time(seconds: float) -> str:
@@ -25,14 +34,13 @@ def format_time(seconds: float) -> str:
 
 class TimeGutter(QWidget):
     """Painted by the view's scroll updates; shows nothing (and takes no room) for a transcript
-    with neither word times nor huge paragraphs."""
+    with neither word times nor proposed paragraph breaks."""
 
     def __init__(self, view) -> None:
         super().__init__(view)
         self.view = view
         self.setObjectName("time-gutter")
-        self.setToolTip("Start time of each paragraph; ⋯: the paragraph goes on (a very long "
-                        "paragraph is shown in pieces)")
+        self.setMouseTracking(True)
 
     def wanted_width(self) -> int:
         if not self.view.has_times() and not self.view.has_soft_breaks():
@@ -42,10 +50,10 @@ class TimeGutter(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(self.wanted_width(), 0)
 
-    def labels(self, rect: QRect | None = None) -> list[tuple[int, str]]:
-        """(top y in the viewport, text) of each label on screen (tests read these)."""
+    def entries(self, rect: QRect | None = None) -> list[tuple[int, int, str, int]]:
+        """(top y in the viewport, height, text, token index) of each label on screen."""
         view = self.view
-        out: list[tuple[int, str]] = []
+        out: list[tuple[int, int, str, int]] = []
         if not len(view.text_map):
             return out
         doc = view.transcript
@@ -60,23 +68,78 @@ class TimeGutter(QWidget):
                 if i is not None and 0 <= i < len(doc):
                     text = ""
                     if view.sep_of(i) == "\n" and i > 0 and not doc.is_paragraph_start(i):
-                        text = CONTINUES
+                        s = doc.suggestion_view(doc[i].id).get(Kind.BREAK)
+                        text = PROPOSED if s is not None and s.state == State.PENDING else CONTINUES
                     elif doc[i].start is not None:
                         text = format_time(doc[i].start)
                     if text:
-                        out.append((top, text))
+                        out.append((top, height, text, i))
             block = block.next()
             top += height
         return out
 
+    def labels(self, rect: QRect | None = None) -> list[tuple[int, str]]:
+        """(top y in the viewport, text) of each label on screen (tests read these)."""
+        return [(top, text) for top, _h, text, _i in self.entries(rect)]
+
+    def _proposal(self, index: int):
+        s = self.view.transcript.suggestion_view(self.view.transcript[index].id).get(Kind.BREAK)
+        return s if s is not None and s.state == State.PENDING else None
+
+    def _entry_at(self, y: int) -> tuple[int, int, str, int] | None:
+        line = self.fontMetrics().height()
+        return next((e for e in self.entries() if e[0] <= y < e[0] + max(line, 1)), None)
+
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        painter.setPen(QColor(GUTTER_COLOUR))
         line = self.fontMetrics().height()
-        for top, text in self.labels(event.rect()):
+        settings = self.view.settings
+        bold = QFont(self.font())
+        bold.setBold(True)
+        for top, _h, text, i in self.entries(event.rect()):
+            s = self._proposal(i) if text == PROPOSED else None
+            if s is not None:  # drawn in its confidence band's colour, as suggestions are
+                painter.setFont(bold)
+                painter.setPen(band_colour(band_of(s.confidence, settings), settings))
+            else:
+                painter.setFont(self.font())
+                painter.setPen(QColor(GUTTER_COLOUR))
             painter.drawText(0, top, self.width() - 6, line,
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
         painter.end()
+
+    def tip_at(self, y: int) -> str:
+        """What the margin's hover says at height ``y``."""
+        entry = self._entry_at(y)
+        if entry is None:
+            return ""
+        text, i = entry[2], entry[3]
+        if text == PROPOSED:
+            s = self._proposal(i)
+            return PROPOSED_TIP.format(p=s.confidence) if s is not None else ""
+        if text == CONTINUES:
+            return CONTINUES_TIP
+        return "Start time of the paragraph"
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            tip = self.tip_at(event.pos().y())
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        """A click on "¶" makes that proposed break the suggestion under review."""
+        entry = self._entry_at(round(event.position().y()))
+        s = self._proposal(entry[3]) if entry is not None and entry[2] == PROPOSED else None
+        if s is not None:
+            self.view.set_current(s)
+            self.view.setFocus()
+        else:
+            super().mousePressEvent(event)
 
 
 def paint_cue_bars(view) -> None:

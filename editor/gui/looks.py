@@ -10,14 +10,12 @@ from editor.core.settings import Settings
 
 BANDS = ("high", "medium", "low")
 PARAGRAPH_GAP = "\n\n"  # an empty line between paragraphs, as the text will be written
-SOFT_BREAK = "\n"  # a line break the view adds inside a huge paragraph; reads as a space
-LONG_PARAGRAPH, SOFT_EVERY = 2000, 1000  # words
-# Why soft breaks at all: a text block is laid out again whole on every change. Measured with a
-# 12,000-word raw transcript in one paragraph (02:50 UTC, 2 busy cores, offscreen), one slice of
-# restoration results cost 26 ms to restyle plus 30 ms to lay out and paint as one block, 2-3 ms
-# in blocks of 150 words, 5-10 ms in blocks of 1,000-2,000 words. So no paragraph of up to 2,000
-# words (a quarter of an hour of speech) is ever broken; a longer one is shown in blocks of 1,000
-# words, each continuation marked "⋯" in the margin, so it never reads as a paragraph break.
+SOFT_BREAK = "\n"  # a new line, no empty line: before a proposed paragraph break (or a rejected
+# one kept as a line, see editor.core.paragraphs.kept_lines); it reads as a space when written.
+# Why a text running on is shown in lines at proposed breaks: Qt lays a text block out again whole
+# on every change. Measured (tests/perf/bench_long_block.py, 09:20 UTC, 2 cores, offscreen) on
+# one block of 100,000 words: a keystroke 74 ms, restyling one word 70 ms, setting the text 145 ms
+# (10,000 words: 10, 10 and 20 ms; 2,000 words: 4 ms each). Turning wrapping off made it slower.
 _ALPHA = {"high": 70, "medium": 110, "low": 120}  # lighter where there are many, so text stays legible
 CURRENT_COLOUR = "#1a1a1a"  # the frame around the suggestion under review
 
@@ -38,21 +36,11 @@ def band_colour(band: str, settings: Settings, alpha: int | None = None) -> QCol
 
 
 def describe_value(kind: Kind, value: str) -> str:
+    if kind == Kind.BREAK:
+        return "new paragraph" if value else "run on (no break)"
     if kind == Kind.PUNCT:
         return repr(value) if value else "no mark"
     return value
-
-
-def soft_breaks(doc: Transcript, starts: list[int] | None = None) -> set[int]:
-    """Ids of the words that start a new line inside a very long paragraph. Chosen when the text is
-    laid out or paragraphs change, then kept by id, so typing never moves them. ``starts``: the
-    document's paragraph starts, when already at hand."""
-    starts = doc.paragraph_starts if starts is None else starts
-    soft: set[int] = set()
-    for a, b in zip(starts, [*starts[1:], len(doc)]):
-        if b - a > LONG_PARAGRAPH:
-            soft.update(doc[i].id for i in range(a + SOFT_EVERY, b, SOFT_EVERY))
-    return soft
 
 
 class Looks:
@@ -78,11 +66,17 @@ class Looks:
         return fmt
 
     def separator(self, doc: Transcript, index: int, soft: set[int]) -> str:
+        """A paragraph's empty line; a new line before a proposed break or a rejected one in
+        ``soft`` (token ids); else a space."""
         if index == 0:
             return ""
         if doc.is_paragraph_start(index):
             return PARAGRAPH_GAP
-        return SOFT_BREAK if doc[index].id in soft else " "
+        token_id = doc[index].id
+        if token_id in soft:
+            return SOFT_BREAK
+        proposal = doc.suggestion_view(token_id).get(Kind.BREAK)
+        return SOFT_BREAK if proposal is not None and proposal.state == State.PENDING else " "
 
     def look(self, doc: Transcript, index: int, soft: set[int]) -> Look:
         """(separator, surface, punct, surface format, punct format) of token ``index``."""

@@ -211,6 +211,9 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         # undo steps, which refer back to it, are dropped: no full pass needed.
         if old is not doc:
             self.disposer.dispose(old)
+        # A text running on for thousands of words gets proposed paragraph breaks (no undo step:
+        # they come with the document as it opens, like a reader's); the view lays it out at them.
+        doc.suggest_paragraphs(undoable=False)
         self.view.set_transcript(doc)
         self.panel.set_transcript(doc)
         self._watch(doc)

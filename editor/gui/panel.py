@@ -87,6 +87,10 @@ class QtLegend(QWidget):
             "mark after the word). Plain text is the text as it stands, accepted changes "
             "included. <u>Wavy underline</u>: proposed to remove the mark after the word. "
             "Dotted underline: low confidence. Framed: the suggestion under review. "
+            f"<b style='color:{band_colour('medium', self.settings).name()}'>¶</b> in the margin: a "
+            "<b>proposed paragraph break</b> (the text runs on there until accepted; it starts on a "
+            "new line without an empty one). ⋯ in the margin: a rejected break, the paragraph "
+            "runs on. "
             "Export leaves proposals out unless you choose otherwise.")
 
 
@@ -273,7 +277,9 @@ class QtSuggestionList(QWidget):
             return f"{s.confidence:4.0%}  ?"
         i = doc.index_of(s.token_id)
         token = doc[i]
-        if s.kind == Kind.CASE:
+        if s.kind == Kind.BREAK:
+            word, what = f"¶ {token.text}", "paragraph break before"
+        elif s.kind == Kind.CASE:
             word = f"{s.value}{token.punct}"
             what = "capital" if s.value[:1].isupper() else "lower case"
         elif s.value and token.punct:
@@ -307,7 +313,7 @@ class QtSuggestionList(QWidget):
                     "Tab / Shift+Tab: go to the next / previous suggestion; then Enter accepts, "
                     "Delete rejects, 1–9 picks an alternative")
             return
-        title = "Capitals" if s.kind == Kind.CASE else "Mark after the word"
+        title = {Kind.CASE: "Capitals", Kind.BREAK: "Paragraph break"}.get(s.kind, "Mark after the word")
         origin = ", from your choice elsewhere" if s.source == "choice" else ""
         rows = [f"<b>{title}</b> ({s.state.value}{origin}) — Enter: accept · Delete: reject · "
                 f"1–9: pick"]

@@ -258,7 +258,8 @@ class RestorationController(QObject):
             return
         began = time.perf_counter()
         found: list = []
-        taken = 0
+        spans: list[tuple[int, int]] = []  # the words restored: their proposed paragraph breaks
+        taken = 0                          # are placed again at the sentence ends now known
         while self._queue and taken < self._slice_words:
             chunk = self._queue.popleft()
             room = self._slice_words - taken
@@ -274,6 +275,8 @@ class RestorationController(QObject):
                 self._stale = True
                 continue
             tokens = [doc.token(i) for i in chunk.ids]
+            first = doc.index_of(chunk.ids[0])
+            spans.append((first, first + len(chunk.ids)))
             made = make_suggestions(tokens, chunk.predictions, getattr(self.restorer, "lexicon", None),
                                     author_prior=getattr(self.restorer, "author_prior", None),
                                     written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]))
@@ -281,12 +284,15 @@ class RestorationController(QObject):
         if found:
             self.applying = True
             try:
+                merge_id = ("restore", id(self), self._pass_id)
                 if self.only_pending:
-                    doc.push_changes(found, "Re-suggest with what Stet learned",
-                                     merge_id=("restore", id(self), self._pass_id))
+                    text = "Re-suggest with what Stet learned"
+                    doc.push_changes(found, text, merge_id=merge_id)
                 else:
-                    doc.set_suggestions(found, text="Restore punctuation and capitals",
-                                        merge_id=("restore", id(self), self._pass_id))
+                    text = "Restore punctuation and capitals"
+                    doc.set_suggestions(found, text=text, merge_id=merge_id)
+                for a, b in spans:
+                    doc.suggest_paragraphs(a, b, text=text, merge_id=merge_id)
             finally:
                 self.applying = False
         if self.after_slice is not None:
@@ -304,7 +310,7 @@ class RestorationController(QObject):
         """The changes a re-suggest makes to tokens ``ids``, given the new pass's suggestions
         ``made`` for them: a pending suggestion of the model's takes the new proposal or goes where
         the new pass agrees with the text; nothing else changes (see the module's note)."""
-        from editor.core.document import State
+        from editor.core.document import Kind, State
         from editor.core.learning import CHOICE
 
         new = {s.key: s for s in made}
@@ -312,8 +318,8 @@ class RestorationController(QObject):
         changed, dropped = self.resuggested
         for token_id in ids:
             for old in doc.suggestion_view(token_id).values():
-                if old.state != State.PENDING or old.source == CHOICE:
-                    continue
+                if old.state != State.PENDING or old.source == CHOICE or old.kind == Kind.BREAK:
+                    continue  # (a proposed paragraph break is placed again after this pass)
                 fresh = new.get(old.key)
                 if fresh is None:
                     changes.append((old.key, None))

@@ -9,7 +9,9 @@ import time
 
 from PySide6.QtGui import QTextCursor
 
-from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK, soft_breaks
+from editor.core.document import Kind
+from editor.core.paragraphs import kept_lines
+from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 
 # A text of up to BUILD_AT_ONCE words is shown at once; a longer one shows its first FIRST_BUILT
 # words at once and the rest _BUILD_STEP words at a time, _BUILD_SECONDS per turn of the event loop.
@@ -32,7 +34,10 @@ class BuildMixin:
         # each begins.
         self.cue_ids = frozenset(c.token_ids[0] for c in getattr(doc.metadata, "cues", ())
                                  if getattr(c, "token_ids", ()))
-        self._soft = soft_breaks(doc)
+        breaks = list(doc.iter_suggestions(kind=Kind.BREAK))
+        self._has_breaks = bool(breaks)
+        self._soft = kept_lines(doc, breaks=breaks)
+        self._para_shown = doc.paragraph_ids
         self._dirty.clear()
         self._built, self._building = 0, True
         n = len(doc)
@@ -68,6 +73,8 @@ class BuildMixin:
                 if t.id in suggested_set:
                     look = self._look(a + k)
                     surfs[k], puncts[k] = look[1], look[2]
+                    if k or a:  # a proposed paragraph break: a new line
+                        seps[k] = look[0]
                     if look[3] is not None or look[4] is not None:
                         styled.append((a + k, look))
         return seps, surfs, puncts, styled

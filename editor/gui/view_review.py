@@ -79,7 +79,7 @@ class ReviewMixin:
             self._last_rank = (s.confidence, index, 0 if s.kind == Kind.CASE else 1)
             if select:
                 a, p, b = self.token_range(index)
-                lo, hi = (a, p) if s.kind == Kind.CASE else (p, b) if b > p else (a, p)
+                lo, hi = (a, p) if s.kind != Kind.PUNCT else (p, b) if b > p else (a, p)
                 self._moving = True
                 try:
                     cursor = self.textCursor()
@@ -99,7 +99,7 @@ class ReviewMixin:
         selections = []
         if s is not None and self.transcript.has_token(s.token_id):
             a, p, b = self.token_range(self.transcript.index_of(s.token_id))
-            lo, hi = (a, p) if s.kind == Kind.CASE else (p, b) if b > p else (a, p)
+            lo, hi = (a, p) if s.kind != Kind.PUNCT else (p, b) if b > p else (a, p)
             selections.append(underlined(self.document(), lo, hi, QColor(CURRENT_COLOUR), overline=True))
         self._set_extra("current", selections)
 

@@ -15,7 +15,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton
 
 from editor.core import process
-from editor.core.document import Transcript
+from editor.core.document import Kind, Transcript
 from editor.gui.window_review import BULK_AT_ONCE
 
 
@@ -120,7 +120,8 @@ class RestorationCommands:
         words = len(doc)
         self.status_label.setText(f"{words:,} words")
         self._status_note = ""
-        if restore and words and not doc.suggestions():
+        # proposed paragraph breaks (made as it opens) are not restoration's suggestions
+        if restore and words and all(s.kind == Kind.BREAK for s in doc.iter_suggestions()):
             self.start_restoration()
         else:
             if doc.suggestions():

@@ -214,7 +214,7 @@ def reviewed_decisions_in(tokens: Sequence, snapshot: Sequence) -> tuple[int, li
         suggestions.setdefault(s.token_id, {})[s.kind] = s
     index = {t.id: i for i, t in enumerate(tokens)}
     decided = [index[tid] for tid, slot in suggestions.items()
-               if tid in index and any(s.state != State.PENDING for s in slot.values())]
+               if tid in index and any(s.state != State.PENDING and s.kind != Kind.BREAK for s in slot.values())]
     if not decided:
         return 0, [], []
     lo, hi = min(decided), max(decided) + 1

@@ -227,20 +227,22 @@ def test_the_margin_shows_each_paragraphs_time(qtbot):
     assert "1:04" in view.time_html(4) and "64.0–64.5 s" in view.time_html(4)
 
 
-def test_no_margin_without_times_and_huge_paragraphs_say_they_go_on(qtbot):
-    from editor.gui.view import LONG_PARAGRAPH, SOFT_EVERY
+def test_no_margin_without_times_and_proposed_breaks_are_marked(qtbot):
+    from editor.core.paragraphs import LONG
 
     doc = Transcript([Token("word") for _ in range(8)])
     view = QtTranscriptView(doc, Settings())
     qtbot.addWidget(view)
     view.show()
     assert view.viewportMargins().left() == 0 and view.time_html(0) == ""
-    huge = Transcript([Token(f"w{i % 50}") for i in range(LONG_PARAGRAPH + 10)])
+    huge = Transcript([Token(f"w{i % 50}") for i in range(LONG + 10)])
+    huge.suggest_paragraphs(undoable=False)
     view.set_transcript(huge)
     view.resize(600, 400)
     assert view.viewportMargins().left() > 0
-    view.scroll_to_token(SOFT_EVERY, place=0.1)
-    assert "⋯" in [text for _, text in view.gutter.labels()]
+    first = huge.index_of(huge.pending(kind="break")[0].token_id)
+    view.scroll_to_token(first, place=0.1)
+    assert "¶" in [text for _, text in view.gutter.labels()]
 
 
 def test_subtitle_cues_are_marked_where_they_begin(qtbot):

@@ -1,0 +1,133 @@
+"""Paragraph breaks Stet proposes where a text runs on without any (raw ASR output is often one
+paragraph of tens of thousands of words): suggestions of kind ``Kind.BREAK`` on the word that
+would start the new paragraph, value ``BREAK`` ("¶"), reviewed like any other suggestion.
+
+Where they go: a paragraph longer than ``LONG`` words is cut into windows of ``EVERY`` words, and
+each window gets one proposal at its most likely sentence end (the author's end mark, or the
+model's pending one weighed by its probability; a long pause between the words adds to it), never
+within ``MARGIN`` words of a window's edge, so proposals lie 100 to 300 words apart. A window
+without any sentence end yet (raw words before restoration) gets one at its middle with
+confidence 0; restoration places it again as its marks come in (``propose`` over the words it
+restored). A window where the person decided on a break is left alone.
+
+The confidence of a proposal is the probability that a sentence ends before it: a break at a
+sure sentence end is a good paragraph break, one in mid-sentence is not. Accepting all applies a
+break only where a sentence ends before it as the text will stand (``review.pending_to_apply``).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from editor.core.records import Kind, State, Suggestion, Token
+from editor.core.text import SENTENCE_END, ends_sentence
+
+if TYPE_CHECKING:
+    from editor.core.document import Transcript
+
+BREAK = "¶"  # the value of a paragraph-break suggestion; "" keeps the text running on
+LONG, EVERY, MARGIN = 500, 200, 50  # words
+#: a rejected break is still shown on a new line (marked as running on) where joining would make
+#: a run of more than this many words without a line, which the view would lay out slowly
+RUN_ON_LIMIT = 2_000
+
+Changes = list[tuple[tuple[int, Kind], "Suggestion | None"]]
+
+
+def end_probability(token: Token, slot: Mapping[Kind, Suggestion] | None) -> float:
+    """How likely a sentence ends after ``token`` as the text will stand: its pending mark
+    suggestion's probability of an end mark, else 1 or 0 by the mark it has."""
+    s = slot.get(Kind.PUNCT) if slot else None
+    if s is not None and s.state == State.PENDING:
+        return min(1.0, sum(p for v, p in s.probs.items() if any(ch in SENTENCE_END for ch in v)))
+    return 1.0 if ends_sentence(token.punct) else 0.0
+
+
+def _pause(tokens: Sequence[Token], p: int) -> float:
+    a, b = tokens[p - 1].end, tokens[p].start
+    return 0.0 if a is None or b is None else max(0.0, b - a)
+
+
+def propose(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Suggestion]],
+            paragraph_starts: Sequence[int], start: int = 0, end: int | None = None) -> Changes:
+    """Changes that bring the proposed breaks of the windows overlapping words ``start:end`` up
+    to date: each window's pending proposal moved to its best place (or made). ``tokens``,
+    ``suggestions`` (by token id and kind) and ``paragraph_starts`` (indices): a transcript's."""
+    n = len(tokens)
+    end = n if end is None else min(end, n)
+    get = suggestions.get
+    changes: Changes = []
+    for a, b in zip(paragraph_starts, [*paragraph_starts[1:], n]):
+        if b - a <= LONG or b <= start or a >= end:
+            continue
+        first = max(0, (start - a) // EVERY)
+        last = (min(end, b) - a - 1) // EVERY
+        for k in range(first, last + 1):
+            wa, wb = a + k * EVERY, min(b, a + (k + 1) * EVERY)
+            lo, hi = max(wa + MARGIN, a + MARGIN), min(wb - MARGIN, b - MARGIN)
+            if lo >= hi:
+                continue
+            window = tokens[wa:wb]
+            slots = [get(t.id) for t in window]
+            current = None
+            decided = False
+            for slot in slots:
+                s = slot.get(Kind.BREAK) if slot else None
+                if s is not None:
+                    if s.state == State.PENDING:
+                        current = s
+                    else:
+                        decided = True
+            if decided:
+                continue
+            centre = (lo + hi) / 2
+            best, best_key, best_end = lo, (-1.0, 0.0), 0.0
+            timed = window[0].start is not None
+            for p in range(lo, hi):
+                prev = tokens[p - 1]
+                slot = slots[p - 1 - wa]
+                if slot:
+                    ends = end_probability(prev, slot)
+                else:
+                    ends = 1.0 if prev.punct and ends_sentence(prev.punct) else 0.0
+                score = ends + min(_pause(tokens, p), 2.0) / 4 if timed else ends
+                key = (round(score, 1), -abs(p - centre))
+                if key > best_key:
+                    best, best_key, best_end = p, key, ends
+            proposal = Suggestion(tokens[best].id, Kind.BREAK, BREAK,
+                                  {BREAK: round(best_end, 4), "": round(1.0 - best_end, 4)})
+            if current is not None and current.token_id != proposal.token_id:
+                changes.append((current.key, None))
+            if current is None or current.token_id != proposal.token_id or current.probs != proposal.probs:
+                changes.append((proposal.key, proposal))
+    return changes
+
+
+def kept_lines(doc: Transcript, limit: int = RUN_ON_LIMIT, breaks: Iterable[Suggestion] | None = None) -> set[int]:
+    """Ids of the words after a rejected break that a view still starts on a new line: where
+    joining would leave a run of more than ``limit`` words between lines (paragraph starts and
+    pending proposals). Left to right, each kept only where needed. ``breaks``: the document's
+    break suggestions, when at hand."""
+    rejected, pending = [], []
+    for s in doc.iter_suggestions(kind=Kind.BREAK) if breaks is None else breaks:
+        if s.state == State.REJECTED:
+            rejected.append(doc.index_of(s.token_id))
+        elif s.state == State.PENDING:
+            pending.append(doc.index_of(s.token_id))
+    if not rejected:
+        return set()
+    bounds = sorted({*doc.paragraph_starts, *pending, len(doc)})
+    kept: set[int] = set()
+    last_line = 0
+    for r in sorted(rejected):
+        if doc.is_paragraph_start(r):
+            continue
+        before = bounds[bisect.bisect_right(bounds, r) - 1]
+        after = bounds[bisect.bisect_right(bounds, r)]
+        last_line = max(last_line, before)
+        if after - last_line > limit:
+            kept.add(doc[r].id)
+            last_line = r
+    return kept
