@@ -83,6 +83,7 @@ class Transcript(SuggestionReview):
         self.history = History()
         self.revision = 0  # bumps on every change, undo and redo included
         self.words_revision = 0  # bumps only when the word sequence changes
+        self._proposed_at: int | None = None  # revision at which paragraph breaks were proposed
 
     # -- construction helpers ------------------------------------------------------------------
     @classmethod
@@ -168,7 +169,8 @@ class Transcript(SuggestionReview):
     def value_of(self, index: int, kind: Kind | str) -> str:
         """Token ``index``'s current value for a suggestion kind; for a paragraph break "¶" where
         one is before it, else ""."""
-        if Kind(kind) == Kind.BREAK:
+        kind = Kind(kind)
+        if kind == Kind.BREAK:
             return paragraphs.BREAK if index > 0 and self._tokens[index].id in self._para else ""
         return self._tokens[index].value(kind)
 
@@ -178,9 +180,13 @@ class Transcript(SuggestionReview):
         pending proposals there to better places: see ``editor.core.paragraphs``); one undo step,
         or none when not ``undoable`` (proposals made as a document is opened). Returns how many
         suggestions changed."""
+        if not undoable and self._proposed_at == self.revision:
+            return 0  # done as it was read, on a worker thread, and nothing changed since
         changes = paragraphs.propose(self._tokens, self._sugg, self.paragraph_starts, start, end)
-        if changes and not undoable:
-            self._apply_suggestions(changes)
+        if not undoable:
+            if changes:
+                self._apply_suggestions(changes)
+            self._proposed_at = self.revision
             return len(changes)
         return self.push_changes(changes, text, merge_id=merge_id)
 

@@ -18,6 +18,7 @@ break only where a sentence ends before it as the text will stand (``review.pend
 from __future__ import annotations
 
 import bisect
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,7 @@ LONG, EVERY, MARGIN = 500, 200, 50  # words
 #: a run of more than this many words without a line, which the view would lay out slowly
 RUN_ON_LIMIT = 2_000
 
+_ID = operator.attrgetter("id")
 Changes = list[tuple[tuple[int, Kind], "Suggestion | None"]]
 
 
@@ -45,9 +47,10 @@ def end_probability(token: Token, slot: Mapping[Kind, Suggestion] | None) -> flo
     return 1.0 if ends_sentence(token.punct) else 0.0
 
 
-def _pause(tokens: Sequence[Token], p: int) -> float:
-    a, b = tokens[p - 1].end, tokens[p].start
-    return 0.0 if a is None or b is None else max(0.0, b - a)
+def _gap(before: Token, after: Token) -> float:
+    """Seconds of silence between two words (0 where either has no time)."""
+    a, b = before.end, after.start
+    return 0.0 if a is None or b is None else b - a
 
 
 def propose(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Suggestion]],
@@ -70,11 +73,11 @@ def propose(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Sug
             if lo >= hi:
                 continue
             window = tokens[wa:wb]
-            slots = [get(t.id) for t in window]
+            slots = list(map(get, map(_ID, window)))  # C loops: this runs over every word
             current = None
             decided = False
-            for slot in slots:
-                s = slot.get(Kind.BREAK) if slot else None
+            for slot in filter(None, slots):
+                s = slot.get(Kind.BREAK)
                 if s is not None:
                     if s.state == State.PENDING:
                         current = s
@@ -83,16 +86,20 @@ def propose(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Sug
             if decided:
                 continue
             centre = (lo + hi) / 2
-            best, best_key, best_end = lo, (-1.0, 0.0), 0.0
-            timed = window[0].start is not None
-            for p in range(lo, hi):
-                prev = tokens[p - 1]
-                slot = slots[p - 1 - wa]
-                if slot:
-                    ends = end_probability(prev, slot)
-                else:
-                    ends = 1.0 if prev.punct and ends_sentence(prev.punct) else 0.0
-                score = ends + min(_pause(tokens, p), 2.0) / 4 if timed else ends
+            best, best_key, best_end = round(centre), (0.0, 0.0), 0.0
+            pauses: dict[int, float] = {}
+            if window[0].start is not None and window[0].end is not None:
+                pauses = {p: gap for p, gap in enumerate(map(_gap, window[lo - 1 - wa:hi - 1 - wa],
+                                                             window[lo - wa:hi - wa]), lo) if gap >= 0.3}
+            # only words with a mark or a suggestion after them can end a sentence, and only
+            # long gaps between words count as pauses
+            for p in sorted({*pauses, *(p for p in range(lo, hi)
+                                        if window[p - 1 - wa].punct or slots[p - 1 - wa])}):
+                prev, here = window[p - 1 - wa], slots[p - 1 - wa]
+                ends = end_probability(prev, here) if here else 1.0 if ends_sentence(prev.punct) else 0.0
+                score = ends + min(pauses.get(p, 0.0), 2.0) / 4
+                if score <= 0.0:
+                    continue
                 key = (round(score, 1), -abs(p - centre))
                 if key > best_key:
                     best, best_key, best_end = p, key, ends
@@ -119,15 +126,15 @@ def kept_lines(doc: Transcript, limit: int = RUN_ON_LIMIT, breaks: Iterable[Sugg
     if not rejected:
         return set()
     bounds = sorted({*doc.paragraph_starts, *pending, len(doc)})
+    order = sorted(r for r in rejected if not doc.is_paragraph_start(r))
     kept: set[int] = set()
     last_line = 0
-    for r in sorted(rejected):
-        if doc.is_paragraph_start(r):
-            continue
-        before = bounds[bisect.bisect_right(bounds, r) - 1]
-        after = bounds[bisect.bisect_right(bounds, r)]
-        last_line = max(last_line, before)
-        if after - last_line > limit:
+    for k, r in enumerate(order):
+        at = bisect.bisect_right(bounds, r)
+        last_line = max(last_line, bounds[at - 1])
+        # the next place a line could start: the next rejected break, or a line anyway
+        following = min(order[k + 1] if k + 1 < len(order) else len(doc), bounds[at])
+        if following - last_line > limit:
             kept.add(doc[r].id)
             last_line = r
     return kept

@@ -6,7 +6,6 @@ import pytest
 from PySide6.QtGui import QTextCursor
 
 from editor.core.document import Kind, State, Suggestion, Token, Transcript
-from editor.core.layout import layout
 from editor.core.render import ALL
 from editor.core.settings import Settings
 from editor.gui.view import QtTranscriptView

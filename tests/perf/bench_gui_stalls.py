@@ -43,7 +43,7 @@ def main() -> int:
             app.processEvents()
             time.sleep(0.002)
 
-    def stall_of(step, settle_s: float = 0.3) -> tuple[float, float]:
+    def stall_of(step, settle_s: float = 0.3, bulk: bool = True) -> tuple[float, float]:
         """Longest gap (ms, wall and UI-thread CPU) from starting ``step`` on the event loop until
         it is done (a bulk step runs a slice at a time: ``bulk_finished``) and has settled."""
         beat = Heartbeat()
@@ -53,7 +53,8 @@ def main() -> int:
         def finished() -> None:
             QTimer.singleShot(int(settle_s * 1000), loop.quit)
 
-        signal = getattr(window, "bulk_finished", None)  # None: an older Stet, all at once
+        # None: an older Stet, all at once (or a step that is not a bulk one)
+        signal = getattr(window, "bulk_finished", None) if bulk else None
         if signal is None:
             QTimer.singleShot(20, lambda: (step(), finished()))
         else:
@@ -106,19 +107,49 @@ def main() -> int:
 
     open_and_restore(raw_transcript(tmp / "warm.txt", 300, args.paragraph))  # load the model
     source = raw_transcript(tmp / "long.txt", args.words, args.paragraph)
-    rows: dict[str, list[tuple[float, float]]] = {"open": [], "restore": [], "accept all": [], "undo": []}
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    view = window.view
+
+    def type_a_letter() -> None:
+        """A letter typed after a word in the middle of the screen (as editing, not reviewing)."""
+        first, last = view.visible_tokens()
+        view.leave_review(announce=False)
+        cursor = view.textCursor()
+        cursor.setPosition(view.token_range((first + last) // 2)[2])
+        view.setTextCursor(cursor)
+        QTest.keyClick(view, "x")
+
+    def accept_one() -> None:
+        """Enter on the first suggestion on screen (a proposed paragraph break if there is one)."""
+        doc = view.transcript
+        first, last = view.visible_tokens()
+        on_screen = [s for i in range(first, last) for s in doc.suggestion_view(doc[i].id).values()
+                     if s.state.value == "pending"]
+        if on_screen:
+            chosen = next((s for s in on_screen if s.kind.value == "break"), on_screen[0])
+            view.set_current(chosen)
+            QTest.keyClick(view, Qt.Key.Key_Return)
+
+    steps = ("open", "restore", "type", "accept one", "accept all", "undo")
+    rows: dict[str, list[tuple[float, float]]] = {key: [] for key in steps}
     for run in range(args.runs):
         load = os.getloadavg()[0]
         o_wall, o_cpu, r_wall, r_cpu = open_and_restore(source)
+        typing = stall_of(type_a_letter, bulk=False)
+        one = stall_of(accept_one, bulk=False)
         pending = len(window.transcript.pending())
+        breaks = sum(1 for s in window.transcript.pending() if s.kind.value == "break")
         accepting = stall_of(lambda: window.accept_all(0.0))
         undoing = stall_of(window.undo)
-        for key, value in zip(rows, ((o_wall, o_cpu), (r_wall, r_cpu), accepting, undoing)):
+        results = ((o_wall, o_cpu), (r_wall, r_cpu), typing, one, accepting, undoing)
+        for key, value in zip(steps, results):
             rows[key].append(value)
-        print(f"run {run + 1} (load {load:.1f}): open {o_wall:.0f} ms, restore {r_wall:.0f} ms, "
-              f"accept all {accepting[0]:.0f} ms, undo {undoing[0]:.0f} ms ({pending:,} "
-              f"suggestions); UI-thread CPU in the longest gaps {o_cpu:.0f}, {r_cpu:.0f}, "
-              f"{accepting[1]:.0f}, {undoing[1]:.0f} ms", flush=True)
+        print(f"run {run + 1} (load {load:.1f}, {pending:,} suggestions, {breaks:,} of them "
+              "paragraph breaks): " + ", ".join(f"{k} {v[0]:.0f} ms" for k, v in zip(steps, results))
+              + "; UI-thread CPU in the longest gaps " + ", ".join(f"{v[1]:.0f}" for v in results)
+              + " ms", flush=True)
         settle(0.2)
     platform = os.environ.get("QT_QPA_PLATFORM") or "xcb"
     print(f"{args.words:,} words, {args.paragraph or 'one'} per paragraph, model "
