@@ -19,14 +19,22 @@ from __future__ import annotations
 
 import bisect
 import operator
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Protocol
 
 from editor.core.records import Kind, State, Suggestion, Token
 from editor.core.text import SENTENCE_END, ends_sentence
 
-if TYPE_CHECKING:
-    from editor.core.document import Transcript
+
+class _Document(Protocol):  # what kept_lines reads of a Transcript (which imports this module)
+    @property
+    def paragraph_starts(self) -> list[int]: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> Token: ...
+    def index_of(self, token_id: int) -> int: ...
+    def is_paragraph_start(self, index: int) -> bool: ...
+    def iter_suggestions(self, *, state: State | str | None = None,
+                         kind: Kind | str | None = None) -> Iterator[Suggestion]: ...
 
 BREAK = "¶"  # the value of a paragraph-break suggestion; "" keeps the text running on
 LONG, EVERY, MARGIN = 500, 200, 50  # words
@@ -112,7 +120,7 @@ def propose(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Sug
     return changes
 
 
-def kept_lines(doc: Transcript, limit: int = RUN_ON_LIMIT, breaks: Iterable[Suggestion] | None = None) -> set[int]:
+def kept_lines(doc: _Document, limit: int = RUN_ON_LIMIT, breaks: Iterable[Suggestion] | None = None) -> set[int]:
     """Ids of the words after a rejected break that a view still starts on a new line: where
     joining would leave a run of more than ``limit`` words between lines (paragraph starts and
     pending proposals). Left to right, each kept only where needed. ``breaks``: the document's

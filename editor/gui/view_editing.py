@@ -135,7 +135,7 @@ class EditingMixin:
                 if end >= self.document().characterCount() - 1:
                     return
                 end += 1
-            if self._reject_proposed_mark_at(start):
+            if self._reject_proposed_mark_at(start) or self._reject_proposed_break_at(start):
                 return
             gap = self._paragraph_gap_at(start)
             if gap is not None:  # one key joins two paragraphs, with a space between the words
@@ -188,6 +188,28 @@ class EditingMixin:
         cursor = self.textCursor()
         cursor.setPosition(self.token_range(following)[0])
         self.setTextCursor(cursor)
+
+    def _reject_proposed_break_at(self, position: int) -> bool:
+        """Backspace or Delete on the new line of a proposed paragraph break rejects it (the
+        text runs on), rather than joining the words on either side; on a rejected break still
+        shown as a line it only says so."""
+        tm = self.text_map
+        i = tm.piece_at(position)
+        if i is None or i == 0 or tm.sep(i) != SOFT_BREAK or not tm.offset(i) <= position < tm.offset(i) + 1:
+            return False
+        token = self.transcript[i]
+        s = self.transcript.suggestion(token.id, Kind.BREAK)
+        self._run = None
+        if s is not None and s.state == State.PENDING:
+            self.flush()
+            self.transcript.reject(token.id, Kind.BREAK)
+            self.flush()
+            self.message.emit("Rejected the proposed paragraph break: the text runs on")
+        else:
+            self.message.emit("The paragraph runs on here already: the new line only keeps a very "
+                              "long paragraph quick to edit")
+        self._place_caret(min(position, self.text_map.total))
+        return True
 
     def _paragraph_gap_at(self, position: int) -> tuple[int, int] | None:
         """The character range of the paragraph break that ``position`` lies in, if any."""

@@ -121,3 +121,20 @@ def test_accept_all_breaks_at_sentence_ends_and_undo_takes_them_back(window, qtb
     with qtbot.waitSignal(window.bulk_finished, timeout=60_000):
         window.undo()
     assert doc.paragraph_starts == [0] and lines_of(window.view) == proposed
+
+
+def test_backspace_on_a_proposed_break_rejects_it_and_never_joins_words(qtbot):
+    doc = raw(1_200)
+    doc.suggest_paragraphs(undoable=False)
+    view = view_of(qtbot, doc)
+    first = breaks(doc)[0]
+    words = doc.words()
+    cursor = view.textCursor()
+    cursor.setPosition(view.token_range(first)[0])  # at the start of the line
+    view.setTextCursor(cursor)
+    assert not view.reviewing
+    with qtbot.waitSignal(view.message) as said:
+        qtbot.keyClick(view, Qt.Key.Key_Backspace)
+    assert "paragraph break" in said.args[0]
+    assert doc.suggestion(doc[first].id, Kind.BREAK).state == State.REJECTED
+    assert doc.words() == words and first not in lines_of(view)
