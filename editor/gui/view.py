@@ -85,6 +85,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._soft: set[int] = set()  # rejected breaks still shown as a new line (kept_lines)
         self._para_shown: frozenset[int] = frozenset()  # the paragraph starts the text shows
         self._has_breaks = False  # some paragraph break is or was proposed (the margin shows it)
+        self._has_rejected_breaks = False  # some proposed break was rejected (see kept_lines)
         self.last_changed: int | None = None  # lowest token index redrawn since last reset
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
@@ -199,6 +200,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
                 rejected = rejected or s.state == State.REJECTED
             rejected = rejected or t in soft
         if rejected:  # which rejected breaks stay as lines may change around it
+            self._has_rejected_breaks = True
             self._soft = kept_lines(doc)
             self._dirty.update(soft ^ self._soft)
         if breaks and not self._has_breaks:
@@ -219,8 +221,9 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         changed_ids = now ^ self._para_shown
         self._para_shown = now
         soft = self._soft
-        self._soft = kept_lines(doc)
-        changed_ids |= soft ^ self._soft
+        if self._has_rejected_breaks:  # else none is kept (and the look through all is saved)
+            self._soft = kept_lines(doc)
+            changed_ids |= soft ^ self._soft
         changed = []
         for token_id in changed_ids:
             try:

@@ -9,7 +9,7 @@ import time
 
 from PySide6.QtGui import QTextCursor
 
-from editor.core.document import Kind
+from editor.core.document import Kind, State
 from editor.core.paragraphs import kept_lines
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 
@@ -36,6 +36,7 @@ class BuildMixin:
                                  if getattr(c, "token_ids", ()))
         breaks = list(doc.iter_suggestions(kind=Kind.BREAK))
         self._has_breaks = bool(breaks)
+        self._has_rejected_breaks = any(s.state == State.REJECTED for s in breaks)
         self._soft = kept_lines(doc, breaks=breaks)
         self._para_shown = doc.paragraph_ids
         self._dirty.clear()
