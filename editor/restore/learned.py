@@ -227,7 +227,7 @@ def reviewed_decisions_in(tokens: Sequence, snapshot: Sequence) -> tuple[int, li
         surface = bare or t.surface or t.word
         sugs = suggestions.get(t.id, empty)
         case, punct = sugs.get(Kind.CASE), sugs.get(Kind.PUNCT)
-        pending = any(s.state == State.PENDING for s in sugs.values())
+        pending = any(s.state == State.PENDING and s.kind != Kind.BREAK for s in sugs.values())
         p_punct = punct.value if punct is not None else t.punct
         p_case = (split_opening(case.value)[1] or case.value) if case is not None else surface
         start = i == 0 or ends_sentence(tokens[i - 1].punct)
