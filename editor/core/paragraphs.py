@@ -120,14 +120,19 @@ def propose(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Sug
     return changes
 
 
+def runs_on(s: Suggestion) -> bool:
+    """Whether a break suggestion was decided against: rejected, or "no break" picked."""
+    return s.state == State.REJECTED or (s.state == State.ACCEPTED and not s.value)
+
+
 def kept_lines(doc: _Document, limit: int = RUN_ON_LIMIT, breaks: Iterable[Suggestion] | None = None) -> set[int]:
-    """Ids of the words after a rejected break that a view still starts on a new line: where
+    """Ids of the words after a rejected break (``runs_on``) that a view still starts on a new line: where
     joining would leave a run of more than ``limit`` words between lines (paragraph starts and
     pending proposals). Left to right, each kept only where needed. ``breaks``: the document's
     break suggestions, when at hand."""
     rejected, pending = [], []
     for s in doc.iter_suggestions(kind=Kind.BREAK) if breaks is None else breaks:
-        if s.state == State.REJECTED:
+        if runs_on(s):
             rejected.append(doc.index_of(s.token_id))
         elif s.state == State.PENDING:
             pending.append(doc.index_of(s.token_id))

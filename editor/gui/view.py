@@ -18,7 +18,7 @@ from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from editor.core.document import Kind, State, Transcript
-from editor.core.paragraphs import kept_lines
+from editor.core.paragraphs import kept_lines, runs_on
 from editor.core.settings import Settings
 from editor.core.textmap import TextMap
 from editor.gui.gutter import TimeGutter, paint_cue_bars
@@ -197,7 +197,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
             s = doc.suggestion_view(t).get(Kind.BREAK)
             if s is not None:
                 breaks = True
-                rejected = rejected or s.state == State.REJECTED
+                rejected = rejected or runs_on(s)
             rejected = rejected or t in soft
         if rejected:  # which rejected breaks stay as lines may change around it
             self._has_rejected_breaks = True

@@ -9,8 +9,8 @@ import time
 
 from PySide6.QtGui import QTextCursor
 
-from editor.core.document import Kind, State
-from editor.core.paragraphs import kept_lines
+from editor.core.document import Kind
+from editor.core.paragraphs import kept_lines, runs_on
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 
 # A text of up to BUILD_AT_ONCE words is shown at once; a longer one shows its first FIRST_BUILT
@@ -36,7 +36,7 @@ class BuildMixin:
                                  if getattr(c, "token_ids", ()))
         breaks = list(doc.iter_suggestions(kind=Kind.BREAK))
         self._has_breaks = bool(breaks)
-        self._has_rejected_breaks = any(s.state == State.REJECTED for s in breaks)
+        self._has_rejected_breaks = any(map(runs_on, breaks))
         self._soft = kept_lines(doc, breaks=breaks)
         self._para_shown = doc.paragraph_ids
         self._dirty.clear()

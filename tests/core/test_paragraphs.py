@@ -127,3 +127,13 @@ def test_a_saved_project_keeps_the_proposals_and_decisions(tmp_path):
     assert back.paragraph_starts == doc.paragraph_starts
     assert {(s.token_id, s.state) for s in back.suggestions(kind=Kind.BREAK)} == \
         {(s.token_id, s.state) for s in doc.suggestions(kind=Kind.BREAK)}
+
+
+def test_no_break_picked_counts_as_running_on():
+    doc = raw(3 * RUN_ON_LIMIT)
+    doc.suggest_paragraphs()
+    for s in doc.pending(kind=Kind.BREAK):
+        doc.accept(s.token_id, Kind.BREAK, "")  # the alternative "run on", picked
+    assert doc.paragraph_starts == [0]
+    kept = sorted(doc.index_of(i) for i in kept_lines(doc))
+    assert kept and max(b - a for a, b in zip([0, *kept], [*kept, len(doc)])) <= RUN_ON_LIMIT
