@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from editor.core.document import Kind, State, Suggestion, Token, Transcript
+from editor.core.lexicon import is_entry
 from editor.core.text import ends_sentence, split_opening
 
 #: A mark that can stand alone after a word and be propagated (the restorer's own marks).
@@ -206,17 +207,22 @@ def review_decisions(doc: Transcript) -> list[ReviewDecision]:
 def user_forms(doc: Transcript) -> dict[str, str]:
     """Case forms the person chose or wrote mid-sentence that differ from plain lowercase and from
     what a capital at a sentence start gives ("okafor" -> "Okafor", "ipad" -> "iPad"), where every
-    mid-sentence occurrence in the document agrees: for the user lexicon."""
+    mid-sentence occurrence in the document agrees: for the user lexicon (so only what can be an
+    entry of it: one word of at most `editor.core.lexicon.MAX_WORD` characters)."""
     seen: dict[str, set[str]] = {}
-    for i, t in enumerate(doc.tokens):
-        if starts_sentence(doc, i):
+    chosen: set[str] = set()  # decided mid-sentence: a case suggestion, or a form typed where none was
+    starts = True
+    for t in doc.tokens:  # one pass (on the UI thread when saving a long transcript)
+        mid, starts = not starts, ends_sentence(t.punct)
+        if not mid:
             continue
         form = _bare(t.surface)
-        if form and any(ch.isalpha() for ch in form) and form.lower() == t.word.lower():
-            seen.setdefault(t.word.lower(), set()).add(form)
-    chosen = {d.word.lower() for d in review_decisions(doc) if d.kind == Kind.CASE and not d.sentence_start}
-    chosen |= {t.word.lower() for i, t in enumerate(doc.tokens)
-               if not starts_sentence(doc, i) and _bare(t.surface) != t.word and doc.suggestion(t.id, Kind.CASE) is None}
+        word = t.word.lower()
+        if form and any(ch.isalpha() for ch in form) and form.lower() == word:
+            seen.setdefault(word, set()).add(form)
+        case = doc.suggestion_view(t.id).get(Kind.CASE)
+        if (case.state != State.PENDING) if case is not None else form != t.word:
+            chosen.add(word)
     return {w: next(iter(f)) for w, f in seen.items()
-            if len(f) == 1 and w in chosen and next(iter(f)) != w}
+            if len(f) == 1 and w in chosen and next(iter(f)) != w and is_entry(w, next(iter(f)))}
 

@@ -20,6 +20,15 @@ FILE_NAME = "lexicon.json"
 MAX_ENTRIES = 100_000
 
 
+MAX_WORD = 100  # characters of a lexicon entry
+
+
+def is_entry(word: str, form: str) -> bool:
+    """Whether ``word`` -> ``form`` can be a lexicon entry (see `check_forms`)."""
+    return (bool(word.strip()) and len(word) <= MAX_WORD and form.lower() == word.lower()
+            and not any(ch.isspace() for ch in form))
+
+
 def check_forms(forms: object, where: str) -> dict[str, str]:
     """A validated copy of a {word: form} mapping; a UserError names the first bad entry."""
     if not isinstance(forms, Mapping):
@@ -28,7 +37,7 @@ def check_forms(forms: object, where: str) -> dict[str, str]:
         raise UserError(f"{where}: more than {MAX_ENTRIES:,} entries")
     out: dict[str, str] = {}
     for word, form in forms.items():
-        if not (isinstance(word, str) and isinstance(form, str)) or not word.strip() or len(word) > 100:
+        if not (isinstance(word, str) and isinstance(form, str)) or not word.strip() or len(word) > MAX_WORD:
             raise UserError(f"{where}: entry {str(word)[:40]!r} is not a word with a form")
         if any(ch.isspace() for ch in form) or any(ch.isspace() for ch in word):
             raise UserError(f"{where}: {form[:40]!r} is not one word (a lexicon entry is one word's form)")

@@ -113,7 +113,7 @@ class LearningController(QObject):
         def work(_report) -> _Learned:
             import time
 
-            from editor.restore.learn import Adaptation
+            from editor.restore.learn import Adaptation, common_words
             from editor.restore.learned import (learn_review, profile_key, profile_label, remember_review,
                                                 review_digest, reviewed_decisions_in)
 
@@ -124,16 +124,23 @@ class LearningController(QObject):
             digest = review_digest(decisions, reviewed, forms, key)
             if digest == known or not (any(reviewed) or forms):
                 return _Learned(digest, None)
-            learned = None
-            if any(reviewed) and loader is None:
-                learned = Adaptation.learn(decisions, None, reviewed=reviewed)
-            elif any(reviewed) and loader is not None:
+            restorer = None
+            if loader is not None:
                 try:
-                    learned = learn_review(loader(), decisions, reviewed)
+                    restorer = loader()
                 except (OSError, ValueError, RuntimeError, UserError) as err:  # no model: forms and pair marks only
                     log.warning("learning without the model's marginals: %s", err)
+            # the model's most frequent words keep their capitals in the profile's context forms only
+            common = common_words(restorer.vocab) if restorer is not None else frozenset()
+            learned = None
+            if any(reviewed):
+                try:
+                    learned = learn_review(restorer, decisions, reviewed) if restorer is not None else None
+                except (OSError, ValueError, RuntimeError, UserError) as err:
+                    log.warning("learning without the model's marginals: %s", err)
+                if learned is None:
                     learned = Adaptation.learn(decisions, None, reviewed=reviewed)
-            added, words = remember_review(learned, forms, key, profile_label(language, speakers), source)
+            added, words = remember_review(learned, forms, key, profile_label(language, speakers), source, common)
             return _Learned(digest, (added, words, time.perf_counter() - began))
 
         self._op = BackgroundOp(self, work).success(

@@ -3,7 +3,8 @@
 
 ``FileCommands`` is a part of ``MainWindow`` (editor.gui.main_window), which provides ``session``,
 ``settings``, ``interactive``, ``transcription``, ``opening``, ``learning``, ``autosaver``,
-``recent_menu``, ``set_transcript``, ``report_error``, ``save_settings`` and ``show_status``.
+``recent_menu``, ``set_transcript``, ``report_error``, ``save_settings``, ``show_status``, and
+``restoration`` with ``_configure_restoration`` (the model learning reads, as restoring does).
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ class FileCommands:
         from editor.gui.restoration import load_restorer
 
         # the restorer this window restores with, loaded once per process (on the worker thread)
+        self._configure_restoration()  # the model the settings name, even before any pass ran
         self.learning.loader = partial(load_restorer, self.restoration.model, self.restoration.device)
         self.learning.remember(doc, forms, str(target.resolve()))
         self.session.mark_saved(target)

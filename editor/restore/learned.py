@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -310,9 +310,12 @@ def learn_review(restorer, decisions: Sequence[Decision], reviewed: Sequence[boo
 
 
 def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "",
-                    source: str | None = None) -> tuple[int, int]:
-    """Keep what a review taught: `forms` join the user lexicon, and `learned` (see `learn_review`)
-    joins the adaptation kept for `key` (see `profile_key`). `source` names the reviewed document
+                    source: str | None = None, common: Collection[str] = ()) -> tuple[int, int]:
+    """Keep what a review taught: `forms` join the user lexicon, but for words in `common` (the
+    model's most frequent, see `common_words`: a capital there, as in "Saddleback Church" or a
+    quoted "We", belongs to the words around it, which the adaptation's context forms keep; written
+    outright in every later file it made more errors than it fixed: see the model card), and
+    `learned` (see `learn_review`) joins the adaptation kept for `key` (see `profile_key`). `source` names the reviewed document
     (its project file): saving it again replaces what it taught before instead of counting its
     decisions twice; the latest document's forms and marks come first. Returns (forms added or
     changed, reviewed words the profile has now learned from)."""
@@ -321,7 +324,7 @@ def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: s
     from editor.core.lexicon import UserLexicon
 
     lex = UserLexicon.load()
-    changed = lex.learn(forms)
+    changed = lex.learn({w: f for w, f in forms.items() if w not in common})
     if changed:
         lex.save()
     sources = _sources(key)

@@ -157,3 +157,20 @@ def test_a_typed_capital_counts_only_once_in_a_run_of_typing():
     assert repeat_typed(doc, before, 1, 4, done) == 1
     doc.accept(doc[4].id, Kind.CASE)
     assert repeat_typed(doc, before, 1, 4, done) == 0  # already repeated
+
+
+def test_a_form_too_long_for_the_lexicon_is_not_offered_to_it():
+    """A link or path the restorer capitalised and the person accepted is no lexicon entry: the
+    save's learning must not fail on it (the lexicon refuses entries over 100 characters)."""
+    from editor.core.learning import user_forms
+    from editor.core.lexicon import UserLexicon
+
+    long = "cleaned_ted_data/titles_starting_a_to_o/" * 3
+    doc = Transcript.from_words(["we", "read", long, "and", "met", "okafor"])
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.CASE, long.capitalize(), {long.capitalize(): 0.6, long: 0.4}),
+                         Suggestion(doc[5].id, Kind.CASE, "Okafor", {"Okafor": 0.6, "okafor": 0.4})])
+    doc.accept(doc[2].id, Kind.CASE)
+    doc.accept(doc[5].id, Kind.CASE)
+    forms = user_forms(doc)
+    assert forms == {"okafor": "Okafor"}
+    assert UserLexicon().learn(forms) == ["okafor"]

@@ -270,3 +270,20 @@ def test_a_project_from_before_the_learning_record_is_learned_at_its_next_save(w
     with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
         window.save(target)
     assert got.args == [4]
+
+
+def test_the_model_s_common_words_do_not_join_the_user_lexicon(window, qtbot, tmp_path):
+    """A capital on a frequent word ("Station" in a name) stays in the document's profile with the
+    word before it, but is not written outright in every later file: the user lexicon takes names."""
+    doc = Transcript.from_words("we met okafor at the station and okafor said hello".split())
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.CASE, "Okafor", {"Okafor": 0.7, "okafor": 0.3}),
+                         Suggestion(doc[5].id, Kind.CASE, "Station", {"Station": 0.6, "station": 0.4})])
+    window.set_transcript(doc, restore=False)
+    for i in (2, 5):
+        doc.accept(doc[i].id, Kind.CASE)
+    doc.edit_token(7, surface="Okafor")  # every occurrence mid-sentence agrees
+    with qtbot.waitSignal(window.learning.learned, timeout=60000):
+        window.save(tmp_path / "talk.stet")
+    assert UserLexicon.load().forms == {"okafor": "Okafor"}  # "station" is among the tiny model's words
+    saved = json.loads((tmp_path / "talk.stet").read_text(encoding="utf-8"))
+    assert saved["metadata"]["extra"]["lexicon"] == {"okafor": "Okafor", "station": "Station"}  # the project's own

@@ -5,10 +5,11 @@ Run on purpose (not part of the test suite):
 A document of WORDS words (real dev text from ../shared/data/dev when present, repeated as needed,
 else synthetic words of the model's vocabulary) whose first SHARE was reviewed (every suggestion
 decided; with --spread also one decision every 500 words of the rest, so the reviewed stretch runs
-to the end) is saved and learned from as the editor does it: on the UI thread the .stet is written
-and what the review teaches is gathered (the forms written, the reviewed stretch, its fingerprint);
-on the worker thread the adaptation is learned (editor.restore.learned: the model's marginals
-where the mark bias needs them, the fitted bias, forms and pair marks) and kept. Prints the median
+to the end) is saved and learned from as the editor does it: on the UI thread the .stet is written, the forms
+written are gathered (for the project's lexicon) and the suggestions copied; on the worker thread
+the reviewed stretch and its fingerprint are read from those copies and the adaptation is learned
+(editor.restore.learned: the model's marginals where the mark bias needs them, the fitted bias,
+forms and pair marks) and kept. Prints the median
 seconds of each step over the runs (the model is loaded once, before, as the editor has it).
 """
 
@@ -42,7 +43,8 @@ def main() -> None:
     from editor.core.learning import user_forms
     from editor.restore import make_suggestions
     from editor.restore.inference import Restorer
-    from editor.restore.learned import learn_review, profile_key, remember_review, review_digest, reviewed_decisions
+    from editor.restore.learned import (learn_review, profile_key, remember_review, review_digest,
+                                        reviewed_decisions_in, suggestions_snapshot)
 
     if args.uncapped:
         import editor.restore.learned
@@ -70,22 +72,23 @@ def main() -> None:
             last = i if i >= cut else last
     target = Path(tempfile.mkdtemp(prefix="bench-learn-")) / "talk.stet"
     steps: dict[str, list[tuple[float, float]]] = {
-        "save: write the .stet (UI thread)": [], "save: what the review teaches (UI thread)": [],
+        "save: write the .stet (UI thread)": [], "save: forms and copies for the worker (UI thread)": [],
         "learn and keep (worker)": []}
     for _ in range(args.runs):
         t0, c0 = time.perf_counter(), time.process_time()
         write_any(doc, target)
         t1, c1 = time.perf_counter(), time.process_time()
         forms = user_forms(doc)
-        _start, decisions, reviewed = reviewed_decisions(doc)
+        tokens, suggestions = doc.tokens, suggestions_snapshot(doc)
+        t2, c2 = time.perf_counter(), time.process_time()
+        _start, decisions, reviewed = reviewed_decisions_in(tokens, suggestions)
         key = profile_key(doc.metadata.language, ())
         review_digest(decisions, reviewed, forms, key)
-        t2, c2 = time.perf_counter(), time.process_time()
         learned = learn_review(restorer, decisions, reviewed)
         remember_review(learned, forms, key, "bench", str(target))
         t3, c3 = time.perf_counter(), time.process_time()
         steps["save: write the .stet (UI thread)"].append((t1 - t0, c1 - c0))
-        steps["save: what the review teaches (UI thread)"].append((t2 - t1, c2 - c1))
+        steps["save: forms and copies for the worker (UI thread)"].append((t2 - t1, c2 - c1))
         steps["learn and keep (worker)"].append((t3 - t2, c3 - c2))
     # on shared cores the wall time includes waiting for them; the CPU time is the work done
     print(f"{len(words):,} words, reviewed stretch {len(decisions):,} words ({sum(reviewed):,} reviewed), "

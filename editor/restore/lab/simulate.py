@@ -23,6 +23,19 @@ def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = 
             for i, w in enumerate(doc[start:end], start)]
 
 
+def _lexicon_forms(decisions: Sequence[Decision], common=()) -> dict[str, str]:
+    """What a save adds to the user lexicon from these decisions (editor.core.learning.user_forms,
+    less the model's `common` words: see editor.restore.learned.remember_review): forms written
+    mid-sentence, every such occurrence agreeing, the case decided by the person."""
+    seen: dict[str, set[str]] = {}
+    for d in decisions:
+        if not d.sentence_start and any(ch.isalpha() for ch in d.surface) and d.surface.lower() == d.word.lower():
+            seen.setdefault(d.word, set()).add(d.surface)
+    chosen = {d.word for d in decisions if d.decided_case and not d.sentence_start}
+    return {w: next(iter(f)) for w, f in seen.items()
+            if len(f) == 1 and w in chosen and next(iter(f)) != w and w not in common}
+
+
 def _score(gold_doc: Sequence, preds: Sequence) -> dict:
     g3 = [MARK_TO_3CLASS[w.punct] for w in gold_doc]
     p3 = [MARK_TO_3CLASS[p.punct] for p in preds]
@@ -49,14 +62,15 @@ def _summary(parts: list[dict]) -> dict:
 def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Sequence[int]] | None = None,
                     share: float = 0.2, talks: Iterable[int] | None = None, *, bias: bool = True,
                     case_memory: bool = True, pair_memory: bool = True, head: bool = False, log=None,
-                    **head_options) -> dict:
+                    lexicon: bool = True, **head_options) -> dict:
     """For each talk (a list of LabelledWord), a reviewer fixes every error in the first `share` of
     its words; Stet learns from them; the rest is scored before and after.
 
     "actions": the words of the rest whose mark or written form still differs from the reference
     (each one the person has to change: reject a wrong suggestion or make a missing one).
     "names": mid-sentence capitals the reviewer wrote in the reviewed part (a talk's names), and how
-    often their later occurrences are written right. "corrected_names": the stricter bar "a talk's
+    often their later occurrences are written right. With `lexicon`, the forms a save adds to the
+    user lexicon are written outright in the rest, as the editor's next restoration does. "corrected_names": the stricter bar "a talk's
     own names are right after their first correction": words outside the model's most frequent
     (`common_words`) that the reviewer had to correct to a capitalised form mid-sentence (Stet
     proposed another form there), and how often their later occurrences are written right."""
@@ -97,6 +111,8 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
             adapt.case_forms, adapt.context_forms = {}, {}
         if not pair_memory:
             adapt.pair_marks = {}
+        if lexicon:  # the forms a save puts in the user lexicon, written outright by the next restoration
+            adapt.fixed_forms = _lexicon_forms(_decisions(doc, 0, cut, proposed), common)
         fit_seconds.append(time.perf_counter() - t0)
         # the reviewed words stand as the reviewer left them (the rest's first word reads its mark)
         joint = np.array(joint, np.float32)
