@@ -253,8 +253,8 @@ def review_digest(decisions: Sequence[Decision], reviewed: Sequence[bool], forms
 #: The mark bias (a handful of numbers) is fitted on the marginals of at most this many reviewed
 #: words, read in blocks of BIAS_BLOCK words spread evenly over a longer review: learning from a
 #: review of a whole long transcript then takes as long as from one of this size.
-BIAS_WORDS = 8000
-BIAS_BLOCK = 500
+BIAS_WORDS = 4000
+BIAS_BLOCK = 1000
 _BLOCK_CONTEXT = 40  # words read on either side of a block, for its edges' context
 
 

@@ -166,6 +166,13 @@ def review_lines(sim: dict) -> list[str]:
         L.append(f"- Forms the reviewer wrote mid-sentence (names, \"I\", acronyms): their {n['later_occurrences']:,} "
                  f"later occurrences are written right {n['right_before']:.1f} % of the time before, "
                  f"{n['right_after']:.1f} % after.")
+    c = sim.get("corrected_names") or {}
+    if c.get("later_occurrences"):
+        L.append(f"- Names the reviewer had to correct (the issue's bar \"a talk's own names are right after their first "
+                 f"correction\"; words outside the model's 2,000 commonest that the reviewer wrote with a capital "
+                 f"mid-sentence where Stet proposed another form): {c['words']:,} words, whose {c['later_occurrences']:,} "
+                 f"later occurrences are written right {c['right_before']:.1f} % of the time before, "
+                 f"{c['right_after']:.1f} % after.")
     for line in sim.get("notes", []):
         L.append(f"- {line}")
     L.append("")
