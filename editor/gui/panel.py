@@ -152,6 +152,7 @@ class QtSuggestionList(QWidget):
         self._timer.setInterval(250)
         self._timer.timeout.connect(self._refresh_in_slices)
         self._scan = None  # the refresh under way, a slice per turn of the event loop
+        self._scanned: tuple[int, int] = (-1, 0)  # (document revision, suggestions in the band)
         self._again = False
         self.show_current(None)
         self.set_transcript(transcript)
@@ -166,6 +167,7 @@ class QtSuggestionList(QWidget):
         self.refresh()
 
     def _changed(self, *_: object) -> None:
+        self._show_count()
         if self._scan is not None:
             self._again = True  # the scan under way may have missed it: another after it
         elif not self._timer.isActive():
@@ -220,7 +222,8 @@ class QtSuggestionList(QWidget):
         wanted = self.filter.currentIndex()
         band = ("low", "medium", "high")[wanted - 1] if wanted else None
         ids = doc.suggested_token_ids()  # a snapshot, as edits may come between slices
-        pending = shown = 0
+        revision = doc.revision
+        shown = 0
         worst: list[tuple[float, int, Suggestion]] = []  # the LIST_LIMIT least confident, max-heap
         order = 0
         for k in range(0, len(ids), _SCAN_STEP):
@@ -229,7 +232,6 @@ class QtSuggestionList(QWidget):
                 for s in doc.suggestion_view(token_id).values():
                     if s.state != State.PENDING:
                         continue
-                    pending += 1
                     p = s.probs[s.value]
                     if band is not None and band_of(p, self.settings) != band:
                         continue
@@ -254,7 +256,6 @@ class QtSuggestionList(QWidget):
             worked += time.perf_counter() - t0
         t0 = time.perf_counter()
         self.items = lowest
-        self.pending_count = pending
         self.list.setUpdatesEnabled(False)
         self.list.clear()
         brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
@@ -264,10 +265,33 @@ class QtSuggestionList(QWidget):
             item.setBackground(brushes[band_of(s.confidence, self.settings)])
             self.list.addItem(item)
         self.list.setUpdatesEnabled(True)
-        more = f" (first {LIST_LIMIT} listed)" if shown > LIST_LIMIT else ""
-        self.count_label.setText((f"{pending:,} pending" if shown == pending
-                                  else f"{shown:,} of {pending:,} pending") + more)
+        self._scanned = (revision, shown)
+        self._show_count()
         self._cost = worked + time.perf_counter() - t0
+
+    def _show_count(self) -> None:
+        """The count above the list, current at every change: the document keeps its pending
+        count, so this needs no pass over the suggestions (the list itself follows a moment
+        later). With a band filter, how many of them are in the band is known once a pass has
+        looked: until then the label says it is counting."""
+        doc = self._transcript
+        if doc is None:
+            return
+        pending = doc.pending_count
+        if self.filter.currentIndex() == 0:
+            text = f"{pending:,} pending"
+            shown: int | None = pending
+        elif self._scanned[0] == doc.revision:
+            shown = self._scanned[1]
+            text = f"{shown:,} of {pending:,} pending"
+        else:
+            shown = None
+            text = f"{pending:,} pending, counting {self.filter.currentText().lower()}…"
+        if shown is not None and shown > LIST_LIMIT:
+            text += f" (first {LIST_LIMIT} listed)"
+        self.pending_count = pending
+        if text != self.count_label.text():
+            self.count_label.setText(text)
         self.counted.emit(pending)
 
     def describe(self, s: Suggestion) -> str:

@@ -96,6 +96,11 @@ class Autosaver(QObject):
         window = self._window
         if not window.dirty or not self.slot.owned:
             return
+        if getattr(window, "bulk_running", False):
+            # An accept-all (or undoing one) runs a slice per turn: its half-done state is not
+            # worth recovering, and a capture would stall a turn of it. Once it is done.
+            self._pause.start()
+            return
         if self._writing:  # one write at a time; the newest state follows this one
             self._again = True
             return

@@ -159,6 +159,11 @@ class ReviewCommands:
         return True
 
     # -- bulk steps, a slice per turn of the event loop --------------------------------------------
+    @property
+    def bulk_running(self) -> bool:
+        """A bulk step (accept all, undoing or redoing one) is under way, a slice per turn."""
+        return self._bulk is not None
+
     def busy_with_bulk(self) -> bool:
         if self._bulk is not None:
             self.statusBar().showMessage("Still working on the last step…", 2000)

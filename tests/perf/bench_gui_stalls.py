@@ -1,9 +1,13 @@
-"""The longest UI-thread stall (gap in the event loop) while the editor opens, restores, accepts all
-and undoes on a long transcript: what a person feels as a frozen window.
+"""The longest UI-thread stall (gap in the event loop) while the editor opens, restores, accepts all,
+undoes and redoes on a long transcript, and in the steps a reviewer takes all day there: a key
+typed mid-text, a paragraph pasted, one suggestion accepted (Enter, on the document's most
+frequent word, so that "a choice repeats" touches every occurrence) or rejected (Delete),
+"Accept all at or above 80 %", saving the project and an autosave: what a person feels as a
+frozen window.
 
 A QTimer ticks every 5 ms on the UI thread; each step is started from the event loop and the
-longest gap between ticks until it has settled is its stall. Medians (and worst) over --runs runs.
-Asserts nothing: timings vary by machine and load.
+longest gap between ticks until it has settled (its work in the background included) is its
+stall. Medians (and worst) over --runs runs. Asserts nothing: timings vary by machine and load.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python tests/perf/bench_gui_stalls.py          # tiny model
     .venv/bin/python tests/perf/bench_gui_stalls.py --model resources/models/stet-en-bilstm-crf
@@ -31,9 +35,15 @@ def main() -> int:
     parser.add_argument("--words", type=int, default=100_000)
     parser.add_argument("--paragraph", type=int, default=150, help="words per paragraph (0: one)")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--steps", default="all",
+                        help="'bulk' (open to redo), 'everyday' (the reviewer's steps) or 'all'")
     args = parser.parse_args()
 
-    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from editor.core.document import Kind, State
 
     app, window, tmp, model = bench_window(args.model, args.device, prefix="stet-stalls-")
 
@@ -53,7 +63,7 @@ def main() -> int:
         def finished() -> None:
             QTimer.singleShot(int(settle_s * 1000), loop.quit)
 
-        # None: an older Stet, all at once (or a step that is not a bulk one)
+        # None: an older Stet, all at once
         signal = getattr(window, "bulk_finished", None) if bulk else None
         if signal is None:
             QTimer.singleShot(20, lambda: (step(), finished()))
@@ -105,60 +115,141 @@ def main() -> int:
             wall[phase], cpu[phase] = max(wall[phase], gap), max(cpu[phase], cpu_gap)
         return wall[0] * 1000, cpu[0] * 1000, wall[1] * 1000, cpu[1] * 1000
 
+    view = window.view
+    sample = raw_transcript(tmp / "paragraph.txt", args.paragraph or 150, 0).read_text(encoding="utf-8")
+
+    def written() -> None:
+        """The autosave the last step asked for written now, so that it falls in no later step
+        (the "autosave" row measures one on its own)."""
+        saver = window.autosaver
+        if saver.pending:
+            saver.save_now()
+        while saver.pending or getattr(saver, "_writing", False):
+            settle(0.01)
+
+    def caret_in_word(index: int) -> None:
+        """The caret at the end of word ``index`` (as a click there puts it), the word in view."""
+        written()
+        view.leave_review(announce=False)
+        view.scroll_to_token(index)
+        cursor = view.textCursor()
+        cursor.setPosition(view.token_range(index)[1])
+        view.setTextCursor(cursor)
+        view.setFocus()
+        settle(0.3)
+
+    def frequent_suggestion(start: int, skip: int | None = None):
+        """A pending suggestion past word ``start`` on the document's most frequent word (a case
+        one if it has any: repeating a case choice reaches every occurrence of the word)."""
+        doc = window.transcript
+        counts: dict[str, int] = {}
+        for t in doc.tokens:
+            counts[t.word] = counts.get(t.word, 0) + 1
+        found = []
+        for i in range(start, len(doc)):
+            if doc[i].id == skip:
+                continue
+            for s in doc.suggestion_view(doc[i].id).values():
+                if s.state == State.PENDING:
+                    found.append((counts[doc[i].word], s.kind == Kind.CASE, -i, s))
+        _n, _case, minus_i, s = max(found, key=lambda f: f[:3])
+        return -minus_i, s
+
+    def key_on_suggestion(key, start: int, skip: int | None = None) -> tuple[float, float, int]:
+        index, s = frequent_suggestion(start, skip)
+        caret_in_word(index)
+        view.set_current(s)
+        settle(0.3)
+        before = window.transcript.revision
+        changed: list[int] = []
+        window.transcript.suggestions_changed.connect(changed.extend)
+        gap = stall_of(lambda: QTest.keyClick(view, key), settle_s=0.6, bulk=False)
+        window.transcript.suggestions_changed.disconnect(changed.extend)
+        assert window.transcript.revision != before
+        return (*gap, len(set(changed)))
+
+    def typing() -> tuple[float, float]:
+        caret_in_word(len(window.transcript) // 2)
+        return stall_of(lambda: QTest.keyClick(view, Qt.Key.Key_X), settle_s=0.6, bulk=False)
+
+    def pasting() -> tuple[float, float]:
+        caret_in_word(len(window.transcript) // 2 + 300)
+        QApplication.clipboard().setText(" " + sample)
+        return stall_of(lambda: QTest.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier),
+                        settle_s=0.6, bulk=False)
+
+    def autosaving() -> tuple[float, float]:
+        """The autosave of the step before (the timer's turn, then the write on its thread, which
+        holds the interpreter now and then)."""
+        saver = window.autosaver
+        assert window.dirty and saver.pending
+        return stall_of(saver.save_now, settle_s=0.6, bulk=False)
+
+    def saving(run: int) -> tuple[float, float]:
+        written()
+        return stall_of(lambda: window.save(tmp / f"saved-{run}.stet"), settle_s=0.8, bulk=False)
+
     open_and_restore(raw_transcript(tmp / "warm.txt", 300, args.paragraph))  # load the model
     source = raw_transcript(tmp / "long.txt", args.words, args.paragraph)
-    from PySide6.QtCore import Qt
-    from PySide6.QtTest import QTest
+    bulk = args.steps in ("all", "bulk")
+    everyday = args.steps in ("all", "everyday")
+    rows: dict[str, list[tuple[float, float]]] = {}
 
-    view = window.view
+    def note(key: str, value: tuple[float, ...]) -> None:
+        rows.setdefault(key, []).append(value[:2])
 
-    def type_a_letter() -> None:
-        """A letter typed after a word in the middle of the screen (as editing, not reviewing)."""
-        first, last = view.visible_tokens()
-        view.leave_review(announce=False)
-        cursor = view.textCursor()
-        cursor.setPosition(view.token_range((first + last) // 2)[2])
-        view.setTextCursor(cursor)
-        QTest.keyClick(view, "x")
-
-    def accept_one() -> None:
-        """Enter on the first suggestion on screen (a proposed paragraph break if there is one)."""
-        doc = view.transcript
-        first, last = view.visible_tokens()
-        on_screen = [s for i in range(first, last) for s in doc.suggestion_view(doc[i].id).values()
-                     if s.state.value == "pending"]
-        if on_screen:
-            chosen = next((s for s in on_screen if s.kind.value == "break"), on_screen[0])
-            view.set_current(chosen)
-            QTest.keyClick(view, Qt.Key.Key_Return)
-
-    steps = ("open", "restore", "type", "accept one", "accept all", "undo")
-    rows: dict[str, list[tuple[float, float]]] = {key: [] for key in steps}
     for run in range(args.runs):
         load = os.getloadavg()[0]
         o_wall, o_cpu, r_wall, r_cpu = open_and_restore(source)
-        typing = stall_of(type_a_letter, bulk=False)
-        one = stall_of(accept_one, bulk=False)
-        pending = len(window.transcript.pending())
-        breaks = sum(1 for s in window.transcript.pending() if s.kind.value == "break")
-        accepting = stall_of(lambda: window.accept_all(0.0))
-        undoing = stall_of(window.undo)
-        results = ((o_wall, o_cpu), (r_wall, r_cpu), typing, one, accepting, undoing)
-        for key, value in zip(steps, results):
-            rows[key].append(value)
-        print(f"run {run + 1} (load {load:.1f}, {pending:,} suggestions, {breaks:,} of them "
-              "paragraph breaks): " + ", ".join(f"{k} {v[0]:.0f} ms" for k, v in zip(steps, results))
-              + "; UI-thread CPU in the longest gaps " + ", ".join(f"{v[1]:.0f}" for v in results)
-              + " ms", flush=True)
+        pending = window.transcript.pending_count if hasattr(window.transcript, "pending_count") \
+            else len(window.transcript.pending())
+        note("open", (o_wall, o_cpu))
+        note("restore", (r_wall, r_cpu))
+        said = [f"open {o_wall:.0f}/{o_cpu:.0f}", f"restore {r_wall:.0f}/{r_cpu:.0f}"]
+        if everyday:
+            settle(2.0)  # the autosave after restoring is not the steps' own
+            steps = [("type a key", typing), ("paste", pasting)]
+            for key, step in steps:
+                value = step()
+                note(key, value)
+                said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
+            mid = len(window.transcript) // 3
+            accepted = key_on_suggestion(Qt.Key.Key_Return, mid)
+            note("accept one", accepted)
+            rejected = key_on_suggestion(Qt.Key.Key_Delete, mid)
+            note("reject one", rejected)
+            said += [f"accept one {accepted[0]:.0f}/{accepted[1]:.0f} ({accepted[2]:,} words "
+                     f"changed)", f"reject one {rejected[0]:.0f}/{rejected[1]:.0f} "
+                     f"({rejected[2]:,} changed)"]
+            for key, step in (("autosave", autosaving), ("save .stet", lambda: saving(run))):
+                value = step()
+                note(key, value)
+                said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
+            written()
+            value = stall_of(lambda: window.accept_all(0.8))
+            note("accept ≥ 80 %", value)
+            said.append(f"accept ≥ 80 % {value[0]:.0f}/{value[1]:.0f}")
+            if bulk:
+                stall_of(window.undo)
+        if bulk:
+            written()
+            for key, step in (("accept all", lambda: window.accept_all(0.0)), ("undo", window.undo),
+                              ("redo", window.redo)):
+                value = stall_of(step)
+                note(key, value)
+                said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
+        print(f"run {run + 1} (load {load:.1f}, {pending:,} suggestions), longest stall/UI CPU "
+              f"ms: " + ", ".join(said), flush=True)
         settle(0.2)
     platform = os.environ.get("QT_QPA_PLATFORM") or "xcb"
+    print(time.strftime("%H:%M UTC", time.gmtime()), end=", ")
     print(f"{args.words:,} words, {args.paragraph or 'one'} per paragraph, model "
           f"{Path(model).name}, {platform}, load average {os.getloadavg()[0]:.1f} at the end: "
           f"longest UI stall, median of {args.runs} (worst); then the UI thread's own CPU time "
           f"in the longest gap (what is left of it without waiting for a core)")
     for key, values in rows.items():
         wall, cpu = [v[0] for v in values], [v[1] for v in values]
-        print(f"  {key:<11} {statistics.median(wall):6.0f} ms ({max(wall):.0f})   CPU "
+        print(f"  {key:<14} {statistics.median(wall):6.0f} ms ({max(wall):.0f})   CPU "
               f"{statistics.median(cpu):5.0f} ms ({max(cpu):.0f})")
     window.close()
     return 0
