@@ -445,7 +445,7 @@ class Transcript(SuggestionReview):
             if old is not None and old.state == PENDING:
                 pending -= 1
             if s is None:
-                if old is not None:
+                if slot is not None and old is not None:
                     del slot[kind]
                     if not slot:
                         del self._sugg[token_id]

@@ -62,6 +62,50 @@ def propagate(doc: Transcript, token_id: int, kind: Kind | str) -> int:
     word (case) or word pair (mark) has no decision of the person's yet. Returns how many
     suggestions changed. Call it inside the history group of the decision so that one undo takes
     both back (``decide`` does)."""
+    return repeat_on(doc, token_id, kind, repeat_targets(doc, token_id, kind))
+
+
+def repeat_targets(doc: Transcript, token_id: int, kind: Kind | str) -> list[int]:
+    """The indices of the words a decision on ``token_id`` may repeat on (see ``propagate``): the
+    same word mid-sentence (case) or the same word pair (mark), found at C speed (the most
+    frequent word of 100,000 takes a few milliseconds). Empty when the decision repeats
+    nowhere. An editor repeats a decision on many words a slice of them at a time with
+    ``repeat_on``."""
+    kind = Kind(kind)
+    if kind == Kind.BREAK:
+        return []  # a paragraph break is a choice about this place only
+    index = doc.index_of(token_id)
+    token = doc[index]
+    if kind == Kind.CASE:
+        if starts_sentence(doc, index):
+            return []
+        form = _bare(token.surface)
+        if not any(ch.isalpha() for ch in form) or form.lower() != token.word.lower():
+            return []  # an edited word, not a case choice
+    elif token.punct not in PLAIN_MARKS or index + 1 >= len(doc):
+        return []
+    words = doc.words()
+    found, j = [], -1
+    while True:
+        try:
+            j = words.index(token.word, j + 1)
+        except ValueError:
+            break
+        if j == index:
+            continue
+        if kind == Kind.CASE:
+            if not starts_sentence(doc, j):
+                found.append(j)
+        elif j + 1 < len(words) and words[j + 1] == words[index + 1]:
+            found.append(j)
+    return found
+
+
+def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequence[int], *,
+              merge_id: object | None = None) -> int:
+    """Repeat the decision on ``token_id`` on the words at ``targets`` (from ``repeat_targets``)
+    that have no decision of the person's yet; one undo step (joined to the step before when
+    ``merge_id`` is the same). Returns how many suggestions changed."""
     kind = Kind(kind)
     if kind == Kind.BREAK:
         return 0  # a paragraph break is a choice about this place only
@@ -69,13 +113,7 @@ def propagate(doc: Transcript, token_id: int, kind: Kind | str) -> int:
     token = doc[index]
     changes: list[Suggestion | tuple[int, Kind]] = []
     if kind == Kind.CASE:
-        if starts_sentence(doc, index):
-            return 0
         form = _bare(token.surface)
-        if not any(ch.isalpha() for ch in form) or form.lower() != token.word.lower():
-            return 0  # an edited word, not a case choice
-        targets = [j for j in range(len(doc)) if j != index and doc[j].word == token.word
-                   and not starts_sentence(doc, j)]
         for j in targets:
             t = doc[j]
             old = doc.suggestion(t.id, Kind.CASE)
@@ -88,16 +126,13 @@ def propagate(doc: Transcript, token_id: int, kind: Kind | str) -> int:
                 if old is not None:
                     changes.append((t.id, Kind.CASE))
                 continue
-            value = lead + form
             probs = dict(old.probs) if old is not None else {}
-            changes.append(Suggestion(t.id, Kind.CASE, value, probs, source=CHOICE))
+            changes.append(Suggestion(t.id, Kind.CASE, lead + form, probs, source=CHOICE))
     else:
-        if token.punct not in PLAIN_MARKS or index + 1 >= len(doc):
-            return 0
-        mark, pair = token.punct, (token.word, doc[index + 1].word)
-        for j in range(len(doc) - 1):
+        mark = token.punct
+        for j in targets:
             t = doc[j]
-            if j == index or (t.word, doc[j + 1].word) != pair or t.punct not in PLAIN_MARKS:
+            if t.punct not in PLAIN_MARKS:
                 continue
             old = doc.suggestion(t.id, Kind.PUNCT)
             if old is not None and old.state != State.PENDING:
@@ -112,7 +147,7 @@ def propagate(doc: Transcript, token_id: int, kind: Kind | str) -> int:
         return 0
     new = [c for c in changes if isinstance(c, Suggestion)]
     gone = [c for c in changes if not isinstance(c, Suggestion)]
-    with doc.history.group("Repeat your choice"):
+    with doc.history.group("Repeat your choice", merge_id=merge_id):
         if gone:
             doc.drop_suggestions(gone, text="Repeat your choice")
         if new:

@@ -9,7 +9,7 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 
 from editor.core.layout import Layout, WordSpan
 from editor.core.document import Kind, State
-from editor.core.learning import decide, repeat_typed, snapshot_shown
+from editor.core.learning import repeat_typed, snapshot_shown
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 from editor.gui.view_review import repeated_note
@@ -158,11 +158,9 @@ class EditingMixin:
         if s is None or s.state != State.PENDING or tm.punct(index) == token.punct:
             return False
         self.flush()
-        _rejected, _note, repeated = decide(self.transcript, token.id, Kind.PUNCT, accept=False,
-                                            repeat=self.settings.review.repeat_choices)
+        self.decide(token.id, Kind.PUNCT, accept=False, announce=lambda _r, _n, repeated: self.message.emit(
+            f"Rejected the proposed ‘{s.value}’" + (f"; {repeated_note(repeated)}" if repeated else "")))
         self.flush()
-        self.message.emit(f"Rejected the proposed ‘{s.value}’"
-                          + (f"; {repeated_note(repeated)}" if repeated else ""))
         self._run = None
         self._place_caret(min(position, self.text_map.total))
         return True

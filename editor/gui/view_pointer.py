@@ -11,7 +11,6 @@ from PySide6.QtGui import QColor, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import QMenu, QToolTip
 
 from editor.core.document import Kind, State, Suggestion
-from editor.core.learning import decide
 from editor.gui.gutter import format_time
 from editor.gui.looks import describe_value
 from editor.gui.view_review import EDITING_NOTE, underlined
@@ -104,12 +103,10 @@ class PointerMixin:
             for value, p in s.alternatives()[:6]:
                 action = menu.addAction(f"{title}: {describe_value(s.kind, value)}  ({p:.0%})")
                 action.triggered.connect(
-                    lambda _=False, s=s, v=value: decide(self.transcript, s.token_id, s.kind, value=v,
-                                                         repeat=self.settings.review.repeat_choices))
+                    lambda _=False, s=s, v=value: self.decide(s.token_id, s.kind, value=v))
             if s.state != State.REJECTED:
                 menu.addAction(f"{title}: reject").triggered.connect(
-                    lambda _=False, s=s: decide(self.transcript, s.token_id, s.kind, accept=False,
-                                                repeat=self.settings.review.repeat_choices))
+                    lambda _=False, s=s: self.decide(s.token_id, s.kind, accept=False))
             menu.addSeparator()
         menu.addAction("Cut").triggered.connect(self.cut)
         menu.addAction("Copy").triggered.connect(self.copy)

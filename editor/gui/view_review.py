@@ -7,9 +7,22 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextEdit
 
+import itertools
+from collections.abc import Callable
+
 from editor.core.document import Kind, State, Suggestion
-from editor.core.learning import decide
+from editor.core.learning import decide, repeat_on, repeat_targets
 from editor.gui.looks import CURRENT_COLOUR, describe_value
+
+#: A choice that repeats on up to this many words is repeated at once; on more (a frequent word
+#: of a long transcript: "the" 6,000 times in 100,000 words) a slice at a time (see ``repeater``).
+REPEAT_AT_ONCE = 300
+_DECISIONS = itertools.count()
+
+#: ``repeater(token_id, kind, targets, merge_id, announce)``: repeats a decision on the words at
+#: ``targets`` a slice per turn of the event loop (joining the decision's undo step by
+#: ``merge_id``), then calls ``announce(how many changed)``. The window gives one.
+Repeater = Callable[[int, Kind, list[int], object, Callable[[int], None]], None]
 
 EDITING_NOTE = "Editing: Enter, Delete and 1–9 edit the text again (Tab goes back to the suggestions)"
 
@@ -38,6 +51,32 @@ def repeated_note(n: int) -> str:
 
 class ReviewMixin:
     """Part of ``QtTranscriptView`` (which holds the state these methods use)."""
+
+    repeater: Repeater | None = None
+
+    def decide(self, token_id: int, kind: Kind | str, *, accept: bool = True, value: str | None = None,
+               announce: Callable[[Suggestion, str, int], None] | None = None) -> tuple[Suggestion, str, int]:
+        """Accept (as a reviewer picks), choose ``value`` or reject a suggestion, and repeat the
+        choice elsewhere when the settings say so (``editor.core.learning.decide``); one undo
+        step. Returns the decided suggestion, what happened to the next word and how many others
+        changed; when the choice repeats on many words (the ``repeater`` does it a slice at a
+        time) that count is -1 and ``announce(decided, note, count)`` follows when it is done
+        (else it is called at once)."""
+        doc = self.transcript
+        kind = Kind(kind)
+        repeat = self.settings.review.repeat_choices
+        merge_id = ("decision", id(self), next(_DECISIONS))
+        with doc.history.group("Accept suggestion" if accept else "Reject suggestion", merge_id=merge_id):
+            decided, note, _n = decide(doc, token_id, kind, accept=accept, value=value, repeat=False)
+        targets = repeat_targets(doc, token_id, kind) if repeat else []
+        if len(targets) > REPEAT_AT_ONCE and self.repeater is not None:
+            self.repeater(token_id, kind, targets, merge_id,
+                          lambda n: announce(decided, note, n) if announce is not None else None)
+            return decided, note, -1
+        repeated = repeat_on(doc, token_id, kind, targets, merge_id=merge_id) if targets else 0
+        if announce is not None:
+            announce(decided, note, repeated)
+        return decided, note, repeated
 
     @property
     def current(self) -> Suggestion | None:
@@ -165,13 +204,14 @@ class ReviewMixin:
         s = self.current
         if s is None:
             return None
-        accepted, note, repeated = decide(self.transcript, s.token_id, s.kind, value=value,
-                                          repeat=self.settings.review.repeat_choices)
-        said = [note] if note else []
-        if repeated:
-            said.append(repeated_note(repeated))
-        if said:
-            self.message.emit(f"Accepted {describe_value(s.kind, accepted.value)}; {'; '.join(said)}")
+        def announce(accepted: Suggestion, note: str, repeated: int) -> None:
+            said = [note] if note else []
+            if repeated:
+                said.append(repeated_note(repeated))
+            if said:
+                self.message.emit(f"Accepted {describe_value(s.kind, accepted.value)}; {'; '.join(said)}")
+
+        accepted, _note, _repeated = self.decide(s.token_id, s.kind, value=value, announce=announce)
         self.flush()
         self._last_rank = self._rank(accepted)
         self._current = accepted.key
@@ -182,10 +222,11 @@ class ReviewMixin:
         s = self.current
         if s is None:
             return None
-        rejected, _note, repeated = decide(self.transcript, s.token_id, s.kind, accept=False,
-                                           repeat=self.settings.review.repeat_choices)
-        if repeated:
-            self.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {repeated_note(repeated)}")
+        def announce(rejected: Suggestion, _note: str, repeated: int) -> None:
+            if repeated:
+                self.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {repeated_note(repeated)}")
+
+        rejected, _note, _repeated = self.decide(s.token_id, s.kind, accept=False, announce=announce)
         self.flush()
         self._last_rank = self._rank(rejected)
         self._current = rejected.key

@@ -232,3 +232,43 @@ def test_bulk_acceptance_does_not_lowercase_a_sentence_start_after_an_end_mark_t
     assert render(t, RenderPolicy(0.9)) == "Of course. Some seeds cross."
     assert render(t, RenderPolicy(0.5)) == "Of course some seeds cross."
     assert t.accept_all(0.9) == 0
+
+
+def test_the_pending_count_follows_every_change_undo_included():
+    from editor.core.document import Kind, State, Suggestion, Transcript
+
+    doc = Transcript.from_words("one two three four".split())
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}) for i in range(3)]
+                        + [Suggestion(doc[1].id, Kind.CASE, "Two", {"Two": 0.7, "two": 0.3})])
+
+    def counted() -> int:
+        return sum(1 for s in doc.iter_suggestions() if s.state == State.PENDING)
+
+    assert doc.pending_count == counted() == 4
+    doc.accept(doc[0].id, Kind.PUNCT)
+    doc.reject(doc[1].id, Kind.CASE)
+    assert doc.pending_count == counted() == 2
+    doc.drop_suggestions([(doc[2].id, Kind.PUNCT)])
+    doc.set_suggestions([Suggestion(doc[3].id, Kind.PUNCT, ".", {".": 0.9, "": 0.1})])
+    assert doc.pending_count == counted() == 2
+    doc.accept_all()
+    assert doc.pending_count == counted() == 0
+    while doc.history.undo():
+        assert doc.pending_count == counted()
+    assert doc.pending_count == 0  # before the first suggestions
+    while doc.history.redo():
+        assert doc.pending_count == counted()
+    assert Transcript(doc.tokens, suggestions=doc.all_suggestions()).pending_count == 0
+
+
+def test_suggestions_are_copied_all_or_by_token():
+    from editor.core.document import Kind, Suggestion, Transcript
+
+    doc = Transcript.from_words("one two three".split())
+    mark = Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})
+    case = Suggestion(doc[0].id, Kind.CASE, "One", {"One": 0.6, "one": 0.4})
+    other = Suggestion(doc[2].id, Kind.PUNCT, ".", {".": 0.6, "": 0.4})
+    doc.set_suggestions([mark, case, other])
+    assert sorted(map(id, doc.all_suggestions())) == sorted(map(id, (mark, case, other)))
+    assert sorted(map(id, doc.suggestions_on([doc[0].id, doc[1].id, 999]))) == sorted(map(id, (mark, case)))
+    assert doc.suggested_count() == 2

@@ -174,3 +174,26 @@ def test_a_form_too_long_for_the_lexicon_is_not_offered_to_it():
     forms = user_forms(doc)
     assert forms == {"okafor": "Okafor"}
     assert UserLexicon().learn(forms) == ["okafor"]
+
+
+def test_a_choice_repeats_a_slice_of_words_at_a_time_as_one_undo_step():
+    from editor.core.document import Kind, State, Suggestion, Transcript
+    from editor.core.learning import propagate, repeat_on, repeat_targets
+
+    words = ("we met okafor there and " * 50).split()
+    doc = Transcript.from_words(words)
+    first = doc[2]
+    doc.set_suggestions([Suggestion(first.id, Kind.CASE, "Okafor", {"Okafor": 0.7, "okafor": 0.3})])
+    doc.accept(first.id, Kind.CASE)
+    targets = repeat_targets(doc, first.id, Kind.CASE)
+    assert targets == [i for i, w in enumerate(words) if w == "okafor" and i != 2]
+    steps = len(doc.history)
+    for k in range(0, len(targets), 7):
+        repeat_on(doc, first.id, Kind.CASE, targets[k:k + 7], merge_id="slices")
+    assert len(doc.history) == steps + 1
+    repeated = [doc.suggestion(doc[i].id, Kind.CASE) for i in targets]
+    assert all(s is not None and s.value == "Okafor" and s.source == "choice" and s.state == State.PENDING
+               for s in repeated)
+    doc.history.undo()
+    assert all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in targets)
+    assert propagate(doc, first.id, Kind.CASE) == len(targets)  # the same, at once

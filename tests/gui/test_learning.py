@@ -287,3 +287,24 @@ def test_the_model_s_common_words_do_not_join_the_user_lexicon(window, qtbot, tm
     assert UserLexicon.load().forms == {"okafor": "Okafor"}  # "station" is among the tiny model's words
     saved = json.loads((tmp_path / "talk.stet").read_text(encoding="utf-8"))
     assert saved["metadata"]["extra"]["lexicon"] == {"okafor": "Okafor", "station": "Station"}  # the project's own
+
+
+def test_a_choice_on_a_frequent_word_repeats_a_slice_at_a_time_in_one_undo_step(window, qtbot):
+    from editor.gui.view_review import REPEAT_AT_ONCE
+
+    doc = Transcript.from_words(("we met okafor there and " * (REPEAT_AT_ONCE + 50)).split())
+    first = doc[2]
+    doc.set_suggestions([Suggestion(first.id, Kind.CASE, "Okafor", {"Okafor": 0.7, "okafor": 0.3})])
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    view.set_current(doc.suggestion(first.id, Kind.CASE))
+    with qtbot.waitSignal(window.bulk_finished, timeout=10_000):
+        view.accept_current()
+        assert window.bulk_running  # the rest follows over the next turns of the event loop
+    others = [i for i in range(len(doc)) if doc[i].word == "okafor" and i != 2]
+    assert all(doc.suggestion(doc[i].id, Kind.CASE).source == "choice" for i in others)
+    assert f"proposed the same in {len(others):,} other places" in window.statusBar().currentMessage()
+    with qtbot.waitSignal(window.bulk_finished, timeout=10_000):
+        assert window.undo()  # one step takes the decision and all it repeated
+    assert doc[2].surface == "okafor"
+    assert all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in others)

@@ -290,3 +290,23 @@ def test_a_long_transcript_is_written_ahead_and_offered_only_once_edited(make_wi
     assert fresh.offer_recovery() and len(seen[0]) == 1  # the edited one only
     assert fresh.transcript.words() == words
     assert not slot.clean_path.exists() and not slot.lock_path.exists()  # the untouched one: gone
+
+
+def test_an_autosave_waits_for_a_bulk_step_to_end(make_window, qtbot):
+    """A capture in the middle of accept-all would stall one of its turns and keep a half-done
+    state: it is written once the step is done."""
+    from editor.core.document import Kind, Suggestion, Transcript
+    from editor.gui.window_review import BULK_AT_ONCE
+
+    w = make_window()
+    doc = Transcript.from_words(["word"] * (BULK_AT_ONCE + 500))
+    doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}) for t in doc.tokens])
+    w.set_transcript(doc, restore=False)
+    w.view.edit_characters(0, 0, "Edited ")
+    with qtbot.waitSignal(w.bulk_finished, timeout=20_000):
+        assert w.accept_all(0.0) == -1
+        w.autosaver.save_now()
+        assert w.autosaver.pending and not w.recovery_path.exists()
+    with qtbot.waitSignal(w.autosaved, timeout=10_000):
+        pass
+    assert read_any(w.recovery_path).pending_count == 0

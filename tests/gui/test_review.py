@@ -310,3 +310,17 @@ def test_a_list_refresh_queued_before_the_panel_is_deleted_does_not_run(qtbot, m
     shiboken6.delete(panel)
     for _ in range(20):
         QApplication.processEvents()  # an error in a queued slice would fail the test here
+
+
+def test_the_count_is_current_at_once_after_every_change(reviewed):
+    """The list follows a moment later; the count never lags (it did by a list refresh)."""
+    doc = reviewed.transcript
+    before = reviewed.panel.pending_count
+    doc.accept(doc.pending()[0].token_id, doc.pending()[0].kind)
+    assert reviewed.panel.count_label.text().startswith(f"{before - 1} pending")
+    assert f"{before - 1} suggestions to review" in reviewed.status_label.text()
+    reviewed.panel.filter.setCurrentIndex(1)  # Low: counted by a pass, said so until it has looked
+    doc.history.undo()
+    assert "counting low" in reviewed.panel.count_label.text()
+    reviewed.panel.refresh()
+    assert f"of {before} pending" in reviewed.panel.count_label.text()

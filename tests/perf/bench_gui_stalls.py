@@ -221,7 +221,7 @@ def main() -> int:
             said += [f"accept one {accepted[0]:.0f}/{accepted[1]:.0f} ({accepted[2]:,} words "
                      f"changed)", f"reject one {rejected[0]:.0f}/{rejected[1]:.0f} "
                      f"({rejected[2]:,} changed)"]
-            for key, step in (("autosave", autosaving), ("save .stet", lambda: saving(run))):
+            for key, step in (("autosave", autosaving), ("save .stet", lambda r=run: saving(r))):
                 value = step()
                 note(key, value)
                 said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
