@@ -186,7 +186,7 @@ def test_a_choice_repeats_a_slice_of_words_at_a_time_as_one_undo_step():
     doc.set_suggestions([Suggestion(first.id, Kind.CASE, "Okafor", {"Okafor": 0.7, "okafor": 0.3})])
     doc.accept(first.id, Kind.CASE)
     targets = repeat_targets(doc, first.id, Kind.CASE)
-    assert targets == [i for i, w in enumerate(words) if w == "okafor" and i != 2]
+    assert targets == [i for i, w in enumerate(words) if w == "okafor" and i != 2]  # none starts a sentence
     steps = len(doc.history)
     for k in range(0, len(targets), 7):
         repeat_on(doc, first.id, Kind.CASE, targets[k:k + 7], merge_id="slices")
