@@ -14,7 +14,7 @@ def state():
             "frozen": gc.get_freeze_count(),
             # PySide6 itself sets PYSIDE6_OPTION_PYTHON_ENUM when it loads
             "env": {k: v for k, v in os.environ.items() if not k.startswith("PYSIDE")},
-            "torch": "torch" in sys.modules}
+            "torch": "torch" in sys.modules, "switch": sys.getswitchinterval()}
 """
 
 
@@ -49,6 +49,8 @@ def test_the_app_configures_the_process_once():
         "assert configured_threads() == first, 'configured twice'")
     assert before["none_refs_small"] and not after["none_refs_small"] == (sys.version_info < (3, 12))
     assert int(after["env"]["OMP_NUM_THREADS"]) >= 1 and "OMP_NUM_THREADS" not in before["env"]
+    # a worker running Python hands the GIL back to the UI thread quickly (not after 5 ms)
+    assert after["switch"] < before["switch"] and after["switch"] <= 0.001
 
 
 def test_an_omp_setting_given_by_the_person_wins():

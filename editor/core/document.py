@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import operator
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -128,6 +128,19 @@ class Transcript(SuggestionReview):
         return WordsSnapshot(self.words_revision, start, tuple(map(_ID, chosen)),
                              tuple(map(_WORD, chosen)), paragraphs)
 
+    def snapshot_later(self) -> Callable[[], WordsSnapshot]:
+        """``snapshot()`` of the whole text as it stands now, to be taken later on another thread
+        (what it reads, the token tuple and the paragraph starts' ids, is immutable): copying
+        100,000 words held the UI thread 20-40 ms when a restoration started."""
+        tokens, para, revision = self.tokens, self._para, self.words_revision
+
+        def take() -> WordsSnapshot:
+            paragraphs = (0, *(i for i, t in enumerate(tokens) if i and t.id in para)) if tokens else ()
+            return WordsSnapshot(revision, 0, tuple(map(_ID, tokens)), tuple(map(_WORD, tokens)),
+                                 paragraphs)
+
+        return take
+
     def index_of(self, token_id: int) -> int:
         """Index of a token id; KeyError when the token is gone."""
         if self._index_stale:  # at C speed: a few ms at 100,000 words
@@ -210,6 +223,10 @@ class Transcript(SuggestionReview):
         view that reads every token of a long transcript when it redraws."""
         slot = self._sugg.get(token_id)
         return _NO_SUGGESTIONS if slot is None else MappingProxyType(slot)
+
+    def has_suggestions(self) -> bool:
+        """Whether any token carries a suggestion, whatever its state (no list made of them)."""
+        return any(self._sugg.values())
 
     def suggested_token_ids(self) -> list[int]:
         """Ids of the tokens that carry suggestions, in no particular order: a copy made at C

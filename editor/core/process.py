@@ -15,6 +15,12 @@ import sys
 from editor.core.threads import configure_threads
 
 _BALLAST = 1 << 40  # a thousand billion calls before a count could come down to zero
+#: How long (seconds) a thread that wants the GIL waits before the running thread must hand it
+#: over, in the window's process (Python's default: 0.005). The Qt bindings let go of the GIL in
+#: every Qt call, and the UI thread then waits up to this long to get it back while a worker runs
+#: Python (reading a file, restoring, autosaving): a slice of view building of ~10 Qt calls took
+#: 50-80 ms instead of 5 (tests/perf/bench_gui_stalls.py, opening 100,000 words).
+GUI_SWITCH_INTERVAL = 0.0005
 _configured: dict[str, int] = {}
 _immortal = False
 
@@ -25,14 +31,17 @@ def configure_process(*, gui: bool = False) -> None:
     ``gui``: the editor window runs here. The restoration model then gets one compute thread,
     decided once and before torch loads (:func:`editor.core.threads.configure_threads`: the
     person's OMP_NUM_THREADS wins, waiting threads sleep instead of spinning), so that the window's
-    own thread keeps a core even on two; and the Qt-bindings workaround
-    (:func:`make_singletons_immortal`) is applied. The commands that run the model
-    call ``configure_threads`` when their work starts.
+    own thread keeps a core even on two; the Qt-bindings workaround
+    (:func:`make_singletons_immortal`) is applied; and a thread waiting for the GIL gets it after
+    ``GUI_SWITCH_INTERVAL`` rather than 5 ms, so that the UI thread, which lets go of it in every Qt
+    call, is not held up by a worker thread many times per turn of the event loop. The commands
+    that run the model call ``configure_threads`` when their work starts.
     """
     if _configured:
         return
     if gui:
         make_singletons_immortal()
+        sys.setswitchinterval(GUI_SWITCH_INTERVAL)
         _configured["threads"] = configure_threads()
     _configured["gui"] = int(gui)
 

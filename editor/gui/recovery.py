@@ -43,6 +43,9 @@ AUTOSAVE_MAX_MS = 3000  # after the first change not yet written, however the ty
 #: of words, nothing offered), so that the first autosave appends only what the edit changed: at
 #: 1,000,000 words writing it all takes 9-17 s, past the 5 s an edit may wait.
 PRIME_WORDS = 50_000
+#: ... and that long after it opened: not in the same turn of the event loop as showing it (a
+#: project's 100,000 suggestions take ~20 ms to capture), nor while its first words are laid out.
+PRIME_AFTER_MS = 1500
 
 
 class Autosaver(QObject):
@@ -61,9 +64,13 @@ class Autosaver(QObject):
         self._again = False
         # follows the document's changes: a capture copies only what changed since the last one
         self._tracker: DocumentTracker | None = None
+        self._priming = QTimer(self)
+        self._priming.setSingleShot(True)
+        self._priming.setInterval(PRIME_AFTER_MS)
+        self._priming.timeout.connect(self.prime)
         opened = getattr(window, "transcript_opened", None)
         if opened is not None:
-            opened.connect(self.prime)
+            opened.connect(self._opened)
         self.last_write_s = 0.0  # seconds the last write took on its thread
         self.last_capture_s = 0.0  # seconds the last capture held the UI thread
 
@@ -105,6 +112,9 @@ class Autosaver(QObject):
             self._again = True
             return
         self._run(self.slot.write)
+
+    def _opened(self, _doc=None) -> None:
+        self._priming.start()  # prime, soon
 
     def prime(self, doc=None) -> None:
         """A long transcript was opened: write its runs of words ahead (in the background), so
@@ -164,6 +174,7 @@ class Autosaver(QObject):
 
     def close(self, *, keep: bool) -> None:
         """The window closes: keep the recovery file for the next start, or remove it."""
+        self._priming.stop()
         if keep:
             self._pause.stop()
             self._deadline.stop()

@@ -124,7 +124,7 @@ class RestorationCommands:
         if restore and words and all(s.kind == Kind.BREAK for s in doc.iter_suggestions()):
             self.start_restoration()
         else:
-            if doc.suggestions():
+            if doc.has_suggestions():
                 self.show_pending(self.panel.pending_count)
             self.restoration_status = "skipped"
             QTimer.singleShot(0, self, self.restoration_finished.emit)

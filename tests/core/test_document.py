@@ -272,3 +272,28 @@ def test_suggestions_are_copied_all_or_by_token():
     assert sorted(map(id, doc.all_suggestions())) == sorted(map(id, (mark, case, other)))
     assert sorted(map(id, doc.suggestions_on([doc[0].id, doc[1].id, 999]))) == sorted(map(id, (mark, case)))
     assert doc.suggested_count() == 2
+
+
+def test_a_snapshot_taken_later_is_of_the_text_as_it_stood():
+    """The restoration's copy of the words is made on its worker thread: edits made meanwhile on
+    the UI thread do not reach it."""
+    doc = Transcript.from_text("one two three\n\nfour five\n\nsix seven eight")
+    take = doc.snapshot_later()
+    expected = doc.snapshot()
+    doc.replace_span(0, 1, "and so")
+    doc.set_paragraph_start(1, True)
+    assert take() == expected
+    assert expected.paragraph_starts == (0, 3, 5) and expected.words[0] == "one"
+    assert doc.snapshot_later()() == doc.snapshot() != expected
+    assert Transcript().snapshot_later()() == Transcript().snapshot()
+
+
+def test_has_suggestions_follows_every_state(doc):
+    assert doc.has_suggestions() and not Transcript.from_words(["a", "b"]).has_suggestions()
+    doc.accept(doc[4].id, "punct")  # an accepted one is still a suggestion of the document
+    doc.clear_suggestions()
+    assert doc.has_suggestions() == bool(doc.suggestions())
+    doc.clear_suggestions(states=(State.ACCEPTED, State.PENDING, State.REJECTED))
+    assert not doc.has_suggestions() and not doc.suggestions()
+    doc.history.undo()
+    assert doc.has_suggestions()

@@ -46,11 +46,21 @@ def raw_transcript(path: Path, words: int, per_paragraph: int) -> Path:
     return path
 
 
+def _queued() -> float:
+    """Seconds this thread has waited for a core (Linux's run-queue delay; 0 where not told)."""
+    try:
+        with open("/proc/thread-self/schedstat", encoding="ascii") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 class Heartbeat:
     """Ticks every 5 ms on the UI thread. ``gaps``: wall-clock seconds between ticks (what a person
     feels). ``cpu_gaps``: the UI thread's own CPU seconds in each gap: on a machine shared with other
     work the wall gap also holds time the thread waited for a core, which this leaves out (it
-    keeps waits for the GIL out as well, so it is a lower bound of an idle machine's gap)."""
+    keeps waits for the GIL out as well, so it is a lower bound of an idle machine's gap).
+    ``queue_gaps``: the seconds of each gap the thread was ready to run but waited for a core."""
 
     def __init__(self) -> None:
         from PySide6.QtCore import QTimer
@@ -60,13 +70,15 @@ class Heartbeat:
         self.timer.timeout.connect(self._tick)
         self.gaps: list[float] = []
         self.cpu_gaps: list[float] = []
-        self.last = self.last_cpu = 0.0
+        self.queue_gaps: list[float] = []
+        self.last = self.last_cpu = self.last_queued = 0.0
 
     def start(self) -> None:
         self.gaps.clear()
         self.cpu_gaps.clear()
+        self.queue_gaps.clear()
         self.last = self.started = time.perf_counter()
-        self.last_cpu = time.thread_time()
+        self.last_cpu, self.last_queued = time.thread_time(), _queued()
         self.timer.start()
 
     def stop(self) -> float:
@@ -74,10 +86,11 @@ class Heartbeat:
         return max(self.gaps, default=0.0)
 
     def _tick(self) -> None:
-        now, cpu = time.perf_counter(), time.thread_time()
+        now, cpu, queued = time.perf_counter(), time.thread_time(), _queued()
         self.gaps.append(now - self.last)
         self.cpu_gaps.append(cpu - self.last_cpu)
-        self.last, self.last_cpu = now, cpu
+        self.queue_gaps.append(queued - self.last_queued)
+        self.last, self.last_cpu, self.last_queued = now, cpu, queued
 
 
 def bench_window(model: str | None, device: str = "cpu", prefix: str = "stet-bench-"):
@@ -100,3 +113,62 @@ def bench_window(model: str | None, device: str = "cpu", prefix: str = "stet-ben
     window.resize(1200, 800)
     window.show()
     return app, window, tmp, model
+
+
+#: What ``transcript_file`` writes, by the name the benchmarks take (--format).
+FORMATS = ("txt", "srt", "vosk", "whisper", "stet")
+
+
+def transcript_file(folder: Path, fmt: str, words: int, per_paragraph: int) -> Path:
+    """A transcript of ``words`` words in ``fmt`` (one of FORMATS) as real tools write them:
+    text in paragraphs; SubRip cues of 12 words; Vosk results (a JSON list) and Whisper segments
+    of 15 words with each word's times and confidence. A .stet project is written by the bench
+    (``window.save``) once it has restored the text: this gives its text."""
+    from editor.core.paths import resource_path
+
+    if fmt in ("txt", "stet"):
+        return raw_transcript(folder / "long.txt", words, per_paragraph)
+    import json
+
+    sample = resource_path("samples", "sample.txt").read_text(encoding="utf-8").split()
+    raw = [sample[i % len(sample)].strip(".,?!;:").lower() or "so" for i in range(words)]
+
+    def clock(t: float) -> str:
+        ms = round(t * 1000)
+        return f"{ms // 3_600_000:02}:{ms // 60_000 % 60:02}:{ms // 1000 % 60:02},{ms % 1000:03}"
+
+    def timed(group: list[str], at: float) -> list[tuple[str, float, float]]:
+        return [(w, round(at + 0.3 * k, 3), round(at + 0.3 * k + 0.25, 3)) for k, w in enumerate(group)]
+
+    if fmt == "srt":
+        cues = []
+        for n, i in enumerate(range(0, words, 12), 1):
+            group = raw[i:i + 12]
+            at = i * 0.3 + 0.5 * (i // max(per_paragraph, 12))  # a pause between paragraphs
+            cues.append(f"{n}\n{clock(at)} --> {clock(at + 0.3 * len(group))}\n{' '.join(group)}\n")
+        path = folder / "long.srt"
+        path.write_text("\n".join(cues), encoding="utf-8")
+        return path
+    if fmt == "vosk":
+        results = []
+        for i in range(0, words, 15):
+            group = timed(raw[i:i + 15], i * 0.3 + 2.0 * (i // max(per_paragraph, 15)))
+            results.append({"result": [{"conf": 0.93, "end": e, "start": s, "word": w}
+                                       for w, s, e in group],
+                            "text": " ".join(w for w, _, _ in group)})
+        path = folder / "long-vosk.json"
+        path.write_text(json.dumps(results, indent=2), encoding="utf-8")
+        return path
+    if fmt == "whisper":
+        segments = []
+        for n, i in enumerate(range(0, words, 15)):
+            group = timed(raw[i:i + 15], i * 0.3 + 2.0 * (i // max(per_paragraph, 15)))
+            segments.append({"id": n, "start": group[0][1], "end": group[-1][2],
+                             "text": "".join(f" {w}" for w, _, _ in group),
+                             "words": [{"word": f" {w}", "start": s, "end": e, "probability": 0.9}
+                                       for w, s, e in group]})
+        path = folder / "long-whisper.json"
+        path.write_text(json.dumps({"text": "", "segments": segments, "language": "en"}, indent=2),
+                        encoding="utf-8")
+        return path
+    raise ValueError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")

@@ -138,10 +138,69 @@ def decode_utf8(data: bytes, path: PathLike) -> str:
         raise FormatError(path, "the text is not valid UTF-8", line=line) from None
 
 
+#: JSON text longer than this (characters) is parsed a value at a time (``_loads_in_pieces``).
+JSON_IN_PIECES_FROM = 1 << 18
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _loads_in_pieces(text: str) -> Any:
+    """``json.loads(text)`` for a long text, the outer two levels of containers walked here and
+    each value inside them parsed by the C scanner on its own. One ``json.loads`` of a 100,000-word
+    Vosk or Whisper file holds the GIL 100-300 ms, and the window's thread, which needs it to
+    handle any event, stalls as long while a file is read in the background; between pieces other
+    threads get their turn. Any error (a ValueError) is for ``parse_json`` to say, by parsing the
+    text whole."""
+    decode = _JSON_DECODER.raw_decode
+    space = _JSON_SPACE.match
+
+    def value(pos: int, depth: int) -> tuple[Any, int]:
+        pos = space(text, pos).end()  # type: ignore[union-attr]
+        opening = text[pos:pos + 1]
+        if depth >= 2 or opening not in ("[", "{"):
+            return decode(text, pos)
+        closing = "]" if opening == "[" else "}"
+        pos = space(text, pos + 1).end()  # type: ignore[union-attr]
+        items: list[Any] = []
+        obj: dict[str, Any] = {}
+        if text.startswith(closing, pos):
+            return (items if opening == "[" else obj), pos + 1
+        while True:
+            if opening == "[":
+                item, pos = value(pos, depth + 1)
+                items.append(item)
+            else:
+                if not text.startswith('"', pos):
+                    raise ValueError("expecting property name")
+                key, pos = decode(text, pos)
+                pos = space(text, pos).end()  # type: ignore[union-attr]
+                if not text.startswith(":", pos):
+                    raise ValueError("expecting ':'")
+                obj[key], pos = value(pos + 1, depth + 1)  # a key twice: the last one counts
+            pos = space(text, pos).end()  # type: ignore[union-attr]
+            if text.startswith(closing, pos):
+                return (items if opening == "[" else obj), pos + 1
+            if not text.startswith(",", pos):
+                raise ValueError("expecting ','")
+            pos = space(text, pos + 1).end()  # type: ignore[union-attr]
+
+    data, end = value(0, 0)
+    if space(text, end).end() != len(text):  # type: ignore[union-attr]
+        raise ValueError("extra data")
+    return data
+
+
 def parse_json(text: str, path: PathLike) -> Any:
-    """JSON, with the errors a hostile file can cause turned into a FormatError."""
+    """JSON, with the errors a hostile file can cause turned into a FormatError. A long text is
+    parsed a value at a time (``_loads_in_pieces``), or whole where that finds an error."""
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data: Any = None
+        if len(text) > JSON_IN_PIECES_FROM:
+            try:
+                data = _loads_in_pieces(text)
+            except (ValueError, RecursionError):
+                data = None  # said as json.loads says it, below
+        if data is None:
+            data = json.loads(text, parse_constant=_reject_constant)
         if _SURROGATE_ESCAPE.search(text):  # rare: check the strings only then
             _refuse_lone_surrogates(data)
         return data
@@ -177,6 +236,9 @@ def _refuse_lone_surrogates(data: Any) -> None:
 
 def _reject_constant(name: str) -> float:
     raise ValueError(f"the JSON contains {name}, which is not a number")
+
+
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def _kind_of(value: Any) -> str:
