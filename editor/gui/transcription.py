@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
 
 from editor.core.document import Metadata, Transcript
 from editor.core.errors import FormatError, UserError
+from editor.core.paragraphs import EVERY, LONG
 from editor.core.progress import format_eta
 from editor.core.settings import Settings
 from editor.gui.background import BackgroundOp
@@ -243,8 +244,14 @@ class TranscriptionController(QObject):
         if isinstance(event, WordBatch):
             # Reading along at the end: stay there as words arrive; reading further up: stay put.
             self.words_arriving.emit()
+            first = len(doc)
             for tokens, new_paragraph in self._assembler.add(event.words):
                 doc.append_tokens(tokens, new_paragraph=new_paragraph, merge_id=("asr", id(self), job))
+            # a long stretch without a pause gets proposed paragraph breaks as it comes (the
+            # view lays it out at them), in the same undo step as the words; from far enough back
+            # to cover a paragraph that has just grown long
+            doc.suggest_paragraphs(max(0, first - LONG - EVERY), len(doc), text="Add words",
+                                   merge_id=("asr", id(self), job))
             self.words_added.emit(len(doc))
         elif isinstance(event, Progress):
             now = time.perf_counter()

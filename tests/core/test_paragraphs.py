@@ -137,3 +137,18 @@ def test_no_break_picked_counts_as_running_on():
     assert doc.paragraph_starts == [0]
     kept = sorted(doc.index_of(i) for i in kept_lines(doc))
     assert kept and max(b - a for a, b in zip([0, *kept], [*kept, len(doc)])) <= RUN_ON_LIMIT
+
+
+def test_words_arriving_in_batches_get_proposals_as_they_come_in_their_undo_step():
+    """As a transcription appends words (editor.gui.transcription does this after each batch)."""
+    doc = Transcript()
+    for _batch in range(12):
+        first = len(doc)
+        doc.append_tokens([Token(f"w{i}") for i in range(100)], merge_id="asr")
+        doc.suggest_paragraphs(max(0, first - LONG - EVERY), len(doc), text="Add words", merge_id="asr")
+        found = positions(doc)
+        if len(doc) > LONG:
+            assert found and max(b - a for a, b in zip([0, *found], [*found, len(doc)])) <= EVERY + 2 * MARGIN + 100
+    assert len(found) == len(set(found)) and len(found) >= 1_200 // (EVERY + 2 * MARGIN)
+    doc.history.undo()  # words and proposals were one step
+    assert len(doc) == 0 and not doc.suggestions()
