@@ -154,11 +154,12 @@ class History:
         return True
 
     def size_of_step(self, undo: bool = True) -> int:
-        """How many changes (tokens, suggestions...) the next undo (or redo) makes, roughly."""
+        """How many changes (tokens, suggestions...) the next undo (or redo) makes, roughly: each
+        command counts at least once (each tells the views what changed)."""
         stack = self._undo if undo else self._redo
         if not stack:
             return 0
-        return sum(len(getattr(c, "new", None) or ()) if isinstance(getattr(c, "new", None), (list, tuple))
+        return sum(max(1, len(getattr(c, "new", None) or ())) if isinstance(getattr(c, "new", None), (list, tuple))
                    else 1 for c in _leaves(stack[-1]))
 
     def stepwise(self, undo: bool = True) -> Iterator[int] | None:

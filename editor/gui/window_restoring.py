@@ -173,8 +173,9 @@ class RestorationCommands:
     def _restoration_idle(self) -> None:
         self.progress.hide()
         self.cancel_button.hide()
-        self.panel.busy = False
-        process.release_collections()
+        self.panel.busy = self.bulk_running
+        if not self.bulk_running:  # else at its end: a pass that ends during an accept-all
+            process.release_collections()  # (or undoing one) let a full collection into a slice
 
     def _restoration_ended(self, status: str) -> None:
         self.restoration_status = status

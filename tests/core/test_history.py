@@ -112,3 +112,14 @@ def test_a_state_marked_also_clean_is_clean_beside_the_saved_one():
     h.mark_clean()  # a save forgets the other clean states
     h.undo()
     assert not h.is_clean
+
+
+def test_a_step_of_many_small_commands_counts_each_of_them():
+    """Undoing thousands of empty or tiny commands at once emits as many change events."""
+    from editor.core.history import History, Swap
+
+    history = History()
+    with history.group("many"):
+        for _ in range(50):
+            history.push(Swap(lambda _v: None, [], []))
+    assert history.size_of_step() == 50

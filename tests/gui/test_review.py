@@ -324,3 +324,24 @@ def test_the_count_is_current_at_once_after_every_change(reviewed):
     assert "counting low" in reviewed.panel.count_label.text()
     reviewed.panel.refresh()
     assert f"of {before} pending" in reviewed.panel.count_label.text()
+
+
+def test_undoing_accept_all_on_a_long_transcript_keeps_the_place_on_screen(window, qtbot):
+    """Undoing a step that changed the words on screen does not jump to its first word, far up
+    the text (where the person loses their place)."""
+    from editor.core.document import Suggestion, Transcript
+    from editor.gui.window_review import BULK_AT_ONCE
+
+    doc = Transcript.from_text("\n\n".join(" ".join(["word"] * 100) for _ in range(BULK_AT_ONCE // 100 + 5)))
+    doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}) for t in doc.tokens])
+    window.set_transcript(doc, restore=False)
+    qtbot.waitUntil(lambda: not window.view.building, timeout=10_000)
+    window.view.scroll_to_token(len(doc) * 2 // 3)
+    with qtbot.waitSignal(window.bulk_finished, timeout=20_000):
+        window.accept_all(0.0)
+    first, last = window.view.visible_tokens()
+    assert first > len(doc) // 2
+    with qtbot.waitSignal(window.bulk_finished, timeout=20_000):
+        assert window.undo()
+    assert doc.pending_count == len(doc)
+    assert window.view.visible_tokens() == (first, last)
