@@ -297,3 +297,26 @@ def test_has_suggestions_follows_every_state(doc):
     assert not doc.has_suggestions() and not doc.suggestions()
     doc.history.undo()
     assert doc.has_suggestions()
+
+
+def test_word_indices_stay_right_through_edits_anywhere_and_undo():
+    """Only the words after an edit get new indices (brought up to date when next asked)."""
+    import random
+
+    from editor.core.document import Transcript
+
+    rng = random.Random(7)
+    doc = Transcript.from_words([f"w{i}" for i in range(400)])
+    for step in range(120):
+        a = rng.randrange(len(doc) + 1)
+        b = min(len(doc), a + rng.randrange(4))
+        doc.replace_span(a, b, " ".join(f"n{step}x{k}" for k in range(rng.randrange(4))))
+        if step % 7 == 0:
+            doc.history.undo()
+        if step % 3 == 0:  # asked between edits, or not
+            assert all(doc.index_of(t.id) == i for i, t in enumerate(doc.tokens))
+    assert all(doc.index_of(t.id) == i for i, t in enumerate(doc.tokens))
+    gone = Transcript.from_words(["a", "b", "c"])
+    first = gone[0].id
+    gone.replace_span(0, 1, "")
+    assert not gone.has_token(first) and gone.index_of(gone[0].id) == 0
