@@ -256,6 +256,24 @@ def test_a_long_text_shows_its_start_at_once_and_the_rest_in_slices(qtbot):
     assert background_at(view, at) == Settings().appearance.high_colour.lower()
 
 
+def test_a_long_project_shows_fewer_words_at_once_then_all(qtbot):
+    """Words with suggestions are styled one by one: a long text that has them (a project) shows a
+    quarter as many words at once, which still fill the window, and the rest in slices."""
+    from editor.gui.view import BUILD_AT_ONCE, FIRST_BUILT
+
+    doc = long_doc(4 * BUILD_AT_ONCE)
+    doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})
+                         for t in doc.tokens[::3]])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    assert view.building and len(view.text_map) == FIRST_BUILT // 4
+    in_step(view, doc)
+    qtbot.waitUntil(lambda: not view.building, timeout=20_000)
+    assert shown(view) == expected(doc)
+
+
 def test_changes_while_a_long_text_is_still_coming(qtbot):
     from editor.gui.view import BUILD_AT_ONCE
 
