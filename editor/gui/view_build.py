@@ -10,8 +10,11 @@ import time
 from PySide6.QtGui import QTextCursor
 
 from editor.core.document import Kind
+from editor.core.formats.whisper import CUE_FORMAT as WHISPER_CUES
 from editor.core.paragraphs import kept_lines, runs_on
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
+
+SEGMENT_FORMATS = frozenset({WHISPER_CUES})  # cues read from a transcript's JSON, not subtitles
 
 # A text of up to BUILD_AT_ONCE words is shown at once; a longer one shows its first FIRST_BUILT
 # words at once and the rest _BUILD_STEP words at a time, _BUILD_SECONDS per turn of the event loop.
@@ -32,8 +35,11 @@ class BuildMixin:
         self._timed = any(t.start is not None for t in (*tokens[:100], *tokens[-100:]))
         # Subtitle cues as read (``Metadata.cues``, where the reader keeps them): a bar marks where
         # each begins.
-        self.cue_ids = frozenset(c.token_ids[0] for c in getattr(doc.metadata, "cues", ())
-                                 if getattr(c, "token_ids", ()))
+        cues = [c for c in getattr(doc.metadata, "cues", ()) if getattr(c, "token_ids", ())]
+        self.cue_ids = frozenset(c.token_ids[0] for c in cues)
+        # what the tooltip calls them: a Whisper (JSON) transcript has segments, not subtitle cues
+        self.segment_ids = frozenset(c.token_ids[0] for c in cues
+                                     if getattr(c, "format", "") in SEGMENT_FORMATS)
         breaks = list(doc.iter_suggestions(kind=Kind.BREAK))
         self._has_breaks = bool(breaks)
         self._has_rejected_breaks = any(map(runs_on, breaks))

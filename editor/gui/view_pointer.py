@@ -49,7 +49,9 @@ class PointerMixin:
         if token.start is None:
             return ""
         span = f"{token.start:.1f}–{token.end:.1f} s" if token.end is not None else f"{token.start:.1f} s"
-        cue = " · starts a subtitle cue" if token.id in self.cue_ids else ""
+        cue = ""
+        if token.id in self.cue_ids:
+            cue = " · starts a segment" if token.id in self.segment_ids else " · starts a subtitle cue"
         return f"<i>“{html.escape(token.text)}” at {format_time(token.start)} ({span}){cue}</i>"
 
     def viewportEvent(self, event: QEvent) -> bool:
