@@ -157,7 +157,7 @@ def test_saving_teaches_the_profile_what_stet_eval_simulates(window, qtbot, tmp_
     assert got.args == [4]  # reviewed words the profile learned from
     kept = load_learned(profile_key(doc.metadata.language, []))
     assert kept.pair_marks == {("well", "you"): ""} and kept.case_forms == {"okafor": "Okafor"}
-    assert kept.punct_bias.any()
+    assert not kept.punct_bias.any()  # 4 words teach no mark bias (BIAS_MIN_WORDS): it moves every later file
     assert [p.words for p in list_profiles()] == [4]
     assert window.learning.last_seconds is not None and window.learning.last_seconds < 60
 

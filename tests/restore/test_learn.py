@@ -175,8 +175,9 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
     assert start == 0 and [d.word for d in decisions] == ["well", "you", "know", "okafor"] and all(reviewed)
     learned = learn_review(shipped_restorer, decisions, reviewed)  # what `stet eval --simulate-review` learns
     assert learned.pair_marks == {("well", "you"): ""} and learned.case_forms == {"okafor": "Okafor"}
-    # fitted on the model's marginals for the reviewed words; four words barely move it
-    assert np.any(learned.punct_bias) and np.abs(learned.punct_bias).max() < 0.5
+    # four reviewed words teach no mark bias (fewer than BIAS_MIN_WORDS): a bias moves every later file
+    assert not np.any(learned.punct_bias)
+    learned.punct_bias = np.array([0.3, -0.1, -0.1, 0.0, 0.0, -0.05, -0.05])  # as a longer review would
     added, words = remember_review(learned, user_forms(doc), profile_key("en", ["Ann"]), "en, speaker Ann",
                                    "/p/talk.stet")
     assert added == 1 and words == 4
@@ -324,3 +325,17 @@ def test_rows_of_unknown_marginals_do_not_move_the_bias():
     holes[300:] = np.nan  # marginals not read there: the bias is fitted on the first 300 alone
     part = Adaptation.learn(decisions, holes)
     assert np.allclose(full.punct_bias, part.punct_bias) and part.words == 600
+
+
+def test_a_short_review_teaches_no_bias_a_long_one_does():
+    """A bias moves every suggestion of every later file: a few surprising words must not set it."""
+    from editor.restore.learn import BIAS_MIN_WORDS
+
+    joint = np.zeros((BIAS_MIN_WORDS, N_PUNCT * N_CASE), np.float32)
+    joint[:, 1 * N_CASE] = 0.9  # the model is sure of a comma after every word
+    joint[:, 0] = 0.1
+    decisions = [Decision("w", "", "w", False) for _ in range(BIAS_MIN_WORDS)]  # the person wants none
+    short = Adaptation.learn(decisions[:9], joint[:9])
+    assert not np.any(short.punct_bias) and short.words == 9
+    long = Adaptation.learn(decisions, joint)
+    assert long.punct_bias[0] > long.punct_bias[1]  # no mark made likelier than the comma
