@@ -382,23 +382,29 @@ def test_plain_words_stay_plain_when_the_text_is_laid_out_again(window):
     assert plain_formats() == before
 
 
-@pytest.mark.parametrize("where", ["mid", "end"])
-def test_a_space_typed_after_a_proposed_mark_starts_a_new_word(qtbot, where):
-    """"you," with the comma proposed, then " zebra" typed after it, gave one word "you,zebra":
-    the space took the comma into the text and was lost, so the next word stuck to it."""
-
+def _thank_you_view(qtbot, marks: dict[int, str]):
+    """A shown, focused view of "thank you so much" with a mark proposed after the words at
+    ``marks``'s indices (at 0.9)."""
     from editor.core.document import Kind, Suggestion, Token, Transcript
     from editor.core.settings import Settings
     from editor.gui.view import QtTranscriptView
 
     doc = Transcript([Token(w) for w in ["thank", "you", "so", "much"]])
-    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ",", {",": 0.9, "": 0.1}),
-                         Suggestion(doc[3].id, Kind.PUNCT, ".", {".": 0.9, "": 0.1})])
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, m, {m: 0.9, "": 0.1}) for i, m in marks.items()])
     view = QtTranscriptView(doc, Settings())
     qtbot.addWidget(view)
     view.resize(600, 300)
     view.show()
     view.setFocus()
+    return doc, view
+
+
+@pytest.mark.parametrize("where", ["mid", "end"])
+def test_a_space_typed_after_a_proposed_mark_starts_a_new_word(qtbot, where):
+    """"you," with the comma proposed, then " zebra" typed after it, gave one word "you,zebra":
+    the space took the comma into the text and was lost, so the next word stuck to it."""
+
+    doc, view = _thank_you_view(qtbot, {1: ",", 3: "."})
     shown = view.shown_text()
     assert shown == "thank you, so much."
     cursor = view.textCursor()
@@ -417,17 +423,9 @@ def test_deleting_a_proposed_mark_rejects_the_proposal(qtbot, key):
     key seemed dead; now it rejects the proposal (an undoable step) and the text is unchanged."""
     from PySide6.QtCore import Qt
 
-    from editor.core.document import Kind, State, Suggestion, Token, Transcript
-    from editor.core.settings import Settings
-    from editor.gui.view import QtTranscriptView
+    from editor.core.document import Kind, State
 
-    doc = Transcript([Token(w) for w in ["thank", "you", "so", "much"]])
-    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ",", {",": 0.9, "": 0.1})])
-    view = QtTranscriptView(doc, Settings())
-    qtbot.addWidget(view)
-    view.resize(600, 300)
-    view.show()
-    view.setFocus()
+    doc, view = _thank_you_view(qtbot, {1: ","})
     shown = view.shown_text()
     assert shown == "thank you, so much"
     cursor = view.textCursor()
