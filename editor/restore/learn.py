@@ -241,7 +241,10 @@ class Adaptation:
         words = data.get("words", 0)
         if not isinstance(words, int) or isinstance(words, bool) or words < 0:
             raise ValueError("words must be a count")
-        return cls(vector("punct_bias", N_PUNCT), vector("case_bias", N_CASE), dict(forms),
+        punct, case = vector("punct_bias", N_PUNCT), vector("case_bias", N_CASE)
+        if words < BIAS_MIN_WORDS:  # kept before such short reviews stopped teaching a bias: not applied
+            punct, case = np.zeros(N_PUNCT), np.zeros(N_CASE)
+        return cls(punct, case, dict(forms),
                    {(a, b): m for a, b, m in pairs}, {(a, b): f for a, b, f in contexts}, words=words)
 
 

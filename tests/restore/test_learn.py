@@ -75,10 +75,13 @@ def test_case_forms_need_every_mid_sentence_occurrence_to_agree():
 
 
 def test_an_adaptation_round_trips_and_bad_ones_are_refused():
-    a = Adaptation(np.arange(N_PUNCT) * 0.1, np.zeros(N_CASE), {"okafor": "Okafor"}, {("well", "you"): ","}, words=12)
+    a = Adaptation(np.arange(N_PUNCT) * 0.1, np.zeros(N_CASE), {"okafor": "Okafor"}, {("well", "you"): ","}, words=120)
     b = Adaptation.from_dict(json.loads(json.dumps(a.to_dict())))
-    assert b.case_forms == a.case_forms and b.pair_marks == a.pair_marks and b.words == 12
+    assert b.case_forms == a.case_forms and b.pair_marks == a.pair_marks and b.words == 120
     assert np.allclose(b.punct_bias, a.punct_bias)
+    # a bias kept from a review too short to teach one (saved by an earlier Stet) is not applied
+    short = Adaptation.from_dict({**a.to_dict(), "words": 12})
+    assert not np.any(short.punct_bias) and short.case_forms == a.case_forms
     for bad in ({"punct_bias": [1e300] * N_PUNCT}, {"punct_bias": [0] * 3}, {"case_forms": {"x": "Y"}},
                 {"pair_marks": [["a", "b", "#"]]}, {"words": -1}, [1, 2]):
         with pytest.raises(ValueError):
@@ -177,7 +180,6 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
     assert learned.pair_marks == {("well", "you"): ""} and learned.case_forms == {"okafor": "Okafor"}
     # four reviewed words teach no mark bias (fewer than BIAS_MIN_WORDS): a bias moves every later file
     assert not np.any(learned.punct_bias)
-    learned.punct_bias = np.array([0.3, -0.1, -0.1, 0.0, 0.0, -0.05, -0.05])  # as a longer review would
     added, words = remember_review(learned, user_forms(doc), profile_key("en", ["Ann"]), "en, speaker Ann",
                                    "/p/talk.stet")
     assert added == 1 and words == 4
@@ -190,7 +192,7 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
     assert UserLexicon.load().forms == {"okafor": "Okafor"}
     same = adaptation_from({}, "en", ["Ann"], learned=True)
     assert same.pair_marks == {("well", "you"): ""} and same.fixed_forms == {"okafor": "Okafor"}
-    assert np.allclose(same.punct_bias, 0.4 * learned.punct_bias, atol=1e-5)  # 4 of its 10 words
+    assert not np.any(same.punct_bias)  # reviews of 4 and 6 words: no bias is applied
     other = adaptation_from({}, "de", ["Ann"], learned=True)
     assert other.pair_marks == {} and not np.any(other.punct_bias)
     assert adaptation_from({}, "en", ["Ann"], learned=False).pair_marks == {}
