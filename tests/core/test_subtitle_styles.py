@@ -91,14 +91,61 @@ def test_subrip_styles_convert_to_webvtt_and_substation(tmp_path):
     ass, warnings = write(doc, tmp_path / "out.ass")
     assert "{\\i1}Where were you\\Nlast night?" in ass
     assert "{\\an8}[DOOR SLAMS]" in ass
-    assert "I told you, {\\i1}never{\\i0} again.\\N{\\b1}Never{\\b0} and {\\u1}ever{\\u0}." in ass \
-        or "I told you, {\\i1}never {\\i0}again." in ass
+    assert "I told you, {\\i1}never{\\i0} again.\\N{\\b1}Never{\\b0} and {\\u1}ever{\\u0}." in ass
     assert warnings == []
     # and back: pysubs2 reads the tags Stet wrote, and they come back to SubRip
     srt, _ = write(read_any(tmp_path / "out.ass"), tmp_path / "back.srt")
     assert "<i>never</i>" in srt and "<b>Never</b>" in srt and "{\\an8}[DOOR SLAMS]" in srt
     srt, _ = write(read_any(tmp_path / "out.vtt"), tmp_path / "back2.srt")
     assert "<i>never</i>" in srt and "{\\an8}[DOOR SLAMS]" in srt
+
+
+def _pysubs2_runs(text):
+    """(word, styles) of SubStation Alpha event text as pysubs2 parses it: each fragment's
+    italics, bold and underline (pysubs2 reads no colour tags), split at spaces."""
+    import pysubs2
+
+    subs = pysubs2.SSAFile.from_string(text)
+    out: list[tuple[str, frozenset]] = []
+    for event in subs.events:
+        chars = [(ch, frozenset(name for name in ("italic", "bold", "underline")
+                                if getattr(style, name)))
+                 for fragment, style in pysubs2.formats.substation.parse_tags(
+                     event.text.replace("\\N", " "), subs.styles["Default"])
+                 for ch in fragment]
+        for ch, on in chars:  # a word takes the styles of its first letter
+            if ch == " ":
+                out.append((" ", on))
+            elif out and out[-1][0] != " " and out[-1][0]:
+                out[-1] = (out[-1][0] + ch, out[-1][1])
+            else:
+                out.append((ch, on))
+        out.append(("", frozenset()))
+    return [(w, on) for w, on in out if w]
+
+
+def test_substation_closes_styles_before_the_space_and_pysubs2_reads_them_back(tmp_path):
+    """{\\i1}word{\\i0} next, never {\\i1}word {\\i0}next: a style covers its words only, and
+    pysubs2 reads the same words with the same styles."""
+    doc = read(tmp_path, "a.srt", SUBTITLE_EDIT + "\n4\n00:00:10,000 --> 00:00:12,000\n"
+               'Say <font color="#ff0000">red words</font> and <i><b>both</b> one</i> more.\n')
+    ass, _ = write(doc, tmp_path / "out.ass")
+    assert "{\\i1}never{\\i0} again" in ass
+    assert "Say {\\c&H0000FF&}red words{\\c} and {\\b1\\i1}both{\\b0} one{\\i0} more." in ass
+    import re
+    assert not re.search(r" \{\\\\(?:[ibus]0|c\})", ass)  # nothing closes after a space
+    runs = _pysubs2_runs(ass)
+    # a space carries the styles the words either side share, no more
+    spaces = [(runs[i - 1][1] & runs[i + 1][1], styles) for i, (word, styles) in enumerate(runs)
+              if word == " " and 0 < i < len(runs) - 1]
+    assert spaces and all(shared == styles for shared, styles in spaces)
+    words = {word: styles for word, styles in runs if word != " "}
+    assert words["never"] == {"italic"} and words["again."] == set()
+    assert words["Never"] == {"bold"} and words["ever."] == {"underline"}
+    assert words["both"] == {"italic", "bold"} and words["one"] == {"italic"}
+    assert " ".join(w for w, _ in runs if w != " ") == " ".join(render(doc).split())
+    srt, _ = write(read_any(tmp_path / "out.ass"), tmp_path / "back.srt")  # colours: Stet's reader
+    assert 'Say <font color="#ff0000">red words</font> and <b><i>both</i></b> <i>one</i> more.' in srt
 
 
 def test_colours_go_to_substation_and_are_said_lost_in_webvtt(tmp_path):

@@ -510,6 +510,10 @@ def _close(style: str) -> str:
     return "</font>" if style.startswith("color:") else f"</{style}>"
 
 
+#: Styles SubStation Alpha turns on and off with {\\x1} and {\\x0}, in STYLE_ORDER.
+_ON_OFF = tuple(s for s in STYLE_ORDER if s in ("b", "i", "u", "s"))
+
+
 def ass_text(lines: Sequence[StyledLine]) -> str:
     """SubStation Alpha text of styled lines: an override block where the styles change
     ({\\i1}, {\\b0}, {\\c&HBBGGRR&}), lines parted by \\N."""
@@ -520,16 +524,22 @@ def ass_text(lines: Sequence[StyledLine]) -> str:
             out.append("\\N")
         for k, word in enumerate(line):
             for m, (text, styles) in enumerate(word.pieces()):
-                if k and not m:
-                    out.append(" ")
-                tags = [f"\\{s}0" for s in STYLE_ORDER[1:] if s in current and s not in styles]
+                # what ends closes before the space between words, what begins opens after it
+                # ("{\\i1}word{\\i0} next"), so no style runs over a space it did not cover
+                closing = [f"\\{s}0" for s in _ON_OFF if s in current and s not in styles]
+                opening = [f"\\{s}1" for s in _ON_OFF if s in styles and s not in current]
                 color = _color(styles)
                 if color != _color(current):
-                    tags.append(f"\\c&H{color[4:6]}{color[2:4]}{color[0:2]}&".upper().replace("\\C", "\\c")
-                                if color else "\\c")
-                tags += [f"\\{s}1" for s in STYLE_ORDER[1:] if s in styles and s not in current]
-                if tags:
-                    out.append("{" + "".join(tags) + "}")
+                    if color:
+                        opening.insert(0, f"\\c&H{color[4:6]}{color[2:4]}{color[0:2]}&".upper()
+                                       .replace("\\C", "\\c"))
+                    else:
+                        closing.append("\\c")
+                if k and not m:
+                    out.append("{" + "".join(closing) + "} " if closing else " ")
+                    closing = []
+                if closing or opening:
+                    out.append("{" + "".join(closing + opening) + "}")
                 out.append(text.replace("{", "(").replace("}", ")"))
                 current = styles
     return "".join(out)
