@@ -220,3 +220,61 @@ def test_ttml_carries_italics_and_bold_and_says_colours_and_position_are_lost(tm
     text, (warning,) = write(doc, tmp_path / "out.ttml")
     assert 'tts:fontStyle="italic"' in text and 'tts:fontWeight="bold"' in text
     assert "colours" in warning and "position" in warning and "2 cues" in warning
+
+
+# As a broadcaster's WebVTT has it: a style sheet colouring some classes, a class styled
+# otherwise, WebVTT's default colour classes (<c.yellow>) and a class of two names
+CLASSED_VTT = """WEBVTT
+
+STYLE
+/* speakers */
+::cue(.loud) { color: #FF8000; font-weight: bold }
+::cue(.narrator), ::cue(.aside) { color: rgb(0, 128, 255) }
+::cue(.whisper) { font-style: italic }
+
+00:00:01.000 --> 00:00:03.000
+<c.loud>Stop right</c> there, <c.yellow>you</c> <c.whisper>fool</c>.
+
+00:00:04.000 --> 00:00:06.000
+Nothing <c.loud.yellow>here</c> to <c.aside>see</c>.
+"""
+
+
+def test_webvtt_class_colours_from_the_style_sheet_go_to_subrip_and_substation(tmp_path):
+    doc = read(tmp_path, "a.vtt", CLASSED_VTT)
+    edit(doc, "there", "then")
+    edit(doc, "see", "look")
+    srt, warnings = write(doc, tmp_path / "out.srt")
+    assert ('<font color="#ff8000">Stop right</font> then, <font color="#ffff00">you</font> fool.'
+            in srt)
+    # the style sheet's rule beats the default class; a selector list colours both classes
+    assert 'Nothing <font color="#ff8000">here</font> to <font color="#0080ff">look</font>.' in srt
+    (warning,) = warnings  # .whisper has no colour: said lost, in its one cue
+    assert "WebVTT classes" in warning and "1 cue" in warning
+    ass, _ = write(doc, tmp_path / "out.ass")
+    assert "{\\c&H0080FF&}Stop right{\\c} then, {\\c&H00FFFF&}you{\\c} fool." in ass
+
+
+def test_webvtt_classes_survive_an_edit_back_to_webvtt_without_a_warning(tmp_path):
+    doc = read(tmp_path, "a.vtt", CLASSED_VTT)
+    edit(doc, "there", "then")
+    edit(doc, "see", "look")
+    vtt, warnings = write(doc, tmp_path / "out.vtt")
+    assert warnings == []
+    assert "::cue(.loud) { color: #FF8000; font-weight: bold }" in vtt  # the style sheet kept
+    assert "<c.loud>Stop right</c> then, <c.yellow>you</c> <c.whisper>fool</c>." in vtt
+    assert "Nothing <c.loud.yellow>here</c> to <c.aside>look</c>." in vtt
+    # a class without a style sheet: a default colour class gives its colour, another none
+    doc = read(tmp_path, "b.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n"
+               "<c.red>Red</c> and <c.odd>odd</c> words\n")
+    edit(doc, "words", "things")
+    srt, (warning,) = write(doc, tmp_path / "b.srt")
+    assert '<font color="#ff0000">Red</font> and odd things' in srt and "WebVTT classes" in warning
+    vtt, warnings = write(doc, tmp_path / "b_out.vtt")
+    assert "<c.red>Red</c> and <c.odd>odd</c> things" in vtt and warnings == []
+
+
+def test_a_colour_from_subrip_is_still_said_lost_in_webvtt(tmp_path):
+    doc = read(tmp_path, "a.srt", '1\n00:00:01,000 --> 00:00:02,000\n<font color="#ff8000">Hot</font> tea\n')
+    vtt, (warning,) = write(doc, tmp_path / "out.vtt")
+    assert "Hot tea" in vtt and "colours" in warning

@@ -13,7 +13,8 @@ from editor.core.document import SourceCue, Transcript
 from editor.core.errors import UserError
 from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
-from editor.core.formats.subtitles import STYLE_ORDER, CueStyle, cue_lines, cue_style, is_italic
+from editor.core.formats.subtitles import (STYLE_ORDER, CueStyle, cue_lines, cue_style, is_italic,
+                                           vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
 from editor.core.text import Piece, ends_sentence, join_mark
 
@@ -30,7 +31,7 @@ WORD_SECONDS = 0.4
 @dataclass(frozen=True, slots=True)
 class StyledWord:
     """A word as written (its mark after it) with its styles ("i", "b", "u", "s",
-    "color:#rrggbb"; see `subtitles.STYLE_ORDER`); the last ``tail`` characters, its mark, have
+    "color:#rrggbb", "class:name"; see `subtitles.STYLE_ORDER`); the last ``tail`` characters, its mark, have
     ``tail_styles`` instead ("<u>ever</u>.")."""
 
     text: str
@@ -297,12 +298,13 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
         run_count[n] = run_count.get(n, 0) + 1
     cues: list[OutCue] = []
     minimum: list[float] = []
+    palette = vtt_palette(transcript.metadata.extra.get("vtt_header"))
     for n, run in runs:
         cue = source[n]
         first = len(cues)
         _add_cues(cues, minimum, transcript, cue, run, run_count[n] == 1)
         style = None if cue.format in SEGMENT_FORMATS else cue_style(
-            cue.text, cue.words, cue.timing, cue.format)
+            cue.text, cue.words, cue.timing, cue.format, palette)
         if style is not None and (style.align or style.lost or any(style.words)):
             styles = _run_styles(cue, style, run, [transcript[w.index].id for w in run])
             at = 0
@@ -473,21 +475,26 @@ def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int],
 _HTML_OPEN = {"b": "<b>", "i": "<i>", "u": "<u>", "s": "<s>"}
 
 
-def _ordered(styles: frozenset[str], colors: bool) -> list[str]:
-    """Styles in the order tags open: colour, bold, italic, underline, strike-through."""
+def _ordered(styles: frozenset[str], colors: bool, classes: bool = False) -> list[str]:
+    """Styles in the order tags open: WebVTT class, colour, bold, italic, underline,
+    strike-through; colours only where ``colors``, classes only where ``classes``. A colour a
+    written class gives is not written again."""
     rank = {name: k for k, name in enumerate(STYLE_ORDER)}
-    return sorted((s for s in styles if colors or not s.startswith("color:")),
+    classed = classes and any(s.startswith("class:") for s in styles)
+    return sorted((s for s in styles if (colors and not classed or not s.startswith("color:"))
+                   and (classes or not s.startswith("class:"))),
                   key=lambda s: (rank[s.split(":")[0]], s))
 
 
-def html_line(words: StyledLine, *, colors: bool, escape: bool) -> str:
-    """A line of SubRip (``colors``: <font color>) or WebVTT (``escape``: &amp; &lt;) text, each
-    run of words in its tags, nested as they open; spaces stay outside the tags."""
+def html_line(words: StyledLine, *, colors: bool, escape: bool, classes: bool = False) -> str:
+    """A line of SubRip (``colors``: <font color>) or WebVTT (``escape``: &amp; &lt;;
+    ``classes``: <c.name>) text, each run of words in its tags, nested as they open; spaces
+    stay outside the tags."""
     out: list[str] = []
     stack: list[str] = []
     for k, word in enumerate(words):
         for n, (text, styles) in enumerate(word.pieces()):
-            wanted = _ordered(styles, colors)
+            wanted = _ordered(styles, colors, classes)
             keep = 0
             while keep < min(len(stack), len(wanted)) and stack[keep] == wanted[keep]:
                 keep += 1
@@ -503,10 +510,14 @@ def html_line(words: StyledLine, *, colors: bool, escape: bool) -> str:
 
 
 def _open(style: str) -> str:
+    if style.startswith("class:"):
+        return f"<c.{style[6:]}>"
     return f'<font color="{style[6:]}">' if style.startswith("color:") else _HTML_OPEN[style]
 
 
 def _close(style: str) -> str:
+    if style.startswith("class:"):
+        return "</c>"
     return "</font>" if style.startswith("color:") else f"</{style}>"
 
 
@@ -545,6 +556,10 @@ def ass_text(lines: Sequence[StyledLine]) -> str:
     return "".join(out)
 
 
+def _classed(styles: frozenset[str]) -> bool:
+    return any(s.startswith("class:") for s in styles)
+
+
 def _color(styles: frozenset[str]) -> str | None:
     """The colour among ``styles`` as "rrggbb", or None."""
     return next((s[7:] for s in styles if s.startswith("color:#")), None)
@@ -555,7 +570,9 @@ def styling_warnings(cues: Sequence[OutCue], fmt: str, name: str, verbatim: bool
     and in how many cues; none when nothing was lost. A cue written exactly as it came lost
     nothing (``verbatim``: the writer writes an unchanged cue of its own format as it came).
     SubRip and SubStation Alpha carry italics, bold, underline, colours and position; WebVTT
-    all but colours; TTML (pysubs2) italics, bold and underline; SubViewer nothing."""
+    all but colours (those a WebVTT class gave go back with the class) and keeps its classes;
+    TTML (pysubs2) italics, bold and underline; SubViewer nothing. A WebVTT class is lost
+    outside WebVTT unless it gave the words their colour."""
     kinds: set[str] = set()
     count = 0
     for cue in cues:
@@ -563,10 +580,13 @@ def styling_warnings(cues: Sequence[OutCue], fmt: str, name: str, verbatim: bool
             continue
         lost = set(cue.lost)
         words = [w for line in cue.styled for w in line]
-        colored = any(_color(w.styles) or _color(w.tail_styles) for w in words)
+        pieces = [styles for w in words for _, styles in w.pieces()]
+        colored = any(_color(styles) and (fmt != "vtt" or not _classed(styles)) for styles in pieces)
         styled = cue.italic or any(w.styles or w.tail_styles for w in words)
         if fmt in ("vtt", "ttml") and colored:
             lost.add("colours (<font color>)")
+        if fmt != "vtt" and any(_classed(styles) and not _color(styles) for styles in pieces):
+            lost.add("WebVTT classes (<c.…>)")
         if fmt == "ttml" and cue.align:
             lost.add("position ({\\an8})")
         if fmt == "sbv" and (styled or cue.align):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -236,8 +236,9 @@ def _tagged_words(raw: str, cue: Cue, speaker: str | None) -> list[Token]:
 
 # -- styling --------------------------------------------------------------------------------------
 #: Styles a word can carry from one subtitle format to another, in the order tags are opened:
-#: a colour ("color:#rrggbb"), bold, italic, underline, strike-through.
-STYLE_ORDER = ("color", "b", "i", "u", "s")
+#: WebVTT classes ("class:name", written back to WebVTT only), a colour ("color:#rrggbb"), bold,
+#: italic, underline, strike-through.
+STYLE_ORDER = ("class", "color", "b", "i", "u", "s")
 _ON_OFF = frozenset({"i", "b", "u", "s"})
 _HTML_STYLE = re.compile(r"<\s*(/?)\s*([ibus])(?:\.[^\s>]*)?\s*>", re.IGNORECASE)
 _FONT = re.compile(r"<\s*(/?)\s*font\b([^<>]*)>", re.IGNORECASE)
@@ -245,6 +246,55 @@ _FONT_COLOR = re.compile(r"""color\s*=\s*["']?\s*#?([0-9a-fA-F]{6})\b""", re.IGN
 _OVERRIDE = re.compile(r"\\(\d?[a-z]+)([^\\}]*)", re.IGNORECASE)
 _VTT_LINE = re.compile(r"(?:^|\s)line:(-?\d+(?:\.\d+)?)(%?)")
 _VTT_ALIGN = re.compile(r"(?:^|\s)align:(start|left|end|right)\b")
+_VTT_CLASS = re.compile(r"<\s*c((?:\.[^\s.<>]+)*)[^<>]*>", re.IGNORECASE)
+#: CSS colour names subtitle files use (the WebVTT default classes and CSS's basic colours)
+CSS_COLORS = {"white": "ffffff", "lime": "00ff00", "cyan": "00ffff", "aqua": "00ffff",
+              "red": "ff0000", "yellow": "ffff00", "magenta": "ff00ff", "fuchsia": "ff00ff",
+              "blue": "0000ff", "black": "000000", "green": "008000", "gray": "808080",
+              "grey": "808080", "silver": "c0c0c0", "maroon": "800000", "olive": "808000",
+              "navy": "000080", "purple": "800080", "teal": "008080", "orange": "ffa500"}
+#: WebVTT's default text colour classes (<c.yellow>), coloured with no style sheet
+VTT_DEFAULT_CLASSES = {name: CSS_COLORS[name] for name in
+                       ("white", "lime", "cyan", "red", "yellow", "magenta", "blue", "black")}
+
+
+def css_color(value: str) -> str | None:
+    """A CSS or TTML colour ("#ff0", "#ffff00", "#ffff00ff", "rgb(255,255,0)", "rgba(...)",
+    "yellow") as "rrggbb"; None when it is not one."""
+    value = value.strip().lower()
+    found = re.fullmatch(r"#([0-9a-f]{3,8})", value)
+    if found:
+        digits = found.group(1)
+        if len(digits) in (3, 4):
+            return "".join(ch * 2 for ch in digits[:3])
+        return digits[:6] if len(digits) in (6, 8) else None
+    found = re.fullmatch(r"rgba?\(\s*(\d{1,3})\s*[, ]\s*(\d{1,3})\s*[, ]\s*(\d{1,3})\s*(?:[,/][^)]*)?\)",
+                         value)
+    if found:
+        return "".join(f"{min(int(n), 255):02x}" for n in found.groups())
+    return CSS_COLORS.get(value)
+
+
+def vtt_palette(header: object) -> dict[str, str]:
+    """The colour ("rrggbb") of each WebVTT class: the default colour classes, then those a
+    STYLE block gives a colour (``::cue(.name) { color: ... }``), in the order a rule wins
+    (the last one written)."""
+    palette = dict(VTT_DEFAULT_CLASSES)
+    if not isinstance(header, str):
+        return palette
+    for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", re.sub(r"/\*.*?\*/", "", header,
+                                                                     flags=re.DOTALL)):
+        declared = re.findall(r"(?:^|;)\s*color\s*:\s*([^;!]+)", body.strip(), re.IGNORECASE)
+        color = css_color(declared[-1]) if declared else None
+        if color is None:
+            continue
+        selectors = selectors[selectors.find("::cue"):]  # after "STYLE" and blank lines
+        for selector in selectors.split(","):
+            found = re.fullmatch(r"\s*::cue\(\s*c?\.([\w-]+)\s*\)\s*", selector)
+            if found:
+                palette.pop(found.group(1), None)
+                palette[found.group(1)] = color
+    return palette
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,11 +312,14 @@ class CueStyle:
 
 
 def cue_style(text: str, words: Sequence[str], timing: str | None = None,
-              fmt: str = "") -> CueStyle | None:
+              fmt: str = "", palette: Mapping[str, str] | None = None) -> CueStyle | None:
     """The styling of a cue's text (SubRip or WebVTT tags, SubStation override blocks), word by
-    word; None when its words cannot be matched to ``words`` (the cue's words as read)."""
+    word; None when its words cannot be matched to ``words`` (the cue's words as read). A
+    WebVTT class (<c.name>) is kept, and gives its colour in ``palette`` (see `vtt_palette`)."""
     stack: dict[str, int] = {}
     colors: list[str] = []
+    classes: list[tuple[str, bool]] = []  # open <c> tags: their classes, whether they coloured
+    palette = VTT_DEFAULT_CLASSES if palette is None else palette
     align: int | None = None
     lost: set[str] = set()
     styled: list[frozenset[str]] = []
@@ -278,12 +331,15 @@ def cue_style(text: str, words: Sequence[str], timing: str | None = None,
         for tag in _TAG.finditer(raw):
             piece = html.unescape(raw[at:tag.start()])
             line += piece
-            chars.extend([_current(stack, colors)] * len(piece))
+            chars.extend([_current(stack, colors, classes)] * len(piece))
             at = tag.end()
-            align = _apply_tag(tag.group(0), stack, colors, lost, align)
+            if _VTT_CLASS.fullmatch(tag.group(0)) or re.fullmatch(r"<\s*/\s*c\s*>", tag.group(0)):
+                _apply_class(tag.group(0), colors, classes, palette)
+            else:
+                align = _apply_tag(tag.group(0), stack, colors, lost, align)
         piece = html.unescape(raw[at:])
         line += piece
-        chars.extend([_current(stack, colors)] * len(piece))
+        chars.extend([_current(stack, colors, classes)] * len(piece))
         if not line.strip():
             continue
         cursor = 0
@@ -304,11 +360,33 @@ def cue_style(text: str, words: Sequence[str], timing: str | None = None,
     return CueStyle(tuple(styled), align, frozenset(lost), tuple(marks))
 
 
-def _current(stack: dict[str, int], colors: list[str]) -> frozenset[str]:
+def _current(stack: dict[str, int], colors: list[str],
+             classes: Sequence[tuple[str, bool]] = ()) -> frozenset[str]:
     on = {name for name, depth in stack.items() if depth > 0}
     if colors and colors[-1]:
         on.add(f"color:#{colors[-1]}")
+    on.update(f"class:{names}" for names, _ in classes if names)
     return frozenset(on)
+
+
+def _apply_class(tag: str, colors: list[str], classes: list[tuple[str, bool]],
+                 palette: Mapping[str, str]) -> None:
+    """Open (<c.loud.yellow>) or close (</c>) a WebVTT class span: its classes are kept, and
+    the colour of the one whose rule wins (the last in ``palette``) is the words' colour."""
+    opened = _VTT_CLASS.fullmatch(tag)
+    if opened is None:
+        if classes:
+            _, colored = classes.pop()
+            if colored and colors:
+                colors.pop()
+        return
+    names = [n for n in opened.group(1).split(".") if n]
+    rank = {name: k for k, name in enumerate(palette)}
+    winner = max((n for n in names if n in palette), key=rank.__getitem__, default=None)
+    color = palette[winner] if winner is not None else None
+    if color is not None:
+        colors.append(color)
+    classes.append((".".join(names), color is not None))
 
 
 def _apply_tag(tag: str, stack: dict[str, int], colors: list[str], lost: set[str],
@@ -353,8 +431,6 @@ def _apply_tag(tag: str, stack: dict[str, int], colors: list[str], lost: set[str
             else:
                 lost.add("SubStation override tags such as \\" + (name if len(name) <= 5 else name[:2]))
         return align
-    if re.match(r"<\s*c\.", tag):
-        lost.add("WebVTT classes (<c.…>)")
     return align
 
 

@@ -174,7 +174,7 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
             blocks.append("\n".join(x for x in (src.ident, src.timing, src.text) if x is not None))
             continue
         if cue.styled:
-            lines = [html_line(line, colors=False, escape=True) for line in cue.styled]
+            lines = [html_line(line, colors=False, escape=True, classes=True) for line in cue.styled]
         else:
             lines = [_escape(line) for line in cue.lines]
             if cue.italic:
