@@ -278,3 +278,148 @@ def test_a_colour_from_subrip_is_still_said_lost_in_webvtt(tmp_path):
     doc = read(tmp_path, "a.srt", '1\n00:00:01,000 --> 00:00:02,000\n<font color="#ff8000">Hot</font> tea\n')
     vtt, (warning,) = write(doc, tmp_path / "out.vtt")
     assert "Hot tea" in vtt and "colours" in warning
+
+
+# As Subtitle Edit writes SAMI: a style sheet (not read: it styles every cue), <br />, italics,
+# bold, underline and <font color> around words, &nbsp; ending a cue
+SAMI = """<SAMI>
+<HEAD>
+<TITLE>Test</TITLE>
+<STYLE TYPE="text/css">
+<!--
+p { margin-left: 16pt; margin-right: 16pt; text-align: center; font-size: 18pt;
+    font-family: arial; font-weight: bold; color: #f0f0f0;}
+.UNKNOWNCC {Name:Unknown; lang:en-US; SAMIType:CC;}
+-->
+</STYLE>
+</HEAD>
+<BODY>
+<-- Open play menu, choose Captions and Subtiles, On if available -->
+<SYNC Start="1000"><P Class="UNKNOWNCC">
+<i>Where were you<br />last night?</i>
+</P></SYNC>
+<SYNC Start="3000"><P Class="UNKNOWNCC">&nbsp;</P></SYNC>
+<SYNC Start="4000"><P Class="UNKNOWNCC">
+I told you, <i>never</i> again.<br /><B>Never</B> and <u>ever</u>.
+</P></SYNC>
+<SYNC Start="6000"><P Class="UNKNOWNCC">
+Say <FONT COLOR="#FF0000">red</FONT> and <font color="yellow">yellow <i>too</i></font> &amp; more.
+</P></SYNC>
+<SYNC Start="8000"><P Class="UNKNOWNCC">&nbsp;</P></SYNC>
+</BODY>
+</SAMI>
+"""
+
+
+def test_sami_styles_are_kept_word_by_word(tmp_path):
+    doc = read(tmp_path, "a.smi", SAMI)
+    assert render(doc).split() == ("Where were you last night? I told you, never again. Never and "
+                                   "ever. Say red and yellow too & more.").split()
+    edit(doc, "night", "evening")
+    srt, warnings = write(doc, tmp_path / "out.srt")
+    assert "<i>Where were you</i>\n<i>last evening?</i>" in srt
+    assert "I told you, <i>never</i> again.\n<b>Never</b> and <u>ever</u>." in srt
+    assert ('Say <font color="#ff0000">red</font> and <font color="#ffff00">yellow <i>too</i>'
+            '</font> & more.' in srt)
+    assert warnings == []
+    # cues numbered as they are, not by <SYNC> (a &nbsp; one ends the cue before it)
+    assert [line for line in srt.split("\n") if line.isdigit()] == ["1", "2", "3"]
+    assert [(c.start, c.end) for c in doc.metadata.cues] == [(1.0, 3.0), (4.0, 6.0), (6.0, 8.0)]
+    ass, _ = write(doc, tmp_path / "out.ass")
+    words = {w: on for w, on in _pysubs2_runs(ass) if w != " "}
+    assert words["never"] == {"italic"} and words["Never"] == {"bold"}
+    assert words["ever."] == {"underline"} and words["again."] == set()
+    assert words["too"] == {"italic"} and "{\\c&H0000FF&}red{\\c}" in ass
+
+
+# As Netflix delivers TTML (DFXP): ticks, styles referred to by id (one based on another),
+# italics on a span, colour white (the default) on the body
+NETFLIX = """<?xml version="1.0" encoding="utf-8"?>
+<tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling"
+    xmlns:ttp="http://www.w3.org/ns/ttml#parameter" ttp:tickRate="10000000"
+    ttp:timeBase="media" xml:lang="en">
+<head>
+<styling>
+<style tts:color="white" tts:fontFamily="monospaceSansSerif" tts:fontSize="100%" xml:id="bodyStyle"/>
+<style style="bodyStyle" tts:fontStyle="italic" xml:id="style_0"/>
+<style tts:fontWeight="bold" tts:color="#FFFF00" xml:id="shout"/>
+</styling>
+<layout><region tts:displayAlign="after" xml:id="region_00"/></layout>
+</head>
+<body style="bodyStyle">
+<div xml:space="preserve">
+<p begin="10000000t" end="30000000t" region="region_00" xml:id="subtitle0"
+   ><span style="style_0">Where were you</span><br/><span style="style_0">last night?</span></p>
+<p begin="40000000t" end="60000000t" region="region_00" xml:id="subtitle1"
+   >I told you, <span style="style_0">never</span> again.<br/><span style="shout">Never</span> and <span tts:textDecoration="underline">ever</span>.</p>
+<p begin="70000000t" end="90000000t" region="region_00" xml:id="subtitle2"
+   style="style_0">All of this <span tts:fontStyle="normal">but this</span> in italics.</p>
+</div>
+</body>
+</tt>
+"""
+
+# As YouTube serves TTML (fmt=ttml), and an old DFXP (ttaf1 namespace, as Flash players read)
+YOUTUBE = (
+    '<?xml version="1.0" encoding="utf-8" ?><tt xml:lang="en" xmlns="http://www.w3.org/ns/ttml" '
+    'xmlns:ttm="http://www.w3.org/ns/ttml#metadata" xmlns:tts="http://www.w3.org/ns/ttml#styling" '
+    'xmlns:ttp="http://www.w3.org/ns/ttml#parameter" ttp:profile="http://www.w3.org/TR/profile/sdp-us" >'
+    '<head><styling><style xml:id="s1" tts:textAlign="center" tts:extent="90% 90%" tts:origin="5% 5%" '
+    'tts:displayAlign="after"/><style xml:id="s2" tts:fontSize=".72c" tts:backgroundColor="black" '
+    'tts:color="white"/></styling><layout><region xml:id="r1" style="s1"/></layout></head>'
+    '<body region="r1"><div><p begin="00:00:00.320" end="00:00:03.440" style="s2">we&#39;re no '
+    '<span tts:fontStyle="italic">strangers</span><br />to <span tts:color="#00FFFF">love</span></p>'
+    '</div></body></tt>\n')
+OLD_DFXP = """<?xml version="1.0" encoding="UTF-8"?>
+<tt xml:lang="en" xmlns="http://www.w3.org/2006/10/ttaf1" xmlns:tts="http://www.w3.org/2006/10/ttaf1#style">
+<head><styling><style id="b" tts:fontWeight="bold"/></styling></head>
+<body><div><p begin="00:00:01.00" dur="00:00:02.00"><span tts:fontWeight="bold">Bold</span> then plain</p></div></body>
+</tt>
+"""
+
+
+def test_netflix_ttml_styles_by_id_and_inline_are_kept_word_by_word(tmp_path):
+    doc = read(tmp_path, "a.ttml", NETFLIX)
+    edit(doc, "night", "evening")
+    srt, warnings = write(doc, tmp_path / "out.srt")
+    assert "<i>Where were you</i>\n<i>last evening?</i>" in srt  # no white <font>: the default
+    assert ('I told you, <i>never</i> again.\n<font color="#ffff00"><b>Never</b></font> and '
+            "<u>ever</u>." in srt)
+    assert "<i>All of this</i> but this <i>in italics.</i>" in srt
+    assert warnings == []
+    ass, _ = write(doc, tmp_path / "out.ass")
+    words = {w: on for w, on in _pysubs2_runs(ass) if w != " "}
+    assert words["never"] == {"italic"} and words["Never"] == {"bold"} and words["but"] == set()
+
+
+def test_youtube_ttml_and_old_dfxp_keep_their_spans_styles(tmp_path):
+    doc = read(tmp_path, "a.ttml", YOUTUBE)
+    edit(doc, "love", "loving")
+    srt, _ = write(doc, tmp_path / "out.srt")
+    assert "we're no <i>strangers</i>\nto <font color=\"#00ffff\">loving</font>" in srt
+    doc = read(tmp_path, "b.dfxp", OLD_DFXP)
+    edit(doc, "plain", "plainly")
+    srt, _ = write(doc, tmp_path / "b.srt")
+    assert "<b>Bold</b> then plainly" in srt
+
+
+def test_pycaption_nested_styles_and_pysubs2_ttml_colours(tmp_path):
+    doc = read_any(CORPUS / "pycaption" / "sample_dfxp_with_nested_spans.dfxp")
+    edit(doc, "nested", "nesting")
+    srt, _ = write(doc, tmp_path / "out.srt")
+    assert "That is <b><i><u>nesting</u></i></b>." in srt
+    doc = read_any(CORPUS / "pysubs2" / "ttml_example.ttml")  # style s2: s1 (white) made yellow
+    edit(doc, "puzzling", "puzzled")
+    srt, _ = write(doc, tmp_path / "out2.srt")
+    assert '<font color="#ffff00">It is puzzled, why is it</font>' in srt
+    assert "It seems a paradox, does it not," in srt
+
+
+def test_subrip_colours_by_css_name_are_kept(tmp_path):
+    doc = read(tmp_path, "a.srt", "1\n00:00:01,000 --> 00:00:02,000\n"
+               '<font color="yellow">Sunny</font> and <font color=Cyan>cool</font> and '
+               '<font color="puce">odd</font>\n')
+    edit(doc, "and", "but")
+    ass, (warning,) = write(doc, tmp_path / "out.ass")
+    assert "{\\c&H00FFFF&}Sunny{\\c} but {\\c&HFFFF00&}cool{\\c} and odd" in ass
+    assert "colours by name" in warning  # puce is no CSS colour Stet knows

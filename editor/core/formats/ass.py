@@ -1,17 +1,20 @@
 """SubStation Alpha subtitles (.ass, .ssa: Aegisub and most fansub tools), read and written with
 pysubs2, and SAMI (.smi, .sami: Windows Media captions) read with it. Dialogue events are cues;
-comments and vector drawings are not text."""
+comments and vector drawings are not text. A SAMI cue's italics, bold, underline and colours
+(<i>, <b>, <u>, <s>, <font color>) are kept as SubRip's tags in its text: pysubs2 reads the
+times and <i>, <b>, <u> but not <font color>, so the text is read again here."""
 
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from typing import TYPE_CHECKING
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write
 from editor.core.formats.cue_writing import OutCue, ass_text, cues_to_write, styling_warnings
-from editor.core.formats.subtitles import Cue, checked_times, transcript_from_cues
+from editor.core.formats.subtitles import Cue, checked_times, css_color, transcript_from_cues, visible
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
@@ -79,13 +82,67 @@ def read_sami(path: PathLike, encoding: str | None = None) -> Transcript:
     subs, _text, warnings = _parse(path, encoding, "sami", "SAMI", "<sync", "no <SYNC> element")
     if subs is None:
         return transcript_from_cues([], path, warnings, "sami")
-    cues = []
-    for n, event in enumerate(subs.events, 1):
-        lines = tuple(line for line in event.plaintext.split("\n") if line.strip())
+    styled = _SamiText.texts_of(_text)
+    if len(styled) != len(subs.events):  # the two readers disagree on the <SYNC>s: no styles
+        styled = ["\n".join(_escape(line) for line in event.plaintext.split("\n"))
+                  for event in subs.events]
+    cues: list[Cue] = []
+    for event, text in zip(subs.events, styled):
+        lines = tuple(visible(line) for line in text.split("\n") if visible(line).strip())
         if lines:
             cues.append(Cue(event.start / 1000, event.end / 1000, lines,
-                            text="\n".join(lines), ident=str(n)))
+                            text="\n".join(line for line in text.split("\n") if visible(line).strip()),
+                            ident=str(len(cues) + 1)))
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "sami")
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class _SamiText(HTMLParser):
+    """The text of each <SYNC> of a SAMI file as SubRip text: <br> a line break, a line break
+    in the source a space (as HTML reads it), <i> <b> <u> <s> and <font color> kept as tags."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self._fonts: list[bool] = []  # open <font>s: whether each wrote a tag
+
+    @classmethod
+    def texts_of(cls, text: str) -> list[str]:
+        parser = cls()
+        parser.feed(text)
+        parser.close()
+        return ["\n".join(" ".join(line.split()) for line in t.split("\n")) for t in parser.texts]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "sync":
+            self.texts.append("")
+            self._fonts = []
+        elif not self.texts:
+            return
+        elif tag == "br":
+            self.texts[-1] += "\n"
+        elif tag in ("b", "i", "u", "s"):
+            self.texts[-1] += f"<{tag}>"
+        elif tag == "font":
+            color = css_color(dict(attrs).get("color") or "")
+            self._fonts.append(color is not None)
+            if color is not None:
+                self.texts[-1] += f'<font color="#{color}">'
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.texts:
+            return
+        if tag in ("b", "i", "u", "s"):
+            self.texts[-1] += f"</{tag}>"
+        elif tag == "font" and self._fonts and self._fonts.pop():
+            self.texts[-1] += "</font>"
+
+    def handle_data(self, data: str) -> None:
+        if self.texts:
+            self.texts[-1] += _escape(" ".join(data.split("\n")))
 
 
 def _reason(err: Exception) -> str:

@@ -404,12 +404,16 @@ def _apply_tag(tag: str, stack: dict[str, int], colors: list[str], lost: set[str
                 colors.pop()
             return align
         attributes = font.group(2)
-        color = _FONT_COLOR.search(attributes)
+        found = _FONT_COLOR.search(attributes)
+        color = found.group(1).lower() if found else None
         if re.search(r"\b(?:face|size)\s*=", attributes, re.IGNORECASE):
             lost.add("font faces and sizes")
-        if color is None and re.search(r"\bcolou?r\s*=", attributes, re.IGNORECASE):
-            lost.add("colours by name")
-        colors.append(color.group(1).lower() if color else (colors[-1] if colors else ""))
+        named = re.search(r"""\bcolou?r\s*=\s*["']?\s*([a-z]*)""", attributes, re.IGNORECASE)
+        if color is None and named:  # <font color="yellow">: a CSS name, else said lost
+            color = css_color(named.group(1))
+            if color is None:
+                lost.add("colours by name")
+        colors.append(color if color else (colors[-1] if colors else ""))
         return align
     if tag.startswith("{"):
         for name, value in _OVERRIDE.findall(tag):

@@ -3,7 +3,10 @@
 Read by hand with the standard library's XML parser: pysubs2 reads TTML but refuses the tick and
 frame times (``begin="1234567t"``, ``00:00:01:12``) that broadcast DFXP files use. Each ``<p>`` is
 a cue; ``<br/>`` breaks a line; times add up through nested ``<div>``s as the spec's parallel
-timing says. Written with pysubs2 (see ass.write_ttml).
+timing says. Italics, bold, underline, strike-through and colour (``tts:fontStyle``,
+``tts:fontWeight``, ``tts:textDecoration``, ``tts:color``, on the element or in a ``<style>`` it
+refers to, inherited from ``<body>`` down to ``<span>``) are kept word by word as SubRip's tags
+in the cue's text. Written with pysubs2 (see ass.write_ttml).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from html.parser import HTMLParser
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike
-from editor.core.formats.subtitles import Cue, checked_times, transcript_from_cues
+from editor.core.formats.subtitles import Cue, checked_times, css_color, transcript_from_cues
 from editor.core.formats.txt import read_text
 
 _TTP = "{http://www.w3.org/ns/ttml#parameter}"
@@ -49,7 +52,8 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
     body = next((el for el in root if _local(el.tag) == "body"), None)
     if body is not None:
         try:
-            _walk(body, 0.0, rates, cues)
+            styles = _style_sheet(root)
+            _walk(body, 0.0, rates, cues, _element_style(body, styles, {}), styles)
         except ValueError as err:
             raise FormatError(path, str(err)) from None
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ttml")
@@ -152,7 +156,14 @@ def _time(value: str | None, rates: dict[str, float]) -> float | None:
     raise ValueError(f"the time {value!r} cannot be read")
 
 
-def _walk(element: ET.Element, offset: float, rates: dict[str, float], cues: list[Cue]) -> None:
+#: A style as TTML sets it: "i", "b", "u", "s" on (True) or off (False), "color" as "rrggbb" (""
+#: for the default, white)
+Style = dict[str, bool | str]
+_XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+
+
+def _walk(element: ET.Element, offset: float, rates: dict[str, float], cues: list[Cue],
+          inherited: Style, styles: dict[str, Style]) -> None:
     for child in element:
         name = _local(child.tag)
         begin = _time(child.get("begin"), rates)
@@ -165,10 +176,125 @@ def _walk(element: ET.Element, offset: float, rates: dict[str, float], cues: lis
             if lines and stop is not None:
                 speaker = child.get("{http://www.w3.org/ns/ttml#metadata}agent")
                 cues.append(Cue(start, stop, tuple(" ".join(line.split()) for line in lines),
-                                speaker, text="\n".join(" ".join(line.split()) for line in lines),
-                                ident=child.get("{http://www.w3.org/XML/1998/namespace}id")))
+                                speaker, text=_tagged(child, inherited, styles),
+                                ident=child.get(_XML_ID)))
         elif name in ("div", "body"):
-            _walk(child, start, rates, cues)
+            _walk(child, start, rates, cues, _element_style(child, styles, inherited), styles)
+
+
+def _style_attributes(element: ET.Element) -> Style:
+    """The styles an element sets itself with tts: attributes (any TTML or DFXP namespace; names
+    and values in any case, as some tools write them)."""
+    out: Style = {}
+    for key, value in element.attrib.items():
+        if not key.startswith("{") or not key[1:key.index("}")].endswith(("#styling", "#style")):
+            continue
+        name, value = _local(key).lower(), value.strip().lower()
+        if name == "fontstyle":
+            out["i"] = value in ("italic", "oblique")
+        elif name == "fontweight":
+            out["b"] = value == "bold"
+        elif name == "textdecoration":
+            for word in value.split():
+                if word in ("underline", "nounderline"):
+                    out["u"] = word == "underline"
+                elif word in ("linethrough", "nolinethrough"):
+                    out["s"] = word == "linethrough"
+                elif word == "none":
+                    out["u"] = out["s"] = False
+        elif name == "color":
+            color = css_color(value)
+            if color is not None:
+                out["color"] = "" if color == "ffffff" else color
+    return out
+
+
+def _style_sheet(root: ET.Element) -> dict[str, Style]:
+    """Each <style xml:id> of the head resolved: the styles it refers to (style="a b"), then
+    its own attributes over them."""
+    found = {el.get(_XML_ID, ""): el for el in root.iter() if _local(el.tag) == "style"
+             and el.get(_XML_ID)}
+    resolved: dict[str, Style] = {}
+
+    def resolve(ident: str, seen: frozenset[str]) -> Style:
+        if ident in resolved:
+            return resolved[ident]
+        element = found.get(ident)
+        if element is None or ident in seen:
+            return {}
+        out: Style = {}
+        for ref in element.get("style", "").split():
+            out.update(resolve(ref, seen | {ident}))
+        out.update(_style_attributes(element))
+        resolved[ident] = out
+        return out
+
+    for ident in found:
+        resolve(ident, frozenset())
+    return resolved
+
+
+def _element_style(element: ET.Element, styles: dict[str, Style], inherited: Style) -> Style:
+    """An element's computed style: its parent's, then the styles it refers to, then its own."""
+    out = dict(inherited)
+    for ref in element.get("style", "").split():
+        out.update(styles.get(ref, {}))
+    out.update(_style_attributes(element))
+    return out
+
+
+def _styled_chars(element: ET.Element, style: Style, styles: dict[str, Style],
+                  out: list[tuple[str, frozenset[str]]]) -> None:
+    """The characters of an element's text with their styles ("i", "color:#rrggbb"...), a line
+    break as "\n", each line break in the source a space (as _text)."""
+    on = frozenset([*(k for k in ("b", "i", "u", "s") if style.get(k) is True),
+                    *([f"color:#{style['color']}"] if style.get("color") else [])])
+    out.extend((ch, on) for ch in " ".join((element.text or "").split("\n")))
+    for child in element:
+        if _local(child.tag) == "br":
+            out.append(("\n", on))
+        elif _local(child.tag) not in ("metadata", "set"):
+            _styled_chars(child, _element_style(child, styles, style), styles, out)
+        out.extend((ch, on) for ch in " ".join((child.tail or "").split("\n")))
+
+
+def _tagged(p: ET.Element, inherited: Style, styles: dict[str, Style]) -> str:
+    """A <p>'s text as SubRip text: each run of a style in its tags (<font color> outermost,
+    then <b>, <i>, <u>, <s>), spaces between runs outside them, whitespace collapsed."""
+    chars: list[tuple[str, frozenset[str]]] = []
+    _styled_chars(p, _element_style(p, styles, inherited), styles, chars)
+    lines: list[str] = []
+    line: list[tuple[str, frozenset[str]]] = []
+    for ch, on in [*chars, ("\n", frozenset())]:
+        if ch != "\n":
+            line.append((" " if ch.isspace() else ch, on))
+            continue
+        runs: list[tuple[str, frozenset[str]]] = []
+        for k, (c, s) in enumerate(line):
+            if c == " " and (k == 0 or line[k - 1][0] == " "):
+                continue  # collapsed
+            if runs and (runs[-1][1] == s or c == " "):
+                runs[-1] = (runs[-1][0] + c, runs[-1][1])
+            else:
+                runs.append((c, s))
+        text = "".join(_run(t, s) for t, s in runs).strip()
+        if text:
+            lines.append(text)
+        line = []
+    return "\n".join(lines)
+
+
+def _run(text: str, on: frozenset[str]) -> str:
+    """A run of text in its tags, its spaces at either end outside them."""
+    core = text.strip(" ")
+    if not core or not on:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    lead, trail = text[:len(text) - len(text.lstrip(" "))], text[len(text.rstrip(" ")):]
+    tags = [f'font color="{s[6:]}"' if s.startswith("color:") else s
+            for s in sorted(on, key=lambda s: "bius".find(s) if len(s) == 1 else -1)]
+    escaped = core.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return (lead + "".join(f"<{t}>" for t in tags) + escaped
+            + "".join(f"</{t.split()[0]}>" for t in reversed(tags)) + trail)
 
 
 def _text(element: ET.Element) -> str:
