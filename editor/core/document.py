@@ -6,6 +6,7 @@ that says what changed, so a view redraws only that.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import operator
@@ -41,6 +42,23 @@ class _Splice:
 
 
 _NO_SUGGESTIONS: Mapping[Kind, Suggestion] = MappingProxyType({})
+
+
+#: Pending suggestions are counted by confidence in this many steps (0.1 % each).
+_STEPS = 1000
+#: The confidence where each step begins: k / 1000, the same float a threshold of k / 1000 is
+_EDGES = [k / _STEPS for k in range(1, _STEPS + 1)]
+
+
+def _step(confidence: float) -> int:
+    """The step of a confidence: step k holds k / 1000 <= confidence < (k + 1) / 1000, compared
+    as floats, so "at or above 57 %" is the steps from 570 on, exactly."""
+    return bisect.bisect_right(_EDGES, confidence)
+
+
+def _edge(threshold: float) -> int:
+    """The first step at or above ``threshold``."""
+    return min(max(round(threshold * _STEPS), 0), _STEPS + 1)
 
 
 class Transcript(SuggestionReview):
@@ -80,6 +98,9 @@ class Transcript(SuggestionReview):
                 raise ValueError(f"suggestion for unknown token id {s.token_id}")
             self._sugg.setdefault(s.token_id, {})[s.kind] = s
         self._pending = sum(1 for s in self.iter_suggestions(state=State.PENDING))
+        # pending suggestions by confidence in steps of 0.1 %, counted from the first time a
+        # count by confidence is asked for (a review panel's band filter), kept from then on
+        self._by_confidence: list[int] | None = None
         self.metadata = metadata or Metadata()
         self.history = History()
         self.revision = 0  # bumps on every change, undo and redo included
@@ -242,6 +263,19 @@ class Transcript(SuggestionReview):
         """How many suggestions are pending, kept up to date with every change (no pass over
         them): what a count on screen shows at once, however long the transcript."""
         return self._pending
+
+    def pending_between(self, low: float = 0.0, high: float | None = None) -> int:
+        """How many pending suggestions have a confidence at or above ``low`` and under ``high``
+        (no bound: up to 1), kept with every change as ``pending_count`` is: exact for bounds
+        in steps of 0.1 % (a percent threshold), to the nearest 0.1 % otherwise."""
+        counts = self._by_confidence
+        if counts is None:  # one pass, the first time: 70-100 ms for 200,000 suggestions
+            counts = self._by_confidence = [0] * (_STEPS + 1)
+            for s in self.iter_suggestions(state=State.PENDING):
+                counts[_step(s.probs[s.value])] += 1
+        first = _edge(low)
+        last = _edge(high) if high is not None else len(counts)
+        return sum(counts[first:last]) if last > first else 0
 
     def all_suggestions(self) -> tuple[Suggestion, ...]:
         """Every suggestion, in no particular order, copied at C speed (~8 ms for 150,000): what
@@ -456,12 +490,15 @@ class Transcript(SuggestionReview):
         self.tokens_changed.emit(first, count, count)
 
     def _apply_suggestions(self, changes: _SuggestionChanges) -> None:
-        pending, PENDING = self._pending, State.PENDING
+        pending, PENDING, counts = self._pending, State.PENDING, self._by_confidence
+        step, edges = bisect.bisect_right, _EDGES  # _step, inline: 200,000 changes in an undo
         for (token_id, kind), s in changes:
             slot = self._sugg.get(token_id)
             old = None if slot is None else slot.get(kind)
             if old is not None and old.state == PENDING:
                 pending -= 1
+                if counts is not None:
+                    counts[step(edges, old.probs[old.value])] -= 1
             if s is None:
                 if slot is not None and old is not None:
                     del slot[kind]
@@ -473,6 +510,8 @@ class Transcript(SuggestionReview):
                 slot[kind] = s
                 if s.state == PENDING:
                     pending += 1
+                    if counts is not None:
+                        counts[step(edges, s.probs[s.value])] += 1
         self._pending = pending
         self._changed()
         self.suggestions_changed.emit(tuple(dict.fromkeys(key[0] for key, _ in changes)))

@@ -155,7 +155,6 @@ class QtSuggestionList(QWidget):
         self._timer.setInterval(250)
         self._timer.timeout.connect(self._refresh_in_slices)
         self._scan = None  # the refresh under way, a slice per turn of the event loop
-        self._scanned: tuple[int, int] = (-1, 0)  # (document revision, suggestions in the band)
         self._again = False
         self.show_current(None)
         self.set_transcript(transcript)
@@ -239,8 +238,6 @@ class QtSuggestionList(QWidget):
         wanted = self.filter.currentIndex()
         band = ("low", "medium", "high")[wanted - 1] if wanted else None
         ids = doc.suggested_token_ids()  # a snapshot, as edits may come between slices
-        revision = doc.revision
-        shown = 0
         worst: list[tuple[float, int, Suggestion]] = []  # the LIST_LIMIT least confident, max-heap
         order = 0
         for k in range(0, len(ids), _SCAN_STEP):
@@ -252,7 +249,6 @@ class QtSuggestionList(QWidget):
                     p = s.probs[s.value]
                     if band is not None and band_of(p, self.settings) != band:
                         continue
-                    shown += 1
                     order += 1
                     if len(worst) < LIST_LIMIT:
                         heapq.heappush(worst, (-p, order, s))
@@ -282,29 +278,28 @@ class QtSuggestionList(QWidget):
             item.setBackground(brushes[band_of(s.confidence, self.settings)])
             self.list.addItem(item)
         self.list.setUpdatesEnabled(True)
-        self._scanned = (revision, shown)
         self._show_count()
         self._cost = worked + time.perf_counter() - t0
 
     def _show_count(self) -> None:
         """The count above the list, current at every change: the document keeps its pending
-        count, so this needs no pass over the suggestions (the list itself follows a moment
-        later). With a band filter, how many of them are in the band is known once a pass has
-        looked: until then the label says it is counting."""
+        count, and how many are in each band of confidence, so this needs no pass over the
+        suggestions (the list itself follows a moment later)."""
         doc = self._transcript
         if doc is None:
             return
         pending = doc.pending_count
-        if self.filter.currentIndex() == 0:
+        wanted = self.filter.currentIndex()
+        if wanted == 0:
             text = f"{pending:,} pending"
-            shown: int | None = pending
-        elif self._scanned[0] == doc.revision:
-            shown = self._scanned[1]
-            text = f"{shown:,} of {pending:,} pending"
+            shown = pending
         else:
-            shown = None
-            text = f"{pending:,} pending, counting {self.filter.currentText().lower()}…"
-        if shown is not None and shown > LIST_LIMIT:
+            review = self.settings.review
+            low, high = min(review.low, review.high), review.high
+            shown = (doc.pending_between(0.0, low), doc.pending_between(low, high),
+                     doc.pending_between(high))[wanted - 1]
+            text = f"{shown:,} of {pending:,} pending"
+        if shown > LIST_LIMIT:
             text += f" (first {LIST_LIMIT} listed)"
         self.pending_count = pending
         if text != self.count_label.text():

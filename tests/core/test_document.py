@@ -261,6 +261,44 @@ def test_the_pending_count_follows_every_change_undo_included():
     assert Transcript(doc.tokens, suggestions=doc.all_suggestions()).pending_count == 0
 
 
+def test_pending_counts_by_confidence_follow_every_change_and_are_exact_at_percent_bounds():
+    """What the review panel's band filter shows at once: how many pending suggestions lie in
+    [low, high), kept with every change, undo included; a bound in percent is exact even where
+    the confidence is that very float (0.57 at or above 57 %)."""
+    from editor.core.document import Kind, State, Suggestion, Transcript
+
+    confidences = [0.0, 0.3, 0.57, 0.5699999999, 0.6, 0.899, 0.9, 0.95, 1.0]
+    doc = Transcript.from_words([f"w{i}" for i in range(len(confidences))])
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": p, "": 1 - p})
+                         for i, p in enumerate(confidences)])
+
+    def counted(low, high=None):
+        return sum(1 for s in doc.iter_suggestions() if s.state == State.PENDING
+                   and low <= s.confidence and (high is None or s.confidence < high))
+
+    def check():
+        for low, high in [(0, 0.57), (0.57, 0.9), (0.9, None), (0.6, 0.9), (0, None), (0.95, 1.0),
+                          (1.0, None), (0.3, 0.3)]:
+            assert doc.pending_between(low, high) == counted(low, high), (low, high)
+
+    check()
+    assert doc.pending_between(0.57, 0.9) == 3 and doc.pending_between(0.9) == 3
+    doc.accept(doc[6].id, Kind.PUNCT)  # the 0.9 one
+    doc.reject(doc[2].id, Kind.PUNCT)  # the 0.57 one
+    check()
+    assert doc.pending_between(0.9) == 2 and doc.pending_between(0.57, 0.9) == 2
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ".", {".": 0.92, "": 0.08})])
+    check()
+    doc.accept_all(0.9)
+    check()
+    while doc.history.undo():
+        check()
+    while doc.history.redo():
+        check()
+    again = Transcript(doc.tokens, suggestions=doc.all_suggestions())
+    assert again.pending_between(0.0) == again.pending_count == doc.pending_count
+
+
 def test_suggestions_are_copied_all_or_by_token():
     from editor.core.document import Kind, Suggestion, Transcript
 

@@ -319,11 +319,27 @@ def test_the_count_is_current_at_once_after_every_change(reviewed):
     doc.accept(doc.pending()[0].token_id, doc.pending()[0].kind)
     assert reviewed.panel.count_label.text().startswith(f"{before - 1} pending")
     assert f"{before - 1} suggestions to review" in reviewed.status_label.text()
-    reviewed.panel.filter.setCurrentIndex(1)  # Low: counted by a pass, said so until it has looked
-    doc.history.undo()
-    assert "counting low" in reviewed.panel.count_label.text()
-    reviewed.panel.refresh()
-    assert f"of {before} pending" in reviewed.panel.count_label.text()
+    settings = reviewed.panel.settings
+
+    def in_band(band):
+        lo, hi = {"low": (0, settings.review.low), "medium": (settings.review.low, settings.review.high),
+                  "high": (settings.review.high, 2)}[band]
+        return sum(1 for s in doc.pending() if lo <= s.confidence < hi)
+
+    for index, band in enumerate(("low", "medium", "high"), 1):
+        reviewed.panel.filter.setCurrentIndex(index)  # a band: its count current at once too
+        assert reviewed.panel.count_label.text().startswith(f"{in_band(band)} of {before - 1} pending")
+    doc.history.undo()  # no refresh between: the band's count follows the change at once
+    assert reviewed.panel.count_label.text().startswith(f"{in_band('high')} of {before} pending")
+    top = max(doc.pending(), key=lambda s: s.confidence)
+    band = "high" if top.confidence >= settings.review.high else "medium" if top.confidence >= settings.review.low else "low"
+    reviewed.panel.filter.setCurrentIndex(("low", "medium", "high").index(band) + 1)
+    shown = in_band(band)
+    doc.reject(top.token_id, top.kind)
+    assert reviewed.panel.count_label.text().startswith(f"{shown - 1} of {before - 1} pending")
+    assert "counting" not in reviewed.panel.count_label.text()
+    reviewed.panel.refresh()  # the list, once refreshed, agrees with the count
+    assert len(reviewed.panel.items) == shown - 1
 
 
 def test_undoing_accept_all_on_a_long_transcript_keeps_the_place_on_screen(window, qtbot):
