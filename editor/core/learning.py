@@ -211,8 +211,17 @@ def repeat_typed(doc: Transcript, before: Sequence[tuple[str, str, str]], start:
     the typing: see `snapshot_shown`) elsewhere, as a choice is. Call it inside the typing's history
     group so that one undo takes both back. ``done``: (word, kind, value) already repeated in this
     run of typing, not repeated again. Returns how many suggestions changed."""
+    return sum(propagate(doc, token_id, kind)
+               for token_id, kind in typed_to_repeat(doc, before, start, end, done))
+
+
+def typed_to_repeat(doc: Transcript, before: Sequence[tuple[str, str, str]], start: int, end: int,
+                    done: set[tuple[str, Kind, str]] | None = None) -> list[tuple[int, Kind]]:
+    """The choices typed in tokens ``start:end`` that `repeat_typed` repeats, as (token id,
+    kind), each marked in ``done``: for an editor that repeats one on many words a slice of
+    them at a time (`repeat_targets`, `repeat_on`)."""
     tokens = doc.tokens[max(0, start):max(0, end)]
-    changed = 0
+    out = []
     for token_id, kind in typed_choices(before, tokens, [shown(doc, t) for t in tokens]):
         t = doc.token(token_id)
         key = (t.word, kind, t.punct if kind == Kind.PUNCT else (t.surface or t.word))
@@ -220,8 +229,8 @@ def repeat_typed(doc: Transcript, before: Sequence[tuple[str, str, str]], start:
             if key in done:
                 continue
             done.add(key)
-        changed += propagate(doc, token_id, kind)
-    return changed
+        out.append((token_id, kind))
+    return out
 
 
 def review_decisions(doc: Transcript) -> list[ReviewDecision]:

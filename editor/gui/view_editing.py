@@ -9,7 +9,7 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 
 from editor.core.layout import Layout, WordSpan
 from editor.core.document import Kind, State
-from editor.core.learning import repeat_typed, snapshot_shown
+from editor.core.learning import snapshot_shown, typed_to_repeat
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 from editor.gui.view_review import repeated_note
@@ -18,8 +18,10 @@ from editor.gui.view_review import repeated_note
 class EditingMixin:
     """Part of ``QtTranscriptView`` (which holds the state these methods use)."""
 
-    def edit_characters(self, start: int, end: int, typed: str) -> int:
-        """Characters ``start:end`` of the shown text become ``typed``; returns where the caret goes."""
+    def edit_characters(self, start: int, end: int, typed: str, merge_id: object | None = None) -> int:
+        """Characters ``start:end`` of the shown text become ``typed``; returns where the caret goes.
+        ``merge_id``: that of the typing's undo step, which a choice typed on a frequent word
+        joins as it is repeated a slice at a time (without it, it is repeated at once)."""
         self.flush()
         doc = self.transcript
         n = len(doc)
@@ -48,9 +50,8 @@ class EditingMixin:
         doc.replace_span(a + first, a + last, text)
         if typed_from is not None:  # a case or mark typed is repeated elsewhere, as a choice is
             _run, a0, b0, n0, shown_before, done = typed_from
-            repeated = repeat_typed(doc, shown_before, a0, b0 + len(doc) - n0, done)
-            if repeated:
-                self.message.emit(f"What you typed: {repeated_note(repeated)}")
+            self.repeat_typed(typed_to_repeat(doc, shown_before, a0, b0 + len(doc) - n0, done),
+                              merge_id)
         self.flush()
         # The text after the edit reads as before (only the touched words are redrawn), so the
         # caret goes as far from the end as ``end`` was: typed spacing may be normalised.
@@ -94,9 +95,9 @@ class EditingMixin:
                 and self._run[1] in (start, end)):
             self._run_id += 1
         revision = self.transcript.revision
-        with self.transcript.history.group("Typing" if typed else "Delete",
-                                           merge_id=("edit", id(self), self._run_id)):
-            caret = self.edit_characters(start, end, typed)
+        merge_id = ("edit", id(self), self._run_id)
+        with self.transcript.history.group("Typing" if typed else "Delete", merge_id=merge_id):
+            caret = self.edit_characters(start, end, typed, merge_id)
         self._run = (kind, caret) if len(typed) <= 1 and not typed.isspace() else None
         if typed and typed.isspace() and start == end and self.transcript.revision == revision:
             # A space (or line break) next to a space or at the end changes no word yet: hold it

@@ -78,6 +78,29 @@ class ReviewMixin:
             announce(decided, note, repeated)
         return decided, note, repeated
 
+    def repeat_typed(self, choices: list[tuple[int, Kind]], merge_id: object | None) -> None:
+        """Repeat the case and mark choices typed (``editor.core.learning.typed_to_repeat``)
+        elsewhere, as a decision is: a choice on a frequent word (the ``repeater`` does it a
+        slice at a time) joins the typing's undo step (``merge_id``; without one, at once)
+        over the next turns of the event loop. Says how many were proposed."""
+        doc = self.transcript
+        repeated, many = 0, []
+        for token_id, kind in choices:
+            targets = repeat_targets(doc, token_id, kind)
+            if len(targets) > REPEAT_AT_ONCE and self.repeater is not None and merge_id is not None:
+                many.append((token_id, kind, targets))
+            elif targets:
+                repeated += repeat_on(doc, token_id, kind, targets)
+
+        def announce(n: int) -> None:
+            if n:
+                self.message.emit(f"What you typed: {repeated_note(n)}")
+
+        if not many:
+            announce(repeated)
+        for token_id, kind, targets in many:
+            self.repeater(token_id, kind, targets, merge_id, lambda n: announce(repeated + n))
+
     @property
     def current(self) -> Suggestion | None:
         if self._current is None:
