@@ -174,10 +174,12 @@ class EditingMixin:
             return
         position = cursor.position()
         index = self.token_at(position)
-        a, _, b = self.token_range(index)
-        if a < position < b:  # inside a word
+        a, mark, _b = self.token_range(index)
+        if a < position < mark:  # inside a word's letters
             self._type("\n")
             return
+        # between a word and its mark (proposed or in the text), or after it: the new paragraph
+        # begins at the next word and the mark stays with its word ("Hello ," split off it)
         following = index if position <= a else index + 1
         if following >= len(self.transcript) or following == 0:  # the next word typed starts one
             self._held = (position, "\n")

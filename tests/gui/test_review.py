@@ -62,6 +62,33 @@ def test_review_keys_act_only_while_a_suggestion_is_current(view, doc, qtbot):
     assert doc.suggestion(doc[0].id, Kind.PUNCT).state == State.PENDING
 
 
+@pytest.mark.parametrize("proposed", [True, False])
+def test_enter_between_a_word_and_its_mark_starts_a_paragraph_and_keeps_the_mark(view, doc, qtbot, proposed):
+    """Tab to a capital, an arrow key to the end of its word, Enter: the mark after the word
+    (proposed or in the text) became a word of its own ("Later ,") and no paragraph began."""
+    if proposed:
+        doc.set_suggestions([Suggestion(doc[0].id, Kind.CASE, "Later", {"Later": 0.9, "later": 0.1}),
+                             Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    else:
+        doc.replace_span(0, 1, "later,")
+    assert view.shown_text().startswith("Later, we" if proposed else "later, we")
+    qtbot.keyClick(view, Qt.Key.Key_Tab if proposed else Qt.Key.Key_Home)
+    qtbot.keyClick(view, Qt.Key.Key_End if not proposed else Qt.Key.Key_Right)
+    caret_to(view, len("later"))  # the caret between the word and its mark
+    assert not view.reviewing
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert doc.words() == ["later", "we", "met", "at", "the", "station"]
+    assert doc.paragraph_starts == [0, 1]
+    if proposed:
+        assert doc.suggestion(doc[0].id, Kind.PUNCT).state == State.PENDING
+        assert doc.suggestion(doc[0].id, Kind.CASE).state == State.PENDING
+    else:
+        assert doc[0].punct == ","
+    caret_to(view, len("lat"))  # inside the letters: the word splits, as in any editor
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert doc.words()[:2] == ["lat", "er"]
+
+
 def test_enter_after_the_last_suggestion_does_not_edit(view, doc, qtbot):
     doc.set_suggestions([Suggestion(doc[2].id, Kind.PUNCT, ",", {",": 0.7, "": 0.3})])
     seen = messages(view)
