@@ -41,6 +41,7 @@ from editor.gui.recovery import Autosaver
 from editor.gui.restoration import RestorationController
 from editor.gui.session import Session
 from editor.gui.transcription import TranscriptionController
+from editor.gui.view_review import EDITING_NOTE
 from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
 from editor.gui.window_files import RECENT_LIMIT, FileCommands
@@ -289,6 +290,8 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         if reviewing:
             self.mode_label.setText("Reviewing: Enter accepts, Delete rejects")
             self.mode_label.setToolTip("Move the caret (arrow keys, a click) or press Esc to edit")
+            if self.statusBar().currentMessage() == EDITING_NOTE:  # no longer true: not left beside it
+                self.statusBar().clearMessage()
         else:
             self.mode_label.setText("Editing")
             self.mode_label.setToolTip("Enter, Delete and digits edit the text; Tab goes to the "

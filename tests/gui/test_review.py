@@ -171,6 +171,21 @@ def reviewed(window):
     return window
 
 
+def test_going_back_to_review_clears_the_note_that_keys_edit(reviewed, qtbot):
+    """Tab, an arrow key ("Editing: Enter, Delete and 1–9 edit the text again"), Tab: the status
+    bar said both that the keys edit and, beside it, that Enter accepts."""
+    from editor.gui.view_review import EDITING_NOTE
+
+    view = reviewed.view
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert reviewed.statusBar().currentMessage() == EDITING_NOTE and not view.reviewing
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert view.reviewing and reviewed.mode_label.text().startswith("Reviewing")
+    assert reviewed.statusBar().currentMessage() != EDITING_NOTE
+
+
 def test_accept_all_takes_percent_and_shows_the_count_first(reviewed, qtbot):
     from PySide6.QtWidgets import QDialogButtonBox
 
