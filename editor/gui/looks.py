@@ -3,6 +3,8 @@ proposals, and the character formats of the confidence bands (the legend explain
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextFormat
 
 from editor.core.document import Kind, State, Transcript
@@ -20,6 +22,12 @@ _ALPHA = {"high": 70, "medium": 110, "low": 120}  # lighter where there are many
 CURRENT_COLOUR = "#1a1a1a"  # the frame around the suggestion under review
 
 Look = tuple[str, str, str, QTextCharFormat | None, QTextCharFormat | None]
+
+
+def percent(p: float) -> str:
+    """A confidence as the review shows it: whole percent, rounded down, so that one just under
+    a threshold (59.6 % under "Low < 60 %") never reads as the threshold itself."""
+    return f"{math.floor(p * 100 + 1e-9):.0f}%"
 
 
 def band_of(confidence: float, settings: Settings) -> str:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.settings import Settings
-from editor.gui.looks import BANDS, band_colour, band_of, describe_value
+from editor.gui.looks import BANDS, band_colour, band_of, describe_value, percent
 
 _FILTERS = ("All pending", "Low", "Medium", "High")
 #: Rows listed at most: the least confident ones are the ones to look at, and a short list is
@@ -310,7 +310,7 @@ class QtSuggestionList(QWidget):
         """"62%  …the old train station.  mark": the words around it as they would read."""
         doc = self._transcript
         if doc is None or not doc.has_token(s.token_id):
-            return f"{s.confidence:4.0%}  ?"
+            return f"{percent(s.confidence):>4}  ?"
         i = doc.index_of(s.token_id)
         token = doc[i]
         if s.kind == Kind.BREAK:
@@ -328,7 +328,7 @@ class QtSuggestionList(QWidget):
         after = doc[i + 1].text if i + 1 < len(doc) else ""
         if s.source == "choice":
             what += " · from your choice"
-        return f"{s.confidence:4.0%}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"
+        return f"{percent(s.confidence):>4}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"
 
     def set_reviewing(self, reviewing: bool) -> None:
         self.reviewing = reviewing
@@ -357,7 +357,7 @@ class QtSuggestionList(QWidget):
             text = html.escape(describe_value(s.kind, value))
             if value == s.value:
                 text = f"<b>{text}</b>"
-            rows.append(f"{n}. {text} — {p:.0%}")
+            rows.append(f"{n}. {text} — {percent(p)}")
         self.current_label.setText("<br>".join(rows))
 
     def _activated(self, item: QListWidgetItem) -> None:

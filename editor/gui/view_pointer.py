@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMenu, QToolTip
 
 from editor.core.document import Kind, State, Suggestion
 from editor.gui.gutter import format_time
-from editor.gui.looks import describe_value
+from editor.gui.looks import describe_value, percent
 from editor.gui.view_review import EDITING_NOTE, underlined
 
 PLAYED_COLOUR = "#0072B2"
@@ -38,7 +38,7 @@ class PointerMixin:
             for n, (value, p) in enumerate(s.alternatives()[:6], 1):
                 chosen = " ◀" if value == s.value else ""
                 rows.append(f"&nbsp;{n}. {html.escape(describe_value(s.kind, value))} — "
-                            f"{p:.0%}{chosen}")
+                            f"{percent(p)}{chosen}")
         return "<br>".join(rows)
 
     def time_html(self, index: int | None) -> str:
@@ -103,7 +103,7 @@ class PointerMixin:
         for s in self.suggestions_at(position):
             title = "Capitals" if s.kind == Kind.CASE else "Mark"
             for value, p in s.alternatives()[:6]:
-                action = menu.addAction(f"{title}: {describe_value(s.kind, value)}  ({p:.0%})")
+                action = menu.addAction(f"{title}: {describe_value(s.kind, value)}  ({percent(p)})")
                 action.triggered.connect(
                     lambda _=False, s=s, v=value: self.decide(s.token_id, s.kind, value=v))
             if s.state != State.REJECTED:

@@ -254,6 +254,26 @@ def test_the_list_says_what_each_suggestion_changes(reviewed):
     assert "lower case" in reviewed.panel.list.toolTip()
 
 
+def test_a_confidence_just_under_a_threshold_never_reads_as_it(reviewed):
+    """59.6 % was listed as "60%" under "Low < 60 %": the review shows whole percent rounded
+    down, in the list, the suggestion under review and the tooltip."""
+    doc = reviewed.transcript
+    low = reviewed.settings.review.low
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.PUNCT, ",", {",": low - 0.004, "": 1 - low + 0.004}),
+                         Suggestion(doc[3].id, Kind.PUNCT, ".", {".": low, "": 1 - low})])
+    reviewed.panel.filter.setCurrentIndex(1)  # Low
+    reviewed.panel.refresh()
+    below = f"{round(low * 100) - 1}%"
+    listed = {s.key: reviewed.panel.describe(s) for s in reviewed.panel.items}
+    assert listed[(doc[2].id, Kind.PUNCT)].lstrip().startswith(below)
+    assert (doc[3].id, Kind.PUNCT) not in listed  # at the threshold: medium, and says so
+    assert reviewed.panel.describe(doc.suggestion(doc[3].id, Kind.PUNCT)).lstrip().startswith(
+        f"{round(low * 100)}%")
+    reviewed.view.set_current(doc.suggestion(doc[2].id, Kind.PUNCT))
+    assert f"— {below}" in reviewed.panel.current_label.text()
+    assert f"— {below}" in reviewed.view.tooltip_html([doc.suggestion(doc[2].id, Kind.PUNCT)])
+
+
 # -- times on screen ---------------------------------------------------------------------------------
 def test_the_margin_shows_each_paragraphs_time(qtbot):
     tokens = [Token(w, start=60.0 + i, end=60.5 + i) for i, w in enumerate(
