@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.settings import Settings
+from editor.gui.gutter import CUE_COLOUR
 from editor.gui.looks import BANDS, band_colour, band_of, describe_value, percent
 
 _FILTERS = ("All pending", "Low", "Medium", "High")
@@ -94,6 +95,9 @@ class QtLegend(QWidget):
             "<b>proposed paragraph break</b> (the text runs on there until accepted; it starts on a "
             "new line without an empty one). ⋯ in the margin: a rejected break, the paragraph "
             "runs on. "
+            f"<span style='color:{CUE_COLOUR}'>│</span> before a word: a subtitle cue (or "
+            "segment) begins there. Times in the margin: when each paragraph begins (hover a "
+            "word for its own); Ctrl+J types the playback time. "
             "Export leaves proposals out unless you choose otherwise.")
 
 

@@ -346,7 +346,8 @@ def test_a_replaced_transcript_is_freed_without_a_full_collection(window, qtbot)
 def test_the_legend_explains_every_mark_the_text_can_carry(reviewed):
     key = reviewed.panel.legend.key.text()
     for what in ("proposed", "not in the text until accepted", "Wavy underline", "remove the mark",
-                 "Dotted underline", "low confidence", "Framed", "Export"):
+                 "Dotted underline", "low confidence", "Framed", "Export", "subtitle cue",
+                 "Times in the margin", "Ctrl+J"):
         assert what in key, what
     assert reviewed.panel.legend.labels["high"].text() == "High ≥ 90%"
 
