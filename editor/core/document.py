@@ -425,10 +425,15 @@ class Transcript(SuggestionReview):
     def delete_span(self, start: int, end: int) -> None:
         self.replace_span(start, end, "")
 
-    def set_metadata(self, **changes: Any) -> None:
+    def set_metadata(self, *, undoable: bool = True, **changes: Any) -> None:
+        """``undoable=False``: no undo step, for what is kept beside the person's work (the
+        project's own lexicon, brought up to date by a save)."""
         new = dataclasses.replace(self.metadata, **changes)
         if new != self.metadata:
-            self.history.push(Swap(self._apply_metadata, self.metadata, new), "Change details")
+            if undoable:
+                self.history.push(Swap(self._apply_metadata, self.metadata, new), "Change details")
+            else:
+                self._apply_metadata(new)
 
     # -- pushing commands ----------------------------------------------------------------------
     # -- undoable changes that apply no review rule (the review operations are built on them) --

@@ -226,6 +226,21 @@ class History:
         self._last_merge_id = None  # a later chunk must not merge into the saved step
         self.changed.emit()
 
+    def checkpoint(self) -> tuple[CommandGroup | None, int]:
+        """The current state, to be marked clean later (``mark_clean_at``) by a save that writes
+        it while the person goes on changing the document."""
+        top = self._undo[-1] if self._undo else None
+        return top, len(top.commands) if top is not None else 0
+
+    def mark_clean_at(self, point: tuple[CommandGroup | None, int]) -> None:
+        """The state of ``point`` (a ``checkpoint``) was just saved: ``is_clean`` holds whenever
+        undo or redo leads back to it. A step that grew since (a later change merged into it) is
+        no longer that state: then no state is clean until the next save."""
+        group, size = point
+        self._clean = _NEVER if group is not None and len(group.commands) != size else group
+        self._also_clean = []
+        self.changed.emit()
+
     def mark_also_clean(self) -> None:
         """The current state needs no saving either, beside the saved one: a change that is not
         the person's work (a restoration pass on a saved document). Undo or redo back to either

@@ -21,7 +21,7 @@ the user lexicon learn from.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from editor.core.document import Kind, State, Suggestion, Token, Transcript
@@ -251,10 +251,16 @@ def user_forms(doc: Transcript) -> dict[str, str]:
     what a capital at a sentence start gives ("okafor" -> "Okafor", "ipad" -> "iPad"), where every
     mid-sentence occurrence in the document agrees: for the user lexicon (so only what can be an
     entry of it: one word of at most `editor.core.lexicon.MAX_WORD` characters)."""
+    return forms_of(doc.tokens, lambda token_id: doc.suggestion_view(token_id).get(Kind.CASE))
+
+
+def forms_of(tokens: Sequence[Token], case_of: Callable[[int], Suggestion | None]) -> dict[str, str]:
+    """`user_forms` of a document's tokens and its case suggestions by token id (``case_of``):
+    copies of them, read on the thread that writes a project while the person goes on."""
     seen: dict[str, set[str]] = {}
     chosen: set[str] = set()  # decided mid-sentence: a case suggestion, or a form typed where none was
     starts = True
-    for t in doc.tokens:  # one pass (on the UI thread when saving a long transcript)
+    for t in tokens:  # one pass
         mid, starts = not starts, ends_sentence(t.punct)
         if not mid:
             continue
@@ -262,7 +268,7 @@ def user_forms(doc: Transcript) -> dict[str, str]:
         word = t.word.lower()
         if form and any(ch.isalpha() for ch in form) and form.lower() == word:
             seen.setdefault(word, set()).add(form)
-        case = doc.suggestion_view(t.id).get(Kind.CASE)
+        case = case_of(t.id)
         if (case.state != State.PENDING) if case is not None else form != t.word:
             chosen.add(word)
     return {w: next(iter(f)) for w, f in seen.items()

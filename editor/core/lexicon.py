@@ -106,3 +106,17 @@ def project_forms(extra: Mapping[str, object], where: str = "project") -> dict[s
     """The project-local lexicon kept in a transcript's metadata extra (empty when none)."""
     forms = extra.get("lexicon")
     return check_forms(forms, where) if forms is not None else {}
+
+
+def with_project_forms(extra: Mapping[str, object], forms: Mapping[str, str]) -> dict[str, object] | None:
+    """A transcript's metadata ``extra`` with its own lexicon made ``forms`` (the forms its words
+    are written in now), or None when it holds them already (so that saving a document whose
+    forms did not change changes nothing)."""
+    if extra.get("lexicon", {}) == forms or (not forms and "lexicon" not in extra):
+        return None
+    updated = dict(extra)
+    if forms:
+        updated["lexicon"] = dict(forms)
+    else:
+        updated.pop("lexicon", None)
+    return updated

@@ -96,9 +96,11 @@ class RecoveryState:
         return (f'{dumps(head)[:-1]},"tokens":[{",".join(tokens_json)}],'
                 f'"suggestions":[{",".join(suggestions_json)}]}}').encode()
 
-    def parts(self, cache: EncodeCache | None = None, mirror: SuggestionMirror | None = None
-              ) -> tuple[dict[str, Any], list[Encoded]]:
-        """The project's head (everything but tokens and suggestions) and its runs, in order.
+    def parts(self, cache: EncodeCache | None = None, mirror: SuggestionMirror | None = None,
+              path: str | os.PathLike[str] | None = None) -> tuple[dict[str, Any], list[Encoded]]:
+        """The project's head (everything but tokens and suggestions) and its runs, in order;
+        with the ``path`` it is written to, a recording in that file's folder is named relative
+        to it (as ``stet_document`` does).
 
         With the ``mirror`` and ``cache`` that one recovery file keeps, the state's changes are
         applied to the mirror, and a run whose tokens are the very ones encoded last time and
@@ -106,7 +108,7 @@ class RecoveryState:
         cost of an autosave follows the edit, not the length of the transcript."""
         from editor.core.formats.stet import stet_document
 
-        head = stet_document(Transcript(metadata=self.metadata))
+        head = stet_document(Transcript(metadata=self.metadata), path)
         head["paragraph_starts"] = [self.tokens[i].id for i in self.paragraph_starts
                                     if 0 < i < len(self.tokens)]
         head["recovery"] = self.info.to_json()

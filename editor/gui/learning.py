@@ -9,7 +9,7 @@ runs them off the UI thread and shows them.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QInputDialog,
                                QLabel, QListWidget, QListWidgetItem, QMessageBox, QPushButton, QVBoxLayout, QWidget)
 
-from editor.core.document import Transcript
+from editor.core.document import Suggestion, Token, Transcript
 from editor.core.errors import UserError
 from editor.core.learning import user_forms
 from editor.core.lexicon import UserLexicon, check_forms
@@ -79,34 +79,47 @@ class LearningController(QObject):
         self._doc, self._learned_digest = transcript, learned if isinstance(learned, str) else None
         self._learned_revision = None
 
-    def _unchanged(self, transcript: Transcript) -> bool:
-        """Nothing changed in ``transcript`` since the review last learned from."""
-        return transcript is self._doc and transcript.revision == self._learned_revision
+    def _unchanged(self, transcript: Transcript, revision: int | None = None) -> bool:
+        """Nothing changed in ``transcript`` (at ``revision``, by default its current one) since
+        the review last learned from."""
+        revision = transcript.revision if revision is None else revision
+        return transcript is self._doc and revision == self._learned_revision
 
-    def record(self, transcript: Transcript, forms: dict[str, str]) -> dict:
-        """The project's ``LEARNING`` record as a save writes it (before the learning runs):
-        the fingerprint last learned from, and whether decisions may wait to be learned from."""
+    def recorder(self, transcript: Transcript) -> Callable[[dict[str, str], Sequence[Suggestion]], dict]:
+        """What gives the project's ``LEARNING`` record as a save writes it (before the learning
+        runs): the fingerprint last learned from, and whether decisions may wait to be learned
+        from. Call on the UI thread; what it returns runs where the save is written, with the
+        forms and the suggestions written."""
         from editor.core.document import State
         from editor.restore.learned import LEARNING
 
-        decided = (next(transcript.iter_suggestions(state=State.ACCEPTED), None) is not None
-                   or next(transcript.iter_suggestions(state=State.REJECTED), None) is not None)
         known = self._learned_digest if transcript is self._doc else None
-        return {LEARNING: {"learned": known, "pending": (decided or bool(forms)) and not self._unchanged(transcript)}}
+        unchanged = self._unchanged(transcript)
+
+        def record(forms: dict[str, str], suggestions: Sequence[Suggestion]) -> dict:
+            decided = any(s.state in (State.ACCEPTED, State.REJECTED) for s in suggestions)
+            return {LEARNING: {"learned": known, "pending": (decided or bool(forms)) and not unchanged}}
+        return record
 
     def remember(self, transcript: Transcript, forms: dict[str, str] | None = None,
-                 source: str | None = None) -> BackgroundOp | None:
+                 source: str | None = None, *, tokens: tuple[Token, ...] | None = None,
+                 suggestions: Sequence[Suggestion] | None = None,
+                 revision: int | None = None) -> BackgroundOp | None:
         """Learn from ``transcript``'s review (call after it was saved); ``forms``: its
         ``user_forms`` when the caller has them already (a pass over every word saved); ``source``:
-        the project file, so that saving it again replaces what it taught before. Nothing is
-        learned when the review teaches nothing new (the worker compares fingerprints)."""
-        if not self.settings.review.learn_from_reviews or self._unchanged(transcript):
+        the project file, so that saving it again replaces what it taught before. ``tokens``,
+        ``suggestions`` and ``revision``: what the save wrote (the document may have changed
+        since), when not the document as it stands. Nothing is learned when the review teaches
+        nothing new (the worker compares fingerprints)."""
+        revision = transcript.revision if revision is None else revision
+        if not self.settings.review.learn_from_reviews or self._unchanged(transcript, revision):
             return None
         from editor.restore.learned import suggestions_snapshot
 
         forms = user_forms(transcript) if forms is None else forms
-        tokens, suggestions = transcript.tokens, suggestions_snapshot(transcript)  # copies for the worker
-        language, revision = transcript.metadata.language, transcript.revision
+        if tokens is None or suggestions is None:  # copies for the worker
+            tokens, suggestions = transcript.tokens, suggestions_snapshot(transcript)
+        language = transcript.metadata.language
         known = self._learned_digest if transcript is self._doc else None
         loader = self.loader
 
@@ -161,20 +174,6 @@ class LearningController(QObject):
 
     def _failed(self, err: BaseException) -> None:
         self.error.emit(f"Could not keep what this review taught: {err}")
-
-
-def project_lexicon_update(transcript: Transcript, forms: dict[str, str] | None = None) -> dict | None:
-    """The metadata ``extra`` with the document's own lexicon brought up to date, or None when it
-    is already current (so that saving a document whose forms did not change changes nothing)."""
-    forms = user_forms(transcript) if forms is None else forms
-    extra = dict(transcript.metadata.extra)
-    if extra.get("lexicon", {}) == forms or (not forms and "lexicon" not in extra):
-        return None
-    if forms:
-        extra["lexicon"] = forms
-    else:
-        extra.pop("lexicon", None)
-    return extra
 
 
 class LearnedDialog(QDialog):

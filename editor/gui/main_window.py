@@ -3,7 +3,9 @@ find/replace, export, save, autosave and recovery.
 
 Scripting surface (tests, ``stet gui --screenshot``, benchmarks): ``MainWindow()``,
 ``open_path(path)``, ``open_reporting(path)``, ``restoration_finished``,
-``accept_all(min_confidence)``, ``export(path)``, ``undo()``/``redo()``, ``save(path)``.
+``accept_all(min_confidence)``, ``export(path)``, ``undo()``/``redo()``, ``save(path)`` (written
+in the background: ``project_saved``/``project_save_failed``; ``save(path, wait=True)`` returns
+once written).
 Accept-all, undo and redo of more than ``BULK_AT_ONCE`` changes run a slice per turn of the event
 loop and emit ``bulk_finished`` when done. Other parts of the window (a player bar) go in with
 ``add_bottom_widget(widget)`` and follow ``transcript_opened(transcript)``.
@@ -39,6 +41,7 @@ from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
 from editor.gui.recovery import Autosaver
 from editor.gui.restoration import RestorationController
+from editor.gui.saving import ProjectSaver
 from editor.gui.session import Session
 from editor.gui.transcription import TranscriptionController
 from editor.gui.view_review import EDITING_NOTE
@@ -63,6 +66,8 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
     bulk_finished = Signal()  # an accept-all, undo or redo has been carried out completely
     transcript_opened = Signal(object)  # Transcript
     autosaved = Signal(str)  # path of the recovery file
+    project_saved = Signal(str)  # path of the project, once written (``save``)
+    project_save_failed = Signal(str)  # why a save could not be written
 
     def __init__(self, settings: Settings | None = None, *, interactive: bool | None = None,
                  parent: QWidget | None = None) -> None:
@@ -81,6 +86,10 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.autosaver = Autosaver(self)
         self.autosaver.saved.connect(self.autosaved)
         self.autosaver.failed.connect(self._autosave_failed)
+        # the project is written off the UI thread (editor.gui.saving)
+        self.saver = ProjectSaver(self)
+        self.saver.written.connect(self._project_written)
+        self.saver.failed.connect(self._project_not_written)
         self.setWindowTitle("Stet")
         self.setAcceptDrops(True)
         self.resize(1200, 780)
@@ -202,6 +211,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
     def set_transcript(self, doc: Transcript, *, source: Path | None = None,
                        project: Path | None = None, restore: bool = True) -> None:
         """Show ``doc`` (replacing the current one) and, if it has no suggestions, restore it."""
+        self.finish_saving()  # the document shown until now is written before it goes
         self.stop_restoration()
         self._unwatch(self.transcript)
         self.autosaver.discard()  # the work shown until now was saved or given up
@@ -415,9 +425,11 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
 
     # -- closing -----------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.may_discard():
+        # a save under way is written first, whatever may_discard says (never half a file)
+        if not self.finish_saving() or not self.may_discard():
             event.ignore()
             return
+        self.saver.close()
         self.restoration.cancel(quiet=True)
         self.transcription.cancel(quiet=True)
         process.release_collections()  # a cancelled pass does not end the hold itself

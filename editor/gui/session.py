@@ -69,6 +69,15 @@ class Session:
         self._edited = self._unsaved = False
         self.transcript.history.mark_clean()
 
+    def mark_saved_at(self, project: Path, point: object) -> None:
+        """The transcript as it stood at ``point`` (``History.checkpoint``) was just written to
+        ``project``, and it changed since: it stays modified, unless undo leads back there."""
+        self.project = project
+        history = self.transcript.history
+        history.mark_clean_at(point)  # type: ignore[arg-type]
+        self._unsaved = False
+        self._edited = not history.is_clean
+
     def mark_unsaved(self) -> None:
         """The transcript holds work that is in no file (recovered, or just transcribed)."""
         self._unsaved = True

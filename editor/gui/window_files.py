@@ -3,7 +3,9 @@
 
 ``FileCommands`` is a part of ``MainWindow`` (editor.gui.main_window), which provides ``session``,
 ``settings``, ``interactive``, ``transcription``, ``opening``, ``learning``, ``autosaver``,
-``recent_menu``, ``set_transcript``, ``report_error``, ``save_settings``, ``show_status``, and
+``saver`` (an ``editor.gui.saving.ProjectSaver`` whose ``written``/``failed`` come to
+``_project_written``/``_project_not_written``), the signals ``project_saved`` and
+``project_save_failed``, ``recent_menu``, ``set_transcript``, ``report_error``, ``save_settings``, ``show_status``, and
 ``restoration`` with ``_configure_restoration`` (the model learning reads, as restoring does).
 """
 
@@ -12,17 +14,18 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from editor.core.document import Transcript
 from editor.core.errors import UserError
 from editor.core.formats import READERS, can_read, read_any, write_any
-from editor.core.learning import user_forms
+from editor.core.lexicon import with_project_forms
 from editor.core.render import NONE, RenderPolicy
 from editor.gui import opening, overwrite
 from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog
-from editor.gui.learning import project_lexicon_update
+from editor.gui.saving import SaveJob
 from editor.media.kinds import MEDIA_SUFFIXES, is_media
 
 RECENT_LIMIT = 10
@@ -79,6 +82,8 @@ class FileCommands:
 
     def may_discard(self) -> bool:
         """True when the current work may be replaced (saved, nothing done, or the person agrees)."""
+        if not self.finish_saving():  # a save under way ends first (it may leave nothing unsaved)
+            return False
         if not self.session.dirty or not self.interactive:
             return True
         answer = QMessageBox.question(
@@ -88,25 +93,82 @@ class FileCommands:
         if answer == QMessageBox.StandardButton.Cancel:
             return False
         if answer == QMessageBox.StandardButton.Save:
-            self.save_dialog()
+            self.save_dialog(wait=True)  # written before the work is replaced or the window goes
             return not self.session.dirty
         return True
 
     # -- saving and exporting ----------------------------------------------------------------------
-    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
-        """Save the session as a .stet project (every suggestion and its state kept)."""
-        target = Path(path) if path is not None else self.session.project
+    def save(self, path: str | os.PathLike[str] | None = None, *, wait: bool = False) -> Path:
+        """Save the session as a .stet project (every suggestion and its state kept): the document
+        is taken as it stands now and written on a thread of its own (``editor.gui.saving``);
+        ``project_saved`` or ``project_save_failed`` tells when it is done, and the session is
+        clean then if nothing changed meanwhile. ``wait``: return once it is written, raising
+        ``UserError`` or ``OSError`` when it could not be (for scripts)."""
+        target = Path(path) if path is not None else self.saver.last_target or self.session.project
         if target is None:
             raise UserError("no project file to save to yet; give a path")
         if target.suffix.lower() != ".stet":
             target = target.with_suffix(".stet")
-        doc = self.transcript
-        forms = user_forms(doc)  # one pass over the words, for the project and the user
-        extra = project_lexicon_update(doc, forms)  # the project's own lexicon travels in it
-        if extra is not None:
-            doc.set_metadata(extra=extra)
-        # what Stet has learned from it (learning itself runs after the save, off this thread)
-        write_any(doc, target, extra=self.learning.record(doc, forms))
+        self.statusBar().showMessage(f"Saving {target.name}…")
+        self.saver.save(target)
+        if wait:
+            self.saver.wait()
+            job = self.saver.last_job  # this one: nothing else is asked for while waiting
+            if job is not None and job.error is not None:
+                raise job.error
+        return target
+
+    def finish_saving(self) -> bool:
+        """Wait for a save under way (before closing, or replacing the document): at once when
+        it is quick, else with a message, and where a person can answer, asking again every 10 s
+        whether to keep waiting. False when they chose not to (the save goes on)."""
+        saver = self.saver
+        if saver.wait(0.3):
+            return True
+        name = (saver.last_target or Path("the project")).name
+        self.statusBar().showMessage(f"Finishing saving {name}…")
+        self.statusBar().repaint()  # painted now: the event loop does not turn while waiting
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            while not saver.wait(10.0):
+                if not self.interactive:
+                    continue
+                QApplication.restoreOverrideCursor()
+                answer = QMessageBox.question(
+                    self, "Still saving", f"Stet is still writing {name} (the disk is slow or not "
+                    "answering). Keep waiting? If not, the window stays open and the save goes on.",
+                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                    QMessageBox.StandardButton.Yes)
+                if answer != QMessageBox.StandardButton.Yes:
+                    return False
+                QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        finally:
+            if QApplication.overrideCursor() is not None:
+                QApplication.restoreOverrideCursor()
+        return True
+
+    def _project_written(self, job: SaveJob) -> None:
+        """A save is written (on the UI thread): the session is clean if the document is still
+        what was written, and stays modified for what changed since."""
+        written = job.result
+        assert written is not None
+        doc, target = job.doc, job.target
+        if doc is self.transcript:
+            current = doc.revision == job.revision
+            # the project's own lexicon, as written (beside the person's work: no undo step)
+            extra = with_project_forms(doc.metadata.extra, written.forms)
+            if extra is not None:
+                doc.set_metadata(extra=extra, undoable=False)
+            if current:
+                self.session.mark_saved(target)
+            else:
+                self.session.mark_saved_at(target, job.point)
+            if not self.session.dirty:
+                self.autosaver.discard()  # else the autosave keeps what came after
+            learned_at = doc.revision if current else job.revision
+            self.update_title()
+        else:  # (another document was opened meanwhile)
+            learned_at = job.revision
         from functools import partial
 
         from editor.gui.restoration import load_restorer
@@ -114,13 +176,22 @@ class FileCommands:
         # the restorer this window restores with, loaded once per process (on the worker thread)
         self._configure_restoration()  # the model the settings name, even before any pass ran
         self.learning.loader = partial(load_restorer, self.restoration.model, self.restoration.device)
-        self.learning.remember(doc, forms, str(target.resolve()))
-        self.session.mark_saved(target)
+        # what Stet has learned from it: from what was written, off this thread
+        self.learning.remember(doc, written.forms, str(target.resolve()), tokens=written.tokens,
+                               suggestions=written.suggestions, revision=learned_at)
         self.remember_recent(target)
-        self.autosaver.discard()
+        later = "; later changes are not saved yet" if self.session.dirty and doc is self.transcript else ""
+        self.statusBar().showMessage(f"Saved {target.name}{later}", 4000)
+        self.project_saved.emit(str(target))
+
+    def _project_not_written(self, job: SaveJob) -> None:
+        """A save failed: the document stays modified (its file is as it was), and says why."""
+        err = job.error
+        why = str(err).splitlines()[0] if str(err) else type(err).__name__
         self.update_title()
-        self.statusBar().showMessage(f"Saved {target.name}", 4000)
-        return target
+        self.report_error("Cannot save", err if isinstance(err, UserError | OSError) else UserError(why))
+        self.statusBar().showMessage(f"Not saved: {why}", 15000)
+        self.project_save_failed.emit(why)
 
     def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
         """Write the transcript by extension; pending suggestions are left out unless ``policy``
@@ -133,9 +204,10 @@ class FileCommands:
                                      12000 if warnings else 4000)
         return path
 
-    def save_dialog(self, ask: bool = False) -> None:
+    def save_dialog(self, ask: bool = False, *, wait: bool = False) -> None:
+        """File > Save (As): ``wait``: until it is written (errors are reported either way)."""
         session = self.session
-        target = session.project
+        target = self.saver.last_target or session.project
         if target is None or ask:
             suggested = session.project or (session.source.with_suffix(".stet") if session.source
                                             else Path(self.last_folder()) / "untitled.stet")
@@ -157,6 +229,9 @@ class FileCommands:
             self.save(target)
         except (UserError, OSError) as err:
             self.report_error("Cannot save", err)
+            return
+        if wait:
+            self.finish_saving()
 
     def export_dialog(self) -> None:
         session = self.session

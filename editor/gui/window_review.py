@@ -207,6 +207,11 @@ class ReviewCommands:
         """A bulk step (accept all, undoing or redoing one) is under way, a slice per turn."""
         return self._bulk is not None
 
+    def finish_bulk(self) -> None:
+        """Carry out what is left of a bulk step now (a save waited for must not write half)."""
+        while self._bulk is not None:
+            self._bulk_slice()
+
     def busy_with_bulk(self) -> bool:
         if self._bulk is not None:
             self.statusBar().showMessage("Still working on the last step…", 2000)

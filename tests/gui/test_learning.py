@@ -49,7 +49,7 @@ def test_saving_keeps_the_forms_written_in_the_project_and_the_user_lexicon(wind
     for i in (7, 10):
         doc.accept(doc[i].id, Kind.CASE)
     target = tmp_path / "talk.stet"
-    window.save(target)
+    window.save(target, wait=True)
     saved = json.loads(target.read_text(encoding="utf-8"))
     assert saved["metadata"]["extra"]["lexicon"] == {"okafor": "Okafor"}
     qtbot.waitUntil(lambda: UserLexicon.load().forms.get("okafor") == "Okafor", timeout=10000)
@@ -61,7 +61,7 @@ def test_saving_learns_nothing_when_turned_off(window, qtbot, tmp_path):
     window.set_transcript(doc, restore=False)
     for i in (2, 7, 10):
         doc.edit_token(i, surface="Okafor")
-    window.save(tmp_path / "talk.stet")
+    window.save(tmp_path / "talk.stet", wait=True)
     qtbot.wait(300)
     assert UserLexicon.load().forms == {}
 
@@ -153,7 +153,7 @@ def test_saving_teaches_the_profile_what_stet_eval_simulates(window, qtbot, tmp_
     doc.reject(doc[0].id, Kind.PUNCT)
     doc.accept(doc[3].id, Kind.CASE)
     with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
-        window.save(tmp_path / "talk.stet")
+        window.save(tmp_path / "talk.stet", wait=True)
     assert got.args == [4]  # reviewed words the profile learned from
     kept = load_learned(profile_key(doc.metadata.language, []))
     assert kept.pair_marks == {("well", "you"): ""} and kept.case_forms == {"okafor": "Okafor"}
@@ -232,15 +232,15 @@ def test_what_is_not_learned_yet_travels_in_the_project(window, qtbot, tmp_path)
     window.settings.review.learn_from_reviews = False
     target = tmp_path / "talk.stet"
     window.set_transcript(_reviewed_doc(), restore=False)
-    window.save(target)
+    window.save(target, wait=True)
     assert _learning_record(target) == {"learned": None, "pending": True}
     assert list_profiles() == []
     window.settings.review.learn_from_reviews = True
     window.open_path(target)  # closed and opened again: still to learn
     with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
-        window.save(target)
+        window.save(target, wait=True)
     assert got.args == [4] and [p.words for p in list_profiles()] == [4]
-    window.save(target)  # nothing new: not learned again, and the project says it was learned
+    window.save(target, wait=True)  # nothing new: not learned again, and the project says it was learned
     assert not window.learning.running
     record = _learning_record(target)
     assert record["pending"] is False and isinstance(record["learned"], str)
@@ -248,14 +248,14 @@ def test_what_is_not_learned_yet_travels_in_the_project(window, qtbot, tmp_path)
     doc = window.transcript
     learned: list[int] = []
     window.learning.learned.connect(learned.append)
-    window.save(target)  # opened again: the worker finds the review already learned from
+    window.save(target, wait=True)  # opened again: the worker finds the review already learned from
     qtbot.waitUntil(lambda: not window.learning.running, timeout=60000)
     assert learned == [] and [p.words for p in list_profiles()] == [4]
-    window.save(target)
+    window.save(target, wait=True)
     assert _learning_record(target) == record and not window.learning.running
     doc.accept(doc[8].id, Kind.PUNCT)  # a new decision
     with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
-        window.save(target)
+        window.save(target, wait=True)
     assert _learning_record(target) == {"learned": record["learned"], "pending": True}
     assert got.args == [9]  # the stretch from the first decision to the last, learned again at once
 
@@ -268,7 +268,7 @@ def test_a_project_from_before_the_learning_record_is_learned_at_its_next_save(w
     assert "learning" not in json.loads(target.read_text(encoding="utf-8"))["metadata"]["extra"]
     window.open_path(target)
     with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
-        window.save(target)
+        window.save(target, wait=True)
     assert got.args == [4]
 
 
@@ -283,7 +283,7 @@ def test_the_model_s_common_words_do_not_join_the_user_lexicon(window, qtbot, tm
         doc.accept(doc[i].id, Kind.CASE)
     doc.edit_token(7, surface="Okafor")  # every occurrence mid-sentence agrees
     with qtbot.waitSignal(window.learning.learned, timeout=60000):
-        window.save(tmp_path / "talk.stet")
+        window.save(tmp_path / "talk.stet", wait=True)
     assert UserLexicon.load().forms == {"okafor": "Okafor"}  # "station" is among the tiny model's words
     saved = json.loads((tmp_path / "talk.stet").read_text(encoding="utf-8"))
     assert saved["metadata"]["extra"]["lexicon"] == {"okafor": "Okafor", "station": "Station"}  # the project's own

@@ -7,7 +7,7 @@ import pytest
 @pytest.fixture
 def project(restored, tmp_path):
     """A project of the restored sample, every suggestion pending in it."""
-    path = restored.save(tmp_path / "sample.stet")
+    path = restored.save(tmp_path / "sample.stet", wait=True)
     assert restored.transcript.pending()
     return path
 

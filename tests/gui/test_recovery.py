@@ -113,7 +113,7 @@ def test_saving_or_closing_on_purpose_leaves_nothing_to_recover(make_window, qtb
     w = make_window()
     _open(w, qtbot)
     _autosaved(w, qtbot)
-    w.save(tmp_path / "kept.stet")
+    w.save(tmp_path / "kept.stet", wait=True)
     assert not w.recovery_path.exists()
     folder = w.recovery_path.parent
     w.close()

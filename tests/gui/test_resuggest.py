@@ -73,7 +73,7 @@ def test_resuggest_is_offered_after_a_save_taught_something(window, qtbot, tmp_p
     _show(window, qtbot, doc)
     assert window.resuggest_button.isHidden()
     with qtbot.waitSignal(window.learning.learned, timeout=60000):
-        window.save(tmp_path / "talk.stet")
+        window.save(tmp_path / "talk.stet", wait=True)
     assert not window.resuggest_button.isHidden()
     assert "Re-suggest" in window.statusBar().currentMessage()
     with qtbot.waitSignal(window.restoration_finished, timeout=60000):
@@ -85,7 +85,7 @@ def test_resuggest_is_offered_after_a_save_taught_something(window, qtbot, tmp_p
 def test_resuggest_asked_while_learning_waits_for_it(window, qtbot, tmp_path):
     doc = _doc()
     _show(window, qtbot, doc)
-    window.save(tmp_path / "talk.stet")
+    window.save(tmp_path / "talk.stet", wait=True)
     assert window.learning.running
     window.resuggest_learned()
     assert not window.restoration.running  # waits for what this save teaches

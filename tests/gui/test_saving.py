@@ -105,6 +105,7 @@ def test_save_as_asks_when_the_name_changes_after_the_dialog(window, talk, monke
     assert existing.read_text(encoding="utf-8") == "{}" and "already exists" in asked.texts[0]
     asked.answer = QMessageBox.StandardButton.Yes
     window.save_dialog(ask=True)
+    window.saver.wait()  # written on a thread of its own
     assert window.path == existing and not window.dirty
 
 
@@ -119,7 +120,7 @@ def test_a_read_only_target_gets_a_message_not_an_overwrite(window, talk, monkey
     assert len(asked.texts) == 1 and "read-only" in asked.texts[0]
     with pytest.raises(UserError, match="read-only"):  # scripted: the writer refuses it too
         window.export(locked)
-    project = window.save(tmp_path / "project.stet")
+    project = window.save(tmp_path / "project.stet", wait=True)
     project.chmod(0o444)
     before = project.read_bytes()
     window.view.edit_characters(0, 0, "More ")

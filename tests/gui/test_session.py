@@ -110,7 +110,7 @@ def test_the_window_title_follows_the_saved_state(restored, tmp_path):
     assert not window.dirty and not window.isWindowModified()  # restoration is not the person's
     window.view.edit_characters(0, 0, "Hello ")
     assert window.dirty and window.isWindowModified()
-    window.save(tmp_path / "talk.stet")
+    window.save(tmp_path / "talk.stet", wait=True)
     assert not window.dirty and window.windowTitle().startswith("talk.stet")
     window.view.edit_characters(0, 0, "Well ")
     assert window.dirty

@@ -106,7 +106,7 @@ def test_save_and_reopen_keeps_suggestions(restored, tmp_path, settings, qtbot):
     doc = restored.transcript
     s = doc.pending()[0]
     doc.accept(s.token_id, s.kind)
-    project = restored.save(tmp_path / "session.stet")
+    project = restored.save(tmp_path / "session.stet", wait=True)
     assert not restored.dirty
     other = MainWindow(settings, interactive=False)
     qtbot.addWidget(other)

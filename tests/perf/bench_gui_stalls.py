@@ -53,18 +53,19 @@ def main() -> int:
             app.processEvents()
             time.sleep(0.002)
 
-    def stall_of(step, settle_s: float = 0.3, bulk: bool = True) -> tuple[float, float]:
+    def stall_of(step, settle_s: float = 0.3, bulk: bool = True, done=None) -> tuple[float, float]:
         """Longest gap (ms, wall and UI-thread CPU) from starting ``step`` on the event loop until
-        it is done (a bulk step runs a slice at a time: ``bulk_finished``) and has settled."""
+        it is done (a bulk step runs a slice at a time: ``bulk_finished``; a step written in the
+        background says so by ``done``) and has settled."""
         beat = Heartbeat()
         beat.start()
         loop = QEventLoop()
 
-        def finished() -> None:
+        def finished(*_args) -> None:
             QTimer.singleShot(int(settle_s * 1000), loop.quit)
 
         # None: an older Stet, all at once
-        signal = getattr(window, "bulk_finished", None) if bulk else None
+        signal = done if done is not None else getattr(window, "bulk_finished", None) if bulk else None
         if signal is None:
             QTimer.singleShot(20, lambda: (step(), finished()))
         else:
@@ -186,8 +187,11 @@ def main() -> int:
         return stall_of(saver.save_now, settle_s=0.6, bulk=False)
 
     def saving(run: int) -> tuple[float, float]:
+        """From File > Save until the project is written (on its own thread, where the window
+        writes it there: ``project_saved``) and the learning that follows has settled."""
         written()
-        return stall_of(lambda: window.save(tmp / f"saved-{run}.stet"), settle_s=0.8, bulk=False)
+        return stall_of(lambda: window.save(tmp / f"saved-{run}.stet"), settle_s=0.8, bulk=False,
+                        done=getattr(window, "project_saved", None))
 
     open_and_restore(raw_transcript(tmp / "warm.txt", 300, args.paragraph))  # load the model
     source = raw_transcript(tmp / "long.txt", args.words, args.paragraph)

@@ -91,7 +91,7 @@ def main() -> int:
         source = transcript_file(tmp, fmt, args.words, args.paragraph)
         if fmt == "stet":  # a project saved after restoring: every suggestion pending in it
             open_and_restore(source, args.words)
-            source = window.save(tmp / "long.stet")
+            source = window.save(tmp / "long.stet", wait=True)
         opening, restoring = results.setdefault(fmt, ([], []))
         for run in range(args.runs):
             load = os.getloadavg()[0]
