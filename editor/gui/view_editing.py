@@ -12,7 +12,7 @@ from editor.core.document import Kind, State
 from editor.core.learning import snapshot_shown, typed_to_repeat
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
-from editor.gui.view_review import repeated_note
+from editor.gui.view_review import OUT_OF_VIEW_NOTE, repeated_note
 
 
 class EditingMixin:
@@ -265,6 +265,9 @@ class EditingMixin:
         elif review_key and self._current is None:  # review mode, nothing left under review
             self.message.emit("No suggestion selected: Tab goes to the next one; move the caret "
                               "(arrow keys, a click) to edit the text")
+        elif review_key and not self.current_in_view():  # scrolled away: not visibly current
+            self.ensureCursorVisible()
+            self.message.emit(OUT_OF_VIEW_NOTE)
         elif reviewing and hotkeys.pressed(event, hotkeys.ACCEPT):
             self.accept_current()
         elif reviewing and hotkeys.pressed(event, hotkeys.REJECT):

@@ -24,6 +24,8 @@ _DECISIONS = itertools.count()
 #: ``merge_id``), then calls ``announce(how many changed)``. The window gives one.
 Repeater = Callable[[int, Kind, list[int], object, Callable[[int], None]], None]
 
+OUT_OF_VIEW_NOTE = ("The suggestion under review was out of view; here it is again: Enter accepts "
+                    "it, Delete rejects it")
 EDITING_NOTE = "Editing: Enter, Delete and 1–9 edit the text again (Tab goes back to the suggestions)"
 
 
@@ -100,6 +102,11 @@ class ReviewMixin:
             announce(repeated)
         for token_id, kind, targets in many:
             self.repeater(token_id, kind, targets, merge_id, lambda n: announce(repeated + n))
+
+    def current_in_view(self) -> bool:
+        """Whether the suggestion under review is on screen (the caret is at it): a key acts on
+        it only then, not after the text was scrolled away from it."""
+        return self.viewport().rect().intersects(self.cursorRect(self.textCursor()))
 
     @property
     def current(self) -> Suggestion | None:

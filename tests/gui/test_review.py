@@ -89,6 +89,34 @@ def test_enter_between_a_word_and_its_mark_starts_a_paragraph_and_keeps_the_mark
     assert doc.words()[:2] == ["lat", "er"]
 
 
+def test_review_keys_do_not_act_on_a_suggestion_scrolled_out_of_view(qtbot):
+    """Tab, then the text scrolled away with the wheel or scroll bar: Enter accepted the
+    suggestion no longer on screen (and repeated it on 2,398 other words). Now the key brings
+    it back into view and acts only when pressed again."""
+    from editor.gui.view_review import OUT_OF_VIEW_NOTE
+
+    doc = Transcript.from_text("\n\n".join(" ".join(["word"] * 40) for _ in range(60)))
+    doc.set_suggestions([Suggestion(doc[3].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    view.setFocus()
+    seen = messages(view)
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert view.reviewing and view.current_in_view()
+    bar = view.verticalScrollBar()
+    for key in (Qt.Key.Key_Return, Qt.Key.Key_Delete, Qt.Key.Key_2):
+        bar.setValue(bar.maximum())
+        assert not view.current_in_view()
+        qtbot.keyClick(view, key)
+        assert doc.suggestion(doc[3].id, Kind.PUNCT).state == State.PENDING
+        assert seen[-1] == OUT_OF_VIEW_NOTE and view.current_in_view() and bar.value() < bar.maximum()
+    assert doc.words() == ["word"] * 2400 and view.reviewing
+    qtbot.keyClick(view, Qt.Key.Key_Return)  # now on screen: it acts
+    assert doc.suggestion(doc[3].id, Kind.PUNCT).state == State.ACCEPTED
+
+
 def test_enter_after_the_last_suggestion_does_not_edit(view, doc, qtbot):
     doc.set_suggestions([Suggestion(doc[2].id, Kind.PUNCT, ",", {",": 0.7, "": 0.3})])
     seen = messages(view)
