@@ -100,6 +100,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._timed = False  # some word has a time: the margin shows paragraph times
         self.cue_ids: frozenset[int] = frozenset()  # first words of subtitle cues (a bar before)
         self.segment_ids: frozenset[int] = frozenset()  # those of them that are Whisper segments
+        self.cue_spans: dict[int, tuple[float, float]] = {}  # their times as read, by first word
         self.gutter = TimeGutter(self)
         self.updateRequest.connect(self._update_gutter)
         self.apply_settings()

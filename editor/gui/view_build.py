@@ -37,6 +37,9 @@ class BuildMixin:
         # each begins.
         cues = [c for c in getattr(doc.metadata, "cues", ()) if getattr(c, "token_ids", ())]
         self.cue_ids = frozenset(c.token_ids[0] for c in cues)
+        # when each is shown, as read (the hover on its first word says it)
+        self.cue_spans = {c.token_ids[0]: (c.start, c.end) for c in cues
+                          if getattr(c, "start", None) is not None and getattr(c, "end", None) is not None}
         # what the tooltip calls them: a Whisper (JSON) transcript has segments, not subtitle cues
         self.segment_ids = frozenset(c.token_ids[0] for c in cues
                                      if getattr(c, "format", "") in SEGMENT_FORMATS)

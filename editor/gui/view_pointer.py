@@ -52,6 +52,9 @@ class PointerMixin:
         cue = ""
         if token.id in self.cue_ids:
             cue = " · starts a segment" if token.id in self.segment_ids else " · starts a subtitle cue"
+            shown = self.cue_spans.get(token.id)
+            if shown is not None:  # the cue's own time, as the file has it
+                cue += f", {format_time(shown[0])}–{format_time(shown[1])} ({shown[0]:.1f}–{shown[1]:.1f} s)"
         return f"<i>“{html.escape(token.text)}” at {format_time(token.start)} ({span}){cue}</i>"
 
     def viewportEvent(self, event: QEvent) -> bool:

@@ -353,6 +353,20 @@ def test_subtitle_cues_are_marked_where_they_begin(qtbot):
     view.repaint()  # the bars are drawn without error
 
 
+def test_hovering_a_cue_s_first_word_says_when_the_cue_is_shown(qtbot, tmp_path):
+    from editor.core.formats import read_any
+
+    path = tmp_path / "a.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:03,500\nHello there.\n\n"
+                    "2\n00:01:04,200 --> 00:01:07,000\nHow are you?\n", encoding="utf-8")
+    view = QtTranscriptView(read_any(path), Settings())
+    qtbot.addWidget(view)
+    view.show()
+    assert "starts a subtitle cue, 1:04–1:07 (64.2–67.0 s)" in view.time_html(2)
+    assert "starts a subtitle cue, 0:01–0:03 (1.0–3.5 s)" in view.time_html(0)
+    assert "subtitle cue" not in view.time_html(1)
+
+
 # -- opening a long transcript without a freeze ------------------------------------------------------
 def test_a_replaced_transcript_is_freed_without_a_full_collection(window, qtbot):
     import gc
