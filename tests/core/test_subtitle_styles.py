@@ -423,3 +423,18 @@ def test_subrip_colours_by_css_name_are_kept(tmp_path):
     ass, (warning,) = write(doc, tmp_path / "out.ass")
     assert "{\\c&H00FFFF&}Sunny{\\c} but {\\c&HFFFF00&}cool{\\c} and odd" in ass
     assert "colours by name" in warning  # puce is no CSS colour Stet knows
+
+
+def test_ttml_styles_chained_or_nested_without_end_are_one_line_not_a_crash(tmp_path):
+    from editor.core.errors import FormatError
+
+    chain = "".join(f'<style xml:id="s{i}" style="s{i + 1}" tts:fontWeight="bold"/>' for i in range(3000))
+    loop = '<style xml:id="a" style="b"/><style xml:id="b" style="a" tts:fontStyle="italic"/>'
+    head = ('<tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling">'
+            f"<head><styling>{chain}{loop}</styling></head><body><div>")
+    doc = read(tmp_path, "a.ttml", head + '<p begin="1s" end="2s" style="s0">Hi</p>'
+               '<p begin="3s" end="4s" style="a">there</p></div></body></tt>')
+    assert [c.text for c in doc.metadata.cues] == ["<b>Hi</b>", "<i>there</i>"]
+    deep = "<span>" * 5000 + "Hi" + "</span>" * 5000
+    with pytest.raises(FormatError, match="nested too deep"):
+        read(tmp_path, "b.ttml", head + f'<p begin="1s" end="2s">{deep}</p></div></body></tt>')

@@ -56,6 +56,8 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
             _walk(body, 0.0, rates, cues, _element_style(body, styles, {}), styles)
         except ValueError as err:
             raise FormatError(path, str(err)) from None
+        except RecursionError:  # thousands of nested elements: no subtitle file has them
+            raise FormatError(path, "its elements are nested too deep to be subtitles") from None
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ttml")
 
 
@@ -160,6 +162,8 @@ def _time(value: str | None, rates: dict[str, float]) -> float | None:
 #: for the default, white)
 Style = dict[str, bool | str]
 _XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+#: How many styles deep one may be based on another (real files: two or three)
+_STYLE_DEPTH = 32
 
 
 def _walk(element: ET.Element, offset: float, rates: dict[str, float], cues: list[Cue],
@@ -220,8 +224,8 @@ def _style_sheet(root: ET.Element) -> dict[str, Style]:
         if ident in resolved:
             return resolved[ident]
         element = found.get(ident)
-        if element is None or ident in seen:
-            return {}
+        if element is None or ident in seen or len(seen) > _STYLE_DEPTH:
+            return {}  # unknown, a loop, or a chain no tool writes (and no stack to spare)
         out: Style = {}
         for ref in element.get("style", "").split():
             out.update(resolve(ref, seen | {ident}))
