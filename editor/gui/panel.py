@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.core.document import Kind, State, Suggestion, Transcript
+from editor.core.document import Kind, State, Suggestion, Token, Transcript
 from editor.core.settings import Settings
+from editor.core.text import join_mark
 from editor.gui.gutter import CUE_COLOUR
 from editor.gui.looks import BANDS, band_colour, band_of, describe_value, percent
 
@@ -35,6 +36,14 @@ _SCAN_STEP, _SCAN_SECONDS = 1000, 0.005
 #: A transcript shown with more words with suggestions than this (a long project) is listed a
 #: slice at a time from the start: all at once held the window 150-240 ms at 100,000 words.
 _SCAN_AT_ONCE = 5 * _SCAN_STEP
+
+
+def _as_shown(doc: Transcript, token: Token) -> tuple[str, str]:
+    """A word and its mark as the text shows them: a pending capital or mark in place."""
+    view = doc.suggestion_view(token.id)
+    case, mark = view.get(Kind.CASE), view.get(Kind.PUNCT)
+    return (case.value if case is not None and case.state == State.PENDING else token.surface or token.word,
+            mark.value if mark is not None and mark.state == State.PENDING else token.punct)
 
 
 class QtLegend(QWidget):
@@ -311,25 +320,28 @@ class QtSuggestionList(QWidget):
         self.counted.emit(pending)
 
     def describe(self, s: Suggestion) -> str:
-        """"62%  …the old train station.  mark": the words around it as they would read."""
+        """"62%  …the old train station.  mark": the words around it as they would read, and as
+        the text shows them, with the other proposals in ("…for donations. And the · capital":
+        the capital's reason, a proposed full stop, is there)."""
         doc = self._transcript
         if doc is None or not doc.has_token(s.token_id):
             return f"{percent(s.confidence):>4}  ?"
         i = doc.index_of(s.token_id)
         token = doc[i]
+        surface, punct = _as_shown(doc, token)
         if s.kind == Kind.BREAK:
-            word, what = f"¶ {token.text}", "paragraph break before"
+            word, what = f"¶ {join_mark(surface, punct)}", "paragraph break before"
         elif s.kind == Kind.CASE:
-            word = f"{s.value}{token.punct}"
+            word = join_mark(s.value, punct)
             what = "capital" if s.value[:1].isupper() else "lower case"
         elif s.value and token.punct:
-            word, what = f"{token.surface}{s.value}", f"‘{token.punct}’ → ‘{s.value}’"
+            word, what = join_mark(surface, s.value), f"‘{token.punct}’ → ‘{s.value}’"
         elif s.value:
-            word, what = f"{token.surface}{s.value}", f"add ‘{s.value}’"
+            word, what = join_mark(surface, s.value), f"add ‘{s.value}’"
         else:
-            word, what = f"{token.surface}{token.punct}", f"remove ‘{token.punct}’"
-        before = " ".join(t.text for t in doc.tokens[max(0, i - 3):i])
-        after = doc[i + 1].text if i + 1 < len(doc) else ""
+            word, what = join_mark(surface, token.punct), f"remove ‘{token.punct}’"
+        before = " ".join(join_mark(*_as_shown(doc, t)) for t in doc.tokens[max(0, i - 3):i])
+        after = join_mark(*_as_shown(doc, doc[i + 1])) if i + 1 < len(doc) else ""
         if s.source == "choice":
             what += " · from your choice"
         return f"{percent(s.confidence):>4}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"

@@ -282,6 +282,18 @@ def test_the_list_says_what_each_suggestion_changes(reviewed):
     assert "lower case" in reviewed.panel.list.toolTip()
 
 
+def test_the_list_shows_the_words_around_as_the_text_does(reviewed):
+    """A row read "…station was paris then · capital" while the text showed "station, was.
+    Paris then": the other proposals around a suggestion are in its row, as in the text."""
+    doc = reviewed.transcript  # so the station was paris then: "So", ",", "." and "Paris" proposed
+    reviewed.panel.refresh()
+    rows = {s.key: reviewed.panel.describe(s) for s in reviewed.panel.items}
+    assert "station, was. Paris then  · capital" in rows[(doc[4].id, Kind.CASE)]
+    assert rows[(doc[2].id, Kind.PUNCT)].endswith("So the station, was.  · add ‘,’")
+    doc.reject(doc[2].id, Kind.PUNCT)  # decided: the text as it stands, no proposal
+    assert "station was. Paris then" in reviewed.panel.describe(doc.suggestion(doc[4].id, Kind.CASE))
+
+
 def test_a_confidence_just_under_a_threshold_never_reads_as_it(reviewed):
     """59.6 % was listed as "60%" under "Low < 60 %": the review shows whole percent rounded
     down, in the list, the suggestion under review and the tooltip."""
