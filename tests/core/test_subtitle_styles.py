@@ -240,19 +240,19 @@ Nothing <c.loud.yellow>here</c> to <c.aside>see</c>.
 """
 
 
-def test_webvtt_class_colours_from_the_style_sheet_go_to_subrip_and_substation(tmp_path):
+def test_webvtt_class_styles_from_the_style_sheet_go_to_subrip_and_substation(tmp_path):
     doc = read(tmp_path, "a.vtt", CLASSED_VTT)
     edit(doc, "there", "then")
     edit(doc, "see", "look")
     srt, warnings = write(doc, tmp_path / "out.srt")
-    assert ('<font color="#ff8000">Stop right</font> then, <font color="#ffff00">you</font> fool.'
-            in srt)
+    # .loud: its colour and bold; <c.yellow>: the spec's colour class; .whisper: italics
+    assert ('<font color="#ff8000"><b>Stop right</b></font> then, <font color="#ffff00">you</font> '
+            "<i>fool</i>." in srt)
     # the style sheet's rule beats the default class; a selector list colours both classes
-    assert 'Nothing <font color="#ff8000">here</font> to <font color="#0080ff">look</font>.' in srt
-    (warning,) = warnings  # .whisper has no colour: said lost, in its one cue
-    assert "WebVTT classes" in warning and "1 cue" in warning
+    assert 'Nothing <font color="#ff8000"><b>here</b></font> to <font color="#0080ff">look</font>.' in srt
+    assert warnings == []  # every class set something SubRip carries
     ass, _ = write(doc, tmp_path / "out.ass")
-    assert "{\\c&H0080FF&}Stop right{\\c} then, {\\c&H00FFFF&}you{\\c} fool." in ass
+    assert "{\\c&H0080FF&\\b1}Stop right{\\b0\\c} then, {\\c&H00FFFF&}you{\\c} {\\i1}fool{\\i0}." in ass
 
 
 def test_webvtt_classes_survive_an_edit_back_to_webvtt_without_a_warning(tmp_path):

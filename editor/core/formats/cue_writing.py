@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from editor.core.document import SourceCue, Transcript
 from editor.core.errors import UserError
 from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
-from editor.core.formats.subtitles import (STYLE_ORDER, CueStyle, cue_lines, cue_style, is_italic,
-                                           vtt_palette)
+from editor.core.formats.subtitles import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
+                                           class_sets, cue_lines, cue_style, is_italic, vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
 from editor.core.text import Piece, ends_sentence, join_mark
 
@@ -475,21 +475,29 @@ def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int],
 _HTML_OPEN = {"b": "<b>", "i": "<i>", "u": "<u>", "s": "<s>"}
 
 
-def _ordered(styles: frozenset[str], colors: bool, classes: bool = False) -> list[str]:
+def _ordered(styles: frozenset[str], colors: bool,
+             classes: Mapping[str, ClassStyle] | None = None) -> list[str]:
     """Styles in the order tags open: WebVTT class, colour, bold, italic, underline,
-    strike-through; colours only where ``colors``, classes only where ``classes``. A colour a
-    written class gives is not written again."""
+    strike-through; colours only where ``colors``, classes only where ``classes`` (what each
+    sets). What a written class sets (its colour, its bold...) is not written again."""
     rank = {name: k for k, name in enumerate(STYLE_ORDER)}
-    classed = classes and any(s.startswith("class:") for s in styles)
-    return sorted((s for s in styles if (colors and not classed or not s.startswith("color:"))
-                   and (classes or not s.startswith("class:"))),
+    implied: set[str] = set()
+    if classes is not None:
+        for style in styles:
+            if style.startswith("class:"):
+                sets = class_sets(style[6:].split("."), classes)
+                implied |= {k for k in ("b", "i", "u", "s") if sets.get(k) is True}
+                implied |= {"color"} if sets.get("color") else set()
+    return sorted((s for s in styles if (colors and "color" not in implied or not s.startswith("color:"))
+                   and (classes is not None or not s.startswith("class:")) and s not in implied),
                   key=lambda s: (rank[s.split(":")[0]], s))
 
 
-def html_line(words: StyledLine, *, colors: bool, escape: bool, classes: bool = False) -> str:
+def html_line(words: StyledLine, *, colors: bool, escape: bool,
+              classes: Mapping[str, ClassStyle] | None = None) -> str:
     """A line of SubRip (``colors``: <font color>) or WebVTT (``escape``: &amp; &lt;;
-    ``classes``: <c.name>) text, each run of words in its tags, nested as they open; spaces
-    stay outside the tags."""
+    ``classes``: <c.name>, with what each sets, see `subtitles.vtt_palette`) text, each run of
+    words in its tags, nested as they open; spaces stay outside the tags."""
     out: list[str] = []
     stack: list[str] = []
     for k, word in enumerate(words):
@@ -585,8 +593,8 @@ def styling_warnings(cues: Sequence[OutCue], fmt: str, name: str, verbatim: bool
         styled = cue.italic or any(w.styles or w.tail_styles for w in words)
         if fmt in ("vtt", "ttml") and colored:
             lost.add("colours (<font color>)")
-        if fmt != "vtt" and any(_classed(styles) and not _color(styles) for styles in pieces):
-            lost.add("WebVTT classes (<c.…>)")
+        if fmt == "vtt":
+            lost.discard(VTT_CLASS_LOST)  # kept as written
         if fmt == "ttml" and cue.align:
             lost.add("position ({\\an8})")
         if fmt == "sbv" and (styled or cue.align):

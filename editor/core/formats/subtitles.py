@@ -275,26 +275,51 @@ def css_color(value: str) -> str | None:
     return CSS_COLORS.get(value)
 
 
-def vtt_palette(header: object) -> dict[str, str]:
-    """The colour ("rrggbb") of each WebVTT class: the default colour classes, then those a
-    STYLE block gives a colour (``::cue(.name) { color: ... }``), in the order a rule wins
-    (the last one written)."""
-    palette = dict(VTT_DEFAULT_CLASSES)
+#: What a WebVTT class sets, as a style sheet gives it: "color" ("rrggbb"), and "b", "i", "u",
+#: "s" on (True) or off (False)
+ClassStyle = dict[str, "str | bool"]
+#: Said when a class that sets nothing Stet carries is written outside WebVTT
+VTT_CLASS_LOST = "WebVTT classes (<c.…>)"
+
+
+def vtt_palette(header: object) -> dict[str, ClassStyle]:
+    """What each WebVTT class sets: the default colour classes (<c.yellow>), then what a STYLE
+    block gives it (``::cue(.loud) { color: #f80; font-weight: bold }``: colour, bold, italics,
+    underline, strike-through; a later rule over an earlier), in the order a rule wins (the
+    class with the last rule written last)."""
+    palette: dict[str, ClassStyle] = {name: {"color": color} for name, color in VTT_DEFAULT_CLASSES.items()}
     if not isinstance(header, str):
         return palette
     for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", re.sub(r"/\*.*?\*/", "", header,
                                                                      flags=re.DOTALL)):
-        declared = re.findall(r"(?:^|;)\s*color\s*:\s*([^;!]+)", body.strip(), re.IGNORECASE)
-        color = css_color(declared[-1]) if declared else None
-        if color is None:
+        sets = _declarations(body)
+        if not sets:
             continue
         selectors = selectors[selectors.find("::cue"):]  # after "STYLE" and blank lines
         for selector in selectors.split(","):
             found = re.fullmatch(r"\s*::cue\(\s*c?\.([\w-]+)\s*\)\s*", selector)
             if found:
-                palette.pop(found.group(1), None)
-                palette[found.group(1)] = color
+                merged = palette.pop(found.group(1), {})
+                merged.update(sets)
+                palette[found.group(1)] = merged
     return palette
+
+
+def _declarations(body: str) -> ClassStyle:
+    """The properties of a CSS rule's body that Stet carries (see `vtt_palette`)."""
+    out: ClassStyle = {}
+    for name, value in re.findall(r"(?:^|;)\s*([a-z-]+)\s*:\s*([^;!]+)", body.strip(), re.IGNORECASE):
+        name, value = name.lower(), value.strip().lower()
+        if name == "color" and css_color(value) is not None:
+            out["color"] = css_color(value) or ""
+        elif name == "font-weight":
+            out["b"] = value in ("bold", "bolder") or (value.isdigit() and int(value) >= 600)
+        elif name == "font-style":
+            out["i"] = value in ("italic", "oblique")
+        elif name in ("text-decoration", "text-decoration-line"):
+            words = value.split()
+            out["u"], out["s"] = "underline" in words, "line-through" in words
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,14 +337,14 @@ class CueStyle:
 
 
 def cue_style(text: str, words: Sequence[str], timing: str | None = None,
-              fmt: str = "", palette: Mapping[str, str] | None = None) -> CueStyle | None:
+              fmt: str = "", palette: Mapping[str, ClassStyle] | None = None) -> CueStyle | None:
     """The styling of a cue's text (SubRip or WebVTT tags, SubStation override blocks), word by
     word; None when its words cannot be matched to ``words`` (the cue's words as read). A
-    WebVTT class (<c.name>) is kept, and gives its colour in ``palette`` (see `vtt_palette`)."""
+    WebVTT class (<c.name>) is kept, and gives what it sets in ``palette`` (see `vtt_palette`)."""
     stack: dict[str, int] = {}
     colors: list[str] = []
-    classes: list[tuple[str, bool]] = []  # open <c> tags: their classes, whether they coloured
-    palette = VTT_DEFAULT_CLASSES if palette is None else palette
+    classes: list[tuple[str, bool, tuple[str, ...]]] = []  # open <c>s: classes, coloured, styles
+    palette = vtt_palette(None) if palette is None else palette
     align: int | None = None
     lost: set[str] = set()
     styled: list[frozenset[str]] = []
@@ -334,7 +359,7 @@ def cue_style(text: str, words: Sequence[str], timing: str | None = None,
             chars.extend([_current(stack, colors, classes)] * len(piece))
             at = tag.end()
             if _VTT_CLASS.fullmatch(tag.group(0)) or re.fullmatch(r"<\s*/\s*c\s*>", tag.group(0)):
-                _apply_class(tag.group(0), colors, classes, palette)
+                _apply_class(tag.group(0), stack, colors, classes, palette, lost)
             else:
                 align = _apply_tag(tag.group(0), stack, colors, lost, align)
         piece = html.unescape(raw[at:])
@@ -361,32 +386,50 @@ def cue_style(text: str, words: Sequence[str], timing: str | None = None,
 
 
 def _current(stack: dict[str, int], colors: list[str],
-             classes: Sequence[tuple[str, bool]] = ()) -> frozenset[str]:
+             classes: Sequence[tuple[str, bool, tuple[str, ...]]] = ()) -> frozenset[str]:
     on = {name for name, depth in stack.items() if depth > 0}
     if colors and colors[-1]:
         on.add(f"color:#{colors[-1]}")
-    on.update(f"class:{names}" for names, _ in classes if names)
+    on.update(f"class:{names}" for names, _, _ in classes if names)
     return frozenset(on)
 
 
-def _apply_class(tag: str, colors: list[str], classes: list[tuple[str, bool]],
-                 palette: Mapping[str, str]) -> None:
+def class_sets(names: Sequence[str], palette: Mapping[str, ClassStyle]) -> ClassStyle:
+    """What classes set together: each property from the class whose rule wins (the later in
+    ``palette``)."""
+    rank = {name: k for k, name in enumerate(palette)}
+    out: ClassStyle = {}
+    for name in sorted((n for n in names if n in palette), key=rank.__getitem__):
+        out.update(palette[name])
+    return out
+
+
+def _apply_class(tag: str, stack: dict[str, int], colors: list[str],
+                 classes: list[tuple[str, bool, tuple[str, ...]]], palette: Mapping[str, ClassStyle],
+                 lost: set[str]) -> None:
     """Open (<c.loud.yellow>) or close (</c>) a WebVTT class span: its classes are kept, and
-    the colour of the one whose rule wins (the last in ``palette``) is the words' colour."""
+    what they set (``palette``: colour, bold...) is the words'. A class that sets nothing
+    Stet carries is said lost outside WebVTT."""
     opened = _VTT_CLASS.fullmatch(tag)
     if opened is None:
         if classes:
-            _, colored = classes.pop()
+            _, colored, pushed = classes.pop()
             if colored and colors:
                 colors.pop()
+            for name in pushed:
+                stack[name] = max(0, stack.get(name, 0) - 1)
         return
     names = [n for n in opened.group(1).split(".") if n]
-    rank = {name: k for k, name in enumerate(palette)}
-    winner = max((n for n in names if n in palette), key=rank.__getitem__, default=None)
-    color = palette[winner] if winner is not None else None
-    if color is not None:
+    sets = class_sets(names, palette)
+    color = sets.get("color")
+    if isinstance(color, str) and color:
         colors.append(color)
-    classes.append((".".join(names), color is not None))
+    pushed = tuple(k for k in ("b", "i", "u", "s") if sets.get(k) is True)
+    for name in pushed:
+        stack[name] = stack.get(name, 0) + 1
+    if names and not sets:
+        lost.add(VTT_CLASS_LOST)
+    classes.append((".".join(names), isinstance(color, str) and bool(color), pushed))
 
 
 def _apply_tag(tag: str, stack: dict[str, int], colors: list[str], lost: set[str],

@@ -18,7 +18,8 @@ from editor.core.errors import FormatError
 from editor.core.formats._common import MAX_SECONDS, PathLike, atomic_write, format_clock
 from editor.core.formats.srt import SRT_TIMING, parse_blocks
 from editor.core.formats.cue_writing import cues_to_write, html_line, styling_warnings
-from editor.core.formats.subtitles import Cue, checked_times, parse_clock, transcript_from_cues
+from editor.core.formats.subtitles import (Cue, checked_times, parse_clock, transcript_from_cues,
+                                           vtt_palette)
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
@@ -168,13 +169,14 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     header = transcript.metadata.extra.get("vtt_header")
     blocks = [header if isinstance(header, str) and header.startswith("WEBVTT") else "WEBVTT"]
     cues = cues_to_write(transcript, policy, path)
+    palette = vtt_palette(header)
     for cue in cues:
         src = cue.source
         if src is not None and src.format == "vtt":
             blocks.append("\n".join(x for x in (src.ident, src.timing, src.text) if x is not None))
             continue
         if cue.styled:
-            lines = [html_line(line, colors=False, escape=True, classes=True) for line in cue.styled]
+            lines = [html_line(line, colors=False, escape=True, classes=palette) for line in cue.styled]
         else:
             lines = [_escape(line) for line in cue.lines]
             if cue.italic:
