@@ -140,8 +140,11 @@ def test_closing_during_a_save_waits_for_a_complete_file(opened, monkeypatch, tm
     target = tmp_path / "talk.stet"
     opened.save(target)
     assert gate.entered.wait(10)
-    threading.Timer(0.5, gate.open).start()  # the disk answers a little later
+    threading.Timer(0.8, gate.open).start()  # the disk answers a little later
+    said = []
+    opened.statusBar().messageChanged.connect(said.append)
     assert opened.close()  # waits, then closes: nothing unsaved is left
+    assert "Finishing saving talk.stet…" in said and said[-1] == "Saved talk.stet"
     assert not opened.saver.running
     assert _words(target)[3] == "Okafor" and len(read_any(target)) == 13
 
@@ -258,3 +261,17 @@ def test_the_saved_project_reopens_identical(restored, tmp_path):
     restored.view.edit_characters(0, 0, "Again ")  # a second save, reusing what did not change
     restored.save(target, wait=True)
     assert state(read_any(target)) == state(doc)
+
+
+def test_opening_another_file_during_a_save_waits_for_it(opened, monkeypatch, tmp_path):
+    gate = Gate(monkeypatch)
+    target = tmp_path / "talk.stet"
+    opened.save(target)
+    assert gate.entered.wait(10)
+    other = tmp_path / "other.txt"
+    other.write_text("another talk entirely", encoding="utf-8")
+    threading.Timer(0.5, gate.open).start()
+    opened.open_path(other)  # the save under way is written first
+    assert opened.transcript.words() == ["another", "talk", "entirely"]
+    assert _words(target)[3] == "Okafor" and not opened.saver.running
+    assert str(target.resolve()) in opened.settings.recent_files
