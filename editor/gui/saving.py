@@ -13,7 +13,8 @@ that it never writes half of it. ``wait()`` finishes what runs and waits, on the
 for closing the window, opening another file and scripts.
 
 ``ProjectSaver`` knows only the window's ``transcript``, ``source``, ``learning``, ``bulk_running``,
-``finish_bulk()`` and ``bulk_finished``; what a save means for the session (clean or still
+``finish_bulk()``, ``bulk_finished`` and ``transcript_opened`` (a document replaced is let go);
+what a save means for the session (clean or still
 modified, the status bar, learning) is the window's, told by ``written`` and ``failed``.
 """
 
