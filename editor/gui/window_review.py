@@ -160,13 +160,14 @@ class ReviewCommands:
         if self.busy_with_bulk():
             return False
         history = self.transcript.history
+        text = history.undo_text if undo else history.redo_text
         if history.size_of_step(undo) <= UNDO_AT_ONCE:
             done: list[bool] = []
             self.view.reveal_change(lambda: done.append(history.undo() if undo else history.redo()))
-            if done[0]:
+            if done[0]:  # said as a long one is: "Accepted 22 suggestions" is no longer so
+                self.statusBar().showMessage(f"{'Undid' if undo else 'Redid'} {text}", 4000)
                 QTimer.singleShot(0, self, self.bulk_finished.emit)
             return done[0]
-        text = history.undo_text if undo else history.redo_text
         steps = history.stepwise(undo)
         if steps is None:
             return False

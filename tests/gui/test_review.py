@@ -214,6 +214,16 @@ def test_going_back_to_review_clears_the_note_that_keys_edit(reviewed, qtbot):
     assert reviewed.statusBar().currentMessage() != EDITING_NOTE
 
 
+def test_undo_and_redo_say_what_they_did(reviewed, qtbot):
+    """After accept-all and undo the status bar still said "Accepted 2 suggestions"."""
+    assert reviewed.accept_all(0.9) == 2
+    assert reviewed.statusBar().currentMessage().startswith("Accepted 2 suggestions")
+    assert reviewed.undo()
+    assert reviewed.statusBar().currentMessage() == "Undid Accept all ≥ 90%"
+    assert reviewed.redo()
+    assert reviewed.statusBar().currentMessage() == "Redid Accept all ≥ 90%"
+
+
 def test_accept_all_takes_percent_and_shows_the_count_first(reviewed, qtbot):
     from PySide6.QtWidgets import QDialogButtonBox
 
