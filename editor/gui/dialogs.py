@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -61,7 +63,8 @@ class ExportDialog(QDialog):
         # the person choose what goes out, with counts, rather than export silently differ from
         # what the screen shows.
         self.pending = pending
-        self._count = count or (lambda threshold: 0)  # threshold (0..1) -> how many it applies
+        # threshold (0..1) -> how many it applies, at once or in parts (see SlicedCount)
+        self._counter = SlicedCount(self, count or (lambda threshold: 0), self._show_applied)
         self.policy = QComboBox()
         self.policy.addItem("Only what I accepted (pending suggestions left out)", NONE)
         self.policy.addItem("Also pending suggestions at or above the threshold", "threshold")
@@ -119,14 +122,22 @@ class ExportDialog(QDialog):
         data = self.policy.currentData()
         self.threshold.setEnabled(data == "threshold")
         if data == "threshold":
-            applied = self._count(self.threshold.value() / 100)
-            self.policy_note.setText(f"{applied:,} of {self.pending:,} pending suggestions will be "
-                                     "applied in the exported file; the rest left out.")
+            self._counter.start(self.threshold.value() / 100)
         elif data is ALL:
             self.policy_note.setText(f"All {self.pending:,} pending suggestions will be applied.")
         else:
             self.policy_note.setText("The file gets the text as it stands with what you accepted; "
                                      f"the {self.pending:,} pending suggestions are left out.")
+
+    def _show_applied(self, applied: object) -> None:
+        if self.policy.currentData() != "threshold":
+            return
+        if applied is None:
+            self.policy_note.setText(f"Counting how many of the {self.pending:,} pending suggestions "
+                                     "this applies…")
+            return
+        self.policy_note.setText(f"{applied:,} of {self.pending:,} pending suggestions will be "
+                                 "applied in the exported file; the rest left out.")
 
     @property
     def chosen_policy(self) -> RenderPolicy:
@@ -134,6 +145,62 @@ class ExportDialog(QDialog):
         if data == "threshold":
             return RenderPolicy(self.threshold.value() / 100)
         return data
+
+
+#: A count a threshold dialog shows is summed over the text for this long per turn of the event
+#: loop: at 100,000 words the whole count took ~600 ms, held at every change of the threshold.
+_COUNT_SECONDS = 0.005
+
+
+class SlicedCount(QObject):
+    """A count for a threshold that ``count(threshold)`` gives at once (a number, or a tuple of
+    numbers) or in parts, as an iterator of them summed a slice per turn of the event loop;
+    ``show(total)`` when it is known, ``show(None)`` while it is being counted. Counting again
+    drops the count under way."""
+
+    def __init__(self, parent: QObject, count: Callable[[float], object],
+                 show: Callable[[object], None]) -> None:
+        super().__init__(parent)
+        self._count, self._show = count, show
+        self._parts: Iterator[object] | None = None
+        self._total: object = None
+        self._generation = 0
+
+    @property
+    def counting(self) -> bool:
+        return self._parts is not None
+
+    def start(self, threshold: float) -> None:
+        self._generation += 1
+        found = self._count(threshold)
+        if not isinstance(found, Iterator):
+            self._parts = None
+            self._show(found)
+            return
+        self._parts, self._total = found, None
+        self._step(self._generation)  # a short text is counted at once
+        if self._parts is not None:
+            self._show(None)
+
+    def _step(self, generation: int) -> None:
+        if generation != self._generation or self._parts is None:
+            return  # counted again since, or done
+        end = time.perf_counter() + _COUNT_SECONDS
+        while True:  # a part at least per turn
+            part = next(self._parts, None)
+            if part is None:
+                self._parts = None
+                self._show(self._total)
+                return
+            if self._total is None:
+                self._total = part
+            elif isinstance(part, tuple):
+                self._total = tuple(a + b for a, b in zip(self._total, part))  # type: ignore[arg-type]
+            else:
+                self._total = self._total + part  # type: ignore[operator]
+            if time.perf_counter() >= end:
+                break
+        QTimer.singleShot(0, self, lambda: self._step(generation))
 
 
 def percent_box(value: float, minimum: int = 0) -> QSpinBox:
@@ -153,7 +220,8 @@ class AcceptAllDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Accept all at or above")
         self.settings = settings
-        self._count = count  # threshold (0..1) -> (accepted, of them below the low band)
+        # threshold (0..1) -> (accepted, of them below the low band), at once or in parts
+        self._counter = SlicedCount(self, count, self._show_count)
         self.pending = pending
         form = QFormLayout(self)
         self.box = percent_box(settings.review.high, minimum=1)
@@ -176,8 +244,19 @@ class AcceptAllDialog(QDialog):
         return self.box.value() / 100
 
     def _update(self) -> None:
-        accepted, low = self._count(self.threshold)
+        self._counter.start(self.threshold)
+
+    def _show_count(self, counted: object) -> None:
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        if counted is None:  # still counting: nothing to accept yet, Enter included
+            ok.setText("Counting…")
+            ok.setEnabled(False)
+            ok.setDefault(False)
+            ok.setAutoDefault(False)
+            self.summary.setText(f"Counting how many of the {self.pending:,} pending suggestions "
+                                 "are at or above it…")
+            return
+        accepted, low = counted  # type: ignore[misc]
         ok.setText(f"Accept {accepted:,}")
         ok.setEnabled(accepted > 0)
         text = f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo step)."

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -238,8 +239,11 @@ class FileCommands:
         base = session.source or session.project or Path(self.last_folder()) / "transcript"
         suggested = base.with_suffix(".docx" if base.suffix.lower() == ".txt" else ".txt")
         doc = self.transcript
-        dialog = ExportDialog(self.settings, suggested, len(doc.pending()), self,
-                              count=lambda t: len(doc.pending_to_apply(t)))
+        def count(threshold: float) -> Iterator[int]:  # a slice per turn (dialogs.SlicedCount)
+            for start in range(0, len(doc), 500):
+                yield len(doc.pending_to_apply(threshold, start=start, end=start + 500))
+
+        dialog = ExportDialog(self.settings, suggested, doc.pending_count, self, count=count)
         if not dialog.exec():
             return
         path = dialog.chosen_path

@@ -27,6 +27,7 @@ _BULK_SLICE = 100  # words per slice of accept-all (one slice and its redraw: a 
 #: An undo or redo of more changes than this runs a slice at a time (3,000 at once took 45 ms).
 UNDO_AT_ONCE = 1000
 _REPEAT_SLICE = 100  # words a choice repeats on per slice
+_COUNT_SLICE = 500  # words per slice of a threshold dialog's count (~3 ms)
 _BULK_SECONDS = 0.005  # UI time per turn of the event loop for a bulk step, its redraw included
 
 
@@ -108,11 +109,12 @@ class ReviewCommands:
         doc = self.transcript
         low = self.settings.review.low
 
-        def count(threshold: float) -> tuple[int, int]:
-            chosen = doc.pending_to_apply(threshold)
-            return len(chosen), sum(1 for s in chosen if s.confidence < low)
+        def count(threshold: float) -> Iterator[tuple[int, int]]:
+            for start in range(0, len(doc), _COUNT_SLICE):  # a slice per turn (SlicedCount)
+                chosen = doc.pending_to_apply(threshold, start=start, end=start + _COUNT_SLICE)
+                yield len(chosen), sum(1 for s in chosen if s.confidence < low)
 
-        dialog = AcceptAllDialog(self.settings, count, len(doc.pending()), self)
+        dialog = AcceptAllDialog(self.settings, count, doc.pending_count, self)
         dialog.accepted.connect(lambda: self.accept_all(dialog.threshold))
         if self.interactive:
             dialog.exec()
