@@ -30,6 +30,8 @@ from editor.gui.saving import SaveJob
 from editor.media.kinds import MEDIA_SUFFIXES, is_media
 
 RECENT_LIMIT = 10
+#: A close (or an open) waiting for a save asks a person this often whether to keep waiting.
+STILL_SAVING_ASK_S = 10.0
 
 
 class FileCommands:
@@ -121,8 +123,9 @@ class FileCommands:
 
     def finish_saving(self) -> bool:
         """Wait for a save under way (before closing, or replacing the document): at once when
-        it is quick, else with a message, and where a person can answer, asking again every 10 s
-        whether to keep waiting. False when they chose not to (the save goes on)."""
+        it is quick, else with a message, and where a person can answer, asking every
+        ``STILL_SAVING_ASK_S`` whether to keep waiting. False when they chose not to (the save
+        goes on, and says when it is done)."""
         saver = self.saver
         if saver.wait(0.3):
             return True
@@ -131,7 +134,7 @@ class FileCommands:
         self.statusBar().repaint()  # painted now: the event loop does not turn while waiting
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            while not saver.wait(10.0):
+            while not saver.wait(STILL_SAVING_ASK_S):
                 if not self.interactive:
                     continue
                 QApplication.restoreOverrideCursor()

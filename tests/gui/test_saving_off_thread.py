@@ -275,3 +275,23 @@ def test_opening_another_file_during_a_save_waits_for_it(opened, monkeypatch, tm
     assert opened.transcript.words() == ["another", "talk", "entirely"]
     assert _words(target)[3] == "Okafor" and not opened.saver.running
     assert str(target.resolve()) in opened.settings.recent_files
+
+
+def test_a_close_that_stops_waiting_for_a_slow_disk_keeps_the_window_and_the_save(
+        opened, qtbot, monkeypatch, tmp_path):
+    from editor.gui import window_files
+
+    monkeypatch.setattr(window_files, "STILL_SAVING_ASK_S", 0.2)
+    gate = Gate(monkeypatch)
+    target = tmp_path / "talk.stet"
+    opened.save(target)
+    assert gate.entered.wait(10)
+    opened.interactive = True
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda _p, title, *a, **k: asked.append(title) or QMessageBox.StandardButton.No)
+    assert not opened.close()  # the person stops waiting: the window stays, the save goes on
+    assert asked == ["Still saving"] and opened.saver.running and opened.dirty
+    with qtbot.waitSignal(opened.project_saved, timeout=10_000):
+        gate.open()
+    assert not opened.dirty and _words(target)[3] == "Okafor"
