@@ -180,23 +180,47 @@ def shown(doc: Transcript, token: Token) -> tuple[str, str]:
 
 
 def typed_choices(before: Sequence[tuple[str, str, str]], after: Sequence[Token],
-                  shown_after: Sequence[tuple[str, str]]) -> list[tuple[int, Kind]]:
+                  shown_after: Sequence[tuple[str, str]] | Callable[[Token], tuple[str, str]]
+                  ) -> list[tuple[int, Kind]]:
     """The case and mark choices typed in a stretch of text: ``before`` holds (word, form, mark) as
     shown before the typing, ``after`` the stretch's tokens now and ``shown_after`` their
-    (form, mark) as shown. A word found again with the same letters whose form or mark differs is
-    a choice: (its token id, kind). A word that was retyped into another word is not."""
+    (form, mark) as shown (or a function giving them for a token). A word found again with the
+    same letters whose form or mark differs is a choice: (its token id, kind). A word that was
+    retyped into another word is not, nor is one typed or pasted anew.
+
+    The stretch was edited in one place, so the words that lead and end it are matched where they
+    stand first, and only the rest by difflib: a pasted paragraph holding the same words as those
+    around the caret ("form no") would otherwise be matched to them, and its plain forms taken
+    for capitals the person undid and repeated over the whole document."""
     out: list[tuple[int, Kind]] = []
-    matcher = difflib.SequenceMatcher(None, [w.lower() for w, _f, _m in before],
-                                      [t.word.lower() for t in after], autojunk=False)
-    for tag, i1, i2, j1, _j2 in matcher.get_opcodes():
-        if tag != "equal":
-            continue
-        for k in range(i2 - i1):
-            (_w, form, mark), token, (now_form, now_mark) = before[i1 + k], after[j1 + k], shown_after[j1 + k]
-            if now_form != form and now_form.lower() == form.lower():
-                out.append((token.id, Kind.CASE))
-            if now_mark != mark and now_mark in PLAIN_MARKS and mark in PLAIN_MARKS:
-                out.append((token.id, Kind.PUNCT))
+
+    def compare(i: int, j: int) -> None:
+        (_w, form, mark), token = before[i], after[j]
+        now_form, now_mark = shown_after(token) if callable(shown_after) else shown_after[j]
+        if now_form != form and now_form.lower() == form.lower():
+            out.append((token.id, Kind.CASE))
+        if now_mark != mark and now_mark in PLAIN_MARKS and mark in PLAIN_MARKS:
+            out.append((token.id, Kind.PUNCT))
+
+    n, m = len(before), len(after)
+    head = 0
+    while head < min(n, m) and before[head][0].lower() == after[head].word.lower():
+        head += 1
+    tail = 0
+    while tail < min(n, m) - head and before[n - 1 - tail][0].lower() == after[m - 1 - tail].word.lower():
+        tail += 1
+    for k in range(head):
+        compare(k, k)
+    middle_before, middle_after = before[head:n - tail], after[head:m - tail]
+    if middle_before and middle_after:
+        matcher = difflib.SequenceMatcher(None, [w.lower() for w, _f, _m in middle_before],
+                                          [t.word.lower() for t in middle_after], autojunk=False)
+        for tag, i1, i2, j1, _j2 in matcher.get_opcodes():
+            if tag == "equal":
+                for k in range(i2 - i1):
+                    compare(head + i1 + k, head + j1 + k)
+    for k in range(tail, 0, -1):
+        compare(n - k, m - k)
     return out
 
 
@@ -222,7 +246,8 @@ def typed_to_repeat(doc: Transcript, before: Sequence[tuple[str, str, str]], sta
     them at a time (`repeat_targets`, `repeat_on`)."""
     tokens = doc.tokens[max(0, start):max(0, end)]
     out = []
-    for token_id, kind in typed_choices(before, tokens, [shown(doc, t) for t in tokens]):
+    # (shown only for the words matched: a paste of thousands of new words needs none of theirs)
+    for token_id, kind in typed_choices(before, tokens, lambda t: shown(doc, t)):
         t = doc.token(token_id)
         key = (t.word, kind, t.punct if kind == Kind.PUNCT else (t.surface or t.word))
         if done is not None:

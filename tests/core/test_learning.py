@@ -148,6 +148,23 @@ def test_a_retyped_word_or_an_unchanged_one_teaches_nothing():
     assert typed_choices(snapshot_shown(doc, 0, 3), doc.tokens[0:3], [("we", ""), ("met", ""), ("Ozafor", "")]) == []
 
 
+def test_a_pasted_stretch_holding_the_words_around_the_caret_teaches_nothing():
+    """Pasting "form no" after "form" (shown "Form", "No": proposed capitals) must not match the
+    pasted plain words to those around the caret and repeat "form" and "no" as choices."""
+    from editor.core.learning import repeat_typed, snapshot_shown
+
+    doc = _doc("the sign-up form no later form no one")
+    doc.set_suggestions([_case(doc, 2, "Form"), _case(doc, 3, "No"), _case(doc, 5, "Form"),
+                         _case(doc, 6, "No")])
+    before = snapshot_shown(doc, 1, 4)
+    with doc.history.group("Typing"):
+        new = doc.replace_span(2, 3, "Form we filled the sign-up form no less")
+        n = repeat_typed(doc, before, 1, new.stop + 1)
+    assert n == 0
+    for i in (new.stop, len(doc) - 3, len(doc) - 2):  # the "no" after the paste, the later ones
+        assert doc.suggestion(doc[i].id, Kind.CASE).source == "model"
+
+
 def test_a_typed_capital_counts_only_once_in_a_run_of_typing():
     from editor.core.learning import repeat_typed, snapshot_shown
 
