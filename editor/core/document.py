@@ -164,8 +164,14 @@ class Transcript(SuggestionReview):
 
     def index_of(self, token_id: int) -> int:
         """Index of a token id; KeyError when the token is gone."""
-        if self._stale_from is not None:  # the words after an edit, at C speed
-            start, self._stale_from = self._stale_from, None
+        if self._stale_from is not None:
+            # An index recorded before the edit, or for a word it put in, holds where the token
+            # there has that id: the words after the edit are indexed again only when one of them
+            # is asked for (each slice of a long paste would index 50,000 words again).
+            i = self._index.get(token_id)
+            if i is not None and i < len(self._tokens) and self._tokens[i].id == token_id:
+                return i
+            start, self._stale_from = self._stale_from, None  # the words after it, at C speed
             self._index.update(zip(map(_ID, self._tokens[start:]), range(start, len(self._tokens))))
         return self._index[token_id]
 
@@ -473,12 +479,12 @@ class Transcript(SuggestionReview):
         self._tuple = None
         for token in gone:  # (an id kept in ``new`` is set again below or when brought up to date)
             self._index.pop(token.id, None)
-        if (at_end or removed == len(new)) and self._stale_from is None:
+        for i, token in enumerate(new, start):
+            self._index[token.id] = i
+        if not (at_end or removed == len(new)):
             # Changing only the end (ASR appending) or as many words as there were (a key typed
-            # in a word) leaves every other index valid.
-            for i, token in enumerate(new, start):
-                self._index[token.id] = i
-        else:  # the words before the change keep theirs
+            # in a word) leaves every other index valid; else the words after the change are
+            # indexed again when one of them is asked for (see ``index_of``).
             self._stale_from = start if self._stale_from is None else min(self._stale_from, start)
         self._changed(words=True)
         self.tokens_changed.emit(start, removed, len(new))

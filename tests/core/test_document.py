@@ -345,6 +345,7 @@ def test_word_indices_stay_right_through_edits_anywhere_and_undo():
 
     rng = random.Random(7)
     doc = Transcript.from_words([f"w{i}" for i in range(400)])
+    ever: set[int] = set()
     for step in range(120):
         a = rng.randrange(len(doc) + 1)
         b = min(len(doc), a + rng.randrange(4))
@@ -353,6 +354,12 @@ def test_word_indices_stay_right_through_edits_anywhere_and_undo():
             doc.history.undo()
         if step % 3 == 0:  # asked between edits, or not
             assert all(doc.index_of(t.id) == i for i, t in enumerate(doc.tokens))
+        elif len(doc):  # or one word only, before, in or after the edit, and a word gone
+            k = rng.choice([rng.randrange(len(doc)), min(a, len(doc) - 1), len(doc) - 1])
+            assert doc.index_of(doc[k].id) == k
+            ever.update(t.id for t in doc.tokens)
+            gone_ids = ever - {t.id for t in doc.tokens}
+            assert not any(doc.has_token(i) for i in gone_ids)
     assert all(doc.index_of(t.id) == i for i, t in enumerate(doc.tokens))
     gone = Transcript.from_words(["a", "b", "c"])
     first = gone[0].id
