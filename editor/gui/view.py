@@ -261,7 +261,8 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._built += inserted - removed
         a, b = tm.offset(start), tm.offset(start + removed)
         looks = [self._look(i) for i in range(start, start + inserted)]
-        if not self._timed and any(t.start is not None for t in self.transcript.tokens[start:start + inserted]):
+        doc = self.transcript  # by index: doc.tokens would copy every token after each change
+        if not self._timed and any(doc[i].start is not None for i in range(start, start + inserted)):
             self._timed = True
             QTimer.singleShot(0, self, self._layout_gutter)
         self._moving = True
@@ -271,8 +272,17 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
             cursor.setPosition(a)
             cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
             cursor.removeSelectedText()
+            plain: list[str] = []  # words with no format of their own go in together (a paste)
             for look in looks:
+                if look[3] is None and look[4] is None:
+                    plain += look[:3]
+                    continue
+                if plain:
+                    cursor.insertText("".join(plain), self.looks.plain)
+                    plain = []
                 self.looks.insert(cursor, *look)
+            if plain:
+                cursor.insertText("".join(plain), self.looks.plain)
             tm.splice(start, removed, [look[:3] for look in looks])
             cursor.endEditBlock()
         finally:
