@@ -1,6 +1,7 @@
 """The longest UI-thread stall (gap in the event loop) while the editor opens, restores, accepts all,
 undoes and redoes on a long transcript, and in the steps a reviewer takes all day there: a key
-typed mid-text, a paragraph pasted, one suggestion accepted (Enter, on the document's most
+typed mid-text, a paragraph pasted (and 2,000 and 20,000 words pasted, each then undone, so
+that the steps after them find the text as it was), one suggestion accepted (Enter, on the document's most
 frequent word, so that "a choice repeats" touches every occurrence) or rejected (Delete),
 "Accept all at or above 80 %", saving the project and an autosave: what a person feels as a
 frozen window.
@@ -56,12 +57,16 @@ def main() -> int:
     def stall_of(step, settle_s: float = 0.3, bulk: bool = True, done=None) -> tuple[float, float]:
         """Longest gap (ms, wall and UI-thread CPU) from starting ``step`` on the event loop until
         it is done (a bulk step runs a slice at a time: ``bulk_finished``; a step written in the
-        background says so by ``done``) and has settled."""
+        background says so by ``done``; a long paste is done when no bulk step runs) and has
+        settled."""
         beat = Heartbeat()
         beat.start()
         loop = QEventLoop()
 
         def finished(*_args) -> None:
+            if getattr(window, "bulk_running", False):
+                QTimer.singleShot(10, finished)
+                return
             QTimer.singleShot(int(settle_s * 1000), loop.quit)
 
         # None: an older Stet, all at once
@@ -118,6 +123,9 @@ def main() -> int:
 
     view = window.view
     sample = raw_transcript(tmp / "paragraph.txt", args.paragraph or 150, 0).read_text(encoding="utf-8")
+    # longer pastes, in paragraphs as the transcript is (one paragraph with --paragraph 0)
+    long_pastes = {n: raw_transcript(tmp / f"paste-{n}.txt", n, args.paragraph).read_text(encoding="utf-8")
+                   for n in (2_000, 20_000)}
 
     def written() -> None:
         """The autosave the last step asked for written now, so that it falls in no later step
@@ -173,11 +181,21 @@ def main() -> int:
         caret_in_word(len(window.transcript) // 2)
         return stall_of(lambda: QTest.keyClick(view, Qt.Key.Key_X), settle_s=0.6, bulk=False)
 
-    def pasting() -> tuple[float, float]:
+    def pasting(text: str, undo: bool = False) -> tuple[float, float] | tuple[float, float, float, float]:
+        """Ctrl+V of ``text`` after a word mid-text; with ``undo`` then Ctrl+Z of it as well: (wall,
+        CPU) of the paste, then of the undo."""
         caret_in_word(len(window.transcript) // 2 + 300)
-        QApplication.clipboard().setText(" " + sample)
-        return stall_of(lambda: QTest.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier),
-                        settle_s=0.6, bulk=False)
+        QApplication.clipboard().setText(" " + text)
+        n, words = len(window.transcript), len(text.split())
+        gap = stall_of(lambda: QTest.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier),
+                       settle_s=0.6, bulk=False)
+        assert len(window.transcript) == n + words, (len(window.transcript), n, words)
+        if not undo:
+            return gap
+        written()
+        undone = stall_of(window.undo, settle_s=0.6, bulk=False)
+        assert len(window.transcript) == n
+        return (*gap, *undone)
 
     def autosaving() -> tuple[float, float]:
         """The autosave of the step before (the timer's turn, then the write on its thread, which
@@ -212,11 +230,16 @@ def main() -> int:
         said = [f"open {o_wall:.0f}/{o_cpu:.0f}", f"restore {r_wall:.0f}/{r_cpu:.0f}"]
         if everyday:
             settle(2.0)  # the autosave after restoring is not the steps' own
-            steps = [("type a key", typing), ("paste", pasting)]
+            steps = [("type a key", typing), ("paste", lambda: pasting(sample))]
             for key, step in steps:
                 value = step()
                 note(key, value)
                 said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
+            for n, text in long_pastes.items():
+                value = pasting(text, undo=True)
+                note(f"paste {n:,}", value[:2])
+                note(f"undo {n:,}", value[2:])
+                said.append(f"paste {n:,} {value[0]:.0f}/{value[1]:.0f}, undo {value[2]:.0f}/{value[3]:.0f}")
             mid = len(window.transcript) // 3
             accepted = key_on_suggestion(Qt.Key.Key_Return, mid)
             note("accept one", accepted)
@@ -253,7 +276,7 @@ def main() -> int:
           f"in the longest gap (what is left of it without waiting for a core)")
     for key, values in rows.items():
         wall, cpu = [v[0] for v in values], [v[1] for v in values]
-        print(f"  {key:<14} {statistics.median(wall):6.0f} ms ({max(wall):.0f})   CPU "
+        print(f"  {key:<16} {statistics.median(wall):6.0f} ms ({max(wall):.0f})   CPU "
               f"{statistics.median(cpu):5.0f} ms ({max(cpu):.0f})")
     window.close()
     return 0
