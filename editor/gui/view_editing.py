@@ -1,10 +1,14 @@
 """Typing in the view: keys, paste, cut, deleting and Enter become ``Transcript.replace_span`` over
 whole words (or a paragraph split); the text widget never changes its own text. Runs of typed
-characters are one undo step; in review mode Enter, Delete and 1-9 act on the suggestion instead."""
+characters are one undo step; in review mode Enter, Delete and 1-9 act on the suggestion instead.
+A long paste goes in a slice of words per turn of the event loop (see ``slicer``), one undo step."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QMimeData, Qt
+import re
+from collections.abc import Callable, Iterator
+
+from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QKeySequence
 
 from editor.core.layout import Layout, WordSpan
@@ -14,14 +18,46 @@ from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 from editor.gui.view_review import OUT_OF_VIEW_NOTE, repeated_note
 
+#: An edit of up to this many words (a paste) goes in at once; a longer one a slice of
+#: _PASTE_SLICE words per turn of the event loop, the first slice (at the caret) at once.
+PASTE_AT_ONCE = 600
+_PASTE_SLICE = 150
+_WORDS = re.compile(r"(\s+)")
+_MODIFIER_KEYS = frozenset({Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta,
+                            Qt.Key.Key_AltGr})
+
+#: ``slicer(slices, done)``: runs ``next(slices)`` a few at a time per turn of the event loop,
+#: keys that would edit waiting meanwhile (``frozen``), then calls ``done()``. The window gives one.
+Slicer = Callable[[Iterator[object], Callable[[], None]], None]
+
+
+def paste_parts(text: str, words: int) -> list[str]:
+    """``text`` cut into parts of about ``words`` words, each later part beginning with the
+    whitespace (spaces, line breaks) before its first word: joined they give ``text`` again."""
+    chunks = _WORDS.split(text)  # word, space, word, ..., word ("" at an end with space)
+    step = 2 * words
+    cuts = [0, *range(step - 1, len(chunks), step), len(chunks)]
+    parts = ["".join(chunks[a:b]) for a, b in zip(cuts, cuts[1:]) if a < b]
+    if len(parts) > 1 and not parts[-1].strip():  # space at the end: the last part's
+        parts[-2:] = [parts[-2] + parts[-1]]
+    return parts
+
 
 class EditingMixin:
     """Part of ``QtTranscriptView`` (which holds the state these methods use)."""
 
-    def edit_characters(self, start: int, end: int, typed: str, merge_id: object | None = None) -> int:
+    slicer: Slicer | None = None
+    _pasting = False  # a long paste goes in a slice at a time
+    _waiting: list[tuple[int, Qt.KeyboardModifier, str]]  # keys pressed meanwhile
+
+    def edit_characters(self, start: int, end: int, typed: str,
+                        merge_id: object | None = None) -> int | None:
         """Characters ``start:end`` of the shown text become ``typed``; returns where the caret goes.
         ``merge_id``: that of the typing's undo step, which a choice typed on a frequent word
-        joins as it is repeated a slice at a time (without it, it is repeated at once)."""
+        joins as it is repeated a slice at a time (without it, it is repeated at once). An edit of
+        more than PASTE_AT_ONCE words (a long paste) with a ``slicer`` and a ``merge_id`` puts its
+        first words in now and the rest a slice per turn of the event loop, joining that undo
+        step; it returns None and places the caret when done."""
         self.flush()
         doc = self.transcript
         n = len(doc)
@@ -47,15 +83,90 @@ class EditingMixin:
         first, last, text = local.edit(ls, le, typed)
         before = tm.total
         typed_from = self._typed_snapshot(a, b)
-        doc.replace_span(a + first, a + last, text)
-        if typed_from is not None:  # a case or mark typed is repeated elsewhere, as a choice is
-            _run, a0, b0, n0, shown_before, done = typed_from
-            self.repeat_typed(typed_to_repeat(doc, shown_before, a0, b0 + len(doc) - n0, done),
-                              merge_id)
-        self.flush()
-        # The text after the edit reads as before (only the touched words are redrawn), so the
-        # caret goes as far from the end as ``end`` was: typed spacing may be normalised.
-        return max(start, self.text_map.total - (before - end))
+        chunks = [text]
+        if self.slicer is not None and merge_id is not None and len(typed) > PASTE_AT_ONCE:
+            chunks = paste_parts(text, _PASTE_SLICE)
+            if len(chunks) * _PASTE_SLICE <= PASTE_AT_ONCE:
+                chunks = [text]
+
+        def finish() -> int:
+            if typed_from is not None:  # a case or mark typed is repeated elsewhere, as a choice is
+                _run, a0, b0, n0, shown_before, done = typed_from
+                self.repeat_typed(typed_to_repeat(doc, shown_before, a0, b0 + len(doc) - n0, done),
+                                  merge_id)
+            self.flush()
+            # The text after the edit reads as before (only the touched words are redrawn), so the
+            # caret goes as far from the end as ``end`` was: typed spacing may be normalised.
+            return max(start, self.text_map.total - (before - end))
+
+        if len(chunks) == 1:
+            doc.replace_span(a + first, a + last, text)
+            return finish()
+        self._paste_in_slices(a + first, a + last, chunks, merge_id, finish)
+        return None
+
+    def _paste_in_slices(self, first: int, last: int, parts: list[str], merge_id: object,
+                         finish: Callable[[], int]) -> None:
+        """Words ``first:last`` become ``parts`` (see ``paste_parts``): the first now, the others
+        one per slice, joining the undo step ``merge_id``; then ``finish()``, the caret where it
+        says, and the keys pressed meanwhile (they wait: see ``keyPressEvent``)."""
+        doc = self.transcript
+        n = len(doc)
+        after = [first]  # the word after the last one put in
+        self._pasting, self._waiting = True, []
+        lines: set[int] = set()  # words that start a line for the time of the paste
+
+        def slices() -> Iterator[None]:
+            for part in parts[1:]:
+                # The last word put in is replaced by itself and the part: the part's line breaks
+                # start paragraphs and the paragraph it is in goes on (an insertion before the
+                # next word would move that word's paragraph start to the part).
+                k = after[0] - 1
+                t = doc[k]
+                if "\n" not in part and "\r" not in part and 0 < k and t.id not in self._soft:
+                    # Qt lays a paragraph out again at once when text goes into it and it is on
+                    # screen: a paragraph growing by a part per slice took ever longer (30 ms a
+                    # slice at 20,000 words). Each part goes on a line of its own, as long as the
+                    # paste goes on; the lines are joined when it is done.
+                    lines.add(t.id)
+                    self._soft = self._soft | {t.id}
+                    self._rewrite([k])
+                with doc.history.group("Paste", merge_id=merge_id):
+                    after[0] = doc.replace_span(k, k + 1, f"{t.surface or t.word}{t.punct}{part}").stop
+                yield None
+
+        def done() -> None:
+            self._pasting = False
+            if lines:
+                self._soft = self._soft - lines
+                self._rewrite(doc.index_of(i) for i in lines if doc.has_token(i))
+            with doc.history.group("Paste", merge_id=merge_id):
+                caret = finish()
+            self._place_caret(caret)
+            added = len(doc) - n
+            self.message.emit(f"Pasted {added:,} word{'s' if added != 1 else ''}")
+            if self._waiting:
+                QTimer.singleShot(0, self, self._type_waiting)
+
+        assert self.slicer is not None
+        # The slicer first: the list, restoration and keys know a bulk step runs before the
+        # first words go in (the list would look through every suggestion meanwhile)
+        self.slicer(slices(), done)
+        new = doc.replace_span(first, last, parts[0])
+        after[0] = new.stop
+        if not len(new):  # (no word in the first part: marks alone) the rest at once
+            doc.replace_span(new.start, new.start, "".join(parts[1:]))
+            del parts[1:]
+        self.flush()  # the first words, at the caret, on screen now
+
+    def _type_waiting(self) -> None:
+        """The keys pressed while a long paste went in, as if pressed now."""
+        waiting, self._waiting = self._waiting, []
+        for k, (key, mods, text) in enumerate(waiting):
+            if self._pasting:  # another long paste among them: the rest wait for it
+                self._waiting.extend(waiting[k:])
+                return
+            self.keyPressEvent(QKeyEvent(QEvent.Type.KeyPress, key, mods, text))
 
     def _typed_snapshot(self, a: int, b: int) -> tuple | None:
         """The words around an edit as shown when this run of typing began (see repeat_typed)."""
@@ -71,15 +182,15 @@ class EditingMixin:
         """Type ``text`` at the caret (replacing a selection), as the keyboard would."""
         self._type(text)
 
-    def _type(self, typed: str) -> None:
+    def _type(self, typed: str, label: str | None = None) -> None:
         cursor = self.textCursor()
         start, end = cursor.selectionStart(), cursor.selectionEnd()
         if self._held is not None and self._held[0] == start == end:
             typed = self._held[1] + typed  # the space typed before this word
         self._held = None
-        self._edit_and_place(start, end, typed)
+        self._edit_and_place(start, end, typed, label)
 
-    def _edit_and_place(self, start: int, end: int, typed: str) -> None:
+    def _edit_and_place(self, start: int, end: int, typed: str, label: str | None = None) -> None:
         # Characters typed (or deleted) one after another in a row are one undo step, as in any
         # text editor; moving the caret, a space or a line break starts the next one.
         if typed.isspace() and start == end and self._space_adds_nothing(start):
@@ -96,8 +207,11 @@ class EditingMixin:
             self._run_id += 1
         revision = self.transcript.revision
         merge_id = ("edit", id(self), self._run_id)
-        with self.transcript.history.group("Typing" if typed else "Delete", merge_id=merge_id):
-            caret = self.edit_characters(start, end, typed, merge_id)
+        with self.transcript.history.group(label or ("Typing" if typed else "Delete"), merge_id=merge_id):
+            caret = self.edit_characters(start, end, typed, merge_id=merge_id)
+        if caret is None:  # a long paste, going on a slice per turn: it places the caret
+            self._run = None
+            return
         self._run = (kind, caret) if len(typed) <= 1 and not typed.isspace() else None
         if typed and typed.isspace() and start == end and self.transcript.revision == revision:
             # A space (or line break) next to a space or at the end changes no word yet: hold it
@@ -223,8 +337,12 @@ class EditingMixin:
         return None
 
     def insertFromMimeData(self, source: QMimeData) -> None:  # paste and drops of text
-        if source.hasText():
-            self._type(source.text())
+        if not source.hasText():
+            return
+        if self.frozen:  # (a menu's Paste while a bulk step or a long paste goes on)
+            self.message.emit("Still working on the last step; a moment…")
+            return
+        self._type(source.text(), "Paste")  # rich text comes in as its plain words
 
     def canInsertFromMimeData(self, source: QMimeData) -> bool:
         return source.hasText()
@@ -249,6 +367,10 @@ class EditingMixin:
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key, mods = event.key(), event.modifiers()
+        if self._pasting and key not in _MODIFIER_KEYS:
+            # Keys pressed while a long paste goes in act after it, in order, where it ends
+            self._waiting.append((key, mods, event.text()))
+            return
         if self.frozen and (event.text() or key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace,
                                                     Qt.Key.Key_Return, Qt.Key.Key_Enter)):
             self.message.emit("Still working on the last step; a moment…")
