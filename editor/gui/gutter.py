@@ -1,8 +1,9 @@
 """The margin left of the text: each paragraph's start time (when the words have times), "¶" in a
 suggestion's colour where Stet proposes a paragraph break (the text runs on there, shown on a new
-line; Enter accepts the break, Delete keeps the text running on), and "⋯" where a rejected break
-is still shown on a new line because joining would make a very long line-less run (see
-``editor.core.paragraphs.kept_lines``). Subtitle cue boundaries are drawn in the text itself, as a
+line; Enter accepts the break, Delete keeps the text running on), and "⋯" where the text runs on
+but is shown on a new line all the same, because a run of thousands of words without a line would
+be slow to edit (a rejected break, or raw words with no likely sentence end: see
+``editor.core.paragraphs.kept_lines``); not a break, not a suggestion, never exported. Subtitle cue boundaries are drawn in the text itself, as a
 thin bar before a cue's first word (``paint_cue_bars``, called by the view's paint)."""
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ from editor.gui.looks import band_colour, band_of
 GUTTER_COLOUR = "#6b6b6b"
 CUE_COLOUR = "#9aa7b8"  # the bar before a subtitle cue's first word
 PROPOSED = "¶"  # a proposed paragraph break
-CONTINUES = "⋯"  # a rejected break still shown on a new line
+CONTINUES = "⋯"  # the text runs on, shown on a new line (no break there)
 PROPOSED_TIP = ("Suggested paragraph break ({p:.0%}: how likely a sentence ends here). Click it, "
                 "then Enter accepts, Delete keeps the text running on")
 CONTINUES_TIP = ("The paragraph runs on: you kept this text in one paragraph; it is shown on a "
                  "new line only so that a very long paragraph stays quick to edit")
+RUNS_ON_TIP = ("The paragraph runs on here: no break, nothing to review. It is shown on a new line "
+               "only so that a paragraph of thousands of words stays quick to edit; breaks are "
+               "proposed where sentences are likely to end (after restoration)")
 
 
 def format_time(seconds: float) -> str:
@@ -118,7 +122,8 @@ class TimeGutter(QWidget):
             s = self._proposal(i)
             return PROPOSED_TIP.format(p=s.confidence) if s is not None else ""
         if text == CONTINUES:
-            return CONTINUES_TIP
+            s = self.view.transcript.suggestion_view(self.view.transcript[i].id).get(Kind.BREAK)
+            return CONTINUES_TIP if s is not None else RUNS_ON_TIP
         return "Start time of the paragraph"
 
     def event(self, event: QEvent) -> bool:

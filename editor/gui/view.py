@@ -18,7 +18,7 @@ from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from editor.core.document import Kind, State, Transcript
-from editor.core.paragraphs import kept_lines, runs_on
+from editor.core.paragraphs import kept_lines
 from editor.core.settings import Settings
 from editor.core.textmap import TextMap
 from editor.gui.gutter import TimeGutter, paint_cue_bars
@@ -82,10 +82,10 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._run_id = 0
         self._typed: tuple | None = None  # the words a run of typing began from (see _typed_snapshot)
         self._held: tuple[int, str] | None = None  # whitespace typed that waits for the next word
-        self._soft: set[int] = set()  # rejected breaks still shown as a new line (kept_lines)
+        self._soft: set[int] = set()  # lines that run on, no break there (kept_lines): ids
+        self._break_ids: set[int] = set()  # words that carry (or carried) a break suggestion
         self._para_shown: frozenset[int] = frozenset()  # the paragraph starts the text shows
         self._has_breaks = False  # some paragraph break is or was proposed (the margin shows it)
-        self._has_rejected_breaks = False  # some proposed break was rejected (see kept_lines)
         self.last_changed: int | None = None  # lowest token index redrawn since last reset
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
@@ -151,8 +151,22 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         return self._timed
 
     def has_soft_breaks(self) -> bool:
-        """Some text runs on over lines: proposed paragraph breaks (or rejected ones kept)."""
-        return self._has_breaks
+        """Some text runs on over lines: proposed paragraph breaks, or lines that run on."""
+        return self._has_breaks or bool(self._soft)
+
+    def _update_lines(self) -> set[int]:
+        """Bring the lines that run on (``kept_lines``) up to date, those shown staying where
+        they are while still needed; the ids whose line changed. Reads only the break
+        suggestions, the paragraph starts and the lines: no pass over the words."""
+        doc = self.transcript
+        view = doc.suggestion_view
+        breaks = [s for t in self._break_ids if (s := view(t).get(Kind.BREAK)) is not None]
+        self._break_ids = {s.token_id for s in breaks}
+        old = self._soft
+        self._soft = kept_lines(doc, breaks=breaks, previous=old)
+        if bool(old) != bool(self._soft) and not self._has_breaks:  # the margin shows them (⋯)
+            QTimer.singleShot(0, self, self._layout_gutter)
+        return old ^ self._soft
 
     def sep_of(self, index: int) -> str:
         return self.text_map.sep(index)
@@ -189,22 +203,24 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
             self._flush_timer.start()
             return
         self._splice(start, removed, inserted)
+        moved = self._update_lines()  # runs got longer or shorter: a line may be wanted or not
+        if moved:
+            self._dirty.update(moved)
+            self._flush_timer.start()
 
     def _on_suggestions_changed(self, token_ids: tuple) -> None:
         self._dirty.update(token_ids)
         self._flush_timer.start()
-        doc, soft = self.transcript, self._soft
-        breaks = rejected = False
+        doc, known = self.transcript, self._break_ids
+        breaks = False
         for t in token_ids:
-            s = doc.suggestion_view(t).get(Kind.BREAK)
-            if s is not None:
+            if doc.suggestion_view(t).get(Kind.BREAK) is not None:
                 breaks = True
-                rejected = rejected or runs_on(s)
-            rejected = rejected or t in soft
-        if rejected:  # which rejected breaks stay as lines may change around it
-            self._has_rejected_breaks = True
-            self._soft = kept_lines(doc)
-            self._dirty.update(soft ^ self._soft)
+                known.add(t)
+            elif t in known:  # a proposal taken away
+                breaks = True
+        if breaks:  # the lines that run on may go (a proposal came) or come
+            self._dirty.update(self._update_lines())
         if breaks and not self._has_breaks:
             self._has_breaks = True
             QTimer.singleShot(0, self, self._layout_gutter)
@@ -222,10 +238,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         now = doc.paragraph_ids
         changed_ids = now ^ self._para_shown
         self._para_shown = now
-        soft = self._soft
-        if self._has_rejected_breaks:  # else none is kept (and the look through all is saved)
-            self._soft = kept_lines(doc)
-            changed_ids |= soft ^ self._soft
+        changed_ids |= self._update_lines()
         changed = []
         for token_id in changed_ids:
             try:

@@ -11,7 +11,7 @@ from PySide6.QtGui import QTextCursor
 
 from editor.core.document import Kind
 from editor.core.formats.whisper import CUE_FORMAT as WHISPER_CUES
-from editor.core.paragraphs import kept_lines, runs_on
+from editor.core.paragraphs import kept_lines
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 
 SEGMENT_FORMATS = frozenset({WHISPER_CUES})  # cues read from a transcript's JSON, not subtitles
@@ -45,8 +45,8 @@ class BuildMixin:
                                      if getattr(c, "format", "") in SEGMENT_FORMATS)
         breaks = list(doc.iter_suggestions(kind=Kind.BREAK))
         self._has_breaks = bool(breaks)
-        self._has_rejected_breaks = any(map(runs_on, breaks))
-        self._soft = kept_lines(doc, breaks=breaks)
+        self._break_ids = {s.token_id for s in breaks}
+        self._soft = kept_lines(doc, breaks=breaks)  # lines that run on (raw words: every 1,500)
         self._para_shown = doc.paragraph_ids
         self._dirty.clear()
         self._built, self._building = 0, True

@@ -281,7 +281,8 @@ class EditingMixin:
         return True
 
     def split_paragraph(self) -> None:
-        """Enter: a new paragraph at the caret (between words), or split the word there."""
+        """Enter: a new paragraph at the caret (between words), or split the word there; at a
+        proposed paragraph break (either end of its line), accepting it."""
         cursor = self.textCursor()
         if cursor.hasSelection() or not len(self.transcript):
             self._type("\n")
@@ -298,7 +299,13 @@ class EditingMixin:
         if following >= len(self.transcript) or following == 0:  # the next word typed starts one
             self._held = (position, "\n")
             return
-        self.transcript.set_paragraph_start(following, True)
+        s = self.transcript.suggestion(self.transcript[following].id, Kind.BREAK)
+        if s is not None and s.state == State.PENDING:  # Enter where a break is proposed: accept it
+            self.flush()
+            self.transcript.accept(s.token_id, Kind.BREAK)
+            self.message.emit("Accepted the proposed paragraph break")
+        else:
+            self.transcript.set_paragraph_start(following, True)
         self.flush()
         cursor = self.textCursor()
         cursor.setPosition(self.token_range(following)[0])

@@ -1,13 +1,16 @@
 """A text that runs on for thousands of words (raw ASR output) is shown in lines at the paragraph
-breaks Stet proposes, each marked ¶ in the margin and reviewed like any other suggestion: never a
-line break nobody made or proposed."""
+breaks Stet proposes where a sentence likely ends, each marked ¶ in the margin and reviewed like
+any other suggestion; where none is likely yet (raw words before restoration), in lines marked ⋯
+as running on, which are no suggestion and go once proposals come: never a line break that looks
+like a paragraph break nobody made or proposed."""
 
 from PySide6.QtCore import QPoint, Qt
 
-from editor.core.document import Kind, State, Token, Transcript
-from editor.core.paragraphs import LONG, RUN_ON_LIMIT
+from editor.core.document import Kind, State, Suggestion, Token, Transcript
+from editor.core.paragraphs import LONG, RUN_ON_LIMIT, RUN_ON_STEP
+from editor.core.render import NONE, render
 from editor.core.settings import Settings
-from editor.gui.gutter import CONTINUES, PROPOSED
+from editor.gui.gutter import CONTINUES, PROPOSED, RUNS_ON_TIP
 from editor.gui.view import QtTranscriptView
 
 from .conftest import WORDS
@@ -15,6 +18,18 @@ from .conftest import WORDS
 
 def raw(n: int, **kw) -> Transcript:
     return Transcript([Token(WORDS[(i * 7) % len(WORDS)], **kw) for i in range(n)])
+
+
+def marked(n: int) -> Transcript:
+    """Words with the author's full stop after every 37th: a sentence end in every window."""
+    return Transcript([Token(WORDS[(i * 7) % len(WORDS)], punct="." if i % 37 == 36 else "") for i in range(n)])
+
+
+def restored(doc: Transcript) -> None:
+    """As restoration brings marks: a full stop proposed after every 37th word, then the breaks."""
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ".", {".": 0.8, ",": 0.1, "": 0.1})
+                         for i in range(36, len(doc), 37)], text="Restore", merge_id="r")
+    doc.suggest_paragraphs(text="Restore", merge_id="r")
 
 
 def lines_of(view: QtTranscriptView) -> list[int]:
@@ -41,7 +56,39 @@ def breaks(doc: Transcript, state: State = State.PENDING) -> list[int]:
     return sorted(doc.index_of(s.token_id) for s in doc.suggestions(kind=Kind.BREAK, state=state))
 
 
-def test_a_text_running_on_opens_in_lines_at_proposals_listed_and_restored(window, qtbot, tmp_path):
+def test_raw_words_run_on_in_marked_lines_then_restoration_brings_breaks(window, qtbot, tmp_path):
+    path = tmp_path / "raw.txt"
+    path.write_text(" ".join(WORDS[(i * 7) % len(WORDS)] for i in range(4_000)), encoding="utf-8")
+    doc = Transcript.from_text(path.read_text(encoding="utf-8"))
+    window.set_transcript(doc, source=path, restore=False)
+    view = window.view
+    # raw words: no sentence end is likely anywhere, so no break is proposed; the view still
+    # needs lines, marked ⋯ as running on: no suggestion, not counted, not exported
+    assert not doc.suggestions() and window.panel.pending_count == 0
+    lines = lines_of(view)
+    assert lines == [RUN_ON_STEP, 2 * RUN_ON_STEP]
+    assert "\n" not in view.shown_text() and "\n" not in render(doc, NONE).strip()
+    view.scroll_to_token(lines[0], place=0.3)
+    top, _h, text, _i = next(e for e in view.gutter.entries() if e[3] == lines[0])
+    assert text == CONTINUES and view.gutter.tip_at(top + 2) == RUNS_ON_TIP
+    # a line that runs on is no break: Backspace at its start says so and changes nothing
+    cursor = view.textCursor()
+    cursor.setPosition(view.token_range(lines[0])[0])
+    view.setTextCursor(cursor)
+    with qtbot.waitSignal(view.message):
+        qtbot.keyClick(view, Qt.Key.Key_Backspace)
+    assert doc.words() == path.read_text(encoding="utf-8").split() and lines_of(view) == lines
+    # restoration brings likely sentence ends: proposals there, and the lines that ran on go
+    restored(doc)
+    proposed = breaks(doc)
+    assert len(proposed) >= 4_000 // 300 and lines_of(view) == proposed
+    assert all(s.confidence > 0.5 for s in doc.pending(kind=Kind.BREAK))
+    assert window.panel.pending_count == len(doc.pending())
+    doc.history.undo()  # and back: raw words, lines that run on where they were
+    assert not breaks(doc) and lines_of(view) == lines
+
+
+def test_a_window_restoring_raw_words_shows_only_likely_breaks(window, qtbot, tmp_path):
     path = tmp_path / "raw.txt"
     path.write_text(" ".join(WORDS[(i * 7) % len(WORDS)] for i in range(2_500)), encoding="utf-8")
     with qtbot.waitSignal(window.restoration_finished, timeout=120_000):
@@ -49,9 +96,19 @@ def test_a_text_running_on_opens_in_lines_at_proposals_listed_and_restored(windo
     assert window.restoration_status == "done"  # the proposals did not stop restoration
     doc, view = window.transcript, window.view
     proposed = breaks(doc)
-    assert len(proposed) >= 2_500 // 300 and doc.paragraph_starts == [0]
-    assert lines_of(view) == proposed  # a line only where a break is proposed
+    assert all(s.confidence > 0.5 for s in doc.pending(kind=Kind.BREAK)) and doc.paragraph_starts == [0]
+    lines = lines_of(view)
+    assert set(proposed) <= set(lines)  # every proposal on a line of its own; the others run on
+    assert max(b - a for a, b in zip([0, *lines], [*lines, len(doc)])) <= RUN_ON_LIMIT
     assert "\n" not in view.shown_text()  # the text still runs on: each line reads as a space
+
+
+def test_proposed_breaks_are_listed_marked_and_explained(window, qtbot, tmp_path):
+    doc = marked(2_500)
+    window.set_transcript(doc, source=tmp_path / "marked.txt", restore=False)
+    view = window.view
+    proposed = breaks(doc)
+    assert len(proposed) >= 2_500 // 300 and lines_of(view) == proposed
     # listed and counted like the others
     listed = [window.panel.describe(s) for s in doc.pending(kind=Kind.BREAK)]
     assert all("paragraph break" in row for row in listed)
@@ -66,7 +123,7 @@ def test_a_text_running_on_opens_in_lines_at_proposals_listed_and_restored(windo
 
 
 def test_enter_accepts_a_break_and_delete_keeps_the_text_running_on(qtbot):
-    doc = raw(1_500)
+    doc = marked(1_500)
     doc.suggest_paragraphs(undoable=False)
     view = view_of(qtbot, doc)
     first, second = breaks(doc)[:2]
@@ -88,8 +145,24 @@ def test_enter_accepts_a_break_and_delete_keeps_the_text_running_on(qtbot):
     assert lines_of(view) == breaks(doc) and doc.paragraph_starts == [0]
 
 
+def test_enter_at_a_proposed_break_with_the_caret_accepts_it(qtbot):
+    doc = marked(1_500)
+    doc.suggest_paragraphs(undoable=False)
+    view = view_of(qtbot, doc)
+    first, second = breaks(doc)[:2]
+    for at, edge in ((first, 0), (second - 1, 2)):  # the caret at the line's start, or the end before it
+        cursor = view.textCursor()
+        cursor.setPosition(view.token_range(at)[edge])
+        view.setTextCursor(cursor)
+        assert not view.reviewing
+        qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert doc.paragraph_starts == [0, first, second] and len(doc) == 1_500
+    assert [doc.suggestion(doc[i].id, Kind.BREAK).state for i in (first, second)] == [State.ACCEPTED] * 2
+    assert view.toPlainText().count("\n\n") == 2
+
+
 def test_rejecting_every_break_keeps_lines_only_where_a_run_would_be_too_long(qtbot):
-    doc = raw(3 * RUN_ON_LIMIT)
+    doc = marked(3 * RUN_ON_LIMIT)
     doc.suggest_paragraphs(undoable=False)
     view = view_of(qtbot, doc)
     doc.reject_all(kind=Kind.BREAK)
@@ -124,7 +197,7 @@ def test_accept_all_breaks_at_sentence_ends_and_undo_takes_them_back(window, qtb
 
 
 def test_backspace_on_a_proposed_break_rejects_it_and_never_joins_words(qtbot):
-    doc = raw(1_200)
+    doc = marked(1_200)
     doc.suggest_paragraphs(undoable=False)
     view = view_of(qtbot, doc)
     first = breaks(doc)[0]

@@ -386,7 +386,7 @@ def test_no_margin_without_times_and_proposed_breaks_are_marked(qtbot):
     qtbot.addWidget(view)
     view.show()
     assert view.viewportMargins().left() == 0 and view.time_html(0) == ""
-    huge = Transcript([Token(f"w{i % 50}") for i in range(LONG + 10)])
+    huge = Transcript([Token(f"w{i % 50}", punct="." if i % 37 == 36 else "") for i in range(LONG + 10)])
     huge.suggest_paragraphs(undoable=False)
     view.set_transcript(huge)
     view.resize(600, 400)

@@ -168,21 +168,36 @@ def random_edits(view, doc, rng, steps):
             doc.replace_span(0, 0, "fresh words here")
 
 
-@pytest.mark.parametrize("words", [15, 1500, 2300])
-def test_random_edits_in_short_and_very_long_paragraphs(qtbot, words):
-    from editor.core.paragraphs import LONG
+@pytest.mark.parametrize("words, marked", [(15, True), (1500, True), (2300, True), (5000, False)])
+def test_random_edits_in_short_and_very_long_paragraphs(qtbot, words, marked):
+    from editor.core.paragraphs import LONG, RUN_ON_LIMIT
 
-    doc = Transcript([Token(f"w{i % 37}") for i in range(words)])
+    doc = Transcript([Token(f"w{i % 37}", punct="." if marked and i % 37 == 36 else "") for i in range(words)])
     doc.suggest_paragraphs(undoable=False)  # as the window does when it opens one
     view = QtTranscriptView(doc, Settings())
     qtbot.addWidget(view)
-    # no line break the person did not make; a long paragraph is shown in lines at the proposed
-    # paragraph breaks, each one a pending suggestion
+    # no line break the person did not make: a long paragraph is shown in lines at the proposed
+    # paragraph breaks, each one a pending suggestion; raw words (no likely sentence end) in
+    # lines that run on, only where a run would pass RUN_ON_LIMIT words
     lines = view.toPlainText().count("\n")
-    assert (lines > 0) == (words > LONG)
-    assert lines == len(doc.pending(kind="break"))
+    if marked:
+        assert (lines > 0) == (words > LONG)
+        assert lines == len(doc.pending(kind="break"))
+    else:
+        assert not doc.suggestions() and lines == 2  # after 1,500 and 3,000 words
     random_edits(view, doc, random.Random(words), 80)
-
+    # every line the view starts is a paragraph, a pending proposal or one that runs on, and
+    # none is longer than RUN_ON_LIMIT words
+    view.shown_text()
+    starts, block = [], view.document().firstBlock().next()
+    while block.isValid():
+        if block.length() > 1:
+            starts.append(view.token_at(block.position()))
+        block = block.next()
+    pending = {doc.index_of(s.token_id) for s in doc.pending(kind="break")}
+    soft = {doc.index_of(i) for i in view._soft}
+    assert all(doc.is_paragraph_start(i) or i in pending or i in soft for i in starts)
+    assert not starts or max(b - a for a, b in zip([0, *starts], [*starts, len(doc)])) <= RUN_ON_LIMIT
 
 
 def test_enter_splits_and_backspace_joins_paragraphs(qtbot):
