@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import bisect
 import operator
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import compress
 from typing import Protocol
 
@@ -65,6 +65,9 @@ RUN_ON_STEP = RUN_ON_LIMIT * 3 // 4  # words from one such line to the next made
 
 _ID = operator.attrgetter("id")
 _PUNCT = operator.attrgetter("punct")
+#: windows placed together: their words are read in C loops that hold the GIL (a reading thread
+#: placing 100,000 words' breaks would hold the UI thread up ~4 ms at a time; 10,000: well under 1)
+_GROUP = 50
 Changes = list[tuple[tuple[int, Kind], "Suggestion | None"]]
 
 
@@ -101,6 +104,51 @@ def _best(ends: Mapping[int, float], pauses: Mapping[int, float], lo: int, hi: i
     return best
 
 
+def _place(tokens: Sequence[Token], get: Callable[[int], Mapping[Kind, Suggestion] | None], a: int, b: int, first: int, last: int, changes: Changes) -> None:
+    """``propose`` for windows ``first..last`` of paragraph ``a:b``, adding to ``changes``."""
+    lo_all, hi_all = a + first * EVERY, min(b, a + (last + 1) * EVERY)
+    span = tokens[lo_all:hi_all]
+    slots = list(map(get, map(_ID, span)))  # C loops: this runs over every word
+    # only a word with a mark or a suggestion can end a sentence (raw words: none)
+    marked = sorted({*compress(range(lo_all, hi_all), map(_PUNCT, span)),
+                     *compress(range(lo_all, hi_all), slots)})
+    ends: dict[int, float] = {}  # place of a break (the word after) -> P(sentence end) > SURE
+    current: dict[int, Suggestion] = {}  # window -> its pending proposal
+    decided: set[int] = set()  # windows where the person decided on a break
+    for i in marked:
+        slot = slots[i - lo_all]
+        e = end_probability(span[i - lo_all], slot)
+        if e > SURE and i + 1 < hi_all:
+            ends[i + 1] = e
+        s = slot.get(Kind.BREAK) if slot else None
+        if s is not None:
+            if s.state == State.PENDING:
+                current[(i - a) // EVERY] = s
+            else:
+                decided.add((i - a) // EVERY)
+    pauses: dict[int, float] = {}
+    if ends and span[0].start is not None and span[0].end is not None:
+        pauses = {p: gap for p in ends if (gap := _gap(tokens[p - 1], tokens[p])) >= 0.3}
+    for k in range(first, last + 1):
+        if k in decided:
+            continue
+        wa, wb = a + k * EVERY, min(b, a + (k + 1) * EVERY)
+        best = _best(ends, pauses, max(wa + MARGIN, a + MARGIN), min(wb - MARGIN, b - MARGIN))
+        if best is None:  # no likely end in the window's middle: anywhere in it, bar its edges
+            best = _best(ends, pauses, max(wa + NEAR, a + MARGIN), min(wb - NEAR, b - MARGIN))
+        old = current.get(k)
+        if best is None:
+            if old is not None:
+                changes.append((old.key, None))
+            continue
+        p_end = round(ends[best], 4)
+        proposal = Suggestion(tokens[best].id, Kind.BREAK, BREAK, {BREAK: p_end, "": round(1.0 - p_end, 4)})
+        if old is not None and old.token_id != proposal.token_id:
+            changes.append((old.key, None))
+        if old is None or old.token_id != proposal.token_id or old.probs != proposal.probs:
+            changes.append((proposal.key, proposal))
+
+
 def propose(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Suggestion]],
             paragraph_starts: Sequence[int], start: int = 0, end: int | None = None) -> Changes:
     """Changes that bring the proposed breaks of the windows overlapping words ``start:end`` up
@@ -116,47 +164,8 @@ def propose(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Sug
             continue
         first = max(0, (start - a) // EVERY)
         last = (min(end, b) - a - 1) // EVERY
-        lo_all, hi_all = a + first * EVERY, min(b, a + (last + 1) * EVERY)
-        span = tokens[lo_all:hi_all]
-        slots = list(map(get, map(_ID, span)))  # C loops: this runs over every word
-        # only a word with a mark or a suggestion can end a sentence (raw words: none)
-        marked = sorted({*compress(range(lo_all, hi_all), map(_PUNCT, span)),
-                         *compress(range(lo_all, hi_all), slots)})
-        ends: dict[int, float] = {}  # place of a break (the word after) -> P(sentence end) > SURE
-        current: dict[int, Suggestion] = {}  # window -> its pending proposal
-        decided: set[int] = set()  # windows where the person decided on a break
-        for i in marked:
-            slot = slots[i - lo_all]
-            e = end_probability(span[i - lo_all], slot)
-            if e > SURE and i + 1 < hi_all:
-                ends[i + 1] = e
-            s = slot.get(Kind.BREAK) if slot else None
-            if s is not None:
-                if s.state == State.PENDING:
-                    current[(i - a) // EVERY] = s
-                else:
-                    decided.add((i - a) // EVERY)
-        pauses: dict[int, float] = {}
-        if ends and span[0].start is not None and span[0].end is not None:
-            pauses = {p: gap for p in ends if (gap := _gap(tokens[p - 1], tokens[p])) >= 0.3}
-        for k in range(first, last + 1):
-            if k in decided:
-                continue
-            wa, wb = a + k * EVERY, min(b, a + (k + 1) * EVERY)
-            best = _best(ends, pauses, max(wa + MARGIN, a + MARGIN), min(wb - MARGIN, b - MARGIN))
-            if best is None:  # no likely end in the window's middle: anywhere in it, bar its edges
-                best = _best(ends, pauses, max(wa + NEAR, a + MARGIN), min(wb - NEAR, b - MARGIN))
-            old = current.get(k)
-            if best is None:
-                if old is not None:
-                    changes.append((old.key, None))
-                continue
-            p_end = round(ends[best], 4)
-            proposal = Suggestion(tokens[best].id, Kind.BREAK, BREAK, {BREAK: p_end, "": round(1.0 - p_end, 4)})
-            if old is not None and old.token_id != proposal.token_id:
-                changes.append((old.key, None))
-            if old is None or old.token_id != proposal.token_id or old.probs != proposal.probs:
-                changes.append((proposal.key, proposal))
+        for group in range(first, last + 1, _GROUP):
+            _place(tokens, get, a, b, group, min(last, group + _GROUP - 1), changes)
     return changes
 
 
