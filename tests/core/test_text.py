@@ -68,3 +68,21 @@ def test_tags_and_marks_alone_are_not_words():
 
     assert all(is_tag(t) for t in ("[3]", "<unk>", "[noise]", "{laughs}", "[inaudible].", "--", "…"))
     assert not any(is_tag(t) for t in ("3", "word", "(slowly)", "U.S.", "don't", "[sic", "x]"))
+
+
+def test_a_long_text_is_split_a_piece_at_a_time_into_the_same_words():
+    import random
+    import re
+
+    from editor.core.text import _chunks
+
+    rng = random.Random(7)
+    spaces = [" ", "  ", "\n", "\t", " \n\n ", "\u00a0"]
+    for _ in range(50):
+        text = "".join(rng.choice(["word", "a", "x.", "—", "ünï"]) + rng.choice(spaces) for _ in range(rng.randrange(1, 400)))
+        text = rng.choice(["", " "]) + text
+        whole = [c for c in re.split(r"\s+", text) if c]
+        for piece in (1, 3, 17, 1 << 15):
+            assert [c for c in _chunks(text, piece) if c] == whole
+    long = " ".join(f"w{i}," for i in range(100_000))
+    assert [p.surface for p in split_words(long)] == [f"w{i}" for i in range(100_000)]
