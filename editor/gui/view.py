@@ -158,6 +158,8 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         """Bring the lines that run on (``kept_lines``) up to date, those shown staying where
         they are while still needed; the ids whose line changed. Reads only the break
         suggestions, the paragraph starts and the lines: no pass over the words."""
+        if self._pasting:  # each part of a long paste is on a line of its own until it is done
+            return set()
         doc = self.transcript
         view = doc.suggestion_view
         breaks = [s for t in self._break_ids if (s := view(t).get(Kind.BREAK)) is not None]

@@ -137,9 +137,10 @@ class EditingMixin:
 
         def done() -> None:
             self._pasting = False
-            if lines:
-                self._soft = self._soft - lines
-                self._rewrite(doc.index_of(i) for i in lines if doc.has_token(i))
+            self._soft = self._soft - lines
+            redraw = lines | self._update_lines()  # and lines that run on, where the text needs them
+            if redraw:
+                self._rewrite(doc.index_of(i) for i in redraw if doc.has_token(i))
             with doc.history.group("Paste", merge_id=merge_id):
                 caret = finish()
             self._place_caret(caret)

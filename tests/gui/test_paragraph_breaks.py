@@ -211,3 +211,31 @@ def test_backspace_on_a_proposed_break_rejects_it_and_never_joins_words(qtbot):
     assert "paragraph break" in said.args[0]
     assert doc.suggestion(doc[first].id, Kind.BREAK).state == State.REJECTED
     assert doc.words() == words and first not in lines_of(view)
+
+
+def test_a_long_paste_of_raw_words_runs_on_in_lines_when_it_is_done(window, qtbot, tmp_path):
+    from PySide6.QtCore import QMimeData, QTimer
+
+    doc = raw(600)
+    window.set_transcript(doc, source=tmp_path / "raw.txt", restore=False)
+    view = window.view
+    assert lines_of(view) == []
+    cursor = view.textCursor()
+    cursor.setPosition(view.token_range(300)[2])
+    view.setTextCursor(cursor)
+    mime = QMimeData()
+    mime.setText(" " + " ".join(WORDS[i % len(WORDS)] for i in range(5_000)))
+    seen: list[int] = []  # how many lines run on as the paste goes
+    timer = QTimer()
+    timer.timeout.connect(lambda: seen.append(len(view._soft)))
+    timer.start(1)
+    with qtbot.waitSignal(window.bulk_finished, timeout=60_000):
+        view.insertFromMimeData(mime)
+    qtbot.waitUntil(lambda: not window.bulk_running, timeout=60_000)
+    timer.stop()
+    assert max(seen) > 10  # meanwhile each part of the paste on a line of its own (quick to lay out)
+    assert len(doc) == 5_600 and not doc.suggestions()
+    lines = lines_of(view)  # the paste's own lines joined; lines that run on where needed
+    assert lines and len(lines) <= 5_600 // RUN_ON_STEP
+    assert max(b - a for a, b in zip([0, *lines], [*lines, len(doc)])) <= RUN_ON_LIMIT
+    assert all(i in {doc.index_of(t) for t in view._soft} for i in lines)
