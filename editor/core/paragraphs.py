@@ -61,7 +61,7 @@ SURE = 0.5
 #: would have no line (``kept_lines``); Qt lays a whole line out again on each change (a keystroke
 #: in a line of 2,000 words: ~4 ms; of 10,000: ~10 ms; see tests/perf/bench_long_block.py)
 RUN_ON_LIMIT = 2_000
-RUN_ON_STEP = RUN_ON_LIMIT * 3 // 4  # words from one such line to the next made: room to type
+RUN_ON_STEP = RUN_ON_LIMIT // 2  # words from one such line to the next made: room to type
 
 _ID = operator.attrgetter("id")
 _PUNCT = operator.attrgetter("punct")
@@ -182,8 +182,9 @@ def kept_lines(doc: _Document, limit: int = RUN_ON_LIMIT, breaks: Iterable[Sugge
     than ``limit``, which the view would lay out slowly: a text running on with no likely sentence
     end (raw words before restoration) gets one every ``RUN_ON_STEP`` words, and rejected breaks
     (``runs_on``) are taken for them first. Lines in ``previous`` (ids: the ones shown now) stay
-    where they are while still needed, so an edit never moves the lines after it; left to right,
-    each kept only where needed: once proposals come close enough, they go. ``breaks``: the
+    where they are until the run they would join is no longer than ``RUN_ON_STEP``, so an edit
+    never moves the lines after it; left to right, each kept only where needed: once proposals
+    come close enough, they go. ``breaks``: the
     document's break suggestions, when at hand."""
     rejected, pending = [], []
     for s in doc.iter_suggestions(kind=Kind.BREAK) if breaks is None else breaks:
@@ -202,6 +203,7 @@ def kept_lines(doc: _Document, limit: int = RUN_ON_LIMIT, breaks: Iterable[Sugge
             shown.append(doc.index_of(token_id))
         except KeyError:  # the word is gone
             continue
+    kept_before = set(shown)
     candidates = sorted({*rejected, *shown} - set(bounds))
     step = max(1, limit * RUN_ON_STEP // RUN_ON_LIMIT)
     kept: set[int] = set()
@@ -214,9 +216,10 @@ def kept_lines(doc: _Document, limit: int = RUN_ON_LIMIT, breaks: Iterable[Sugge
             while r - last_line > limit:  # none near enough: a line of its own
                 last_line += step
                 kept.add(doc[last_line].id)
-            # the next place a line could start: the next candidate, or the run's end
+            # the next place a line could start: the next candidate, or the run's end; a line
+            # shown stays unless the run it would join is no longer than a new line's step
             following = inside[k + 1] if k + 1 < len(inside) else e
-            if following - last_line > limit:
+            if following - last_line > (step if r in kept_before else limit):
                 kept.add(doc[r].id)
                 last_line = r
         while e - last_line > limit:

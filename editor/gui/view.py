@@ -335,10 +335,13 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         looks = [(i, self._look(i)) for i in indices]
         # Words off screen, no line changed: the text layout is told nothing (it would repaint the
         # whole viewport, 2-12 ms on a screen full of suggestions, for each slice of restoration
-        # results); the blocks changed are laid out again when they come into view.
+        # results); the blocks changed are laid out again when they come into view. Lines that
+        # come or go below the screen (restoration's proposed breaks) move nothing shown: only
+        # the scroll bar is told the text's new size.
         layout = self.document().documentLayout()
-        quiet = (all(look[0] == tm.sep(i) for i, look in looks)
-                 and self._off_screen(tm.offset(indices[-1]), tm.offset(indices[0] + 1)))
+        lines = not all(look[0] == tm.sep(i) for i, look in looks)
+        start, end = tm.offset(indices[-1]), tm.offset(indices[0] + 1)
+        quiet = self._off_screen(start, end) and (not lines or self._off_screen(start, end, below=True))
         self._moving = True
         if quiet:
             layout.blockSignals(True)
@@ -360,10 +363,13 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         finally:
             if quiet:
                 layout.blockSignals(False)
+                if lines:
+                    layout.documentSizeChanged.emit(layout.documentSize())
             self._moving = False
 
-    def _off_screen(self, start: int, end: int) -> bool:
-        """Whether characters ``start:end`` lie wholly outside the part of the text on screen."""
+    def _off_screen(self, start: int, end: int, below: bool = False) -> bool:
+        """Whether characters ``start:end`` lie wholly outside the part of the text on screen
+        (``below``: after it)."""
         if not self.isVisible():
             return False
         block = self.firstVisibleBlock()
@@ -377,7 +383,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
             bottom = block.position() + block.length()
             y += self.blockBoundingRect(block).height()
             block = block.next()
-        return end < top or start > bottom
+        return start > bottom if below else end < top or start > bottom
 
     def _note_change(self, index: int) -> None:
         self.last_changed = index if self.last_changed is None else min(self.last_changed, index)

@@ -184,7 +184,7 @@ def test_random_edits_in_short_and_very_long_paragraphs(qtbot, words, marked):
         assert (lines > 0) == (words > LONG)
         assert lines == len(doc.pending(kind="break"))
     else:
-        assert not doc.suggestions() and lines == 2  # after 1,500 and 3,000 words
+        assert not doc.suggestions() and lines == 3  # after 1,000, 2,000 and 3,000 words
     random_edits(view, doc, random.Random(words), 80)
     # every line the view starts is a paragraph, a pending proposal or one that runs on, and
     # none is longer than RUN_ON_LIMIT words
@@ -269,6 +269,36 @@ def test_a_long_text_shows_its_start_at_once_and_the_rest_in_slices(qtbot):
     assert shown(view) == expected(doc)
     at = view.token_range(len(doc) - 3)[1]
     assert background_at(view, at) == Settings().appearance.high_colour.lower()
+
+
+def test_a_long_text_built_below_the_screen_scrolls_as_one_built_at_once(qtbot):
+    """The slices put in below the screen tell the text layout nothing but the new size: the
+    scroll bar ends up as for a view that told it every change, and the end shows."""
+    from editor.core.paragraphs import RUN_ON_LIMIT
+    from editor.gui.view import BUILD_AT_ONCE
+
+    doc = Transcript([Token(f"w{i % 37}", punct="." if i % 37 == 36 else "") for i in range(4 * BUILD_AT_ONCE)],
+                     paragraph_starts=range(0, 4 * BUILD_AT_ONCE, RUN_ON_LIMIT // 3))
+    doc.suggest_paragraphs(undoable=False)
+    views = []
+    for quiet in (True, False):
+        view = QtTranscriptView(doc, Settings())
+        qtbot.addWidget(view)
+        view.resize(600, 300)
+        if not quiet:  # the layout told every change, as for words on screen
+            view._off_screen = lambda *_a, **_k: False
+        view.show()
+        assert view.building
+        qtbot.waitUntil(lambda v=view: not v.building, timeout=20_000)
+        views.append(view)
+    bars = [v.verticalScrollBar() for v in views]
+    assert bars[0].maximum() == bars[1].maximum() > 100
+    bars[0].setValue(bars[0].maximum())  # the scroll bar's end shows the text's end
+    qtbot.wait(10)
+    end = QTextCursor(views[0].document())
+    end.movePosition(QTextCursor.MoveOperation.End)
+    assert 0 <= views[0].cursorRect(end).top() < views[0].viewport().height()
+    assert shown(views[0]) == expected(doc)
 
 
 def test_a_long_project_shows_fewer_words_at_once_then_all(qtbot):
