@@ -16,6 +16,9 @@ from PySide6.QtCore import QObject, QTimer
 from editor.core.document import Transcript
 
 
+_DONE = object()
+
+
 class Disposer(QObject):
     """Empties replaced documents in the background of the event loop, oldest first."""
 
@@ -35,7 +38,7 @@ class Disposer(QObject):
     def _slice(self) -> None:
         end = time.perf_counter() + 0.005
         while self._queue and time.perf_counter() < end:
-            if next(self._queue[0], None) is None:
+            if next(self._queue[0], _DONE) is _DONE:  # (a slice yields None)
                 self._queue.pop(0)
         if self._queue:
             QTimer.singleShot(0, self, self._slice)

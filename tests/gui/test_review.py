@@ -446,6 +446,29 @@ def test_a_replaced_transcript_is_freed_without_a_full_collection(window, qtbot)
         gc.enable()
 
 
+def test_a_long_replaced_transcript_is_taken_apart_to_the_end(window, qtbot):
+    """Each slice of the disposer yields; the document is taken apart to its last slice (it once
+    stopped after the first, leaving the rest to a full collection that the window's frozen
+    objects never get: every long document opened leaked its memory)."""
+    import gc
+    import weakref
+
+    first = Transcript.from_text(" ".join(f"w{i}" for i in range(12_000)))
+    first.set_suggestions([Suggestion(token_id=t.id, kind=Kind.PUNCT, value=",", probs={",": 0.9, "": 0.1})
+                           for t in first.tokens])
+    first.accept_all()  # an undo step of 12,000 changes, each referring back to the document
+    window.set_transcript(first, restore=False)
+    gone = weakref.ref(first)
+    del first
+    gc.disable()
+    try:
+        window.set_transcript(Transcript([Token("four")]), restore=False)
+        qtbot.waitUntil(lambda: gone() is None, timeout=10_000)  # no full collection needed
+    finally:
+        gc.enable()
+    assert not window.disposer.busy
+
+
 def test_the_legend_explains_every_mark_the_text_can_carry(reviewed):
     key = reviewed.panel.legend.key.text()
     for what in ("proposed", "not in the text until accepted", "Wavy underline", "remove the mark",
