@@ -60,3 +60,36 @@ def test_an_omp_setting_given_by_the_person_wins():
             "assert os.environ['OMP_NUM_THREADS'] == '3'")
     clean = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}  # nothing an earlier test set
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=60, env=clean)
+
+
+def test_holds_on_the_collector_add_up_and_end_with_the_last():
+    """The window's hold (opening, restoring, a bulk step) and a worker's (learning after a save)
+    overlap in any order; the collector is back on only when both have ended, and a worker's step
+    that fails ends its hold all the same."""
+    code = """
+import threading
+from editor.core import process
+seen = []
+process.hold_collections()
+with process.collections_held("learning"):
+    process.release_collections()
+    seen.append(gc.isenabled())  # the worker still holds it
+seen.append(gc.isenabled())
+with process.collections_held("learning"):
+    process.hold_collections()
+seen.append(gc.isenabled())  # the window still holds it
+process.release_collections()
+seen.append(gc.isenabled())
+def fails():
+    with process.collections_held("learning"):
+        raise ValueError
+worker = threading.Thread(target=lambda: seen.append(gc.isenabled()) or fails())
+worker.start()
+worker.join()
+seen.append(gc.isenabled())
+process.release_collections()  # nothing held: a closing window calls it all the same
+seen.append(gc.isenabled())
+assert seen == [False, True, False, True, True, True, True], seen
+"""
+    _before, after = state_around(code)
+    assert after["gc"]

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QInputDialog,
                                QLabel, QListWidget, QListWidgetItem, QMessageBox, QPushButton, QVBoxLayout, QWidget)
 
+from editor.core import process
 from editor.core.document import Suggestion, Token, Transcript
 from editor.core.errors import UserError
 from editor.core.learning import user_forms
@@ -123,7 +124,12 @@ class LearningController(QObject):
         known = self._learned_digest if transcript is self._doc else None
         loader = self.loader
 
-        def work(_report) -> _Learned:
+        def work(report) -> _Learned:
+            # its objects for 100,000 words set off full collections (13-30 ms, the GIL held)
+            with process.collections_held("learning"):
+                return learn(report)
+
+        def learn(_report) -> _Learned:
             import time
 
             from editor.restore.learn import Adaptation, common_words
