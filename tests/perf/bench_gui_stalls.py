@@ -13,6 +13,9 @@ stall. Medians (and worst) over --runs runs. Asserts nothing: timings vary by ma
     QT_QPA_PLATFORM=offscreen .venv/bin/python tests/perf/bench_gui_stalls.py          # tiny model
     .venv/bin/python tests/perf/bench_gui_stalls.py --model resources/models/stet-en-bilstm-crf
     xvfb-run -a .venv/bin/python tests/perf/bench_gui_stalls.py   # under a real X server
+
+--gc-log also lists every full (generation 2) garbage collection: per step, how many, how long, on
+which thread (a pass holds the GIL: one on a worker stalls the UI thread all the same).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui_bench import Heartbeat, bench_window, raw_transcript  # noqa: E402
+from gui_bench import GcLog, Heartbeat, bench_window, raw_transcript  # noqa: E402
 
 
 def main() -> int:
@@ -38,6 +41,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--steps", default="all",
                         help="'bulk' (open to redo), 'everyday' (the reviewer's steps) or 'all'")
+    parser.add_argument("--gc-log", action="store_true",
+                        help="list the full garbage collections by step and thread")
     args = parser.parse_args()
 
     from PySide6.QtCore import QEventLoop, Qt, QTimer
@@ -47,6 +52,9 @@ def main() -> int:
     from editor.core.document import Kind, State
 
     app, window, tmp, model = bench_window(args.model, args.device, prefix="stet-stalls-")
+    gclog = GcLog()
+    if args.gc_log:
+        gclog.install()
 
     def settle(seconds: float) -> None:
         end = time.perf_counter() + seconds
@@ -80,6 +88,7 @@ def main() -> int:
         if signal is not None:
             signal.disconnect(finished)
         beat.stop()
+        gclog.step = "between steps"
         return max(beat.gaps) * 1000, max(beat.cpu_gaps) * 1000
 
     def open_and_restore(path: Path) -> tuple[float, float, float, float]:
@@ -187,12 +196,14 @@ def main() -> int:
         caret_in_word(len(window.transcript) // 2 + 300)
         QApplication.clipboard().setText(" " + text)
         n, words = len(window.transcript), len(text.split())
+        gclog.step = f"paste {words:,}" if undo else "paste"
         gap = stall_of(lambda: QTest.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier),
                        settle_s=0.6, bulk=False)
         assert len(window.transcript) == n + words, (len(window.transcript), n, words)
         if not undo:
             return gap
         written()
+        gclog.step = f"undo {words:,}"
         undone = stall_of(window.undo, settle_s=0.6, bulk=False)
         assert len(window.transcript) == n
         return (*gap, *undone)
@@ -222,7 +233,9 @@ def main() -> int:
 
     for run in range(args.runs):
         load = os.getloadavg()[0]
+        gclog.step = "open + restore"
         o_wall, o_cpu, r_wall, r_cpu = open_and_restore(source)
+        gclog.step = "between steps"
         pending = window.transcript.pending_count if hasattr(window.transcript, "pending_count") \
             else len(window.transcript.pending())
         note("open", (o_wall, o_cpu))
@@ -232,6 +245,7 @@ def main() -> int:
             settle(2.0)  # the autosave after restoring is not the steps' own
             steps = [("type a key", typing), ("paste", lambda: pasting(sample))]
             for key, step in steps:
+                gclog.step = key
                 value = step()
                 note(key, value)
                 said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
@@ -241,27 +255,33 @@ def main() -> int:
                 note(f"undo {n:,}", value[2:])
                 said.append(f"paste {n:,} {value[0]:.0f}/{value[1]:.0f}, undo {value[2]:.0f}/{value[3]:.0f}")
             mid = len(window.transcript) // 3
+            gclog.step = "accept one"
             accepted = key_on_suggestion(Qt.Key.Key_Return, mid)
             note("accept one", accepted)
+            gclog.step = "reject one"
             rejected = key_on_suggestion(Qt.Key.Key_Delete, mid)
             note("reject one", rejected)
             said += [f"accept one {accepted[0]:.0f}/{accepted[1]:.0f} ({accepted[2]:,} words "
                      f"changed)", f"reject one {rejected[0]:.0f}/{rejected[1]:.0f} "
                      f"({rejected[2]:,} changed)"]
             for key, step in (("autosave", autosaving), ("save .stet", lambda r=run: saving(r))):
+                gclog.step = key
                 value = step()
                 note(key, value)
                 said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
             written()
+            gclog.step = "accept ≥ 80 %"
             value = stall_of(lambda: window.accept_all(0.8))
             note("accept ≥ 80 %", value)
             said.append(f"accept ≥ 80 % {value[0]:.0f}/{value[1]:.0f}")
             if bulk:
+                gclog.step = "undo ≥ 80 %"
                 stall_of(window.undo)
         if bulk:
             written()
             for key, step in (("accept all", lambda: window.accept_all(0.0)), ("undo", window.undo),
                               ("redo", window.redo)):
+                gclog.step = key
                 value = stall_of(step)
                 note(key, value)
                 said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
@@ -278,6 +298,9 @@ def main() -> int:
         wall, cpu = [v[0] for v in values], [v[1] for v in values]
         print(f"  {key:<16} {statistics.median(wall):6.0f} ms ({max(wall):.0f})   CPU "
               f"{statistics.median(cpu):5.0f} ms ({max(cpu):.0f})")
+    if args.gc_log:
+        gclog.uninstall()
+        print(gclog.report())
     window.close()
     return 0
 

@@ -3,8 +3,11 @@ that measures the event loop's gaps, and the editor window set up as `stet` sets
 
 from __future__ import annotations
 
+import gc
 import os
+import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -91,6 +94,63 @@ class Heartbeat:
         self.cpu_gaps.append(cpu - self.last_cpu)
         self.queue_gaps.append(queued - self.last_queued)
         self.last, self.last_cpu, self.last_queued = now, cpu, queued
+
+
+class GcLog:
+    """Every full (generation 2) garbage collection while installed: how long it took, the thread
+    it ran on (a pass holds the GIL, so the UI thread waits for one run on a worker as well) and
+    the bench step it fell in (``step``, set by the bench). Gen-0/1 passes are only counted."""
+
+    def __init__(self) -> None:
+        self.step = "setup"
+        self.passes: list[tuple[str, str, float, int]] = []  # (step, thread, ms, objects freed)
+        self.young: dict[str, int] = {}
+        self._began = 0.0
+
+    def install(self) -> None:
+        gc.callbacks.append(self._callback)
+
+    def uninstall(self) -> None:
+        if self._callback in gc.callbacks:
+            gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if info["generation"] != 2:
+            if phase == "stop":
+                self.young[self.step] = self.young.get(self.step, 0) + 1
+            return
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        thread = threading.current_thread()
+        name = "UI" if thread is threading.main_thread() else thread.name
+        frame = sys._getframe(1)  # what allocated the object that set the pass off
+        while frame is not None and "editor" not in frame.f_code.co_filename:
+            frame = frame.f_back
+        if frame is not None:
+            name += f" in {frame.f_code.co_name}"
+        self.passes.append((self.step, name, (time.perf_counter() - self._began) * 1000,
+                            info["collected"]))
+
+    def report(self) -> str:
+        """Per step: the full passes (count, median and longest ms, threads) and young passes."""
+        import statistics
+
+        by_step: dict[str, list[tuple[str, float]]] = {}
+        for step, thread, ms, _freed in self.passes:
+            by_step.setdefault(step, []).append((thread, ms))
+        lines = [f"full garbage collections: {len(self.passes)}, "
+                 f"{sum(p[2] for p in self.passes):.0f} ms in all (gc.get_freeze_count() "
+                 f"{gc.get_freeze_count():,} now)"]
+        for step in dict.fromkeys([*by_step, *self.young]):
+            passes = by_step.get(step, [])
+            ms = [p[1] for p in passes]
+            threads = ", ".join(f"{t} {n}" for t, n in
+                                sorted({t: sum(1 for p in passes if p[0] == t) for t, _ in passes}.items()))
+            lines.append(f"  {step:<18} {len(ms):3} full" + (
+                f", median {statistics.median(ms):5.1f} ms, longest {max(ms):5.1f} ms ({threads})"
+                if ms else "") + f"; {self.young.get(step, 0)} young")
+        return "\n".join(lines)
 
 
 def bench_window(model: str | None, device: str = "cpu", prefix: str = "stet-bench-"):
