@@ -124,7 +124,7 @@ class GcLog:
             return
         thread = threading.current_thread()
         name = "UI" if thread is threading.main_thread() else thread.name
-        frame = sys._getframe(1)  # what allocated the object that set the pass off
+        frame = sys._getframe().f_back  # what allocated the object that set the pass off (None: C)
         while frame is not None and "editor" not in frame.f_code.co_filename:
             frame = frame.f_back
         if frame is not None:
