@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer
-from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
 
 from editor.core.layout import Layout, WordSpan
 from editor.core.document import Kind, State
@@ -100,8 +100,16 @@ class EditingMixin:
             return max(start, self.text_map.total - (before - end))
 
         if len(chunks) == 1:
-            doc.replace_span(a + first, a + last, text)
-            return finish()
+            # One edit block for the words, the next word's separator, the lines that run on and
+            # the restyles: Qt lays the paragraph out again once, not after each of them (3 times
+            # 11 ms for a paste into a line of 1,500 words)
+            block = QTextCursor(self.document())
+            block.beginEditBlock()
+            try:
+                doc.replace_span(a + first, a + last, text)
+                return finish()
+            finally:
+                block.endEditBlock()
         self._paste_in_slices(a + first, a + last, chunks, merge_id, finish)
         return None
 
