@@ -83,6 +83,13 @@ def main() -> int:
     settle(1.0)
     print(f"a short text open: {rss_mib():.0f} MiB resident, {gc.get_freeze_count():,} frozen, "
           f"{len(gc.get_objects()):,} tracked", flush=True)
+    try:  # what the C allocator keeps of memory freed (glibc): given back to the system
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+        print(f"after malloc_trim: {rss_mib():.0f} MiB resident", flush=True)
+    except (OSError, AttributeError):
+        pass
     gc.unfreeze()
     unreachable = gc.collect()
     print(f"after unfreeze + collect: {unreachable:,} unreachable objects found, "
