@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -168,6 +168,11 @@ class ProjectSaver(QObject):
                 # stays out of the full collections that the learning after it would set off
                 process.freeze_survivors()
                 self.written.emit(job)
+                # the records written, let go while the document still holds them: kept in
+                # ``last_job`` until the next save, a replaced document's were freed then, at
+                # once on the UI thread (~30 ms at 100,000 words)
+                if job.result is not None:
+                    job.result = replace(job.result, tokens=(), suggestions=())
         finally:
             self._next()
 

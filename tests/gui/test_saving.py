@@ -191,3 +191,25 @@ def test_work_typed_while_a_file_is_read_is_not_replaced_unasked(window, qtbot, 
         reading.set()
     assert asked and done.args == ["cancelled"]
     assert window.transcript.words() == ["typed", "meanwhile"]
+
+
+def test_a_written_save_and_its_learning_let_the_records_go(window, qtbot, tmp_path):
+    """Once a save is reported and learned from, neither the saver's last job nor the learning
+    holds the words and suggestions written: kept until the next save, a replaced document's
+    records were freed then, all at once on the UI thread."""
+    from editor.core.document import Kind, Suggestion, Token, Transcript
+
+    doc = Transcript([Token(w) for w in ["so", "we", "met", "paris"]])
+    doc.set_suggestions([Suggestion(doc[3].id, Kind.CASE, "Paris", {"Paris": 0.9, "paris": 0.1})])
+    window.set_transcript(doc, restore=False)
+    window.transcript.accept(doc[3].id, Kind.CASE)
+    window.save(tmp_path / "a.stet", wait=True)
+    job = window.saver.last_job
+    assert job is not None and job.result is not None
+    assert job.result.tokens == () and job.result.suggestions == ()
+    assert job.result.path == tmp_path / "a.stet" and job.result.size > 0
+    op = window.learning._op
+    if op is not None:  # learning from it runs (it may teach nothing new)
+        qtbot.waitUntil(lambda: op.done, timeout=30_000)
+        held = dict(zip(op._fn.__code__.co_freevars, (c.cell_contents for c in op._fn.__closure__)))
+        assert held["tokens"] is None and held["suggestions"] is None
