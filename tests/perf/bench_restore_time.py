@@ -40,6 +40,7 @@ class Stamps:
         self.slices: list[tuple[float, float]] = []  # (began, ended) of each _drain
         self.waiting_since: float | None = None  # results queued, no slice running since then
         self.idle = 0.0  # seconds results waited between slices
+        self.long_waits: list[float] = []  # those waits over 10 ms
         self.awake = 0
 
 
@@ -60,6 +61,8 @@ def instrument() -> None:
         began = time.perf_counter()
         if s.waiting_since is not None:
             s.idle += began - s.waiting_since
+            if began - s.waiting_since > 0.01:
+                s.long_waits.append(began - s.waiting_since)
         if PROFILE is not None:
             PROFILE.enable()
         drain(self)
@@ -176,6 +179,8 @@ def main() -> int:
                 "in slices": sum(spans),
                 "slice ms": statistics.median(spans) * 1000 if spans else 0.0,
                 "idle": s.idle,
+                "long waits": len(s.long_waits),
+                "in long waits": sum(s.long_waits),
                 "turns": s.awake,
             }
             rows.setdefault(fmt, []).append(row)
