@@ -188,7 +188,8 @@ def main() -> int:
                   f"{row['open']:.1f} s, restoring {row['restore']:.1f} s, the worker's "
                   f"{row['worker']:.1f} s, after it {row['tail']:.1f} s); {row['slices']} slices "
                   f"({row['slice ms']:.1f} ms median, {row['in slices']:.1f} s in all), results "
-                  f"waited {row['idle']:.1f} s between slices; {row['turns']} event-loop turns",
+                  f"waited {row['idle']:.1f} s between slices ({row['long waits']} waits over 10 ms: "
+                  f"{row['in long waits']:.1f} s); {row['turns']} event-loop turns",
                   flush=True)
             window.set_transcript(type(window.transcript)(), restore=False)  # the next opens anew
             app.processEvents()
