@@ -36,6 +36,7 @@ from editor.core.settings import Settings
 from editor.gui import opening, recovery
 from editor.gui.dialogs import FindBar, SettingsDialog
 from editor.gui.disposal import Disposer
+from editor.gui.links import DocumentLinks
 from editor.gui.learning import LearnedDialog, LearningController
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
@@ -82,6 +83,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.session = Session()  # the transcript, its files, and whether it is saved
         self.restore_model_override: str | None = None  # `stet gui --model DIR`, not saved
         self.disposer = Disposer(self)  # documents replaced, taken apart a slice at a time
+        self._history_link = DocumentLinks()  # to the document's undo history
         # this session's recovery file (editor.gui.recovery), owned by a lock, not by the PID
         self.autosaver = Autosaver(self)
         self.autosaver.saved.connect(self.autosaved)
@@ -213,7 +215,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         """Show ``doc`` (replacing the current one) and, if it has no suggestions, restore it."""
         self.finish_saving()  # the document shown until now is written before it goes
         self.stop_restoration()
-        self._unwatch(self.transcript)
+        self._unwatch()
         self.autosaver.discard()  # the work shown until now was saved or given up
         old = self.session.replace(doc, source=source, project=project)
         # The garbage collector's full passes scan every token and suggestion: 100-300 ms on a
@@ -237,13 +239,10 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.set_transcript(doc, source=path, restore=False)  # the player bar opens the recording
 
     def _watch(self, doc: Transcript) -> None:
-        doc.history.changed.connect(self._history_changed)
+        self._history_link.connect(doc.history.changed, self._history_changed)
 
-    def _unwatch(self, doc: Transcript) -> None:
-        try:
-            doc.history.changed.disconnect(self._history_changed)
-        except (RuntimeError, ValueError, TypeError):
-            pass
+    def _unwatch(self) -> None:
+        self._history_link.clear()  # (see editor.gui.links: nothing left behind on the old document)
 
     def _history_changed(self) -> None:
         by_person = not self.restoration.applying  # restoration results leave it as saved as it was

@@ -24,6 +24,7 @@ from editor.core.document import Kind, State, Suggestion, Token, Transcript
 from editor.core.settings import Settings
 from editor.core.text import join_mark
 from editor.gui.gutter import CUE_COLOUR
+from editor.gui.links import DocumentLinks
 from editor.gui.looks import BANDS, band_colour, band_of, describe_value, percent
 
 _FILTERS = ("All pending", "Low", "Medium", "High")
@@ -121,6 +122,7 @@ class QtSuggestionList(QWidget):
         super().__init__(parent)
         self.settings = settings
         self._transcript: Transcript | None = None
+        self._links = DocumentLinks()  # to the document's signals
         self.busy = False  # restoration running: refresh less often
         self.reviewing = False  # the view's review mode (what Enter and Delete do)
         self._shown: Suggestion | None = None
@@ -173,12 +175,10 @@ class QtSuggestionList(QWidget):
         self.set_transcript(transcript)
 
     def set_transcript(self, transcript: Transcript) -> None:
-        if self._transcript is not None:
-            self._transcript.suggestions_changed.disconnect(self._changed)
-            self._transcript.tokens_changed.disconnect(self._changed)
+        self._links.clear()  # (see editor.gui.links: nothing left behind on the old document)
         self._transcript = transcript
-        transcript.suggestions_changed.connect(self._changed)
-        transcript.tokens_changed.connect(self._changed)
+        self._links.connect(transcript.suggestions_changed, self._changed)
+        self._links.connect(transcript.tokens_changed, self._changed)
         if transcript.suggested_count() <= _SCAN_AT_ONCE:
             self.refresh()
             return

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from editor.audio.follow import word_at
 from editor.core import Transcript
+from editor.gui.links import DocumentLinks
 from editor.gui.session import Session
 
 if TYPE_CHECKING:  # numpy and the player load with the first transcript that has audio
@@ -63,6 +64,7 @@ class PlaybackController(QObject):
         self.audio_path: Path | None = None
         self._highlighted: int | None = None
         self._doc: Transcript | None = None  # whose metadata_changed is connected
+        self._links = DocumentLinks()
         if player is not None:
             self._build(player)
 
@@ -85,10 +87,9 @@ class PlaybackController(QObject):
     def transcript_opened(self, doc: Transcript) -> None:
         """Load the audio the transcript names (off the UI thread), or hide the bar."""
         if doc is not self._doc:
-            if self._doc is not None:
-                self._doc.metadata_changed.disconnect(self._metadata_changed)
+            self._links.clear()  # (see editor.gui.links: nothing left behind on the old document)
             self._doc = doc
-            doc.metadata_changed.connect(self._metadata_changed)
+            self._links.connect(doc.metadata_changed, self._metadata_changed)
         self._highlight(None)
         path = resolve_audio(doc.metadata.audio_file, self.session.source)
         self.audio_path = path

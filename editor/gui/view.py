@@ -22,6 +22,7 @@ from editor.core.paragraphs import kept_lines
 from editor.core.settings import Settings
 from editor.core.textmap import TextMap
 from editor.gui.gutter import TimeGutter, paint_cue_bars
+from editor.gui.links import DocumentLinks
 from editor.gui.looks import (  # noqa: F401  (names other modules and tests import from here)
     BANDS,
     PARAGRAPH_GAP,
@@ -66,6 +67,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self.order = self.settings.review.order  # "position" or "confidence"
         self.text_map = TextMap()
         self._transcript: Transcript | None = None
+        self._links = DocumentLinks()  # to the document's signals
         self._current: tuple[int, Kind] | None = None
         # Review mode: entered by Tab, Shift+Tab, a click on a suggestion or the list; left when the
         # caret moves away or on Esc. Only in it do Enter, Delete and 1-9 act on suggestions (and
@@ -118,15 +120,11 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         return self._moving
 
     def set_transcript(self, transcript: Transcript) -> None:
-        old = self._transcript
-        if old is not None:
-            old.tokens_changed.disconnect(self._on_tokens_changed)
-            old.suggestions_changed.disconnect(self._on_suggestions_changed)
-            old.paragraphs_changed.disconnect(self._on_paragraphs_changed)
+        self._links.clear()  # (see editor.gui.links: nothing left behind on the old document)
         self._transcript = transcript
-        transcript.tokens_changed.connect(self._on_tokens_changed)
-        transcript.suggestions_changed.connect(self._on_suggestions_changed)
-        transcript.paragraphs_changed.connect(self._on_paragraphs_changed)
+        self._links.connect(transcript.tokens_changed, self._on_tokens_changed)
+        self._links.connect(transcript.suggestions_changed, self._on_suggestions_changed)
+        self._links.connect(transcript.paragraphs_changed, self._on_paragraphs_changed)
         self._set_current(None)
         self.rebuild()
 

@@ -469,6 +469,42 @@ def test_a_long_replaced_transcript_is_taken_apart_to_the_end(window, qtbot):
     assert not window.disposer.busy
 
 
+def test_documents_opened_in_turn_leave_nothing_behind_on_the_window(window, qtbot):
+    """Each document's connections go with it. Its signals were connected to the view's, the
+    panel's and the window's methods, and psygnal keeps such a connection as a weak reference to
+    the object in a reference cycle that ``disconnect`` does not break; frozen with the window's
+    lasting objects, the cycles were never collected, and every document opened added its weak
+    references to the view, the panel and the window for good."""
+    import gc
+    import weakref
+
+    from editor.core.learning import decide
+
+    def lasting() -> tuple[int, ...]:
+        return tuple(weakref.getweakrefcount(o) for o in (window, window.view, window.panel,
+                                                          window.playback))
+
+    counts, gone = [], []
+    gc.disable()  # as the window's frozen objects are: no full collection comes
+    try:
+        for _ in range(4):
+            doc = Transcript([Token(w) for w in ["the", "cat", "and", "the", "dog"] * 50])
+            doc.set_suggestions([Suggestion(token_id=t.id, kind=Kind.CASE, value=t.word.title(),
+                                            probs={t.word.title(): 0.8, t.word: 0.2})
+                                 for t in doc.tokens])
+            window.set_transcript(doc, restore=False)
+            decide(doc, doc[0].id, Kind.CASE)  # an undo step, and every view of the document told
+            gone.append(weakref.ref(doc))
+            del doc
+            qtbot.waitUntil(lambda: not window.disposer.busy, timeout=5000)
+            counts.append(lasting())
+        window.set_transcript(Transcript([Token("four")]), restore=False)
+        qtbot.waitUntil(lambda: all(r() is None for r in gone), timeout=5000)
+    finally:
+        gc.enable()
+    assert counts == [counts[0]] * len(counts), counts
+
+
 def test_the_legend_explains_every_mark_the_text_can_carry(reviewed):
     key = reviewed.panel.legend.key.text()
     for what in ("proposed", "not in the text until accepted", "Wavy underline", "remove the mark",
