@@ -73,7 +73,8 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         # caret moves away or on Esc. Only in it do Enter, Delete and 1-9 act on suggestions (and
         # with nothing current they do nothing rather than edit), so they never edit by surprise.
         self._reviewing = False
-        self.frozen = False  # a bulk step runs: keys that would change the text wait
+        self._frozen = False  # a bulk step runs: keys that would change the text wait
+        self._lines_stale = False  # words went away in a bulk step: lines brought up to date after
         self._mouse_down = False
         self._was_reviewing = False
         self._extra: dict[str, list[QTextEdit.ExtraSelection]] = {"played": [], "current": []}
@@ -107,6 +108,23 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self.updateRequest.connect(self._update_gutter)
         self.apply_settings()
         self.set_transcript(transcript)
+
+    @property
+    def frozen(self) -> bool:
+        """A bulk step runs (accept all, an undo a slice at a time, a long paste): keys that
+        would change the text wait. When it ends, the lines that run on are brought up to date
+        if words went away meanwhile (see ``_on_tokens_changed``)."""
+        return self._frozen
+
+    @frozen.setter
+    def frozen(self, value: bool) -> None:
+        self._frozen = value
+        if not value and self._lines_stale and self._transcript is not None:
+            self._lines_stale = False
+            moved = self._update_lines()
+            if moved:
+                self._dirty.update(moved)
+                self._flush_timer.start()
 
     # -- the model --------------------------------------------------------------------------------
     @property
@@ -203,6 +221,13 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
             self._flush_timer.start()
             return
         self._splice(start, removed, inserted)
+        if self._frozen and inserted < removed:
+            # A bulk step taking words away (undoing a long paste, 150 words a command): no run
+            # grows past what a line allows but by joining two (a line's word gone), and finding
+            # the lines indexes every word after the edit again (12 ms at 100,000 words, one
+            # paragraph) for each command. Once, when the step is done (``frozen``).
+            self._lines_stale = True
+            return
         moved = self._update_lines()  # runs got longer or shorter: a line may be wanted or not
         if moved:
             self._dirty.update(moved)
@@ -302,8 +327,10 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
             self._moving = False
         self._note_change(start)
         # The word after the span may now need another separator (the first word went away).
+        # Its text alone is looked at: its formats stay (a restyle lays the line out again).
         following = start + inserted
-        if following < min(len(self.transcript), self._built):
+        if following < min(len(self.transcript), self._built) and \
+                self._look(following)[:3] != tm.piece(following):
             self._rewrite([following])
 
     def flush(self) -> None:

@@ -239,3 +239,45 @@ def test_a_long_paste_of_raw_words_runs_on_in_lines_when_it_is_done(window, qtbo
     assert lines and len(lines) <= 5_600 // RUN_ON_STEP
     assert max(b - a for a, b in zip([0, *lines], [*lines, len(doc)])) <= RUN_ON_LIMIT
     assert all(i in {doc.index_of(t) for t in view._soft} for i in lines)
+
+
+def test_undoing_a_long_paste_into_a_text_that_runs_on_is_one_step_lines_after(window, qtbot, tmp_path,
+                                                                              monkeypatch):
+    """Undoing a long paste into one paragraph goes a slice at a time (150 words a command) and
+    finds the lines that run on once, when it is done: the text, lines and history as before the
+    paste, and redo brings the paste back whole."""
+    from PySide6.QtCore import QMimeData
+
+    doc = raw(3_000)
+    window.set_transcript(doc, source=tmp_path / "raw.txt", restore=False)
+    view = window.view
+    lines, words, shown = lines_of(view), doc.words(), view.shown_text()
+    assert lines == [RUN_ON_STEP]
+    cursor = view.textCursor()
+    cursor.setPosition(view.token_range(1_500)[2])
+    view.setTextCursor(cursor)
+    mime = QMimeData()
+    pasted = " ".join(WORDS[i % len(WORDS)] for i in range(5_000))
+    mime.setText(" " + pasted)
+    with qtbot.waitSignal(window.bulk_finished, timeout=60_000):
+        view.insertFromMimeData(mime)
+    qtbot.waitUntil(lambda: not window.bulk_running, timeout=60_000)
+    after_paste, lines_pasted = view.shown_text(), lines_of(view)
+    assert len(doc) == 8_000 and len(lines_pasted) > len(lines)
+    assert doc.history.undo_text == "Paste" and doc.history.size_of_step() > 30
+    found = []
+    update = view._update_lines
+    monkeypatch.setattr(view, "_update_lines", lambda: found.append(view.frozen) or update())
+    with qtbot.waitSignal(window.bulk_finished, timeout=60_000):
+        assert window.undo()
+        assert window.bulk_running  # a slice at a time
+    monkeypatch.undo()
+    assert found == [False]  # the lines found once, when the undo was done
+    assert doc.words() == words and view.shown_text() == shown and lines_of(view) == lines
+    assert view.toPlainText().replace("\n", " ") == shown
+    assert doc.history.redo_text == "Paste" and not doc.history.can_undo  # one step
+    with qtbot.waitSignal(window.bulk_finished, timeout=60_000):
+        window.redo()
+    qtbot.waitUntil(lambda: not window.bulk_running, timeout=60_000)
+    assert view.shown_text() == after_paste and len(doc) == 8_000
+    assert max(b - a for a, b in zip([0, *lines_of(view)], [*lines_of(view), len(doc)])) <= RUN_ON_LIMIT
