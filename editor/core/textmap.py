@@ -82,6 +82,14 @@ class TextMap:
         self._stale()
         return "".join(pieces)
 
+    def take(self) -> list[object]:
+        """Empty the map, handing its contents over: for a caller that frees a long text's map a
+        few parts per turn of an event loop (100,000 pieces freed at once took 6-10 ms)."""
+        parts: list[object] = list(self._chunks)
+        self._chunks, self._n = [_Chunk([], [], [])], 0
+        self._stale()
+        return parts
+
     def _stale(self) -> None:
         self._starts: list[int] | None = None  # token index where each chunk starts, then n
         self._chars: list[int] | None = None  # character offset where each chunk starts, then total

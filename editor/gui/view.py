@@ -99,6 +99,11 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._build_timer.setSingleShot(True)
         self._build_timer.setInterval(0)
         self._build_timer.timeout.connect(self._build_slice)
+        self._discarded: list[object] = []  # the map of a text replaced, freed a few parts a turn
+        self._free_timer = QTimer(self)
+        self._free_timer.setSingleShot(True)
+        self._free_timer.setInterval(0)
+        self._free_timer.timeout.connect(self._free_slice)
         self.cursorPositionChanged.connect(self._caret_moved)
         self._timed = False  # some word has a time: the margin shows paragraph times
         self.cue_ids: frozenset[int] = frozenset()  # first words of subtitle cues (a bar before)

@@ -100,6 +100,9 @@ class BuildMixin:
         self._moving = True
         try:
             if a == 0:
+                if len(tm) > FIRST_BUILT:  # the map of the text shown before: freed in slices
+                    self._discarded += tm.take()
+                    self._free_timer.start()
                 # setPlainText gives the whole text the format the caret stands in (after a
                 # proposed mark: bold and tinted): plain first, the proposals styled below.
                 self.setCurrentCharFormat(self.looks.plain)
@@ -142,6 +145,14 @@ class BuildMixin:
                 self._layout_gutter()
         if self._building:
             self._build_timer.start()
+
+    def _free_slice(self) -> None:
+        """Free a few parts of a replaced text's map (``TextMap.take``), for up to 2 ms."""
+        end = time.perf_counter() + 0.002
+        while self._discarded and time.perf_counter() < end:
+            del self._discarded[-16:]
+        if self._discarded:
+            self._free_timer.start()
 
     def _ensure_built(self, index: int | None = None) -> None:
         """Show the text up to token ``index`` (all of it: None) now, if a build is under way."""

@@ -127,3 +127,12 @@ def test_bad_splices_are_refused():
         tm.offset(3)
     with pytest.raises(ValueError):
         tm.reset([""], [], [])
+
+
+def test_take_hands_the_pieces_over_and_leaves_an_empty_map_that_works():
+    pieces = [(" " if i else "", f"w{i}", "," if i % 3 else "") for i in range(3 * textmap.CHUNK + 5)]
+    tm = TextMap(pieces)
+    parts = tm.take()
+    assert sum(len(p.seps) for p in parts) == len(pieces)  # for the caller to free when it likes
+    assert len(tm) == 0 and tm.total == 0 and tm.offset(0) == 0
+    assert tm.reset([""], ["a"], ["."]) == "a." and tm.word_range(0) == (0, 1, 2)
