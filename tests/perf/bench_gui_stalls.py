@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui_bench import GcLog, Heartbeat, bench_window, raw_transcript  # noqa: E402
+from gui_bench import GapSampler, GcLog, Heartbeat, bench_window, raw_transcript  # noqa: E402
 
 
 def main() -> int:
@@ -43,6 +43,8 @@ def main() -> int:
                         help="'bulk' (open to redo), 'everyday' (the reviewer's steps) or 'all'")
     parser.add_argument("--gc-log", action="store_true",
                         help="list the full garbage collections by step and thread")
+    parser.add_argument("--profile-gaps", action="store_true",
+                        help="sample the UI thread's stack and print what it ran in each step's longest gap")
     args = parser.parse_args()
 
     from PySide6.QtCore import QEventLoop, Qt, QTimer
@@ -56,6 +58,21 @@ def main() -> int:
     if args.gc_log:
         gclog.install()
 
+    sampler = GapSampler() if args.profile_gaps else None
+
+    def profiled(step: str, beat, phase=None) -> None:
+        """Print what the UI thread ran in the longest gap of ``beat`` (of those ``phase`` keeps)."""
+        if sampler is None:
+            return
+        sampler.stop()
+        t, longest = beat.started, (0.0, 0.0, 0.0)
+        for gap in beat.gaps:
+            t += gap
+            if (phase is None or phase(t - gap)) and gap > longest[0]:
+                longest = (gap, t - gap, t)
+        print(f"  {step}: longest gap {1000 * longest[0]:.0f} ms", flush=True)
+        print(sampler.report(longest[1], longest[2]), flush=True)
+
     def settle(seconds: float) -> None:
         end = time.perf_counter() + seconds
         while time.perf_counter() < end:
@@ -68,6 +85,8 @@ def main() -> int:
         background says so by ``done``; a long paste is done when no bulk step runs) and has
         settled."""
         beat = Heartbeat()
+        if sampler is not None:
+            sampler.start()
         beat.start()
         loop = QEventLoop()
 
@@ -88,6 +107,7 @@ def main() -> int:
         if signal is not None:
             signal.disconnect(finished)
         beat.stop()
+        profiled(gclog.step, beat)
         gclog.step = "between steps"
         return max(beat.gaps) * 1000, max(beat.cpu_gaps) * 1000
 
@@ -112,6 +132,8 @@ def main() -> int:
         watcher.timeout.connect(watch)
         watcher.start()
         window.restoration.started.connect(started)
+        if sampler is not None:
+            sampler.start()
         beat.start()
         QTimer.singleShot(20, lambda: window.open_reporting(path))  # as File > Open does
         done.exec()
@@ -121,6 +143,10 @@ def main() -> int:
         beat.stop()
         assert window.restoration_status == "done", window.restoration_status
         opened = marks.get("opened", marks["started"])
+        if sampler is not None:
+            sampler.stop()
+            profiled("open", beat, lambda t: t <= opened)
+            profiled("restore", beat, lambda t: t > opened)
         # gaps are stamped at the tick that ends them: those begun before the words were all shown
         # (reading on a worker thread, then showing them) are opening; later ones restoring
         t, wall, cpu = beat.started, [0.0, 0.0], [0.0, 0.0]

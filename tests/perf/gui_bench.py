@@ -232,3 +232,53 @@ def transcript_file(folder: Path, fmt: str, words: int, per_paragraph: int) -> P
                         encoding="utf-8")
         return path
     raise ValueError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
+
+
+class GapSampler:
+    """What the UI thread was doing in an event-loop gap: a thread samples its stack every
+    ``interval`` seconds (``sys._current_frames``; it gets the GIL whenever the UI thread is in Qt's
+    C++ code or switches), and ``report(start, end)`` counts, for the samples in that window, the
+    innermost frame of Stet's own code and the function it called. Turned on by --profile-gaps."""
+
+    def __init__(self, interval: float = 0.0005) -> None:
+        self.interval = interval
+        self.samples: list[tuple[float, tuple[str, ...]]] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._main = threading.main_thread().ident
+
+    def start(self) -> None:
+        self.samples.clear()
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="gap-sampler", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            frame = sys._current_frames().get(self._main)
+            stack = []
+            while frame is not None and len(stack) < 40:
+                code = frame.f_code
+                stack.append(f"{Path(code.co_filename).name}:{code.co_name}:{frame.f_lineno}")
+                frame = frame.f_back
+            self.samples.append((time.perf_counter(), tuple(stack)))
+
+    def report(self, start: float, end: float, top: int = 12) -> str:
+        """The commonest stacks (innermost 4 frames) sampled between ``start`` and ``end``."""
+        counts: Counter = Counter()
+        inclusive: Counter = Counter()
+        n = 0
+        for t, stack in self.samples:
+            if start <= t <= end:
+                n += 1
+                counts[" < ".join(stack[:6])] += 1
+                inclusive.update({f.rsplit(":", 1)[0] for f in stack})
+        return "\n".join([f"    {n} samples in {1000 * (end - start):.0f} ms; innermost:"] +
+                         [f"    {c:4} {s}" for s, c in counts.most_common(top)] +
+                         ["    inclusive (samples in each function or what it called):"] +
+                         [f"    {c:4} {s}" for s, c in inclusive.most_common(2 * top)])
