@@ -25,7 +25,8 @@ from editor.core.atomic import PathLike, atomic_write
 from editor.core.document import Kind, Suggestion, Token
 from editor.core.learning import forms_of
 from editor.core.lexicon import with_project_forms
-from editor.core.recovery_state import _KINDS, EncodeCache, RecoveryState, SuggestionMirror, dumps
+from editor.core.recovery_state import (_KINDS, EncodeCache, RecoveryState, SuggestionMirror,
+                                        head_json)
 
 #: Called on the writing thread with the forms and every suggestion written; gives entries of
 #: the metadata's ``extra`` to write over the document's own (what Stet learned from it).
@@ -76,7 +77,7 @@ class ProjectWriter:
             written.update(extra(forms, suggestions))
         head["metadata"]["extra"] = written
         # bytes a run at a time: one encoding of the whole text would hold the interpreter
-        data = b"".join((dumps(head)[:-1].encode(), b',"tokens":[',
+        data = b"".join((head_json(head)[:-1].encode(), b',"tokens":[',
                          b",".join(e[2].encode() for e in entries if e[2]), b'],"suggestions":[',
                          b",".join(e[3].encode() for e in entries if e[3]), b"]}"))
         atomic_write(target, data)

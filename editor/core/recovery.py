@@ -130,7 +130,7 @@ class RecoverySlot(_Files):
                 self._mirror.apply(state)
                 return False
             self._encoded_seq = max(self._encoded_seq, state.seq)
-            head, entries = state.parts(self._cache, self._mirror)
+            head, entries = state.parts(self._cache, self._mirror, head=False)  # runs alone
         with self._io:
             if (not self.owned or (generation is not None and generation != self.generation)
                     or self.data.exists()):

@@ -12,7 +12,7 @@ from typing import Any
 
 from editor.core.atomic import atomic_write
 from editor.core.formats.journal import JOURNAL_HEAD
-from editor.core.recovery_state import Encoded, dumps
+from editor.core.recovery_state import Encoded, dumps, head_json
 
 
 def run_line(entry: Encoded) -> bytes:
@@ -31,7 +31,7 @@ class Journal:
         """Append the runs the file lacks and (``state``) the state that uses them, or write the
         file whole: the first time, when it is not as we left it, or when old runs outweigh the
         live ones."""
-        line = (dumps({"state": head, "runs": [e[4] for e in entries]}) + "\n").encode() \
+        line = f'{{"state":{head_json(head)},"runs":{dumps([e[4] for e in entries])}}}\n'.encode() \
             if state else b""
         new = [run_line(e) for e in entries if e[4] not in self.on_disk]
         added = sum(map(len, new)) + len(line)

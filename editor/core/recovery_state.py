@@ -10,13 +10,14 @@ import itertools
 import json
 import operator
 import os
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from editor.core.document import Kind, Metadata, Suggestion, Token, Transcript
+from editor.core.document import Kind, Metadata, SourceCue, Suggestion, Token, Transcript
 
 
 # -- what a recovery file holds ---------------------------------------------------------------------
@@ -93,31 +94,38 @@ class RecoveryState:
         head, entries = self.parts(cache)
         tokens_json = [e[2] for e in entries if e[2]]
         suggestions_json = [e[3] for e in entries if e[3]]
-        return (f'{dumps(head)[:-1]},"tokens":[{",".join(tokens_json)}],'
+        return (f'{head_json(head)[:-1]},"tokens":[{",".join(tokens_json)}],'
                 f'"suggestions":[{",".join(suggestions_json)}]}}').encode()
 
     def parts(self, cache: EncodeCache | None = None, mirror: SuggestionMirror | None = None,
-              path: str | os.PathLike[str] | None = None) -> tuple[dict[str, Any], list[Encoded]]:
-        """The project's head (everything but tokens and suggestions) and its runs, in order;
-        with the ``path`` it is written to, a recording in that file's folder is named relative
-        to it (as ``stet_document`` does).
+              path: str | os.PathLike[str] | None = None, *, head: bool = True
+              ) -> tuple[dict[str, Any], list[Encoded]]:
+        """The project's head (everything but tokens and suggestions; an empty dict when not
+        ``head``) and its runs, in order; with the ``path`` it is written to, a recording in that
+        file's folder is named relative to it (as ``stet_document`` does). The head's subtitle
+        cues are JSON already made (``RawJSON``): encode the head with ``head_json``.
 
         With the ``mirror`` and ``cache`` that one recovery file keeps, the state's changes are
         applied to the mirror, and a run whose tokens are the very ones encoded last time and
         none of whose suggestions changed is reused without looking at its suggestions: the
-        cost of an autosave follows the edit, not the length of the transcript."""
+        cost of an autosave follows the edit, not the length of the transcript. On a thread
+        other than the main one the encoding rests between pieces (``Pacer``)."""
         from editor.core.formats.stet import stet_document
 
-        head = stet_document(Transcript(metadata=self.metadata), path)
-        head["paragraph_starts"] = [self.tokens[i].id for i in self.paragraph_starts
-                                    if 0 < i < len(self.tokens)]
-        head["recovery"] = self.info.to_json()
-        del head["tokens"], head["suggestions"]
+        pacer = Pacer()
         if mirror is None or cache is None:
             mirror, cache = SuggestionMirror(), cache if cache is not None else EncodeCache()
             mirror.apply(dataclasses.replace(self, changes=None))
         else:
             mirror.apply(self)
+        top: dict[str, Any] = {}
+        if head:
+            cues = cache.cues_json(self.metadata.cues, pacer) if self.metadata.cues else None
+            top = stet_document(Transcript(metadata=self.metadata), path, cues=cues)
+            top["paragraph_starts"] = [self.tokens[i].id for i in self.paragraph_starts
+                                       if 0 < i < len(self.tokens)]
+            top["recovery"] = self.info.to_json()
+            del top["tokens"], top["suggestions"]
         dirty = mirror.take_dirty()
         entries = []
         for run in _runs(self.tokens):
@@ -126,12 +134,66 @@ class RecoveryState:
                 entries.append(cache.keep(hit))
             else:
                 entries.append(cache.entry(run, mirror.of_run(run)))
+                pacer.rest()
         cache.keep_only_last()
-        return head, entries
+        return top, entries
 
 
 _SEQ = itertools.count(1)  # captures are numbered in one sequence, whatever their document
 dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+class RawJSON:
+    """JSON text already made, standing for a value of a head (``head_json`` writes it as it is);
+    ``json`` itself refuses it, so a head is never encoded with the text as a string."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def head_json(head: dict[str, Any]) -> str:
+    """``dumps(head)`` for a head from ``RecoveryState.parts``, its metadata's cues (``RawJSON``)
+    written as they were encoded: the same text, without encoding 8,000 cues again."""
+    metadata = head.get("metadata")
+    if not isinstance(metadata, dict) or not any(isinstance(v, RawJSON)
+                                                 for v in metadata.values()):
+        return dumps(head)
+
+    def encoded(value: Any) -> str:
+        return value.text if isinstance(value, RawJSON) else dumps(value)
+
+    inner = ",".join(f"{dumps(k)}:{encoded(v)}" for k, v in metadata.items())
+    return "{" + ",".join(f"{dumps(k)}:" + ("{" + inner + "}" if k == "metadata" else dumps(v))
+                          for k, v in head.items()) + "}"
+
+
+#: A worker's encoding gives the interpreter up once it has held it this long, for as long again
+#: (at most REST_MAX_S): the window's thread, waiting for it, then has it back within a few ms.
+WORK_S = 0.002
+REST_MAX_S = 0.005
+
+
+class Pacer:
+    """Rests (sleeps, the interpreter given up) between pieces of an encoding on a thread other
+    than the main one. A write ahead at 100,000 timed words is ~0.2 s of Python and JSON beside a
+    restoration streaming in: without rests the window waited for the interpreter 90-200 ms at a
+    time; at most half the time goes to the encoding, so a background write takes up to twice as
+    long. On the main thread (a last write when the window closes, tests) it never rests."""
+
+    __slots__ = ("_since", "_worker")
+
+    def __init__(self) -> None:
+        self._worker = threading.current_thread() is not threading.main_thread()
+        self._since = time.perf_counter()
+
+    def rest(self) -> None:
+        if self._worker:
+            worked = time.perf_counter() - self._since
+            if worked >= WORK_S:
+                time.sleep(min(worked, REST_MAX_S))
+                self._since = time.perf_counter()
 _RUN_END = 512  # a run of tokens ends after a token whose id is a multiple of this, minus one
 _ID = operator.attrgetter("id")
 #: kinds in the order a saved project lists a token's suggestions: case first
@@ -235,6 +297,8 @@ class DocumentTracker:
             pass
 
 
+CUES_PIECE = 256  # cues encoded at a time: ~1 ms
+
 # a run, its suggestions, their JSON, and the run's number (new for every new content)
 Encoded = tuple[tuple[Token, ...], tuple[Suggestion, ...], str, str, int]
 
@@ -246,6 +310,23 @@ class EncodeCache:
         self._runs: dict[int, Encoded] = {}
         self._used: dict[int, Encoded] = {}
         self._numbers = itertools.count()
+        self._cues: tuple[tuple[SourceCue, ...], RawJSON] | None = None
+
+    def cues_json(self, cues: tuple[SourceCue, ...], pacer: Pacer | None = None) -> RawJSON:
+        """The JSON list of subtitle cues, kept while the metadata holds the very same tuple
+        (metadata is immutable: an autosave's head reuses it); made CUES_PIECE cues at a time,
+        resting between pieces."""
+        from editor.core.formats.stet import cue_record
+
+        if self._cues is not None and self._cues[0] is cues:
+            return self._cues[1]
+        pieces = []
+        for at in range(0, len(cues), CUES_PIECE):
+            pieces.append(dumps([cue_record(c) for c in cues[at:at + CUES_PIECE]])[1:-1])
+            if pacer is not None:
+                pacer.rest()
+        self._cues = (cues, RawJSON("[" + ",".join(pieces) + "]"))
+        return self._cues[1]
 
     def get(self, run: tuple[Token, ...], suggestions: tuple[Suggestion, ...]) -> tuple[str, str]:
         entry = self.entry(run, suggestions)

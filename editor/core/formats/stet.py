@@ -8,7 +8,6 @@ together; in memory, ``metadata.audio_file`` is always the path as found from he
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import re
@@ -171,9 +170,12 @@ def write_stet(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
     atomic_write(path, text.encode("utf-8"))
 
 
-def stet_document(transcript: Transcript, path: PathLike | None = None) -> dict[str, Any]:
+def stet_document(transcript: Transcript, path: PathLike | None = None, *,
+                  cues: Any = None) -> dict[str, Any]:
     """The JSON-able form of a transcript (also what an autosave writes). With the ``path`` it is
-    written to, a recording in that file's folder is named relative to it."""
+    written to, a recording in that file's folder is named relative to it. ``cues``: what to put
+    for the subtitle cues, when there are any, instead of their records (their JSON already
+    made, as an autosave keeps it: ``editor.core.recovery_state``)."""
     tokens = [token_record(t) for t in transcript.tokens]
     suggestions = [suggestion_record(s) for s in transcript.suggestions()]
     m = transcript.metadata
@@ -182,7 +184,7 @@ def stet_document(transcript: Transcript, path: PathLike | None = None) -> dict[
     # not to the project, which is always UTF-8 JSON; so they are not saved.
     metadata.update(duration=m.duration, extra=dict(m.extra))
     if m.cues:
-        metadata["cues"] = [_cue_item(c) for c in m.cues]
+        metadata["cues"] = cues if cues is not None else [cue_record(c) for c in m.cues]
     if path is not None and m.audio_file:
         metadata.update(_audio_paths(m.audio_file, path))
     return {
@@ -198,12 +200,19 @@ def stet_document(transcript: Transcript, path: PathLike | None = None) -> dict[
 def token_record(t: Token) -> dict[str, Any]:
     """One token as a project stores it (an autosave writes them slice by slice)."""
     item: dict[str, Any] = {"id": t.id, "word": t.word}
+    # field by field, not a loop over pairs: an autosave builds 100,000 of these at a time
     if t.surface != t.word:
         item["surface"] = t.surface
-    for key, value in (("punct", t.punct), ("start", t.start), ("end", t.end),
-                       ("conf", t.confidence), ("speaker", t.speaker)):
-        if value not in (None, ""):
-            item[key] = value
+    if t.punct:
+        item["punct"] = t.punct
+    if t.start is not None:
+        item["start"] = t.start
+    if t.end is not None:
+        item["end"] = t.end
+    if t.confidence is not None:
+        item["conf"] = t.confidence
+    if t.speaker:
+        item["speaker"] = t.speaker
     return item
 
 
@@ -331,10 +340,28 @@ def _metadata(item: Any, path: PathLike) -> Metadata:
                     cues=tuple(_source_cue(c, path, n) for n, c in enumerate(cues, 1)))
 
 
-def _cue_item(cue: SourceCue) -> dict[str, Any]:
-    item = dataclasses.asdict(cue)
-    return {key: list(value) if isinstance(value, tuple) else value
-            for key, value in item.items() if value not in (None, "", ())}
+def cue_record(cue: SourceCue) -> dict[str, Any]:
+    """One subtitle cue as a project stores it: the fields that are set, in their order (tuples
+    are JSON arrays). Field by field rather than ``dataclasses.asdict``, which deep-copies every
+    value: at 100,000 subtitle words (8,334 cues) that took 0.25 s of a write ahead's 0.5 s."""
+    item: dict[str, Any] = {}
+    if cue.token_ids:
+        item["token_ids"] = list(cue.token_ids)
+    if cue.start is not None:
+        item["start"] = cue.start
+    if cue.end is not None:
+        item["end"] = cue.end
+    if cue.text:
+        item["text"] = cue.text
+    if cue.words:
+        item["words"] = list(cue.words)
+    if cue.line_starts:
+        item["line_starts"] = list(cue.line_starts)
+    for key, value in (("speaker", cue.speaker), ("ident", cue.ident), ("timing", cue.timing),
+                       ("format", cue.format)):
+        if value:
+            item[key] = value
+    return item
 
 
 def _source_cue(item: Any, path: PathLike, n: int) -> SourceCue:
