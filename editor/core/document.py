@@ -323,10 +323,11 @@ class Transcript(SuggestionReview):
     def pending(self, *, kind: Kind | str | None = None, order: str = "position") -> list[Suggestion]:
         return self.suggestions(state=State.PENDING, kind=kind, order=order)
 
-    def next_pending(self, after: int = -1, *, reverse: bool = False,
-                     kind: Kind | str | None = None) -> Suggestion | None:
-        """The first pending suggestion on a token after index ``after`` (before it if ``reverse``)."""
-        return review.next_pending(self._tokens, self._sugg, after, reverse=reverse, kind=kind)
+    def next_pending(self, after: int = -1, *, reverse: bool = False, kind: Kind | str | None = None,
+                     wanted: Callable[[Suggestion], bool] | None = None) -> Suggestion | None:
+        """The first pending suggestion on a token after index ``after`` (before it if ``reverse``)
+        that ``wanted`` (when given) says yes to."""
+        return review.next_pending(self._tokens, self._sugg, after, reverse=reverse, kind=kind, wanted=wanted)
 
     # -- suggestions: changing -----------------------------------------------------------------
     def set_suggestions(self, suggestions: Iterable[Suggestion], *, text: str = "Restore",

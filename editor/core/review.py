@@ -5,7 +5,7 @@ applies what they decide as undoable commands."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from editor.core.records import Kind, State, Suggestion, Token
@@ -113,8 +113,10 @@ def next_case_step(token: Token, case: Suggestion | None, sentence_end: bool) ->
 
 
 def next_pending(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Suggestion]], after: int = -1, *,
-                 reverse: bool = False, kind: Kind | str | None = None) -> Suggestion | None:
-    """The first pending suggestion on a token after index ``after`` (before it if ``reverse``)."""
+                 reverse: bool = False, kind: Kind | str | None = None,
+                 wanted: Callable[[Suggestion], bool] | None = None) -> Suggestion | None:
+    """The first pending suggestion on a token after index ``after`` (before it if ``reverse``),
+    of ``kind`` and one ``wanted`` says yes to (a review list's confidence band) when given."""
     indices = range(after - 1, -1, -1) if reverse else range(after + 1, len(tokens))
     kinds = (Kind.BREAK, Kind.CASE, Kind.PUNCT) if not reverse else (Kind.PUNCT, Kind.CASE, Kind.BREAK)
     for i in indices:
@@ -123,7 +125,8 @@ def next_pending(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind
             continue
         for k in kinds:
             s = slot.get(k)
-            if s is not None and s.state == State.PENDING and (kind is None or k == kind):
+            if s is not None and s.state == State.PENDING and (kind is None or k == kind) \
+                    and (wanted is None or wanted(s)):
                 return s
     return None
 

@@ -120,6 +120,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.view.review_mode_changed.connect(self._review_mode_changed)
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.panel.activated.connect(self._go_to)
+        self.panel.band_changed.connect(self._band_changed)
         self.find_bar = FindBar(self.view)
         self.find_bar.hide()
         self.find_bar.closed.connect(self.view.setFocus)
@@ -306,6 +307,13 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
             self.mode_label.setToolTip("Enter, Delete and digits edit the text; Tab goes to the "
                                        "next suggestion")
         self.panel.set_reviewing(reviewing)
+
+    def _band_changed(self, band: str | None) -> None:
+        """Tab and the list agree: filtered to a band, Tab goes only to its suggestions."""
+        self.view.set_band(band)
+        self.statusBar().showMessage(f"Tab and Shift+Tab now go only to {band}-confidence suggestions, as "
+                                     "the list shows" if band else "Tab and Shift+Tab go to every pending "
+                                     "suggestion", 5000)
 
     def _go_to(self, suggestion) -> None:
         self.view.set_current(suggestion)

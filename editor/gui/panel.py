@@ -117,6 +117,7 @@ class QtSuggestionList(QWidget):
 
     activated = Signal(object)  # Suggestion
     counted = Signal(int)
+    band_changed = Signal(object)  # the band the list is filtered to ("low", ...), None: all
 
     def __init__(self, transcript: Transcript, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -145,8 +146,9 @@ class QtSuggestionList(QWidget):
         row.addWidget(self.count_label, 1)
         self.filter = QComboBox()
         self.filter.addItems(_FILTERS)
-        self.filter.setToolTip("Which pending suggestions to list")
-        self.filter.currentIndexChanged.connect(self.refresh)
+        self.filter.setToolTip("Which pending suggestions to list (Tab and Shift+Tab go only to "
+                               "those listed)")
+        self.filter.currentIndexChanged.connect(self._filter_changed)
         row.addWidget(self.filter)
         layout.addLayout(row)
         self.list = QListWidget()
@@ -189,6 +191,18 @@ class QtSuggestionList(QWidget):
         self._again = False
         self._scan = self._scanner()
         QTimer.singleShot(0, self, self._scan_slice)
+
+    @property
+    def band(self) -> str | None:
+        """The confidence band the list is filtered to, None when it lists all pending."""
+        wanted = self.filter.currentIndex()
+        return ("low", "medium", "high")[wanted - 1] if wanted > 0 else None
+
+    def _filter_changed(self) -> None:
+        self.refresh()
+        self.band_changed.emit(self.band)
+        if self._shown is None:
+            self.show_current(None)
 
     @property
     def counting(self) -> bool:
@@ -248,8 +262,7 @@ class QtSuggestionList(QWidget):
         """Yields True per slice of suggestions looked at; shows the result at the end."""
         worked = 0.0
         doc = self._transcript
-        wanted = self.filter.currentIndex()
-        band = ("low", "medium", "high")[wanted - 1] if wanted else None
+        band = self.band
         ids = doc.suggested_token_ids()  # a snapshot, as edits may come between slices
         worst: list[tuple[float, int, Suggestion]] = []  # the LIST_LIMIT least confident, max-heap
         order = 0
@@ -354,15 +367,16 @@ class QtSuggestionList(QWidget):
     def show_current(self, s: Suggestion | None) -> None:
         self._shown = s
         if s is None:
+            among = f" {self.band}-confidence" if self.band else ""
             if self.reviewing:
                 self.current_label.setText(
-                    "<b>Reviewing</b> — no suggestion selected<br>Tab / Shift+Tab: next / previous"
+                    f"<b>Reviewing</b> — no suggestion selected<br>Tab / Shift+Tab: next / previous{among}"
                     "<br>Enter, Delete and 1–9 do nothing until one is selected; move the caret "
                     "to edit")
             else:
                 self.current_label.setText(
                     "<b>Editing</b> — Enter, Delete and 1–9 edit the text<br>"
-                    "Tab / Shift+Tab: go to the next / previous suggestion; then Enter accepts, "
+                    f"Tab / Shift+Tab: go to the next / previous{among} suggestion; then Enter accepts, "
                     "Delete rejects, 1–9 picks an alternative")
             return
         title = {Kind.CASE: "Capitals", Kind.BREAK: "Paragraph break"}.get(s.kind, "Mark after the word")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from editor.core.document import Kind, State, Suggestion
 from editor.core.learning import decide, repeat_on, repeat_targets
-from editor.gui.looks import CURRENT_COLOUR, describe_value
+from editor.gui.looks import CURRENT_COLOUR, band_of, describe_value
 
 #: A choice that repeats on up to this many words is repeated at once; on more (a frequent word
 #: of a long transcript: "the" 6,000 times in 100,000 words) a slice at a time (see ``repeater``).
@@ -55,6 +55,17 @@ class ReviewMixin:
     """Part of ``QtTranscriptView`` (which holds the state these methods use)."""
 
     repeater: Repeater | None = None
+    #: The confidence band ("low", "medium", "high") the suggestion list is filtered to, or None:
+    #: Tab, Shift+Tab and Ctrl+Tab then go only to suggestions the list shows (see ``set_band``).
+    band: str | None = None
+
+    def set_band(self, band: str | None) -> None:
+        """Make Tab, Shift+Tab and Ctrl+Tab go only among the suggestions of ``band`` (None: all),
+        as the list beside the text shows them."""
+        self.band = band
+
+    def in_band(self, s: Suggestion) -> bool:
+        return self.band is None or band_of(s.confidence, self.settings) == self.band
 
     def decide(self, token_id: int, kind: Kind | str, *, accept: bool = True, value: str | None = None,
                announce: Callable[[Suggestion, str, int], None] | None = None) -> tuple[Suggestion, str, int]:
@@ -185,9 +196,18 @@ class ReviewMixin:
         found = self._next_by_confidence(reverse) if self.order == "confidence" \
             else self._next_by_position(reverse)
         if found is None:
-            self.message.emit("No pending suggestions")
+            self.message.emit(self._none_note())
         self._set_current(found)
         return found
+
+    def _none_note(self) -> str:
+        """Why Tab found nothing: none pending, or none in the band the list is filtered to."""
+        pending = self.transcript.pending_count
+        if self.band is None or not pending:
+            return "No pending suggestions"
+        return (f"No pending {self.band}-confidence suggestions: Tab goes only to those the list "
+                f"shows; {pending:,} other{'s' if pending != 1 else ''} pending (choose “All "
+                f"pending” above the list)")
 
     def _next_by_position(self, reverse: bool) -> Suggestion | None:
         doc = self.transcript
@@ -196,16 +216,17 @@ class ReviewMixin:
             index = doc.index_of(cur.token_id)
             other = doc.suggestion(cur.token_id, Kind.PUNCT if cur.kind == Kind.CASE else Kind.CASE)
             same_token_next = (cur.kind == Kind.CASE) != reverse
-            if other is not None and other.state == State.PENDING and same_token_next:
+            if other is not None and other.state == State.PENDING and same_token_next and self.in_band(other):
                 return other
             after = index
         else:
             caret = self.token_at(self.textCursor().selectionStart())
             caret = 0 if caret is None else caret
             after = caret - 1 if not reverse else caret + 1
-        found = doc.next_pending(after, reverse=reverse)
+        wanted = self.in_band if self.band is not None else None
+        found = doc.next_pending(after, reverse=reverse, wanted=wanted)
         if found is None:  # wrap around
-            found = doc.next_pending(-1 if not reverse else len(doc), reverse=reverse)
+            found = doc.next_pending(-1 if not reverse else len(doc), reverse=reverse, wanted=wanted)
         return found
 
     def _next_by_confidence(self, reverse: bool) -> Suggestion | None:
@@ -214,7 +235,7 @@ class ReviewMixin:
         doc = self.transcript
         position = {t.id: i for i, t in enumerate(doc.tokens)}
         ranked = [((s.probs[s.value], position[s.token_id], 0 if s.kind == Kind.CASE else 1), s)
-                  for s in doc.iter_suggestions(state=State.PENDING)]
+                  for s in doc.iter_suggestions(state=State.PENDING) if self.in_band(s)]
         if not ranked:
             return None
         last = self._last_rank if self._current is not None else None
@@ -227,6 +248,8 @@ class ReviewMixin:
     def lowest_confidence(self) -> Suggestion | None:
         self._current = None
         found = self._next_by_confidence(reverse=False)
+        if found is None:
+            self.message.emit(self._none_note())
         self._set_current(found)
         return found
 

@@ -586,3 +586,64 @@ def test_undoing_accept_all_on_a_long_transcript_keeps_the_place_on_screen(windo
         assert window.undo()
     assert doc.pending_count == len(doc)
     assert window.view.visible_tokens() == (first, last)
+
+
+def _banded_doc():
+    """Six words, a suggestion on each: confidences low, high, medium, low, high, medium."""
+    doc = Transcript([Token(w) for w in ["one", "two", "three", "four", "five", "six"]])
+    confidences = [0.3, 0.95, 0.7, 0.35, 0.97, 0.75]
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": p, "": 1 - p})
+                         for i, p in enumerate(confidences)])
+    return doc
+
+
+def _tab_through(window, qtbot, key=Qt.Key.Key_Tab, modifier=Qt.KeyboardModifier.NoModifier, times=4):
+    doc = window.transcript
+    went = []
+    for _ in range(times):
+        qtbot.keyClick(window.view, key, modifier)
+        went.append(doc.index_of(window.view.current.token_id) if window.view.current else None)
+    return went
+
+
+@pytest.mark.parametrize("band, indices", [("Low", [0, 3]), ("Medium", [2, 5]), ("High", [1, 4])])
+def test_tab_goes_only_among_the_suggestions_the_filtered_list_shows(window, qtbot, band, indices):
+    """The list filtered to a band: Tab and Shift+Tab move among its rows only (wrapping), in
+    position and in confidence order, and the list shows exactly those."""
+    window.set_transcript(_banded_doc(), restore=False)
+    window.panel.filter.setCurrentText(band)
+    shown = sorted(window.transcript.index_of(s.token_id) for s in window.panel.items)
+    assert shown == indices
+    window.view.setFocus()
+    assert _tab_through(window, qtbot) == indices * 2
+    assert _tab_through(window, qtbot, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier) \
+        == [indices[0], indices[1]] * 2
+    assert band.lower() in window.statusBar().currentMessage()
+    window.view.order = "confidence"
+    went = {window.transcript.index_of(window.view.next_suggestion().token_id) for _ in range(4)}
+    assert went == set(indices)
+    window.view.leave_review()
+    assert window.transcript.index_of(window.view.lowest_confidence().token_id) == indices[0]
+
+
+def test_tab_with_the_list_back_on_all_goes_everywhere(window, qtbot):
+    window.set_transcript(_banded_doc(), restore=False)
+    window.panel.filter.setCurrentText("High")
+    window.panel.filter.setCurrentText("All pending")
+    window.view.setFocus()
+    assert _tab_through(window, qtbot, times=6) == [0, 1, 2, 3, 4, 5]
+
+
+def test_tab_says_why_it_stops_when_the_filtered_band_has_none_left(window, qtbot):
+    window.set_transcript(_banded_doc(), restore=False)
+    window.panel.filter.setCurrentText("High")
+    window.view.setFocus()
+    for _ in range(2):  # accept both high ones
+        qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+        qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    assert window.view.current is None
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+    assert window.view.current is None
+    said = window.statusBar().currentMessage()
+    assert "No pending high-confidence suggestions" in said and "4 others pending" in said
+    assert "All pending" in said
