@@ -32,6 +32,23 @@ EXPORT_FORMATS = {".txt": "Plain text", ".md": "Markdown", ".docx": "Word docume
                   ".srt": "SubRip subtitles", ".vtt": "WebVTT subtitles",
                   ".ass": "SubStation Alpha subtitles", ".ttml": "TTML subtitles",
                   ".sbv": "YouTube SubViewer subtitles", ".json": "JSON (Whisper shape)"}
+#: Subtitle formats Stet writes, by the extension of a file it reads (".ssa" is written as ".ass"):
+#: a subtitle source is exported in its own format by default, cues and timings kept.
+SUBTITLE_EXPORTS = {".srt": ".srt", ".vtt": ".vtt", ".sbv": ".sbv", ".ass": ".ass", ".ssa": ".ass",
+                    ".ttml": ".ttml", ".dfxp": ".ttml"}
+
+
+def suggested_export(source: Path | None, project: Path | None, folder: Path) -> Path:
+    """The name the export dialog proposes: a subtitle source in its own format (SubRip stays
+    SubRip, its cues and timings kept), plain text as a Word document, anything else as plain
+    text; never the source itself ("talk.srt" -> "talk-edited.srt"), which a person would lose
+    by pressing Enter."""
+    base = source or project or folder / "transcript"
+    ext = SUBTITLE_EXPORTS.get(base.suffix.lower()) or (".docx" if base.suffix.lower() == ".txt" else ".txt")
+    suggested = base.with_suffix(ext)
+    if source is not None and suggested.suffix.lower() == source.suffix.lower():
+        suggested = base.with_name(f"{base.stem}-edited{ext}")
+    return suggested
 
 
 class ExportDialog(QDialog):

@@ -25,7 +25,7 @@ from editor.core.formats import READERS, can_read, read_any, write_any
 from editor.core.lexicon import with_project_forms
 from editor.core.render import NONE, RenderPolicy
 from editor.gui import opening, overwrite
-from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog
+from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, suggested_export
 from editor.gui.saving import SaveJob
 from editor.media.kinds import MEDIA_SUFFIXES, is_media
 
@@ -239,8 +239,7 @@ class FileCommands:
 
     def export_dialog(self) -> None:
         session = self.session
-        base = session.source or session.project or Path(self.last_folder()) / "transcript"
-        suggested = base.with_suffix(".docx" if base.suffix.lower() == ".txt" else ".txt")
+        suggested = suggested_export(session.source, session.project, Path(self.last_folder()))
         doc = self.transcript
         def count(threshold: float) -> Iterator[int]:  # a slice per turn (dialogs.SlicedCount)
             for start in range(0, len(doc), 500):

@@ -213,3 +213,47 @@ def test_a_written_save_and_its_learning_let_the_records_go(window, qtbot, tmp_p
         qtbot.waitUntil(lambda: op.done, timeout=30_000)
         held = dict(zip(op._fn.__code__.co_freevars, (c.cell_contents for c in op._fn.__closure__)))
         assert held["tokens"] is None and held["suggestions"] is None
+
+
+SRT = ("1\n00:00:01,000 --> 00:00:02,500\nthe raw words\n\n"
+       "2\n00:00:03,000 --> 00:00:04,250\nof the talk\n")
+
+
+@pytest.mark.parametrize("name, offered, shown", [
+    ("talk.srt", "talk-edited.srt", ".srt"), ("talk.vtt", "talk-edited.vtt", ".vtt"),
+    ("talk.ssa", "talk.ass", ".ass"), ("talk.dfxp", "talk.ttml", ".ttml"),
+    ("talk.txt", "talk.docx", ".docx"), ("talk.json", "talk.txt", ".txt")])
+def test_export_offers_a_subtitle_sources_own_format_and_never_its_name(tmp_path, name, offered, shown):
+    from editor.gui.dialogs import suggested_export
+
+    source = tmp_path / name
+    suggested = suggested_export(source, None, tmp_path)
+    assert suggested == tmp_path / offered and suggested != source
+    assert suggested.suffix == shown
+    assert suggested_export(None, None, tmp_path) == tmp_path / "transcript.txt"
+
+
+def test_exporting_a_subrip_source_as_offered_keeps_its_cues_and_the_source(window, qtbot, tmp_path,
+                                                                             monkeypatch):
+    import pysubs2
+
+    source = tmp_path / "talk.srt"
+    source.write_text(SRT, encoding="utf-8")
+    window.open_path(source)
+    window.cancel_restoration()
+    window.interactive = True
+    offered = []
+
+    def exec_(dialog):  # the person presses Enter on what the dialog proposes
+        offered.append((dialog.chosen_path, dialog.format.currentData()))
+        return 1
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+    asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
+    window.export_dialog()
+    assert offered == [(tmp_path / "talk-edited.srt", ".srt")]
+    assert asked.texts == [] and source.read_text(encoding="utf-8") == SRT  # the source untouched
+    written = pysubs2.load(str(tmp_path / "talk-edited.srt"))
+    assert [(e.start, e.end, e.plaintext) for e in written] == \
+        [(1000, 2500, "the raw words"), (3000, 4250, "of the talk")]
+    window.export_dialog()  # again: the earlier export is there now, and that is asked about
+    assert len(asked.texts) == 1 and "already exists" in asked.texts[0]
