@@ -2,6 +2,7 @@
 words and go from SubRip to WebVTT (<i>) to SubStation Alpha ({\\i1}) where the format carries
 them; what a format cannot carry is said once when writing, never dropped silently."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -100,19 +101,37 @@ def test_subrip_styles_convert_to_webvtt_and_substation(tmp_path):
     assert "<i>never</i>" in srt and "{\\an8}[DOOR SLAMS]" in srt
 
 
+_OVERRIDE = re.compile(r"\{([^}]*)\}")
+_TOGGLE = re.compile(r"\\([ibu])(\d+)")
+_STYLE_NAMES = {"i": "italic", "b": "bold", "u": "underline"}
+
+
+def _styled_chars(text):
+    """(character, styles on) of one event's text: our own reading of the override blocks
+    ({\\i1}, {\\b0}, {\\u1}; \\b700 is bold as well) that Stet writes, so the test leans on no
+    private pysubs2 function. Colours and other tags change no style here."""
+    on: set[str] = set()
+    chars = []
+    for k, part in enumerate(_OVERRIDE.split(text)):
+        if k % 2:  # inside braces: the tags
+            for name, value in _TOGGLE.findall(part):
+                (on.add if int(value) else on.discard)(_STYLE_NAMES[name])
+        else:
+            chars += [(ch, frozenset(on)) for ch in part]
+    return chars
+
+
 def _pysubs2_runs(text):
-    """(word, styles) of SubStation Alpha event text as pysubs2 parses it: each fragment's
-    italics, bold and underline (pysubs2 reads no colour tags), split at spaces."""
+    """(word, styles) of SubStation Alpha event text: the events as pysubs2 (its public API)
+    reads them, their italics, bold and underline by ``_styled_chars``, split at spaces."""
     import pysubs2
 
     subs = pysubs2.SSAFile.from_string(text)
     out: list[tuple[str, frozenset]] = []
     for event in subs.events:
-        chars = [(ch, frozenset(name for name in ("italic", "bold", "underline")
-                                if getattr(style, name)))
-                 for fragment, style in pysubs2.formats.substation.parse_tags(
-                     event.text.replace("\\N", " "), subs.styles["Default"])
-                 for ch in fragment]
+        style = subs.styles.get(event.style, pysubs2.SSAStyle())
+        base = {name for name in ("italic", "bold", "underline") if getattr(style, name)}
+        chars = [(ch, frozenset(base) | on) for ch, on in _styled_chars(event.text.replace("\\N", " "))]
         for ch, on in chars:  # a word takes the styles of its first letter
             if ch == " ":
                 out.append((" ", on))
@@ -124,6 +143,17 @@ def _pysubs2_runs(text):
     return [(w, on) for w, on in out if w]
 
 
+def test_our_reading_of_substation_tags_agrees_with_what_players_show():
+    import pysubs2
+
+    subs = pysubs2.SSAFile()
+    subs.append(pysubs2.SSAEvent(start=1000, end=2000, text=(
+        "{\\i1}a {\\b1}b{\\i0} c{\\b0} {\\c&H0000FF&\\u1}d{\\u0\\c} e {\\b700}f{\\b0}")))
+    runs = {w: on for w, on in _pysubs2_runs(subs.to_string("ass")) if w != " "}
+    assert runs == {"a": {"italic"}, "b": {"italic", "bold"}, "c": {"bold"}, "d": {"underline"},
+                    "e": set(), "f": {"bold"}}
+
+
 def test_substation_closes_styles_before_the_space_and_pysubs2_reads_them_back(tmp_path):
     """{\\i1}word{\\i0} next, never {\\i1}word {\\i0}next: a style covers its words only, and
     pysubs2 reads the same words with the same styles."""
@@ -132,7 +162,6 @@ def test_substation_closes_styles_before_the_space_and_pysubs2_reads_them_back(t
     ass, _ = write(doc, tmp_path / "out.ass")
     assert "{\\i1}never{\\i0} again" in ass
     assert "Say {\\c&H0000FF&}red words{\\c} and {\\b1\\i1}both{\\b0} one{\\i0} more." in ass
-    import re
     assert not re.search(r" \{\\\\(?:[ibus]0|c\})", ass)  # nothing closes after a space
     runs = _pysubs2_runs(ass)
     # a space carries the styles the words either side share, no more
