@@ -647,3 +647,62 @@ def test_tab_says_why_it_stops_when_the_filtered_band_has_none_left(window, qtbo
     said = window.statusBar().currentMessage()
     assert "No pending high-confidence suggestions" in said and "4 others pending" in said
     assert "All pending" in said
+
+
+def _mixed_doc(words):
+    """``words`` words with marks and capitals proposed at seeded random confidences, a capital
+    often right after a proposed full stop (accepted only with it: the count must know that)."""
+    import random
+
+    rng = random.Random(7)
+    doc = Transcript.from_words(["word"] * words)
+    found = []
+    for i, t in enumerate(doc.tokens):
+        if i % 3 == 0:
+            p = rng.choice([0.35, 0.55, 0.72, 0.81, 0.88, 0.93, 0.97])
+            found.append(Suggestion(t.id, Kind.PUNCT, ".", {".": p, "": 1 - p}))
+        elif i % 3 == 1:
+            p = rng.choice([0.45, 0.66, 0.79, 0.84, 0.91, 0.99])
+            found.append(Suggestion(t.id, Kind.CASE, "Word", {"Word": p, "word": 1 - p}))
+    doc.set_suggestions(found)
+    return doc
+
+
+@pytest.mark.parametrize("words", [600, 4_500])  # at once, and a slice per turn (over BULK_AT_ONCE)
+def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(window, qtbot, words):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from editor.gui.window_review import BULK_AT_ONCE
+
+    doc = _mixed_doc(words)
+    assert (words > BULK_AT_ONCE) == (words == 4_500)
+    window.set_transcript(doc, restore=False)
+    before = doc.pending_count
+    dialog = window.accept_all_dialog()
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    dialog.box.selectAll()
+    qtbot.keyClicks(dialog.box, "85")  # eighty-five percent, typed as the list shows it
+    qtbot.waitUntil(lambda: ok.isEnabled(), timeout=10_000)
+    shown = int(ok.text().removeprefix("Accept ").replace(",", ""))
+    assert f"{shown:,} of {before:,} pending" in dialog.summary.text()
+    assert 0 < shown < before
+    with qtbot.waitSignal(window.bulk_finished, timeout=30_000):
+        qtbot.keyClick(dialog.box, Qt.Key.Key_Return)
+    assert not dialog.isVisible()
+    assert window.last_accepted == shown
+    assert before - doc.pending_count == shown
+    assert len(doc.suggestions(state=State.ACCEPTED)) == shown
+    assert window.statusBar().currentMessage().startswith(f"Accepted {shown:,} suggestions")
+
+
+def test_escape_in_the_accept_all_dialog_accepts_nothing(window, qtbot):
+    doc = _mixed_doc(600)
+    window.set_transcript(doc, restore=False)
+    before = doc.pending_count
+    dialog = window.accept_all_dialog()
+    dialog.box.selectAll()
+    qtbot.keyClicks(dialog.box, "85")
+    qtbot.keyClick(dialog.box, Qt.Key.Key_Escape)
+    qtbot.wait(50)
+    assert not dialog.isVisible() and dialog.result() == 0
+    assert doc.pending_count == before and not doc.suggestions(state=State.ACCEPTED)
