@@ -177,16 +177,22 @@ def test_substation_closes_styles_before_the_space_and_pysubs2_reads_them_back(t
     assert 'Say <font color="#ff0000">red words</font> and <b><i>both</i></b> <i>one</i> more.' in srt
 
 
-def test_colours_go_to_substation_and_are_said_lost_in_webvtt(tmp_path):
+def test_colours_go_to_substation_and_to_webvtt_classes(tmp_path):
     """webvtt-py's styles_colours.srt: nested <font color> and italics, as a French broadcast
-    subtitle file has them."""
+    subtitle file has them; WebVTT has no colour tag, so its own colour classes carry them (the
+    "---" cues without words too), and nothing is said lost."""
     doc = read_any(CORPUS / "webvtt-py" / "styles_colours.srt")
     vtt, warnings = write(doc, tmp_path / "out.vtt")
-    assert "<i>Some italic</i> and normal coloured text. By the way, 2 &lt; 3 !" in vtt
-    (warning,) = warnings
-    assert "colours" in warning and "WebVTT" in warning
+    assert ("<c.blue><i>Some italic</i></c> <c.magenta>and normal coloured text. By the way, 2 &lt; 3 !</c>"
+            in vtt)
+    assert "<c.magenta>Musique douce</c>" in vtt and "<c.magenta>---</c>" in vtt
+    assert "STYLE" not in vtt and warnings == []  # WebVTT's default classes need no style sheet
+    srt, warnings = write(read_any(tmp_path / "out.vtt"), tmp_path / "back.srt")  # and back
+    assert '<font color="#0000ff"><i>Some italic</i></font>' in srt and warnings == []
+    assert '<font color="#ff00ff">---</font>' in srt
     ass, warnings = write(doc, tmp_path / "out.ass")
     assert "{\\c&HFF0000&\\i1}Some italic" in ass and warnings == []
+    assert "{\\c&HFF00FF&}---" in ass
     srt, warnings = write(read_any(tmp_path / "out.ass"), tmp_path / "back.srt")
     assert '<font color="#0000ff"><i>Some italic</i></font>' in srt and warnings == []
 
@@ -238,7 +244,7 @@ def test_cli_prints_the_writing_warning(tmp_path, capsys, command):
     from editor import cli
 
     source = CORPUS / "webvtt-py" / "styles_colours.srt"
-    assert cli.main([command, str(source), "-o", str(tmp_path / "out.vtt")]) == 0
+    assert cli.main([command, str(source), "-o", str(tmp_path / "out.sbv")]) == 0  # no styling at all
     err = capsys.readouterr().err
     assert "stet: warning: " in err and "colours" in err
 
@@ -303,10 +309,38 @@ def test_webvtt_classes_survive_an_edit_back_to_webvtt_without_a_warning(tmp_pat
     assert "<c.red>Red</c> and <c.odd>odd</c> things" in vtt and warnings == []
 
 
-def test_a_colour_from_subrip_is_still_said_lost_in_webvtt(tmp_path):
-    doc = read(tmp_path, "a.srt", '1\n00:00:01,000 --> 00:00:02,000\n<font color="#ff8000">Hot</font> tea\n')
+def test_subrip_colours_bold_and_italics_go_to_webvtt_with_a_style_sheet(tmp_path):
+    """A colour that is none of WebVTT's colour classes gets a class of its own and a STYLE
+    rule before the first cue; bold and italics stay tags; an edit changes none of it; a colour
+    given by name Stet does not know is the one thing said lost."""
+    doc = read(tmp_path, "a.srt", '1\n00:00:01,000 --> 00:00:02,000\n<font color="#ff8000">Hot</font> tea\n\n'
+               '2\n00:00:03,000 --> 00:00:04,000\n<b>Loud</b> and <i><font color="#FF8000">warm</font></i> '
+               '<font color="#00ff00">leaf</font> <font color="puce">odd</font>\n')
+    edit(doc, "tea", "coffee")
     vtt, (warning,) = write(doc, tmp_path / "out.vtt")
-    assert "Hot tea" in vtt and "colours" in warning
+    assert vtt.startswith("WEBVTT\n\nSTYLE\n::cue(.color-ff8000) { color: #ff8000 }\n\n00:00:01.000")
+    assert "<c.color-ff8000>Hot</c> coffee" in vtt
+    assert "<b>Loud</b> and <c.color-ff8000><i>warm</i></c> <c.lime>leaf</c> odd" in vtt
+    assert "colours by name" in warning and "<font color>" not in warning and "1 cue:" in warning
+    back = read_any(tmp_path / "out.vtt")
+    srt, _ = write(back, tmp_path / "back.srt")
+    assert '<font color="#ff8000">Hot</font> coffee' in srt
+    assert '<b>Loud</b> and <font color="#ff8000"><i>warm</i></font> <font color="#00ff00">leaf</font> odd' in srt
+    edit(back, "coffee", "tea")  # and a WebVTT written again keeps its style sheet and classes
+    again, warnings = write(back, tmp_path / "again.vtt")
+    assert again.count("::cue(.color-ff8000)") == 1 and "<c.color-ff8000>Hot</c> tea" in again
+    assert warnings == []
+
+
+def test_a_webvtt_style_sheet_rule_for_a_default_class_name_is_not_taken_for_that_colour(tmp_path):
+    """A source whose sheet makes .red bold and blue: a red <font> is then not written <c.red>."""
+    doc = read(tmp_path, "a.vtt", "WEBVTT\n\nSTYLE\n::cue(.red) { color: #0000ff; font-weight: bold }\n\n"
+               "00:00:01.000 --> 00:00:02.000\n<c.red>Blue</c> words\n")
+    srt, _ = write(doc, tmp_path / "a.srt")
+    red = read(tmp_path, "b.srt", srt.replace("words", '<font color="#ff0000">red</font>'))
+    red.metadata.extra["vtt_header"] = doc.metadata.extra["vtt_header"]
+    vtt, warnings = write(red, tmp_path / "b.vtt")
+    assert "<c.color-ff0000>red</c>" in vtt and "::cue(.color-ff0000) { color: #ff0000 }" in vtt
 
 
 # As Subtitle Edit writes SAMI: a style sheet (not read: it styles every cue), <br />, italics,

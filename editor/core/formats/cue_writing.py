@@ -14,7 +14,8 @@ from editor.core.errors import UserError
 from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
 from editor.core.formats.subtitles import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
-                                           class_sets, cue_lines, cue_style, is_italic, vtt_palette)
+                                           class_sets, cue_lines, cue_style, is_italic, piece_styles,
+                                           vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
 from editor.core.text import Piece, ends_sentence, join_mark
 
@@ -303,6 +304,9 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
         cue = source[n]
         first = len(cues)
         _add_cues(cues, minimum, transcript, cue, run, run_count[n] == 1)
+        if not run and cue.format not in SEGMENT_FORMATS:  # "♪ ♪", "---": styled as read
+            cues[first] = _decor_styled(cues[first], cue, palette)
+            continue
         style = None if cue.format in SEGMENT_FORMATS else cue_style(
             cue.text, cue.words, cue.timing, cue.format, palette)
         if style is not None and (style.align or style.lost or any(style.words)):
@@ -311,6 +315,18 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
             for k in range(first, len(cues)):
                 cues[k], at = _styled(cues[k], style, styles, at)
     return _readable(cues, minimum)
+
+
+def _decor_styled(out: OutCue, cue: SourceCue, palette: Mapping[str, ClassStyle]) -> OutCue:
+    """A cue without words ("---" in magenta) with its lines' styles, piece by piece as its
+    text is split at spaces, so that another format gets them (or says it cannot)."""
+    lines, align, lost = piece_styles(cue.text, palette)
+    if [" ".join(p for p, _ in line) for line in lines] != [" ".join(line.split()) for line in out.lines]:
+        return out
+    if not (align or lost or any(styles for line in lines for _, styles in line)):
+        return out
+    styled = tuple(tuple(StyledWord(p, styles) for p, styles in line) for line in lines)
+    return replace(out, styled=styled, align=align, lost=lost)
 
 
 def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, cue: SourceCue,

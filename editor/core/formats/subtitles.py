@@ -385,6 +385,40 @@ def cue_style(text: str, words: Sequence[str], timing: str | None = None,
     return CueStyle(tuple(styled), align, frozenset(lost), tuple(marks))
 
 
+def piece_styles(text: str, palette: Mapping[str, ClassStyle] | None = None
+                 ) -> tuple[list[list[tuple[str, frozenset[str]]]], int | None, frozenset[str]]:
+    """The styling of a cue without words ("---" in a colour, "♪ ♪" in italics): its lines as
+    pieces split at spaces, each with the styles all its characters share, the cue's position
+    and what no format carries; read by the same tags as `cue_style`."""
+    stack: dict[str, int] = {}
+    colors: list[str] = []
+    classes: list[tuple[str, bool, tuple[str, ...]]] = []
+    palette = vtt_palette(None) if palette is None else palette
+    align: int | None = None
+    lost: set[str] = set()
+    lines: list[list[tuple[str, frozenset[str]]]] = []
+    for raw in _BREAK.sub("\n", _RUBY_TEXT.sub("", text)).split("\n"):
+        chars: list[frozenset[str]] = []
+        line = ""
+        at = 0
+        for tag in _TAG.finditer(raw):
+            piece = html.unescape(raw[at:tag.start()])
+            line += piece
+            chars.extend([_current(stack, colors, classes)] * len(piece))
+            at = tag.end()
+            if _VTT_CLASS.fullmatch(tag.group(0)) or re.fullmatch(r"<\s*/\s*c\s*>", tag.group(0)):
+                _apply_class(tag.group(0), stack, colors, classes, palette, lost)
+            else:
+                align = _apply_tag(tag.group(0), stack, colors, lost, align)
+        piece = html.unescape(raw[at:])
+        line += piece
+        chars.extend([_current(stack, colors, classes)] * len(piece))
+        if line.strip():
+            lines.append([(m.group(), frozenset.intersection(*chars[m.start():m.end()]))
+                          for m in re.finditer(r"\S+", line)])
+    return lines, align, frozenset(lost)
+
+
 def _current(stack: dict[str, int], colors: list[str],
              classes: Sequence[tuple[str, bool, tuple[str, ...]]] = ()) -> frozenset[str]:
     on = {name for name, depth in stack.items() if depth > 0}

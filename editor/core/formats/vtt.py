@@ -12,14 +12,15 @@ any other block is skipped and counted.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import MAX_SECONDS, PathLike, atomic_write, format_clock
 from editor.core.formats.srt import SRT_TIMING, parse_blocks
-from editor.core.formats.cue_writing import cues_to_write, html_line, styling_warnings
-from editor.core.formats.subtitles import (Cue, checked_times, parse_clock, transcript_from_cues,
-                                           vtt_palette)
+from editor.core.formats.cue_writing import OutCue, cues_to_write, html_line, styling_warnings
+from editor.core.formats.subtitles import (VTT_DEFAULT_CLASSES, ClassStyle, Cue, checked_times, class_sets,
+                                           parse_clock, transcript_from_cues, vtt_palette)
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
@@ -164,12 +165,45 @@ _SETTINGS = {1: " align:left", 3: " align:right", 4: " line:50% align:left", 5: 
              9: " line:0 align:right"}
 
 
+def _colour_classes(cues: list[OutCue], palette: dict[str, ClassStyle]) -> tuple[list[OutCue], list[str]]:
+    """Cues whose colours (SubRip's <font color>, SubStation's {\\c}) become WebVTT classes, and
+    the style sheet rules they need: WebVTT has no colour tag, only <c.class> and a STYLE block.
+    A colour of WebVTT's own colour classes is written as that class (<c.yellow>, shown by
+    players without a style sheet too); any other as ``<c.color-rrggbb>`` with a rule
+    ``::cue(.color-rrggbb) { color: #rrggbb }``. ``palette`` learns the classes added."""
+    defaults = {color: name for name, color in VTT_DEFAULT_CLASSES.items()
+                if class_sets([name], palette) == {"color": color}}
+    rules: dict[str, str] = {}
+
+    def classed(styles: frozenset[str]) -> frozenset[str]:
+        color = next((x[7:] for x in styles if x.startswith("color:#")), None)
+        if color is None or any(x.startswith("class:") for x in styles):
+            return styles  # a class's own colour goes back with the class (see html_line)
+        name = defaults.get(color) or f"color-{color}"
+        if name not in defaults.values() and name not in palette:
+            rules[name] = f"::cue(.{name}) {{ color: #{color} }}"
+            palette[name] = {"color": color}
+        return (styles - {f"color:#{color}"}) | {f"class:{name}"}
+
+    out = []
+    for cue in cues:
+        if cue.styled and not (cue.source is not None and cue.source.format == "vtt"):
+            cue = replace(cue, styled=tuple(
+                tuple(replace(w, styles=classed(w.styles), tail_styles=classed(w.tail_styles)) for w in line)
+                for line in cue.styled))
+        out.append(cue)
+    return out, list(rules.values())
+
+
 def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
-    """Write WebVTT; the warnings say what styling could not be written (colours)."""
+    """Write WebVTT; colours as classes with a style sheet (see `_colour_classes`); the warnings
+    say what styling could not be written."""
     header = transcript.metadata.extra.get("vtt_header")
     blocks = [header if isinstance(header, str) and header.startswith("WEBVTT") else "WEBVTT"]
-    cues = cues_to_write(transcript, policy, path)
     palette = vtt_palette(header)
+    cues, rules = _colour_classes(cues_to_write(transcript, policy, path), palette)
+    if rules:
+        blocks.append("STYLE\n" + "\n".join(rules))
     for cue in cues:
         src = cue.source
         if src is not None and src.format == "vtt":
