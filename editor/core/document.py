@@ -251,6 +251,12 @@ class Transcript(SuggestionReview):
         slot = self._sugg.get(token_id)
         return _NO_SUGGESTIONS if slot is None else MappingProxyType(slot)
 
+    @property
+    def next_id(self) -> int:
+        """The id the next new token gets: ids at or above it are of tokens made after now (the
+        words a paste puts in, not the neighbours it writes again)."""
+        return self._next_id
+
     def has_suggestions(self) -> bool:
         """Whether any token carries a suggestion, whatever its state (no list made of them)."""
         return any(self._sugg.values())

@@ -35,6 +35,8 @@ _SLICE_SECONDS = 0.006  # UI time to spend on results per slice (suggestions, un
 _SLICE_GAP_MS = 15  # when the window is busy
 _IDLE_GAP_MS = 1  # when it is idle
 _LATE_SECONDS = 0.003  # a timer this late means the loop had other work in the gap
+#: Words read either side of words restored on their own (a paste), for context.
+WORDS_AROUND = 60
 _RESTORERS: dict[tuple[str, str], object] = {}
 _RESTORERS_LOCK = threading.Lock()
 
@@ -115,6 +117,9 @@ class RestorationController(QObject):
         self.use_learned = True  # apply what reviews of this language and speakers taught
         self.only_pending = False  # the running pass changes pending suggestions only (re-suggest)
         self.resuggested = (0, 0)  # that pass's (suggestions changed, suggestions dropped)
+        self.only: frozenset[int] | None = None  # the running pass restores these words only (a paste)
+        self._asked: set[int] = set()  # words pasted while such a pass ran: restored after it
+        self._merge_id: object | None = None  # the undo step the running pass joins (a paste's)
         self.transcript: Transcript | None = None
         self.restorer = None
         self.error: str | None = None
@@ -155,15 +160,40 @@ class RestorationController(QObject):
     def _loaded(self, restorer) -> None:
         self.restorer = restorer
 
+    def restore_words(self, transcript: Transcript, ids: list[int], merge_id: object | None = None) -> None:
+        """Restore the words ``ids`` (raw words pasted into a restored text) in the background as
+        the rest was, reading the words around them for context and proposing nothing elsewhere.
+        A pass over the whole text under way takes them in (words edited under it are restored
+        again when it ends); words pasted during a pass over other pasted words wait for it.
+        ``merge_id``: the paste's undo step, which the suggestions join while nothing came
+        between."""
+        if self._running and transcript is self.transcript:
+            if self.only is not None:
+                self._asked.update(ids)
+            return
+        self.start(transcript, only=ids, merge_id=merge_id)
+
     def start(self, transcript: Transcript, priority: tuple[int, int] | None = None, *,
-              only_pending: bool = False, learned: bool | None = None) -> None:
+              only_pending: bool = False, learned: bool | None = None,
+              only: list[int] | set[int] | frozenset[int] | None = None, merge_id: object | None = None) -> None:
         """Restore ``transcript`` (``priority``: the words shown first). ``only_pending``: change
         only its pending suggestions (see the module's note); ``learned``: apply what reviews taught
-        (None: ``use_learned``)."""
+        (None: ``use_learned``); ``only``: restore these words (by id) and no others, reading
+        WORDS_AROUND words either side of them (see ``restore_words``)."""
         self.cancel(quiet=True)
         if transcript is not self.transcript:
             self._told = set()
         self.transcript = transcript
+        self._asked = set()
+        self._merge_id = merge_id
+        span = None
+        self.only = None
+        if only is not None:
+            found = sorted(transcript.index_of(i) for i in only if transcript.has_token(i))
+            if not found:
+                return
+            self.only = frozenset(transcript[i].id for i in found)
+            span = (max(0, found[0] - WORDS_AROUND), min(len(transcript), found[-1] + 1 + WORDS_AROUND))
         self.only_pending = only_pending
         self.resuggested = (0, 0)
         self._pass_id += 1
@@ -175,9 +205,11 @@ class RestorationController(QObject):
         self.error = None
         # the words are copied on the worker: 20-40 ms of the UI thread at 100,000 words
         take_snapshot = transcript.snapshot_later()
-        any_language, self._skipped = self.any_language or self._skipped is transcript, None
+        # (words pasted into a text already restored: its language was checked then)
+        any_language = self.any_language or self._skipped is transcript or span is not None
+        self._skipped = None
         self._written = (False, False)
-        self._done_words, self._total = 0, len(transcript)
+        self._done_words, self._total = 0, len(transcript) if span is None else span[1] - span[0]
         cancel = self._cancel = threading.Event()
         model, device = self.model, self.device
         # Passes over every word are the worker's (on 100,000 words they held the window): it
@@ -218,14 +250,16 @@ class RestorationController(QObject):
                 if not check.matches:
                     raise NotTheLanguage(f"{check.message}; Restore again runs it anyway")
 
+            lo, hi = span if span is not None else (0, len(snapshot.words))
+
             def on_chunk(a: int, b: int, predictions) -> None:
-                report(RestoredChunk(pass_id, snapshot.revision, a, snapshot.ids[a:b],
+                report(RestoredChunk(pass_id, snapshot.revision, lo + a, snapshot.ids[lo + a:lo + b],
                                      tuple(predictions)))
 
-            restorer.restore(snapshot.words, on_chunk=on_chunk, cancel=cancel, priority=priority,
-                             paragraph_starts=snapshot.paragraph_starts)
-            return PassResult(pass_id, restorer.name, len(snapshot.words),
-                              time.perf_counter() - began)
+            restorer.restore(snapshot.words[lo:hi], on_chunk=on_chunk, cancel=cancel,
+                             priority=priority if span is None else None,
+                             paragraph_starts=[p - lo for p in snapshot.paragraph_starts if lo <= p < hi])
+            return PassResult(pass_id, restorer.name, hi - lo, time.perf_counter() - began)
 
         BackgroundOp(self, work).progress(self._received).success(self._worker_succeeded) \
             .failure(lambda err, p=pass_id: self._worker_failed(p, err)).run()
@@ -300,15 +334,22 @@ class RestorationController(QObject):
                 continue
             tokens = [doc.token(i) for i in chunk.ids]
             first = doc.index_of(chunk.ids[0])
-            spans.append((first, first + len(chunk.ids)))
             made = make_suggestions(tokens, chunk.predictions, getattr(self.restorer, "lexicon", None),
                                     author_prior=getattr(self.restorer, "author_prior", None),
                                     written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]))
+            if self.only is not None:  # the pasted words; those around them were context
+                inside = [k for k, i in enumerate(chunk.ids) if i in self.only]
+                if not inside:
+                    continue
+                made = [s for s in made if s.token_id in self.only]
+                spans.append((first + inside[0], first + inside[-1] + 1))
+            else:
+                spans.append((first, first + len(chunk.ids)))
             found += self._pending_changes(doc, chunk.ids, made) if self.only_pending else made
         if found:
             self.applying = True
             try:
-                merge_id = ("restore", id(self), self._pass_id)
+                merge_id = self._merge_id or ("restore", id(self), self._pass_id)
                 if self.only_pending:
                     text = "Re-suggest with what Stet learned"
                     doc.push_changes(found, text, merge_id=merge_id)
@@ -394,10 +435,20 @@ class RestorationController(QObject):
         self._running = False
         self._worker_done = None
         stale = self._stale and status == "done"
+        asked, self._asked = self._asked, set()
+        if self.only is not None and stale:
+            asked |= self.only  # the pasted words changed under the pass: they again
         self.finished.emit(status)
-        if stale and self.transcript is not None:  # words changed under the pass: once more
+        if self.only is not None:
+            if asked and status == "done" and self.transcript is not None:
+                QTimer.singleShot(0, self, lambda doc=self.transcript: self._rerun(doc, asked))
+        elif stale and self.transcript is not None:  # words changed under the pass: once more
             QTimer.singleShot(500, self, lambda doc=self.transcript: self._rerun(doc))
 
-    def _rerun(self, doc: Transcript) -> None:
-        if doc is self.transcript and not self._running:
+    def _rerun(self, doc: Transcript, only: set[int] | None = None) -> None:
+        if doc is not self.transcript or self._running:
+            return
+        if only is not None:
+            self.start(doc, only=only)
+        else:
             self.start(doc, only_pending=self.only_pending, learned=self._learned)

@@ -51,6 +51,8 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
     token_activated = Signal(int)
     message = Signal(str)  # a short note for the status bar
     review_mode_changed = Signal(bool)  # True: Enter, Delete and 1-9 act on suggestions
+    # the ids of the words a paste (or a drop of text) put in, when it is in, and its undo step's merge id
+    pasted = Signal(list, object)
 
     def __init__(self, transcript: Transcript, settings: Settings | None = None,
                  parent: QWidget | None = None) -> None:

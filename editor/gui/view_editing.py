@@ -48,6 +48,9 @@ class EditingMixin:
 
     slicer: Slicer | None = None
     _pasting = False  # a long paste goes in a slice at a time
+    _paste_ids: list[int] | None = None  # the words a paste under way put in (see ``pasted``)
+    _paste_merge: object | None = None  # the undo step of that paste
+    _paste_from = 0  # the first token id a paste under way makes
     _waiting: list[tuple[int, Qt.KeyboardModifier, str]]  # keys pressed meanwhile
 
     def edit_characters(self, start: int, end: int, typed: str,
@@ -154,6 +157,8 @@ class EditingMixin:
             self._place_caret(caret)
             added = len(doc) - n
             self.message.emit(f"Pasted {added:,} word{'s' if added != 1 else ''}")
+            if self._paste_ids is not None:
+                self._paste_done()
             if self._waiting:
                 QTimer.singleShot(0, self, self._type_waiting)
 
@@ -216,6 +221,8 @@ class EditingMixin:
             self._run_id += 1
         revision = self.transcript.revision
         merge_id = ("edit", id(self), self._run_id)
+        if self._paste_ids is not None:
+            self._paste_merge = merge_id  # its restoration joins the paste's undo step
         with self.transcript.history.group(label or ("Typing" if typed else "Delete"), merge_id=merge_id):
             caret = self.edit_characters(start, end, typed, merge_id=merge_id)
         if caret is None:  # a long paste, going on a slice per turn: it places the caret
@@ -358,7 +365,31 @@ class EditingMixin:
         if self.frozen:  # (a menu's Paste while a bulk step or a long paste goes on)
             self.message.emit("Still working on the last step; a moment…")
             return
-        self._type(source.text(), "Paste")  # rich text comes in as its plain words
+        doc = self.transcript
+        self._paste_ids, self._paste_from = [], doc.next_id
+        doc.tokens_changed.connect(self._note_pasted)
+        try:
+            self._type(source.text(), "Paste")  # rich text comes in as its plain words
+        finally:
+            if not self._pasting:  # else a long paste goes on, a slice per turn: at its end
+                self._paste_done()
+
+    def _note_pasted(self, start: int, _removed: int, inserted: int) -> None:
+        """(During a paste) the words it put in, by id: what restoration is asked to look at."""
+        if self._paste_ids is not None:
+            doc = self.transcript
+            new = (doc[i].id for i in range(start, min(start + inserted, len(doc))))
+            self._paste_ids.extend(i for i in new if i >= self._paste_from)  # not the neighbours
+
+    def _paste_done(self) -> None:
+        ids, self._paste_ids = self._paste_ids, None
+        try:
+            self.transcript.tokens_changed.disconnect(self._note_pasted)
+        except (RuntimeError, ValueError, TypeError):
+            pass
+        if ids:
+            doc = self.transcript
+            self.pasted.emit([i for i in dict.fromkeys(ids) if doc.has_token(i)], self._paste_merge)
 
     def canInsertFromMimeData(self, source: QMimeData) -> bool:
         return source.hasText()

@@ -18,6 +18,9 @@ from editor.core import process
 from editor.core.document import Kind, Transcript
 from editor.gui.window_review import BULK_AT_ONCE
 
+#: A paste of at least this many raw words (lowercase, no marks) into a restored text is restored.
+PASTED_RAW_WORDS = 2
+
 
 class RestorationCommands:
     """Review > Restore again / Re-suggest with what Stet learned / Cancel restoration, and the
@@ -58,6 +61,23 @@ class RestorationCommands:
         restoration.note.connect(self._restoration_note)
         restoration.progress.connect(self._restoration_progress)
         restoration.finished.connect(self._restoration_ended)
+        self.view.pasted.connect(self._restore_pasted)
+
+    def _restore_pasted(self, ids: list[int], merge_id: object) -> None:
+        """Raw words pasted (lowercase, no marks: another recogniser's output) into a text that was
+        restored get suggestions as the rest did, in the background and in the paste's undo step
+        (one Ctrl+Z takes both back); a paste with its own marks and capitals is the person's
+        text and is left as it is."""
+        doc = self.transcript
+        status = self.restoration_status
+        if not (status in ("done", "running") or status == "skipped" and doc.has_suggestions()):
+            return  # not restored (no model, another language, cancelled): neither is the paste
+        tokens = [doc.token(i) for i in ids if doc.has_token(i)]
+        raw = sum(1 for t in tokens if not t.punct and (t.surface or t.word) == (t.surface or t.word).lower())
+        if raw < PASTED_RAW_WORDS or raw < 0.8 * len(tokens):
+            return
+        self._configure_restoration()
+        self.restoration.restore_words(doc, [t.id for t in tokens], merge_id=merge_id)
 
     def start_restoration(self) -> None:
         self.autosaver.save_now()  # before a long job
@@ -147,6 +167,7 @@ class RestorationCommands:
         self.cancel_button.show()
         self.panel.busy = True
         process.hold_collections()  # none while suggestions stream in; see set_transcript
+        words = len(self.transcript)  # (a pass over pasted words reads only those and some around)
         self.status_label.setText(f"{words:,} words — loading the restoration model…"
                                   if self.restoration.restorer is None
                                   else f"{words:,} words — {self._doing()}…")
@@ -164,9 +185,12 @@ class RestorationCommands:
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(done)
         if done and "loading" in self.status_label.text():
-            self.status_label.setText(f"{total:,} words — {self._doing()}…")
+            self.status_label.setText(f"{len(self.transcript):,} words — {self._doing()}…")
 
     def _doing(self) -> str:
+        if self.restoration.only is not None:
+            n = len(self.restoration.only)
+            return f"restoring the {n:,} pasted word{'s' if n != 1 else ''}"
         return ("re-suggesting with what Stet learned" if self.restoration.only_pending
                 else "restoring punctuation and capitals")
 
@@ -192,6 +216,10 @@ class RestorationCommands:
             changed, dropped = self.restoration.resuggested
             self._status_note = (f" (re-suggested with what Stet learned: {changed:,} changed, "
                                  f"{dropped:,} no longer proposed)")
+            self.show_pending(pending)
+        elif status == "done" and self.restoration.only is not None:
+            n = len(self.restoration.only)
+            self._status_note = f" ({n:,} pasted word{'s' if n != 1 else ''} restored)"
             self.show_pending(pending)
         elif status == "done":
             now = time.perf_counter()

@@ -153,3 +153,82 @@ def test_keys_pressed_during_a_long_paste_act_after_it(restored, qtbot):
     window.undo()  # (the undos before each said bulk_finished: wait for the step to end)
     qtbot.waitUntil(lambda: not window.bulk_running, timeout=60_000)
     assert view.shown_text()[at:at + 3] == before_after
+
+
+def _learn_zarvex():
+    from editor.core.lexicon import UserLexicon
+
+    lex = UserLexicon.load()
+    lex.learn({"zarvex": "ZarVex"})  # the user lexicon writes the name so: a sure case suggestion
+    lex.save()
+
+
+def _zarvex_cases(doc, ids):
+    from editor.core.document import Kind
+
+    return [doc.suggestion(i, Kind.CASE) for i in ids if doc.has_token(i) and doc.token(i).word == "zarvex"]
+
+
+def test_raw_words_pasted_into_a_restored_text_are_restored_in_the_paste_undo_step(restored, qtbot):
+    """A paste of raw words got no suggestions at all once the text's restoration was done:
+    now they are restored in the background, the words around them read but left as they
+    were, and one Ctrl+Z takes the paste and its suggestions back."""
+    from editor.core.document import State
+
+    _learn_zarvex()
+    window = restored
+    doc = window.transcript
+    before = state(window)
+    caret_after_word(window, 20)
+    pasted = []
+    window.view.pasted.connect(lambda ids, _merge: pasted.extend(ids))
+    with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+        paste(window, " we met zarvex at the station and zarvex said so")
+        assert not [s for i in pasted for s in doc.suggestion_view(i).values()]  # none yet
+        others = {s.key: s for s in doc.iter_suggestions()}  # as the paste left them
+    assert window.restoration_status == "done" and len(pasted) == 10
+    cases = _zarvex_cases(doc, pasted)
+    assert len(cases) == 2 and all(s is not None and s.value == "ZarVex" and s.state == State.PENDING
+                                   for s in cases)
+    assert {s.key: s for s in doc.iter_suggestions() if s.token_id not in pasted} == others
+    assert "2 pasted words restored" not in window.status_label.text()
+    assert "10 pasted words restored" in window.status_label.text()
+    assert doc.history.undo_text == "Paste"
+    window.undo()
+    qtbot.waitUntil(lambda: not window.bulk_running)
+    assert state(window) == before
+
+
+def test_a_paste_with_its_own_marks_and_capitals_is_left_as_written(restored, qtbot):
+    _learn_zarvex()
+    window = restored
+    doc = window.transcript
+    caret_after_word(window, 20)
+    pasted = []
+    window.view.pasted.connect(lambda ids, _merge: pasted.extend(ids))
+    paste(window, " We met zarvex. At the Station, Zarvex said so.")
+    qtbot.wait(300)
+    assert pasted and not window.restoration.running
+    assert not [s for i in pasted for s in doc.suggestion_view(i).values()]
+
+
+def test_a_long_raw_paste_is_restored_after_its_slices_with_every_word(restored, qtbot):
+    """A paste long enough to go in a slice per turn: restored once it is all in, every
+    pasted word (the words the slices re-wrote included)."""
+    _learn_zarvex()
+    window = restored
+    doc = window.transcript
+    text = raw_text(PASTE_AT_ONCE + 600, 150).replace("station", "zarvex")
+    pasted = []
+    window.view.pasted.connect(lambda ids, _merge: pasted.extend(ids))
+    caret_after_word(window, 20)
+    with qtbot.waitSignal(window.restoration_finished, timeout=120_000):
+        paste(window, " " + text)
+        assert window.bulk_running and not pasted  # still going in: not restored yet
+    assert window.restoration_status == "done"
+    words = text.split()
+    assert len(pasted) == len(words)
+    assert [doc.token(i).word for i in pasted] == words
+    cases = _zarvex_cases(doc, pasted)
+    assert len(cases) == words.count("zarvex") > 10
+    assert all(s is not None and s.value == "ZarVex" for s in cases)
