@@ -12,6 +12,7 @@ nor a proposal that repeats their own choice elsewhere ("from your choice").
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
@@ -186,7 +187,7 @@ class RestorationController(QObject):
         self.transcript = transcript
         self._asked = set()
         self._merge_id = merge_id
-        span = None
+        span, found = None, []
         self.only = None
         if only is not None:
             found = sorted(transcript.index_of(i) for i in only if transcript.has_token(i))
@@ -216,6 +217,7 @@ class RestorationController(QObject):
         # reads the tokens as they are now (an immutable tuple) and sends back first whether
         # marks and capitals were written, which each slice of results needs.
         tokens = transcript.tokens
+        pasted = None if span is None else [tokens[i] for i in found]
         use_learned = self.use_learned if learned is None else learned
         self._learned = learned
         extra, language = dict(transcript.metadata.extra), transcript.metadata.language
@@ -226,7 +228,9 @@ class RestorationController(QObject):
             snapshot: WordsSnapshot = take_snapshot()
             from editor.restore.suggest import authored
 
-            report(Authored(pass_id, authored(tokens)))
+            # pasted raw words were written by no one, whatever the text around them: the model's
+            # say is all the evidence there is for them (see make_suggestions' author prior)
+            report(Authored(pass_id, authored(tokens if pasted is None else pasted)))
             inputs = (extra, language, frozenset(t.speaker for t in tokens if t.speaker))
             restorer = load_restorer(model, device)
             from editor.restore.learned import adaptation_from
@@ -334,16 +338,25 @@ class RestorationController(QObject):
                 continue
             tokens = [doc.token(i) for i in chunk.ids]
             first = doc.index_of(chunk.ids[0])
-            made = make_suggestions(tokens, chunk.predictions, getattr(self.restorer, "lexicon", None),
-                                    author_prior=getattr(self.restorer, "author_prior", None),
-                                    written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]))
-            if self.only is not None:  # the pasted words; those around them were context
+            lexicon, prior = getattr(self.restorer, "lexicon", None), getattr(self.restorer, "author_prior", None)
+            if self.only is not None:
+                # the pasted words only, run by run, each after the mark before it as the text
+                # stands (the words around were read for context: what the model would change
+                # there is not proposed, so the case must not follow it), raw words or not
                 inside = [k for k, i in enumerate(chunk.ids) if i in self.only]
                 if not inside:
                     continue
-                made = [s for s in made if s.token_id in self.only]
+                made = []
+                for _, run in itertools.groupby(enumerate(inside), key=lambda pair: pair[1] - pair[0]):
+                    ks = [k for _, k in run]
+                    a, b = ks[0], ks[-1] + 1
+                    made += make_suggestions(tokens[a:b], chunk.predictions[a:b], lexicon, author_prior=prior,
+                                             written=self._written, mark_before=self._mark_before(doc, chunk.ids[a]),
+                                             follow_marks=True)
                 spans.append((first + inside[0], first + inside[-1] + 1))
             else:
+                made = make_suggestions(tokens, chunk.predictions, lexicon, author_prior=prior,
+                                        written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]))
                 spans.append((first, first + len(chunk.ids)))
             found += self._pending_changes(doc, chunk.ids, made) if self.only_pending else made
         if found:

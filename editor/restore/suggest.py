@@ -76,7 +76,8 @@ def authored(tokens: Sequence[Token]) -> tuple[bool, bool]:
 
 def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: dict[str, str] | None = None, *,
                      author_prior: dict[str, float] | None = None, free_lower: float = 0.02,
-                     written: tuple[bool, bool] | None = None, mark_before: str | None = None) -> list[Suggestion]:
+                     written: tuple[bool, bool] | None = None, mark_before: str | None = None,
+                     follow_marks: bool | None = None) -> list[Suggestion]:
     """One punct and one case suggestion per token where the model's best guess differs from the
     token's current state and is likelier than it (raw ASR text: every predicted mark and capital;
     already written text: only where the model disagrees). Written text keeps what the model does
@@ -91,7 +92,9 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
     no capital after anything else unless its lowercase form is under `free_lower` likely (a name, "I").
     Where `tokens` are part of a document (a chunk), `written` gives `authored()` of the whole
     document and `mark_before` the mark before the first token as the text will stand (None: the
-    first token starts the text)."""
+    first token starts the text). `follow_marks`: the case follows the marks as the text will
+    stand even where no one wrote marks (raw words pasted into a written text: no capital after
+    the comma before them); None: only where they were written."""
     if len(tokens) != len(predictions):
         raise ValueError(f"{len(tokens)} tokens but {len(predictions)} predictions")
     prior = author_prior or {}
@@ -120,7 +123,8 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
         if current_mark(value) != now and probs.get(value, 0.0) > probs.get(current, 0.0):
             out.append(Suggestion(tok.id, Kind.PUNCT, value, probs))
             then = value
-        case = _case_suggestion(tok, pred, lexicon, case_prior, prev_then, free_lower, marks_written)
+        case = _case_suggestion(tok, pred, lexicon, case_prior, prev_then, free_lower,
+                                marks_written if follow_marks is None else follow_marks)
         if case is not None:
             out.append(case)
         prev_then = then

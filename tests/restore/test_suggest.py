@@ -63,3 +63,15 @@ def test_a_mark_replacing_written_punctuation_keeps_quotes_inside_and_brackets_o
     assert with_mark(',"', "?") == '?"' and with_mark(")", ",") == ")," and with_mark(')"', ".") == ').\"'
     assert with_mark(" --", "") == "" and with_mark("”", "") == "”"
     assert [current_mark(p) for p in ("?!", "...", "…", " --", ',"', ")")] == ["?", ".", ".", ",", ",", ""]
+
+
+def test_raw_words_pasted_after_a_comma_get_no_capital_when_the_case_follows_the_marks():
+    """Raw words pasted after "Dana," were proposed "And": the model's capital stood on its own,
+    as it does in a raw transcript. With ``follow_marks`` the case follows the mark before them
+    and the marks proposed among them: "and" stays, "then" after a proposed full stop is capitalised."""
+    toks = [Token("and", id=0), Token("spring", id=1), Token("then", id=2)]
+    preds = [pred("", "capitalized", "And"), pred(".", "lower", "spring"), pred("", "capitalized", "Then")]
+    loose = make_suggestions(toks, preds, mark_before=",")
+    assert (0, Kind.CASE, "And") in [(x.token_id, x.kind, x.value) for x in loose]
+    s = make_suggestions(toks, preds, mark_before=",", follow_marks=True)
+    assert [(x.token_id, x.kind, x.value) for x in s] == [(1, Kind.PUNCT, "."), (2, Kind.CASE, "Then")]
