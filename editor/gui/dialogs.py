@@ -182,16 +182,26 @@ class SlicedCount(QObject):
         self._parts: Iterator[object] | None = None
         self._total: object = None
         self._generation = 0
+        self._threshold: float | None = None  # what the count under way or shown is for
 
     @property
     def counting(self) -> bool:
         return self._parts is not None
 
     def start(self, threshold: float) -> None:
+        if threshold == self._threshold:
+            # The same threshold again (Enter in a spin box says its value once more): the count
+            # under way goes on, a count done is shown again. Counting afresh would take back
+            # the button Enter was about to press, and Enter on a long text would do nothing.
+            if self._parts is None:
+                self._show(self._total)
+            return
+        self._threshold = threshold
         self._generation += 1
         found = self._count(threshold)
         if not isinstance(found, Iterator):
             self._parts = None
+            self._total = found
             self._show(found)
             return
         self._parts, self._total = found, None
