@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
 
 from editor.core.layout import Layout, WordSpan
-from editor.core.document import Kind, State
+from editor.core.document import Kind, State, Transcript
 from editor.core.learning import snapshot_shown, typed_to_repeat
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
@@ -51,6 +51,7 @@ class EditingMixin:
     _paste_ids: list[int] | None = None  # the words a paste under way put in (see ``pasted``)
     _paste_merge: object | None = None  # the undo step of that paste
     _paste_from = 0  # the first token id a paste under way makes
+    _paste_doc: Transcript | None = None  # the document it goes into
     _waiting: list[tuple[int, Qt.KeyboardModifier, str]]  # keys pressed meanwhile
 
     def edit_characters(self, start: int, end: int, typed: str,
@@ -365,7 +366,7 @@ class EditingMixin:
         if self.frozen:  # (a menu's Paste while a bulk step or a long paste goes on)
             self.message.emit("Still working on the last step; a moment…")
             return
-        doc = self.transcript
+        doc = self._paste_doc = self.transcript
         self._paste_ids, self._paste_from = [], doc.next_id
         doc.tokens_changed.connect(self._note_pasted)
         try:
@@ -376,19 +377,21 @@ class EditingMixin:
 
     def _note_pasted(self, start: int, _removed: int, inserted: int) -> None:
         """(During a paste) the words it put in, by id: what restoration is asked to look at."""
-        if self._paste_ids is not None:
-            doc = self.transcript
+        doc = self._paste_doc
+        if self._paste_ids is not None and doc is not None:
             new = (doc[i].id for i in range(start, min(start + inserted, len(doc))))
             self._paste_ids.extend(i for i in new if i >= self._paste_from)  # not the neighbours
 
     def _paste_done(self) -> None:
         ids, self._paste_ids = self._paste_ids, None
-        try:
-            self.transcript.tokens_changed.disconnect(self._note_pasted)
+        doc, self._paste_doc = self._paste_doc, None
+        if doc is None:
+            return
+        try:  # (from the document pasted into, even if another is shown by now: none left behind)
+            doc.tokens_changed.disconnect(self._note_pasted)
         except (RuntimeError, ValueError, TypeError):
             pass
-        if ids:
-            doc = self.transcript
+        if ids and doc is self.transcript:
             self.pasted.emit([i for i in dict.fromkeys(ids) if doc.has_token(i)], self._paste_merge)
 
     def canInsertFromMimeData(self, source: QMimeData) -> bool:
