@@ -232,3 +232,24 @@ def test_a_long_raw_paste_is_restored_after_its_slices_with_every_word(restored,
     cases = _zarvex_cases(doc, pasted)
     assert len(cases) == words.count("zarvex") > 10
     assert all(s is not None and s.value == "ZarVex" for s in cases)
+
+
+def test_words_pasted_while_pasted_words_are_restored_are_restored_after(restored, qtbot):
+    """A second paste while the first one's words are being restored: the first pass finds its
+    words changed under it, and one more pass restores both pastes' words."""
+    _learn_zarvex()
+    window = restored
+    doc = window.transcript
+    pasted = []
+    window.view.pasted.connect(lambda ids, _merge: pasted.append(ids))
+    caret_after_word(window, 20)
+    paste(window, " we met zarvex at the station")
+    assert window.restoration.running and window.restoration.only == frozenset(pasted[0])
+    caret_after_word(window, 60)
+    paste(window, " and zarvex said so")
+    assert window.restoration.only == frozenset(pasted[0])  # the second waits for the first
+    qtbot.waitUntil(lambda: not window.restoration.running and window.restoration.only is not None
+                    and window.restoration.only >= frozenset(pasted[0] + pasted[1]), timeout=60_000)
+    assert window.restoration_status == "done"
+    cases = _zarvex_cases(doc, pasted[0] + pasted[1])
+    assert len(cases) == 2 and all(s is not None and s.value == "ZarVex" for s in cases)
