@@ -178,6 +178,15 @@ class Transcript(SuggestionReview):
     def token(self, token_id: int) -> Token:
         return self._tokens[self.index_of(token_id)]
 
+    def indices_of(self, token_ids: Iterable[int]) -> list[int]:
+        """Indices of those of ``token_ids`` still in the text, in the order given (the gone left
+        out): one dictionary pass at C speed, where ``index_of`` per id on 20,000 pasted words
+        held the UI thread ~10 ms a pass."""
+        if self._stale_from is not None:
+            start, self._stale_from = self._stale_from, None
+            self._index.update(zip(map(_ID, self._tokens[start:]), range(start, len(self._tokens))))
+        return [i for i in map(self._index.get, token_ids) if i is not None]
+
     def has_token(self, token_id: int) -> bool:
         try:
             self.index_of(token_id)

@@ -190,10 +190,11 @@ class RestorationController(QObject):
         span, found = None, []
         self.only = None
         if only is not None:
-            found = sorted(transcript.index_of(i) for i in only if transcript.has_token(i))
+            found = sorted(transcript.indices_of(only))
             if not found:
                 return
-            self.only = frozenset(transcript[i].id for i in found)
+            words = transcript.tokens
+            self.only = frozenset(words[i].id for i in found)
             span = (max(0, found[0] - WORDS_AROUND), min(len(transcript), found[-1] + 1 + WORDS_AROUND))
         self.only_pending = only_pending
         self.resuggested = (0, 0)

@@ -392,7 +392,8 @@ class EditingMixin:
         except (RuntimeError, ValueError, TypeError):
             pass
         if ids and doc is self.transcript:
-            self.pasted.emit([i for i in dict.fromkeys(ids) if doc.has_token(i)], self._paste_merge)
+            words = doc.tokens  # (one tuple; ids of words gone since are left out)
+            self.pasted.emit([words[i].id for i in doc.indices_of(dict.fromkeys(ids))], self._paste_merge)
 
     def canInsertFromMimeData(self, source: QMimeData) -> bool:
         return source.hasText()

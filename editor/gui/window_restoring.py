@@ -72,7 +72,8 @@ class RestorationCommands:
         status = self.restoration_status
         if not (status in ("done", "running") or status == "skipped" and doc.has_suggestions()):
             return  # not restored (no model, another language, cancelled): neither is the paste
-        tokens = [doc.token(i) for i in ids if doc.has_token(i)]
+        words = doc.tokens
+        tokens = [words[i] for i in doc.indices_of(ids)]
         raw = sum(1 for t in tokens if not t.punct and (t.surface or t.word) == (t.surface or t.word).lower())
         if raw < PASTED_RAW_WORDS or raw < 0.8 * len(tokens):
             return
