@@ -341,32 +341,10 @@ def cue_style(text: str, words: Sequence[str], timing: str | None = None,
     """The styling of a cue's text (SubRip or WebVTT tags, SubStation override blocks), word by
     word; None when its words cannot be matched to ``words`` (the cue's words as read). A
     WebVTT class (<c.name>) is kept, and gives what it sets in ``palette`` (see `vtt_palette`)."""
-    stack: dict[str, int] = {}
-    colors: list[str] = []
-    classes: list[tuple[str, bool, tuple[str, ...]]] = []  # open <c>s: classes, coloured, styles
-    palette = vtt_palette(None) if palette is None else palette
-    align: int | None = None
-    lost: set[str] = set()
+    lines, align, lost = _styled_lines(text, palette)
     styled: list[frozenset[str]] = []
     marks: list[frozenset[str] | None] = []
-    for raw in _BREAK.sub("\n", _RUBY_TEXT.sub("", text)).split("\n"):
-        chars: list[frozenset[str]] = []
-        line = ""
-        at = 0
-        for tag in _TAG.finditer(raw):
-            piece = html.unescape(raw[at:tag.start()])
-            line += piece
-            chars.extend([_current(stack, colors, classes)] * len(piece))
-            at = tag.end()
-            if _VTT_CLASS.fullmatch(tag.group(0)) or re.fullmatch(r"<\s*/\s*c\s*>", tag.group(0)):
-                _apply_class(tag.group(0), stack, colors, classes, palette, lost)
-            else:
-                align = _apply_tag(tag.group(0), stack, colors, lost, align)
-        piece = html.unescape(raw[at:])
-        line += piece
-        chars.extend([_current(stack, colors, classes)] * len(piece))
-        if not line.strip():
-            continue
+    for line, chars in lines:
         cursor = 0
         for p in _words(line):
             found = line.find(p.surface, cursor)
@@ -382,7 +360,7 @@ def cue_style(text: str, words: Sequence[str], timing: str | None = None,
         return None
     if fmt == "vtt" and timing and align is None:
         align = _vtt_align(timing)
-    return CueStyle(tuple(styled), align, frozenset(lost), tuple(marks))
+    return CueStyle(tuple(styled), align, lost, tuple(marks))
 
 
 def piece_styles(text: str, palette: Mapping[str, ClassStyle] | None = None
@@ -390,13 +368,23 @@ def piece_styles(text: str, palette: Mapping[str, ClassStyle] | None = None
     """The styling of a cue without words ("---" in a colour, "♪ ♪" in italics): its lines as
     pieces split at spaces, each with the styles all its characters share, the cue's position
     and what no format carries; read by the same tags as `cue_style`."""
+    lines, align, lost = _styled_lines(text, palette)
+    return [[(m.group(), frozenset.intersection(*chars[m.start():m.end()]))
+             for m in re.finditer(r"\S+", line)] for line, chars in lines], align, lost
+
+
+def _styled_lines(text: str, palette: Mapping[str, ClassStyle] | None
+                  ) -> tuple[list[tuple[str, list[frozenset[str]]]], int | None, frozenset[str]]:
+    """A cue's text read by its tags (SubRip/WebVTT tags, SubStation override blocks, WebVTT
+    classes): its lines that are not blank, each with the styles of every character, the cue's
+    position and what no format carries. Shared by `cue_style` and `piece_styles`."""
     stack: dict[str, int] = {}
     colors: list[str] = []
-    classes: list[tuple[str, bool, tuple[str, ...]]] = []
+    classes: list[tuple[str, bool, tuple[str, ...]]] = []  # open <c>s: classes, coloured, styles
     palette = vtt_palette(None) if palette is None else palette
     align: int | None = None
     lost: set[str] = set()
-    lines: list[list[tuple[str, frozenset[str]]]] = []
+    lines: list[tuple[str, list[frozenset[str]]]] = []
     for raw in _BREAK.sub("\n", _RUBY_TEXT.sub("", text)).split("\n"):
         chars: list[frozenset[str]] = []
         line = ""
@@ -414,8 +402,7 @@ def piece_styles(text: str, palette: Mapping[str, ClassStyle] | None = None
         line += piece
         chars.extend([_current(stack, colors, classes)] * len(piece))
         if line.strip():
-            lines.append([(m.group(), frozenset.intersection(*chars[m.start():m.end()]))
-                          for m in re.finditer(r"\S+", line)])
+            lines.append((line, chars))
     return lines, align, frozenset(lost)
 
 
