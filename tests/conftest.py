@@ -2,11 +2,22 @@
 workaround the app applies at start; and, with STET_REQUIRE_SYSTEM=1, no silent skips for
 missing system packages (tests/system_required.py)."""
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The person's own Stet data (user lexicon, what reviews taught, recovery files, settings) is never
+# the tests': a test that saves a reviewed project would teach the real profile ("one" -> "One" was
+# found in a developer's lexicon) and leave recovery files the next start offers. Every test runs
+# with its own folders (tests/gui/conftest.py gives each GUI test fresh ones on top of these).
+_OWN = Path(tempfile.mkdtemp(prefix="stet-tests-"))
+for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+    os.environ[_var] = str(_OWN / _var.lower())
+atexit.register(shutil.rmtree, _OWN, ignore_errors=True)
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # tests.*, also when pytest is not run as `python -m pytest`
     sys.path.insert(0, str(ROOT))

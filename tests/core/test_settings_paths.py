@@ -47,3 +47,15 @@ def test_resource_path_finds_samples(monkeypatch, tmp_path):
     assert resource_path("samples", "sample.srt").is_file()
     monkeypatch.setattr("sys._MEIPASS", str(tmp_path), raising=False)
     assert resource_path("x") == tmp_path / "resources" / "x"
+
+
+def test_the_suite_never_touches_the_persons_own_stet_data():
+    """tests/conftest.py points every data folder of the suite away from the person's own."""
+    import tempfile
+    from pathlib import Path
+
+    from editor.core.paths import config_dir, data_dir, recovery_dir
+
+    own = Path(tempfile.gettempdir()).resolve()
+    for path in (config_dir(), data_dir(), recovery_dir()):
+        assert own in path.resolve().parents and "stet-tests-" in str(path)
