@@ -68,6 +68,10 @@ class Suggestion:
     original: str | None = None
     #: who proposed it: "model", or "choice" when it repeats a choice the person made elsewhere
     source: str = "model"
+    #: a capital that comes only with a sentence start: the word is no name (the model's names
+    #: lexicon says its lowercase form is common), so however sure the model was, it waits for the
+    #: end mark before it (False: the probabilities decide: review.hangs_on_start)
+    needs_start: bool = False
 
     def __post_init__(self) -> None:
         if type(self.kind) is not Kind:

@@ -22,7 +22,7 @@ def pending_to_apply(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[
     """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
     writing the text at that threshold) applies. A word's case follows the sentence end before
     it as the text will stand: a capital waits while the end mark suggested before it stays
-    pending (unless the capital does not hang on the position: see POSITION_FREE_CAPITAL), and
+    pending (unless the capital does not hang on the position: see hangs_on_start), and
     a word after a sentence end that stays keeps its capital. Held-back suggestions stay pending.
     Only words ``start:end`` (an editor takes a long transcript a slice at a time; the choice
     for a word depends only on the word before it)."""
@@ -64,13 +64,20 @@ def pending_to_apply(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[
                     s = None  # a sentence start keeps its capital
                 elif (then[0].isupper() and not ends and waiting is not None
                         and waiting.state == State.PENDING and ends_sentence(waiting.value)
-                        and s.probs.get(s.value.lower(), 0.0) >= POSITION_FREE_CAPITAL):
+                        and hangs_on_start(s)):
                     s = None  # the capital waits for the end mark before it
             if s is not None:
                 out.append(s)
         if Kind.PUNCT in here:
             out.append(here[Kind.PUNCT])
     return out
+
+
+def hangs_on_start(case: Suggestion) -> bool:
+    """Whether a capital comes only with a sentence start before its word: the word is no name
+    (``needs_start``, from the model's names lexicon), or its lowercase form is not unlikely
+    (``POSITION_FREE_CAPITAL``). Names and "I" keep theirs after a comma."""
+    return case.needs_start or case.probs.get(case.value.lower(), 0.0) >= POSITION_FREE_CAPITAL
 
 
 class CaseStep(NamedTuple):
@@ -93,7 +100,7 @@ def next_case_step(token: Token, case: Suggestion | None, sentence_end: bool) ->
     if not rest:
         return CaseStep("")
     proposes_capital = case is not None and split_opening(case.value)[1][:1].isupper()
-    hangs_on_position = case is not None and case.probs.get(case.value.lower(), 0.0) >= POSITION_FREE_CAPITAL
+    hangs_on_position = case is not None and hangs_on_start(case)
     if sentence_end:
         if rest[0].isupper():
             if case is not None and case.state == State.PENDING and not proposes_capital:

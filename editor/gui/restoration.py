@@ -340,6 +340,7 @@ class RestorationController(QObject):
             tokens = [doc.token(i) for i in chunk.ids]
             first = doc.index_of(chunk.ids[0])
             lexicon, prior = getattr(self.restorer, "lexicon", None), getattr(self.restorer, "author_prior", None)
+            names = getattr(self.restorer, "may_capitalize_after_comma", None)
             if self.only is not None:
                 # the pasted words only, run by run, each after the mark before it as the text
                 # stands (the words around were read for context: what the model would change
@@ -353,11 +354,12 @@ class RestorationController(QObject):
                     a, b = ks[0], ks[-1] + 1
                     made += make_suggestions(tokens[a:b], chunk.predictions[a:b], lexicon, author_prior=prior,
                                              written=self._written, mark_before=self._mark_before(doc, chunk.ids[a]),
-                                             follow_marks=True)
+                                             follow_marks=True, comma_capital=names)
                 spans.append((first + inside[0], first + inside[-1] + 1))
             else:
                 made = make_suggestions(tokens, chunk.predictions, lexicon, author_prior=prior,
-                                        written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]))
+                                        written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]),
+                                        comma_capital=names)
                 spans.append((first, first + len(chunk.ids)))
             found += self._pending_changes(doc, chunk.ids, made) if self.only_pending else made
         if found:

@@ -37,9 +37,14 @@ def decide_marks(punct: np.ndarray, class_scales: np.ndarray) -> np.ndarray:
     return chosen
 
 
+#: The marks after which only a name takes a capital (`decide_jointly`'s `comma_capital`).
+_COMMA_LIKE = [PUNCT_MARKS.index(","), PUNCT_MARKS.index(";")]
+
+
 def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray, position_free_lower: float,
                    first_is_start: bool = False, capitalize_sentences: bool = True,
-                   unmarked_lower: float | None = None, colon_lower: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   unmarked_lower: float | None = None, colon_lower: float | None = None,
+                   comma_capital: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The mark after each word and the case of each word, decided together from the distributions
     `punct` (N, 7) and `case` (N, 4) (a word's case already at least as likely capitalised as a
     sentence end before it). Returns (mark index (N,), case index (N,)).
@@ -53,7 +58,8 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
     is unlikely anywhere (probability under `position_free_lower`: names, "I"), so no capital follows
     a comma because the model half-believed a sentence ended there. `unmarked_lower` (default: the
     same) is that threshold for a word after no mark, `colon_lower` after ":" (which often opens a
-    quote or a sentence)."""
+    quote or a sentence). `comma_capital` (bool (N,), optional): the words that may take a capital
+    right after a , or ; at all (names of the lexicon, "I"); the others stay lowercase there."""
     N = len(punct)
     rows = np.arange(N)
     p_idx = decide_marks(punct, class_scales)
@@ -90,7 +96,12 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
     p_end[1:] = punct[:-1, ends].sum(1)
     lower_mid = np.minimum(lower / np.maximum(1.0 - p_end, 1e-6), 1.0)
     if capitalize_sentences:
-        cap = starts | (lower_mid < threshold)
+        mid_ok = lower_mid < threshold
+        if comma_capital is not None and N > 1:
+            after_comma = np.zeros(N, bool)
+            after_comma[1:] = np.isin(p_idx[:-1], _COMMA_LIKE)
+            mid_ok &= ~after_comma | comma_capital
+        cap = starts | mid_ok
     else:
         cap = lower < 0.5
     c_idx = np.where(cap & cap_ok, best_cap, 0)

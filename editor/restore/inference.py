@@ -51,10 +51,13 @@ class Restorer:
     """
 
     def __init__(self, model: BiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], settings: dict,
-                 device: torch.device, name: str = "model") -> None:
+                 device: torch.device, name: str = "model", names: frozenset[str] | None = None) -> None:
         self.model = model.to(device).eval()
         self.vocab = vocab
         self.lexicon = lexicon
+        # the vocabulary's names (names.json): only they, words the vocabulary does not hold and
+        # mixed forms take a capital right after a , or ; (None: the probabilities alone decide)
+        self.names = names
         self.device = device
         self.name = name
         self.settings = settings
@@ -100,6 +103,13 @@ class Restorer:
             self.adaptation = adaptation if adaptation is not None and not adaptation.is_empty() else None
             self.lexicon = {**self._model_lexicon, **(adaptation.mixed_forms() if adaptation is not None else {})}
 
+    def may_capitalize_after_comma(self, word: str) -> bool:
+        """Whether `word` (lowercase) may take a capital right after a , or ;: a name of the model's
+        names lexicon ("I", "OK", "Mandela"), a form of the lexicons ("iPhone", the person's own),
+        or a word the vocabulary does not hold, which the model judges by its letters. A common word
+        ("well", "so") stays lowercase there however much the model believed a sentence ended."""
+        return self.names is None or word in self.names or word in self.lexicon or word not in self.vocab
+
     def language_check(self, words: Sequence[str]) -> LanguageCheck:
         """Whether `words` look like the restorer's language: the share of them in the model's
         vocabulary (tags such as "[noise]" and words without letters are not counted). Cheap: one
@@ -134,9 +144,14 @@ class Restorer:
             punct = end_with_sentence_end(punct)
         no_lexicon = np.fromiter((w not in self.lexicon for w in words), bool, len(words))
         case = settle_case(punct, case, no_lexicon, first_is_start)
+        comma_capital = None
+        if self.names is not None:
+            ok = self.may_capitalize_after_comma
+            comma_capital = np.fromiter((ok(w) for w in words), bool, len(words))
         p_idx, c_idx = decide_jointly(punct, case, self.class_scales, self.position_free_lower,
                                       first_is_start=first_is_start, capitalize_sentences=self.capitalize_sentences,
-                                      unmarked_lower=self.unmarked_lower, colon_lower=self.colon_lower)
+                                      unmarked_lower=self.unmarked_lower, colon_lower=self.colon_lower,
+                                      comma_capital=comma_capital)
         lex = self.lexicon
         # lower case needs no writing unless an abbreviation takes its period anyway ("e.g.", "vs.")
         texts = [w if ci == 0 and "." not in w and w not in PERIOD_IN_LOWER else apply_case(w, CASE_CLASSES[ci], lex)

@@ -5,7 +5,9 @@
         vocab.json     words and characters
         lexicon.json   lowercase word -> mixed-case form (iPhone, McDonald's)
         config.json    model_args, labels, decision rule, calibration, chunking, metrics
-        SHA256SUMS     checksums of the four files above
+        names.json     (optional) the vocabulary's names: words the training text capitalises where
+                       no sentence starts; only they take a capital right after a , or ;
+        SHA256SUMS     checksums of the four files above (and of names.json where there is one)
         MODEL_CARD.md
 
 A file failing its checksum or the schema is refused with a clear UserError; a weights file that
@@ -30,6 +32,8 @@ from editor.restore.vocab import Vocab
 
 FORMAT_VERSION = 1
 FILES = ("weights.pt", "vocab.json", "lexicon.json", "config.json")
+#: Files a model directory may have (a model exported before them has none); checked when present.
+OPTIONAL_FILES = ("names.json",)
 DEFAULT_MODEL = "stet-en-bilstm-crf"
 
 
@@ -52,7 +56,8 @@ def sha256(path: Path) -> str:
 
 
 def write_checksums(model_dir: Path) -> None:
-    lines = [f"{sha256(model_dir / name)}  {name}\n" for name in FILES]
+    present = FILES + tuple(n for n in OPTIONAL_FILES if (model_dir / n).is_file())
+    lines = [f"{sha256(model_dir / name)}  {name}\n" for name in present]
     (model_dir / "SHA256SUMS").write_text("".join(lines))
 
 
@@ -65,7 +70,7 @@ def verify_checksums(model_dir: Path) -> None:
         parts = line.split()
         if len(parts) == 2:
             expected[parts[1]] = parts[0]
-    for name in FILES:
+    for name in FILES + tuple(n for n in OPTIONAL_FILES if n in expected or (model_dir / n).is_file()):
         path = model_dir / name
         if not path.is_file():
             raise ModelError(f"{model_dir}: {name} is missing")
@@ -177,6 +182,7 @@ def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cl
     vocab_data = _read_json(model_dir / "vocab.json")
     lexicon = _read_json(model_dir / "lexicon.json")
     validate_settings(config, vocab_data, lexicon, str(model_dir))
+    names = read_names(model_dir)
     try:
         vocab = Vocab.from_dict(vocab_data)
         mcfg = ModelConfig(**config["model_args"])
@@ -203,13 +209,32 @@ def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cl
     model.load_state_dict({k: v.float() for k, v in state.items()})
     if mcfg.vocab_size != len(vocab.words) or mcfg.n_chars != len(vocab.chars):
         raise ModelError(f"{model_dir}: vocabulary size does not match the model")
-    return cls(model, vocab, dict(lexicon), config, device, name=config.get("name") or model_dir.name)
+    return cls(model, vocab, dict(lexicon), config, device, name=config.get("name") or model_dir.name, names=names)
+
+
+def read_names(model_dir: Path) -> frozenset[str] | None:
+    """The names lexicon of a (checked) model directory; None where it has none."""
+    path = model_dir / "names.json"
+    if not path.is_file():
+        return None
+    data = _read_json(path)
+    names = data.get("names")
+    if not isinstance(names, list) or not all(isinstance(w, str) for w in names):
+        raise ModelError(f"{path}: \"names\" must be a list of words")
+    return frozenset(names)
+
+
+def write_names(out_dir: Path, names: list[str], about: dict) -> None:
+    """names.json: the names lexicon (sorted words) and how it was counted (`about`)."""
+    (out_dir / "names.json").write_text(json.dumps({**about, "names": sorted(names)}, ensure_ascii=False, indent=0))
 
 
 def export_model(model: BiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], out_dir: Path, *, name: str,
-                 decision: dict, calibration: dict, chunking: dict, metrics: dict, language: str | None = None) -> None:
+                 decision: dict, calibration: dict, chunking: dict, metrics: dict, language: str | None = None,
+                 names: tuple[list[str], dict] | None = None) -> None:
     """Write a model directory (float16 weights) and its checksums. `language`: that of the training
-    text (the restorer refuses text that does not look like it); None: not checked."""
+    text (the restorer refuses text that does not look like it); None: not checked. `names`: the
+    names lexicon and how it was counted (names.json); None: none."""
     out_dir.mkdir(parents=True, exist_ok=True)
     state = {k: v.detach().to(torch.float16).contiguous() for k, v in model.state_dict().items()}
     torch.save(state, out_dir / "weights.pt")
@@ -223,4 +248,8 @@ def export_model(model: BiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], out_di
     if language is not None:
         config["language"] = language
     (out_dir / "config.json").write_text(json.dumps(config, indent=1))
+    if names is not None:
+        write_names(out_dir, *names)
+    else:
+        (out_dir / "names.json").unlink(missing_ok=True)
     write_checksums(out_dir)

@@ -57,7 +57,8 @@ def restore_transcript(restorer: Restorer, doc: Transcript, on_words: Callable[[
 
     preds = restorer.restore(words, on_chunk=on_chunk if on_words and len(words) > PROGRESS_MIN_WORDS else None,
                              paragraph_starts=doc.paragraph_starts)
-    doc.set_suggestions(make_suggestions(tokens, preds, restorer.lexicon, author_prior=restorer.author_prior),
+    doc.set_suggestions(make_suggestions(tokens, preds, restorer.lexicon, author_prior=restorer.author_prior,
+                                         comma_capital=getattr(restorer, "may_capitalize_after_comma", None)),
                         text="Restore")
     doc.set_metadata(restore_model=restorer.name)
     return doc

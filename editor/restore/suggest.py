@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from editor.core.document import Kind, Suggestion, Token
 from editor.core.text import CLOSING_BRACKETS, CLOSING_QUOTES, ends_sentence, is_tag, split_opening
@@ -77,7 +77,8 @@ def authored(tokens: Sequence[Token]) -> tuple[bool, bool]:
 def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: dict[str, str] | None = None, *,
                      author_prior: dict[str, float] | None = None, free_lower: float = 0.02,
                      written: tuple[bool, bool] | None = None, mark_before: str | None = None,
-                     follow_marks: bool | None = None) -> list[Suggestion]:
+                     follow_marks: bool | None = None, comma_capital: Callable[[str], bool] | None = None,
+                     ) -> list[Suggestion]:
     """One punct and one case suggestion per token where the model's best guess differs from the
     token's current state and is likelier than it (raw ASR text: every predicted mark and capital;
     already written text: only where the model disagrees). Written text keeps what the model does
@@ -94,7 +95,10 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
     document and `mark_before` the mark before the first token as the text will stand (None: the
     first token starts the text). `follow_marks`: the case follows the marks as the text will
     stand even where no one wrote marks (raw words pasted into a written text: no capital after
-    the comma before them); None: only where they were written."""
+    the comma before them); None: only where they were written. `comma_capital` (a lowercase
+    word -> whether it may take a capital right after a , or ;: `Restorer.may_capitalize_after_comma`)
+    keeps a common word lowercase there where the case follows the marks; None: the probabilities
+    alone decide."""
     if len(tokens) != len(predictions):
         raise ValueError(f"{len(tokens)} tokens but {len(predictions)} predictions")
     prior = author_prior or {}
@@ -124,7 +128,7 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
             out.append(Suggestion(tok.id, Kind.PUNCT, value, probs))
             then = value
         case = _case_suggestion(tok, pred, lexicon, case_prior, prev_then, free_lower,
-                                marks_written if follow_marks is None else follow_marks)
+                                marks_written if follow_marks is None else follow_marks, comma_capital)
         if case is not None:
             out.append(case)
         prev_then = then
@@ -132,7 +136,7 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
 
 
 def _case_suggestion(tok: Token, pred, lexicon, case_prior: float, prev_then: str | None, free_lower: float,
-                     follow_marks: bool) -> Suggestion | None:
+                     follow_marks: bool, comma_capital: Callable[[str], bool] | None = None) -> Suggestion | None:
     written = tok.surface or tok.word  # a Token's surface is always set (its word by default)
     lead, surface = split_opening(written)
     if not surface:
@@ -154,8 +158,15 @@ def _case_suggestion(tok: Token, pred, lexicon, case_prior: float, prev_then: st
         capital = best[:1] != best[:1].lower()
         if starts and not capital and surface[:1] != surface[:1].lower():
             return None  # a sentence start keeps its capital
-        if not starts and capital and surface[:1] == surface[:1].lower() and surfaces.get(best.lower(), 0.0) >= free_lower:
-            return None  # no capital mid-sentence unless its lowercase form is unlikely anywhere
+        if not starts and capital and surface[:1] == surface[:1].lower():
+            if surfaces.get(best.lower(), 0.0) >= free_lower:
+                return None  # no capital mid-sentence unless its lowercase form is unlikely anywhere
+            if (comma_capital is not None and prev_then is not None and current_mark(prev_then) in (",", ";")
+                    and not comma_capital(tok.word.lower())):
+                return None  # after a , or ; only a name takes a capital
+    # a capital of a word that is no name comes only with a sentence start (review.hangs_on_start)
+    needs_start = (comma_capital is not None and best[:1] != best[:1].lower()
+                   and not comma_capital(tok.word.lower()))
     if lead:
         best, surfaces = lead + best, {lead + k: v for k, v in surfaces.items()}
-    return Suggestion(tok.id, Kind.CASE, best, surfaces)
+    return Suggestion(tok.id, Kind.CASE, best, surfaces, needs_start=needs_start)

@@ -72,6 +72,18 @@ def test_stet_reopens_exactly(tmp_path, timed):
     assert len({t.id for t in back.tokens}) == len(back)
 
 
+def test_a_capital_that_needs_its_sentence_start_stays_so_in_a_project(tmp_path):
+    doc = Transcript([Token("boy", punct=""), Token("you")])
+    doc.set_suggestions([Suggestion(doc.tokens[1].id, "case", "You", {"You": 0.99, "you": 0.01}, needs_start=True)])
+    write_any(doc, tmp_path / "p.stet")
+    assert read_any(tmp_path / "p.stet").suggestions()[0].needs_start
+    data = json.loads((tmp_path / "p.stet").read_text())
+    data["suggestions"][0]["needs_start"] = "yes"
+    (tmp_path / "bad.stet").write_text(json.dumps(data))
+    with pytest.raises(FormatError, match="needs_start.*not true or false"):
+        read_any(tmp_path / "bad.stet")
+
+
 def test_stet_from_newer_version_is_refused(tmp_path):
     (tmp_path / "new.stet").write_text(json.dumps({"format_version": 99, "tokens": []}))
     with pytest.raises(FormatError, match="newer Stet"):

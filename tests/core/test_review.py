@@ -36,3 +36,21 @@ def test_a_capital_waits_for_the_end_mark_before_it_and_next_pending_walks_the_t
     assert next_pending(tokens, table) is end
     assert next_pending(tokens, table, 0) is table[1][Kind.CASE]
     assert next_pending(tokens, table, 2, reverse=True, kind=Kind.PUNCT) is end
+
+
+def test_a_capital_of_a_word_that_is_no_name_waits_for_its_sentence_end_however_sure():
+    """"Boy, You there": the model was 99 % sure of "You" because it half believed a sentence
+    ended, so the probability alone let the capital through without the end mark. A capital the
+    names lexicon marks ``needs_start`` waits for it, and picking a comma takes it back; a name
+    keeps its capital."""
+    tokens = [Token("boy", id=0), Token("you", id=1), Token("paris", id=2)]
+    end = Suggestion(0, Kind.PUNCT, ".", {".": 0.6, "": 0.4})
+    sure = Suggestion(1, Kind.CASE, "You", {"You": 0.99, "you": 0.01}, needs_start=True)
+    loose = Suggestion(1, Kind.CASE, "You", {"You": 0.99, "you": 0.01})
+    assert pending_to_apply(tokens, {0: {Kind.PUNCT: end}, 1: {Kind.CASE: loose}}, 0.9) == [loose]
+    assert pending_to_apply(tokens, {0: {Kind.PUNCT: end}, 1: {Kind.CASE: sure}}, 0.9) == []
+    assert pending_to_apply(tokens, {0: {Kind.PUNCT: end}, 1: {Kind.CASE: sure}}, 0.5) == [end, sure]
+    assert next_case_step(tokens[1], sure, sentence_end=False)[:2] == ("reject", "left ‘you’ in lower case")
+    assert next_case_step(tokens[1], loose, sentence_end=False).action == ""
+    paris = Suggestion(2, Kind.CASE, "Paris", {"Paris": 0.99, "paris": 0.01})
+    assert next_case_step(tokens[2], paris, sentence_end=False).action == ""

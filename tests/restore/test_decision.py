@@ -84,3 +84,18 @@ def test_tokens_that_are_not_words_get_no_suggestions(surface):
     tagged = [t.id for t in doc.tokens if surface in t.text or t.text in surface]
     made = make_suggestions(doc.tokens, preds)
     assert made and not [s for s in made if s.token_id in tagged]
+
+
+def test_after_a_comma_only_a_name_of_the_lexicon_takes_a_capital():
+    """"this week, Well" came of a case head that half believed a sentence ended: "well" is 99 %
+    capitalised there, so the probability alone let it through. With the names lexicon only names
+    ("john") do; after no mark and after a sentence end nothing changes."""
+    punct = rows({COMMA: 0.6, PERIOD: 0.35, NONE: 0.05}, {NONE: 1.0}, {COMMA: 0.6, PERIOD: 0.3, NONE: 0.1},
+                 {NONE: 1.0}, {PERIOD: 0.9, NONE: 0.1}, {NONE: 1.0}, {NONE: 1.0})
+    case = rows({0: 1.0}, {0: 0.005, 1: 0.995}, {0: 1.0}, {0: 0.01, 1: 0.99}, {0: 1.0}, {0: 0.01, 1: 0.99},
+                {0: 0.01, 1: 0.99}, k=4)
+    marks, caps = decide_jointly(punct, case, SCALES, 0.05)
+    assert marks.tolist() == [COMMA, NONE, COMMA, NONE, PERIOD, NONE, NONE] and caps.tolist() == [0, 1, 0, 1, 0, 1, 1]
+    name = np.asarray([False, False, False, True, False, False, False])  # "well" and the others are no names
+    marks2, caps2 = decide_jointly(punct, case, SCALES, 0.05, comma_capital=name)
+    assert marks2.tolist() == marks.tolist() and caps2.tolist() == [0, 0, 0, 1, 0, 1, 1]

@@ -75,3 +75,28 @@ def test_raw_words_pasted_after_a_comma_get_no_capital_when_the_case_follows_the
     assert (0, Kind.CASE, "And") in [(x.token_id, x.kind, x.value) for x in loose]
     s = make_suggestions(toks, preds, mark_before=",", follow_marks=True)
     assert [(x.token_id, x.kind, x.value) for x in s] == [(1, Kind.PUNCT, "."), (2, Kind.CASE, "Then")]
+
+
+def test_after_a_written_comma_a_common_word_keeps_its_lowercase_whatever_the_model():
+    """Where the case follows the marks someone wrote, a capital after their comma is proposed only
+    for a word that may take one there (a name); the model's 99 % for "Well" is not enough."""
+    toks = [Token("so", punct=",", id=0), Token("well", id=1), Token("yes", punct=",", id=2), Token("john", id=3)]
+    sure = {"lower": 0.01, "capitalized": 0.99, "upper": 0.0, "mixed": 0.0}
+    preds = [pred(",", "lower", "so"), WordPrediction("", {"": 0.9, ".": 0.1}, "capitalized", sure, "Well"),
+             pred(",", "lower", "yes"), WordPrediction("", {"": 0.9, ".": 0.1}, "capitalized", sure, "John")]
+    names = {"john"}
+    s = make_suggestions(toks, preds, mark_before=None, follow_marks=True, comma_capital=names.__contains__)
+    assert [(x.token_id, x.value) for x in s if x.kind is Kind.CASE] == [(3, "John")]
+    loose = make_suggestions(toks, preds, mark_before=None, follow_marks=True)
+    assert [(x.token_id, x.value) for x in loose if x.kind is Kind.CASE] == [(1, "Well"), (3, "John")]
+
+
+def test_a_capital_of_a_word_that_is_no_name_is_marked_as_coming_with_a_sentence_start():
+    toks = [Token("boy", id=0), Token("you", id=1), Token("paris", id=2)]
+    sure = {"lower": 0.01, "capitalized": 0.99, "upper": 0.0, "mixed": 0.0}
+    preds = [pred(".", "lower", "boy", p=0.6), WordPrediction("", {"": 1.0}, "capitalized", sure, "You"),
+             WordPrediction("", {"": 1.0}, "capitalized", sure, "Paris")]
+    s = make_suggestions(toks, preds, comma_capital={"paris"}.__contains__)
+    case = {x.token_id: x.needs_start for x in s if x.kind is Kind.CASE}
+    assert case == {1: True, 2: False}
+    assert not any(x.needs_start for x in make_suggestions(toks, preds))  # no names lexicon: the probabilities decide

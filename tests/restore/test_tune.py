@@ -70,6 +70,20 @@ def test_export_tunes_the_decision_rule_on_dev(tiny_model_dir, tmp_path):
     assert config["decision"]["paragraph_end_odds"] == para["odds"]
     # the written model loads (checksums, schema) and restores with the tuned settings
     restorer = Restorer.load(str(out), device="cpu")
+    assert restorer.names is None  # no training text beside the dev files to count names in
     assert restorer.class_scales[0] == chosen
     assert restorer.position_free_lower == joint["position_free_lower"] and restorer.author_prior == prior["prior"]
     assert len(restorer.restore("so what is this i think".split())) == 6
+
+
+def test_export_counts_the_names_lexicon_in_the_training_text(tiny_model_dir, tmp_path):
+    import gzip
+
+    best, data = _tiny_run(tiny_model_dir, tmp_path)
+    (data / "train").mkdir()
+    with gzip.open(data / "train" / "ted_saranyan.txt.gz", "wt", encoding="utf-8") as f:
+        f.write("# a talk\nSo I said, Okay, it is what we do. And you, Okay?\n")
+    out = tmp_path / "models" / "tiny-names"
+    tune(best, data, out, "tiny-names", log=lambda s: None)
+    assert json.loads((out / "names.json").read_text())["names"] == ["i", "okay"]
+    assert Restorer.load(str(out), device="cpu").names == {"i", "okay"}

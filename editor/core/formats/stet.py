@@ -224,6 +224,8 @@ def suggestion_record(s: Suggestion) -> dict[str, Any]:
         item["original"] = s.original
     if s.source != "model":
         item["source"] = s.source
+    if s.needs_start:
+        item["needs_start"] = True
     return item
 
 
@@ -307,9 +309,16 @@ def _suggestion(item: Any, path: PathLike, n: int, ids: dict[int, int]) -> Sugge
                           _text(item, "value", path, where, ""), probs,
                           State(item.get("state", "pending")),
                           _text(item, "original", path, where),
-                          _source(item, path, where))
+                          _source(item, path, where), _flag(item, "needs_start", path, where))
     except (ValueError, TypeError) as err:
         raise FormatError(path, f"{where}: {err}") from None
+
+
+def _flag(item: dict[str, Any], key: str, path: PathLike, where: str) -> bool:
+    value = item.get(key, False)
+    if not isinstance(value, bool):
+        raise FormatError(path, f"{where}: \"{key}\" is {str(value)[:40]!r}, not true or false")
+    return value
 
 
 def _source(item: dict[str, Any], path: PathLike, where: str) -> str:

@@ -17,7 +17,8 @@ import argparse
 import json
 from pathlib import Path
 
-from editor.restore.lab.card_sections import (joint_decision_lines, measured_failure_modes, reliability_lines,
+from editor.restore.lab.card_sections import (joint_decision_lines, measured_failure_modes, names_lexicon_lines,
+                                              reliability_lines,
                                               review_lines, table_row)
 from editor.restore.labels import END_MARKS
 
@@ -247,7 +248,8 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
         L.extend(review_lines(extra["simulate_review"]))
     a("## Known failure modes")
     a("")
-    for line in measured_failure_modes(tuning) + extra.get("failure_modes", []):
+    names = names_lexicon_lines(model_dir, extra.get("names_lexicon"))
+    for line in measured_failure_modes(tuning) + names + extra.get("failure_modes", []):
         a(f"- {line}")
     a("")
     return "\n".join(L) + "\n"

@@ -42,8 +42,8 @@ def measured_failure_modes(tuning: dict) -> list[str]:
         out.append(f"A capital after a suggested , or ; is given only where the word's lowercase form is unlikely "
                    f"there (under {100 * jc['position_free_lower']:g} % where no sentence ends before it): on the dev "
                    f"talks {ce.get('capitals_after_comma', 0):,} capitals follow a suggested comma, "
-                   f"{ce.get('wrong_capitals_after_comma', 0):,} of them where the reference has lowercase (the rest are "
-                   "names and \"I\")"
+                   f"{ce.get('wrong_capitals_after_comma', 0):,} of them where the reference has lowercase (when it "
+                   "was tuned, before the names lexicon below)"
                    + (f"; after \":\" a capital where the lowercase form is under {100 * jc['colon_lower']:g} % likely"
                       if "colon_lower" in jc else "")
                    + f"; after any of , : ; {ce['capitals_after_mid_mark']:,} capitals, "
@@ -177,3 +177,31 @@ def review_lines(sim: dict) -> list[str]:
         L.append(f"- {line}")
     L.append("")
     return L
+
+
+def names_lexicon_lines(model_dir, measured: dict | None) -> list[str]:
+    """What the names lexicon (names.json) does, with the dev figures measured before and after it
+    (card-sources/extra.json "names_lexicon": `stet eval` on the dev talks without and with it)."""
+    import json
+
+    path = model_dir / "names.json"
+    if not path.is_file():
+        return []
+    about = json.loads(path.read_text(encoding="utf-8"))
+    line = (f"Only a name takes a capital right after a suggested , or ;: a word of the names lexicon (names.json, "
+            f"{len(about['names']):,} words of the vocabulary that the training text writes capitalised in at least "
+            f"{100 * about['share']:g} % of their uses where no sentence starts: \"I\", \"OK\", \"Mandela\"), a mixed form "
+            "of a lexicon, or a word outside the vocabulary, which the model judges by its letters; common words "
+            "stay lowercase there however much the model believed a sentence ended (\"this week, well\").")
+    if measured:
+        b, n = measured["before"], measured["after"]
+
+        def kinds(d: dict) -> str:
+            return ", ".join(f"{k} {v:,}" for k, v in sorted(d["kinds"].items()))
+        line += (f" On the dev talks ({measured['when']}, `stet eval`), without / with it: capitals after a suggested "
+                 f"comma {b['after_comma']:,} ({b['wrong']:,} lowercase in the reference; {kinds(b)}) / "
+                 f"{n['after_comma']:,} ({n['wrong']:,}; {kinds(n)}); the other words before were "
+                 f"{measured['other_before']}; after any of , : ; {b['after_mid_mark']:,} / {n['after_mid_mark']:,}; "
+                 f"case F1 {b['case_f1']:.1f} / {n['case_f1']:.1f} (precision {b['case_p']:.1f} / {n['case_p']:.1f}, "
+                 f"recall {b['case_r']:.1f} / {n['case_r']:.1f}); the marks are unchanged.")
+    return [line]

@@ -65,6 +65,21 @@ def add_parser(subparsers) -> None:
     p.add_argument("--export", metavar="MODEL_DIR", help="tune the run's best checkpoint on dev and write MODEL_DIR")
     p.set_defaults(handler=run_train)
 
+    p = subparsers.add_parser(
+        "names", help="count a model's names lexicon in the training text (needs the training text)",
+        description="Write MODEL_DIR/names.json: the words of the model's vocabulary that the training text "
+                    "writes capitalised where no sentence starts (names, \"I\", \"OK\"). Only they, words the "
+                    "vocabulary does not hold, and mixed forms of the lexicons take a capital right after a "
+                    "suggested , or ;. `stet train --export` writes it too; this adds it to a model exported "
+                    "before. The model's checksums are rewritten.")
+    p.add_argument("model", metavar="MODEL_DIR")
+    p.add_argument("--data", default=None, metavar="DIR", help="the data folder with train/*.txt.gz "
+                                                               "(default: ../shared/data)")
+    p.add_argument("--sources", nargs="+", metavar="NAME", default=None,
+                   help="the training sources to count (default: those the model was trained on, as its "
+                        "model card's train_config gives them, else every default source)")
+    p.set_defaults(handler=run_names)
+
 
 def _share(text: str) -> float:
     try:
@@ -122,4 +137,33 @@ def run_train(args: argparse.Namespace) -> int:
     from editor.restore.lab.train import train
 
     train(train_config_from_args(args), log=log)
+    return 0
+
+
+def run_names(args: argparse.Namespace) -> int:
+    from editor.core.errors import UserError
+    from editor.restore.lab.names import counted_names
+    from editor.restore.lab.train_config import DEFAULT_DATA_DIR, DEFAULT_SOURCES
+    from editor.restore.package import ModelError, verify_checksums, write_checksums, write_names
+
+    model_dir = Path(args.model)
+    if not model_dir.is_dir():
+        raise UserError(f"{model_dir}: no such model directory")
+    verify_checksums(model_dir)
+    try:
+        words = json.loads((model_dir / "vocab.json").read_text(encoding="utf-8"))["words"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise ModelError(f"{model_dir / 'vocab.json'}: not a vocabulary ({err})") from None
+    sources = args.sources
+    if sources is None:
+        try:
+            report = json.loads((model_dir / "TUNING_REPORT.json").read_text(encoding="utf-8"))
+            sources = list((report.get("train_config") or {}).get("sources") or [])
+        except (OSError, ValueError):
+            sources = []
+        sources = sources or list(DEFAULT_SOURCES)
+    names, about = counted_names(words, Path(args.data or DEFAULT_DATA_DIR), sources)
+    write_names(model_dir, names, about)
+    write_checksums(model_dir)
+    print(f"{model_dir / 'names.json'}: {len(names):,} name{'' if len(names) == 1 else 's'}")
     return 0

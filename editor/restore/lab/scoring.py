@@ -76,11 +76,13 @@ def score_text(restorer, docs, paragraphs=None) -> dict:
     """Scores on cased, punctuated documents (lists of LabelledWord); `paragraphs`: per document the
     indices of the words that start a paragraph, given to the restorer as the editor gives them."""
     g_marks, p_marks, g_surf, p_surf = [], [], [], []
+    words: list[str] = []
     conf_p, conf_c, doc_starts = [], [], []
     for k, doc in enumerate(docs):
         doc_starts.append(len(g_marks))
         preds = restorer.restore([w.word for w in doc], paragraph_starts=paragraphs[k] if paragraphs else ())
         for w, p in zip(doc, preds):
+            words.append(w.word)
             g_marks.append(w.punct)
             p_marks.append(p.punct)
             g_surf.append(w.surface)
@@ -93,6 +95,8 @@ def score_text(restorer, docs, paragraphs=None) -> dict:
     res["all_marks"] = punct_scores(g_marks, p_marks, classes=PUNCT_MARKS[1:], none="")
     res["case"] = case_scores(g_surf, p_surf)
     res["case_errors"] = case_errors(g_marks, p_marks, g_surf, p_surf, doc_starts)
+    res["case_errors"]["capitals_after_comma_by_kind"] = capitals_after_comma_by_kind(
+        restorer, words, p_marks, p_surf, doc_starts)
     res["sentence_accuracy"] = sentence_accuracy(g_marks, p_marks, g_surf, p_surf)
     res["sentence_accuracy_punct_only"] = sentence_accuracy(g_marks, p_marks)
     cp, cc = np.asarray(conf_p), np.asarray(conf_c)
@@ -164,6 +168,32 @@ def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, p
     return out
 
 
+def comma_capital_kind(restorer, word: str) -> str:
+    """Why `word` (lowercase) may take a capital right after a , or ; (Restorer.may_capitalize_after_comma)."""
+    names = getattr(restorer, "names", None)
+    if names is None:
+        return "no names lexicon"
+    if word in names:
+        return "names lexicon"
+    if word in restorer.lexicon:
+        return "mixed form of a lexicon"
+    if word not in restorer.vocab:
+        return "outside the vocabulary"
+    return "other"
+
+
+def capitals_after_comma_by_kind(restorer, words: list[str], p_marks: list[str], p_surf: list[str],
+                                 doc_starts: list[int]) -> dict[str, int]:
+    """The predicted capitals right after a predicted comma, counted by `comma_capital_kind`."""
+    starts = set(doc_starts)
+    kinds: dict[str, int] = {}
+    for i in range(1, len(words)):
+        if i not in starts and p_marks[i - 1] == "," and p_surf[i] != p_surf[i].lower():
+            k = comma_capital_kind(restorer, words[i])
+            kinds[k] = kinds.get(k, 0) + 1
+    return kinds
+
+
 def _reliability(name: str, cal: dict) -> list[str]:
     """The reliability table of the suggestions a person is shown."""
     lines = [f"reliability of shown {name} suggestions (confidence bin: words, mean confidence, accuracy)"]
@@ -186,7 +216,9 @@ def format_report(res: dict) -> str:
         lines.append(f"case errors {ce['errors']:,}, {100 * ce['at_sentence_start'] / max(ce['errors'], 1):.0f} % at sentence starts; "
                      f"capitals after a suggested , : ; {ce['capitals_after_mid_mark']:,} "
                      f"({ce['wrong_capitals_after_mid_mark']:,} where the reference has lowercase), after a comma "
-                     f"{ce.get('capitals_after_comma', 0):,} ({ce.get('wrong_capitals_after_comma', 0):,})")
+                     f"{ce.get('capitals_after_comma', 0):,} ({ce.get('wrong_capitals_after_comma', 0):,})"
+                     + (": " + ", ".join(f"{k} {n:,}" for k, n in sorted(ce["capitals_after_comma_by_kind"].items()))
+                        if ce.get("capitals_after_comma_by_kind") else ""))
         lines.append(f"sentences restored exactly: {res['sentence_accuracy']:.1f} % (punctuation only: {res['sentence_accuracy_punct_only']:.1f} %)")
         for head in ("punct", "case"):
             cal = res["calibration"][head]

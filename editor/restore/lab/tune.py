@@ -22,7 +22,8 @@ import torch
 from editor.restore.inference import Restorer
 from editor.restore.lab.data import read_cased_paragraphs, read_cased_talks, read_iwslt_tsv
 from editor.restore.lab.evaluate import calibration
-from editor.restore.lab.train_config import DEFAULT_DATA_DIR, TRAINING_LANGUAGE
+from editor.restore.lab.names import counted_names
+from editor.restore.lab.train_config import DEFAULT_DATA_DIR, DEFAULT_SOURCES, TRAINING_LANGUAGE
 from editor.restore.lab.tune_decision import (decision_settings, f1_with_scale, final_scores, tune_decision,
                                               tune_decision_of_model_dir, tune_paragraph_ends,
                                               tune_paragraphs_of_model_dir)
@@ -116,7 +117,15 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
     # 3. the decision rule on dev: honest 3-class weights on dev2012, the joint case thresholds on the dev talks
     settings = {"decision": {"class_scales": {c: 1.0 for c in THREE_CLASS}, "capitalize_sentences": True},
                 "calibration": {"punct_temperature": tp, "case_temperature": tc}, "chunking": chunking}
-    restorer = Restorer(model, vocab, lexicon, settings, torch.device("cpu"), name=name)
+    # the names lexicon first: the case thresholds are tuned with the rule that uses it
+    sources = (ck.get("train_config") or {}).get("sources") or DEFAULT_SOURCES
+    present = [s for s in sources if (sources[s] if isinstance(sources, dict) else 1) > 0
+               and (data_dir / "train" / f"{s}.txt.gz").is_file()]
+    names = counted_names(vocab.words, data_dir, present, log=log) if present else None
+    if names is None:
+        log(f"{data_dir / 'train'}: no training text to count names in; the model has no names lexicon")
+    restorer = Restorer(model, vocab, lexicon, settings, torch.device("cpu"), name=name,
+                        names=frozenset(names[0]) if names else None)
     report.update(tune_decision(restorer, data_dir, log=log))
     settings["decision"] = decision_settings(restorer)
     # 6. paragraph breaks: how much likelier a sentence end is at the last word of a paragraph
@@ -130,7 +139,7 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
         f"{metrics['dev2012_noisy_f1']:.2f}), case F1 {metrics['dev_talks_case_f1']:.2f}")
     export_model(model, vocab, lexicon, out_dir, name=name, decision=settings["decision"],
                  calibration=settings["calibration"], chunking=chunking, metrics=metrics,
-                 language=TRAINING_LANGUAGE)
+                 language=TRAINING_LANGUAGE, names=names)
     report["metrics"] = metrics
     report["tune_seconds"] = time.time() - t0
     return report
