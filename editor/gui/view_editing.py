@@ -409,11 +409,17 @@ class EditingMixin:
         self.insertFromMimeData(QApplication.clipboard().mimeData())
 
     def event(self, event: QEvent) -> bool:
-        # While a suggestion is current, Esc leaves it rather than reaching the player's Esc
-        if (event.type() == QEvent.Type.ShortcutOverride and self._current is not None
-                and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION)):
-            event.accept()
-            return True
+        if event.type() == QEvent.Type.ShortcutOverride:
+            # While a suggestion is current, Esc leaves it rather than reaching the player's Esc
+            if self._current is not None and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION):
+                event.accept()
+                return True
+            # Undo lives in the transcript: the text edit would claim Ctrl+Z for its own undo
+            # (switched off), so the window's Undo and Redo never saw the keys.
+            if (event.matches(QKeySequence.StandardKey.Undo)
+                    or event.matches(QKeySequence.StandardKey.Redo)):
+                event.ignore()
+                return True
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

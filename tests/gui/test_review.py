@@ -717,3 +717,23 @@ def test_escape_in_the_accept_all_dialog_accepts_nothing(window, qtbot):
     qtbot.wait(50)
     assert not dialog.isVisible() and dialog.result() == 0
     assert doc.pending_count == before and not doc.suggestions(state=State.ACCEPTED)
+
+
+@pytest.mark.parametrize("keys", ["Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y"])
+def test_undo_and_redo_keys_work_in_the_text(reviewed, qtbot, keys):
+    """Ctrl+Z pressed in the text did nothing: the text edit claimed the key (its own undo,
+    switched off) and then let it go, so the window's Undo never saw it."""
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtTest import QTest
+
+    view, doc = reviewed.view, reviewed.transcript
+    reviewed.activateWindow()
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus)
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    qtbot.keyClick(view, Qt.Key.Key_Return)  # accept "So"
+    assert doc[0].surface == "So"
+    if keys != "Ctrl+Z":
+        assert reviewed.undo() and doc[0].surface == "so"
+    QTest.keySequence(view, QKeySequence(keys))
+    qtbot.waitUntil(lambda: doc[0].surface == ("so" if keys == "Ctrl+Z" else "So"), timeout=2000)
