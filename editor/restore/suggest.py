@@ -107,7 +107,7 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
     case_prior = float(prior.get("case", 0.0)) if capitals_written else 0.0
     out: list[Suggestion] = []
     prev_then = mark_before  # the mark before the word as the text will stand (None: the text's start)
-    for tok, pred in zip(tokens, predictions):
+    for n, (tok, pred) in enumerate(zip(tokens, predictions)):
         if is_tag(tok.text):
             prev_then = tok.punct
             continue
@@ -123,6 +123,13 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
         if punct_prior > 0.0:
             probs = with_author_prior(probs, current, punct_prior)
             value = max(probs, key=probs.get)
+            if (ends_sentence(current_mark(value)) and not ends_sentence(now)
+                    and not _capital_follows(tokens, predictions, n + 1, lexicon, case_prior)):
+                # A sentence end only with the capital it brings ("Jagger. we're" never): the
+                # author's lowercase word after it outweighed the model's capital, so the best mark
+                # that ends no sentence (decide_jointly's rule, with the author's evidence).
+                value = max((k for k in probs if not ends_sentence(current_mark(k))), key=probs.get,
+                            default=current)
         then = punct
         if current_mark(value) != now and probs.get(value, 0.0) > probs.get(current, 0.0):
             out.append(Suggestion(tok.id, Kind.PUNCT, value, probs))
@@ -133,6 +140,27 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
             out.append(case)
         prev_then = then
     return out
+
+
+def _capital_follows(tokens: Sequence[Token], predictions: Sequence, index: int, lexicon,
+                     case_prior: float) -> bool:
+    """Whether the word at `index` (the next one that is a word) would start a sentence as it
+    should: it is capitalised already, or its likeliest capital form, with the author's evidence
+    for the form written (`case_prior`), is likelier than the form as it stands. True past the
+    end of `tokens` (a chunk: the next chunk decides)."""
+    while index < len(tokens) and is_tag(tokens[index].text):
+        index += 1
+    if index >= len(tokens):
+        return True
+    tok, pred = tokens[index], predictions[index]
+    _lead, surface = split_opening(tok.surface or tok.word)
+    if not surface or surface[:1] != surface[:1].lower() or not surface[:1].isalpha():
+        return True
+    surfaces = surface_probs(tok.word.lower(), pred.case_probs, lexicon)
+    if case_prior > 0.0 and surface in surfaces:
+        surfaces = with_author_prior(surfaces, surface, case_prior)
+    capital = max((p for k, p in surfaces.items() if k[:1] != k[:1].lower()), default=0.0)
+    return capital > surfaces.get(surface, 0.0)
 
 
 def _case_suggestion(tok: Token, pred, lexicon, case_prior: float, prev_then: str | None, free_lower: float,

@@ -100,3 +100,24 @@ def test_a_capital_of_a_word_that_is_no_name_is_marked_as_coming_with_a_sentence
     case = {x.token_id: x.needs_start for x in s if x.kind is Kind.CASE}
     assert case == {1: True, 2: False}
     assert not any(x.needs_start for x in make_suggestions(toks, preds))  # no names lexicon: the probabilities decide
+
+
+def test_a_written_mark_becomes_a_sentence_end_only_with_the_capital_after_it():
+    """Subtitles said "Mick Jagger; we're not really sure": the model's "." (71 %) beat the
+    author's ";" once the author prior was weighed, but the author's lowercase "we're" held
+    against the model's capital, so Stet proposed and wrote "Jagger. we're". A sentence end is
+    kept only where the capital it brings is likelier than the word as it stands; otherwise the
+    best mark that does not end a sentence (here the author's ";": no suggestion at all)."""
+    toks = [Token("jagger", "Jagger", ";", id=0), Token("we're", "we're", "", id=1),
+            Token("not", "not", ".", id=2), Token("so", "So", "", id=3)]
+    marks = {"": 0.013, ",": 0.245, ".": 0.71, "?": 0.008, "!": 0.002, ":": 0.015, ";": 0.007}
+    preds = [WordPrediction(".", marks, "capitalized", {"lower": 0.04, "capitalized": 0.96}, "Jagger"),
+             WordPrediction("", {"": 0.998, ",": 0.002}, "capitalized", {"lower": 0.28, "capitalized": 0.72}, "We're"),
+             WordPrediction(".", {".": 0.9, "": 0.1}, "lower", {"lower": 0.9, "capitalized": 0.1}, "not"),
+             WordPrediction("", {"": 1.0}, "capitalized", {"lower": 0.1, "capitalized": 0.9}, "So")]
+    s = make_suggestions(toks, preds, author_prior={"punct": 0.9, "case": 0.95})
+    assert s == []
+    # where the capital does win, the end mark and the capital are proposed together
+    preds[1] = WordPrediction("", {"": 1.0}, "capitalized", {"lower": 0.004, "capitalized": 0.996}, "We're")
+    s = make_suggestions(toks, preds, author_prior={"punct": 0.9, "case": 0.95})
+    assert [(x.token_id, x.kind, x.value) for x in s] == [(0, Kind.PUNCT, "."), (1, Kind.CASE, "We're")]
