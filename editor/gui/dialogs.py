@@ -270,6 +270,13 @@ class AcceptAllDialog(QDialog):
     def threshold(self) -> float:
         return self.box.value() / 100
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        # The box takes the focus as the dialog opens, its text not selected (Qt selects it only
+        # for Tab): typing "80" then read "090 %". Selected, what is typed replaces it.
+        self.box.setFocus()
+        self.box.selectAll()
+
     def _update(self) -> None:
         self._counter.start(self.threshold)
 

@@ -737,3 +737,12 @@ def test_undo_and_redo_keys_work_in_the_text(reviewed, qtbot, keys):
         assert reviewed.undo() and doc[0].surface == "so"
     QTest.keySequence(view, QKeySequence(keys))
     qtbot.waitUntil(lambda: doc[0].surface == ("so" if keys == "Ctrl+Z" else "So"), timeout=2000)
+
+
+def test_a_threshold_typed_as_the_dialog_opens_replaces_the_default(reviewed, qtbot):
+    """Review > Accept all at or above…, type 80, Enter: the box had the focus with its caret
+    before "90 %" and nothing selected, so "80" became "090" and Enter accepted at 90 %."""
+    dialog = reviewed.accept_all_dialog()
+    qtbot.waitUntil(dialog.box.hasFocus)
+    qtbot.keyClicks(dialog.box, "80")
+    assert dialog.threshold == 0.8
