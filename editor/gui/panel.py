@@ -26,6 +26,7 @@ from editor.core.text import join_mark
 from editor.gui.gutter import CUE_COLOUR
 from editor.gui.links import DocumentLinks
 from editor.gui.looks import BANDS, band_colour, band_of, describe_value, percent
+from editor.gui.unsure_words import UNSURE_COLOUR
 
 _FILTERS = ("All pending", "Low", "Medium", "High")
 #: Rows listed at most: the least confident ones are the ones to look at, and a short list is
@@ -101,10 +102,13 @@ class QtLegend(QWidget):
             "mark after the word). Plain text is the text as it stands, accepted changes "
             "included. <u>Wavy underline</u>: proposed to remove the mark after the word. "
             "Dotted underline: low confidence. Framed: the suggestion under review. "
+            + (f"<span style='color:{UNSURE_COLOUR}'>Dashed underline</span>: a word the speech "
+               "recogniser was unsure of (View &gt; Underline unsure words). "
+               if self.settings.appearance.underline_unsure else "") +
             f"<b style='color:{band_colour('medium', self.settings).name()}'>¶</b> in the margin: a "
             "<b>proposed paragraph break</b> (the text runs on there until accepted; it starts on a "
-            "new line without an empty one). ⋯ in the margin: a rejected break, the paragraph "
-            "runs on. "
+            "new line without an empty one). ⋯ in the margin: the paragraph runs on (a rejected "
+            "break, or a long run shown on lines only to stay quick). "
             f"<span style='color:{CUE_COLOUR}'>│</span> before a word: a subtitle cue (or "
             "segment) begins there. Times in the margin: when each paragraph begins (hover a "
             "word for its own); Ctrl+J types the playback time. "

@@ -94,6 +94,7 @@ class UnsureWords(QObject):
     def apply(self) -> None:
         """Follow the settings (after the toggle, or the settings dialog)."""
         self.action.setChecked(self.on)
+        self.window.panel.legend.refresh()  # the legend explains the underline while it is shown
         self.highlighter.threshold = self.window.settings.appearance.unsure_below
         document = self.window.view.document() if self.on else None
         if self.highlighter.document() is not document:

@@ -99,3 +99,14 @@ def test_marks_hold_in_a_long_paragraph_the_view_breaks_into_lines(window, qtbot
     window.set_transcript(Transcript(words), restore=False)
     expected = [f"w{i}" for i in range(0, 1000, 97)]
     qtbot.waitUntil(lambda: underlined(window.view) == expected, timeout=3000)
+
+
+def test_the_legend_explains_the_unsure_underline_while_it_is_shown(window, qtbot):
+    """Ctrl+U dash-underlined words in purple, a mark the legend did not explain."""
+    window.set_transcript(unsure_doc(), restore=False)
+    key = window.panel.legend.key
+    assert "unsure" not in key.text()
+    window.unsure_words.action.trigger()
+    assert "recogniser was unsure" in key.text() and UNSURE_COLOUR.lower() in key.text().lower()
+    window.unsure_words.action.trigger()
+    assert "unsure" not in key.text()
