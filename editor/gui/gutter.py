@@ -47,9 +47,11 @@ class TimeGutter(QWidget):
         self.setMouseTracking(True)
 
     def wanted_width(self) -> int:
-        if not self.view.has_times() and not self.view.has_soft_breaks():
+        times, soft = self.view.has_times(), self.view.has_soft_breaks()
+        if not times and not soft:
             return 0
-        return self.fontMetrics().horizontalAdvance("0:00:00") + 10
+        # a line shown apart without a paragraph break has its mark and its time: "¶ 1:02:03"
+        return self.fontMetrics().horizontalAdvance(f"{PROPOSED} 0:00:00" if times and soft else "0:00:00") + 10
 
     def sizeHint(self) -> QSize:
         return QSize(self.wanted_width(), 0)
@@ -86,6 +88,19 @@ class TimeGutter(QWidget):
         """(top y in the viewport, text) of each label on screen (tests read these)."""
         return [(top, text) for top, _h, text, _i in self.entries(rect)]
 
+    def _time_of(self, text: str, index: int) -> str:
+        """The time shown beside ``text`` (a "¶" or "⋯" line): when its first word was said."""
+        if text not in (PROPOSED, CONTINUES):
+            return ""
+        start = self.view.transcript[index].start
+        return format_time(start) if start is not None else ""
+
+    def times(self, rect: QRect | None = None) -> list[tuple[int, str]]:
+        """(top y, time) of each line on screen shown apart without a paragraph break ("¶", "⋯")
+        whose first word has a time: a transcript in one paragraph (a recording, a subtitle file)
+        gets a time beside each line that reads as a paragraph, not 0:00 alone."""
+        return [(top, t) for top, _h, text, i in self.entries(rect) if (t := self._time_of(text, i))]
+
     def _proposal(self, index: int):
         s = self.view.transcript.suggestion_view(self.view.transcript[index].id).get(Kind.BREAK)
         return s if s is not None and s.state == State.PENDING else None
@@ -108,6 +123,13 @@ class TimeGutter(QWidget):
             else:
                 painter.setFont(self.font())
                 painter.setPen(QColor(GUTTER_COLOUR))
+            when = self._time_of(text, i)
+            if when:  # the mark at the left, the time at the right, as a paragraph's time stands
+                painter.drawText(2, top, self.width() - 8, line,
+                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+                painter.setFont(self.font())
+                painter.setPen(QColor(GUTTER_COLOUR))
+                text = when
             painter.drawText(0, top, self.width() - 6, line,
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
         painter.end()
@@ -118,12 +140,14 @@ class TimeGutter(QWidget):
         if entry is None:
             return ""
         text, i = entry[2], entry[3]
+        when = self._time_of(text, i)
+        when = f"; its first word is said at {when}" if when else ""
         if text == PROPOSED:
             s = self._proposal(i)
-            return PROPOSED_TIP.format(p=s.confidence) if s is not None else ""
+            return PROPOSED_TIP.format(p=s.confidence) + when if s is not None else ""
         if text == CONTINUES:
             s = self.view.transcript.suggestion_view(self.view.transcript[i].id).get(Kind.BREAK)
-            return CONTINUES_TIP if s is not None else RUNS_ON_TIP
+            return (CONTINUES_TIP if s is not None else RUNS_ON_TIP) + when
         return "Start time of the paragraph"
 
     def event(self, event: QEvent) -> bool:

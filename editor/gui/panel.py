@@ -110,7 +110,8 @@ class QtLegend(QWidget):
             "new line without an empty one). ⋯ in the margin: the paragraph runs on (a rejected "
             "break, or a long run shown on lines only to stay quick). "
             f"<span style='color:{CUE_COLOUR}'>│</span> before a word: a subtitle cue (or "
-            "segment) begins there. Times in the margin: when each paragraph begins (hover a "
+            "segment) begins there. Times in the margin: when each paragraph (or line marked ¶ "
+            "or ⋯) begins (hover a "
             "word for its own); Ctrl+J types the playback time. "
             "Export leaves proposals out unless you choose otherwise.")
 

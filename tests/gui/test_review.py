@@ -5,6 +5,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from editor.core.document import Kind, State, Suggestion, Token, Transcript
 from editor.core.settings import Settings
+from editor.gui.gutter import format_time
 from editor.gui.view import QtTranscriptView
 
 
@@ -399,6 +400,27 @@ def test_no_margin_without_times_and_proposed_breaks_are_marked(qtbot):
     first = huge.index_of(huge.pending(kind="break")[0].token_id)
     view.scroll_to_token(first, place=0.1)
     assert "¶" in [text for _, text in view.gutter.labels()]
+
+
+def test_a_proposed_break_shows_the_time_it_would_begin_at(qtbot):
+    """A recognised transcript or a subtitle file is often one paragraph: the margin showed 0:00
+    and then only ¶ for a quarter of an hour, no time beside the lines that read as paragraphs."""
+    from editor.core.paragraphs import LONG
+
+    doc = Transcript([Token(f"w{i % 50}", punct="." if i % 37 == 36 else "", start=2.0 * i, end=2.0 * i + 1)
+                      for i in range(LONG + 10)])
+    doc.suggest_paragraphs(undoable=False)
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    first = doc.index_of(doc.pending(kind="break")[0].token_id)
+    view.scroll_to_token(first, place=0.1)
+    top = next(top for top, _h, text, i in view.gutter.entries() if i == first and text == "¶")
+    assert (top, format_time(doc[first].start)) in view.gutter.times()
+    assert format_time(doc[first].start) in view.gutter.tip_at(top + 1)  # and the tip
+    assert view.gutter.width() >= view.gutter.fontMetrics().horizontalAdvance("¶ 0:00:00")
 
 
 def test_subtitle_cues_are_marked_where_they_begin(qtbot):
