@@ -2,7 +2,8 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/screenshots.py [OUT_FOLDER]
 
-(editor.png, the first screen, comes from `stet gui resources/samples/repair-cafe.json --screenshot`.)
+(editor.png, the first screen, comes from `stet gui resources/samples/repair-cafe.json --screenshot`,
+run with XDG_CONFIG_HOME and XDG_DATA_HOME pointing at empty folders, as this script runs itself.)
 Writes, for the bundled raw sample (resources/samples/repair-cafe.json):
   picked.png     a digit key picked a full stop where a comma was proposed: the next word got
                  its capital, and the status bar says so
@@ -15,10 +16,16 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# A first run's state: the forms and profiles this machine's Stet learned from reviews (the user
+# lexicon once turned "and welcome" into "and Welcome" here) stay out of the README's pictures.
+_FRESH = tempfile.mkdtemp(prefix="stet-screenshots-")
+for _name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+    os.environ[_name] = os.path.join(_FRESH, _name.lower())
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "resources" / "samples" / "repair-cafe.json"
 
