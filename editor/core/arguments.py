@@ -7,7 +7,7 @@ import glob
 import os
 from typing import Any, Protocol
 
-from editor.core.render import RenderPolicy
+from editor.core.render import RenderPolicy, parse_confidence
 
 
 class Subcommands(Protocol):
@@ -29,7 +29,8 @@ def add_policy_argument(parser: argparse.ArgumentParser, default: str = "all") -
     parser.add_argument(
         "--policy", type=policy_type, default=default, metavar="none|all|P",
         help="pending suggestions to apply when writing text: none, all, or those with "
-             f"confidence >= P (default: {default}); .stet files keep them pending")
+             f"confidence >= P, 0..1 or in percent (0.9 or 90%%; default: {default}); .stet files "
+             "keep them pending")
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:
@@ -40,13 +41,11 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def probability(text: str) -> float:
-    """``type=`` for an option that is a probability, 0..1."""
-    try:
-        v = float(text)
-    except ValueError:
-        v = -1.0
-    if not 0.0 <= v <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a probability between 0 and 1, not {text!r}")
+    """``type=`` for an option that is a probability: 0..1, or in percent ("80%")."""
+    v = parse_confidence(text)
+    if v is None:
+        raise argparse.ArgumentTypeError(
+            f"expected a probability between 0 and 1 or a percentage (0.8 or 80%), not {text!r}")
     return v
 
 

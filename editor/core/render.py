@@ -8,6 +8,20 @@ from editor.core.document import Kind, Transcript
 from editor.core.text import join_mark
 
 
+def parse_confidence(text: str) -> float | None:
+    """A confidence as typed: a fraction 0..1 ("0.8") or a percentage ("80%", as the window shows
+    them); None when it is neither. A bare number over 1 is neither ("1.5" may mean 0.15)."""
+    word = text.strip()
+    percent = word.endswith("%")
+    try:
+        value = float(word[:-1].strip() if percent else word)
+    except ValueError:
+        return None
+    if percent:
+        value /= 100
+    return value if 0.0 <= value <= 1.0 else None
+
+
 @dataclass(frozen=True, slots=True)
 class RenderPolicy:
     """What to do with pending suggestions: ``min_confidence`` None applies none, 0.0 applies all,
@@ -17,18 +31,16 @@ class RenderPolicy:
 
     @classmethod
     def parse(cls, text: str) -> RenderPolicy:
-        """"none", "all" or a number between 0 and 1 (as the CLI's ``--policy`` takes it)."""
+        """"none", "all" or a confidence, 0..1 or in percent (as the CLI's ``--policy`` takes it)."""
         word = text.strip().lower()
         if word == "none":
             return NONE
         if word == "all":
             return ALL
-        try:
-            value = float(word)
-        except ValueError:
-            value = -1.0
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"policy must be 'none', 'all' or a confidence 0..1, not {text!r}")
+        value = parse_confidence(word)
+        if value is None:
+            raise ValueError(f"policy must be 'none', 'all' or a confidence 0..1 or in percent "
+                             f"(0.8 or 80%), not {text!r}")
         return cls(value)
 
     def applies(self, confidence: float) -> bool:

@@ -24,7 +24,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="file to write (a folder for many inputs)")
     add_force_argument(p)
     p.add_argument("--min-confidence", type=probability, default=0.0, metavar="P",
-                   help="apply only suggestions with confidence >= P when writing text (default 0: all)")
+                   help="apply only suggestions with confidence >= P when writing text, P 0..1 or in "
+                        "percent (0.9 or 90%%; default 0: all)")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
                    help="where the model runs (default: CUDA when available)")
     p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")

@@ -275,3 +275,20 @@ def test_stet_project_does_not_keep_the_sources_reading_warnings(tmp_path):
     again = read_any(project)
     assert again.metadata.warnings == ()
     assert [t.word for t in again.tokens] == [t.word for t in first.tokens]
+
+
+def test_a_threshold_is_taken_in_percent_too():
+    """The window shows and takes thresholds in percent; `--policy 80%` and `--min-confidence 80%`
+    were refused ("a confidence 0..1"). A plain number over 1 stays refused: 1.5 may mean 0.15."""
+    import argparse
+
+    from editor.core.arguments import probability
+
+    assert RenderPolicy.parse("80%").min_confidence == pytest.approx(0.8)
+    assert RenderPolicy.parse(" 90 % ").min_confidence == pytest.approx(0.9)
+    assert probability("80%") == pytest.approx(0.8) and probability("0.8") == pytest.approx(0.8)
+    for bad in ("1.5", "180%", "-5%", "%"):
+        with pytest.raises(ValueError, match="80%"):
+            RenderPolicy.parse(bad)
+        with pytest.raises(argparse.ArgumentTypeError, match="80%"):
+            probability(bad)
