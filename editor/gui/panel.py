@@ -158,9 +158,10 @@ class QtSuggestionList(QWidget):
         layout.addLayout(row)
         self.list = QListWidget()
         self.list.setUniformItemSizes(True)
-        # Long rows ("· from your choice") end in an ellipsis, the whole row in its tooltip.
+        # A long row gives way in the middle, among the words around the suggestion: its
+        # confidence (left) and what it changes (right) stay in sight; the whole row in its tooltip.
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.list.setObjectName("pending-list")
         self.list.setToolTip(
             "Pending suggestions, least confident first: the confidence, the words around it as "

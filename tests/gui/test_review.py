@@ -337,6 +337,22 @@ def test_the_list_says_what_each_suggestion_changes(reviewed):
     assert "lower case" in reviewed.panel.list.toolTip()
 
 
+def test_a_long_row_keeps_its_confidence_and_what_it_changes_in_sight(reviewed):
+    """In a narrow panel rows read "…old girlfriend, maureen Stapleton. And · add…": the ellipsis
+    took what the suggestion changes. The words around it give way in the middle instead."""
+    from PySide6.QtGui import QFontMetrics
+
+    doc = Transcript([Token(w) for w in "she was an old girlfriend named maureen stapleton and".split()])
+    doc.set_suggestions([Suggestion(doc[6].id, Kind.PUNCT, ".", {".": 0.38, "": 0.3, ",": 0.32})])
+    reviewed.set_transcript(doc, restore=False)
+    panel = reviewed.panel
+    panel.refresh()
+    row = panel.describe(panel.items[0])
+    shown = QFontMetrics(panel.list.font()).elidedText(row, panel.list.textElideMode(),
+                                                       QFontMetrics(panel.list.font()).horizontalAdvance(row) // 2)
+    assert shown.strip().startswith("38%") and shown.endswith("· add ‘.’")
+
+
 def test_the_list_shows_the_words_around_as_the_text_does(reviewed):
     """A row read "…station was paris then · capital" while the text showed "station, was.
     Paris then": the other proposals around a suggestion are in its row, as in the text."""
