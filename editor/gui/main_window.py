@@ -46,6 +46,7 @@ from editor.gui.saving import ProjectSaver
 from editor.gui.session import Session
 from editor.gui.transcription import TranscriptionController
 from editor.gui.view_review import EDITING_NOTE
+from editor.gui.status_bar import StatusBar
 from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
 from editor.gui.window_files import RECENT_LIMIT, FileCommands
@@ -95,6 +96,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.setWindowTitle("Stet")
         self.setAcceptDrops(True)
         self.resize(1200, 780)
+        self.setStatusBar(StatusBar(self))  # a long message ends in "…", whole in its tooltip
         self._build_body()
         self._build_controllers()
         self.init_review()

@@ -443,3 +443,20 @@ def test_deleting_a_proposed_mark_rejects_the_proposal(qtbot, key):
     view.setTextCursor(cursor)
     qtbot.keyClick(view, Qt.Key.Key_Backspace)  # a character in the text is still deleted
     assert doc[0].surface == "than"
+
+
+def test_a_long_status_message_ends_in_an_ellipsis_whole_in_the_tooltip(window, qtbot):
+    """A reader's note about YouTube captions ran into the mode label: "…the cuEditing"."""
+    from PySide6.QtWidgets import QStatusBar
+
+    bar = window.statusBar()
+    qtbot.waitExposed(window)
+    note = ("talk.vtt: captions timed word by word or rolling (each cue repeating the line before "
+            "it, as YouTube's automatic captions): every line was read once; written back as "
+            "subtitles, the cues are cut afresh") * 2
+    bar.showMessage(note, 5000)
+    shown = QStatusBar.currentMessage(bar)  # what the bar paints
+    assert shown.endswith("…") and bar.fontMetrics().horizontalAdvance(shown) <= bar.room()
+    assert bar.currentMessage() == note and bar.toolTip() == note
+    bar.showMessage("Saved talk.stet")
+    assert QStatusBar.currentMessage(bar) == "Saved talk.stet" and bar.toolTip() == ""

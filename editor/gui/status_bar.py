@@ -1,0 +1,50 @@
+"""The window's status bar: a message too long for the room left of the permanent widgets ends
+in "…" with the whole of it in the bar's tooltip, instead of being cut mid-word against them
+(a reader's note about YouTube captions read "…written back as subtitles, the cuEditing")."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStatusBar, QWidget
+
+_SPARE = 24  # the size grip and the bar's margins
+
+
+class StatusBar(QStatusBar):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._permanent: list[QWidget] = []
+        self._full = ""  # the message as given
+        self._shown = ""  # as shown, elided when it did not fit
+        self.messageChanged.connect(self._message_changed)
+
+    def addPermanentWidget(self, widget: QWidget, stretch: int = 0) -> None:
+        self._permanent.append(widget)
+        super().addPermanentWidget(widget, stretch)
+
+    def room(self) -> int:
+        """Pixels a message has, left of the permanent widgets shown."""
+        taken = sum(w.sizeHint().width() + self.layout().spacing() for w in self._permanent if w.isVisible())
+        return self.width() - taken - _SPARE
+
+    def _fitted(self, text: str) -> str:
+        room = self.room()
+        if room <= 0 or self.fontMetrics().horizontalAdvance(text) <= room:
+            return text
+        return self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+
+    def showMessage(self, text: str, timeout: int = 0) -> None:
+        self._full = text
+        self._shown = self._fitted(text)
+        super().showMessage(self._shown, timeout)
+        self.setToolTip(text if self._shown != text else "")
+
+    def currentMessage(self) -> str:
+        """The message as given, whole, while it is shown (elided or not)."""
+        shown = super().currentMessage()
+        return self._full if shown and shown == self._shown else shown
+
+    def _message_changed(self, text: str) -> None:
+        if not text:  # cleared (timed out): no tooltip for a message gone
+            self._full = self._shown = ""
+            self.setToolTip("")
