@@ -8,6 +8,7 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextEdit
 
 import itertools
+import weakref
 from collections.abc import Callable
 
 from editor.core.document import Kind, State, Suggestion
@@ -18,6 +19,7 @@ from editor.gui.looks import CURRENT_COLOUR, band_of, describe_value
 #: of a long transcript: "the" 6,000 times in 100,000 words) a slice at a time (see ``repeater``).
 REPEAT_AT_ONCE = 300
 _DECISIONS = itertools.count()
+_DECISIONS_KEPT = 200  # decisions whose undo brings their suggestion back under review
 
 #: ``repeater(token_id, kind, targets, merge_id, announce)``: repeats a decision on the words at
 #: ``targets`` a slice per turn of the event loop (joining the decision's undo step by
@@ -81,6 +83,7 @@ class ReviewMixin:
         merge_id = ("decision", id(self), next(_DECISIONS))
         with doc.history.group("Accept suggestion" if accept else "Reject suggestion", merge_id=merge_id):
             decided, note, _n = decide(doc, token_id, kind, accept=accept, value=value, repeat=False)
+        self._note_decision(decided.key)
         targets = repeat_targets(doc, token_id, kind) if repeat else []
         if len(targets) > REPEAT_AT_ONCE and self.repeater is not None:
             self.repeater(token_id, kind, targets, merge_id,
@@ -90,6 +93,32 @@ class ReviewMixin:
         if announce is not None:
             announce(decided, note, repeated)
         return decided, note, repeated
+
+    #: the history step each recent decision made -> the suggestion it decided (see ``review_again``)
+    #: (weakly: a step the history lets go of, or a replaced document's, is not kept alive here)
+    _decided_in: weakref.WeakKeyDictionary[object, tuple[int, Kind]] | None = None
+
+    def _note_decision(self, key: tuple[int, Kind]) -> None:
+        step = self.transcript.history.checkpoint()[0]
+        if step is None:
+            return
+        steps = self._decided_in
+        if steps is None:
+            steps = self._decided_in = weakref.WeakKeyDictionary()
+        steps[step] = key
+        while len(steps) > _DECISIONS_KEPT:  # the oldest go: an undo rarely reaches back so far
+            del steps[next(iter(steps))]
+
+    def review_again(self, step: object) -> bool:
+        """``step`` (a history step) was just undone: when it was a decision, the suggestion it
+        decided is under review again (not the next one, which the decision had moved on to), so
+        a key pressed to decide again acts on it. Whether it is."""
+        key = self._decided_in.pop(step, None) if self._decided_in and step is not None else None
+        s = self.transcript.suggestion(*key) if key is not None else None
+        if s is None or s.state != State.PENDING:
+            return False
+        self.set_current(s)
+        return True
 
     def repeat_typed(self, choices: list[tuple[int, Kind]], merge_id: object | None) -> None:
         """Repeat the case and mark choices typed (``editor.core.learning.typed_to_repeat``)

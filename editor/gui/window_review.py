@@ -166,8 +166,11 @@ class ReviewCommands:
         text = history.undo_text if undo else history.redo_text
         if history.size_of_step(undo) <= UNDO_AT_ONCE:
             done: list[bool] = []
+            step = history.checkpoint()[0] if undo else None
             self.view.reveal_change(lambda: done.append(history.undo() if undo else history.redo()))
             if done[0]:  # said as a long one is: "Accepted 22 suggestions" is no longer so
+                if undo:
+                    self.view.review_again(step)  # a decision undone: its suggestion is current again
                 self.statusBar().showMessage(f"{'Undid' if undo else 'Redid'} {text}", 4000)
                 QTimer.singleShot(0, self, self.bulk_finished.emit)
             return done[0]

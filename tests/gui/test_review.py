@@ -784,3 +784,19 @@ def test_a_threshold_typed_as_the_dialog_opens_replaces_the_default(reviewed, qt
     qtbot.waitUntil(dialog.box.hasFocus)
     qtbot.keyClicks(dialog.box, "80")
     assert dialog.threshold == 0.8
+
+
+def test_undoing_a_decision_brings_back_the_suggestion_it_decided(reviewed, qtbot):
+    """After Enter (or a digit) review goes on to the next suggestion; Ctrl+Z took the decision
+    back but left the next one current, so a digit pressed to decide again picked on that one."""
+    view, doc = reviewed.view, reviewed.transcript
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    first = view.current.key
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert view.current.key != first
+    assert reviewed.undo()
+    assert view.current is not None and view.current.key == first and view.reviewing
+    assert doc.suggestion(*first).state == State.PENDING
+    qtbot.keyClick(view, Qt.Key.Key_Delete)  # decided again, on the one brought back
+    assert doc.suggestion(*first).state == State.REJECTED
