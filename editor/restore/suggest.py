@@ -105,6 +105,9 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
     marks_written, capitals_written = (written or authored(tokens)) if prior else (False, False)
     punct_prior = float(prior.get("punct", 0.0)) if marks_written else 0.0
     case_prior = float(prior.get("case", 0.0)) if capitals_written else 0.0
+    # Without marks written, a lowercase word says nothing of where a sentence starts (raw words
+    # with a name typed in): the author's evidence keeps the capitals written, not the lowercase.
+    lower_prior = case_prior if marks_written else 0.0
     out: list[Suggestion] = []
     prev_then = mark_before  # the mark before the word as the text will stand (None: the text's start)
     for n, (tok, pred) in enumerate(zip(tokens, predictions)):
@@ -124,7 +127,7 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
             probs = with_author_prior(probs, current, punct_prior)
             value = max(probs, key=probs.get)
             if (ends_sentence(current_mark(value)) and not ends_sentence(now)
-                    and not _capital_follows(tokens, predictions, n + 1, lexicon, case_prior)):
+                    and not _capital_follows(tokens, predictions, n + 1, lexicon, lower_prior)):
                 # A sentence end only with the capital it brings ("Jagger. we're" never): the
                 # author's lowercase word after it outweighed the model's capital, so the best mark
                 # that ends no sentence (decide_jointly's rule, with the author's evidence).
@@ -134,7 +137,8 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
         if current_mark(value) != now and probs.get(value, 0.0) > probs.get(current, 0.0):
             out.append(Suggestion(tok.id, Kind.PUNCT, value, probs))
             then = value
-        case = _case_suggestion(tok, pred, lexicon, case_prior, prev_then, free_lower,
+        written_lower = (tok.surface or tok.word) == (tok.surface or tok.word).lower()
+        case = _case_suggestion(tok, pred, lexicon, lower_prior if written_lower else case_prior, prev_then, free_lower,
                                 marks_written if follow_marks is None else follow_marks, comma_capital)
         if case is not None:
             out.append(case)
@@ -146,7 +150,7 @@ def _capital_follows(tokens: Sequence[Token], predictions: Sequence, index: int,
                      case_prior: float) -> bool:
     """Whether the word at `index` (the next one that is a word) would start a sentence as it
     should: it is capitalised already, or its likeliest capital form, with the author's evidence
-    for the form written (`case_prior`), is likelier than the form as it stands. True past the
+    for the lowercase form written (`case_prior`), is likelier than the form as it stands. True past the
     end of `tokens` (a chunk: the next chunk decides)."""
     while index < len(tokens) and is_tag(tokens[index].text):
         index += 1

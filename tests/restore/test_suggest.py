@@ -121,3 +121,19 @@ def test_a_written_mark_becomes_a_sentence_end_only_with_the_capital_after_it():
     preds[1] = WordPrediction("", {"": 1.0}, "capitalized", {"lower": 0.004, "capitalized": 0.996}, "We're")
     s = make_suggestions(toks, preds, author_prior={"punct": 0.9, "case": 0.95})
     assert [(x.token_id, x.kind, x.value) for x in s] == [(0, Kind.PUNCT, "."), (1, Kind.CASE, "We're")]
+
+
+def test_a_few_capitals_in_raw_words_do_not_hold_every_sentence_start_lowercase():
+    """A raw transcript with a name typed in ("Interview with Marc Pachter the national…") counted
+    as capitals written, so the author prior held each lowercase word against the model's capital
+    and `stet restore` wrote "lives. amazing people. and that's". Without marks written, a
+    lowercase word says nothing about where sentences start: only the capitals written are kept."""
+    toks = [Token("marc", "Marc", id=0), Token("lives", id=1), Token("amazing", id=2), Token("people", id=3)]
+    cap = {"lower": 0.1, "capitalized": 0.9}
+    preds = [WordPrediction("", {"": 0.9, ".": 0.1}, "lower", {"lower": 0.6, "capitalized": 0.4}, "marc"),
+             WordPrediction(".", {".": 0.8, "": 0.2}, "lower", {"lower": 0.9, "capitalized": 0.1}, "lives"),
+             WordPrediction("", {"": 0.9, ".": 0.1}, "capitalized", cap, "Amazing"),
+             WordPrediction(".", {".": 0.9, "": 0.1}, "lower", {"lower": 0.9, "capitalized": 0.1}, "people")]
+    s = make_suggestions(toks, preds, author_prior={"punct": 0.9, "case": 0.95})
+    assert [(x.token_id, x.kind, x.value) for x in s] == [
+        (1, Kind.PUNCT, "."), (2, Kind.CASE, "Amazing"), (3, Kind.PUNCT, ".")]  # "Marc" stays
