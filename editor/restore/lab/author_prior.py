@@ -52,7 +52,8 @@ def accept_all_changes(restorer: Restorer, docs: list[tuple[list, list[int]]], j
         ends[[k - 1 for k in para[1:]]] = True
         preds = restorer.predictions([w.word for w in ref], j, first_is_start=True, last_is_end=True, paragraph_ends=ends)
         doc = _authored_transcript(words, para)
-        doc.set_suggestions(make_suggestions(doc.tokens, preds, restorer.lexicon, author_prior=prior))
+        doc.set_suggestions(make_suggestions(doc.tokens, preds, restorer.lexicon, author_prior=prior,
+                                             comma_capital=getattr(restorer, "may_capitalize_after_comma", None)))
         marks += sum(1 for w in words if w.punct)
         wrong_before_p += sum(1 for w, r in zip(words, ref) if w.punct != r.punct)
         for s in doc.pending_to_apply(threshold):
