@@ -52,6 +52,16 @@ def starts_sentence(doc: Transcript, index: int) -> bool:
     return index == 0 or ends_sentence(doc[index - 1].punct)
 
 
+def _start_proposed(doc: Transcript, index: int) -> bool:
+    """Whether the mark before word ``index`` is a pending proposal that ends a sentence: a
+    capital decided there (Tab and Enter past the mark, or least confident first) comes with
+    that sentence start, as the text shows it."""
+    if index == 0:
+        return False
+    mark = doc.suggestion_view(doc[index - 1].id).get(Kind.PUNCT)
+    return mark is not None and mark.state == State.PENDING and ends_sentence(mark.value)
+
+
 def _bare(surface: str | None) -> str:
     lead, rest = split_opening(surface or "")
     return rest if rest else (surface or "")
@@ -78,8 +88,8 @@ def repeat_targets(doc: Transcript, token_id: int, kind: Kind | str) -> list[int
     index = doc.index_of(token_id)
     token = doc[index]
     if kind == Kind.CASE:
-        if starts_sentence(doc, index):
-            return []
+        if starts_sentence(doc, index) or _start_proposed(doc, index):
+            return []  # a capital of the place, not a choice of the word's form
         form = _bare(token.surface)
         if not any(ch.isalpha() for ch in form) or form.lower() != token.word.lower():
             return []  # an edited word, not a case choice
@@ -276,17 +286,23 @@ def user_forms(doc: Transcript) -> dict[str, str]:
     what a capital at a sentence start gives ("okafor" -> "Okafor", "ipad" -> "iPad"), where every
     mid-sentence occurrence in the document agrees: for the user lexicon (so only what can be an
     entry of it: one word of at most `editor.core.lexicon.MAX_WORD` characters)."""
-    return forms_of(doc.tokens, lambda token_id: doc.suggestion_view(token_id).get(Kind.CASE))
+    return forms_of(doc.tokens, lambda token_id: doc.suggestion_view(token_id).get(Kind.CASE),
+                    lambda token_id: doc.suggestion_view(token_id).get(Kind.PUNCT))
 
 
-def forms_of(tokens: Sequence[Token], case_of: Callable[[int], Suggestion | None]) -> dict[str, str]:
-    """`user_forms` of a document's tokens and its case suggestions by token id (``case_of``):
-    copies of them, read on the thread that writes a project while the person goes on."""
+def forms_of(tokens: Sequence[Token], case_of: Callable[[int], Suggestion | None],
+             mark_of: Callable[[int], Suggestion | None] | None = None) -> dict[str, str]:
+    """`user_forms` of a document's tokens and its case and mark suggestions by token id
+    (``case_of``, ``mark_of``): copies of them, read on the thread that writes a project while
+    the person goes on. A word after a pending proposal of an end mark starts a sentence as the
+    text shows it: its capital is no form of the person's ("maria And today" mid-review)."""
     seen: dict[str, set[str]] = {}
     chosen: set[str] = set()  # decided mid-sentence: a case suggestion, or a form typed where none was
     starts = True
     for t in tokens:  # one pass
-        mid, starts = not starts, ends_sentence(t.punct)
+        mark = mark_of(t.id) if mark_of is not None else None
+        mid, starts = not starts, ends_sentence(t.punct) or (
+            mark is not None and mark.state == State.PENDING and ends_sentence(mark.value))
         if not mid:
             continue
         form = _bare(t.surface)

@@ -69,7 +69,7 @@ class ProjectWriter:
             head, entries = state.parts(self._cache, self._mirror, target)
             tables = self._mirror.tables
             suggestions = tuple(itertools.chain.from_iterable(t.values() for t in tables))
-            forms = forms_of(state.tokens, tables[_KINDS.index(Kind.CASE)].get)
+            forms = forms_of(state.tokens, tables[_KINDS.index(Kind.CASE)].get, tables[_KINDS.index(Kind.PUNCT)].get)
         del head["recovery"]
         lexicon = with_project_forms(state.metadata.extra, forms)
         written = dict(lexicon if lexicon is not None else state.metadata.extra)

@@ -49,6 +49,39 @@ def test_a_capital_at_a_sentence_start_teaches_nothing():
     assert doc.suggestion(doc[the[2]].id, Kind.CASE) is None
 
 
+def test_a_capital_where_a_sentence_end_is_proposed_teaches_nothing():
+    """Reviewing the raw sample by Tab and Enter (or least confident first), the capital of "And"
+    after "Maria" was accepted while the full stop before it still waited: "And" was then proposed
+    at 100 % wherever "and" stood ("toasters, And one man"), and "The", "You" the same way."""
+    doc = _doc("i'm maria and today the cafe opens and the doors and tea")
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ".", {".": 0.55, "": 0.45}),
+                         _case(doc, 2, "And", 0.7), _case(doc, 4, "The", 0.6)])
+    _, _note, n = decide(doc, doc[2].id, Kind.CASE)  # the "." before it still pending
+    assert doc[2].surface == "And" and n == 0
+    assert all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in (7, 10))
+    doc.reject(doc[1].id, Kind.PUNCT)  # no sentence end proposed there now: a choice of form
+    _, _note, n = decide(doc, doc[4].id, Kind.CASE)
+    assert n == 1 and doc.suggestion(doc[8].id, Kind.CASE).value == "The"
+
+
+def test_a_capital_accepted_where_a_sentence_end_is_proposed_is_no_form_to_remember(tmp_path):
+    """Saved mid-review with "And" accepted and the full stop before it still pending, the words
+    read "maria And today": the user lexicon learned "And" (and "Welcome", "One" the same way),
+    and every later restoration capitalised them mid-sentence."""
+    from editor.core.formats import read_any
+    from editor.core.project_writer import ProjectWriter
+    from editor.core.recovery_state import DocumentTracker
+
+    doc = _doc("i'm maria and today we met okafor")
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ".", {".": 0.55, "": 0.45}),
+                         _case(doc, 2, "And", 0.7), _case(doc, 6, "Okafor", 0.9)])
+    doc.accept(doc[2].id, Kind.CASE)
+    doc.accept(doc[6].id, Kind.CASE)
+    assert user_forms(doc) == {"okafor": "Okafor"}
+    ProjectWriter().write(DocumentTracker(doc).capture(), tmp_path / "p.stet")  # as a save writes it
+    assert read_any(tmp_path / "p.stet").metadata.extra.get("lexicon") == {"okafor": "Okafor"}
+
+
 def test_a_rejected_capital_removes_the_same_proposal_elsewhere_but_keeps_decided_ones():
     doc = _doc("i like apple pie and apple juice and apple cake")
     apples = [i for i, t in enumerate(doc.tokens) if t.word == "apple"]
