@@ -119,6 +119,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.panel = QtSuggestionList(self.transcript, settings)
         self.panel.setObjectName("suggestion-panel")
         self.view.current_changed.connect(self.panel.show_current)
+        self.view.current_changed.connect(self._show_review_mode)
         self.view.review_mode_changed.connect(self._review_mode_changed)
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.panel.activated.connect(self._go_to)
@@ -300,7 +301,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
     def _review_mode_changed(self, reviewing: bool) -> None:
         """The status bar always says what Enter and Delete do now."""
         if reviewing:
-            self.mode_label.setText("Reviewing: Enter accepts, Delete rejects")
+            self._show_review_mode(self.view.current)
             self.mode_label.setToolTip("Move the caret (arrow keys, a click) or press Esc to edit")
             if self.statusBar().currentMessage() == EDITING_NOTE:  # no longer true: not left beside it
                 self.statusBar().clearMessage()
@@ -309,6 +310,12 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
             self.mode_label.setToolTip("Enter, Delete and digits edit the text; Tab goes to the "
                                        "next suggestion")
         self.panel.set_reviewing(reviewing)
+
+    def _show_review_mode(self, current) -> None:
+        """In review mode, whether Enter and Delete act: only while a suggestion is selected."""
+        if self.view.reviewing:
+            self.mode_label.setText("Reviewing: Enter accepts, Delete rejects" if current is not None
+                                    else "Reviewing: no suggestion selected (Tab)")
 
     def _band_changed(self, band: str | None) -> None:
         """Tab and the list agree: filtered to a band, Tab goes only to its suggestions."""

@@ -800,3 +800,17 @@ def test_undoing_a_decision_brings_back_the_suggestion_it_decided(reviewed, qtbo
     assert doc.suggestion(*first).state == State.PENDING
     qtbot.keyClick(view, Qt.Key.Key_Delete)  # decided again, on the one brought back
     assert doc.suggestion(*first).state == State.REJECTED
+
+
+def test_the_mode_label_says_enter_does_nothing_once_no_suggestion_is_selected(reviewed, qtbot):
+    """After the last suggestion was decided the status bar still said "Reviewing: Enter accepts,
+    Delete rejects" while Enter did nothing (the panel said "no suggestion selected")."""
+    view = reviewed.view
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert reviewed.mode_label.text() == "Reviewing: Enter accepts, Delete rejects"
+    for _ in range(4):
+        qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert reviewed.transcript.pending_count == 0 and view.reviewing and view.current is None
+    assert "Enter accepts" not in reviewed.mode_label.text()
+    assert "no suggestion selected" in reviewed.mode_label.text()
