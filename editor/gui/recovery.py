@@ -44,7 +44,8 @@ AUTOSAVE_MAX_MS = 3000  # after the first change not yet written, however the ty
 #: 1,000,000 words writing it all takes 9-17 s, past the 5 s an edit may wait.
 PRIME_WORDS = 50_000
 #: ... and that long after it opened: not in the same turn of the event loop as showing it (a
-#: project's 100,000 suggestions take ~20 ms to capture), nor while its first words are laid out.
+#: project's 100,000 suggestions take ~20 ms to capture), nor while its first words are laid out;
+#: nor while a restoration pass or a bulk step streams into the document (then once it is done).
 PRIME_AFTER_MS = 1500
 
 
@@ -118,12 +119,26 @@ class Autosaver(QObject):
 
     def prime(self, doc=None) -> None:
         """A long transcript was opened: write its runs of words ahead (in the background), so
-        the first autosave after an edit is as quick as the others."""
+        the first autosave after an edit is as quick as the others. Waits while a restoration
+        pass or a bulk step runs: what it writes would be out of date at once, and its encoding
+        (0.3-0.6 s of Python at 100,000 timed words) was a third thread wanting the interpreter
+        beside the restoration's worker and the window, which then waited for it 90-200 ms at
+        a time (tests/perf/bench_open_stalls.py, SubRip)."""
         window = self._window
         if (window.transcript is None or len(window.transcript) < PRIME_WORDS or window.dirty
                 or self._writing or not self.slot.owned):
             return
+        if self.streaming():
+            self._priming.start()  # again a while later
+            return
         self._run(self.slot.prime)
+
+    def streaming(self) -> bool:
+        """Whether the window is changing the document a slice at a time: a restoration pass,
+        or a bulk step (accept-all, undoing one)."""
+        window = self._window
+        restoration = getattr(window, "restoration", None)
+        return bool(getattr(restoration, "running", False) or getattr(window, "bulk_running", False))
 
     def _run(self, write_with) -> None:
         """Capture the document (only what changed since the last capture) and hand it to

@@ -292,6 +292,55 @@ def test_a_long_transcript_is_written_ahead_and_offered_only_once_edited(make_wi
     assert not slot.clean_path.exists() and not slot.lock_path.exists()  # the untouched one: gone
 
 
+def test_a_long_transcript_is_written_ahead_once_its_restoration_is_done(make_window, qtbot,
+                                                                         monkeypatch):
+    """Writing ahead while the restoration streams in would be out of date at once, and its
+    encoding a third thread wanting the interpreter beside the restoration's and the window's:
+    it waits for the pass to end, then writes the suggestions too."""
+    from editor.gui import recovery
+
+    monkeypatch.setattr(recovery, "PRIME_WORDS", 10)  # the sample counts as long
+    w = make_window()
+    w.autosaver._priming.setInterval(50)
+    primed_while_restoring = []
+    real_prime = w.autosaver.slot.prime
+
+    def prime(state, generation=None):
+        primed_while_restoring.append(w.restoration.running)
+        return real_prime(state, generation)
+
+    monkeypatch.setattr(w.autosaver.slot, "prime", prime)
+    with qtbot.waitSignal(w.restoration_finished, timeout=20_000):
+        _open(w, qtbot, restore=True)
+        w.restoration.paused = True  # its results wait: the pass outlasts a few prime turns
+        qtbot.wait(300)
+        assert w.restoration.running and not w.autosaver._writing
+        assert not w.autosaver.slot.clean_path.exists()
+        w.restoration.paused = False
+    slot = w.autosaver.slot
+    qtbot.waitUntil(lambda: slot.clean_path.exists() and not w.autosaver._writing, timeout=10_000)
+    assert primed_while_restoring == [False]
+    assert b'"suggestions":[{' in slot.clean_path.read_bytes()  # after the pass: its suggestions too
+    assert not w.recovery_path.exists()  # written ahead, not offered
+
+
+def test_a_bulk_step_holds_off_writing_ahead(make_window, qtbot, monkeypatch):
+    from editor.gui import recovery
+
+    monkeypatch.setattr(recovery, "PRIME_WORDS", 10)
+    w = make_window()
+    _open(w, qtbot)
+    w.autosaver._priming.stop()
+    monkeypatch.setattr(type(w), "bulk_running", property(lambda self: True))
+    w.autosaver.prime()
+    assert not w.autosaver._writing and w.autosaver._priming.isActive()
+    monkeypatch.setattr(type(w), "bulk_running", property(lambda self: False))
+    w.autosaver._priming.stop()
+    w.autosaver.prime()
+    assert w.autosaver._writing
+    qtbot.waitUntil(lambda: not w.autosaver._writing, timeout=10_000)
+
+
 def test_an_autosave_waits_for_a_bulk_step_to_end(make_window, qtbot):
     """A capture in the middle of accept-all would stall one of its turns and keep a half-done
     state: it is written once the step is done."""

@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui_bench import GapSampler, GcLog, Heartbeat, bench_window, raw_transcript  # noqa: E402
+from gui_bench import GapSampler, GcLog, Heartbeat, bench_window, raw_transcript, thread_label  # noqa: E402
 
 
 def main() -> int:
@@ -43,6 +43,8 @@ def main() -> int:
                         help="'bulk' (open to redo), 'everyday' (the reviewer's steps) or 'all'")
     parser.add_argument("--gc-log", action="store_true",
                         help="list the full garbage collections by step and thread")
+    parser.add_argument("--threads", action="store_true",
+                        help="with each run's restoring stall, the CPU each other thread ran in that gap")
     parser.add_argument("--profile-gaps", action="store_true",
                         help="sample the UI thread's stack and print what it ran in each step's longest gap")
     args = parser.parse_args()
@@ -51,6 +53,7 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
+    from editor.core import process
     from editor.core.document import Kind, State
 
     app, window, tmp, model = bench_window(args.model, args.device, prefix="stet-stalls-")
@@ -118,6 +121,7 @@ def main() -> int:
         done = QEventLoop()
         window.restoration_finished.connect(done.quit)
         beat = Heartbeat()
+        beat.others = args.threads
         marks: dict[str, float] = {}
 
         def started(_words: int) -> None:
@@ -149,12 +153,42 @@ def main() -> int:
             profiled("restore", beat, lambda t: t > opened)
         # gaps are stamped at the tick that ends them: those begun before the words were all shown
         # (reading on a worker thread, then showing them) are opening; later ones restoring
-        t, wall, cpu = beat.started, [0.0, 0.0], [0.0, 0.0]
-        for gap, cpu_gap in zip(beat.gaps, beat.cpu_gaps):
+        # (and in the longest gap of each: the UI thread's own CPU, and its wait for a core; the
+        # rest of the gap it was blocked: on the GIL, mostly)
+        t, worst = beat.started, [(0.0, 0.0, 0.0), (0.0, 0.0, 0.0)]
+        beside: list[dict[int, float]] = [{}, {}]
+        where: list[dict[int, str]] = [{}, {}]
+        for k, (gap, cpu_gap, queue) in enumerate(zip(beat.gaps, beat.cpu_gaps, beat.queue_gaps)):
             t += gap
             phase = 0 if t - gap <= opened else 1
-            wall[phase], cpu[phase] = max(wall[phase], gap), max(cpu[phase], cpu_gap)
-        return wall[0] * 1000, cpu[0] * 1000, wall[1] * 1000, cpu[1] * 1000
+            if gap > worst[phase][0]:
+                worst[phase] = (gap, cpu_gap, queue)
+                beside[phase] = beat.other_gaps[k] if beat.other_gaps else {}
+                where[phase] = beat.where.get(k, {})
+        if args.threads:
+            print("  restoring's longest gap, other threads' CPU: " + ", ".join(
+                f"{where[1].get(tid) or thread_label(tid)} {1000 * c:.1f} ms"
+                for tid, c in sorted(beside[1].items())), flush=True)
+        return tuple(1000 * x for x in (*worst[0], *worst[1]))
+
+    def after_restoring(seconds: float = 3.0) -> tuple[float, float]:
+        """Longest gap (wall, UI CPU) in the ``seconds`` after a restoration ends, the window left
+        alone: the list is brought up to date, and a long transcript's recovery file is written
+        ahead (it waits for the pass to end)."""
+        beat = Heartbeat()
+        beat.others = args.threads
+        beat.start()
+        loop = QEventLoop()
+        QTimer.singleShot(int(seconds * 1000), loop.quit)
+        loop.exec()
+        beat.stop()
+        k = max(range(len(beat.gaps)), key=beat.gaps.__getitem__)
+        if args.threads:
+            where = beat.where.get(k, {})
+            print("  after restoring's longest gap, other threads' CPU: " + ", ".join(
+                f"{where.get(tid) or thread_label(tid)} {1000 * c:.1f} ms"
+                for tid, c in sorted(beat.other_gaps[k].items())), flush=True)
+        return beat.gaps[k] * 1000, beat.cpu_gaps[k] * 1000, beat.queue_gaps[k] * 1000
 
     view = window.view
     sample = raw_transcript(tmp / "paragraph.txt", args.paragraph or 150, 0).read_text(encoding="utf-8")
@@ -255,20 +289,27 @@ def main() -> int:
     rows: dict[str, list[tuple[float, float]]] = {}
 
     def note(key: str, value: tuple[float, ...]) -> None:
-        rows.setdefault(key, []).append(value[:2])
+        rows.setdefault(key, []).append(value[:3] if key in ("open", "restore", "after restoring")
+                                        else value[:2])
 
     for run in range(args.runs):
         load = os.getloadavg()[0]
         gclog.step = "open + restore"
-        o_wall, o_cpu, r_wall, r_cpu = open_and_restore(source)
+        o_wall, o_cpu, o_queue, r_wall, r_cpu, r_queue = open_and_restore(source)
         gclog.step = "between steps"
         pending = window.transcript.pending_count if hasattr(window.transcript, "pending_count") \
             else len(window.transcript.pending())
-        note("open", (o_wall, o_cpu))
-        note("restore", (r_wall, r_cpu))
-        said = [f"open {o_wall:.0f}/{o_cpu:.0f}", f"restore {r_wall:.0f}/{r_cpu:.0f}"]
+        note("open", (o_wall, o_cpu, o_queue))
+        note("restore", (r_wall, r_cpu, r_queue))
+        said = [f"open {o_wall:.0f}/{o_cpu:.0f} (core {o_queue:.0f})",
+                f"restore {r_wall:.0f}/{r_cpu:.0f} (core {r_queue:.0f})"]
+        given = getattr(process, "given_way", None)  # an older Stet: none
+        if given is not None:
+            said[-1] += f" (others gave way {given()[0]:,} times, {given()[1]:.1f} s in all)"
+        value = after_restoring()  # (the autosave after restoring is not the steps' own)
+        note("after restoring", value)
+        said.append(f"after restoring {value[0]:.0f}/{value[1]:.0f} (core {value[2]:.0f})")
         if everyday:
-            settle(2.0)  # the autosave after restoring is not the steps' own
             steps = [("type a key", typing), ("paste", lambda: pasting(sample))]
             for key, step in steps:
                 gclog.step = key
@@ -319,11 +360,13 @@ def main() -> int:
     print(f"{args.words:,} words, {args.paragraph or 'one'} per paragraph, model "
           f"{Path(model).name}, {platform}, load average {os.getloadavg()[0]:.1f} at the end: "
           f"longest UI stall, median of {args.runs} (worst); then the UI thread's own CPU time "
-          f"in the longest gap (what is left of it without waiting for a core)")
+          f"in the longest gap (what is left of it without waiting for a core); for opening and "
+          f"restoring also the time it waited for a core in it (the rest it was blocked: on the GIL)")
     for key, values in rows.items():
         wall, cpu = [v[0] for v in values], [v[1] for v in values]
         print(f"  {key:<16} {statistics.median(wall):6.0f} ms ({max(wall):.0f})   CPU "
-              f"{statistics.median(cpu):5.0f} ms ({max(cpu):.0f})")
+              f"{statistics.median(cpu):5.0f} ms ({max(cpu):.0f})" + (
+                  f"   core {statistics.median(v[2] for v in values):4.0f} ms" if len(values[0]) > 2 else ""))
     if args.gc_log:
         gclog.uninstall()
         print(gclog.report())

@@ -58,6 +58,42 @@ def _queued() -> float:
         return 0.0
 
 
+def _threads_cpu() -> dict[int, float]:
+    """CPU seconds each thread of this process has run (Linux; empty where not told)."""
+    out = {}
+    try:
+        for tid in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{tid}/schedstat", encoding="ascii") as f:
+                    out[int(tid)] = int(f.read().split()[0]) / 1e9
+            except (OSError, ValueError, IndexError):
+                pass
+    except OSError:
+        pass
+    return out
+
+
+def thread_label(tid: int) -> str:
+    """A thread's Python name where Python knows it, else its OS name ("Thread (pooled)")."""
+    for thread in threading.enumerate():
+        if getattr(thread, "native_id", None) == tid:
+            frame = sys._current_frames().get(thread.ident)  # what it runs now: its outermost
+            names = []                                      # frames of Stet's own code
+            while frame is not None:
+                if "editor" in frame.f_code.co_filename:
+                    names.append(frame.f_code.co_name)
+                frame = frame.f_back
+            outer = names[::-1][:2]
+            inner = [n for n in names[:3][::-1] if n not in outer]
+            return thread.name + (f" ({' > '.join(outer + (['...'] if inner else []) + inner)})"
+                                  if names else "")
+    try:
+        with open(f"/proc/self/task/{tid}/comm", encoding="utf-8") as f:
+            return f"{f.read().strip()} {tid}"
+    except OSError:
+        return str(tid)
+
+
 class Heartbeat:
     """Ticks every 5 ms on the UI thread. ``gaps``: wall-clock seconds between ticks (what a person
     feels). ``cpu_gaps``: the UI thread's own CPU seconds in each gap: on a machine shared with other
@@ -75,11 +111,21 @@ class Heartbeat:
         self.cpu_gaps: list[float] = []
         self.queue_gaps: list[float] = []
         self.last = self.last_cpu = self.last_queued = 0.0
+        #: with ``others``: per gap, the CPU seconds each other thread of the process ran in it
+        #: (what the UI thread may have waited for: the GIL, or a core)
+        self.others = False
+        self.other_gaps: list[dict[int, float]] = []
+        self.where: dict[int, dict[int, str]] = {}  # for long gaps: those threads, and where they are
+        self._last_threads: dict[int, float] = {}
 
     def start(self) -> None:
         self.gaps.clear()
         self.cpu_gaps.clear()
         self.queue_gaps.clear()
+        self.other_gaps.clear()
+        self.where.clear()
+        if self.others:
+            self._last_threads = _threads_cpu()
         self.last = self.started = time.perf_counter()
         self.last_cpu, self.last_queued = time.thread_time(), _queued()
         self.timer.start()
@@ -94,6 +140,15 @@ class Heartbeat:
         self.cpu_gaps.append(cpu - self.last_cpu)
         self.queue_gaps.append(queued - self.last_queued)
         self.last, self.last_cpu, self.last_queued = now, cpu, queued
+        if self.others:
+            threads = _threads_cpu()
+            me = threading.get_native_id()
+            ran = {t: c - self._last_threads.get(t, 0.0) for t, c in threads.items()
+                   if t != me and c - self._last_threads.get(t, 0.0) > 0.0005}
+            self.other_gaps.append(ran)
+            self._last_threads = threads
+            if self.gaps[-1] > 0.025:  # a long gap: what those threads run
+                self.where[len(self.gaps) - 1] = {t: thread_label(t) for t in ran}
 
 
 class GcLog:
@@ -259,26 +314,44 @@ class GapSampler:
             self._thread.join()
 
     def _run(self) -> None:
+        me = threading.get_ident()
         while not self._stop.wait(self.interval):
-            frame = sys._current_frames().get(self._main)
+            frames = sys._current_frames()
+            frame = frames.get(self._main)
             stack = []
             while frame is not None and len(stack) < 40:
                 code = frame.f_code
                 stack.append(f"{Path(code.co_filename).name}:{code.co_name}:{frame.f_lineno}")
                 frame = frame.f_back
-            self.samples.append((time.perf_counter(), tuple(stack)))
+            # the other threads' innermost three frames: what ran beside the UI thread (the
+            # sampler gets the GIL only when neither holds it long, so a thread seen here often
+            # at a line that is pure Python is one the UI thread waited for)
+            others = []
+            for ident, other in frames.items():
+                if ident in (me, self._main):
+                    continue
+                names = []
+                while other is not None and len(names) < 3:
+                    names.append(f"{Path(other.f_code.co_filename).name}:{other.f_code.co_name}:{other.f_lineno}")
+                    other = other.f_back
+                others.append(" < ".join(names))
+            self.samples.append((time.perf_counter(), tuple(stack), tuple(others)))
 
     def report(self, start: float, end: float, top: int = 12) -> str:
         """The commonest stacks (innermost 4 frames) sampled between ``start`` and ``end``."""
         counts: Counter = Counter()
         inclusive: Counter = Counter()
         n = 0
-        for t, stack in self.samples:
+        beside: Counter = Counter()
+        for t, stack, others in self.samples:
             if start <= t <= end:
                 n += 1
                 counts[" < ".join(stack[:6])] += 1
                 inclusive.update({f.rsplit(":", 1)[0] for f in stack})
+                beside.update(others)
         return "\n".join([f"    {n} samples in {1000 * (end - start):.0f} ms; innermost:"] +
                          [f"    {c:4} {s}" for s, c in counts.most_common(top)] +
                          ["    inclusive (samples in each function or what it called):"] +
-                         [f"    {c:4} {s}" for s, c in inclusive.most_common(2 * top)])
+                         [f"    {c:4} {s}" for s, c in inclusive.most_common(2 * top)] +
+                         ["    other threads meanwhile (innermost 3 frames):"] +
+                         [f"    {c:4} {s}" for s, c in beside.most_common(top)])
