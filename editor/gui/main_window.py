@@ -87,6 +87,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self._history_link = DocumentLinks()  # to the document's undo history
         # this session's recovery file (editor.gui.recovery), owned by a lock, not by the PID
         self.autosaver = Autosaver(self)
+        process.follow_window_turns()  # background work gives way to the window's long steps
         self.autosaver.saved.connect(self.autosaved)
         self.autosaver.failed.connect(self._autosave_failed)
         # the project is written off the UI thread (editor.gui.saving)
@@ -449,6 +450,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.restoration.cancel(quiet=True)
         self.transcription.cancel(quiet=True)
         process.release_collections()  # a cancelled pass does not end the hold itself
+        process.stop_following_window_turns()  # a write waited for below goes on at full speed
         self.playback.close()
         # closed by a script with work unsaved: keep it for the next start
         self.autosaver.close(keep=self.dirty and not self.interactive)

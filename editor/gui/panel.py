@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.core import process
 from editor.core.document import Kind, State, Suggestion, Token, Transcript
 from editor.core.settings import Settings
 from editor.core.text import join_mark
@@ -252,6 +253,10 @@ class QtSuggestionList(QWidget):
         self._scan_slice()
 
     def _scan_slice(self) -> None:
+        with process.window_busy():  # background work gives way meanwhile (process.give_way)
+            self._scan_step()
+
+    def _scan_step(self) -> None:
         scan = self._scan
         if scan is None:
             return

@@ -17,6 +17,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
+from editor.core import process
 from editor.core.document import Kind, State, Transcript
 from editor.core.paragraphs import kept_lines
 from editor.core.settings import Settings
@@ -216,9 +217,10 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._layout_gutter()
 
     def paintEvent(self, event) -> None:
-        super().paintEvent(event)
-        if self.cue_ids and len(self.text_map):
-            paint_cue_bars(self)
+        with process.window_busy():  # background work gives way meanwhile (process.give_way)
+            super().paintEvent(event)
+            if self.cue_ids and len(self.text_map):
+                paint_cue_bars(self)
 
     # -- keeping up with the document -------------------------------------------------------------
     def _on_tokens_changed(self, start: int, removed: int, inserted: int) -> None:

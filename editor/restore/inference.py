@@ -132,11 +132,15 @@ class Restorer:
         return (temper(j.sum(2), self.punct_temperature), temper(j.sum(1), self.case_temperature))
 
     def predictions(self, words: Sequence[str], joint: np.ndarray, first_is_start: bool = False,
-                    last_is_end: bool = False, paragraph_ends: np.ndarray | None = None) -> list[WordPrediction]:
+                    last_is_end: bool = False, paragraph_ends: np.ndarray | None = None,
+                    pause: Callable[[], object] | None = None) -> list[WordPrediction]:
         """Decisions from joint marginals. `paragraph_ends` (bool per word): the word is the last of a
-        paragraph, so a sentence end there is likelier than the words alone say."""
+        paragraph, so a sentence end there is likelier than the words alone say. `pause`: called
+        between the steps (see `restore`)."""
         if self.adaptation is not None:
             joint = self.adaptation.apply(words, joint)
+            if pause is not None:
+                pause()
         punct, case = self.calibrated(joint)
         if paragraph_ends is not None and self.paragraph_end_odds != 1.0 and paragraph_ends.any():
             punct = boost_sentence_ends(punct, self.paragraph_end_odds, paragraph_ends)
@@ -154,8 +158,12 @@ class Restorer:
                                       comma_capital=comma_capital)
         lex = self.lexicon
         # lower case needs no writing unless an abbreviation takes its period anyway ("e.g.", "vs.")
+        if pause is not None:
+            pause()
         texts = [w if ci == 0 and "." not in w and w not in PERIOD_IN_LOWER else apply_case(w, CASE_CLASSES[ci], lex)
                  for w, ci in zip(words, c_idx.tolist())]
+        if pause is not None:
+            pause()
         # an abbreviation written with its period ("U.S.") needs no second one to end a sentence
         period = PUNCT_MARKS.index(".")
         for i in np.nonzero(p_idx == period)[0].tolist():
@@ -173,7 +181,8 @@ class Restorer:
     # ---------------------------------------------------------------- restore
     def restore(self, words: Sequence[str], on_chunk: Callable[[int, int, list[WordPrediction]], None] | None = None,
                 cancel=None, priority: tuple[int, int] | None = None,
-                paragraph_starts: Iterable[int] = ()) -> list[WordPrediction]:
+                paragraph_starts: Iterable[int] = (), pause: Callable[[], object] | None = None
+                ) -> list[WordPrediction]:
         """Predictions for every word, computed over overlapping windows batched together.
 
         The words are a whole text: the first starts a sentence and the last ends one. They are
@@ -182,7 +191,9 @@ class Restorer:
         `on_chunk(start, end, predictions)` fires as each region becomes final; `priority`
         (start, end) is computed first; `cancel` (an Event or a callable) stops between batches
         with `Cancelled`. `paragraph_starts`: indices of words that start a paragraph; the word
-        before each is likelier to end a sentence (see `paragraph_end_odds`).
+        before each is likelier to end a sentence (see `paragraph_end_odds`). `pause`: called
+        between pieces of the work done in Python (a few ms each), where another thread may be
+        given the interpreter (the editor's window: `editor.core.process.give_way`).
         """
         words = [str(w).lower() for w in words]
         empty = next((i for i, w in enumerate(words) if not w.strip()), None)
@@ -210,18 +221,24 @@ class Restorer:
                     continue
                 if _is_cancelled(cancel):
                     raise Cancelled()
-                for i in idx:
+                for k, i in enumerate(idx):
                     s, e = plan.windows[i]
                     if not encoded[s:e].all():
                         wid[s:e], cid[s:e] = self.vocab.encode(words[s:e])
                         encoded[s:e] = True
+                    if pause is not None and k % 8 == 7:
+                        pause()
+                if pause is not None:
+                    pause()
                 for i, r in zip(idx, run_windows(self.model, wid, cid, plan, idx, self.device, char_features)):
                     results[i] = r
                 if self.merge == "weighted":
                     continue  # regions are final only when both neighbours are in: report at the end
                 for a, b, lo, hi, joint in final_regions(plan, results, idx, held):
+                    if pause is not None:
+                        pause()
                     preds = self.predictions(words[lo:hi], joint, first_is_start=lo == 0, last_is_end=hi == n,
-                                             paragraph_ends=para_end[lo:hi])[a - lo : b - lo]
+                                             paragraph_ends=para_end[lo:hi], pause=pause)[a - lo : b - lo]
                     merged[a:b] = preds
                     if on_chunk is not None:
                         on_chunk(a, b, preds)

@@ -43,6 +43,19 @@ def test_chunked_result_matches_the_merged_result(restorer):
     assert [p for a in sorted(chunks) for p in chunks[a]] == full
 
 
+def test_pauses_between_pieces_change_nothing(restorer):
+    """``pause`` is called between the pieces of Python work (the window's process gives its
+    steps the interpreter there: editor.core.process.give_way), and the result is the same."""
+    pauses = []
+    chunks_at = []
+    paused = restorer.restore(WORDS, pause=lambda: pauses.append(len(chunks_at)),
+                              on_chunk=lambda a, b, preds: chunks_at.append(len(pauses)))
+    plain = restorer.restore(WORDS)
+    assert paused == plain
+    assert len(pauses) > 2 * len(chunks_at)  # several times per batch, not only between chunks
+    assert chunks_at[0] > 0  # before the first chunk's predictions, too
+
+
 def test_cancel_stops_with_cancelled(restorer):
     stop = threading.Event()
     stop.set()

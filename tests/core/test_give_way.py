@@ -1,0 +1,131 @@
+"""Background work gives the window's long steps the interpreter (editor.core.process.give_way):
+it waits while one runs, never past TURN_S, never on the window's own thread, and not at all
+outside the window's process."""
+
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from editor.core import process
+
+
+@pytest.fixture
+def followed(monkeypatch):
+    """The window's steps followed, as in the window's process (configure_process(gui=True)),
+    without changing this process's other state."""
+    monkeypatch.setitem(process._configured, "gui", 1)
+    assert process.follow_window_turns()
+    yield
+    process.stop_following_window_turns()
+
+
+def on_a_thread(fn):
+    out = []
+    worker = threading.Thread(target=lambda: out.append(fn()))
+    worker.start()
+    return worker, out
+
+
+def test_outside_the_window_s_process_nothing_waits():
+    assert not process.follow_window_turns()  # configure_process(gui=True) never ran here
+    with process.window_busy():
+        worker, out = on_a_thread(process.give_way)
+        worker.join(5)
+    assert out == [0.0]
+
+
+def test_background_work_waits_for_a_step_to_end(followed):
+    with process.window_busy():
+        worker, out = on_a_thread(process.give_way)
+        time.sleep(0.01)
+        assert worker.is_alive()  # waiting for the step
+        with process.window_busy():  # steps nest: the outer one's end counts
+            pass
+        time.sleep(0.005)
+        assert worker.is_alive()
+    worker.join(5)
+    assert 0.01 <= out[0] < process.TURN_S + 0.02
+    n, seconds = process.given_way()
+    assert n >= 1 and seconds >= out[0]
+
+
+def test_nothing_waits_between_steps(followed):
+    with process.window_busy():
+        pass
+    worker, out = on_a_thread(process.give_way)
+    worker.join(5)
+    assert out == [0.0]
+
+
+def test_a_step_too_long_for_a_turn_lets_background_work_go_on(followed):
+    """A window's thread that itself waits for the background work (a save finishing) is not kept
+    waiting longer than TURN_S after its step began."""
+    with process.window_busy():
+        worker, out = on_a_thread(process.give_way)
+        worker.join(5)  # the window's thread waits for the worker, as a save's end does
+        assert not worker.is_alive()
+        assert out[0] < process.TURN_S + 0.02
+        time.sleep(0.01)
+        worker, out = on_a_thread(process.give_way)
+        worker.join(5)
+        assert out == [0.0]  # the step is older than TURN_S: no more waiting in it
+
+
+def test_the_window_s_own_thread_never_waits(followed):
+    with process.window_busy():
+        began = time.perf_counter()
+        assert process.give_way() == 0.0
+        assert time.perf_counter() - began < 0.005
+
+
+def test_a_closed_window_stops_the_waiting(followed):
+    with process.window_busy():
+        process.stop_following_window_turns()
+        worker, out = on_a_thread(process.give_way)
+        worker.join(5)
+        assert out == [0.0]
+
+
+def test_a_background_encoding_rests_for_the_window_s_steps_first(followed, monkeypatch):
+    """The recovery file's encoding on a worker (recovery_state.Pacer) rests until a window step
+    that runs has ended; between steps it rests as long as it worked, as outside the window."""
+    from editor.core import recovery_state
+
+    slept = []
+    monkeypatch.setattr(recovery_state, "time", SimpleNamespace(sleep=slept.append,
+                                                                perf_counter=time.perf_counter))
+
+    def work_then_rest() -> float:
+        pacer = recovery_state.Pacer()
+        pacer._since -= 2 * recovery_state.WORK_S  # as if it had worked that long
+        began = time.perf_counter()
+        pacer.rest()
+        return time.perf_counter() - began
+
+    worker, out = on_a_thread(work_then_rest)
+    worker.join(5)
+    assert len(slept) == 1  # no step ran: its rest
+    with process.window_busy():
+        worker, out = on_a_thread(work_then_rest)
+        time.sleep(0.01)
+    worker.join(5)
+    assert out[0] >= 0.01 and len(slept) == 1  # it waited for the step instead
+
+
+def test_outside_the_window_s_process_an_encoding_rests_as_long_as_it_worked(monkeypatch):
+    from editor.core import recovery_state
+
+    slept = []
+    monkeypatch.setattr(recovery_state, "time", SimpleNamespace(sleep=slept.append,
+                                                                perf_counter=time.perf_counter))
+
+    def work_then_rest() -> None:
+        pacer = recovery_state.Pacer()
+        pacer._since -= 2 * recovery_state.WORK_S
+        pacer.rest()
+
+    worker, _ = on_a_thread(work_then_rest)
+    worker.join(5)
+    assert len(slept) == 1 and slept[0] >= 2 * recovery_state.WORK_S
