@@ -39,7 +39,9 @@ class Journal:
         if self.size is None or self.size + added > 2 * live + 2**20 or not self._append(
                 path, new, line):
             self.size = None
-            data = b"".join([JOURNAL_HEAD, *(run_line(e) for e in entries), line])
+            # (a file written whole the first time: its new runs are all of them, made once)
+            lines = new if len(new) == len(entries) else [run_line(e) for e in entries]
+            data = b"".join([JOURNAL_HEAD, *lines, line])
             atomic_write(path, data)
             self.size, self.on_disk = len(data), {e[4] for e in entries}
             return

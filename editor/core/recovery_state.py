@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from editor.core import process
 from editor.core.document import Kind, Metadata, SourceCue, Suggestion, Token, Transcript
 
 
@@ -115,9 +116,9 @@ class RecoveryState:
         pacer = Pacer()
         if mirror is None or cache is None:
             mirror, cache = SuggestionMirror(), cache if cache is not None else EncodeCache()
-            mirror.apply(dataclasses.replace(self, changes=None))
+            mirror.apply(dataclasses.replace(self, changes=None), pacer)
         else:
-            mirror.apply(self)
+            mirror.apply(self, pacer)
         top: dict[str, Any] = {}
         if head:
             cues = cache.cues_json(self.metadata.cues, pacer) if self.metadata.cues else None
@@ -192,7 +193,10 @@ class Pacer:
         if self._worker:
             worked = time.perf_counter() - self._since
             if worked >= WORK_S:
-                time.sleep(min(worked, REST_MAX_S))
+                # while a step of the window runs, until it ends (process.give_way: the window
+                # then wants the interpreter most); else a rest as long as the work, as before
+                if not process.give_way():
+                    time.sleep(min(worked, REST_MAX_S))
                 self._since = time.perf_counter()
 _RUN_END = 512  # a run of tokens ends after a token whose id is a multiple of this, minus one
 _ID = operator.attrgetter("id")
@@ -229,13 +233,23 @@ class SuggestionMirror:
         self._floor = -1
         self._dirty: set[int] | None = None  # token ids changed since the last encoding; None: all
 
-    def apply(self, state: RecoveryState) -> None:
+    def apply(self, state: RecoveryState, pacer: Pacer | None = None) -> None:
+        """Take in a capture; with a ``pacer``, a capture of every suggestion is taken in a piece
+        at a time, resting between pieces (100,000 suggestions are 30-60 ms of Python that held
+        the window's thread waiting for the GIL while a write-ahead ran beside a restoration)."""
         if state.seq < self._floor:
             return
         if state.changes is None:  # every suggestion: the mirror starts again from them
             self._floor, self._seq_of, self._dirty = state.seq, {}, None
-            self.tables = [{s.token_id: s for s in state.suggestions if s.kind == k}
-                           for k in _KINDS]
+            tables: list[dict[int, Suggestion]] = [{} for _ in _KINDS]
+            by_kind = dict(zip(_KINDS, tables))
+            suggestions = state.suggestions
+            for at in range(0, len(suggestions), MIRROR_PIECE):
+                for s in suggestions[at:at + MIRROR_PIECE]:
+                    by_kind[s.kind][s.token_id] = s
+                if pacer is not None:
+                    pacer.rest()
+            self.tables = tables
             return
         taken = {i for i in state.changes if self._seq_of.get(i, -1) <= state.seq}
         for i in taken:
@@ -298,6 +312,7 @@ class DocumentTracker:
 
 
 CUES_PIECE = 256  # cues encoded at a time: ~1 ms
+MIRROR_PIECE = 5_000  # suggestions taken into a recovery file's mirror at a time: ~1 ms
 
 # a run, its suggestions, their JSON, and the run's number (new for every new content)
 Encoded = tuple[tuple[Token, ...], tuple[Suggestion, ...], str, str, int]
