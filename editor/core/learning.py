@@ -174,7 +174,7 @@ def decide(doc: Transcript, token_id: int, kind: Kind | str, *, accept: bool = T
         if accept:
             decided, note = doc.pick(token_id, kind, value)
         else:
-            decided = doc.reject(token_id, kind)
+            decided, note = doc.turn_down(token_id, kind)
         n = propagate(doc, token_id, kind) if repeat else 0
     return decided, note, n
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from editor.core import review
 from editor.core.records import Kind, State, Suggestion, Token, evolve, with_value
+from editor.core.text import ends_sentence
 
 if TYPE_CHECKING:
     from editor.core.history import History
@@ -90,6 +91,22 @@ class SuggestionReview:
             if kind == Kind.PUNCT and index + 1 < len(self):
                 note = self._settle_next_case(index + 1, any(ch in ".?!" for ch in accepted.value))
         return accepted, note
+
+    def turn_down(self, token_id: int, kind: Kind | str) -> tuple[Suggestion, str]:
+        """Reject as a reviewer does (Delete, "reject" in a menu): like ``reject``, and a sentence
+        end turned down takes back a capital of the next word that hangs on it, accepted or
+        proposed, in the same undo step, as picking another mark does ("Maria And today" never
+        stands). Returns the rejected suggestion and what happened to the next word ("" if
+        nothing), e.g. "lowercased 'And'"."""
+        kind = Kind(kind)
+        note = ""
+        with self.history.group("Reject suggestion"):
+            rejected = self.reject(token_id, kind)
+            index = self.index_of(token_id)
+            if (kind == Kind.PUNCT and index + 1 < len(self) and ends_sentence(rejected.value)
+                    and not ends_sentence(self[index].punct)):
+                note = self._settle_next_case(index + 1, False)
+        return rejected, note
 
     def _settle_next_case(self, index: int, sentence_end: bool) -> str:
         token = self[index]

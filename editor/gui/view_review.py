@@ -304,9 +304,12 @@ class ReviewMixin:
         s = self.current
         if s is None:
             return None
-        def announce(rejected: Suggestion, _note: str, repeated: int) -> None:
+        def announce(rejected: Suggestion, note: str, repeated: int) -> None:
+            said = [note] if note else []
             if repeated:
-                self.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {repeated_note(repeated)}")
+                said.append(repeated_note(repeated))
+            if said:
+                self.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {'; '.join(said)}")
 
         rejected, _note, _repeated = self.decide(s.token_id, s.kind, accept=False, announce=announce)
         self.flush()

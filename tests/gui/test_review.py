@@ -814,3 +814,26 @@ def test_the_mode_label_says_enter_does_nothing_once_no_suggestion_is_selected(r
     assert reviewed.transcript.pending_count == 0 and view.reviewing and view.current is None
     assert "Enter accepts" not in reviewed.mode_label.text()
     assert "no suggestion selected" in reviewed.mode_label.text()
+
+
+def test_turning_down_a_full_stop_takes_back_the_capital_that_came_with_it(window, qtbot):
+    """The capital of "And" accepted first (the list goes by confidence), then Delete on the full
+    stop before it: "Maria And today" stood, a capital mid-sentence, nothing said."""
+    doc = Transcript([Token(w) for w in ["i'm", "maria", "and", "today", "paris"]])
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ".", {".": 0.47, "": 0.4, ",": 0.13}),
+                         Suggestion(doc[2].id, Kind.CASE, "And", {"And": 0.56, "and": 0.44}),
+                         Suggestion(doc[4].id, Kind.CASE, "Paris", {"Paris": 0.99, "paris": 0.01})])
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    view.setFocus()
+    seen = messages(view)
+    view.set_current(doc.suggestion(doc[2].id, Kind.CASE))
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert doc[2].surface == "And"
+    view.set_current(doc.suggestion(doc[1].id, Kind.PUNCT))
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    assert doc[1].punct == "" and doc[2].surface == "and"
+    assert doc.suggestion(doc[2].id, Kind.CASE).state == State.REJECTED
+    assert any("lowercased" in m for m in seen)
+    window.undo()  # one step: the mark's proposal and the capital are back as they were
+    assert doc.suggestion(doc[1].id, Kind.PUNCT).state == State.PENDING and doc[2].surface == "And"
