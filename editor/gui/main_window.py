@@ -50,7 +50,7 @@ from editor.gui.status_bar import StatusBar
 from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
 from editor.gui.window_files import RECENT_LIMIT, FileCommands
-from editor.gui.window_menus import add_action, build_menus
+from editor.gui.window_menus import add_action, build_menus, confident_text
 from editor.gui.window_restoring import RestorationCommands
 from editor.gui.window_review import BULK_AT_ONCE, ReviewCommands
 
@@ -378,6 +378,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
     def apply_settings(self) -> None:
         self.view.order = self.settings.review.order
         self.order_action.setChecked(self.view.order == "confidence")
+        self.accept_confident_action.setText(confident_text(self.settings.review.high))
         self.view.apply_settings()
         self.panel.apply_settings()
         self.unsure_words.apply()

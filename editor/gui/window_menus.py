@@ -26,10 +26,16 @@ def add_action(window: QWidget, menu: QMenu, text: str, slot: Callable[[], objec
     return action
 
 
+def confident_text(high: float) -> str:
+    """The Review menu's "accept all confident", with its threshold in percent as the list shows it."""
+    return f"Accept all &confident (at or above {round(high * 100)} %)"
+
+
 def build_menus(w: Any) -> None:
     """File, Edit, Review and View for ``w``, the ``MainWindow`` (not imported: it imports this
     module); the actions the window changes later become its attributes
-    (``recent_menu``, ``undo_action``, ``redo_action``, ``order_action``, ``view_menu``)."""
+    (``recent_menu``, ``undo_action``, ``redo_action``, ``order_action``, ``accept_confident_action``,
+    ``view_menu``)."""
     bar = w.menuBar()
     add = w.add_action
     m = bar.addMenu("&File")
@@ -75,8 +81,9 @@ def build_menus(w: Any) -> None:
     add(m, "Re&ject\tDelete", w.view.reject_current)
     add(m, "Show &alternatives", w.view.show_alternatives, hotkeys.SHOW_ALTERNATIVES)
     m.addSeparator()
-    add(m, "Accept all &confident", lambda: w.accept_all(w.settings.review.high),
-        hotkeys.ACCEPT_ALL, "Accept every pending suggestion at or above the high threshold")
+    w.accept_confident_action = add(m, confident_text(w.settings.review.high),
+                                    lambda: w.accept_all(w.settings.review.high), hotkeys.ACCEPT_ALL,
+                                    "Accept every pending suggestion at or above the high threshold")
     add(m, "Accept all at or a&bove…", w.accept_all_dialog)
     add(m, "Accept all pending", lambda: w.accept_all(0.0))
     add(m, "Reject all pending", w.reject_all, hotkeys.REJECT_ALL)

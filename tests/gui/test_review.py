@@ -837,3 +837,13 @@ def test_turning_down_a_full_stop_takes_back_the_capital_that_came_with_it(windo
     assert any("lowercased" in m for m in seen)
     window.undo()  # one step: the mark's proposal and the capital are back as they were
     assert doc.suggestion(doc[1].id, Kind.PUNCT).state == State.PENDING and doc[2].surface == "And"
+
+
+def test_accept_all_confident_says_its_threshold_in_percent(reviewed):
+    """Review > "Accept all confident" (Ctrl+Shift+A) accepted at or above a threshold it did not
+    name; thresholds are in percent everywhere else."""
+    assert "90 %" in reviewed.accept_confident_action.text()
+    reviewed.settings.set("review.high", 0.85)
+    reviewed.apply_settings()
+    assert "85 %" in reviewed.accept_confident_action.text()
+    assert reviewed.accept_confident_action.text().replace("&", "").startswith("Accept all confident")
