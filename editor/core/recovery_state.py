@@ -136,7 +136,7 @@ class RecoveryState:
             else:
                 entries.append(cache.entry(run, mirror.of_run(run)))
                 pacer.rest()
-        cache.keep_only_last()
+        cache.keep_only_last(pacer)
         return top, entries
 
 
@@ -249,7 +249,9 @@ class SuggestionMirror:
                     by_kind[s.kind][s.token_id] = s
                 if pacer is not None:
                     pacer.rest()
-            self.tables = tables
+            old, self.tables = self.tables, tables
+            for table in old:  # often the last references to a replaced document's suggestions
+                release(table, pacer, MIRROR_PIECE)
             return
         taken = {i for i in state.changes if self._seq_of.get(i, -1) <= state.seq}
         for i in taken:
@@ -314,6 +316,19 @@ class DocumentTracker:
 CUES_PIECE = 256  # cues encoded at a time: ~1 ms
 MIRROR_PIECE = 5_000  # suggestions taken into a recovery file's mirror at a time: ~1 ms
 
+
+def release(table: dict[Any, Any], pacer: Pacer | None, piece: int) -> None:
+    """Empty ``table`` ``piece`` items at a time, the ``pacer`` resting between pieces. What a
+    recovery file's cache and mirror held of a replaced document is often the last reference to
+    its tokens and suggestions: freed at once on the writing thread, 100,000 of them held the GIL
+    50-100 ms in one go (freeing is C: no switch to the window's thread in it), growing with each
+    document opened in the process (tests/perf/bench_gui_stalls.py, after restoring)."""
+    while table:
+        for _ in range(min(piece, len(table))):
+            table.popitem()
+        if pacer is not None:
+            pacer.rest()
+
 # a run, its suggestions, their JSON, and the run's number (new for every new content)
 Encoded = tuple[tuple[Token, ...], tuple[Suggestion, ...], str, str, int]
 
@@ -374,6 +389,8 @@ class EncodeCache:
         self._used[id(entry[0][0])] = entry
         return entry
 
-    def keep_only_last(self) -> None:
-        self._runs, self._used = self._used, {}
+    def keep_only_last(self, pacer: Pacer | None = None) -> None:
+        """Forget the runs the last encoding did not use; with a ``pacer``, a few at a time."""
+        old, self._runs, self._used = self._runs, self._used, {}
+        release(old, pacer, 4)  # (a run's tokens: up to 2,048, often their last reference)
 

@@ -177,11 +177,14 @@ def main() -> int:
         ahead (it waits for the pass to end)."""
         beat = Heartbeat()
         beat.others = args.threads
+        if sampler is not None:
+            sampler.start()
         beat.start()
         loop = QEventLoop()
         QTimer.singleShot(int(seconds * 1000), loop.quit)
         loop.exec()
         beat.stop()
+        profiled("after restoring", beat)
         k = max(range(len(beat.gaps)), key=beat.gaps.__getitem__)
         if args.threads:
             where = beat.where.get(k, {})
