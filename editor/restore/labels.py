@@ -145,6 +145,20 @@ def mark_of(trail: str) -> str:
     return best
 
 
+_INNER_DASHES = re.compile(r"--+|—|–")
+
+
+def split_token(token: str) -> tuple[str, str, str]:
+    """(what leads, the word, what trails) of one written token: '"Well,' -> ('"', 'Well', ',')."""
+    return _split_token(token)
+
+
+def split_dashes(core: str) -> list[str]:
+    """The words a token's core holds between inner dashes ("well--I" -> ["well", "I"]), each
+    without outer hyphens and apostrophes ("" where nothing is left)."""
+    return [part.strip("-'") for part in _INNER_DASHES.split(core)]
+
+
 def labelled_words(text: str) -> list[LabelledWord]:
     """Turn cased, punctuated text into words with the punctuation after each and its case.
 
@@ -162,10 +176,8 @@ def labelled_words(text: str) -> list[LabelledWord]:
                 out[-1] = LabelledWord(prev.word, mark, prev.case, prev.surface)
             continue
         mark = mark_of(trail)
-        # inner dashes: "well--I" -> two words
-        parts = re.split(r"--+|—|–", core)
+        parts = split_dashes(core)
         for k, part in enumerate(parts):
-            part = part.strip("-'")
             if not part:
                 continue
             lower = part.lower()

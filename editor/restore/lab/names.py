@@ -12,17 +12,15 @@ dialogue (`he said, "Well, ...`) would make "well" look like a name.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from editor.restore.labels import _split_token
+from editor.restore.labels import split_dashes, split_token
 
 #: A word is a name when at least this share of its mid-sentence occurrences is capitalised.
 NAME_SHARE = 0.5
 _OPENING = frozenset("\"'“‘«([{")
-_DASHES = re.compile(r"--+|—|–")
 
 
 def mid_sentence_case(lines: Iterable[str]) -> tuple[Counter, Counter]:
@@ -36,13 +34,12 @@ def mid_sentence_case(lines: Iterable[str]) -> tuple[Counter, Counter]:
             continue
         trail: str | None = None  # what followed the last word (None: the paragraph's start)
         for raw in line.split():
-            lead, core, after = _split_token(raw)
+            lead, core, after = split_token(raw)
             if not core:
                 trail = (trail or "") + raw
                 continue
             start = trail is None or any(ch in trail for ch in ".?!:") or any(ch in _OPENING for ch in lead)
-            for k, part in enumerate(_DASHES.split(core)):
-                part = part.strip("-'")
+            for k, part in enumerate(split_dashes(core)):  # as the model's words are cut
                 if not part:
                     continue
                 if (k > 0 or not start) and part[:1].isalpha():
