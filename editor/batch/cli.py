@@ -14,8 +14,9 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 def job_for(args: argparse.Namespace) -> Job:
     if args.batch == "restore":
-        return RestoreJob(args.model, args.device, args.min_confidence, lexicon=not args.no_lexicon,
-                          learned=args.learned, any_language=getattr(args, "any_language", False))
+        from editor.restore.cli import pass_settings
+
+        return RestoreJob(args.model, args.device, args.min_confidence, pass_settings(args))
     if args.batch == "transcribe":  # the model, and so the language, chosen once for all files
         from editor.asr.choice import choose_model
 

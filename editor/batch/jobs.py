@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from editor.core.errors import UserError
-
 if TYPE_CHECKING:
     from vosk import Model as VoskModel
 
@@ -24,6 +22,7 @@ if TYPE_CHECKING:
     from editor.core.document import Transcript
     from editor.core.render import RenderPolicy
     from editor.restore.inference import Restorer
+    from editor.restore.pipeline import PassSettings
 
 Report = Callable[[float], None]
 
@@ -72,9 +71,11 @@ class RestoreJob(Job):
     kind, verb = "restore", "restored"
 
     def __init__(self, model: str | None = None, device: str = "auto", min_confidence: float = 0.0,
-                 lexicon: bool = True, learned: bool = False, any_language: bool = False) -> None:
+                 settings: PassSettings | None = None) -> None:
+        from editor.restore.pipeline import PassSettings
+
         self.model, self.device, self.min_confidence = model, device, min_confidence
-        self.lexicon, self.learned, self.any_language = lexicon, learned, any_language
+        self.settings = settings if settings is not None else PassSettings()
         self.restorer: Restorer | None = None
 
     def __getstate__(self) -> dict[str, object]:
@@ -96,12 +97,11 @@ class RestoreJob(Job):
 
         assert self.restorer is not None, "load() runs before run()"
         doc, warnings = _read(source, self.encoding)
-        if not len(doc):
-            raise UserError(f"{source}: no words to restore (the file is empty or holds no text)")
-        restore_transcript(self.restorer, doc, lambda done, total: report(done / total),
-                           lexicon=self.lexicon, learned=self.learned, any_language=self.any_language, name=str(source))
+        notes: list[str] = []
+        restore_transcript(self.restorer, doc, self.settings, name=str(source),
+                           on_words=lambda done, total: report(done / total), on_note=notes.append)
         written = write_any(doc, output, RenderPolicy(self.min_confidence))
-        return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))
+        return Outcome(len(doc), (*warnings, *notes, *(f"{output.name}: {w}" for w in written)))
 
 
 class TranscribeJob(Job):

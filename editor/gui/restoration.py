@@ -1,7 +1,8 @@
-"""Restoration passes for the window: the model runs on a pool thread, its regions come back as
-frozen chunks, and the UI thread turns them into suggestions a slice at a time so it never stalls.
+"""Restoration passes for the window: the pass (editor.restore.pipeline.run_pass, the one `stet
+restore` runs) goes on a pool thread, its regions of suggestions come back frozen, and the UI thread
+puts them into the document a slice at a time so it never stalls.
 
-A pass over a document is one undo step (``merge_id``). Chunks computed for words that have since
+A pass over a document is one undo step (``merge_id``). Regions restored from words that have since
 been edited are dropped (``words_revision`` check) and the pass is run again when it ends.
 
 A pass ``only_pending`` (Review > Re-suggest with what Stet learned) reads the whole document for
@@ -12,21 +13,18 @@ nor a proposal that repeats their own choice elsewhere ("from your choice").
 
 from __future__ import annotations
 
-import itertools
-import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from editor.core import process
-from editor.core.document import Transcript, WordsSnapshot
-from editor.core.errors import UserError
+from editor.core.document import Suggestion, Transcript
 from editor.gui.background import BackgroundOp
-
-log = logging.getLogger(__name__)
+from editor.restore.pipeline import WORDS_AROUND, PassSettings, PassSource, RestoredRegion, run_pass
 
 _SLICE_SECONDS = 0.006  # UI time to spend on results per slice (suggestions, undo record, redraw)
 # Between slices the event loop paints and takes input. A slice waits the short gap while the
@@ -37,8 +35,6 @@ _SLICE_SECONDS = 0.006  # UI time to spend on results per slice (suggestions, un
 _SLICE_GAP_MS = 15  # when the window is busy
 _IDLE_GAP_MS = 1  # when it is idle
 _LATE_SECONDS = 0.003  # a timer this late means the loop had other work in the gap
-#: Words read either side of words restored on their own (a paste), for context.
-WORDS_AROUND = 60
 _RESTORERS: dict[tuple[str, str], object] = {}
 _RESTORERS_LOCK = threading.Lock()
 
@@ -53,33 +49,18 @@ def load_restorer(model: str | None, device: str):
         if found is None:
             # torch is imported here, not on the UI thread; its thread count was decided once when
             # the window started (editor.core.process), not again for each model
-            from editor.restore import Restorer, make_suggestions  # noqa: F401
+            from editor.restore import Restorer
 
             found = _RESTORERS[key] = Restorer.load(model or None, device=device)
         return found
 
 
-class NotTheLanguage(Exception):
-    """The text does not look like the restorer's language; the pass did not run."""
-
-
 @dataclass(frozen=True, slots=True)
-class RestoredChunk:
-    """Predictions for words ``start:end`` of a snapshot, sent from the worker to the UI thread."""
+class Region:
+    """A region of a pass (editor.restore.pipeline.RestoredRegion), sent from the worker."""
 
     pass_id: int
-    revision: int
-    start: int
-    ids: tuple[int, ...]
-    predictions: tuple  # WordPrediction, frozen
-
-
-@dataclass(frozen=True, slots=True)
-class Authored:
-    """Whether a pass's text has written marks and capitals (``suggest.authored``)."""
-
-    pass_id: int
-    written: tuple[bool, bool]
+    region: RestoredRegion
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +108,9 @@ class RestorationController(QObject):
         self.error: str | None = None
         self.any_language = False
         self._skipped: Transcript | None = None  # the transcript whose language stopped the last pass
-        self._written = (False, False)  # whether the transcript's marks / capitals were written by someone
         self._pass_id = 0
         self._cancel: threading.Event | None = None
-        self._queue: deque[RestoredChunk] = deque()
+        self._queue: deque[RestoredRegion] = deque()
         self._worker_done: str | None = None
         self._running = False
         self._done_words = 0
@@ -188,15 +168,16 @@ class RestorationController(QObject):
         self.transcript = transcript
         self._asked = set()
         self._merge_id = merge_id
-        span, found = None, []
+        found: list[int] | None = None
         self.only = None
+        marks: dict[int, str] = {}
         if only is not None:
             found = sorted(transcript.indices_of(only))
             if not found:
                 return
             words = transcript.tokens
             self.only = frozenset(words[i].id for i in found)
-            span = (max(0, found[0] - WORDS_AROUND), min(len(transcript), found[-1] + 1 + WORDS_AROUND))
+            marks = self._marks_before(transcript, found)
         self.only_pending = only_pending
         self.resuggested = (0, 0)
         self._pass_id += 1
@@ -206,71 +187,49 @@ class RestorationController(QObject):
         self._running = True
         self._stale = False
         self.error = None
-        # the words are copied on the worker: 20-40 ms of the UI thread at 100,000 words
-        take_snapshot = transcript.snapshot_later()
         # (words pasted into a text already restored: its language was checked then)
-        any_language = self.any_language or self._skipped is transcript or span is not None
+        any_language = self.any_language or self._skipped is transcript
         self._skipped = None
-        self._written = (False, False)
-        self._done_words, self._total = 0, len(transcript) if span is None else span[1] - span[0]
+        self._done_words = 0
+        self._total = len(transcript) if found is None else (
+            min(len(transcript), found[-1] + 1 + WORDS_AROUND) - max(0, found[0] - WORDS_AROUND))
         cancel = self._cancel = threading.Event()
         model, device = self.model, self.device
-        # Passes over every word are the worker's (on 100,000 words they held the window): it
-        # reads the tokens as they are now (an immutable tuple) and sends back first whether
-        # marks and capitals were written, which each slice of results needs.
-        tokens = transcript.tokens
-        pasted = None if span is None else [tokens[i] for i in found]
-        use_learned = self.use_learned if learned is None else learned
         self._learned = learned
-        extra, language = dict(transcript.metadata.extra), transcript.metadata.language
+        settings = PassSettings(learned=self.use_learned if learned is None else learned, any_language=any_language)
+        # what the pass reads, without copying the words here (20-40 ms of the UI thread at
+        # 100,000 words): the whole pass, suggestions included, is the worker's
+        source = PassSource.of(transcript, marks)
         self.started.emit(self._total)
 
         def work(report) -> PassResult:
             began = time.perf_counter()
-            snapshot: WordsSnapshot = take_snapshot()
-            from editor.restore.suggest import authored
-
-            # pasted raw words were written by no one, whatever the text around them: the model's
-            # say is all the evidence there is for them (see make_suggestions' author prior)
-            report(Authored(pass_id, authored(tokens if pasted is None else pasted)))
-            inputs = (extra, language, frozenset(t.speaker for t in tokens if t.speaker))
             restorer = load_restorer(model, device)
-            from editor.restore.learned import adaptation_from
-
-            notes: list[str] = []
-            try:  # the user lexicon, the project's forms, and what reviews taught
-                restorer.adapt(adaptation_from(*inputs, learned=use_learned, notes=notes))
-            except (UserError, ValueError) as err:
-                log.warning("restoring without what Stet learned: %s", err)
-                try:  # the person's own lexicon still applies
-                    restorer.adapt(adaptation_from(*inputs, learned=False))
-                    notes.append(f"Restoring without what Stet learned ({err}); your lexicon is used")
-                except (UserError, ValueError) as again:
-                    restorer.adapt(None)
-                    notes.append(f"Restoring without what Stet learned or your lexicon: {again}")
-            for note in notes:
-                report(Note(pass_id, note))
-            report(restorer)  # the UI thread needs its lexicon
-            if not any_language:
-                check = restorer.language_check(snapshot.words)
-                if not check.matches:
-                    raise NotTheLanguage(f"{check.message}; Restore again runs it anyway")
-
-            lo, hi = span if span is not None else (0, len(snapshot.words))
-
-            def on_chunk(a: int, b: int, predictions) -> None:
-                report(RestoredChunk(pass_id, snapshot.revision, lo + a, snapshot.ids[lo + a:lo + b],
-                                     tuple(predictions)))
-
+            report(restorer)
             # the worker's Python gives the window's turns the interpreter (process.give_way):
             # beside it, a turn of 6-8 ms of the window's own work took 40-60 ms
-            restorer.restore(snapshot.words[lo:hi], on_chunk=on_chunk, cancel=cancel, pause=process.give_way,
-                             priority=priority if span is None else None,
-                             paragraph_starts=[p - lo for p in snapshot.paragraph_starts if lo <= p < hi])
-            return PassResult(pass_id, restorer.name, hi - lo, time.perf_counter() - began)
+            outcome = run_pass(restorer, source, settings, cancel=cancel, pause=process.give_way,
+                               priority=priority, only=found,
+                               on_region=lambda region: report(Region(pass_id, region)),
+                               on_note=lambda text: report(Note(pass_id, text)))
+            return PassResult(pass_id, outcome.model_name, outcome.words, time.perf_counter() - began)
 
         BackgroundOp(self, work).progress(self._received).success(self._worker_succeeded) \
             .failure(lambda err, p=pass_id: self._worker_failed(p, err)).run()
+
+    @staticmethod
+    def _marks_before(doc: Transcript, found: list[int]) -> dict[int, str]:
+        """The mark after the word before each run of words ``found`` as the text will stand (a
+        pending suggestion's), where it differs from the written one (see PassSource.marks)."""
+        from editor.core.document import Kind, State
+
+        marks, inside = {}, set(found)
+        for i in found:
+            if i and (i - 1) not in inside:
+                s = doc.suggestion(doc[i - 1].id, Kind.PUNCT)
+                if s is not None and s.state == State.PENDING:
+                    marks[i - 1] = s.value
+        return marks
 
     def cancel(self, quiet: bool = False) -> None:
         """Stop the running pass; what is already in the document stays (and can be undone)."""
@@ -285,14 +244,11 @@ class RestorationController(QObject):
 
     # -- results, on the UI thread ----------------------------------------------------------------
     def _received(self, payload) -> None:
-        if isinstance(payload, RestoredChunk):
+        if isinstance(payload, Region):
             if payload.pass_id == self._pass_id:
-                self._queue.append(payload)
+                self._queue.append(payload.region)
                 if not self._pump.isActive():
                     self._wait()
-        elif isinstance(payload, Authored):
-            if payload.pass_id == self._pass_id:
-                self._written = payload.written
         elif isinstance(payload, Note):
             if payload.pass_id == self._pass_id and payload.text not in self._told:
                 self._told.add(payload.text)
@@ -316,8 +272,6 @@ class RestorationController(QObject):
             self._drain_slice()
 
     def _drain_slice(self) -> None:
-        from editor.restore import make_suggestions
-
         doc = self.transcript
         if doc is None:
             return
@@ -328,47 +282,22 @@ class RestorationController(QObject):
             return
         began = time.perf_counter()
         found: list = []
-        spans: list[tuple[int, int]] = []  # the words restored: their proposed paragraph breaks
+        spans: list[tuple[int, int]] = []  # the words proposed for: their proposed paragraph breaks
         taken = 0                          # are placed again at the sentence ends now known
         while self._queue and taken < self._slice_words:
-            chunk = self._queue.popleft()
+            region = self._queue.popleft()
             room = self._slice_words - taken
-            if len(chunk.ids) > room:  # a long region: the rest waits for the next slice
-                self._queue.appendleft(RestoredChunk(
-                    chunk.pass_id, chunk.revision, chunk.start + room, chunk.ids[room:],
-                    chunk.predictions[room:]))
-                chunk = RestoredChunk(chunk.pass_id, chunk.revision, chunk.start, chunk.ids[:room],
-                                      chunk.predictions[:room])
-            taken += len(chunk.ids)
-            self._done_words += len(chunk.ids)
-            if chunk.revision != doc.words_revision:
+            if len(region.ids) > room:  # a long region: the rest waits for the next slice
+                region, rest = _split(region, room)
+                self._queue.appendleft(rest)
+            taken += len(region.ids)
+            self._done_words += len(region.ids)
+            if region.revision != doc.words_revision:
                 self._stale = True
                 continue
-            tokens = [doc.token(i) for i in chunk.ids]
-            first = doc.index_of(chunk.ids[0])
-            lexicon, prior = getattr(self.restorer, "lexicon", None), getattr(self.restorer, "author_prior", None)
-            names = getattr(self.restorer, "may_capitalize_after_comma", None)
-            if self.only is not None:
-                # the pasted words only, run by run, each after the mark before it as the text
-                # stands (the words around were read for context: what the model would change
-                # there is not proposed, so the case must not follow it), raw words or not
-                inside = [k for k, i in enumerate(chunk.ids) if i in self.only]
-                if not inside:
-                    continue
-                made = []
-                for _, run in itertools.groupby(enumerate(inside), key=lambda pair: pair[1] - pair[0]):
-                    ks = [k for _, k in run]
-                    a, b = ks[0], ks[-1] + 1
-                    made += make_suggestions(tokens[a:b], chunk.predictions[a:b], lexicon, author_prior=prior,
-                                             written=self._written, mark_before=self._mark_before(doc, chunk.ids[a]),
-                                             follow_marks=True, comma_capital=names)
-                spans.append((first + inside[0], first + inside[-1] + 1))
-            else:
-                made = make_suggestions(tokens, chunk.predictions, lexicon, author_prior=prior,
-                                        written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]),
-                                        comma_capital=names)
-                spans.append((first, first + len(chunk.ids)))
-            found += self._pending_changes(doc, chunk.ids, made) if self.only_pending else made
+            spans += region.proposed  # (indices as the words stand: their revision is the pass's)
+            made = list(region.suggestions)
+            found += self._pending_changes(doc, region.ids, made) if self.only_pending else made
         if found:
             self.applying = True
             try:
@@ -394,7 +323,7 @@ class RestorationController(QObject):
         elif self._worker_done is not None:
             self._end(self._worker_done)
 
-    def _pending_changes(self, doc: Transcript, ids, made) -> list:
+    def _pending_changes(self, doc: Transcript, ids: Sequence[int], made: list[Suggestion]) -> list:
         """The changes a re-suggest makes to tokens ``ids``, given the new pass's suggestions
         ``made`` for them: a pending suggestion of the model's takes the new proposal or goes where
         the new pass agrees with the text; nothing else changes (see the module's note)."""
@@ -418,19 +347,6 @@ class RestorationController(QObject):
         self.resuggested = (changed, dropped)
         return changes
 
-    @staticmethod
-    def _mark_before(doc: Transcript, token_id: int) -> str | None:
-        """The mark before a token as the text will stand (a pending suggestion's, else the written
-        one); None at the start of the text."""
-        from editor.core.document import Kind, State
-
-        index = doc.index_of(token_id)
-        if index == 0:
-            return None
-        prev = doc[index - 1]
-        s = doc.suggestion(prev.id, Kind.PUNCT)
-        return s.value if s is not None and s.state == State.PENDING else prev.punct
-
     def _worker_succeeded(self, result: PassResult) -> None:
         if result.pass_id != self._pass_id:
             return
@@ -440,6 +356,7 @@ class RestorationController(QObject):
 
     def _worker_failed(self, pass_id: int, err: BaseException) -> None:
         from editor.restore import Cancelled
+        from editor.restore.pipeline import NothingToRestore, NotTheLanguage
 
         if pass_id != self._pass_id:
             return
@@ -448,6 +365,9 @@ class RestorationController(QObject):
             return
         if isinstance(err, NotTheLanguage):
             self._skipped = self.transcript
+            self._end(f"skipped: {err}; Restore again runs it anyway")
+            return
+        if isinstance(err, NothingToRestore):
             self._end(f"skipped: {err}")
             return
         self.error = str(err) or type(err).__name__
@@ -475,3 +395,14 @@ class RestorationController(QObject):
             self.start(doc, only=only)
         else:
             self.start(doc, only_pending=self.only_pending, learned=self._learned)
+
+
+def _split(region: RestoredRegion, n: int) -> tuple[RestoredRegion, RestoredRegion]:
+    """A region's first ``n`` words and the rest, each with its suggestions and the words proposed for."""
+    cut = region.start + n
+    head_ids = frozenset(region.ids[:n])
+    k = next((k for k, s in enumerate(region.suggestions) if s.token_id not in head_ids), len(region.suggestions))
+    head = tuple((a, min(b, cut)) for a, b in region.proposed if a < cut)
+    tail = tuple((max(a, cut), b) for a, b in region.proposed if b > cut)
+    return (RestoredRegion(region.revision, region.start, region.ids[:n], region.suggestions[:k], head),
+            RestoredRegion(region.revision, cut, region.ids[n:], region.suggestions[k:], tail))

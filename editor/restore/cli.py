@@ -8,8 +8,12 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from editor.core.arguments import add_batch_arguments, add_encoding_argument, add_force_argument, probability
+
+if TYPE_CHECKING:
+    from editor.restore.pipeline import PassSettings
 
 
 def add_parser(subparsers) -> None:
@@ -49,6 +53,27 @@ def add_parser(subparsers) -> None:
     learned_cli.add_parser(subparsers)
 
 
+def pass_settings(args: argparse.Namespace) -> PassSettings:
+    """The restoration pass's settings from `stet restore`'s arguments (one file or a batch). A
+    profile named with --learned-from is checked here, once, before any file is read: a name
+    that is not kept, or a damaged one, is a bad argument."""
+    from editor.core.errors import UserError
+    from editor.restore.pipeline import PassSettings
+
+    if args.learned_from:
+        from editor.restore.learned import load_learned
+
+        try:
+            kept = load_learned(args.learned_from)
+        except ValueError as err:
+            raise UserError(f"--learned-from: {err}") from None
+        if kept is None:
+            raise UserError(f"--learned-from: no learned profile {args.learned_from!r} "
+                            "(see `stet learned --profiles`)")
+    return PassSettings(lexicon=not args.no_lexicon, learned=args.learned, profile=args.learned_from,
+                        any_language=args.any_language)
+
+
 def run_restore(args: argparse.Namespace) -> int:
     from editor.core.errors import UserError
     from editor.core.formats import can_write, read_any, write_any
@@ -66,11 +91,10 @@ def run_restore(args: argparse.Namespace) -> int:
         if not os.access(folder, os.W_OK):
             raise UserError(f"{args.output}: the folder {folder} is not writable")
         check_output(args.output, [args.input], force=args.force)
+    settings = pass_settings(args)
     doc = read_any(args.input, args.encoding)
     for w in doc.metadata.warnings:
         print(f"stet: warning: {args.input}: {w}", file=sys.stderr)
-    if not len(doc):
-        raise UserError(f"{args.input}: no words to restore (the file is empty or holds no text)")
     from editor.core.threads import configure_threads
 
     configure_threads()  # before torch loads: no more threads than free cores, none spinning
@@ -85,10 +109,11 @@ def run_restore(args: argparse.Namespace) -> int:
         rate = done / max(time.monotonic() - t0, 1e-6)
         bar.update(done / total, format_eta((total - done) / rate if rate else None))
 
+    def on_note(note: str) -> None:
+        print(f"stet: warning: {args.input}: {note}", file=sys.stderr)
+
     try:
-        restore_transcript(restorer, doc, on_words, lexicon=not args.no_lexicon, learned=args.learned,
-                           profile=args.learned_from,
-                           any_language=args.any_language, name=args.input)
+        restore_transcript(restorer, doc, settings, name=args.input, on_words=on_words, on_note=on_note)
     finally:
         bar.close()
     policy = RenderPolicy(args.min_confidence)

@@ -1,64 +1,239 @@
-"""A whole transcript through the model: what `stet restore` does to one file, single or in a batch.
+"""One restoration pass over a document's words: what the window, `stet restore` and a batch worker
+all run, so that the same file and settings give the same suggestions wherever it is restored.
 
-Both paths call :func:`restore_transcript`, so a file restored in a batch is byte for byte the file
-restored on its own.
+A pass refuses an empty text (`NothingToRestore`) and, unless asked, a text that does not look like
+the model's language (`NotTheLanguage`). It applies what was learned from reviews; an adaptation
+that cannot be applied (a damaged profile or lexicon) is reported in one line (``on_note``) and the
+pass goes on with less: without what reviews taught, then with the model alone. It restores the
+words region by region and builds each region's suggestions as it becomes final (``on_region``).
+Where the pass runs (a worker thread, a process) and what is done with its suggestions is the
+caller's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from editor.core.document import Transcript
+from editor.core.document import Kind, Suggestion, Token, Transcript, WordsSnapshot
+from editor.core.errors import UserError
 
 if TYPE_CHECKING:
     from editor.restore.inference import Restorer
     from editor.restore.prediction import WordPrediction
 
-#: Inputs shorter than this are restored in one go, without progress reports.
-PROGRESS_MIN_WORDS = 2000
+log = logging.getLogger(__name__)
+
+#: Words read either side of words restored on their own (a paste), for context.
+WORDS_AROUND = 60
 
 
-def restore_transcript(restorer: Restorer, doc: Transcript, on_words: Callable[[int, int], None] | None = None,
-                       *, lexicon: bool = True, learned: bool = False, any_language: bool = False,
-                       name: str = "the text", profile: str | None = None) -> Transcript:
-    """Put the model's suggestions on ``doc`` (pending, one undo step) and name the model in it.
+class NotTheLanguage(UserError):
+    """The text does not look like the restorer's language; the pass did not run."""
 
-    What was learned from reviews is applied first (the user lexicon unless ``lexicon`` is False,
-    the project's forms, and with ``learned`` the adaptation kept for its language and speakers;
-    see editor.restore.learned.adaptation_for; ``profile``: a kept profile chosen on purpose, whatever
-    the document's language and speakers). ``on_words(done, total)`` is called as regions of a
-    long text are finished. A text that does not look like the model's language is refused
-    (UserError naming ``name``) unless ``any_language``. Text with written marks or capitals keeps
-    them unless the model's evidence outweighs the author's (the model's author prior)."""
-    from editor.restore.learned import adaptation_for
-    from editor.restore.suggest import make_suggestions
 
-    tokens = doc.tokens
-    words = [t.word for t in tokens]
-    check = restorer.language_check(words)
-    if not check.matches and not any_language:
-        from editor.core.errors import UserError
+class NothingToRestore(UserError):
+    """The text has no words; the pass did not run."""
 
-        raise UserError(f"{name}: not restored: {check.message}; --any-language restores it anyway")
+
+@dataclass(frozen=True, slots=True)
+class PassSettings:
+    """What a pass applies besides the model, and whether it checks the language."""
+
+    lexicon: bool = True  # the user lexicon (a project's own forms always apply)
+    learned: bool = False  # what reviews of the document's language and speakers taught
+    profile: str | None = None  # a kept profile chosen on purpose, whatever the language and speakers
+    any_language: bool = False  # restore a text that does not look like the model's language
+
+
+@dataclass(frozen=True, slots=True)
+class PassSource:
+    """What a pass reads of a document, taken on the document's thread without copying the words
+    (the token tuple is immutable; the snapshot is taken where the pass runs).
+
+    ``marks``: the mark after word ``i`` as the text will stand, where a pending suggestion
+    changes the written one, for the words just before those the pass proposes for (a paste)."""
+
+    tokens: tuple[Token, ...]
+    snapshot: Callable[[], WordsSnapshot]
+    extra: Mapping[str, object]
+    language: str | None
+    marks: Mapping[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, doc: Transcript, marks: Mapping[int, str] | None = None) -> PassSource:
+        return cls(doc.tokens, doc.snapshot_later(), dict(doc.metadata.extra), doc.metadata.language,
+                   dict(marks or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class RestoredRegion:
+    """Words ``start:start + len(ids)`` of the snapshot taken at ``revision`` restored, and the
+    suggestions made for words ``proposed`` (indices: all of them, or a paste's) in token order."""
+
+    revision: int
+    start: int
+    ids: tuple[int, ...]
+    suggestions: tuple[Suggestion, ...]
+    proposed: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PassOutcome:
+    model_name: str
+    words: int  # words restored (a paste's context included)
+    notes: tuple[str, ...]  # what the person should read once (an adaptation left out)
+
+
+def run_pass(restorer: Restorer, source: PassSource, settings: PassSettings = PassSettings(), *,
+             on_region: Callable[[RestoredRegion], None] | None = None,
+             on_note: Callable[[str], None] | None = None, cancel: object = None,
+             pause: Callable[[], object] | None = None, priority: tuple[int, int] | None = None,
+             only: Collection[int] | None = None) -> PassOutcome:
+    """Restore ``source``'s words with ``restorer``; see the module's note.
+
+    ``cancel``, ``pause`` and ``priority`` (the words shown first) go to ``Restorer.restore``.
+    ``only``: the indices of the words to propose for (words pasted into a restored text, raw
+    whatever the text around them); the pass reads ``WORDS_AROUND`` words either side of them for
+    context and skips the language check (the text's was checked when it was restored)."""
+    tokens = source.tokens
+    if not tokens:
+        raise NothingToRestore("no words to restore (the text is empty)")
+    snapshot = source.snapshot()
+    span = None
+    if only is not None:
+        found = sorted(only)
+        span = (max(0, found[0] - WORDS_AROUND), min(len(tokens), found[-1] + 1 + WORDS_AROUND))
+    elif not settings.any_language:
+        check = restorer.language_check(snapshot.words)
+        if not check.matches:
+            raise NotTheLanguage(check.message)
+    notes = _adapt(restorer, source, settings)
+    for note in notes:
+        if on_note is not None:
+            on_note(note)
+    lo, hi = span if span is not None else (0, len(tokens))
+    builder = _Builder(restorer, tokens, snapshot, source.marks, only)
+
+    def on_chunk(a: int, b: int, predictions: list[WordPrediction]) -> None:
+        if pause is not None:  # the suggestions are built in Python: the window may want its turn
+            pause()
+        region = builder.region(lo + a, lo + b, predictions)
+        if on_region is not None:
+            on_region(region)
+
+    restorer.restore(snapshot.words[lo:hi], on_chunk=on_chunk, cancel=cancel, pause=pause,
+                     priority=priority if span is None else None,
+                     paragraph_starts=[p - lo for p in snapshot.paragraph_starts if lo <= p < hi])
+    return PassOutcome(restorer.name, hi - lo, tuple(notes))
+
+
+def _adapt(restorer: Restorer, source: PassSource, settings: PassSettings) -> list[str]:
+    """Apply what was learned, and where it cannot be, less: without what reviews taught, then the
+    model alone. Returns the notes that say so (one line each)."""
+    from editor.restore.learned import adaptation_from
+
+    notes: list[str] = []
+    inputs = (source.extra, source.language, frozenset(t.speaker for t in source.tokens if t.speaker))
     try:
-        restorer.adapt(adaptation_for(doc, lexicon=lexicon, learned=learned, profile=profile))
-    except ValueError as err:  # a damaged learned file, or a chosen profile that is not kept
-        from editor.core.errors import UserError
+        restorer.adapt(adaptation_from(*inputs, lexicon=settings.lexicon, learned=settings.learned,
+                                       profile=settings.profile, notes=notes))
+        return notes
+    except (UserError, ValueError) as err:
+        log.warning("restoring without what Stet learned: %s", err)
+        why = err
+    if settings.learned or settings.profile:
+        try:  # the person's own lexicon (and the project's forms) still apply
+            restorer.adapt(adaptation_from(*inputs, lexicon=settings.lexicon))
+            return [*notes, f"Restoring without what Stet learned ({why})"
+                    + ("; your lexicon is used" if settings.lexicon else "")]
+        except (UserError, ValueError) as again:
+            why = again
+    restorer.adapt(None)
+    return [*notes, f"Restoring without what Stet learned or your lexicon: {why}"]
 
-        raise UserError(str(err)) from None
+
+class _Builder:
+    """Suggestions for each region of a pass as it becomes final, each region's case following the
+    mark before it as the text will stand (this pass's where it reached the word before)."""
+
+    def __init__(self, restorer: Restorer, tokens: Sequence[Token], snapshot: WordsSnapshot,
+                 marks: Mapping[int, str], only: Collection[int] | None) -> None:
+        from editor.restore.suggest import authored
+
+        self.tokens, self.snapshot, self.marks = tokens, snapshot, marks
+        self.only = None if only is None else frozenset(only)
+        # pasted raw words were written by no one, whatever the text around them: the model's say
+        # is all the evidence there is for them (see make_suggestions' author prior)
+        self.written = authored(tokens if only is None else [tokens[i] for i in sorted(only)])
+        self.lexicon = getattr(restorer, "lexicon", None)
+        self.prior = getattr(restorer, "author_prior", None)
+        self.names = getattr(restorer, "may_capitalize_after_comma", None)
+        self.after: dict[int, str] = {}  # the mark this pass leaves after the last word of each run
+
+    def mark_before(self, index: int) -> str | None:
+        if index == 0:
+            return None
+        found = self.after.get(index - 1)
+        return found if found is not None else self.marks.get(index - 1, self.tokens[index - 1].punct)
+
+    def region(self, a: int, b: int, predictions: Sequence[WordPrediction]) -> RestoredRegion:
+        from editor.restore.suggest import make_suggestions
+
+        if self.only is None:
+            runs = [(a, b)]
+        else:  # the pasted words only, run by run (the words around were read for context)
+            runs = _runs([i for i in range(a, b) if i in self.only])
+        made: list[Suggestion] = []
+        for ra, rb in runs:
+            part = make_suggestions(self.tokens[ra:rb], predictions[ra - a:rb - a], self.lexicon,
+                                    author_prior=self.prior, written=self.written,
+                                    mark_before=self.mark_before(ra),
+                                    follow_marks=True if self.only is not None else None,
+                                    comma_capital=self.names)
+            last = self.tokens[rb - 1]
+            self.after[rb - 1] = next((s.value for s in reversed(part)
+                                       if s.token_id == last.id and s.kind == Kind.PUNCT), last.punct)
+            made += part
+        return RestoredRegion(self.snapshot.revision, a, self.snapshot.ids[a:b], tuple(made), tuple(runs))
+
+
+def _runs(indices: list[int]) -> list[tuple[int, int]]:
+    """Sorted indices as runs of consecutive ones: [3, 4, 5, 9] -> [(3, 6), (9, 10)]."""
+    runs: list[tuple[int, int]] = []
+    for i in indices:
+        if runs and runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], i + 1)
+        else:
+            runs.append((i, i + 1))
+    return runs
+
+
+def restore_transcript(restorer: Restorer, doc: Transcript, settings: PassSettings = PassSettings(), *,
+                       name: str = "the text", on_words: Callable[[int, int], None] | None = None,
+                       on_note: Callable[[str], None] | None = None) -> Transcript:
+    """What `stet restore` does to one file, alone or in a batch: `run_pass` over ``doc``, its
+    suggestions put on it (pending, one undo step) and the model named in it. ``on_words(done,
+    total)`` follows the regions finished; ``on_note`` gets the pass's notes. A refused text is a
+    UserError naming ``name``."""
+    found: list[Suggestion] = []
     done = 0
 
-    def on_chunk(start: int, end: int, _preds: list[WordPrediction]) -> None:
+    def on_region(region: RestoredRegion) -> None:
         nonlocal done
-        done += end - start
-        if on_words is not None:  # always, when it is passed
-            on_words(done, len(words))
+        found.extend(region.suggestions)
+        done += len(region.ids)
+        if on_words is not None:
+            on_words(done, len(doc))
 
-    preds = restorer.restore(words, on_chunk=on_chunk if on_words and len(words) > PROGRESS_MIN_WORDS else None,
-                             paragraph_starts=doc.paragraph_starts)
-    doc.set_suggestions(make_suggestions(tokens, preds, restorer.lexicon, author_prior=restorer.author_prior,
-                                         comma_capital=getattr(restorer, "may_capitalize_after_comma", None)),
-                        text="Restore")
-    doc.set_metadata(restore_model=restorer.name)
+    try:
+        outcome = run_pass(restorer, PassSource.of(doc), settings, on_region=on_region, on_note=on_note)
+    except NotTheLanguage as err:
+        raise UserError(f"{name}: not restored: {err}; --any-language restores it anyway") from None
+    except NothingToRestore:
+        raise UserError(f"{name}: no words to restore (the file is empty or holds no text)") from None
+    doc.set_suggestions(found, text="Restore")
+    doc.set_metadata(restore_model=outcome.model_name)
     return doc

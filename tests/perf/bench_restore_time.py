@@ -74,7 +74,7 @@ def instrument() -> None:
 
     def _received(self, payload) -> None:
         s = STAMPS
-        if type(payload).__name__ == "RestoredChunk":
+        if type(payload).__name__ == "Region":
             s.marks.setdefault("first chunk", time.perf_counter())
             s.marks["last chunk"] = time.perf_counter()
             if s.waiting_since is None and not self._queue:

@@ -9,7 +9,7 @@ from editor.core.document import Transcript
 from editor.core.errors import UserError
 from editor.restore.inference import Restorer
 from editor.restore.package import write_checksums
-from editor.restore.pipeline import restore_transcript
+from editor.restore.pipeline import PassSettings, restore_transcript
 
 from .conftest import WORDS
 
@@ -34,7 +34,7 @@ def test_another_language_is_refused_in_one_line_unless_asked(english_model):
     with pytest.raises(UserError, match=r"^interview.txt: not restored: this text does not look like English"):
         restore_transcript(r, doc, name="interview.txt")
     assert not doc.suggestions()
-    restore_transcript(r, doc, any_language=True)
+    restore_transcript(r, doc, PassSettings(any_language=True))
     assert doc.suggestions()
 
 

@@ -1,0 +1,178 @@
+"""The window, `stet restore` and a batch worker run the same restoration pass
+(editor.restore.pipeline.run_pass): the same file and settings give the same suggestions in all
+three, and each falls back, refuses or reports the same way (the shipped model, small texts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from editor.core.document import Kind, Transcript
+from editor.core.errors import UserError
+from editor.restore.pipeline import PassSettings
+
+RAW = ("so we went down to the station on saturday and nobody was there i asked dana what happened "
+       "and she said the library had moved to the school hall last week okay so what do we do now")
+WRITTEN = ("So we went down to the station on Saturday, and nobody was there. i asked Dana what happened "
+           "and she said the library had moved to the school hall last week okay. so what do we do now")
+GERMAN = ("also ich habe mit dem mann gesprochen und er hat gesagt dass die firma im nächsten jahr nach berlin "
+          "umziehen will wir waren alle ein bisschen überrascht weil niemand davon wusste")
+
+
+def suggestions(doc: Transcript) -> list[tuple[int, str, str, tuple[tuple[str, float], ...]]]:
+    """A document's restoration suggestions, comparable across documents (proposed paragraph
+    breaks are the window's, made as a text is shown: not the pass's)."""
+    index = {t.id: i for i, t in enumerate(doc.tokens)}
+    return sorted((index[s.token_id], str(s.kind), s.value, tuple(sorted((k, round(p, 4)) for k, p in s.probs.items())))
+                  for s in doc.iter_suggestions() if s.kind != Kind.BREAK)
+
+
+def cli(path: Path, tmp_path: Path, capsys, *extra: str) -> tuple[int, list | None, str]:
+    """`stet restore PATH -o OUT.stet` in this process: exit code, suggestions written, stderr."""
+    from editor.cli import main
+    from editor.core.formats import read_any
+
+    out = tmp_path / f"cli-{path.stem}-{len(list(tmp_path.iterdir()))}.stet"
+    code = main(["restore", str(path), "-o", str(out), "--device", "cpu", "-q", *extra])
+    err = capsys.readouterr().err
+    return code, suggestions(read_any(out)) if out.exists() else None, err
+
+
+def batch(path: Path, tmp_path: Path, settings: PassSettings) -> tuple[list, tuple[str, ...]]:
+    """What a batch worker does to one file (editor.batch.jobs.RestoreJob): suggestions, warnings."""
+    from editor.batch.jobs import RestoreJob
+    from editor.core.formats import read_any
+
+    job = RestoreJob(None, "cpu", 0.0, settings)
+    job.load(threads=None)
+    out = tmp_path / f"batch-{path.stem}.stet"
+    outcome = job.run(path, out, lambda fraction: None)
+    return suggestions(read_any(out)), outcome.warnings
+
+
+@pytest.fixture
+def shipped(settings):
+    settings.set("engine.restore_model", "")  # the shipped model (tens of thousands of words a second)
+    return settings
+
+
+@pytest.fixture
+def window(qtbot, shipped):
+    from editor.gui import MainWindow
+
+    w = MainWindow(shipped, interactive=False)
+    qtbot.addWidget(w)
+    w.resize(1000, 700)
+    w.show()
+    return w
+
+
+def in_window(window, qtbot, path: Path) -> tuple[str, list, list[str]]:
+    """The window opens ``path`` and restores it: how it ended, its suggestions, the notes shown."""
+    notes: list[str] = []
+    window.restoration.note.connect(notes.append)
+    with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+        window.open_path(path)
+    return window.restoration_status, suggestions(window.transcript), notes
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("text", [RAW, WRITTEN], ids=["raw", "written"])
+def test_the_window_the_command_and_a_batch_give_the_same_suggestions(window, qtbot, tmp_path, capsys, text):
+    from editor.core.lexicon import UserLexicon
+
+    lexicon = UserLexicon.load()
+    lexicon.learn({"dana": "DaNa"})  # the person's own form: all three apply it
+    lexicon.save()
+    path = write(tmp_path, "talk.txt", text)
+    code, by_cli, err = cli(path, tmp_path, capsys, "--learned")
+    assert code == 0 and err == "", err
+    by_batch, warnings = batch(path, tmp_path, PassSettings(learned=True))
+    status, by_window, notes = in_window(window, qtbot, path)
+    assert status == "done" and not notes
+    assert by_cli and ("DaNa" in {s[2] for s in by_cli})
+    assert by_window == by_cli == by_batch and warnings == ()
+
+
+def test_the_sample_talk_is_restored_alike_in_all_three(window, qtbot, tmp_path, capsys):
+    """310 words in paragraphs: several regions, the window's first the ones shown."""
+    from editor.core.paths import resource_path
+
+    path = resource_path("samples", "sample.txt")
+    _, by_cli, _ = cli(path, tmp_path, capsys)
+    by_batch, _ = batch(path, tmp_path, PassSettings())
+    window.settings.set("review.use_learned", False)
+    _, by_window, _ = in_window(window, qtbot, path)
+    assert len(by_cli) > 50 and by_window == by_cli == by_batch
+
+
+@pytest.mark.parametrize("broken", ["lexicon", "profile"])
+def test_an_adaptation_that_cannot_be_applied_is_said_in_one_line_and_left_out_alike(
+        window, qtbot, tmp_path, capsys, broken):
+    """A damaged lexicon: the model alone restores; a damaged learned profile: the lexicon still
+    applies. Nothing is refused, and each caller says so once, in one line."""
+    from editor.core.lexicon import UserLexicon
+    from editor.restore.learned import learned_dir, profile_key
+
+    path = write(tmp_path, "talk.txt", RAW)
+    if broken == "lexicon":
+        UserLexicon.load().path.parent.mkdir(parents=True, exist_ok=True)
+        UserLexicon.load().path.write_text("{not json", encoding="utf-8")
+        said = "Restoring without what Stet learned or your lexicon: "
+    else:
+        lexicon = UserLexicon.load()
+        lexicon.learn({"dana": "DaNa"})
+        lexicon.save()
+        (learned_dir() / f"{profile_key(None, [])}.json").write_text("{not json", encoding="utf-8")
+        said = "Restoring without what Stet learned ("
+    code, by_cli, err = cli(path, tmp_path, capsys, "--learned")
+    assert code == 0 and err.count("\n") == 1 and said in err, err
+    by_batch, warnings = batch(path, tmp_path, PassSettings(learned=True))
+    status, by_window, notes = in_window(window, qtbot, path)
+    assert status == "done"
+    assert len(warnings) == 1 and said in warnings[0] and len(notes) == 1 and said in notes[0]
+    assert "\n" not in notes[0] and notes[0] == warnings[0] and err.endswith(f": {notes[0]}\n")
+    assert by_window == by_cli == by_batch
+    if broken == "lexicon":  # what the model alone gives
+        assert by_cli == cli(path, tmp_path, capsys, "--no-lexicon")[1]
+    else:
+        assert "DaNa" in {s[2] for s in by_cli}
+
+
+def test_a_text_in_another_language_is_refused_alike_until_asked(window, qtbot, tmp_path, capsys):
+    path = write(tmp_path, "interview.txt", GERMAN)
+    code, by_cli, err = cli(path, tmp_path, capsys)
+    assert code == 1 and by_cli is None and err.count("\n") == 1
+    assert "interview.txt: not restored: this text does not look like English" in err
+    with pytest.raises(UserError, match="interview.txt: not restored: this text does not look like English"):
+        batch(path, tmp_path, PassSettings())
+    status, by_window, _ = in_window(window, qtbot, path)
+    assert status.startswith("skipped: this text does not look like English") and by_window == []
+    # asked for: restored, alike
+    code, by_cli, err = cli(path, tmp_path, capsys, "--any-language")
+    assert code == 0 and by_cli
+    by_batch, _ = batch(path, tmp_path, PassSettings(any_language=True))
+    with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+        window.start_restoration()  # Restore again
+    assert window.restoration_status == "done"
+    assert suggestions(window.transcript) == by_cli == by_batch
+
+
+def test_an_empty_text_is_refused_alike(window, qtbot, tmp_path, capsys):
+    path = write(tmp_path, "empty.txt", "")
+    code, by_cli, err = cli(path, tmp_path, capsys)
+    assert code == 1 and by_cli is None and err.count("\n") == 1 and "empty.txt: no words to restore" in err
+    with pytest.raises(UserError, match="empty.txt: no words to restore"):
+        batch(path, tmp_path, PassSettings())
+    status, _, _ = in_window(window, qtbot, path)
+    assert status == "skipped"  # an empty text is not restored as it opens
+    with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+        window.start_restoration()  # Restore again
+    assert window.restoration_status.startswith("skipped: no words to restore")
+    assert suggestions(window.transcript) == []
