@@ -12,7 +12,6 @@ import ctypes
 import gc
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -52,6 +51,12 @@ def configure_process(*, gui: bool = False) -> None:
     _configured["gui"] = int(gui)
 
 
+def configured_for_gui() -> bool:
+    """Whether :func:`configure_process` set this process up for the window (its turns are then
+    followed: editor.gui.turns)."""
+    return bool(_configured.get("gui"))
+
+
 def configured_threads() -> int | None:
     """The thread count :func:`configure_process` chose, or None when it chose none."""
     return _configured.get("threads")
@@ -69,88 +74,6 @@ def make_singletons_immortal() -> None:
     for obj in (None, True, False):
         ctypes.c_ssize_t.from_address(id(obj)).value += _BALLAST  # ob_refcnt is the first field
     _immortal = True
-
-
-# -- the window's thread first -----------------------------------------------------------------
-# A background thread running Python beside the window's thread takes the GIL every time the
-# window's thread lets go of it in a Qt call, and the window's thread then waits a switch interval
-# or more to get it back, each time: a turn of the event loop with 6-8 ms of the window's own CPU
-# lasted 40-60 ms while a restoration's worker and the recovery file's write-ahead ran
-# (tests/perf/bench_gui_stalls.py --threads). So the window marks its long steps
-# (:func:`window_busy`: a slice of restoration results, of the suggestion list, a repaint of the
-# text), and background work that can wait gives way between its pieces while one runs
-# (:func:`give_way`). Qt's own event-loop signals cannot mark them: its timers and painting run
-# after it says it is about to wait.
-#: A background thread waits for the window's step to end at most until the step is this old: a
-#: longer one is no ordinary step (the window's thread may itself wait for that thread: a save
-#: finishing, a write in flight at close), and background work then goes on at once.
-TURN_S = 0.03
-_window_idle = threading.Event()
-_window_idle.set()
-_main_ident = threading.main_thread().ident
-_turn = {"followed": False, "began": 0.0, "depth": 0}
-_given: list[float] = [0, 0.0]  # times a background thread gave way, seconds it waited (``given_way``)
-
-
-def follow_window_turns() -> bool:
-    """Whether background work should give way to the window's steps (:func:`give_way`): only in
-    the window's own process (after ``configure_process(gui=True)``). True when they are followed
-    from now on."""
-    _turn["followed"] = bool(_configured.get("gui"))
-    return bool(_turn["followed"])
-
-
-def follow_window_turns_now() -> bool:
-    """Whether the window's steps are followed now (background work gives way to them)."""
-    return bool(_turn["followed"])
-
-
-def stop_following_window_turns() -> None:
-    """Background work no longer waits for the window (it closes, or a test is done)."""
-    _turn["followed"] = False
-    _window_idle.set()
-
-
-@contextmanager
-def window_busy() -> Iterator[None]:
-    """A step of the window's thread (it may nest) during which background work gives way."""
-    if not _turn["followed"] or threading.get_ident() != _main_ident:
-        yield
-        return
-    if _turn["depth"] == 0:
-        _turn["began"] = time.perf_counter()
-        _window_idle.clear()
-    _turn["depth"] += 1
-    try:
-        yield
-    finally:
-        _turn["depth"] -= 1
-        if _turn["depth"] == 0:
-            _window_idle.set()
-
-
-def give_way() -> float:
-    """On a background thread, between two pieces of its Python work: while the window's thread
-    runs a step (:func:`window_busy`), wait (holding no GIL) until it ends, at most until it is
-    ``TURN_S`` old. Returns the seconds waited. On the window's own thread, or where the window's
-    steps are not followed (commands, tests), it returns at once."""
-    if _window_idle.is_set() or threading.get_ident() == _main_ident:
-        return 0.0
-    now = time.perf_counter()
-    left = _turn["began"] + TURN_S - now
-    if left <= 0.0:
-        return 0.0
-    _window_idle.wait(left)
-    waited = time.perf_counter() - now
-    _given[0] += 1  # (a count for benchmarks: a lost update between threads does no harm)
-    _given[1] += waited
-    return waited
-
-
-def given_way() -> tuple[int, float]:
-    """How many times background threads gave way to the window's steps, and the seconds they
-    waited in all, since the process started (tests/perf/bench_gui_stalls.py reports them)."""
-    return int(_given[0]), _given[1]
 
 
 # -- the garbage collector ---------------------------------------------------------------------

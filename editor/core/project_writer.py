@@ -52,9 +52,11 @@ class ProjectWriter:
     """Writes the projects of one document from its captures (a ``DocumentTracker``'s, in the
     order taken), keeping the suggestions as they say (``SuggestionMirror``) and the JSON of each
     run of tokens (``EncodeCache``): a save re-encodes only what changed since the last one.
-    One write at a time; after a failed write use a new writer and a new tracker."""
+    One write at a time; after a failed write use a new writer and a new tracker. ``give_way``:
+    waits while a step of the window runs (editor.gui.turns): the encoding rests then."""
 
-    def __init__(self) -> None:
+    def __init__(self, give_way: Callable[[], float] | None = None) -> None:
+        self.give_way = give_way
         self._mirror = SuggestionMirror()
         self._cache = EncodeCache()
         self._lock = threading.Lock()
@@ -66,7 +68,7 @@ class ProjectWriter:
         began = time.perf_counter()
         target = Path(path)
         with self._lock:
-            head, entries = state.parts(self._cache, self._mirror, target)
+            head, entries = state.parts(self._cache, self._mirror, target, give_way=self.give_way)
             tables = self._mirror.tables
             suggestions = tuple(itertools.chain.from_iterable(t.values() for t in tables))
             forms = forms_of(state.tokens, tables[_KINDS.index(Kind.CASE)].get, tables[_KINDS.index(Kind.PUNCT)].get)

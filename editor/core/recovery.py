@@ -23,6 +23,7 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from editor.core.atomic import atomic_write, fsync_folder
@@ -78,6 +79,8 @@ class RecoverySlot(_Files):
         self._encoded_seq = -1  # the newest capture encoded (an older one is not written after it)
         self._journal = Journal()
         self._at = self.data  # where the journal is: DATA, or CLEAN while nothing is unsaved
+        #: waits while a step of the window runs (editor.gui.turns); the encoding rests between pieces
+        self.give_way: Callable[[], float] | None = None
 
     @classmethod
     def claim(cls, folder: Path) -> RecoverySlot:
@@ -106,7 +109,7 @@ class RecoverySlot(_Files):
                 self._mirror.apply(state)
                 return False
             self._encoded_seq = max(self._encoded_seq, state.seq)
-            head, entries = state.parts(self._cache, self._mirror)
+            head, entries = state.parts(self._cache, self._mirror, give_way=self.give_way)
         with self._io:
             if not self.owned or (generation is not None and generation != self.generation):
                 return False
@@ -130,7 +133,8 @@ class RecoverySlot(_Files):
                 self._mirror.apply(state)
                 return False
             self._encoded_seq = max(self._encoded_seq, state.seq)
-            head, entries = state.parts(self._cache, self._mirror, head=False)  # runs alone
+            head, entries = state.parts(self._cache, self._mirror, head=False,  # runs alone
+                                        give_way=self.give_way)
         with self._io:
             if (not self.owned or (generation is not None and generation != self.generation)
                     or self.data.exists()):

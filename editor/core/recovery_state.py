@@ -12,12 +12,11 @@ import operator
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from editor.core import process
 from editor.core.document import Kind, Metadata, SourceCue, Suggestion, Token, Transcript
 
 
@@ -99,8 +98,8 @@ class RecoveryState:
                 f'"suggestions":[{",".join(suggestions_json)}]}}').encode()
 
     def parts(self, cache: EncodeCache | None = None, mirror: SuggestionMirror | None = None,
-              path: str | os.PathLike[str] | None = None, *, head: bool = True
-              ) -> tuple[dict[str, Any], list[Encoded]]:
+              path: str | os.PathLike[str] | None = None, *, head: bool = True,
+              give_way: Callable[[], float] | None = None) -> tuple[dict[str, Any], list[Encoded]]:
         """The project's head (everything but tokens and suggestions; an empty dict when not
         ``head``) and its runs, in order; with the ``path`` it is written to, a recording in that
         file's folder is named relative to it (as ``stet_document`` does). The head's subtitle
@@ -110,10 +109,11 @@ class RecoveryState:
         applied to the mirror, and a run whose tokens are the very ones encoded last time and
         none of whose suggestions changed is reused without looking at its suggestions: the
         cost of an autosave follows the edit, not the length of the transcript. On a thread
-        other than the main one the encoding rests between pieces (``Pacer``)."""
+        other than the main one the encoding rests between pieces (``Pacer``, which waits with
+        ``give_way`` while a step of the window runs)."""
         from editor.core.formats.stet import stet_document
 
-        pacer = Pacer()
+        pacer = Pacer(give_way)
         if mirror is None or cache is None:
             mirror, cache = SuggestionMirror(), cache if cache is not None else EncodeCache()
             mirror.apply(dataclasses.replace(self, changes=None), pacer)
@@ -181,21 +181,24 @@ class Pacer:
     than the main one. A write ahead at 100,000 timed words is ~0.2 s of Python and JSON beside a
     restoration streaming in: without rests the window waited for the interpreter 90-200 ms at a
     time; at most half the time goes to the encoding, so a background write takes up to twice as
-    long. On the main thread (a last write when the window closes, tests) it never rests."""
+    long. On the main thread (a last write when the window closes, tests) it never rests.
+    ``give_way``: waits while a step of the window runs, returning the seconds waited
+    (editor.gui.turns.WindowTurns.give_way); None: no window to wait for."""
 
-    __slots__ = ("_since", "_worker")
+    __slots__ = ("_give_way", "_since", "_worker")
 
-    def __init__(self) -> None:
+    def __init__(self, give_way: Callable[[], float] | None = None) -> None:
         self._worker = threading.current_thread() is not threading.main_thread()
         self._since = time.perf_counter()
+        self._give_way = give_way
 
     def rest(self) -> None:
         if self._worker:
             worked = time.perf_counter() - self._since
             if worked >= WORK_S:
-                # while a step of the window runs, until it ends (process.give_way: the window
-                # then wants the interpreter most); else a rest as long as the work, as before
-                if not process.give_way():
+                # while a step of the window runs, until it ends (the window then wants the
+                # interpreter most); else a rest as long as the work, as before
+                if self._give_way is None or not self._give_way():
                     time.sleep(min(worked, REST_MAX_S))
                 self._since = time.perf_counter()
 _RUN_END = 512  # a run of tokens ends after a token whose id is a multiple of this, minus one

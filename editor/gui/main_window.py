@@ -45,6 +45,7 @@ from editor.gui.restoration import RestorationController
 from editor.gui.saving import ProjectSaver
 from editor.gui.session import Session
 from editor.gui.transcription import TranscriptionController
+from editor.gui.turns import WindowTurns
 from editor.gui.view_review import EDITING_NOTE
 from editor.gui.status_bar import StatusBar
 from editor.gui.unsure_words import UnsureWords
@@ -86,12 +87,14 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.disposer = Disposer(self)  # documents replaced, taken apart a slice at a time
         self._history_link = DocumentLinks()  # to the document's undo history
         # this session's recovery file (editor.gui.recovery), owned by a lock, not by the PID
-        self.autosaver = Autosaver(self)
-        process.follow_window_turns()  # background work gives way to the window's long steps
+        # the window's long steps, which background work gives way to (editor.gui.turns)
+        self.turns = WindowTurns()
+        self.turns.follow()
+        self.autosaver = Autosaver(self, give_way=self.turns.give_way)
         self.autosaver.saved.connect(self.autosaved)
         self.autosaver.failed.connect(self._autosave_failed)
         # the project is written off the UI thread (editor.gui.saving)
-        self.saver = ProjectSaver(self)
+        self.saver = ProjectSaver(self, give_way=self.turns.give_way)
         self.saver.written.connect(self._project_written)
         self.saver.failed.connect(self._project_not_written)
         self.setWindowTitle("Stet")
@@ -115,9 +118,9 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
     # -- building ----------------------------------------------------------------------------------
     def _build_body(self) -> None:
         settings = self.settings
-        self.view = QtTranscriptView(self.transcript, settings)
+        self.view = QtTranscriptView(self.transcript, settings, turns=self.turns)
         self.view.setObjectName("transcript-view")
-        self.panel = QtSuggestionList(self.transcript, settings)
+        self.panel = QtSuggestionList(self.transcript, settings, turns=self.turns)
         self.panel.setObjectName("suggestion-panel")
         self.view.current_changed.connect(self.panel.show_current)
         self.view.current_changed.connect(self._show_review_mode)
@@ -144,7 +147,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
 
     def _build_controllers(self) -> None:
         session, settings = self.session, self.settings
-        self.restoration = RestorationController(self)
+        self.restoration = RestorationController(self, turns=self.turns)
         self.restoration.after_slice = self.view.flush
         self.learning = LearningController(settings, self)
         self.learning.message.connect(self.show_status)
@@ -451,7 +454,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.restoration.cancel(quiet=True)
         self.transcription.cancel(quiet=True)
         process.release_collections()  # a cancelled pass does not end the hold itself
-        process.stop_following_window_turns()  # a write waited for below goes on at full speed
+        self.turns.stop()  # a write waited for below goes on at full speed
         self.playback.close()
         # closed by a script with work unsaved: keep it for the next start
         self.autosaver.close(keep=self.dirty and not self.interactive)

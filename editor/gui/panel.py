@@ -20,13 +20,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.core import process
 from editor.core.document import Kind, State, Suggestion, Token, Transcript
 from editor.core.settings import Settings
 from editor.core.text import join_mark
 from editor.gui.gutter import CUE_COLOUR
 from editor.gui.links import DocumentLinks
 from editor.gui.looks import BANDS, band_colour, band_of, describe_value, percent
+from editor.gui.turns import WindowTurns
 from editor.gui.unsure_words import UNSURE_COLOUR
 
 _FILTERS = ("All pending", "Low", "Medium", "High")
@@ -125,9 +125,11 @@ class QtSuggestionList(QWidget):
     counted = Signal(int)
     band_changed = Signal(object)  # the band the list is filtered to ("low", ...), None: all
 
-    def __init__(self, transcript: Transcript, settings: Settings, parent: QWidget | None = None) -> None:
+    def __init__(self, transcript: Transcript, settings: Settings, parent: QWidget | None = None, *,
+                 turns: WindowTurns | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
+        self._turns = turns if turns is not None else WindowTurns()  # the window's: a slice is a step
         self._transcript: Transcript | None = None
         self._links = DocumentLinks()  # to the document's signals
         self.busy = False  # restoration running: refresh less often
@@ -253,7 +255,7 @@ class QtSuggestionList(QWidget):
         self._scan_slice()
 
     def _scan_slice(self) -> None:
-        with process.window_busy():  # background work gives way meanwhile (process.give_way)
+        with self._turns.busy():  # background work gives way meanwhile (WindowTurns.give_way)
             self._scan_step()
 
     def _scan_step(self) -> None:

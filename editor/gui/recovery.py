@@ -16,6 +16,7 @@ a later start.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -55,10 +56,11 @@ class Autosaver(QObject):
     saved = Signal(str)  # path of the recovery file
     failed = Signal(str)  # why an autosave could not be written
 
-    def __init__(self, window, folder: Path | None = None) -> None:
+    def __init__(self, window, folder: Path | None = None, *, give_way: Callable[[], float] | None = None) -> None:
         super().__init__(window)
         self._window = window
         self.slot = RecoverySlot.claim(folder or recovery_dir())
+        self.slot.give_way = give_way  # the window's turns: the encoding rests while one runs
         self._pause = self._timer(AUTOSAVE_PAUSE_MS)
         self._deadline = self._timer(AUTOSAVE_MAX_MS)
         self._writing = False

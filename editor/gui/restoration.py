@@ -18,13 +18,17 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
-from editor.core import process
 from editor.core.document import Suggestion, Transcript
 from editor.gui.background import BackgroundOp
+from editor.gui.turns import WindowTurns
 from editor.restore.pipeline import WORDS_AROUND, PassSettings, PassSource, RestoredRegion, run_pass
+
+if TYPE_CHECKING:
+    from editor.restore.inference import Restorer
 
 _SLICE_SECONDS = 0.006  # UI time to spend on results per slice (suggestions, undo record, redraw)
 # Between slices the event loop paints and takes input. A slice waits the short gap while the
@@ -35,24 +39,29 @@ _SLICE_SECONDS = 0.006  # UI time to spend on results per slice (suggestions, un
 _SLICE_GAP_MS = 15  # when the window is busy
 _IDLE_GAP_MS = 1  # when it is idle
 _LATE_SECONDS = 0.003  # a timer this late means the loop had other work in the gap
-_RESTORERS: dict[tuple[str, str], object] = {}
-_RESTORERS_LOCK = threading.Lock()
 
 
-def load_restorer(model: str | None, device: str):
-    """The Restorer for a model directory (None: the shipped one), loaded once per process.
+class Restorers:
+    """The restorers a window has loaded: one per model directory (None: the shipped one) and
+    device, loaded once, shared by its restorations and its learning."""
 
-    Runs on a worker thread: this is where torch gets imported."""
-    key = (model or "", device)
-    with _RESTORERS_LOCK:
-        found = _RESTORERS.get(key)
-        if found is None:
-            # torch is imported here, not on the UI thread; its thread count was decided once when
-            # the window started (editor.core.process), not again for each model
-            from editor.restore import Restorer
+    def __init__(self) -> None:
+        self._loaded: dict[tuple[str, str], Restorer] = {}
+        self._lock = threading.Lock()
 
-            found = _RESTORERS[key] = Restorer.load(model or None, device=device)
-        return found
+    def get(self, model: str | None, device: str) -> Restorer:
+        """The restorer, loaded if it is not yet. Runs on a worker thread: this is where torch
+        gets imported."""
+        key = (model or "", device)
+        with self._lock:
+            found = self._loaded.get(key)
+            if found is None:
+                # torch is imported here, not on the UI thread; its thread count was decided once
+                # when the window started (editor.core.process), not again for each model
+                from editor.restore.inference import Restorer
+
+                found = self._loaded[key] = Restorer.load(model or None, device=device)
+            return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +102,12 @@ class RestorationController(QObject):
     progress = Signal(int, int)
     finished = Signal(str)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, *, turns: WindowTurns | None = None,
+                 restorers: Restorers | None = None) -> None:
         super().__init__(parent)
+        # the window's steps, which the pass gives way to and a slice of results is one of
+        self.turns = turns if turns is not None else WindowTurns()
+        self.restorers = restorers if restorers is not None else Restorers()
         self.model: str | None = None
         self.device = "auto"
         self.use_learned = True  # apply what reviews of this language and speakers taught
@@ -135,8 +148,8 @@ class RestorationController(QObject):
 
     def load_in_background(self) -> None:
         """Warm the model up (imports torch) without waiting for a document."""
-        model, device = self.model, self.device
-        BackgroundOp(self, lambda report: load_restorer(model, device)) \
+        model, device, restorers = self.model, self.device, self.restorers
+        BackgroundOp(self, lambda report: restorers.get(model, device)) \
             .success(self._loaded).failure(lambda err: None).run()
 
     def _loaded(self, restorer) -> None:
@@ -194,7 +207,7 @@ class RestorationController(QObject):
         self._total = len(transcript) if found is None else (
             min(len(transcript), found[-1] + 1 + WORDS_AROUND) - max(0, found[0] - WORDS_AROUND))
         cancel = self._cancel = threading.Event()
-        model, device = self.model, self.device
+        model, device, restorers, give_way = self.model, self.device, self.restorers, self.turns.give_way
         self._learned = learned
         settings = PassSettings(learned=self.use_learned if learned is None else learned, any_language=any_language)
         # what the pass reads, without copying the words here (20-40 ms of the UI thread at
@@ -204,11 +217,11 @@ class RestorationController(QObject):
 
         def work(report) -> PassResult:
             began = time.perf_counter()
-            restorer = load_restorer(model, device)
+            restorer = restorers.get(model, device)
             report(restorer)
-            # the worker's Python gives the window's turns the interpreter (process.give_way):
+            # the worker's Python gives the window's turns the interpreter (WindowTurns.give_way):
             # beside it, a turn of 6-8 ms of the window's own work took 40-60 ms
-            outcome = run_pass(restorer, source, settings, cancel=cancel, pause=process.give_way,
+            outcome = run_pass(restorer, source, settings, cancel=cancel, pause=give_way,
                                priority=priority, only=found,
                                on_region=lambda region: report(Region(pass_id, region)),
                                on_note=lambda text: report(Note(pass_id, text)))
@@ -268,7 +281,7 @@ class RestorationController(QObject):
         self._pump.setInterval(_SLICE_GAP_MS if late > _LATE_SECONDS else _IDLE_GAP_MS)
 
     def _drain(self) -> None:
-        with process.window_busy():  # the worker's Python waits meanwhile (process.give_way)
+        with self.turns.busy():  # the worker's Python waits meanwhile (WindowTurns.give_way)
             self._drain_slice()
 
     def _drain_slice(self) -> None:

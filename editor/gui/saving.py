@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -57,9 +58,10 @@ class ProjectSaver(QObject):
     written = Signal(object)  # SaveJob with its result
     failed = Signal(object)  # SaveJob with its error
 
-    def __init__(self, window) -> None:
+    def __init__(self, window, *, give_way: Callable[[], float] | None = None) -> None:
         super().__init__(window)
         self._window = window
+        self._give_way = give_way  # the window's turns: the encoding rests while one runs
         self._job: SaveJob | None = None
         self._queue: list[Path] = []
         self._tracker: DocumentTracker | None = None
@@ -131,7 +133,7 @@ class ProjectSaver(QObject):
         if self._tracker is None or self._tracker.doc is not doc:  # another document: all of it
             self._reset()
             self._tracker = DocumentTracker(doc)
-        writer = self._writer = self._writer or ProjectWriter()
+        writer = self._writer = self._writer or ProjectWriter(self._give_way)
         state: RecoveryState = self._tracker.capture(source=window.source, project=target)
         extra: ExtraFor | None = window.learning.recorder(doc)
         job = self._job = SaveJob(target, doc, doc.revision, doc.history.checkpoint())

@@ -17,7 +17,6 @@ from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
-from editor.core import process
 from editor.core.document import Kind, State, Transcript
 from editor.core.paragraphs import kept_lines
 from editor.core.settings import Settings
@@ -33,6 +32,7 @@ from editor.gui.looks import (  # noqa: F401  (names other modules and tests imp
     band_of,
     describe_value,
 )
+from editor.gui.turns import WindowTurns
 from editor.gui.view_build import BUILD_AT_ONCE, FIRST_BUILT, BuildMixin  # noqa: F401
 from editor.gui.view_editing import EditingMixin
 from editor.gui.view_pointer import PointerMixin
@@ -56,9 +56,10 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
     pasted = Signal(list, object)
 
     def __init__(self, transcript: Transcript, settings: Settings | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, turns: WindowTurns | None = None) -> None:
         super().__init__(parent)
         self.settings = settings or Settings()
+        self._turns = turns if turns is not None else WindowTurns()  # the window's: a repaint is a step
         self.setUndoRedoEnabled(False)  # undo lives in the transcript
         self.setAcceptDrops(False)  # files dropped here go to the window
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -217,7 +218,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._layout_gutter()
 
     def paintEvent(self, event) -> None:
-        with process.window_busy():  # background work gives way meanwhile (process.give_way)
+        with self._turns.busy():  # background work gives way meanwhile (WindowTurns.give_way)
             super().paintEvent(event)
             if self.cue_ids and len(self.text_map):
                 paint_cue_bars(self)

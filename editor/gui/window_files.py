@@ -175,11 +175,10 @@ class FileCommands:
             learned_at = job.revision
         from functools import partial
 
-        from editor.gui.restoration import load_restorer
-
-        # the restorer this window restores with, loaded once per process (on the worker thread)
+        # the restorer this window restores with, loaded once (on the worker thread)
         self._configure_restoration()  # the model the settings name, even before any pass ran
-        self.learning.loader = partial(load_restorer, self.restoration.model, self.restoration.device)
+        self.learning.loader = partial(self.restoration.restorers.get, self.restoration.model,
+                                       self.restoration.device)
         # what Stet has learned from it: from what was written, off this thread
         self.learning.remember(doc, written.forms, str(target.resolve()), tokens=written.tokens,
                                suggestions=written.suggestions, revision=learned_at)

@@ -23,15 +23,17 @@ def test_each_new_model_leaves_the_thread_count_alone(tiny_model_dir, tmp_path):
 
     import torch
 
-    from editor.gui.restoration import load_restorer
+    from editor.gui.restoration import Restorers
 
     before = torch.get_num_threads()
     other = tmp_path / "other"
     shutil.copytree(tiny_model_dir, other)
     torch.set_num_threads(3)
     try:
-        load_restorer(str(tiny_model_dir), "cpu")
-        load_restorer(str(other), "cpu")
+        restorers = Restorers()
+        first = restorers.get(str(tiny_model_dir), "cpu")
+        restorers.get(str(other), "cpu")
+        assert restorers.get(str(tiny_model_dir), "cpu") is first  # loaded once
         assert torch.get_num_threads() == 3  # decided once, at start (editor.core.process)
     finally:
         torch.set_num_threads(before)

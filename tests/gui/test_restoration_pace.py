@@ -36,27 +36,28 @@ def test_results_held_for_a_bulk_step_are_looked_at_again_after_the_long_gap(qtb
 
 def test_each_slice_of_results_is_a_step_background_work_waits_for(window, qtbot, monkeypatch):
     """In the window's process a slice of results (and its redraw) runs as a window step: the
-    restoration's worker, which passes process.give_way between its pieces, waits for it; between
+    restoration's worker, which passes the window's turns' give_way between its pieces, waits for it; between
     slices it goes on. The suggestions are those made without waiting."""
     from editor.core import process
     from editor.core.paths import resource_path
 
     monkeypatch.setitem(process._configured, "gui", 1)
-    assert process.follow_window_turns()
+    turns = window.turns
+    assert turns.follow() and window.restoration.turns is turns
     busy_in_slices = []
     window.restoration.after_slice = (lambda before=window.restoration.after_slice:
-                                      (busy_in_slices.append(not process._window_idle.is_set()),
+                                      (busy_in_slices.append(not turns._idle.is_set()),
                                        before and before()))
     try:
-        given = process.given_way()[0]
+        given = turns.given_way()[0]
         with qtbot.waitSignal(window.restoration_finished, timeout=60000):
             window.open_path(resource_path("samples", "sample.txt"))
         assert busy_in_slices and all(busy_in_slices)
-        assert process._window_idle.is_set()  # no step left open
+        assert turns._idle.is_set()  # no step left open
         followed = sorted((s.token_id, s.kind, s.value) for s in window.transcript.iter_suggestions())
-        assert process.given_way()[0] >= given
+        assert turns.given_way()[0] >= given
     finally:
-        process.stop_following_window_turns()
+        turns.stop()
     with qtbot.waitSignal(window.restoration_finished, timeout=60000):
         window.open_path(resource_path("samples", "sample.txt"))
     again = sorted((s.token_id, s.kind, s.value) for s in window.transcript.iter_suggestions())
@@ -69,17 +70,20 @@ def test_the_list_s_slices_and_the_text_s_repaints_are_window_steps(window, qtbo
     from editor.core import process
 
     monkeypatch.setitem(process._configured, "gui", 1)
-    assert process.follow_window_turns()
+    turns = window.turns
+    assert turns.follow() and window.restoration.turns is turns
     seen = []
     try:
-        monkeypatch.setattr(window.panel, "_scan_step", lambda: seen.append(("scan", process._window_idle.is_set())))
+        monkeypatch.setattr(window.panel, "_scan_step", lambda: seen.append(("scan", turns._idle.is_set())))
         window.panel._scan_slice()
         from PySide6.QtGui import QPaintEvent
 
         monkeypatch.setattr(QPlainTextEdit, "paintEvent",  # Qt's own, which Stet's calls
-                            lambda view, event: seen.append(("paint", process._window_idle.is_set())))
+                            lambda view, event: seen.append(("paint", turns._idle.is_set())))
         window.view.paintEvent(QPaintEvent(window.view.viewport().rect()))
         assert ("scan", False) in seen and ("paint", False) in seen
-        assert process._window_idle.is_set()
+        # the recovery file's and the project's encodings rest for the same window's steps
+        assert window.autosaver.slot.give_way == turns.give_way == window.saver._give_way
+        assert turns._idle.is_set()
     finally:
-        process.stop_following_window_turns()
+        turns.stop()

@@ -306,7 +306,8 @@ def main() -> int:
         note("restore", (r_wall, r_cpu, r_queue))
         said = [f"open {o_wall:.0f}/{o_cpu:.0f} (core {o_queue:.0f})",
                 f"restore {r_wall:.0f}/{r_cpu:.0f} (core {r_queue:.0f})"]
-        given = getattr(process, "given_way", None)  # an older Stet: none
+        # the window's turns (editor.gui.turns); an older Stet kept them in editor.core.process
+        given = getattr(getattr(window, "turns", None), "given_way", None) or getattr(process, "given_way", None)
         if given is not None:
             said[-1] += f" (others gave way {given()[0]:,} times, {given()[1]:.1f} s in all)"
         value = after_restoring()  # (the autosave after restoring is not the steps' own)

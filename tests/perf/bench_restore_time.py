@@ -195,9 +195,7 @@ def main() -> int:
             app.processEvents()
     alone: list[float] = []
     if not args.no_model_alone:  # the model alone on the same words, as `stet restore` runs it
-        from editor.gui.restoration import load_restorer
-
-        restorer = load_restorer(model, args.device)
+        restorer = window.restoration.restorers.get(model, args.device)
         words, kwargs = LAST_INPUT["args"][0], {k: v for k, v in LAST_INPUT["kwargs"].items()
                                                 if k in ("paragraph_starts",)}
         for _ in range(args.runs):

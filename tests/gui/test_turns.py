@@ -1,6 +1,6 @@
-"""Background work gives the window's long steps the interpreter (editor.core.process.give_way):
+"""Background work gives the window's long steps the interpreter (editor.gui.turns.WindowTurns):
 it waits while one runs, never past TURN_S, never on the window's own thread, and not at all
-outside the window's process."""
+outside the window's process. Qt-free: the turns belong to the window, not to Qt."""
 
 import threading
 import time
@@ -9,16 +9,18 @@ from types import SimpleNamespace
 import pytest
 
 from editor.core import process
+from editor.gui.turns import TURN_S, WindowTurns
 
 
 @pytest.fixture
-def followed(monkeypatch):
-    """The window's steps followed, as in the window's process (configure_process(gui=True)),
+def turns(monkeypatch):
+    """A window's steps followed, as in the window's process (configure_process(gui=True)),
     without changing this process's other state."""
     monkeypatch.setitem(process._configured, "gui", 1)
-    assert process.follow_window_turns()
-    yield
-    process.stop_following_window_turns()
+    turns = WindowTurns()
+    assert turns.follow()
+    yield turns
+    turns.stop()
 
 
 def on_a_thread(fn):
@@ -29,66 +31,67 @@ def on_a_thread(fn):
 
 
 def test_outside_the_window_s_process_nothing_waits():
-    assert not process.follow_window_turns()  # configure_process(gui=True) never ran here
-    with process.window_busy():
-        worker, out = on_a_thread(process.give_way)
+    turns = WindowTurns()
+    assert not turns.follow()  # configure_process(gui=True) never ran here
+    with turns.busy():
+        worker, out = on_a_thread(turns.give_way)
         worker.join(5)
     assert out == [0.0]
 
 
-def test_background_work_waits_for_a_step_to_end(followed):
-    with process.window_busy():
-        worker, out = on_a_thread(process.give_way)
+def test_background_work_waits_for_a_step_to_end(turns):
+    with turns.busy():
+        worker, out = on_a_thread(turns.give_way)
         time.sleep(0.01)
         assert worker.is_alive()  # waiting for the step
-        with process.window_busy():  # steps nest: the outer one's end counts
+        with turns.busy():  # steps nest: the outer one's end counts
             pass
         time.sleep(0.005)
         assert worker.is_alive()
     worker.join(5)
-    assert 0.01 <= out[0] < process.TURN_S + 0.02
-    n, seconds = process.given_way()
+    assert 0.01 <= out[0] < TURN_S + 0.02
+    n, seconds = turns.given_way()
     assert n >= 1 and seconds >= out[0]
 
 
-def test_nothing_waits_between_steps(followed):
-    with process.window_busy():
+def test_nothing_waits_between_steps(turns):
+    with turns.busy():
         pass
-    worker, out = on_a_thread(process.give_way)
+    worker, out = on_a_thread(turns.give_way)
     worker.join(5)
     assert out == [0.0]
 
 
-def test_a_step_too_long_for_a_turn_lets_background_work_go_on(followed):
+def test_a_step_too_long_for_a_turn_lets_background_work_go_on(turns):
     """A window's thread that itself waits for the background work (a save finishing) is not kept
     waiting longer than TURN_S after its step began."""
-    with process.window_busy():
-        worker, out = on_a_thread(process.give_way)
+    with turns.busy():
+        worker, out = on_a_thread(turns.give_way)
         worker.join(5)  # the window's thread waits for the worker, as a save's end does
         assert not worker.is_alive()
-        assert out[0] < process.TURN_S + 0.02
+        assert out[0] < TURN_S + 0.02
         time.sleep(0.01)
-        worker, out = on_a_thread(process.give_way)
+        worker, out = on_a_thread(turns.give_way)
         worker.join(5)
         assert out == [0.0]  # the step is older than TURN_S: no more waiting in it
 
 
-def test_the_window_s_own_thread_never_waits(followed):
-    with process.window_busy():
+def test_the_window_s_own_thread_never_waits(turns):
+    with turns.busy():
         began = time.perf_counter()
-        assert process.give_way() == 0.0
+        assert turns.give_way() == 0.0
         assert time.perf_counter() - began < 0.005
 
 
-def test_a_closed_window_stops_the_waiting(followed):
-    with process.window_busy():
-        process.stop_following_window_turns()
-        worker, out = on_a_thread(process.give_way)
+def test_a_closed_window_stops_the_waiting(turns):
+    with turns.busy():
+        turns.stop()
+        worker, out = on_a_thread(turns.give_way)
         worker.join(5)
         assert out == [0.0]
 
 
-def test_a_background_encoding_rests_for_the_window_s_steps_first(followed, monkeypatch):
+def test_a_background_encoding_rests_for_the_window_s_steps_first(turns, monkeypatch):
     """The recovery file's encoding on a worker (recovery_state.Pacer) rests until a window step
     that runs has ended; between steps it rests as long as it worked, as outside the window."""
     from editor.core import recovery_state
@@ -98,7 +101,7 @@ def test_a_background_encoding_rests_for_the_window_s_steps_first(followed, monk
                                                                 perf_counter=time.perf_counter))
 
     def work_then_rest() -> float:
-        pacer = recovery_state.Pacer()
+        pacer = recovery_state.Pacer(turns.give_way)
         pacer._since -= 2 * recovery_state.WORK_S  # as if it had worked that long
         began = time.perf_counter()
         pacer.rest()
@@ -107,11 +110,22 @@ def test_a_background_encoding_rests_for_the_window_s_steps_first(followed, monk
     worker, out = on_a_thread(work_then_rest)
     worker.join(5)
     assert len(slept) == 1  # no step ran: its rest
-    with process.window_busy():
+    with turns.busy():
         worker, out = on_a_thread(work_then_rest)
         time.sleep(0.01)
     worker.join(5)
     assert out[0] >= 0.01 and len(slept) == 1  # it waited for the step instead
+
+
+def test_two_windows_turns_are_their_own(turns):
+    """A step of one window keeps no other window's background work waiting."""
+    other = WindowTurns()
+    assert other.follow()
+    with turns.busy():
+        worker, out = on_a_thread(other.give_way)
+        worker.join(5)
+    assert out == [0.0]
+    other.stop()
 
 
 def test_outside_the_window_s_process_an_encoding_rests_as_long_as_it_worked(monkeypatch):
