@@ -45,7 +45,7 @@ def test_chunked_result_matches_the_merged_result(restorer):
 
 def test_pauses_between_pieces_change_nothing(restorer):
     """``pause`` is called between the pieces of Python work (the window's process gives its
-    steps the interpreter there: editor.core.process.give_way), and the result is the same."""
+    steps the interpreter there: editor.gui.turns.WindowTurns.give_way), and the result is the same."""
     pauses = []
     chunks_at = []
     paused = restorer.restore(WORDS, pause=lambda: pauses.append(len(chunks_at)),
