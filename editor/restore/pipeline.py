@@ -99,7 +99,7 @@ def run_pass(restorer: Restorer, source: PassSource, settings: PassSettings = Pa
     whatever the text around them); the pass reads ``WORDS_AROUND`` words either side of them for
     context and skips the language check (the text's was checked when it was restored)."""
     tokens = source.tokens
-    if not tokens:
+    if not tokens or (only is not None and not only):
         raise NothingToRestore("no words to restore (the text is empty)")
     snapshot = source.snapshot()
     span = None
