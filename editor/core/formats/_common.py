@@ -28,7 +28,7 @@ from editor.core.document import Token
 from editor.core.errors import FormatError
 from editor.core.text import TRAILING_MARKS, Piece, normalize_word, split_words
 
-#: The most words a transcript may hold. Measured (tests/perf/bench_reader_memory.py, Nov 2026):
+#: The most words a transcript may hold. Measured (tests/perf/bench_reader_memory.py; docs/performance.md):
 #: reading costs 500 bytes of RAM per word for plain text, up to 870 for Vosk/Whisper JSON with
 #: times and 3,000 for a .stet with two suggestions on every word; 3 M one-letter words of text
 #: peaked at 1.5 GB, under the 2 GB a reader may use. 3 M words is about 300 hours of speech.
