@@ -449,3 +449,33 @@ def test_fresh_cues_join_a_short_neighbour(tmp_path):
     write_any(timed, tmp_path / "fast.srt")
     cues = read_any(tmp_path / "fast.srt").metadata.cues
     assert len(cues) < 4 and all(c.end - c.start >= MIN_CUE_SECONDS - 1e-9 for c in cues)
+
+
+# -- issue 34: cues that are not rolling captions -------------------------------------------------
+def test_cues_at_the_same_time_in_regions_are_not_rolling(tmp_path):
+    """The same word shown in six regions at once (as the WebVTT spec's region examples place
+    cues side by side): six words, not one."""
+    vtt = "WEBVTT\n\n" + "".join(f"REGION\nid:r{n}\nwidth:30%\n\n" for n in range(6)) + "".join(
+        f"00:00:00.000 --> 00:00:05.000 region:r{n} align:left\nHello\n\n" for n in range(6))
+    doc = read(tmp_path, "regions.vtt", vtt)
+    assert render(doc) == "Hello Hello Hello Hello Hello Hello"
+    assert len(doc.metadata.cues) == 6
+
+
+def test_cues_in_two_regions_that_talk_in_turn_are_not_rolling(tmp_path):
+    vtt = ("WEBVTT\n\nREGION\nid:fred\nwidth:40%\nscroll:up\n\nREGION\nid:bill\nwidth:40%\n"
+           "scroll:up\n\n" + "".join(
+               f"00:00:0{n}.000 --> 00:00:2{n}.000 region:{who}\n<v {who}>{text}\n\n"
+               for n, (who, text) in enumerate([("fred", "Hi"), ("bill", "Hi"), ("fred", "How are you"),
+                                                ("bill", "How are you"), ("fred", "Fine thanks"),
+                                                ("bill", "Fine thanks")])))
+    words = [t.text for t in read(tmp_path, "talk.vtt", vtt).tokens]
+    assert " ".join(words) == "Hi Hi How are you How are you Fine thanks Fine thanks"
+
+
+def test_a_line_held_over_several_cues_is_not_rolling(tmp_path):
+    """A cue that only repeats the one before adds nothing: no roll, every cue kept."""
+    srt = "".join(f"{n}\n00:00:0{n},000 --> 00:00:0{n},900\nNo!\n\n" for n in range(1, 7))
+    doc = read(tmp_path, "held.srt", srt)
+    assert render(doc) == "No! No! No! No! No! No!"
+    assert not doc.metadata.warnings

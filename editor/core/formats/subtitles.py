@@ -40,6 +40,8 @@ _RUBY_TEXT = re.compile(r"<rt\b[^<>]*>.*?</rt\s*>", re.IGNORECASE | re.DOTALL)
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>\n]+)>", re.IGNORECASE)
 _ITALIC_LINE = re.compile(r"^\s*(?:\{\\i1\}|<i>)(.*)(?:\{\\i0\}|</i>)\s*$", re.IGNORECASE | re.DOTALL)
+#: A WebVTT cue's region, in its settings (``region:fred``)
+_REGION = re.compile(r"(?:^|\s)region:(\S+)")
 #: An inline timestamp in a cue ("karaoke" and YouTube auto-caption word times).
 INLINE_TIME = re.compile(r"<((?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3})>")
 
@@ -176,18 +178,30 @@ def _words(text: str) -> list[Piece]:
 
 def is_rolling(cues: Sequence[Cue]) -> bool:
     """Captions whose words are timed by inline tags, or where cue after cue repeats a line of
-    the cue before (YouTube's automatic captions as downloaders save them, growing karaoke)."""
+    the cue before and adds to it (YouTube's automatic captions as downloaders save them, growing
+    karaoke). Cues shown at the same time, or in different WebVTT regions, are not one roll; a
+    cue that only repeats the one before (a line held across a cut) adds nothing, so does not
+    count."""
     if len(cues) < 2:
         return False
     if any(c.text and INLINE_TIME.search(c.text) for c in cues):
         return True
-    repeats, previous = 0, set[str]()
+    repeats = 0
+    before: dict[str | None, tuple[float, set[str]]] = {}  # by region: the last cue's start, lines
     for cue in cues:
-        lines = [_norm(line) for line, _ in cue_lines(cue.text)] if cue.text else list(cue.lines)
-        if any(line in previous or any(line.startswith(p + " ") for p in previous)
-               for line in lines if line):
+        lines = {_norm(line) for line, _ in cue_lines(cue.text)} if cue.text else set(cue.lines)
+        lines.discard("")
+        region = _REGION.search(cue.timing or "")
+        key = region.group(1) if region else None
+        start, previous = before.get(key, (float("-inf"), set()))
+        if cue.start <= start:  # shown with the cue before: one caption, not a roll
+            before[key] = (start, previous | lines)
+            continue
+        kept = {line for line in lines if line in previous}
+        grown = {line for line in lines - kept if any(line.startswith(p + " ") for p in previous)}
+        if (kept or grown) and lines - kept:
             repeats += 1
-        previous = {line for line in lines if line}
+        before[key] = (cue.start, lines)
     return repeats >= max(2, 0.3 * len(cues))
 
 
