@@ -479,3 +479,23 @@ def test_a_line_held_over_several_cues_is_not_rolling(tmp_path):
     doc = read(tmp_path, "held.srt", srt)
     assert render(doc) == "No! No! No! No! No! No!"
     assert not doc.metadata.warnings
+
+
+@pytest.mark.parametrize("local", ["00:00:00.000", "1088:00:00.000", "2000:00:00.000"])
+def test_webvtt_hls_segment_late_in_a_live_stream(tmp_path, local):
+    """A live stream runs for weeks: cues at 1088 hours are read (the spec allows any number of
+    hours) and come back as they were; SubRip keeps the time too."""
+    vtt = (f"WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:181083,LOCAL:{local}\n\n"
+           "1088:42:00.500 --> 1088:42:03.000\nstill live\n\n1088:42:03.000 --> 1088:42:05.250\n"
+           "after weeks\n")
+    doc = read(tmp_path, "seg.vtt", vtt)
+    assert render(doc) == "still live after weeks"
+    write_any(doc, tmp_path / "out.vtt")
+    assert (tmp_path / "out.vtt").read_text() == vtt
+    write_any(doc, tmp_path / "out.srt")
+    back = read_any(tmp_path / "out.srt")
+    assert render(back) == "still live after weeks"
+    late = 1088 * 3600 + 42 * 60 + 0.5
+    assert back[0].start == pytest.approx(late - (1088 * 3600 if local.startswith("1088") else 0))
+    write_any(doc, tmp_path / "seg.stet")
+    assert render(read_any(tmp_path / "seg.stet")) == "still live after weeks"
