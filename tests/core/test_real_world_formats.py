@@ -499,3 +499,30 @@ def test_webvtt_hls_segment_late_in_a_live_stream(tmp_path, local):
     assert back[0].start == pytest.approx(late - (1088 * 3600 if local.startswith("1088") else 0))
     write_any(doc, tmp_path / "seg.stet")
     assert render(read_any(tmp_path / "seg.stet")) == "still live after weeks"
+
+
+BLANK_AND_EARLY_SRT = (
+    "1\n00:00:01,000 --> 00:00:02,000\nHello there\n\n2\n00:00:02,500 --> 00:00:03,000\n\n"
+    "3\n00:00:05,000 --> 00:00:06,000\nthird\n\n4\n00:00:03,500 --> 00:00:04,500\nfourth early\n\n"
+    "5\n00:00:07,000 --> 00:00:08,000\n")
+BLANK_AND_EARLY_VTT = (
+    "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHello there\n\nblank\n00:00:02.500 --> 00:00:03.000\n\n"
+    "00:00:05.000 --> 00:00:06.000\nthird\n\n00:00:03.500 --> 00:00:04.500\nfourth early\n\n"
+    "00:00:07.000 --> 00:00:08.000\n")
+
+
+@pytest.mark.parametrize("name,text", [("a.srt", BLANK_AND_EARLY_SRT), ("a.vtt", BLANK_AND_EARLY_VTT)])
+def test_blank_cues_and_the_file_s_order_come_back(tmp_path, name, text):
+    """A timed blank (a "missing caption") is a cue, and cues out of time order stay in the
+    file's order (said once): written back, the file is as it was."""
+    doc = read(tmp_path, name, text)
+    assert len(doc.metadata.cues) == 5
+    assert " ".join(t.text for t in doc.tokens) == "Hello there third fourth early"
+    assert any("kept in the file's order" in w for w in doc.metadata.warnings)
+    write_any(doc, tmp_path / ("out" + name[1:]))
+    assert (tmp_path / ("out" + name[1:])).read_text() == text
+    other = ".vtt" if name.endswith(".srt") else ".srt"
+    write_any(doc, tmp_path / ("other" + other))
+    back = read_any(tmp_path / ("other" + other))
+    assert [(c.start, c.end, c.words) for c in back.metadata.cues] == \
+        [(c.start, c.end, c.words) for c in doc.metadata.cues]

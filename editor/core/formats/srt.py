@@ -131,8 +131,8 @@ def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     blocks, previous = [], None
     for number, cue in zip(numbered(cues), cues):
         src = cue.source
-        if src is not None and src.format == "srt":
-            blocks.append(f"{number}\n{src.timing}\n{src.text}")
+        if src is not None and src.format == "srt":  # a cue without text stays one
+            blocks.append(f"{number}\n{src.timing}" + (f"\n{src.text}" if src.text else ""))
         else:
             timing = f"{format_clock(cue.start, separator=',')} --> {format_clock(cue.end, separator=',')}"
             blocks.append(f"{number}\n{timing}\n{_srt_text(cue, previous)}")
@@ -147,7 +147,7 @@ def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     for cue in cues:
         src = cue.source
         if src is not None and src.format == "sbv":
-            blocks.append(f"{src.timing}\n{src.text}")
+            blocks.append(f"{src.timing}" + (f"\n{src.text}" if src.text else ""))
         else:
             text = _srt_text(OutCue(cue.start, cue.end, cue.lines, cue.speaker), previous)
             blocks.append(f"{_sbv_clock(cue.start)},{_sbv_clock(cue.end)}\n{text}")

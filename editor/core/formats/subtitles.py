@@ -120,10 +120,16 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
                          fmt: str = "", extra: dict[str, Any] | None = None) -> Transcript:
     """Words spread over their cue's time; a long silence or a new speaker starts a paragraph.
     Each cue is kept as a `SourceCue`; rolling captions (each cue repeating the line before, or
-    words timed by inline tags) are read once each instead, and not kept."""
+    words timed by inline tags) are read once each instead, and not kept. Cues stay in the
+    file's order, and a cue without text (a timed blank) is kept, so that they go back out as
+    they came."""
     warnings = list(warnings)
-    cues = sorted(cues, key=lambda c: c.start)
-    if is_rolling(cues):
+    early = next((n for n in range(1, len(cues)) if cues[n].start < cues[n - 1].start), None)
+    if early is not None:
+        warnings.append(f"cue {cues[early].ident or early + 1} starts before the cue above it; the "
+                        "cues were kept in the file's order")
+    if is_rolling(sorted(cues, key=lambda c: c.start)):
+        cues = sorted(cues, key=lambda c: c.start)
         tokens = collapse_rolling(cues)
         warnings.append("captions timed word by word or rolling (each cue repeating the line "
                         "before it, as YouTube's automatic captions): every line was read once; "
@@ -161,7 +167,7 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[Sourc
         first = len(tokens)
         timed = spread(pieces, cue.start, cue.end)
         tokens.extend(replace(t, speaker=s) for t, s in zip(timed, speakers))
-        if cue.text is not None and (pieces or cue.text.strip()):
+        if cue.text is not None:  # a cue without words ("♪ ♪", a timed blank) goes back too
             kept.append(SourceCue(
                 tuple(range(first, len(tokens))), cue.start, cue.end, cue.text,
                 tuple(join_mark(p.surface, p.punct) for p in pieces),

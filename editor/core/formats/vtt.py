@@ -212,7 +212,7 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     for cue in cues:
         src = cue.source
         if src is not None and src.format == "vtt":
-            blocks.append("\n".join(x for x in (src.ident, src.timing, src.text) if x is not None))
+            blocks.append("\n".join(x for x in (src.ident, src.timing, src.text or None) if x is not None))
             continue
         if cue.styled:
             lines = [html_line(line, colors=False, escape=True, classes=palette) for line in cue.styled]
