@@ -526,3 +526,34 @@ def test_blank_cues_and_the_file_s_order_come_back(tmp_path, name, text):
     back = read_any(tmp_path / ("other" + other))
     assert [(c.start, c.end, c.words) for c in back.metadata.cues] == \
         [(c.start, c.end, c.words) for c in doc.metadata.cues]
+
+
+LONE_MARKS = ["if a<b c is true", "fish & chips", "a < b and c > d", "a<b c>d", "AT&T and R&D",
+              "Tom &paragraph here", "x &notin y", "1 << 2", "<3 you", "<not a tag"]
+
+
+@pytest.mark.parametrize("name", ["a.srt", "a.vtt"])
+def test_a_lone_less_than_or_ampersand_is_text(tmp_path, name):
+    """"<" and "&" that begin no tag and no character reference are the person's text: every
+    word is read as written, and comes back in either format."""
+    if name.endswith(".srt"):
+        text = "".join(f"{n}\n00:00:{n:02d},000 --> 00:00:{n:02d},900\n{line}\n\n"
+                       for n, line in enumerate(LONE_MARKS, 1))
+    else:
+        text = "WEBVTT\n\n" + "".join(f"00:00:{n:02d}.000 --> 00:00:{n:02d}.900\n{line}\n\n"
+                                      for n, line in enumerate(LONE_MARKS, 1))
+    doc = read(tmp_path, name, text)
+    assert [" ".join(c.words) for c in doc.metadata.cues] == LONE_MARKS
+    for ext in (".srt", ".vtt"):
+        write_any(doc, tmp_path / f"out{ext}")
+        back = read_any(tmp_path / f"out{ext}")
+        assert [" ".join(c.words) for c in back.metadata.cues] == LONE_MARKS
+
+
+def test_webvtt_text_that_looks_like_a_tag_stays_text_in_subrip(tmp_path):
+    """"&lt;i&gt;" in WebVTT is the text "<i>": written to SubRip it must not become italics."""
+    doc = read(tmp_path, "a.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n"
+                                  "&lt;i&gt;not italic&lt;/i&gt; &amp;amp;\n")
+    write_any(doc, tmp_path / "out.srt")
+    back = read_any(tmp_path / "out.srt")
+    assert back.metadata.cues[0].words == ("<i>not", "italic</i>", "&amp;")

@@ -16,7 +16,7 @@ from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.cue_writing import OutCue, cues_to_write, html_line, styling_warnings
-from editor.core.formats.subtitles import Cue, checked_times, parse_clock, transcript_from_cues
+from editor.core.formats.subtitles import Cue, checked_times, parse_clock, protect, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
@@ -108,9 +108,9 @@ def _srt_text(cue: OutCue, previous: str | None) -> str:
     if cue.styled:
         lines = [html_line(line, colors=True, escape=False) for line in cue.styled]
     else:
-        lines = [f"<i>{line}</i>" for line in cue.lines] if cue.italic else list(cue.lines)
+        lines = [f"<i>{protect(line)}</i>" if cue.italic else protect(line) for line in cue.lines]
     if cue.speaker and cue.speaker != previous and lines:
-        lines[0] = f"{cue.speaker}: {lines[0]}"
+        lines[0] = f"{protect(cue.speaker)}: {lines[0]}"
     if cue.align and lines:
         lines[0] = f"{{\\an{cue.align}}}{lines[0]}"
     return "\n".join(lines)

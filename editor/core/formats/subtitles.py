@@ -32,10 +32,16 @@ class Cue:
 
 # -- cue text ---------------------------------------------------------------------------------------
 #: Tags that SubRip and WebVTT cue text use: style, class, voice, language, ruby, font, and inline
-#: timestamps. Anything else in angle brackets ("x <y and y> z") is text and stays.
-_TAG_NAMES = r"(?:c|i|b|u|s|v|lang|ruby|rt|font|span|br)"
-_TAG = re.compile(rf"<\s*/?\s*{_TAG_NAMES}(?=[\s.>/])[^<>\n]*>|<(?:\d+:)?\d{{1,2}}:\d{{2}}[.,]\d{{1,3}}>"
-                  r"|\{\\[^}\n]*\}", re.IGNORECASE)
+#: timestamps. A tag begins right after its "<"; style and class tags take classes (<i.loud>) but
+#: no words, while voice, language, font and span tags take words or attributes. Anything else in
+#: angle brackets ("x <y and y> z", "a < b and c > d", "a<b c>d") is text and stays.
+_TAG = re.compile(r"</\s*(?:c|i|b|u|s|v|lang|ruby|rt|font|span)\s*>"
+                  r"|<(?:c|i|b|u|s|ruby|rt)(?:\.[^\s<>]*)?\s*>|<br\s*/?\s*>"
+                  r"|<(?:v|lang|font|span)(?:\.[^\s<>]*)?(?:[ \t][^<>\n]*)?>"
+                  r"|<(?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3}>|\{\\[^}\n]*\}", re.IGNORECASE)
+#: A character reference: a name or number between "&" and ";" (&amp; &lt; &nbsp; &#39;). Without
+#: its ";" it is text: "&para" in "Tom &paragraph" is not "¶", nor "&not" in "&notin" "¬".
+_ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 _RUBY_TEXT = re.compile(r"<rt\b[^<>]*>.*?</rt\s*>", re.IGNORECASE | re.DOTALL)
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>\n]+)>", re.IGNORECASE)
@@ -48,7 +54,31 @@ INLINE_TIME = re.compile(r"<((?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3})>")
 
 def visible(line: str) -> str:
     """A line of cue text as seen: tags removed, entities (&amp; &lt; &nbsp; &#39;) decoded."""
-    return html.unescape(_TAG.sub("", _RUBY_TEXT.sub("", line)))
+    return unescape(_TAG.sub("", _RUBY_TEXT.sub("", line)))
+
+
+def unescape(text: str) -> str:
+    """Text with its character references (see `_ENTITY`) decoded; a lone "&" stays."""
+    return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
+
+
+def protect(text: str) -> str:
+    """Text as SubRip is to hold it: SubRip has no escapes, but its readers take tags and
+    entities, so a "<" that would begin a tag and a "&" that would begin an entity are written
+    as "&lt;" and "&amp;" (read back as the text); any other "<" or "&" ("a<b c", "fish & chips")
+    stays as it is."""
+    if "<" not in text and "&" not in text:
+        return text
+    out = []
+    for i, ch in enumerate(text):
+        entity = _ENTITY.match(text, i) if ch == "&" else None
+        if ch == "<" and _TAG.match(text, i):
+            out.append("&lt;")
+        elif entity and html.unescape(entity.group(0)) != entity.group(0):
+            out.append("&amp;")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def cue_lines(text: str) -> list[tuple[str, str | None]]:
@@ -59,7 +89,7 @@ def cue_lines(text: str) -> list[tuple[str, str | None]]:
     for raw in _BREAK.sub("\n", text).split("\n"):
         found = _VOICE.search(raw)
         if found:
-            voice = " ".join(html.unescape(found.group(1)).split()) or None
+            voice = " ".join(unescape(found.group(1)).split()) or None
         line = visible(raw)
         if line.strip():
             out.append((line, voice))
@@ -410,7 +440,7 @@ def _styled_lines(text: str, palette: Mapping[str, ClassStyle] | None
         line = ""
         at = 0
         for tag in _TAG.finditer(raw):
-            piece = html.unescape(raw[at:tag.start()])
+            piece = unescape(raw[at:tag.start()])
             line += piece
             chars.extend([_current(stack, colors, classes)] * len(piece))
             at = tag.end()
@@ -418,7 +448,7 @@ def _styled_lines(text: str, palette: Mapping[str, ClassStyle] | None
                 _apply_class(tag.group(0), stack, colors, classes, palette, lost)
             else:
                 align = _apply_tag(tag.group(0), stack, colors, lost, align)
-        piece = html.unescape(raw[at:])
+        piece = unescape(raw[at:])
         line += piece
         chars.extend([_current(stack, colors, classes)] * len(piece))
         if line.strip():
