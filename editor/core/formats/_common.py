@@ -44,8 +44,10 @@ MAX_TEXT_BYTES = 2 * MAX_WORDS
 MAX_JSON_BYTES = 32 * 2**20
 #: Kept for callers that name one limit: the largest JSON file (Vosk, Whisper) a reader accepts.
 MAX_FILE_BYTES = MAX_JSON_BYTES
-#: A time beyond this (about 11.5 days) is not a recording, it is a broken file.
-MAX_SECONDS = 1_000_000.0
+#: A time beyond this (about 3 years) is not a recording, it is a broken file. A live stream's
+#: clock runs for weeks (HLS WebVTT segments time cues at 1088:42:00.500), and WebVTT allows any
+#: number of hours.
+MAX_SECONDS = 100_000_000.0
 #: A silence at least this long starts a new paragraph.
 PARAGRAPH_GAP = 2.0
 

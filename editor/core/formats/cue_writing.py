@@ -15,7 +15,7 @@ from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
 from editor.core.formats.subtitles import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
                                            class_sets, cue_lines, cue_style, is_italic, piece_styles,
-                                           vtt_palette)
+                                           protect, vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
 from editor.core.text import Piece, ends_sentence, join_mark
 
@@ -528,7 +528,7 @@ def html_line(words: StyledLine, *, colors: bool, escape: bool,
             out.extend(_open(s) for s in wanted[keep:])
             stack = wanted
             out.append(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                       if escape else text)
+                       if escape else protect(text))
     out.extend(_close(s) for s in reversed(stack))
     return "".join(out)
 

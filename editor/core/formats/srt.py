@@ -16,7 +16,7 @@ from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.cue_writing import OutCue, cues_to_write, html_line, styling_warnings
-from editor.core.formats.subtitles import Cue, checked_times, parse_clock, transcript_from_cues
+from editor.core.formats.subtitles import Cue, checked_times, parse_clock, protect, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
@@ -108,9 +108,9 @@ def _srt_text(cue: OutCue, previous: str | None) -> str:
     if cue.styled:
         lines = [html_line(line, colors=True, escape=False) for line in cue.styled]
     else:
-        lines = [f"<i>{line}</i>" for line in cue.lines] if cue.italic else list(cue.lines)
+        lines = [f"<i>{protect(line)}</i>" if cue.italic else protect(line) for line in cue.lines]
     if cue.speaker and cue.speaker != previous and lines:
-        lines[0] = f"{cue.speaker}: {lines[0]}"
+        lines[0] = f"{protect(cue.speaker)}: {lines[0]}"
     if cue.align and lines:
         lines[0] = f"{{\\an{cue.align}}}{lines[0]}"
     return "\n".join(lines)
@@ -131,8 +131,8 @@ def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     blocks, previous = [], None
     for number, cue in zip(numbered(cues), cues):
         src = cue.source
-        if src is not None and src.format == "srt":
-            blocks.append(f"{number}\n{src.timing}\n{src.text}")
+        if src is not None and src.format == "srt":  # a cue without text stays one
+            blocks.append(f"{number}\n{src.timing}" + (f"\n{src.text}" if src.text else ""))
         else:
             timing = f"{format_clock(cue.start, separator=',')} --> {format_clock(cue.end, separator=',')}"
             blocks.append(f"{number}\n{timing}\n{_srt_text(cue, previous)}")
@@ -147,7 +147,7 @@ def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     for cue in cues:
         src = cue.source
         if src is not None and src.format == "sbv":
-            blocks.append(f"{src.timing}\n{src.text}")
+            blocks.append(f"{src.timing}" + (f"\n{src.text}" if src.text else ""))
         else:
             text = _srt_text(OutCue(cue.start, cue.end, cue.lines, cue.speaker), previous)
             blocks.append(f"{_sbv_clock(cue.start)},{_sbv_clock(cue.end)}\n{text}")
