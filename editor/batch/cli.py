@@ -15,7 +15,8 @@ EXIT_OK, EXIT_FAILED = 0, 1
 def job_for(args: argparse.Namespace) -> Job:
     if args.batch == "restore":
         return RestoreJob(args.model, args.device, args.min_confidence, lexicon=not args.no_lexicon,
-                          learned=args.learned, any_language=getattr(args, "any_language", False))
+                          learned=args.learned, any_language=getattr(args, "any_language", False),
+                          keep_author=getattr(args, "keep_author", None))
     if args.batch == "transcribe":  # the model, and so the language, chosen once for all files
         from editor.asr.choice import choose_model
 

@@ -72,9 +72,11 @@ class RestoreJob(Job):
     kind, verb = "restore", "restored"
 
     def __init__(self, model: str | None = None, device: str = "auto", min_confidence: float = 0.0,
-                 lexicon: bool = True, learned: bool = False, any_language: bool = False) -> None:
+                 lexicon: bool = True, learned: bool = False, any_language: bool = False,
+                 keep_author: bool | None = None) -> None:
         self.model, self.device, self.min_confidence = model, device, min_confidence
         self.lexicon, self.learned, self.any_language = lexicon, learned, any_language
+        self.keep_author = keep_author
         self.restorer: Restorer | None = None
 
     def __getstate__(self) -> dict[str, object]:
@@ -99,7 +101,8 @@ class RestoreJob(Job):
         if not len(doc):
             raise UserError(f"{source}: no words to restore (the file is empty or holds no text)")
         restore_transcript(self.restorer, doc, lambda done, total: report(done / total),
-                           lexicon=self.lexicon, learned=self.learned, any_language=self.any_language, name=str(source))
+                           lexicon=self.lexicon, learned=self.learned, any_language=self.any_language, name=str(source),
+                           keep_author=self.keep_author)
         written = write_any(doc, output, RenderPolicy(self.min_confidence))
         return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))
 

@@ -126,6 +126,7 @@ class RestorationController(QObject):
         self.restorer = None
         self.error: str | None = None
         self.any_language = False
+        self.keep_author: bool | None = None  # propose no removal or replacement (None: so for authored text)
         self._skipped: Transcript | None = None  # the transcript whose language stopped the last pass
         self._written = (False, False)  # whether the transcript's marks / capitals were written by someone
         self._pass_id = 0
@@ -317,6 +318,7 @@ class RestorationController(QObject):
 
     def _drain_slice(self) -> None:
         from editor.restore import make_suggestions
+        from editor.restore.suggest import rare_word
 
         doc = self.transcript
         if doc is None:
@@ -348,6 +350,7 @@ class RestorationController(QObject):
             first = doc.index_of(chunk.ids[0])
             lexicon, prior = getattr(self.restorer, "lexicon", None), getattr(self.restorer, "author_prior", None)
             names = getattr(self.restorer, "may_capitalize_after_comma", None)
+            keep = {"keep_author": self.keep_author, "rare": rare_word(self.restorer)}
             if self.only is not None:
                 # the pasted words only, run by run, each after the mark before it as the text
                 # stands (the words around were read for context: what the model would change
@@ -361,12 +364,12 @@ class RestorationController(QObject):
                     a, b = ks[0], ks[-1] + 1
                     made += make_suggestions(tokens[a:b], chunk.predictions[a:b], lexicon, author_prior=prior,
                                              written=self._written, mark_before=self._mark_before(doc, chunk.ids[a]),
-                                             follow_marks=True, comma_capital=names)
+                                             follow_marks=True, comma_capital=names, **keep)
                 spans.append((first + inside[0], first + inside[-1] + 1))
             else:
                 made = make_suggestions(tokens, chunk.predictions, lexicon, author_prior=prior,
                                         written=self._written, mark_before=self._mark_before(doc, chunk.ids[0]),
-                                        comma_capital=names)
+                                        comma_capital=names, **keep)
                 spans.append((first, first + len(chunk.ids)))
             found += self._pending_changes(doc, chunk.ids, made) if self.only_pending else made
         if found:

@@ -21,7 +21,8 @@ PROGRESS_MIN_WORDS = 2000
 
 def restore_transcript(restorer: Restorer, doc: Transcript, on_words: Callable[[int, int], None] | None = None,
                        *, lexicon: bool = True, learned: bool = False, any_language: bool = False,
-                       name: str = "the text", profile: str | None = None) -> Transcript:
+                       name: str = "the text", profile: str | None = None,
+                       keep_author: bool | None = None) -> Transcript:
     """Put the model's suggestions on ``doc`` (pending, one undo step) and name the model in it.
 
     What was learned from reviews is applied first (the user lexicon unless ``lexicon`` is False,
@@ -30,9 +31,11 @@ def restore_transcript(restorer: Restorer, doc: Transcript, on_words: Callable[[
     the document's language and speakers). ``on_words(done, total)`` is called as regions of a
     long text are finished. A text that does not look like the model's language is refused
     (UserError naming ``name``) unless ``any_language``. Text with written marks or capitals keeps
-    them unless the model's evidence outweighs the author's (the model's author prior)."""
+    them unless the model's evidence outweighs the author's (the model's author prior).
+    ``keep_author``: propose only missing marks and capitals, never a removal or replacement of
+    what is written (None: so where the text has marks or capitals; see make_suggestions)."""
     from editor.restore.learned import adaptation_for
-    from editor.restore.suggest import make_suggestions
+    from editor.restore.suggest import make_suggestions, rare_word
 
     tokens = doc.tokens
     words = [t.word for t in tokens]
@@ -58,7 +61,8 @@ def restore_transcript(restorer: Restorer, doc: Transcript, on_words: Callable[[
     preds = restorer.restore(words, on_chunk=on_chunk if on_words and len(words) > PROGRESS_MIN_WORDS else None,
                              paragraph_starts=doc.paragraph_starts)
     doc.set_suggestions(make_suggestions(tokens, preds, restorer.lexicon, author_prior=restorer.author_prior,
-                                         comma_capital=getattr(restorer, "may_capitalize_after_comma", None)),
+                                         comma_capital=getattr(restorer, "may_capitalize_after_comma", None),
+                                         keep_author=keep_author, rare=rare_word(restorer)),
                         text="Restore")
     doc.set_metadata(restore_model=restorer.name)
     return doc

@@ -389,8 +389,8 @@ def _run_styles(cue: SourceCue, style: CueStyle, run: Sequence[TimedWord],
         styles = style.words[k]
         tail = len(w.text) - len(w.surface) if w.text.startswith(w.surface) else 0
         mark = style.marks[k] if k < len(style.marks) else None
-        if mark is None:  # a mark the word did not have: in the styles around it
-            after = style.words[k + 1] if k + 1 < count else frozenset()
+        if mark is None:  # a mark the word did not have: in the styles around it (the cue's
+            after = style.words[k + 1] if k + 1 < count else styles  # last word: in its own)
             mark = styles if typed else styles & after
         out.append(StyledWord(w.text, styles, tail, mark))
     return out
@@ -514,23 +514,37 @@ def html_line(words: StyledLine, *, colors: bool, escape: bool,
     """A line of SubRip (``colors``: <font color>) or WebVTT (``escape``: &amp; &lt;;
     ``classes``: <c.name>, with what each sets, see `subtitles.vtt_palette`) text, each run of
     words in its tags, nested as they open; spaces stay outside the tags."""
-    out: list[str] = []
+    return html_lines([words], colors=colors, escape=escape, classes=classes)[0]
+
+
+def html_lines(lines: Sequence[StyledLine], *, colors: bool, escape: bool,
+               classes: Mapping[str, ClassStyle] | None = None) -> list[str]:
+    """A cue's lines as `html_line` writes each, but a style that runs on from one line to the
+    next stays open across the line break, as a cue is read and written by hand
+    ("<i>Where were you" / "last night?</i>"): an edit in the cue does not split its span in two."""
+    done: list[list[str]] = []
     stack: list[str] = []
-    for k, word in enumerate(words):
-        for n, (text, styles) in enumerate(word.pieces()):
-            wanted = _ordered(styles, colors, classes)
-            keep = 0
-            while keep < min(len(stack), len(wanted)) and stack[keep] == wanted[keep]:
-                keep += 1
-            out.extend(_close(s) for s in reversed(stack[keep:]))
-            if k and not n:
-                out.append(" ")
-            out.extend(_open(s) for s in wanted[keep:])
-            stack = wanted
-            out.append(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                       if escape else protect(text))
-    out.extend(_close(s) for s in reversed(stack))
-    return "".join(out)
+    for line in lines:
+        out: list[str] = []
+        for k, word in enumerate(line):
+            for n, (text, styles) in enumerate(word.pieces()):
+                wanted = _ordered(styles, colors, classes)
+                keep = 0
+                while keep < min(len(stack), len(wanted)) and stack[keep] == wanted[keep]:
+                    keep += 1
+                closing = [_close(s) for s in reversed(stack[keep:])]
+                # what ends at a line break closes at the end of the line before it
+                (done[-1] if not k and not n and done else out).extend(closing)
+                if k and not n:
+                    out.append(" ")
+                out.extend(_open(s) for s in wanted[keep:])
+                stack = wanted
+                out.append(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                           if escape else protect(text))
+        done.append(out)
+    if done:
+        done[-1].extend(_close(s) for s in reversed(stack))
+    return ["".join(out) for out in done]
 
 
 def _open(style: str) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
-from editor.core.formats.cue_writing import OutCue, cues_to_write, html_line, styling_warnings
+from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings
 from editor.core.formats.subtitles import Cue, checked_times, parse_clock, protect, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
@@ -106,7 +106,7 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
 def _srt_text(cue: OutCue, previous: str | None) -> str:
     """A cue's SubRip text: its styles as tags (<i>, <b>, <font color>; {\\an8} raises it)."""
     if cue.styled:
-        lines = [html_line(line, colors=True, escape=False) for line in cue.styled]
+        lines = html_lines(cue.styled, colors=True, escape=False)
     else:
         lines = [f"<i>{protect(line)}</i>" if cue.italic else protect(line) for line in cue.lines]
     if cue.speaker and cue.speaker != previous and lines:

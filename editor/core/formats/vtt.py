@@ -18,7 +18,7 @@ from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.srt import SRT_TIMING, parse_blocks
-from editor.core.formats.cue_writing import OutCue, cues_to_write, html_line, styling_warnings
+from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings
 from editor.core.formats.subtitles import (VTT_DEFAULT_CLASSES, ClassStyle, Cue, checked_times, class_sets,
                                            parse_clock, transcript_from_cues, vtt_palette)
 from editor.core.formats.txt import read_text
@@ -215,7 +215,7 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
             blocks.append("\n".join(x for x in (src.ident, src.timing, src.text or None) if x is not None))
             continue
         if cue.styled:
-            lines = [html_line(line, colors=False, escape=True, classes=palette) for line in cue.styled]
+            lines = html_lines(cue.styled, colors=False, escape=True, classes=palette)
         else:
             lines = [_escape(line) for line in cue.lines]
             if cue.italic:
