@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from os import PathLike
+from pathlib import PurePath
 
 from editor.core.document import Transcript
-from editor.core.errors import UsageError
+from editor.core.errors import UsageError, UserError
 
 #: Longest speaker name kept; a longer "name" is text, not a name.
 MAX_NAME = 60
@@ -78,10 +80,33 @@ def parse_renames(items: Iterable[str]) -> dict[str, str]:
 
 
 def check_renames(doc: Transcript, renames: Mapping[str, str]) -> None:
-    """A UsageError naming the speakers a rename asks for that the transcript does not have."""
+    """A UserError naming the speakers a rename asks for that the transcript does not have."""
     have = set(speakers_in_order(doc))
     missing = [name for name in renames if name not in have]
     if missing:
         known = ", ".join(repr(n) for n in speakers_in_order(doc)) or "none"
-        raise UsageError(f"no speaker {', '.join(repr(n) for n in missing)} in "
+        raise UserError(f"no speaker {', '.join(repr(n) for n in missing)} in "
                          f"{doc.metadata.source_file or 'the transcript'} (its speakers: {known})")
+
+
+def speaker_table(counts: Iterable[SpeakerCount], total_words: int) -> str:
+    """The speakers as `stet speakers` prints them, one a line under a heading."""
+    rows = list(counts)
+    spoken = sum(c.seconds for c in rows)
+    width = max(len("speaker"), *(len(c.name) for c in rows))
+    lines = [f"{'speaker':<{width}}  {'words':>7}  {'share':>6}  {'time':>6}  {'turns':>5}"]
+    for c in rows:
+        share = f"{100 * c.words / total_words:.1f}%" if total_words else "-"
+        time = f"{100 * c.seconds / spoken:.1f}%" if spoken else "-"
+        lines.append(f"{c.name:<{width}}  {c.words:>7}  {share:>6}  {time:>6}  {c.turns:>5}")
+    unnamed = total_words - sum(c.words for c in rows)
+    if unnamed:
+        lines.append(f"({unnamed} words have no speaker)")
+    return "\n".join(lines) + "\n"
+
+
+def writer_options(path: str | PathLike[str], srt_speakers: str | None) -> dict[str, str]:
+    """The writer's options for how SubRip and SubViewer show speakers (none for other formats)."""
+    if srt_speakers and PurePath(path).suffix.lower() in (".srt", ".sbv"):
+        return {"speaker_style": srt_speakers}
+    return {}
