@@ -166,3 +166,18 @@ def test_parse_renames():
     for bad in ("Ann", "=Ann", "A=", "A=B:C"):
         with pytest.raises(UsageError):
             parse_renames([bad])
+
+
+def test_speakers_are_recovered_after_a_crash_also_when_changed_after_the_last_write(tmp_path):
+    from editor.core.recovery import RecoverySlot, RecoveryState
+
+    doc = _dialogue()
+    slot = RecoverySlot.claim(tmp_path)
+    assert slot.write(RecoveryState.capture(doc, source="/talks/talk.srt"))
+    assert _turns(read_any(slot.data)) == TURNS
+    doc.rename_speakers({"Bob": "Robert"})
+    doc.set_speaker(0, 2, "Cleo")
+    assert slot.write(RecoveryState.capture(doc, source="/talks/talk.srt"))
+    back = read_any(slot.data)
+    assert [t.speaker for t in back.tokens] == [t.speaker for t in doc.tokens]
+    assert back.paragraph_starts == doc.paragraph_starts
