@@ -180,16 +180,16 @@ class TimeGutter(QWidget):
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
         painter.end()
 
-    def tip_at(self, y: int) -> str:
-        """What the margin's hover says at height ``y``."""
+    def tip_at(self, y: int, x: int = 0) -> str:
+        """What the margin's hover says at ``x``, ``y`` (a speaker's name at the left)."""
+        if x < self.speaker_width():
+            line = max(self.fontMetrics().height(), 1)
+            said = next((name for top, name in self.speaker_labels() if top <= y < top + line), None)
+            if said is not None:
+                return f"{said} speaks from here (the Speakers menu gives words a speaker)"
         entry = self._entry_at(y)
         if entry is None:
             return ""
-        if self.speaker_width() and self.speaker_labels():
-            said = next((name for top, name in self.speaker_labels()
-                         if top <= y < top + max(self.fontMetrics().height(), 1)), None)
-            if said is not None and entry[2] not in (PROPOSED, CONTINUES):
-                return f"{said} speaks from here (Speakers menu: Alt+1…9 gives words a speaker)"
         text, i = entry[2], entry[3]
         when = self._time_of(text, i)
         when = f"; its first word is said at {when}" if when else ""
@@ -203,7 +203,7 @@ class TimeGutter(QWidget):
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
-            tip = self.tip_at(event.pos().y())
+            tip = self.tip_at(event.pos().y(), event.pos().x())
             if tip:
                 QToolTip.showText(event.globalPos(), tip, self)
             else:

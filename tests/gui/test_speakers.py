@@ -92,3 +92,10 @@ def test_speakers_are_kept_in_the_project(opened, tmp_path):
     w.transcript.rename_speakers({"Bob": "Robert"})
     project = w.save(tmp_path / "talk.stet", wait=True)
     assert speakers_in_order(read_any(project)) == ["Ann", "Robert"]
+
+
+def test_margin_hover_names_the_speaker(opened, qtbot):
+    gutter = opened.view.gutter
+    qtbot.waitUntil(lambda: gutter.speaker_labels() != [])
+    top, name = gutter.speaker_labels()[1]
+    assert gutter.tip_at(top + 1, 2).startswith("Bob speaks from here")
