@@ -106,7 +106,8 @@ def speaker_table(counts: Iterable[SpeakerCount], total_words: int) -> str:
 
 
 def writer_options(path: str | PathLike[str], srt_speakers: str | None) -> dict[str, str]:
-    """The writer's options for how SubRip and SubViewer show speakers (none for other formats)."""
-    if srt_speakers and PurePath(path).suffix.lower() in (".srt", ".sbv"):
+    """The writer's options for how SubRip and SubViewer show speakers (none for other formats,
+    nor for a style that is not "name" or "dash": a settings file edited by hand)."""
+    if srt_speakers in ("name", "dash") and PurePath(path).suffix.lower() in (".srt", ".sbv"):
         return {"speaker_style": srt_speakers}
     return {}

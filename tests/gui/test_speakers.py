@@ -99,3 +99,19 @@ def test_margin_hover_names_the_speaker(opened, qtbot):
     qtbot.waitUntil(lambda: gutter.speaker_labels() != [])
     top, name = gutter.speaker_labels()[1]
     assert gutter.tip_at(top + 1, 2).startswith("Bob speaks from here")
+
+
+def test_exported_subrip_uses_the_speaker_convention_of_settings(window, tmp_path):
+    from editor.gui.dialogs import SettingsDialog
+
+    source = tmp_path / "two.vtt"
+    source.write_text("WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Ann>Hello there.\n<v Bob>Hi.\n")
+    window.open_path(source)
+    dialog = SettingsDialog(window.settings, window)
+    dialog.srt_speakers.setCurrentIndex(dialog.srt_speakers.findData("dash"))
+    dialog.apply()
+    assert window.settings.export.srt_speakers == "dash"
+    out = window.export(tmp_path / "two.srt")
+    assert out.read_text().endswith("\n- Hello there.\n- Hi.\n")
+    window.settings.set("export.srt_speakers", "name")
+    assert window.export(tmp_path / "two.srt").read_text().endswith("\nAnn: Hello there.\nBob: Hi.\n")
