@@ -290,6 +290,8 @@ def source_lines(cue: SourceCue, prefixed: bool = False) -> list[str]:
 
 def _speakers_as_read(cue: SourceCue, prefixed: bool) -> list[str | None]:
     """The speaker each of a subtitle cue's words was read with (see `subtitles._cue_tokens`)."""
+    if not prefixed and "<v" not in cue.text.lower():  # no voice in it: the cue's (a quick pass)
+        return [cue.speaker] * len(cue.words)
     out: list[str | None] = []
     for line, voice in cue_lines(cue.text, prefixed):
         out.extend([voice or cue.speaker] * len(words_of_line(line)))

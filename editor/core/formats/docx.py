@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from typing import Any
 
 import docx
 
@@ -40,19 +41,33 @@ def _xml_safe(text: str) -> str:
 
 
 _CLOCK = re.compile(r"^\[[0-9:.,]+\][ \t]*")
+#: Most a .docx may unpack to: a transcript's text is a few MB; more is a zip bomb or not one.
+MAX_UNPACKED = 256 * 2**20
 
 
 def read_docx(path: PathLike) -> Transcript:
     """A Word document's paragraphs as Stet writes them (and as transcripts are typed): a bold
     "Ann: " at a paragraph's start is who speaks from there, an italic "[0:01:02] " timestamp is
     left out. Tables, headers and footnotes are not read."""
-    from docx.opc.exceptions import PackageNotFoundError
-
     data = read_bytes(path)
     try:
-        document = docx.Document(io.BytesIO(data))
-    except (PackageNotFoundError, KeyError, ValueError, zipfile.BadZipFile) as err:
-        raise FormatError(path, f"this is not a Word document (.docx) Stet can read ({err})") from None
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as err:
+        raise FormatError(path, f"this is not a Word document (.docx): {err}") from None
+    if unpacked > MAX_UNPACKED:
+        raise FormatError(path, f"this Word document unpacks to {unpacked // 2**20} MB; Stet reads "
+                          f"up to {MAX_UNPACKED // 2**20} MB")
+    try:
+        blocks = _blocks(docx.Document(io.BytesIO(data)))
+    except Exception as err:  # noqa: BLE001 - zip, XML and python-docx's own: the user needs one line
+        raise FormatError(path, f"this Word document cannot be read ({type(err).__name__}: "
+                          f"{str(err)[:80]})") from None
+    return transcript_of_blocks(blocks, Metadata(source_file=str(path)))
+
+
+def _blocks(document: Any) -> list[tuple[str | None, str]]:
+    """(speaker who starts it or None, text) of each paragraph with text."""
     blocks: list[tuple[str | None, str]] = []
     for paragraph in document.paragraphs:
         runs = list(paragraph.runs)
@@ -69,4 +84,4 @@ def read_docx(path: PathLike) -> Transcript:
         text = _CLOCK.sub("", text.lstrip())
         if text.strip():
             blocks.append((name, text))
-    return transcript_of_blocks(blocks, Metadata(source_file=str(path)))
+    return blocks

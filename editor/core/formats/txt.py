@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from editor.core.document import Metadata, Token, Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import PathLike, atomic_write, read_bytes
+from editor.core.formats._common import PathLike, atomic_write, check_word_count, read_bytes
 from editor.core.formats.encodings import decode_text
 from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
 from editor.core.render import NONE, RenderPolicy, render
@@ -69,6 +69,7 @@ def transcript_of_blocks(blocks: Sequence[tuple[str | None, str]], metadata: Met
     for name, text in blocks:
         speaker = name or speaker
         pieces, _ = words_of_blocks([text])
+        check_word_count(len(tokens) + len(pieces), metadata.source_file)
         if pieces:
             base = len(tokens)
             starts.append(base)
