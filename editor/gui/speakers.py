@@ -59,12 +59,15 @@ class SpeakerCommands:
             return
         self.assign(names[number - 1])
 
-    def assign(self, name: str | None) -> None:
-        span = self.target()
-        if span is None:
-            return
+    def busy(self) -> bool:
+        """A bulk step runs (accept all, a long undo): a speaker change waits, and is said to."""
         if self.view.frozen:
             self.say("Wait for the step under way to finish")
+        return bool(self.view.frozen)
+
+    def assign(self, name: str | None) -> None:
+        span = self.target()
+        if span is None or self.busy():
             return
         self.view.transcript.set_speaker(span[0], span[1], name)
         words = span[1] - span[0]
@@ -90,7 +93,7 @@ class SpeakerCommands:
                              "the two):", old)
         if new is None or new == old:
             return
-        if new in names and not self._confirm_merge(old, new):
+        if new in names and not self._confirm_merge(old, new) or self.busy():
             return
         count = doc.rename_speakers({old: new})
         self.say(f"{old} is now {new} ({count} words)")
@@ -108,7 +111,7 @@ class SpeakerCommands:
         others = [n for n in names if n != old]
         into, ok = QInputDialog.getItem(self.window, "Merge speakers", f"…into ({old}'s words "
                                         "become theirs):", others, 0, False)
-        if not ok:
+        if not ok or self.busy():
             return
         count = doc.rename_speakers({old: into})
         self.say(f"Merged {old} into {into} ({count} words)")
