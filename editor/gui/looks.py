@@ -23,6 +23,17 @@ CURRENT_COLOUR = "#1a1a1a"  # the frame around the suggestion under review
 Look = tuple[str, str, str, QTextCharFormat | None, QTextCharFormat | None]
 
 
+#: Speakers' colours in the margin: blues, purples and greys, apart from the confidence colours
+#: (green, orange, vermilion and their palettes' kin), so a name never reads as a confidence.
+SPEAKER_COLOURS = ("#0072B2", "#8E44AD", "#56B4E9", "#CC79A7", "#34495E", "#5D6D9E", "#6C3483",
+                   "#7F8C8D", "#2E4053")
+
+
+def speaker_colour(index: int) -> str:
+    """The colour of the ``index``-th speaker (in the order they first speak)."""
+    return SPEAKER_COLOURS[index % len(SPEAKER_COLOURS)]
+
+
 def percent(p: float) -> str:
     """A confidence as the review shows it: whole percent, rounded down, so that one just under
     a threshold (59.6 % under "Low < 60 %") never reads as the threshold itself."""

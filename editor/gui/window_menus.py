@@ -100,6 +100,8 @@ def build_menus(w: Any) -> None:
     add(m, "Restore &again", w.start_restoration, hotkeys.RESTORE_AGAIN)
     add(m, "&Cancel restoration", w.cancel_restoration, hotkeys.CANCEL)
 
+    w.speakers.build_menu(bar.addMenu("&Speakers"))
+
     m = bar.addMenu("&View")
     add(m, "&Text", w.view.setFocus, hotkeys.FOCUS_TEXT)
     add(m, "&Suggestion list", w.panel.list.setFocus, hotkeys.FOCUS_LIST)

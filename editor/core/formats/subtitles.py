@@ -14,6 +14,7 @@ from editor.core.document import Metadata, SourceCue, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_SECONDS, PARAGRAPH_GAP, PathLike,
                                          gap_paragraph_starts, spread)
+from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
 from editor.core.text import Piece, join_mark, split_words
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +82,11 @@ def protect(text: str) -> str:
     return "".join(out)
 
 
-def cue_lines(text: str) -> list[tuple[str, str | None]]:
+def cue_lines(text: str, prefixed: bool = False) -> list[tuple[str, str | None]]:
     """(visible line, voice) for each non-empty line of a cue's text; a line without a voice tag
-    has the voice of the line before it."""
+    has the voice of the line before it. ``prefixed``: a speaker prefix a diarizing recogniser
+    wrote at a line's start ("SPEAKER_00: ", "Ann: ", see `speaker_prefix`) is the line's voice
+    and not part of it (the file's reader decides, `takes_prefixes`)."""
     out: list[tuple[str, str | None]] = []
     voice = None
     for raw in _BREAK.sub("\n", text).split("\n"):
@@ -91,6 +94,10 @@ def cue_lines(text: str) -> list[tuple[str, str | None]]:
         if found:
             voice = " ".join(unescape(found.group(1)).split()) or None
         line = visible(raw)
+        if prefixed:
+            name, rest = speaker_prefix(line)
+            if name is not None:
+                voice, line = name, rest
         if line.strip():
             out.append((line, voice))
     return out
@@ -166,7 +173,10 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
                         "written back as subtitles, the cues are cut afresh")
         kept: tuple[SourceCue, ...] = ()
     else:
-        tokens, kept = _cue_tokens(cues, fmt)
+        prefixed = takes_prefixes([line for c in cues if c.text for line, _ in cue_lines(c.text)])
+        if prefixed:
+            extra = {**(extra or {}), PREFIXES: True}
+        tokens, kept = _cue_tokens(cues, fmt, prefixed)
     duration = max((c.end for c in cues), default=None)
     doc = Transcript(tokens, paragraph_starts=gap_paragraph_starts(tokens, PARAGRAPH_GAP),
                      metadata=Metadata(source_file=str(path), duration=duration,
@@ -179,11 +189,17 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
     return doc
 
 
-def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[SourceCue, ...]]:
+#: ``Metadata.extra`` key: the cues' text begins with speaker prefixes ("Ann: "), read as speakers
+PREFIXES = "speaker_prefixes"
+
+
+def _cue_tokens(cues: Sequence[Cue], fmt: str,
+                prefixed: bool = False) -> tuple[list[Token], tuple[SourceCue, ...]]:
     tokens: list[Token] = []
     kept = []
+    carried: str | None = None  # prefixes name a speaker where one starts: a cue without goes on
     for cue in cues:
-        lines = cue_lines(cue.text) if cue.text is not None else [(line, cue.speaker)
+        lines = cue_lines(cue.text, prefixed) if cue.text is not None else [(line, cue.speaker)
                                                                    for line in cue.lines]
         pieces: list[Piece] = []
         speakers: list[str | None] = []
@@ -193,7 +209,9 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[Sourc
             if n and words:
                 line_starts.append(len(pieces))
             pieces.extend(words)
-            speakers.extend([voice or cue.speaker] * len(words))
+            speakers.extend([voice or cue.speaker or carried] * len(words))
+        if prefixed and speakers:
+            carried = speakers[-1]
         first = len(tokens)
         timed = spread(pieces, cue.start, cue.end)
         tokens.extend(replace(t, speaker=s) for t, s in zip(timed, speakers))
@@ -204,6 +222,11 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[Sourc
                 tuple(first + i for i in line_starts), speakers[0] if speakers else cue.speaker,
                 cue.ident, cue.timing, fmt))
     return tokens, tuple(kept)
+
+
+def words_of_line(text: str) -> list[Piece]:
+    """The words a line of cue text gives (as reading made its tokens: see `_words`)."""
+    return _words(text)
 
 
 def _words(text: str) -> list[Piece]:

@@ -220,8 +220,10 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
             lines = [_escape(line) for line in cue.lines]
             if cue.italic:
                 lines = [f"<i>{line}</i>" for line in lines]
-        if cue.speaker and lines:
-            lines[0] = f"<v {_escape(cue.speaker)}>{lines[0]}"
+        voices = cue.line_voices()
+        for k, voice in enumerate(voices):
+            if voice and (k == 0 or voice != voices[k - 1]):
+                lines[k] = f"<v {_escape(voice)}>{lines[k]}"
         settings = _SETTINGS.get(cue.align or 2, "")
         blocks.append(f"{format_clock(cue.start)} --> {format_clock(cue.end)}{settings}\n"
                       + "\n".join(lines))
