@@ -46,12 +46,32 @@ def run_convert(args: argparse.Namespace) -> int:
     from editor.core.formats import read_any, write_any
     from editor.core.outputs import check_output
 
+    from editor.core.speakers import check_renames, parse_renames, writer_options
+
+    renames = parse_renames(args.speaker or ())
     check_output(args.output, [args.input], force=args.force)
     doc = read_any(args.input, args.encoding)
     _warn(doc)
+    check_renames(doc, renames)
+    doc.rename_speakers(renames)
     check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
-    for warning in write_any(doc, args.output, args.policy):
+    for warning in write_any(doc, args.output, args.policy,
+                             **writer_options(args.output, args.srt_speakers)):
         print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
+    return EXIT_OK
+
+
+def run_speakers(args: argparse.Namespace) -> int:
+    from editor.core.formats import read_any
+    from editor.core.speakers import count_speakers, speaker_table
+
+    doc = read_any(args.input, args.encoding)
+    _warn(doc)
+    counts = count_speakers(doc)
+    if not counts:
+        print(f"{args.input}: no speakers ({len(doc)} words, none with a speaker)")
+        return EXIT_OK
+    sys.stdout.write(speaker_table(counts, len(doc)))
     return EXIT_OK
 
 
@@ -72,7 +92,7 @@ def _add_builtin_commands(subparsers: Subcommands) -> None:
 
     p = subparsers.add_parser(
         "convert", help="convert a transcript between formats by file extension",
-        description="Read IN and write OUT, each format chosen by its extension. Reads .txt .srt "
+        description="Read IN and write OUT, each format chosen by its extension. Reads .txt .md .docx .srt "
                     ".vtt .sbv .ass .ssa .ttml .dfxp .smi .otr .json (Vosk or Whisper) .jsonl .stet; "
                     "writes .txt .md .docx .srt .vtt .sbv .ass .ttml .json .stet.")
     p.add_argument("input", metavar="IN", nargs="+", help="transcript to read (or several, folders, globs)")
@@ -81,8 +101,23 @@ def _add_builtin_commands(subparsers: Subcommands) -> None:
     add_policy_argument(p)
     add_encoding_argument(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (many inputs)")
+    p.add_argument("--speaker", metavar="OLD=NEW", action="append",
+                   help='rename a speaker ("Speaker 1=Ann"); repeat it for more; two given one '
+                        "name are merged")
+    p.add_argument("--srt-speakers", choices=("name", "dash"), default=None,
+                   help='how .srt and .sbv show who speaks: "name" writes "Ann: " where the '
+                        'speaker changes (the default), "dash" a "- " before each speaker\'s '
+                        "line in a cue two share")
     add_batch_arguments(p, kind="convert", inputs="input")
     p.set_defaults(handler=run_convert)
+
+    p = subparsers.add_parser(
+        "speakers", help="list a transcript's speakers",
+        description="List the speakers of a transcript: each one's words, share of the words, "
+                    "share of the spoken time (where words are timed) and turns.")
+    p.add_argument("input", metavar="FILE", help="transcript to read")
+    add_encoding_argument(p)
+    p.set_defaults(handler=run_speakers)
 
     p = subparsers.add_parser("show", help="print a transcript as clean text",
                               description="Print the clean text of a transcript to stdout.")

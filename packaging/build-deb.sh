@@ -45,6 +45,9 @@ for size in 16 22 24 32 48 64 128 256 512; do
     rsvg-convert -w "$size" -h "$size" -o "$dir/$app_id.png" "$root_dir/resources/icons/stet.svg"
 done
 install -m 644 "$root_dir/README.md" "$pkg/usr/share/doc/stet/README.md"
+# README links into docs/: the pages go with it, so its links resolve in /usr/share/doc/stet too.
+install -d "$pkg/usr/share/doc/stet/docs"
+install -m 644 "$root_dir"/docs/*.md "$pkg/usr/share/doc/stet/docs/"
 
 installed_kb=$(du -sk --exclude=DEBIAN "$pkg" | cut -f1)
 # The bundle carries Python, torch, Qt and FFmpeg; what it takes from the system is glibc (it was

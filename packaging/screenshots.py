@@ -1,4 +1,5 @@
-"""Retake the README's screenshots of the review states, with the shipped model and default settings.
+"""Retake the user guide's screenshots of the review states (docs/user-guide.md), with the shipped
+model and default settings.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/screenshots.py [OUT_FOLDER]
 
@@ -22,7 +23,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # A first run's state: the forms and profiles this machine's Stet learned from reviews (the user
-# lexicon once turned "and welcome" into "and Welcome" here) stay out of the README's pictures.
+# lexicon once turned "and welcome" into "and Welcome" here) stay out of the pictures.
 _FRESH = tempfile.mkdtemp(prefix="stet-screenshots-")
 for _name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
     os.environ[_name] = os.path.join(_FRESH, _name.lower())

@@ -21,7 +21,9 @@ def job_for(args: argparse.Namespace) -> Job:
         from editor.asr.choice import choose_model
 
         return TranscribeJob(choose_model(args.model, args.language, announce=True).path, args.verbose)
-    return ConvertJob(args.policy)
+    from editor.core.speakers import parse_renames
+
+    return ConvertJob(args.policy, parse_renames(args.speaker or ()), args.srt_speakers)
 
 
 def run_batch(args: argparse.Namespace) -> int:

@@ -149,8 +149,11 @@ class ConvertJob(Job):
     kind, verb = "convert", "converted"
     uses_model = False
 
-    def __init__(self, policy: RenderPolicy | None = None) -> None:
+    def __init__(self, policy: RenderPolicy | None = None, renames: dict[str, str] | None = None,
+                 srt_speakers: str | None = None) -> None:
         self.policy = policy
+        self.renames = renames or {}  # speakers renamed where a file has them
+        self.srt_speakers = srt_speakers
 
     def load(self, threads: int | None = 1) -> None:
         pass
@@ -159,6 +162,10 @@ class ConvertJob(Job):
         from editor.core.formats import write_any
         from editor.core.render import NONE
 
+        from editor.core.speakers import writer_options
+
         doc, warnings = _read(source, self.encoding)
-        written = write_any(doc, output, self.policy if self.policy is not None else NONE)
+        doc.rename_speakers(self.renames)
+        written = write_any(doc, output, self.policy if self.policy is not None else NONE,
+                            **writer_options(output, self.srt_speakers))
         return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))

@@ -444,6 +444,33 @@ class Transcript(SuggestionReview):
                 self.history.push(Swap(self._apply_paragraphs, self._para, frozenset(para)))
         return range(start, start + len(new))
 
+    def set_speaker(self, start: int, end: int, name: str | None) -> None:
+        """Give words ``start:end`` the speaker ``name`` (None: nobody); a speaker change starts
+        a paragraph, so the words become their own paragraph where others spoke around them.
+        One undo step; nothing when nothing changes."""
+        if not 0 <= start < end <= len(self._tokens):
+            raise IndexError(f"span {start}:{end} outside 0:{len(self._tokens)}")
+        updates = [(i, evolve(t, speaker=name)) for i, t in enumerate(self._tokens[start:end], start)
+                   if t.speaker != name]
+        tokens = self._tokens
+        breaks = {tokens[i].id: True for i, other in ((start, start - 1), (end, end))
+                  if 0 < i < len(tokens) and tokens[other].speaker != name}
+        if not updates:
+            return
+        with self.history.group(f"Speaker: {name}" if name else "No speaker"):
+            self.push_tokens(updates, "")
+            self.push_paragraphs(breaks, "")
+
+    def rename_speakers(self, renames: Mapping[str, str | None]) -> int:
+        """Rename speakers everywhere ({"Speaker 1": "Ann"}); two names given one are merged.
+        One undo step; returns how many words changed."""
+        updates = [(i, evolve(t, speaker=renames[t.speaker])) for i, t in enumerate(self._tokens)
+                   if t.speaker is not None and t.speaker in renames and renames[t.speaker] != t.speaker]
+        if updates:
+            names = ", ".join(f"{old} → {new}" for old, new in renames.items())
+            self.push_tokens(updates, f"Rename speaker {names}" if len(renames) == 1 else "Rename speakers")
+        return len(updates)
+
     def delete_span(self, start: int, end: int) -> None:
         self.replace_span(start, end, "")
 

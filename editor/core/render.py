@@ -96,10 +96,10 @@ def render_words(transcript: Transcript, policy: RenderPolicy = NONE) -> list[Re
 
 def render_paragraphs(transcript: Transcript, policy: RenderPolicy = NONE
                       ) -> list[tuple[str | None, list[RenderedWord]]]:
-    """(speaker, words) per paragraph."""
+    """(speaker, words) per paragraph; a new speaker starts one."""
     paragraphs: list[tuple[str | None, list[RenderedWord]]] = []
     for word in render_words(transcript, policy):
-        if word.paragraph_start or not paragraphs:
+        if word.paragraph_start or not paragraphs or word.speaker != paragraphs[-1][1][-1].speaker:
             paragraphs.append((word.speaker, []))
         paragraphs[-1][1].append(word)
     return paragraphs

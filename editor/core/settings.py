@@ -47,10 +47,16 @@ class EngineSettings:
 
 
 @dataclass
+class ExportSettings:
+    srt_speakers: str = "name"  # SubRip shows speakers as "Ann: " ("name") or "- " lines ("dash")
+
+
+@dataclass
 class Settings:
     review: ReviewSettings = field(default_factory=ReviewSettings)
     appearance: AppearanceSettings = field(default_factory=AppearanceSettings)
     engine: EngineSettings = field(default_factory=EngineSettings)
+    export: ExportSettings = field(default_factory=ExportSettings)
     recent_files: list[str] = field(default_factory=list)
 
     # -- namespaced access -----------------------------------------------------------------------

@@ -2,15 +2,13 @@
 
 torch's OpenMP threads busy-wait between parallel regions by default. On a machine where another
 program holds a core, a thread that shares that core spins against it, and every parallel region
-waits for the slowest thread: restoring 25,000 words took 47 s instead of 3.8 s with one of two
-cores taken. Waiting passively (``OMP_WAIT_POLICY=PASSIVE``) stops the spinning, but then a second
-thread costs more in waking than it brings: the restoration model (small matrices, one time step
-after another) ran 26,550-30,317 words/s on one thread and 21,264-22,506 on two passive threads,
-on 2 cores kept for the measurement (tests/perf/bench_restore.py, 06:30 UTC 2026-11-24; two
-spinning threads reached 33,513, the gain that spinning buys and a busy core takes away many times
-over). So a process runs the model on :data:`THREADS_PER_PROCESS` compute thread, whatever the
-machine's load, and more cores are used by more processes (a batch's workers, one per free core,
-see :func:`free_cores`). The person's own ``OMP_NUM_THREADS`` wins.
+waits for the slowest thread. Waiting passively (``OMP_WAIT_POLICY=PASSIVE``) stops the spinning,
+but then a second thread costs more in waking than it brings to the restoration model (small
+matrices, one time step after another). So a process runs the model on
+:data:`THREADS_PER_PROCESS` compute thread, whatever the machine's load, and more cores are used by
+more processes (a batch's workers, one per free core, see :func:`free_cores`). The person's own
+``OMP_NUM_THREADS`` wins. The measurements behind this are in docs/performance.md ("Compute
+threads and a busy core"; tests/perf/bench_restore.py and bench_busy.py).
 
 The command line, the batch workers and the editor call :func:`configure_threads` before torch is
 imported; it imports no torch itself (core has none), but applies the number to torch when torch
@@ -23,7 +21,7 @@ import os
 import sys
 import time
 
-#: Compute threads of a process that runs the model (measured: see the module's text).
+#: Compute threads of a process that runs the model (why: see the module's text).
 THREADS_PER_PROCESS = 1
 #: Seconds over which the cores' use is sampled when nothing better is known.
 SAMPLE_SECONDS = 0.1

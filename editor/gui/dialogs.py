@@ -356,6 +356,11 @@ class SettingsDialog(QDialog):
         self.device.setCurrentIndex(max(0, ["auto", "cpu", "cuda"].index(settings.engine.device)
                                         if settings.engine.device in ("auto", "cpu", "cuda") else 0))
         form.addRow("Restoration runs on:", self.device)
+        self.srt_speakers = QComboBox()
+        self.srt_speakers.addItem('A name where the speaker changes ("Ann: ")', "name")
+        self.srt_speakers.addItem('A dash before each speaker\'s line in a shared cue ("- ")', "dash")
+        self.srt_speakers.setCurrentIndex(1 if settings.export.srt_speakers == "dash" else 0)
+        form.addRow("Speakers in exported .srt:", self.srt_speakers)
         self.restore_model = self._folder_row(form, "Restoration model folder:",
                                               settings.engine.restore_model, "the shipped model")
         self.vosk_model = self._folder_row(form, "Vosk model folder:",
@@ -393,6 +398,7 @@ class SettingsDialog(QDialog):
             s.set(f"appearance.{band}_colour", button.colour)
         s.set("appearance.font_size", self.font_size.value())
         s.set("engine.device", self.device.currentData())
+        s.set("export.srt_speakers", self.srt_speakers.currentData())
         s.set("engine.restore_model", self.restore_model.text().strip())
         s.set("engine.vosk_model_dir", self.vosk_model.text().strip())
 

@@ -1,4 +1,5 @@
-"""The margin left of the text: each paragraph's start time (when the words have times), "¶" in a
+"""The margin left of the text: the speaker's name where one starts (in the speaker's colour);
+each paragraph's start time (when the words have times), "¶" in a
 suggestion's colour where Stet proposes a paragraph break (the text runs on there, shown on a new
 line; Enter accepts the break, Delete keeps the text running on), and "⋯" where the text runs on
 but is shown on a new line all the same, because a run of thousands of words without a line would
@@ -9,15 +10,16 @@ thin bar before a cue's first word (``paint_cue_bars``, called by the view's pai
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QTextCursor
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QTextCursor
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from editor.core.document import Kind, State
-from editor.gui.looks import band_colour, band_of
+from editor.gui.looks import band_colour, band_of, speaker_colour
 
 GUTTER_COLOUR = "#6b6b6b"
 CUE_COLOUR = "#9aa7b8"  # the bar before a subtitle cue's first word
 PROPOSED = "¶"  # a proposed paragraph break
+SPEAKER_CHARS = 14  # a longer speaker's name is cut short with "…" in the margin
 CONTINUES = "⋯"  # the text runs on, shown on a new line (no break there)
 PROPOSED_TIP = ("Suggested paragraph break ({p:.0%}: how likely a sentence ends here). Click it, "
                 "then Enter accepts, Delete keeps the text running on")
@@ -47,11 +49,56 @@ class TimeGutter(QWidget):
         self.setMouseTracking(True)
 
     def wanted_width(self) -> int:
+        return self.speaker_width() + self._times_width()
+
+    def _times_width(self) -> int:
         times, soft = self.view.has_times(), self.view.has_soft_breaks()
         if not times and not soft:
             return 0
         # a line shown apart without a paragraph break has its mark and its time: "¶ 1:02:03"
         return self.fontMetrics().horizontalAdvance(f"{PROPOSED} 0:00:00" if times and soft else "0:00:00") + 10
+
+    def speaker_width(self) -> int:
+        """The room for speakers' names at the left of the margin (none without speakers)."""
+        names = self.view.speaker_names()
+        if not names:
+            return 0
+        bold = QFont(self.font())
+        bold.setBold(True)
+        metrics = QFontMetrics(bold)
+        return min(max(metrics.horizontalAdvance(n) for n in names), metrics.averageCharWidth() * SPEAKER_CHARS) + 10
+
+    def speaker_labels(self, rect: QRect | None = None) -> list[tuple[int, str]]:
+        """(top y in the viewport, name) where a speaker starts, for each such line on screen."""
+        view = self.view
+        out: list[tuple[int, str]] = []
+        if not len(view.text_map) or not view.speaker_names():
+            return out
+        doc = view.transcript
+        for top, _height, i in self._lines(rect):
+            name = doc[i].speaker
+            if name and (i == 0 or doc[i - 1].speaker != name):
+                out.append((top, name))
+        return out
+
+    def _lines(self, rect: QRect | None = None) -> list[tuple[int, int, int]]:
+        """(top y in the viewport, height, first token index) of each line shown on screen."""
+        view = self.view
+        out: list[tuple[int, int, int]] = []
+        doc = view.transcript
+        block = view.firstVisibleBlock()
+        offset = view.contentOffset()
+        top = round(view.blockBoundingGeometry(block).translated(offset).top())
+        bottom = (rect or self.rect()).bottom()
+        while block.isValid() and top <= bottom:
+            height = round(view.blockBoundingRect(block).height())
+            if block.isVisible() and block.length() > 1:
+                i = view.token_at(block.position())
+                if i is not None and 0 <= i < len(doc):
+                    out.append((top, height, i))
+            block = block.next()
+            top += height
+        return out
 
     def sizeHint(self) -> QSize:
         return QSize(self.wanted_width(), 0)
@@ -63,25 +110,15 @@ class TimeGutter(QWidget):
         if not len(view.text_map):
             return out
         doc = view.transcript
-        block = view.firstVisibleBlock()
-        offset = view.contentOffset()
-        top = round(view.blockBoundingGeometry(block).translated(offset).top())
-        bottom = (rect or self.rect()).bottom()
-        while block.isValid() and top <= bottom:
-            height = round(view.blockBoundingRect(block).height())
-            if block.isVisible() and block.length() > 1:
-                i = view.token_at(block.position())
-                if i is not None and 0 <= i < len(doc):
-                    text = ""
-                    if view.sep_of(i) == "\n" and i > 0 and not doc.is_paragraph_start(i):
-                        s = doc.suggestion_view(doc[i].id).get(Kind.BREAK)
-                        text = PROPOSED if s is not None and s.state == State.PENDING else CONTINUES
-                    elif doc[i].start is not None:
-                        text = format_time(doc[i].start)
-                    if text:
-                        out.append((top, height, text, i))
-            block = block.next()
-            top += height
+        for top, height, i in self._lines(rect):
+            text = ""
+            if view.sep_of(i) == "\n" and i > 0 and not doc.is_paragraph_start(i):
+                s = doc.suggestion_view(doc[i].id).get(Kind.BREAK)
+                text = PROPOSED if s is not None and s.state == State.PENDING else CONTINUES
+            elif doc[i].start is not None:
+                text = format_time(doc[i].start)
+            if text:
+                out.append((top, height, text, i))
         return out
 
     def labels(self, rect: QRect | None = None) -> list[tuple[int, str]]:
@@ -115,6 +152,15 @@ class TimeGutter(QWidget):
         settings = self.view.settings
         bold = QFont(self.font())
         bold.setBold(True)
+        left = self.speaker_width()
+        if left:
+            painter.setFont(bold)
+            names = self.view.speaker_names()
+            for top, name in self.speaker_labels(event.rect()):
+                painter.setPen(QColor(speaker_colour(names.index(name) if name in names else 0)))
+                shown = QFontMetrics(bold).elidedText(name, Qt.TextElideMode.ElideRight, left - 8)
+                painter.drawText(2, top, left - 6, line,
+                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
         for top, _h, text, i in self.entries(event.rect()):
             s = self._proposal(i) if text == PROPOSED else None
             if s is not None:  # drawn in its confidence band's colour, as suggestions are
@@ -125,7 +171,7 @@ class TimeGutter(QWidget):
                 painter.setPen(QColor(GUTTER_COLOUR))
             when = self._time_of(text, i)
             if when:  # the mark at the left, the time at the right, as a paragraph's time stands
-                painter.drawText(2, top, self.width() - 8, line,
+                painter.drawText(left + 2, top, self.width() - left - 8, line,
                                  Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
                 painter.setFont(self.font())
                 painter.setPen(QColor(GUTTER_COLOUR))
@@ -134,8 +180,13 @@ class TimeGutter(QWidget):
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
         painter.end()
 
-    def tip_at(self, y: int) -> str:
-        """What the margin's hover says at height ``y``."""
+    def tip_at(self, y: int, x: int = 0) -> str:
+        """What the margin's hover says at ``x``, ``y`` (a speaker's name at the left)."""
+        if x < self.speaker_width():
+            line = max(self.fontMetrics().height(), 1)
+            said = next((name for top, name in self.speaker_labels() if top <= y < top + line), None)
+            if said is not None:
+                return f"{said} speaks from here (the Speakers menu gives words a speaker)"
         entry = self._entry_at(y)
         if entry is None:
             return ""
@@ -152,7 +203,7 @@ class TimeGutter(QWidget):
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
-            tip = self.tip_at(event.pos().y())
+            tip = self.tip_at(event.pos().y(), event.pos().x())
             if tip:
                 QToolTip.showText(event.globalPos(), tip, self)
             else:

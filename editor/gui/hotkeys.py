@@ -48,6 +48,10 @@ FIND_NEXT = "Ctrl+G"  # not F3: that is oTranscribe's "slower" (SLOWER below)
 PREFERENCES = "Ctrl+,"
 INSERT_TIME = "Ctrl+J"  # oTranscribe's key: the playback time, as [m:ss], at the caret
 
+# Speakers: Alt+n gives the selection (or the caret's paragraph) the n-th speaker
+SPEAKERS = [f"Alt+{n}" for n in range(1, 10)]
+NEW_SPEAKER = "Alt+0"
+
 # Review (Tab, Shift+Tab, Return, Delete and 1-9 are handled by the view while a suggestion is
 # current, so that they still type, move and delete text otherwise)
 NEXT_SUGGESTION = "Tab"

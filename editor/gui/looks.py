@@ -15,13 +15,23 @@ PARAGRAPH_GAP = "\n\n"  # an empty line between paragraphs, as the text will be 
 SOFT_BREAK = "\n"  # a new line, no empty line: before a proposed paragraph break (or a rejected
 # one kept as a line, see editor.core.paragraphs.kept_lines); it reads as a space when written.
 # Why a text running on is shown in lines at proposed breaks: Qt lays a text block out again whole
-# on every change. Measured (tests/perf/bench_long_block.py, 09:20 UTC, 2 cores, offscreen) on
-# one block of 100,000 words: a keystroke 74 ms, restyling one word 70 ms, setting the text 145 ms
-# (10,000 words: 10, 10 and 20 ms; 2,000 words: 4 ms each). Turning wrapping off made it slower.
+# on every change, so a keystroke in one block of 100,000 words costs tens of ms (and turning
+# wrapping off makes it slower): docs/performance.md, "One long text block in Qt".
 _ALPHA = {"high": 70, "medium": 110, "low": 120}  # lighter where there are many, so text stays legible
 CURRENT_COLOUR = "#1a1a1a"  # the frame around the suggestion under review
 
 Look = tuple[str, str, str, QTextCharFormat | None, QTextCharFormat | None]
+
+
+#: Speakers' colours in the margin: blues, purples and greys, apart from the confidence colours
+#: (green, orange, vermilion and their palettes' kin), so a name never reads as a confidence.
+SPEAKER_COLOURS = ("#0072B2", "#8E44AD", "#56B4E9", "#CC79A7", "#34495E", "#5D6D9E", "#6C3483",
+                   "#7F8C8D", "#2E4053")
+
+
+def speaker_colour(index: int) -> str:
+    """The colour of the ``index``-th speaker (in the order they first speak)."""
+    return SPEAKER_COLOURS[index % len(SPEAKER_COLOURS)]
 
 
 def percent(p: float) -> str:

@@ -51,6 +51,7 @@ from editor.gui.status_bar import StatusBar
 from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
 from editor.gui.window_files import RECENT_LIMIT, FileCommands
+from editor.gui.speakers import SpeakerCommands
 from editor.gui.window_menus import add_action, build_menus, confident_text
 from editor.gui.window_restoring import RestorationCommands
 from editor.gui.window_review import BULK_AT_ONCE, ReviewCommands
@@ -109,6 +110,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
             self.statusBar().addPermanentWidget(widget)
         self.panel.counted.connect(self.show_pending)
         self._review_mode_changed(False)
+        self.speakers = SpeakerCommands(self)  # the Speakers menu (editor.gui.speakers)
         build_menus(self)
         self.unsure_words = UnsureWords(self, self.view_menu)  # low ASR confidence, underlined
         self._watch(self.transcript)

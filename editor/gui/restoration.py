@@ -120,6 +120,7 @@ class RestorationController(QObject):
         self.restorer = None
         self.error: str | None = None
         self.any_language = False
+        self.keep_author: bool | None = None  # propose no removal or replacement (None: so for authored text)
         self._skipped: Transcript | None = None  # the transcript whose language stopped the last pass
         self._pass_id = 0
         self._cancel: threading.Event | None = None
@@ -209,7 +210,8 @@ class RestorationController(QObject):
         cancel = self._cancel = threading.Event()
         model, device, restorers, give_way = self.model, self.device, self.restorers, self.turns.give_way
         self._learned = learned
-        settings = PassSettings(learned=self.use_learned if learned is None else learned, any_language=any_language)
+        settings = PassSettings(learned=self.use_learned if learned is None else learned, any_language=any_language,
+                                keep_author=self.keep_author)
         # what the pass reads, without copying the words here (20-40 ms of the UI thread at
         # 100,000 words): the whole pass, suggestions included, is the worker's
         source = PassSource.of(transcript, marks)

@@ -11,6 +11,7 @@ like in ``looks``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
@@ -37,6 +38,8 @@ from editor.gui.view_build import BUILD_AT_ONCE, FIRST_BUILT, BuildMixin  # noqa
 from editor.gui.view_editing import EditingMixin
 from editor.gui.view_pointer import PointerMixin
 from editor.gui.view_review import EDITING_NOTE, ReviewMixin  # noqa: F401
+
+_SPEAKER = operator.attrgetter("speaker")
 
 
 
@@ -113,6 +116,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self.cue_ids: frozenset[int] = frozenset()  # first words of subtitle cues (a bar before)
         self.segment_ids: frozenset[int] = frozenset()  # those of them that are Whisper segments
         self.cue_spans: dict[int, tuple[float, float]] = {}  # their times as read, by first word
+        self._speakers: list[str] | None = None  # see speaker_names
         self.gutter = TimeGutter(self)
         self.updateRequest.connect(self._update_gutter)
         self.apply_settings()
@@ -149,6 +153,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
     def set_transcript(self, transcript: Transcript) -> None:
         self._links.clear()  # (see editor.gui.links: nothing left behind on the old document)
         self._transcript = transcript
+        self._speakers = None
         self._links.connect(transcript.tokens_changed, self._on_tokens_changed)
         self._links.connect(transcript.suggestions_changed, self._on_suggestions_changed)
         self._links.connect(transcript.paragraphs_changed, self._on_paragraphs_changed)
@@ -174,6 +179,14 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
     # -- the margin and cue bars ------------------------------------------------------------------
     def has_times(self) -> bool:
         return self._timed
+
+    def speaker_names(self) -> list[str]:
+        """The transcript's speakers in the order they first speak (kept until words change)."""
+        if self._speakers is None:
+            names = dict.fromkeys(map(_SPEAKER, self.transcript.tokens))
+            names.pop(None, None)
+            self._speakers = [n for n in names if n]
+        return self._speakers
 
     def has_soft_breaks(self) -> bool:
         """Some text runs on over lines: proposed paragraph breaks, or lines that run on."""
@@ -225,6 +238,10 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
 
     # -- keeping up with the document -------------------------------------------------------------
     def _on_tokens_changed(self, start: int, removed: int, inserted: int) -> None:
+        had = self._speakers
+        self._speakers = None  # the margin's speakers are counted again when next drawn
+        if had or any(self.transcript[i].speaker for i in range(start, start + inserted)):
+            QTimer.singleShot(0, self, self._layout_gutter)
         if removed == inserted:  # words edited in place (accepting): restyle them later
             doc = self.transcript  # by index: doc.tokens would copy every token after each change
             self._dirty.update(doc[i].id for i in range(start, start + inserted))

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from editor.core.document import Transcript
 from editor.core.errors import UserError
 from editor.core.formats import READERS, can_read, read_any, write_any
+from editor.core.speakers import writer_options
 from editor.core.lexicon import with_project_forms
 from editor.core.render import NONE, RenderPolicy
 from editor.gui import opening, overwrite
@@ -201,7 +202,8 @@ class FileCommands:
         applies them. No dialog."""
         path = Path(path)
         self.autosaver.save_now()  # before a long job
-        warnings = write_any(self.transcript, path, policy)
+        warnings = write_any(self.transcript, path, policy,
+                             **writer_options(path, self.settings.export.srt_speakers))
         # what the format could not carry (a subtitle's colours in WebVTT) is said, not hidden
         self.statusBar().showMessage(f"Exported {path.name}" + "".join(f" — {w}" for w in warnings),
                                      12000 if warnings else 4000)

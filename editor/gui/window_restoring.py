@@ -18,6 +18,8 @@ from editor.core import process
 from editor.core.document import Kind, Transcript
 from editor.gui.window_review import BULK_AT_ONCE
 
+#: Said after the word count while only missing marks and capitals are proposed.
+KEEPING = " — keeping the author's punctuation (Review menu)"
 #: A paste of at least this many raw words (lowercase, no marks) into a restored text is restored.
 PASTED_RAW_WORDS = 2
 
@@ -30,6 +32,8 @@ class RestorationCommands:
         self.restoration_status = ""  # "", "running", "done", "cancelled", "skipped…", "failed…"
         self._status_note: str | None = ""  # after the count in the status bar; None: keep it
         self._began: float | None = None  # when the running pass started
+        self._keep_author: bool | None = None  # the person's choice for this transcript (None: by its text)
+        self._authored = False  # the transcript has marks or capitals written
         self._progress_shown = 0.0
         bar = self.statusBar()
         self.status_label = QLabel("Ready")
@@ -141,6 +145,12 @@ class RestorationCommands:
         words = len(doc)
         self.status_label.setText(f"{words:,} words")
         self._status_note = ""
+        from editor.restore.suggest import authored
+
+        self._authored = any(authored(doc.tokens))
+        self._keep_author = self.restoration.keep_author = None
+        if hasattr(self, "keep_author_action"):
+            self.keep_author_action.setChecked(self.keeping_author)
         # proposed paragraph breaks (made as it opens) are not restoration's suggestions
         if restore and words and all(s.kind == Kind.BREAK for s in doc.iter_suggestions()):
             self.start_restoration()
@@ -157,7 +167,7 @@ class RestorationCommands:
         words = len(self.transcript)
         self.status_label.setText((f"{words:,} words — {pending:,} suggestions to review"
                                    if pending else f"{words:,} words — no suggestions pending")
-                                  + self._status_note)
+                                  + self._status_note + (KEEPING if self.keeping_author else ""))
 
     def _restoration_started(self, words: int) -> None:
         self.restoration_status = "running"
@@ -193,7 +203,45 @@ class RestorationCommands:
             n = len(self.restoration.only)
             return f"restoring the {n:,} pasted word{'s' if n != 1 else ''}"
         return ("re-suggesting with what Stet learned" if self.restoration.only_pending
-                else "restoring punctuation and capitals")
+                else "restoring punctuation and capitals" + (KEEPING if self.keeping_author else ""))
+
+    # -- keeping the author's punctuation -----------------------------------------------------------
+    @property
+    def keeping_author(self) -> bool:
+        """Whether only missing marks and capitals are proposed for this transcript: the person's
+        choice (Review > Keep the author's punctuation), else so where its text has marks or
+        capitals written (a subtitle, an edited transcript; not a recogniser's raw words)."""
+        return self._authored if self._keep_author is None else self._keep_author
+
+    def toggle_keep_author(self, on: bool | None = None) -> None:
+        """Review > Keep the author's punctuation (``on``; None: as the menu's check says). On: the
+        pending removals and replacements of written marks and capitals are withdrawn (one undo
+        step) and no more are proposed; off: the text is restored again to propose them too
+        (never of marks the model cannot predict well: see suggest.authors_own)."""
+        if on is None:
+            on = self.keep_author_action.isChecked()
+        self._keep_author = self.restoration.keep_author = on
+        self.keep_author_action.setChecked(on)
+        doc = self.transcript
+        if on:
+            from editor.core.document import State
+            from editor.restore.suggest import removes_authors
+
+            keys = [s.key for s in doc.iter_suggestions()
+                    if s.state == State.PENDING and s.source == "model"
+                    and removes_authors(doc.token(s.token_id), s.kind, s.value)]
+            n = doc.drop_suggestions(keys, text="Keep the author's punctuation") if keys else 0
+            self.show_pending(self.panel.pending_count)
+            self.statusBar().showMessage(
+                "Keeping the author's punctuation and capitals: only missing ones are proposed"
+                + (f" ({n:,} removal{'s' if n != 1 else ''} or replacement{'s' if n != 1 else ''} withdrawn)"
+                   if n else ""), 8000)
+        else:
+            self.show_pending(self.panel.pending_count)
+            self.statusBar().showMessage("Proposing removals and replacements of the author's marks and "
+                                         "capitals too: restoring again", 8000)
+            if len(doc):
+                self.start_restoration()
 
     def _restoration_idle(self) -> None:
         self.progress.hide()

@@ -22,14 +22,19 @@ def add_parser(subparsers) -> None:
         description="Read IN (any format Stet reads), predict the punctuation after each word and its "
                     "case, and write OUT by extension. A .stet project keeps every suggestion pending "
                     "for review in the editor; text formats apply those at or above --min-confidence "
-                    "(default: the model's best guess everywhere). Already punctuated text is re-predicted "
-                    "and the suggestions show where the model disagrees. Without -o the text goes to stdout.")
+                    "(default: the model's best guess everywhere). Already punctuated text keeps its marks and "
+                    "capitals: only missing ones are proposed (see --keep-author). Without -o the text goes to stdout.")
     p.add_argument("input", metavar="IN", nargs="+", help="transcript to restore (or several, folders, globs)")
     p.add_argument("-o", "--output", metavar="OUT", help="file to write (a folder for many inputs)")
     add_force_argument(p)
     p.add_argument("--min-confidence", type=probability, default=0.0, metavar="P",
                    help="apply only suggestions with confidence >= P when writing text, P 0..1 or in "
                         "percent (0.9 or 90%%; default 0: all)")
+    p.add_argument("--keep-author", action=argparse.BooleanOptionalAction, default=None,
+                   help="keep the punctuation and capitals the text was written with: propose only missing "
+                        "marks and capitals, never remove or replace one (default: on where IN has marks or "
+                        "capitals; --no-keep-author also proposes removals and replacements, though never of "
+                        "marks the model cannot predict well: ! ; ellipses, dashes, marks beside quotes)")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
                    help="where the model runs (default: CUDA when available)")
     p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
@@ -71,7 +76,7 @@ def pass_settings(args: argparse.Namespace) -> PassSettings:
             raise UserError(f"--learned-from: no learned profile {args.learned_from!r} "
                             "(see `stet learned --profiles`)")
     return PassSettings(lexicon=not args.no_lexicon, learned=args.learned, profile=args.learned_from,
-                        any_language=args.any_language)
+                        any_language=args.any_language, keep_author=args.keep_author)
 
 
 def run_restore(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from editor.restore.package import load_model_dir
 from editor.restore.prediction import Cancelled, LanguageCheck, WordPrediction
 from editor.restore.schedule import batches, final_regions
 from editor.restore.vocab import Vocab
-from editor.restore.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, CharFeatures, run_windows
+from editor.restore.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, windows_for
 
 
 def _is_cancelled(cancel) -> bool:
@@ -208,12 +208,9 @@ class Restorer:
                 para_end[i - 1] = True
         plan = plan_chunks(n, self.size, self.overlap, self.cut)
         # words are encoded batch by batch, so the first chunk does not wait for the whole text
-        wid = np.zeros(n, np.int64)
-        cid = np.zeros((n, self.vocab.max_word_len), np.int64)
-        encoded = np.zeros(n, bool)
+        runner = windows_for(self.model, self.vocab, words, self.device)
         results: list[np.ndarray | None] = [None] * len(plan.windows)
         merged: list[WordPrediction | None] = [None] * n
-        char_features = CharFeatures(self.model, self.device)
         held: set[int] = set()  # words by a region boundary waiting for the window beyond it
         with self._lock:
             for idx in batches(plan, self.windows_per_batch, priority):
@@ -222,15 +219,12 @@ class Restorer:
                 if _is_cancelled(cancel):
                     raise Cancelled()
                 for k, i in enumerate(idx):
-                    s, e = plan.windows[i]
-                    if not encoded[s:e].all():
-                        wid[s:e], cid[s:e] = self.vocab.encode(words[s:e])
-                        encoded[s:e] = True
+                    runner.encode(*plan.windows[i])
                     if pause is not None and k % 8 == 7:
                         pause()
                 if pause is not None:
                     pause()
-                for i, r in zip(idx, run_windows(self.model, wid, cid, plan, idx, self.device, char_features)):
+                for i, r in zip(idx, runner.run(plan, idx)):
                     results[i] = r
                 if self.merge == "weighted":
                     continue  # regions are final only when both neighbours are in: report at the end

@@ -46,6 +46,9 @@ class PassSettings:
     learned: bool = False  # what reviews of the document's language and speakers taught
     profile: str | None = None  # a kept profile chosen on purpose, whatever the language and speakers
     any_language: bool = False  # restore a text that does not look like the model's language
+    #: propose only missing marks and capitals, never remove or replace what is written (keep the
+    #: author's punctuation); None: so where the text read has marks or capitals written
+    keep_author: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +118,7 @@ def run_pass(restorer: Restorer, source: PassSource, settings: PassSettings = Pa
         if on_note is not None:
             on_note(note)
     lo, hi = span if span is not None else (0, len(tokens))
-    builder = _Builder(restorer, tokens, snapshot, source.marks, only)
+    builder = _Builder(restorer, tokens, snapshot, source.marks, only, settings.keep_author)
 
     def on_chunk(a: int, b: int, predictions: list[WordPrediction]) -> None:
         if pause is not None:  # the suggestions are built in Python: the window may want its turn
@@ -160,8 +163,8 @@ class _Builder:
     mark before it as the text will stand (this pass's where it reached the word before)."""
 
     def __init__(self, restorer: Restorer, tokens: Sequence[Token], snapshot: WordsSnapshot,
-                 marks: Mapping[int, str], only: Collection[int] | None) -> None:
-        from editor.restore.suggest import authored
+                 marks: Mapping[int, str], only: Collection[int] | None, keep_author: bool | None) -> None:
+        from editor.restore.suggest import authored, rare_word
 
         self.tokens, self.snapshot, self.marks = tokens, snapshot, marks
         self.only = None if only is None else frozenset(only)
@@ -171,6 +174,10 @@ class _Builder:
         self.lexicon = getattr(restorer, "lexicon", None)
         self.prior = getattr(restorer, "author_prior", None)
         self.names = getattr(restorer, "may_capitalize_after_comma", None)
+        self.rare = rare_word(restorer)  # a capital written on a rare word is a name: kept
+        # keep the author's punctuation: by default where marks or capitals were written (of the
+        # words proposed for: a paste's raw words have none)
+        self.keep_author = any(self.written) if keep_author is None else keep_author
         self.after: dict[int, str] = {}  # the mark this pass leaves after the last word of each run
 
     def mark_before(self, index: int) -> str | None:
@@ -192,7 +199,7 @@ class _Builder:
                                     author_prior=self.prior, written=self.written,
                                     mark_before=self.mark_before(ra),
                                     follow_marks=True if self.only is not None else None,
-                                    comma_capital=self.names)
+                                    comma_capital=self.names, keep_author=self.keep_author, rare=self.rare)
             last = self.tokens[rb - 1]
             self.after[rb - 1] = next((s.value for s in reversed(part)
                                        if s.token_id == last.id and s.kind == Kind.PUNCT), last.punct)
@@ -217,7 +224,8 @@ def restore_transcript(restorer: Restorer, doc: Transcript, settings: PassSettin
     """What `stet restore` does to one file, alone or in a batch: `run_pass` over ``doc``, its
     suggestions put on it (pending, one undo step) and the model named in it. ``on_words(done,
     total)`` follows the regions finished; ``on_note`` gets the pass's notes. A refused text is a
-    UserError naming ``name``."""
+    UserError naming ``name``. A text with marks or capitals written keeps them unless
+    ``settings.keep_author`` is False (PassSettings: only missing ones are proposed)."""
     found: list[Suggestion] = []
     done = 0
 

@@ -65,6 +65,46 @@ def with_author_prior(probs: dict[str, float], current: str, prior: float) -> di
     return {v: p / total for v, p in post.items()}
 
 
+#: Marks the model cannot predict well, measured per class on the dev talks with the author prior
+#: (tests/perf/bench_authored_marks.py; docs/performance.md): "!" and ";" (its F1 for them is near
+#: 0), and what it has no class for: an ellipsis, a dash, a mark beside a closing quote. A mark
+#: written with one of them is never removed or replaced by a suggestion.
+_UNPREDICTED = ("!", ";", "...", "…", "--", "—", "–", *sorted(_QUOTES))
+#: A word past this rank of the model's vocabulary (ordered by frequency) is rare ("gecko" is
+#: 27,266th): written with a capital where no sentence starts, it is a name the model cannot know.
+RARE_RANK = 10_000
+
+
+def authors_own(punct: str) -> bool:
+    """Whether the punctuation written after a word holds a mark the model cannot predict well
+    (see _UNPREDICTED): "!", "?!", "...", " --", ',"'. Suggestions leave it as written."""
+    return any(m in punct for m in _UNPREDICTED) or punct.strip() == "-"
+
+
+def rare_word(restorer) -> Callable[[str], bool]:
+    """A lowercase word -> whether it is rare for `restorer`'s model: a name of its names lexicon,
+    a form of the lexicons, a word its vocabulary does not hold or holds past RARE_RANK. A capital
+    an author wrote on such a word where no sentence starts is kept (make_suggestions' `rare`)."""
+    names = getattr(restorer, "may_capitalize_after_comma", None)
+    vocab = getattr(restorer, "vocab", None)
+
+    def rare(word: str) -> bool:
+        return (names is None or names(word)) or vocab is None or vocab.word_id(word) > RARE_RANK
+    return rare
+
+
+def removes_authors(token: Token, kind: Kind | str, value: str) -> bool:
+    """Whether setting `token`'s `kind` to `value` would remove or replace what was written there:
+    a mark where one is written (its quotes and brackets aside), any form of a word written with a
+    capital. Adding a missing mark or capital is not."""
+    if kind == Kind.PUNCT:
+        return bool(current_mark(token.punct)) and current_mark(value) != current_mark(token.punct)
+    if kind == Kind.CASE:
+        written = token.surface or token.word
+        return written != written.lower() and value != written
+    return False
+
+
 def authored(tokens: Sequence[Token]) -> tuple[bool, bool]:
     """Whether the text's marks and its capitals were written by someone (an author, a recogniser
     that punctuates): any word with a mark after it, any word with a capital. A raw transcript
@@ -78,6 +118,7 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
                      author_prior: dict[str, float] | None = None, free_lower: float = 0.02,
                      written: tuple[bool, bool] | None = None, mark_before: str | None = None,
                      follow_marks: bool | None = None, comma_capital: Callable[[str], bool] | None = None,
+                     keep_author: bool | None = False, rare: Callable[[str], bool] | None = None,
                      ) -> list[Suggestion]:
     """One punct and one case suggestion per token where the model's best guess differs from the
     token's current state and is likelier than it (raw ASR text: every predicted mark and capital;
@@ -98,7 +139,14 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
     the comma before them); None: only where they were written. `comma_capital` (a lowercase
     word -> whether it may take a capital right after a , or ;: `Restorer.may_capitalize_after_comma`)
     keeps a common word lowercase there where the case follows the marks; None: the probabilities
-    alone decide."""
+    alone decide.
+
+    Where the marks were written (and `author_prior` given), a mark the model cannot predict well
+    (`authors_own`: "!", ";", ellipses, dashes, a mark beside a closing quote) is never changed, and
+    where capitals were written, a capital on a `rare` word (`rare_word`) where no sentence starts
+    is never taken away. `keep_author` (keep the author's punctuation): only missing marks and
+    capitals are proposed, no removal or replacement of what is written (`removes_authors`); None:
+    so where the text has marks or capitals written (`written`), else all are proposed."""
     if len(tokens) != len(predictions):
         raise ValueError(f"{len(tokens)} tokens but {len(predictions)} predictions")
     prior = author_prior or {}
@@ -108,6 +156,8 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
     # Without marks written, a lowercase word says nothing of where a sentence starts (raw words
     # with a name typed in): the author's evidence keeps the capitals written, not the lowercase.
     lower_prior = case_prior if marks_written else 0.0
+    if keep_author is None:
+        keep_author = any(written or authored(tokens))
     out: list[Suggestion] = []
     prev_then = mark_before  # the mark before the word as the text will stand (None: the text's start)
     for n, (tok, pred) in enumerate(zip(tokens, predictions)):
@@ -134,16 +184,28 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
                 value = max((k for k in probs if not ends_sentence(current_mark(k))), key=probs.get,
                             default=current)
         then = punct
-        if current_mark(value) != now and probs.get(value, 0.0) > probs.get(current, 0.0):
+        kept = (keep_author and bool(now)) or (punct_prior > 0.0 and authors_own(punct))
+        if not kept and current_mark(value) != now and probs.get(value, 0.0) > probs.get(current, 0.0):
             out.append(Suggestion(tok.id, Kind.PUNCT, value, probs))
             then = value
         written_lower = (tok.surface or tok.word) == (tok.surface or tok.word).lower()
         case = _case_suggestion(tok, pred, lexicon, lower_prior if written_lower else case_prior, prev_then, free_lower,
                                 marks_written if follow_marks is None else follow_marks, comma_capital)
-        if case is not None:
+        if case is not None and not (keep_author and not written_lower) and not (
+                case_prior > 0.0 and rare is not None and _keeps_name(tok, case.value, prev_then, rare)):
             out.append(case)
         prev_then = then
     return out
+
+
+def _keeps_name(tok: Token, value: str, prev_then: str | None, rare: Callable[[str], bool]) -> bool:
+    """Whether `value` would take the capital off a `rare` word written with one where no sentence
+    starts (`prev_then`: the mark before it as the text will stand): a name the model cannot know."""
+    written = split_opening(tok.surface or tok.word)[1]
+    proposed = split_opening(value)[1]
+    starts = prev_then is None or ends_sentence(prev_then)
+    return (not starts and written[:1] != written[:1].lower() and proposed[:1] == proposed[:1].lower()
+            and rare(tok.word.lower()))
 
 
 def _capital_follows(tokens: Sequence[Token], predictions: Sequence, index: int, lexicon,

@@ -9,7 +9,10 @@ import numpy as np
 import torch
 
 from editor.restore.chunks import ChunkPlan, merge_owned, merge_weighted, plan_chunks
+from editor.restore.encoder import EncoderBiLSTMCRF
+from editor.restore.labels import N_JOINT
 from editor.restore.model import BiLSTMCRF
+from editor.restore.pieces import Pieces, assemble
 from editor.restore.vocab import UNK, Vocab
 
 DEFAULT_SIZE, DEFAULT_OVERLAP = 120, 16
@@ -75,21 +78,90 @@ def run_windows(model: BiLSTMCRF, word_ids: np.ndarray, char_ids: np.ndarray, pl
     return [joint[b, :L] for b, L in enumerate(lens)]
 
 
-def joint_marginals_chunked(model: BiLSTMCRF, vocab: Vocab, words: Sequence[str], size: int = DEFAULT_SIZE,
-                            overlap: int = DEFAULT_OVERLAP, cut: int | None = None, merge: str = "owned",
-                            windows_per_batch: int = 64, device: torch.device | None = None) -> np.ndarray:
+class WordWindows:
+    """The word model over one text: words encoded window by window as they are first needed."""
+
+    def __init__(self, model: BiLSTMCRF, vocab: Vocab, words: Sequence[str], device: torch.device) -> None:
+        n = len(words)
+        self.model, self.vocab, self.words, self.device = model, vocab, words, device
+        self.wid = np.zeros(n, np.int64)
+        self.cid = np.zeros((n, vocab.max_word_len), np.int64)
+        self.encoded = np.zeros(n, bool)
+        self.char_features = CharFeatures(model, device)
+
+    def encode(self, s: int, e: int) -> None:
+        if not self.encoded[s:e].all():
+            self.wid[s:e], self.cid[s:e] = self.vocab.encode(list(self.words[s:e]))
+            self.encoded[s:e] = True
+
+    def run(self, plan: ChunkPlan, idx: list[int]) -> list[np.ndarray]:
+        for i in idx:
+            self.encode(*plan.windows[i])
+        return run_windows(self.model, self.wid, self.cid, plan, idx, self.device, self.char_features)
+
+
+class PieceWindows:
+    """The encoder family over one text: each window's words as sub-words between [CLS] and [SEP]."""
+
+    def __init__(self, model: EncoderBiLSTMCRF, pieces: Pieces, words: Sequence[str], device: torch.device) -> None:
+        n = len(words)
+        self.model, self.pieces, self.words, self.device = model, pieces, words, device
+        self.table = np.zeros((n, pieces.max_pieces), np.int32)
+        self.lens = np.zeros(n, np.int8)
+        self.encoded = np.zeros(n, bool)
+
+    def encode(self, s: int, e: int) -> None:
+        if not self.encoded[s:e].all():
+            self.table[s:e], self.lens[s:e] = self.pieces.table(self.words[s:e])
+            self.encoded[s:e] = True
+
+    @torch.no_grad()
+    def run(self, plan: ChunkPlan, idx: list[int]) -> list[np.ndarray]:
+        lens = [plan.windows[i][1] - plan.windows[i][0] for i in idx]
+        B, T = len(idx), max(lens)
+        if T > self.model.cfg.max_words:
+            raise ValueError(f"a window of {T} words is longer than the encoder reads ({self.model.cfg.max_words})")
+        table = np.zeros((B, T, self.pieces.max_pieces), np.int32)
+        counts = np.zeros((B, T), np.int8)
+        for b, i in enumerate(idx):
+            s, e = plan.windows[i]
+            self.encode(s, e)
+            table[b, : e - s], counts[b, : e - s] = self.table[s:e], self.lens[s:e]
+        pieces, firsts = assemble(table, counts, self.pieces.cls, self.pieces.sep)
+        mask = torch.from_numpy(counts > 0).to(self.device)
+        joint = self.model.joint_marginals(torch.from_numpy(pieces).to(self.device),
+                                           torch.from_numpy(firsts).to(self.device), mask)
+        joint_np = joint.float().cpu().numpy()
+        return [joint_np[b, :L] for b, L in enumerate(lens)]
+
+
+def windows_for(model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, words: Sequence[str],
+                device: torch.device) -> WordWindows | PieceWindows:
+    """The runner of `model` over `words`: the encoder family carries its own tokenizer (`model.pieces`)."""
+    if isinstance(model, EncoderBiLSTMCRF):
+        pieces = getattr(model, "pieces", None)
+        if pieces is None:
+            raise ValueError("an encoder model needs its tokenizer (model.pieces) to read words")
+        return PieceWindows(model, pieces, words, device)
+    return WordWindows(model, vocab, words, device)
+
+
+def joint_marginals_chunked(model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, words: Sequence[str],
+                            size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP, cut: int | None = None,
+                            merge: str = "owned", windows_per_batch: int = 64,
+                            device: torch.device | None = None) -> np.ndarray:
     """(N, K) joint marginals of a whole word stream (for evaluation; no callbacks)."""
     device = device or next(model.parameters()).device
     was_training = model.training
     model.eval()
-    wid, cid = vocab.encode(list(words))
+    words = list(words)
     plan = plan_chunks(len(words), size, overlap, cut)
     results: list[np.ndarray] = []
-    char_features = CharFeatures(model, device)
+    runner = windows_for(model, vocab, words, device)
     for i in range(0, len(plan.windows), windows_per_batch):
         idx = list(range(i, min(i + windows_per_batch, len(plan.windows))))
-        results.extend(run_windows(model, wid, cid, plan, idx, device, char_features))
+        results.extend(runner.run(plan, idx))
     model.train(was_training)
     if not results:
-        return np.zeros((0, model.cfg.n_labels), np.float32)
+        return np.zeros((0, N_JOINT), np.float32)
     return merge_weighted(plan, results) if merge == "weighted" else merge_owned(plan, results)

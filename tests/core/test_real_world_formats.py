@@ -449,3 +449,111 @@ def test_fresh_cues_join_a_short_neighbour(tmp_path):
     write_any(timed, tmp_path / "fast.srt")
     cues = read_any(tmp_path / "fast.srt").metadata.cues
     assert len(cues) < 4 and all(c.end - c.start >= MIN_CUE_SECONDS - 1e-9 for c in cues)
+
+
+# -- issue 34: cues that are not rolling captions -------------------------------------------------
+def test_cues_at_the_same_time_in_regions_are_not_rolling(tmp_path):
+    """The same word shown in six regions at once (as the WebVTT spec's region examples place
+    cues side by side): six words, not one."""
+    vtt = "WEBVTT\n\n" + "".join(f"REGION\nid:r{n}\nwidth:30%\n\n" for n in range(6)) + "".join(
+        f"00:00:00.000 --> 00:00:05.000 region:r{n} align:left\nHello\n\n" for n in range(6))
+    doc = read(tmp_path, "regions.vtt", vtt)
+    assert render(doc) == "Hello Hello Hello Hello Hello Hello"
+    assert len(doc.metadata.cues) == 6
+
+
+def test_cues_in_two_regions_that_talk_in_turn_are_not_rolling(tmp_path):
+    vtt = ("WEBVTT\n\nREGION\nid:fred\nwidth:40%\nscroll:up\n\nREGION\nid:bill\nwidth:40%\n"
+           "scroll:up\n\n" + "".join(
+               f"00:00:0{n}.000 --> 00:00:2{n}.000 region:{who}\n<v {who}>{text}\n\n"
+               for n, (who, text) in enumerate([("fred", "Hi"), ("bill", "Hi"), ("fred", "How are you"),
+                                                ("bill", "How are you"), ("fred", "Fine thanks"),
+                                                ("bill", "Fine thanks")])))
+    words = [t.text for t in read(tmp_path, "talk.vtt", vtt).tokens]
+    assert " ".join(words) == "Hi Hi How are you How are you Fine thanks Fine thanks"
+
+
+def test_a_line_held_over_several_cues_is_not_rolling(tmp_path):
+    """A cue that only repeats the one before adds nothing: no roll, every cue kept."""
+    srt = "".join(f"{n}\n00:00:0{n},000 --> 00:00:0{n},900\nNo!\n\n" for n in range(1, 7))
+    doc = read(tmp_path, "held.srt", srt)
+    assert render(doc) == "No! No! No! No! No! No!"
+    assert not doc.metadata.warnings
+
+
+@pytest.mark.parametrize("local", ["00:00:00.000", "1088:00:00.000", "2000:00:00.000"])
+def test_webvtt_hls_segment_late_in_a_live_stream(tmp_path, local):
+    """A live stream runs for weeks: cues at 1088 hours are read (the spec allows any number of
+    hours) and come back as they were; SubRip keeps the time too."""
+    vtt = (f"WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:181083,LOCAL:{local}\n\n"
+           "1088:42:00.500 --> 1088:42:03.000\nstill live\n\n1088:42:03.000 --> 1088:42:05.250\n"
+           "after weeks\n")
+    doc = read(tmp_path, "seg.vtt", vtt)
+    assert render(doc) == "still live after weeks"
+    write_any(doc, tmp_path / "out.vtt")
+    assert (tmp_path / "out.vtt").read_text() == vtt
+    write_any(doc, tmp_path / "out.srt")
+    back = read_any(tmp_path / "out.srt")
+    assert render(back) == "still live after weeks"
+    late = 1088 * 3600 + 42 * 60 + 0.5
+    assert back[0].start == pytest.approx(late - (1088 * 3600 if local.startswith("1088") else 0))
+    write_any(doc, tmp_path / "seg.stet")
+    assert render(read_any(tmp_path / "seg.stet")) == "still live after weeks"
+
+
+BLANK_AND_EARLY_SRT = (
+    "1\n00:00:01,000 --> 00:00:02,000\nHello there\n\n2\n00:00:02,500 --> 00:00:03,000\n\n"
+    "3\n00:00:05,000 --> 00:00:06,000\nthird\n\n4\n00:00:03,500 --> 00:00:04,500\nfourth early\n\n"
+    "5\n00:00:07,000 --> 00:00:08,000\n")
+BLANK_AND_EARLY_VTT = (
+    "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHello there\n\nblank\n00:00:02.500 --> 00:00:03.000\n\n"
+    "00:00:05.000 --> 00:00:06.000\nthird\n\n00:00:03.500 --> 00:00:04.500\nfourth early\n\n"
+    "00:00:07.000 --> 00:00:08.000\n")
+
+
+@pytest.mark.parametrize("name,text", [("a.srt", BLANK_AND_EARLY_SRT), ("a.vtt", BLANK_AND_EARLY_VTT)])
+def test_blank_cues_and_the_file_s_order_come_back(tmp_path, name, text):
+    """A timed blank (a "missing caption") is a cue, and cues out of time order stay in the
+    file's order (said once): written back, the file is as it was."""
+    doc = read(tmp_path, name, text)
+    assert len(doc.metadata.cues) == 5
+    assert " ".join(t.text for t in doc.tokens) == "Hello there third fourth early"
+    assert any("kept in the file's order" in w for w in doc.metadata.warnings)
+    write_any(doc, tmp_path / ("out" + name[1:]))
+    assert (tmp_path / ("out" + name[1:])).read_text() == text
+    other = ".vtt" if name.endswith(".srt") else ".srt"
+    write_any(doc, tmp_path / ("other" + other))
+    back = read_any(tmp_path / ("other" + other))
+    assert [(c.start, c.end, c.words) for c in back.metadata.cues] == \
+        [(c.start, c.end, c.words) for c in doc.metadata.cues]
+
+
+LONE_MARKS = ["if a<b c is true", "fish & chips", "a < b and c > d", "a<b c>d", "AT&T and R&D",
+              "Tom &paragraph here", "x &notin y", "1 << 2", "<3 you", "<not a tag"]
+
+
+@pytest.mark.parametrize("name", ["a.srt", "a.vtt"])
+def test_a_lone_less_than_or_ampersand_is_text(tmp_path, name):
+    """"<" and "&" that begin no tag and no character reference are the person's text: every
+    word is read as written, and comes back in either format."""
+    if name.endswith(".srt"):
+        text = "".join(f"{n}\n00:00:{n:02d},000 --> 00:00:{n:02d},900\n{line}\n\n"
+                       for n, line in enumerate(LONE_MARKS, 1))
+    else:
+        text = "WEBVTT\n\n" + "".join(f"00:00:{n:02d}.000 --> 00:00:{n:02d}.900\n{line}\n\n"
+                                      for n, line in enumerate(LONE_MARKS, 1))
+    doc = read(tmp_path, name, text)
+    assert [" ".join(c.words) for c in doc.metadata.cues] == LONE_MARKS
+    for ext in (".srt", ".vtt"):
+        write_any(doc, tmp_path / f"out{ext}")
+        back = read_any(tmp_path / f"out{ext}")
+        assert [" ".join(c.words) for c in back.metadata.cues] == LONE_MARKS
+
+
+def test_webvtt_text_that_looks_like_a_tag_stays_text_in_subrip(tmp_path):
+    """"&lt;i&gt;" in WebVTT is the text "<i>": written to SubRip it must not become italics."""
+    doc = read(tmp_path, "a.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n"
+                                  "&lt;i&gt;not italic&lt;/i&gt; &amp;amp;\n")
+    write_any(doc, tmp_path / "out.srt")
+    back = read_any(tmp_path / "out.srt")
+    assert back.metadata.cues[0].words == ("<i>not", "italic</i>", "&amp;")

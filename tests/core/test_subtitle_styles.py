@@ -74,7 +74,7 @@ def test_edited_words_keep_their_styles_in_subrip(tmp_path):
     edit(doc, "never", "not")  # typed over an italic word
     edit(doc, "ever", "always")  # typed over an underlined word
     text, warnings = write(doc, tmp_path / "out.srt")
-    assert "<i>Where were you</i>\n<i>last evening?</i>" in text
+    assert "<i>Where were you\nlast evening?</i>" in text
     assert "I told you, <i>not</i> again.\n<b>Never</b> and <u>always</u>." in text
     assert "{\\an8}[DOOR SLAMS]" in text and warnings == []
     back = read_any(tmp_path / "out.srt")
@@ -85,7 +85,7 @@ def test_edited_words_keep_their_styles_in_subrip(tmp_path):
 def test_subrip_styles_convert_to_webvtt_and_substation(tmp_path):
     doc = read(tmp_path, "a.srt", SUBTITLE_EDIT)
     vtt, warnings = write(doc, tmp_path / "out.vtt")
-    assert "<i>Where were you</i>\n<i>last night?</i>" in vtt
+    assert "<i>Where were you\nlast night?</i>" in vtt
     assert "00:00:04.000 --> 00:00:06.000 line:0\n[DOOR SLAMS]" in vtt
     assert "I told you, <i>never</i> again.\n<b>Never</b> and <u>ever</u>." in vtt
     assert warnings == []
@@ -380,7 +380,7 @@ def test_sami_styles_are_kept_word_by_word(tmp_path):
                                    "ever. Say red and yellow too & more.").split()
     edit(doc, "night", "evening")
     srt, warnings = write(doc, tmp_path / "out.srt")
-    assert "<i>Where were you</i>\n<i>last evening?</i>" in srt
+    assert "<i>Where were you\nlast evening?</i>" in srt
     assert "I told you, <i>never</i> again.\n<b>Never</b> and <u>ever</u>." in srt
     assert ('Say <font color="#ff0000">red</font> and <font color="#ffff00">yellow <i>too</i>'
             '</font> & more.' in srt)
@@ -445,7 +445,7 @@ def test_netflix_ttml_styles_by_id_and_inline_are_kept_word_by_word(tmp_path):
     doc = read(tmp_path, "a.ttml", NETFLIX)
     edit(doc, "night", "evening")
     srt, warnings = write(doc, tmp_path / "out.srt")
-    assert "<i>Where were you</i>\n<i>last evening?</i>" in srt  # no white <font>: the default
+    assert "<i>Where were you\nlast evening?</i>" in srt  # no white <font>: the default
     assert ('I told you, <i>never</i> again.\n<font color="#ffff00"><b>Never</b></font> and '
             "<u>ever</u>." in srt)
     assert "<i>All of this</i> but this <i>in italics.</i>" in srt
@@ -474,7 +474,7 @@ def test_pycaption_nested_styles_and_pysubs2_ttml_colours(tmp_path):
     doc = read_any(CORPUS / "pysubs2" / "ttml_example.ttml")  # style s2: s1 (white) made yellow
     edit(doc, "puzzling", "puzzled")
     srt, _ = write(doc, tmp_path / "out2.srt")
-    assert '<font color="#ffff00">It is puzzled, why is it</font>' in srt
+    assert '<font color="#ffff00">It is puzzled, why is it\nwe do not see things upside-down?</font>' in srt
     assert "It seems a paradox, does it not," in srt
 
 
@@ -501,3 +501,20 @@ def test_ttml_styles_chained_or_nested_without_end_are_one_line_not_a_crash(tmp_
     deep = "<span>" * 5000 + "Hi" + "</span>" * 5000
     with pytest.raises(FormatError, match="nested too deep"):
         read(tmp_path, "b.ttml", head + f'<p begin="1s" end="2s">{deep}</p></div></body></tt>')
+
+
+def test_accepting_suggestions_in_an_italic_cue_keeps_its_one_span(tmp_path):
+    """Accept all on a finished italic SubRip: a mark added inside a two-line <i> cue and one at its
+    end stay in the span, which is not split at the line break (it was: "<i>…river,</i>\\n<i>…</i>.")."""
+    from editor.core.document import Kind, Suggestion
+
+    doc = read(tmp_path, "a.srt", "1\n00:00:18,500 --> 00:00:21,000\n<i>We walked along the river\n"
+                                  "and talked about the old days</i>\n\n2\n00:00:22,000 --> 00:00:23,000\nThen home.\n")
+    ids = {t.word: t.id for t in doc.tokens}
+    doc.set_suggestions([Suggestion(ids["river"], Kind.PUNCT, ",", {",": 0.95}),
+                         Suggestion(ids["days"], Kind.PUNCT, ".", {".": 0.95})])
+    assert doc.accept_all(0.9) == 2
+    text, _ = write(doc, tmp_path / "out.srt")
+    assert "<i>We walked along the river,\nand talked about the old days.</i>\n" in text
+    vtt, _ = write(doc, tmp_path / "out.vtt")
+    assert "<i>We walked along the river,\nand talked about the old days.</i>\n" in vtt

@@ -227,7 +227,7 @@ def test_every_batching_and_priority_gives_the_predictions_of_the_whole_text_at_
     marginals seeded by the window), as a real model's windows do near their edges."""
     import numpy as np
 
-    from editor.restore import inference
+    from editor.restore import windows
     from editor.restore.chunks import merge_owned, plan_chunks
 
     def fake_windows(model, wid, cid, plan, idx, device, char_features):
@@ -237,7 +237,7 @@ def test_every_batching_and_priority_gives_the_predictions_of_the_whole_text_at_
             out.append(np.random.default_rng(i).dirichlet(np.full(28, 0.3), e - s).astype(np.float32))
         return out
 
-    monkeypatch.setattr(inference, "run_windows", fake_windows)
+    monkeypatch.setattr(windows, "run_windows", fake_windows)
     monkeypatch.setattr(restorer, "windows_per_batch", per_batch)
     plan = plan_chunks(len(WORDS), restorer.size, restorer.overlap, restorer.cut)
     joint = merge_owned(plan, fake_windows(None, None, None, plan, range(len(plan.windows)), None, None))

@@ -37,10 +37,12 @@ READERS: dict[str, tuple[str, str]] = {
     ".json": ("editor.core.formats", "read_json"),
     ".jsonl": ("editor.core.formats.vosk", "read_vosk"),
     ".stet": ("editor.core.formats.journal", "read_project"),
+    ".md": ("editor.core.formats.md", "read_md"),
+    ".docx": ("editor.core.formats.docx", "read_docx"),
 }
 #: Readers of text whose encoding the user may name (JSON and .stet are UTF-8 by definition).
 TEXT_READERS = frozenset({".txt", ".text", ".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp",
-                          ".otr", ".smi", ".sami"})
+                          ".otr", ".smi", ".sami", ".md"})
 WRITERS: dict[str, tuple[str, str]] = {
     ".txt": ("editor.core.formats.txt", "write_txt"),
     ".md": ("editor.core.formats.md", "write_md"),

@@ -28,7 +28,7 @@ from editor.core.document import Token
 from editor.core.errors import FormatError
 from editor.core.text import TRAILING_MARKS, Piece, normalize_word, split_words
 
-#: The most words a transcript may hold. Measured (tests/perf/bench_reader_memory.py, Nov 2026):
+#: The most words a transcript may hold. Measured (tests/perf/bench_reader_memory.py; docs/performance.md):
 #: reading costs 500 bytes of RAM per word for plain text, up to 870 for Vosk/Whisper JSON with
 #: times and 3,000 for a .stet with two suggestions on every word; 3 M one-letter words of text
 #: peaked at 1.5 GB, under the 2 GB a reader may use. 3 M words is about 300 hours of speech.
@@ -44,8 +44,10 @@ MAX_TEXT_BYTES = 2 * MAX_WORDS
 MAX_JSON_BYTES = 32 * 2**20
 #: Kept for callers that name one limit: the largest JSON file (Vosk, Whisper) a reader accepts.
 MAX_FILE_BYTES = MAX_JSON_BYTES
-#: A time beyond this (about 11.5 days) is not a recording, it is a broken file.
-MAX_SECONDS = 1_000_000.0
+#: A time beyond this (about 3 years) is not a recording, it is a broken file. A live stream's
+#: clock runs for weeks (HLS WebVTT segments time cues at 1088:42:00.500), and WebVTT allows any
+#: number of hours.
+MAX_SECONDS = 100_000_000.0
 #: A silence at least this long starts a new paragraph.
 PARAGRAPH_GAP = 2.0
 

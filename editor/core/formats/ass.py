@@ -7,6 +7,7 @@ times and <i>, <b>, <u> but not <font color>, so the text is read again here."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING
 
@@ -156,17 +157,36 @@ def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> tuple
     subs = pysubs2.SSAFile()
     cues = cues_to_write(transcript, policy, path)
     for cue in cues:
-        if cue.styled:
-            text = ass_text(cue.styled)
-        else:
-            text = "\\N".join(line.replace("{", "(").replace("}", ")") for line in cue.lines)
-            if cue.italic:
-                text = "{\\i1}" + text
-        if cue.align:
-            text = f"{{\\an{cue.align}}}{text}"
-        subs.append(pysubs2.SSAEvent(start=round(cue.start * 1000), end=round(cue.end * 1000),
-                                     text=text, name=cue.speaker or ""))
+        # a cue where two speak is an event per speaker, at the same time: Name holds one
+        for part in _by_voice(cue):
+            if part.styled:
+                text = ass_text(part.styled)
+            else:
+                text = "\\N".join(line.replace("{", "(").replace("}", ")") for line in part.lines)
+                if part.italic:
+                    text = "{\\i1}" + text
+            if part.align:
+                text = f"{{\\an{part.align}}}{text}"
+            subs.append(pysubs2.SSAEvent(start=round(part.start * 1000), end=round(part.end * 1000),
+                                         text=text, name=part.speaker or ""))
     return subs, cues
+
+
+def _by_voice(cue: OutCue) -> list[OutCue]:
+    """The cue parted where its lines' speaker changes (one part when one speaks)."""
+    voices = cue.line_voices()
+    if len(set(voices)) < 2:
+        return [cue]
+    parts: list[OutCue] = []
+    for k, voice in enumerate(voices):
+        if k and voice == voices[k - 1]:
+            last = parts[-1]
+            parts[-1] = replace(last, lines=(*last.lines, *cue.lines[k:k + 1]),
+                                styled=(*last.styled, *cue.styled[k:k + 1]))
+        else:
+            parts.append(replace(cue, lines=tuple(cue.lines[k:k + 1]),
+                                 styled=tuple(cue.styled[k:k + 1]), speaker=voice, voices=()))
+    return parts
 
 
 def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:

@@ -14,8 +14,8 @@ from editor.core.errors import UserError
 from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
 from editor.core.formats.subtitles import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
-                                           class_sets, cue_lines, cue_style, is_italic, piece_styles,
-                                           vtt_palette)
+                                           PREFIXES, class_sets, cue_lines, cue_style, is_italic,
+                                           piece_styles, protect, words_of_line, vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
 from editor.core.text import Piece, ends_sentence, join_mark
 
@@ -66,6 +66,13 @@ class OutCue:
     styled: tuple[StyledLine, ...] = ()
     align: int | None = None
     lost: frozenset[str] = frozenset()
+    #: each line's speaker where the cue holds more than one ("- Hi." "- Hello."); else ()
+    voices: tuple[str | None, ...] = ()
+
+    def line_voices(self) -> tuple[str | None, ...]:
+        """The speaker of each line."""
+        count = len(self.styled or self.lines)
+        return self.voices if len(self.voices) == count else (self.speaker,) * count
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,11 +279,37 @@ def run_times(cue: SourceCue, run: Sequence[TimedWord], whole: bool) -> tuple[fl
     return min(cue.start, run[0].start), max(cue.end, run[-1].end)
 
 
-def source_lines(cue: SourceCue) -> list[str]:
-    """A source cue's lines as seen: a subtitle's lines as written, a segment's words wrapped."""
+def source_lines(cue: SourceCue, prefixed: bool = False) -> list[str]:
+    """A source cue's lines as seen: a subtitle's lines as written (without a speaker prefix
+    when ``prefixed``: `subtitles.cue_lines`), a segment's words wrapped."""
     if cue.format in SEGMENT_FORMATS:
         return wrap_lines(list(cue.words)) if cue.words else [" ".join(cue.text.split())]
-    return [line for line, _ in cue_lines(cue.text)]
+    return [line.strip() for line, _ in cue_lines(cue.text, prefixed)]
+
+
+def _speakers_as_read(cue: SourceCue, prefixed: bool) -> list[str | None]:
+    """The speaker each of a subtitle cue's words was read with (see `subtitles._cue_tokens`)."""
+    if not prefixed and "<v" not in cue.text.lower():  # no voice in it: the cue's (a quick pass)
+        return [cue.speaker] * len(cue.words)
+    out: list[str | None] = []
+    for line, voice in cue_lines(cue.text, prefixed):
+        out.extend([voice or cue.speaker] * len(words_of_line(line)))
+    return out
+
+
+def line_voices(lines: Sequence[str], run: Sequence[TimedWord]) -> tuple[str | None, ...]:
+    """Each line's speaker (that of its first word) when the words ``run`` on ``lines`` have
+    more than one; () when they have one, or when the lines are not those words."""
+    if len({w.speaker for w in run}) < 2:
+        return ()
+    voices: list[str | None] = []
+    at = 0
+    for line in lines:
+        count = len(words_of_line(line))
+        voices.append(run[at].speaker if count and at < len(run) else
+                      voices[-1] if voices else run[0].speaker)
+        at += count
+    return tuple(voices) if at == len(run) else ()
 
 
 def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> list[OutCue]:
@@ -300,10 +333,11 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
     cues: list[OutCue] = []
     minimum: list[float] = []
     palette = vtt_palette(transcript.metadata.extra.get("vtt_header"))
+    prefixed = transcript.metadata.extra.get(PREFIXES) is True
     for n, run in runs:
         cue = source[n]
         first = len(cues)
-        _add_cues(cues, minimum, transcript, cue, run, run_count[n] == 1)
+        _add_cues(cues, minimum, transcript, cue, run, run_count[n] == 1, prefixed)
         if not run and cue.format not in SEGMENT_FORMATS:  # "♪ ♪", "---": styled as read
             cues[first] = _decor_styled(cues[first], cue, palette)
             continue
@@ -330,15 +364,19 @@ def _decor_styled(out: OutCue, cue: SourceCue, palette: Mapping[str, ClassStyle]
 
 
 def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, cue: SourceCue,
-              run: list[TimedWord], whole: bool) -> None:
+              run: list[TimedWord], whole: bool, prefixed: bool = False) -> None:
     """Append the cues written for the words ``run`` of source cue ``cue`` (see `cues_to_write`),
-    and the least time each is to last."""
+    and the least time each is to last. A cue whose words now have other speakers than it was
+    read with (a rename) is not the cue as read."""
     segment = cue.format in SEGMENT_FORMATS
     italic = not segment and is_italic(cue.text)
     run_ids = tuple(transcript[w.index].id for w in run)
-    unchanged = whole and run_ids == cue.token_ids and tuple(w.text for w in run) == cue.words
+    unchanged = whole and run_ids == cue.token_ids and tuple(w.text for w in run) == cue.words and (
+        segment or [w.speaker for w in run] == _speakers_as_read(cue, prefixed))
     if not run or (unchanged and not segment):
-        cues.append(OutCue(cue.start, cue.end, tuple(source_lines(cue)), cue.speaker, italic, cue))
+        lines = tuple(source_lines(cue, prefixed))
+        cues.append(OutCue(cue.start, cue.end, lines, cue.speaker, italic, cue,
+                           voices=line_voices(lines, run)))
         minimum.append(0.0)
         return
     floor = min(MIN_CUE_SECONDS, cue.end - cue.start)
@@ -346,13 +384,14 @@ def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, 
     if segment:
         lines = tuple(wrap_lines([w.text for w in run]))
         if len(lines) <= SEGMENT_LINES:
-            cues.append(OutCue(start, end, lines, run[0].speaker, False, cue if unchanged else None))
+            cues.append(OutCue(start, end, lines, run[0].speaker, False, cue if unchanged else None,
+                               voices=line_voices(lines, run)))
             minimum.append(0.0 if unchanged else floor)
             return
     else:
-        kept = _kept_lines(run, run_ids, cue)
+        kept = _kept_lines(run, run_ids, cue, prefixed)
         if kept is not None:
-            cues.append(OutCue(start, end, kept, run[0].speaker, italic))
+            cues.append(OutCue(start, end, kept, run[0].speaker, italic, voices=line_voices(kept, run)))
             minimum.append(floor)
             return
     groups = _group(run)
@@ -389,8 +428,8 @@ def _run_styles(cue: SourceCue, style: CueStyle, run: Sequence[TimedWord],
         styles = style.words[k]
         tail = len(w.text) - len(w.surface) if w.text.startswith(w.surface) else 0
         mark = style.marks[k] if k < len(style.marks) else None
-        if mark is None:  # a mark the word did not have: in the styles around it
-            after = style.words[k + 1] if k + 1 < count else frozenset()
+        if mark is None:  # a mark the word did not have: in the styles around it (the cue's
+            after = style.words[k + 1] if k + 1 < count else styles  # last word: in its own)
             mark = styles if typed else styles & after
         out.append(StyledWord(w.text, styles, tail, mark))
     return out
@@ -466,11 +505,11 @@ def _assign_new_words(source: Sequence[SourceCue], owned: list[int | None],
 
 
 def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int],
-                cue: SourceCue) -> tuple[str, ...] | None:
+                cue: SourceCue, prefixed: bool = False) -> tuple[str, ...] | None:
     """The changed words of a cue on its own lines (broken where its lines began), or wrapped
     afresh; None when they no longer fit in one cue."""
     starts = set(cue.line_starts)
-    original = source_lines(cue)
+    original = source_lines(cue, prefixed)
     width = max([MAX_LINE_CHARS, *(len(line) for line in original)])
     count = max(MAX_LINES, len(original))
     lines: list[list[str]] = []
@@ -514,23 +553,37 @@ def html_line(words: StyledLine, *, colors: bool, escape: bool,
     """A line of SubRip (``colors``: <font color>) or WebVTT (``escape``: &amp; &lt;;
     ``classes``: <c.name>, with what each sets, see `subtitles.vtt_palette`) text, each run of
     words in its tags, nested as they open; spaces stay outside the tags."""
-    out: list[str] = []
+    return html_lines([words], colors=colors, escape=escape, classes=classes)[0]
+
+
+def html_lines(lines: Sequence[StyledLine], *, colors: bool, escape: bool,
+               classes: Mapping[str, ClassStyle] | None = None) -> list[str]:
+    """A cue's lines as `html_line` writes each, but a style that runs on from one line to the
+    next stays open across the line break, as a cue is read and written by hand
+    ("<i>Where were you" / "last night?</i>"): an edit in the cue does not split its span in two."""
+    done: list[list[str]] = []
     stack: list[str] = []
-    for k, word in enumerate(words):
-        for n, (text, styles) in enumerate(word.pieces()):
-            wanted = _ordered(styles, colors, classes)
-            keep = 0
-            while keep < min(len(stack), len(wanted)) and stack[keep] == wanted[keep]:
-                keep += 1
-            out.extend(_close(s) for s in reversed(stack[keep:]))
-            if k and not n:
-                out.append(" ")
-            out.extend(_open(s) for s in wanted[keep:])
-            stack = wanted
-            out.append(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                       if escape else text)
-    out.extend(_close(s) for s in reversed(stack))
-    return "".join(out)
+    for line in lines:
+        out: list[str] = []
+        for k, word in enumerate(line):
+            for n, (text, styles) in enumerate(word.pieces()):
+                wanted = _ordered(styles, colors, classes)
+                keep = 0
+                while keep < min(len(stack), len(wanted)) and stack[keep] == wanted[keep]:
+                    keep += 1
+                closing = [_close(s) for s in reversed(stack[keep:])]
+                # what ends at a line break closes at the end of the line before it
+                (done[-1] if not k and not n and done else out).extend(closing)
+                if k and not n:
+                    out.append(" ")
+                out.extend(_open(s) for s in wanted[keep:])
+                stack = wanted
+                out.append(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                           if escape else protect(text))
+        done.append(out)
+    if done:
+        done[-1].extend(_close(s) for s in reversed(stack))
+    return ["".join(out) for out in done]
 
 
 def _open(style: str) -> str:

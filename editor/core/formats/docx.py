@@ -1,13 +1,18 @@
-"""Word documents (python-docx): paragraphs, optional speaker names and timestamps."""
+"""Word documents (python-docx): paragraphs, optional speaker names and timestamps; read back."""
 
 from __future__ import annotations
 
 import io
+import re
+import zipfile
+from typing import Any
 
 import docx
 
-from editor.core.document import Transcript
-from editor.core.formats._common import PathLike, atomic_write, format_clock
+from editor.core.document import Metadata, Transcript
+from editor.core.errors import FormatError
+from editor.core.formats._common import PathLike, atomic_write, format_clock, read_bytes
+from editor.core.formats.txt import transcript_of_blocks
 from editor.core.render import NONE, RenderPolicy, join_rendered, render_paragraphs
 
 
@@ -33,3 +38,50 @@ def write_docx(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
 def _xml_safe(text: str) -> str:
     """XML 1.0 cannot hold most control characters; python-docx would raise on them."""
     return "".join(ch for ch in text if ch >= " " or ch in "\t\n")
+
+
+_CLOCK = re.compile(r"^\[[0-9:.,]+\][ \t]*")
+#: Most a .docx may unpack to: a transcript's text is a few MB; more is a zip bomb or not one.
+MAX_UNPACKED = 256 * 2**20
+
+
+def read_docx(path: PathLike) -> Transcript:
+    """A Word document's paragraphs as Stet writes them (and as transcripts are typed): a bold
+    "Ann: " at a paragraph's start is who speaks from there, an italic "[0:01:02] " timestamp is
+    left out. Tables, headers and footnotes are not read."""
+    data = read_bytes(path)
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as err:
+        raise FormatError(path, f"this is not a Word document (.docx): {err}") from None
+    if unpacked > MAX_UNPACKED:
+        raise FormatError(path, f"this Word document unpacks to {unpacked // 2**20} MB; Stet reads "
+                          f"up to {MAX_UNPACKED // 2**20} MB")
+    try:
+        blocks = _blocks(docx.Document(io.BytesIO(data)))
+    except Exception as err:  # noqa: BLE001 - zip, XML and python-docx's own: the user needs one line
+        raise FormatError(path, f"this Word document cannot be read ({type(err).__name__}: "
+                          f"{str(err)[:80]})") from None
+    return transcript_of_blocks(blocks, Metadata(source_file=str(path)))
+
+
+def _blocks(document: Any) -> list[tuple[str | None, str]]:
+    """(speaker who starts it or None, text) of each paragraph with text."""
+    blocks: list[tuple[str | None, str]] = []
+    for paragraph in document.paragraphs:
+        runs = list(paragraph.runs)
+        name = None
+        bold = ""
+        while runs and runs[0].bold and ":" not in bold:
+            bold += runs.pop(0).text
+        if bold and ":" in bold:
+            head, _, tail = bold.partition(":")
+            name = " ".join(head.split()) or None
+            text = tail + "".join(r.text for r in runs)
+        else:
+            text = paragraph.text
+        text = _CLOCK.sub("", text.lstrip())
+        if text.strip():
+            blocks.append((name, text))
+    return blocks

@@ -1,5 +1,6 @@
 """Text in whatever encoding it came in: byte-order marks, UTF-8, UTF-16/32 without a mark, and
-legacy code pages guessed with charset-normalizer (or named by the user with ``--encoding``)."""
+legacy code pages judged by the words they give (see `languages`), else guessed with
+charset-normalizer (or named by the user with ``--encoding``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from editor.core.errors import FormatError, UserError
 from editor.core.formats._common import PathLike
+from editor.core.formats.languages import NAMES, judge_bytes
 
 _BOMS = [  # longest first: the UTF-32 LE BOM begins with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
@@ -79,14 +81,16 @@ def decode_text(data: bytes, path: PathLike, encoding: str | None = None) -> tup
     nul = data.find(b"\0")
     if nul >= 0:
         raise FormatError(path, "contains NUL bytes; this is a binary file, not text", offset=nul)
-    guess = guess_encoding(data)
-    if guess is None:
+    guessed = guess_encoding(data)
+    if guessed is None:
         return data.decode("cp1252", errors="replace"), [
             "the text is not UTF-8 and its encoding could not be told; read it as Windows-1252 "
             "(cp1252): check accented letters, or give the encoding (--encoding, or File > Reopen "
             "with Encoding)"]
+    guess, language = guessed
+    how = f"a guess from its {NAMES[language]} words" if language else "a guess"
     return data.decode(guess), [
-        f"the text is not UTF-8; read it as {describe(guess)} (a guess): if letters look wrong, "
+        f"the text is not UTF-8; read it as {describe(guess)} ({how}): if letters look wrong, "
         "give the encoding (--encoding, or File > Reopen with Encoding)"]
 
 
@@ -102,8 +106,23 @@ def describe(encoding: str) -> str:
             "koi8_r": "KOI8-R", "mac_cyrillic": "Mac Cyrillic"}.get(name, encoding)
 
 
-def guess_encoding(data: bytes) -> str | None:
-    """The most plausible legacy encoding of ``data`` (which is not UTF-8), or None."""
+def guess_encoding(data: bytes) -> tuple[str, str | None] | None:
+    """The most plausible legacy encoding of ``data`` (which is not UTF-8) and the language it
+    was judged by (None when by byte statistics), or None.
+
+    A single-byte code page that makes the text clearly one language wins (`languages.judge_bytes`:
+    French in Windows-1252 reads as French words there, and as "élčve" in Windows-1257); for
+    other text (Chinese, Japanese, Korean; a line too short to tell) charset-normalizer guesses."""
+    verdict = judge_bytes(data)
+    if verdict is not None:
+        return verdict.encoding, verdict.language
+    guess = _statistical_guess(data)
+    return (guess, None) if guess else None
+
+
+def _statistical_guess(data: bytes) -> str | None:
+    """charset-normalizer's guess among code pages about as plausible, chosen as said at
+    `_COMMON`."""
     from charset_normalizer import from_bytes
 
     matches = [m for m in from_bytes(data, cp_isolation=None) if m.encoding != "utf_8"]

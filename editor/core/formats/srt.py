@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
-from editor.core.formats.cue_writing import OutCue, cues_to_write, html_line, styling_warnings
-from editor.core.formats.subtitles import Cue, checked_times, parse_clock, transcript_from_cues
+from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings
+from editor.core.formats.subtitles import Cue, checked_times, parse_clock, protect, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
@@ -103,17 +103,41 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
 
 
 # -- writing --------------------------------------------------------------------------------------
-def _srt_text(cue: OutCue, previous: str | None) -> str:
-    """A cue's SubRip text: its styles as tags (<i>, <b>, <font color>; {\\an8} raises it)."""
+#: How SubRip shows who speaks: "name" writes "Ann: " where the speaker changes; "dash" writes
+#: "- " before each speaker's line in a cue that holds two (the subtitler's convention, no names)
+SPEAKER_STYLES = ("name", "dash")
+
+
+def _srt_text(cue: OutCue, previous: str | None, speaker_style: str = "name") -> str:
+    """A cue's SubRip text: its styles as tags (<i>, <b>, <font color>; {\\an8} raises it), and
+    who speaks (see `SPEAKER_STYLES`; ``previous``: the speaker before the cue)."""
     if cue.styled:
-        lines = [html_line(line, colors=True, escape=False) for line in cue.styled]
+        lines = html_lines(cue.styled, colors=True, escape=False)
     else:
-        lines = [f"<i>{line}</i>" for line in cue.lines] if cue.italic else list(cue.lines)
-    if cue.speaker and cue.speaker != previous and lines:
-        lines[0] = f"{cue.speaker}: {lines[0]}"
+        lines = [f"<i>{protect(line)}</i>" if cue.italic else protect(line) for line in cue.lines]
+    voices = cue.line_voices()
+    if speaker_style == "dash":
+        if len(set(voices)) > 1:
+            lines = [f"- {line}" if k == 0 or voices[k] != voices[k - 1] else line
+                     for k, line in enumerate(lines)]
+    else:
+        for k, voice in enumerate(voices):
+            if voice and voice != previous:
+                lines[k] = f"{protect(voice)}: {lines[k]}"
+            previous = voice
     if cue.align and lines:
         lines[0] = f"{{\\an{cue.align}}}{lines[0]}"
     return "\n".join(lines)
+
+
+def _last_voice(cue: OutCue) -> str | None:
+    voices = cue.line_voices()
+    return voices[-1] if voices else cue.speaker
+
+
+def _check_style(speaker_style: str) -> None:
+    if speaker_style not in SPEAKER_STYLES:
+        raise ValueError(f"speaker_style must be one of {SPEAKER_STYLES}, not {speaker_style!r}")
 
 
 def numbered(cues: Sequence[OutCue]) -> list[str]:
@@ -125,33 +149,39 @@ def numbered(cues: Sequence[OutCue]) -> list[str]:
     return [str(n) for n in range(1, len(cues) + 1)]
 
 
-def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
-    """Write SubRip; the warnings say what styling could not be written (see `styling_warnings`)."""
+def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
+              speaker_style: str = "name") -> list[str]:
+    """Write SubRip; the warnings say what styling could not be written (see `styling_warnings`).
+    ``speaker_style``: how speakers are shown (`SPEAKER_STYLES`)."""
+    _check_style(speaker_style)
     cues = cues_to_write(transcript, policy, path)
     blocks, previous = [], None
     for number, cue in zip(numbered(cues), cues):
         src = cue.source
-        if src is not None and src.format == "srt":
-            blocks.append(f"{number}\n{src.timing}\n{src.text}")
+        if src is not None and src.format == "srt":  # a cue without text stays one
+            blocks.append(f"{number}\n{src.timing}" + (f"\n{src.text}" if src.text else ""))
         else:
             timing = f"{format_clock(cue.start, separator=',')} --> {format_clock(cue.end, separator=',')}"
-            blocks.append(f"{number}\n{timing}\n{_srt_text(cue, previous)}")
-        previous = cue.speaker
+            blocks.append(f"{number}\n{timing}\n{_srt_text(cue, previous, speaker_style)}")
+        previous = _last_voice(cue)
     atomic_write(path, ("\n\n".join(blocks) + "\n").encode("utf-8"))
     return styling_warnings(cues, "srt", "SubRip")
 
 
-def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
+def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
+              speaker_style: str = "name") -> list[str]:
+    _check_style(speaker_style)
     blocks, previous = [], None
     cues = cues_to_write(transcript, policy, path)
     for cue in cues:
         src = cue.source
         if src is not None and src.format == "sbv":
-            blocks.append(f"{src.timing}\n{src.text}")
+            blocks.append(f"{src.timing}" + (f"\n{src.text}" if src.text else ""))
         else:
-            text = _srt_text(OutCue(cue.start, cue.end, cue.lines, cue.speaker), previous)
+            plain = OutCue(cue.start, cue.end, cue.lines, cue.speaker, voices=cue.voices)
+            text = _srt_text(plain, previous, speaker_style)
             blocks.append(f"{_sbv_clock(cue.start)},{_sbv_clock(cue.end)}\n{text}")
-        previous = cue.speaker
+        previous = _last_voice(cue)
     atomic_write(path, "\n\n".join(blocks).encode("utf-8") + b"\n")
     return styling_warnings(cues, "sbv", "SubViewer (.sbv)")
 

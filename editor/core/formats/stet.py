@@ -32,7 +32,7 @@ _META_TEXT_FIELDS = ("source_file", "audio_file", "language", "model", "restore_
 
 #: A project is parsed a record at a time (see ``_parse_project``), so it costs the memory of
 #: its words, not that of a whole JSON tree (up to 49 bytes per byte of file). Measured with
-#: tests/perf/bench_reader_memory.py (24 Nov 2026): 7.5 bytes per byte with every suggestion
+#: tests/perf/bench_reader_memory.py (docs/performance.md): 7.5 bytes per byte with every suggestion
 #: (2,170 per word), 19 for the densest tokens ({"id", "word"}, 475 per word, held to MAX_WORDS).
 #: 128 MB is ~490,000 words with every suggestion (~50 hours of speech); was 32 MB.
 MAX_STET_BYTES = 128 * 2**20

@@ -14,6 +14,7 @@ from editor.core.document import Metadata, SourceCue, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_SECONDS, PARAGRAPH_GAP, PathLike,
                                          gap_paragraph_starts, spread)
+from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
 from editor.core.text import Piece, join_mark, split_words
 
 @dataclass(frozen=True, slots=True)
@@ -32,33 +33,71 @@ class Cue:
 
 # -- cue text ---------------------------------------------------------------------------------------
 #: Tags that SubRip and WebVTT cue text use: style, class, voice, language, ruby, font, and inline
-#: timestamps. Anything else in angle brackets ("x <y and y> z") is text and stays.
-_TAG_NAMES = r"(?:c|i|b|u|s|v|lang|ruby|rt|font|span|br)"
-_TAG = re.compile(rf"<\s*/?\s*{_TAG_NAMES}(?=[\s.>/])[^<>\n]*>|<(?:\d+:)?\d{{1,2}}:\d{{2}}[.,]\d{{1,3}}>"
-                  r"|\{\\[^}\n]*\}", re.IGNORECASE)
+#: timestamps. A tag begins right after its "<"; style and class tags take classes (<i.loud>) but
+#: no words, while voice, language, font and span tags take words or attributes. Anything else in
+#: angle brackets ("x <y and y> z", "a < b and c > d", "a<b c>d") is text and stays.
+_TAG = re.compile(r"</\s*(?:c|i|b|u|s|v|lang|ruby|rt|font|span)\s*>"
+                  r"|<(?:c|i|b|u|s|ruby|rt)(?:\.[^\s<>]*)?\s*>|<br\s*/?\s*>"
+                  r"|<(?:v|lang|font|span)(?:\.[^\s<>]*)?(?:[ \t][^<>\n]*)?>"
+                  r"|<(?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3}>|\{\\[^}\n]*\}", re.IGNORECASE)
+#: A character reference: a name or number between "&" and ";" (&amp; &lt; &nbsp; &#39;). Without
+#: its ";" it is text: "&para" in "Tom &paragraph" is not "¶", nor "&not" in "&notin" "¬".
+_ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 _RUBY_TEXT = re.compile(r"<rt\b[^<>]*>.*?</rt\s*>", re.IGNORECASE | re.DOTALL)
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>\n]+)>", re.IGNORECASE)
 _ITALIC_LINE = re.compile(r"^\s*(?:\{\\i1\}|<i>)(.*)(?:\{\\i0\}|</i>)\s*$", re.IGNORECASE | re.DOTALL)
+#: A WebVTT cue's region, in its settings (``region:fred``)
+_REGION = re.compile(r"(?:^|\s)region:(\S+)")
 #: An inline timestamp in a cue ("karaoke" and YouTube auto-caption word times).
 INLINE_TIME = re.compile(r"<((?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3})>")
 
 
 def visible(line: str) -> str:
     """A line of cue text as seen: tags removed, entities (&amp; &lt; &nbsp; &#39;) decoded."""
-    return html.unescape(_TAG.sub("", _RUBY_TEXT.sub("", line)))
+    return unescape(_TAG.sub("", _RUBY_TEXT.sub("", line)))
 
 
-def cue_lines(text: str) -> list[tuple[str, str | None]]:
+def unescape(text: str) -> str:
+    """Text with its character references (see `_ENTITY`) decoded; a lone "&" stays."""
+    return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
+
+
+def protect(text: str) -> str:
+    """Text as SubRip is to hold it: SubRip has no escapes, but its readers take tags and
+    entities, so a "<" that would begin a tag and a "&" that would begin an entity are written
+    as "&lt;" and "&amp;" (read back as the text); any other "<" or "&" ("a<b c", "fish & chips")
+    stays as it is."""
+    if "<" not in text and "&" not in text:
+        return text
+    out = []
+    for i, ch in enumerate(text):
+        entity = _ENTITY.match(text, i) if ch == "&" else None
+        if ch == "<" and _TAG.match(text, i):
+            out.append("&lt;")
+        elif entity and html.unescape(entity.group(0)) != entity.group(0):
+            out.append("&amp;")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def cue_lines(text: str, prefixed: bool = False) -> list[tuple[str, str | None]]:
     """(visible line, voice) for each non-empty line of a cue's text; a line without a voice tag
-    has the voice of the line before it."""
+    has the voice of the line before it. ``prefixed``: a speaker prefix a diarizing recogniser
+    wrote at a line's start ("SPEAKER_00: ", "Ann: ", see `speaker_prefix`) is the line's voice
+    and not part of it (the file's reader decides, `takes_prefixes`)."""
     out: list[tuple[str, str | None]] = []
     voice = None
     for raw in _BREAK.sub("\n", text).split("\n"):
         found = _VOICE.search(raw)
         if found:
-            voice = " ".join(html.unescape(found.group(1)).split()) or None
+            voice = " ".join(unescape(found.group(1)).split()) or None
         line = visible(raw)
+        if prefixed:
+            name, rest = speaker_prefix(line)
+            if name is not None:
+                voice, line = name, rest
         if line.strip():
             out.append((line, voice))
     return out
@@ -118,17 +157,26 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
                          fmt: str = "", extra: dict[str, Any] | None = None) -> Transcript:
     """Words spread over their cue's time; a long silence or a new speaker starts a paragraph.
     Each cue is kept as a `SourceCue`; rolling captions (each cue repeating the line before, or
-    words timed by inline tags) are read once each instead, and not kept."""
+    words timed by inline tags) are read once each instead, and not kept. Cues stay in the
+    file's order, and a cue without text (a timed blank) is kept, so that they go back out as
+    they came."""
     warnings = list(warnings)
-    cues = sorted(cues, key=lambda c: c.start)
-    if is_rolling(cues):
+    early = next((n for n in range(1, len(cues)) if cues[n].start < cues[n - 1].start), None)
+    if early is not None:
+        warnings.append(f"cue {cues[early].ident or early + 1} starts before the cue above it; the "
+                        "cues were kept in the file's order")
+    if is_rolling(sorted(cues, key=lambda c: c.start)):
+        cues = sorted(cues, key=lambda c: c.start)
         tokens = collapse_rolling(cues)
         warnings.append("captions timed word by word or rolling (each cue repeating the line "
                         "before it, as YouTube's automatic captions): every line was read once; "
                         "written back as subtitles, the cues are cut afresh")
         kept: tuple[SourceCue, ...] = ()
     else:
-        tokens, kept = _cue_tokens(cues, fmt)
+        prefixed = takes_prefixes([line for c in cues if c.text for line, _ in cue_lines(c.text)])
+        if prefixed:
+            extra = {**(extra or {}), PREFIXES: True}
+        tokens, kept = _cue_tokens(cues, fmt, prefixed)
     duration = max((c.end for c in cues), default=None)
     doc = Transcript(tokens, paragraph_starts=gap_paragraph_starts(tokens, PARAGRAPH_GAP),
                      metadata=Metadata(source_file=str(path), duration=duration,
@@ -141,11 +189,17 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
     return doc
 
 
-def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[SourceCue, ...]]:
+#: ``Metadata.extra`` key: the cues' text begins with speaker prefixes ("Ann: "), read as speakers
+PREFIXES = "speaker_prefixes"
+
+
+def _cue_tokens(cues: Sequence[Cue], fmt: str,
+                prefixed: bool = False) -> tuple[list[Token], tuple[SourceCue, ...]]:
     tokens: list[Token] = []
     kept = []
+    carried: str | None = None  # prefixes name a speaker where one starts: a cue without goes on
     for cue in cues:
-        lines = cue_lines(cue.text) if cue.text is not None else [(line, cue.speaker)
+        lines = cue_lines(cue.text, prefixed) if cue.text is not None else [(line, cue.speaker)
                                                                    for line in cue.lines]
         pieces: list[Piece] = []
         speakers: list[str | None] = []
@@ -155,17 +209,24 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str) -> tuple[list[Token], tuple[Sourc
             if n and words:
                 line_starts.append(len(pieces))
             pieces.extend(words)
-            speakers.extend([voice or cue.speaker] * len(words))
+            speakers.extend([voice or cue.speaker or carried] * len(words))
+        if prefixed and speakers:
+            carried = speakers[-1]
         first = len(tokens)
         timed = spread(pieces, cue.start, cue.end)
         tokens.extend(replace(t, speaker=s) for t, s in zip(timed, speakers))
-        if cue.text is not None and (pieces or cue.text.strip()):
+        if cue.text is not None:  # a cue without words ("♪ ♪", a timed blank) goes back too
             kept.append(SourceCue(
                 tuple(range(first, len(tokens))), cue.start, cue.end, cue.text,
                 tuple(join_mark(p.surface, p.punct) for p in pieces),
                 tuple(first + i for i in line_starts), speakers[0] if speakers else cue.speaker,
                 cue.ident, cue.timing, fmt))
     return tokens, tuple(kept)
+
+
+def words_of_line(text: str) -> list[Piece]:
+    """The words a line of cue text gives (as reading made its tokens: see `_words`)."""
+    return _words(text)
 
 
 def _words(text: str) -> list[Piece]:
@@ -176,18 +237,30 @@ def _words(text: str) -> list[Piece]:
 
 def is_rolling(cues: Sequence[Cue]) -> bool:
     """Captions whose words are timed by inline tags, or where cue after cue repeats a line of
-    the cue before (YouTube's automatic captions as downloaders save them, growing karaoke)."""
+    the cue before and adds to it (YouTube's automatic captions as downloaders save them, growing
+    karaoke). Cues shown at the same time, or in different WebVTT regions, are not one roll; a
+    cue that only repeats the one before (a line held across a cut) adds nothing, so does not
+    count."""
     if len(cues) < 2:
         return False
     if any(c.text and INLINE_TIME.search(c.text) for c in cues):
         return True
-    repeats, previous = 0, set[str]()
+    repeats = 0
+    before: dict[str | None, tuple[float, set[str]]] = {}  # by region: the last cue's start, lines
     for cue in cues:
-        lines = [_norm(line) for line, _ in cue_lines(cue.text)] if cue.text else list(cue.lines)
-        if any(line in previous or any(line.startswith(p + " ") for p in previous)
-               for line in lines if line):
+        lines = {_norm(line) for line, _ in cue_lines(cue.text)} if cue.text else set(cue.lines)
+        lines.discard("")
+        region = _REGION.search(cue.timing or "")
+        key = region.group(1) if region else None
+        start, previous = before.get(key, (float("-inf"), set()))
+        if cue.start <= start:  # shown with the cue before: one caption, not a roll
+            before[key] = (start, previous | lines)
+            continue
+        kept = {line for line in lines if line in previous}
+        grown = {line for line in lines - kept if any(line.startswith(p + " ") for p in previous)}
+        if (kept or grown) and lines - kept:
             repeats += 1
-        previous = {line for line in lines if line}
+        before[key] = (cue.start, lines)
     return repeats >= max(2, 0.3 * len(cues))
 
 
@@ -390,7 +463,7 @@ def _styled_lines(text: str, palette: Mapping[str, ClassStyle] | None
         line = ""
         at = 0
         for tag in _TAG.finditer(raw):
-            piece = html.unescape(raw[at:tag.start()])
+            piece = unescape(raw[at:tag.start()])
             line += piece
             chars.extend([_current(stack, colors, classes)] * len(piece))
             at = tag.end()
@@ -398,7 +471,7 @@ def _styled_lines(text: str, palette: Mapping[str, ClassStyle] | None
                 _apply_class(tag.group(0), stack, colors, classes, palette, lost)
             else:
                 align = _apply_tag(tag.group(0), stack, colors, lost, align)
-        piece = html.unescape(raw[at:])
+        piece = unescape(raw[at:])
         line += piece
         chars.extend([_current(stack, colors, classes)] * len(piece))
         if line.strip():

@@ -1,5 +1,5 @@
 """``.json`` export: the transcript as the user sees it, in the shape openai-whisper writes, so
-Whisper tools and Stet read it back. Documented in the README::
+Whisper tools and Stet read it back. Documented in docs/formats.md::
 
     {"generator": "stet 0.x", "language": "en", "text": "Hello, world. ...",
      "segments": [{"id": 0, "start": 0.0, "end": 1.5, "speaker": "Ann",

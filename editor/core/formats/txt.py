@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from editor.core.document import Metadata, Transcript
+from editor.core.document import Metadata, Token, Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import PathLike, atomic_write, read_bytes
+from editor.core.formats._common import PathLike, atomic_write, check_word_count, read_bytes
 from editor.core.formats.encodings import decode_text
+from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
 from editor.core.render import NONE, RenderPolicy, render
-from editor.core.text import strip_controls
+from editor.core.text import strip_controls, words_of_blocks
 
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BINARY = re.compile("[\x00-\x08\x0e-\x1f]")
 #: Share of control characters above which text is taken for a binary file.
 _MAX_CONTROL_SHARE = 0.05
@@ -28,9 +31,51 @@ def read_text(path: PathLike, encoding: str | None = None) -> tuple[str, list[st
 
 def read_txt(path: PathLike, encoding: str | None = None) -> Transcript:
     """Blank lines separate paragraphs (or, with none, every line is one); punctuation and
-    capitals already in the text become the tokens' current state."""
+    capitals already in the text become the tokens' current state; "Ann: " where a speaker
+    starts (see `from_speaker_text`)."""
     text, warnings = read_text(path, encoding)
-    return Transcript.from_text(text, Metadata(source_file=str(path), warnings=tuple(warnings)))
+    return from_speaker_text(text, Metadata(source_file=str(path), warnings=tuple(warnings)))
+
+
+def from_speaker_text(text: str, metadata: Metadata) -> Transcript:
+    """The transcript of text whose lines may begin with a speaker ("Ann: ", "SPEAKER_00: ", as
+    Stet and diarizing recognisers write them): where they are the text's pattern (see
+    `prefixes.takes_prefixes`), each such line starts a paragraph of that speaker, and a
+    paragraph without one goes on with the speaker before; else the text is read as it is."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not takes_prefixes(lines):
+        return Transcript.from_text(text, metadata)
+    blocks: list[list[str]] = []
+    for paragraph in (_BLANK_LINE.split(text) if _BLANK_LINE.search(text) else lines):
+        current: list[str] = []
+        for line in paragraph.split("\n"):
+            if current and speaker_prefix(line)[0] is not None:
+                blocks.append(current)
+                current = []
+            current.append(line)
+        blocks.append(current)
+    named = []
+    for block in blocks:
+        name, first = speaker_prefix(block[0])
+        named.append((name, "\n".join([first, *block[1:]])))
+    return transcript_of_blocks(named, metadata)
+
+
+def transcript_of_blocks(blocks: Sequence[tuple[str | None, str]], metadata: Metadata) -> Transcript:
+    """Paragraphs of text, each with the speaker who starts it (None: the one before goes on)."""
+    tokens: list[Token] = []
+    starts: list[int] = []
+    speaker: str | None = None
+    for name, text in blocks:
+        speaker = name or speaker
+        pieces, _ = words_of_blocks([text])
+        check_word_count(len(tokens) + len(pieces), metadata.source_file)
+        if pieces:
+            base = len(tokens)
+            starts.append(base)
+            tokens.extend(Token(p.word, p.surface, p.punct, speaker=speaker, id=base + k)
+                          for k, p in enumerate(pieces))
+    return Transcript(tokens, paragraph_starts=starts, metadata=metadata)
 
 
 def write_txt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:

@@ -16,9 +16,9 @@ from dataclasses import replace
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import MAX_SECONDS, PathLike, atomic_write, format_clock
+from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.srt import SRT_TIMING, parse_blocks
-from editor.core.formats.cue_writing import OutCue, cues_to_write, html_line, styling_warnings
+from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings
 from editor.core.formats.subtitles import (VTT_DEFAULT_CLASSES, ClassStyle, Cue, checked_times, class_sets,
                                            parse_clock, transcript_from_cues, vtt_palette)
 from editor.core.formats.txt import read_text
@@ -94,12 +94,17 @@ def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "vtt", extra)
 
 
+#: A clock this far from 0 (about 11.5 days) is a stream's, not a recording's.
+_FAR = 1_000_000.0
+
+
 def _from_local_clock(cues: list[Cue], header: str, warnings: list[str]) -> list[Cue]:
     """HLS segments may time cues on a clock that starts far from 0 (hours in four digits) and
-    map it with ``X-TIMESTAMP-MAP=LOCAL:...``: then times count from that LOCAL time."""
+    map it with ``X-TIMESTAMP-MAP=LOCAL:...``: then times count from that LOCAL time. Where the
+    cues begin before LOCAL (or LOCAL is 0) they keep their times, however late."""
     found = re.search(r"X-TIMESTAMP-MAP=.*?LOCAL:([0-9:.,]+)", header)
     local = parse_clock(found.group(1)) if found else None
-    if found is None or not cues or local is None or max(c.end for c in cues) <= MAX_SECONDS:
+    if found is None or not cues or not local or max(c.end for c in cues) <= _FAR:
         return cues
     if min(min(c.start, c.end) for c in cues) < local:
         return cues
@@ -207,16 +212,18 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     for cue in cues:
         src = cue.source
         if src is not None and src.format == "vtt":
-            blocks.append("\n".join(x for x in (src.ident, src.timing, src.text) if x is not None))
+            blocks.append("\n".join(x for x in (src.ident, src.timing, src.text or None) if x is not None))
             continue
         if cue.styled:
-            lines = [html_line(line, colors=False, escape=True, classes=palette) for line in cue.styled]
+            lines = html_lines(cue.styled, colors=False, escape=True, classes=palette)
         else:
             lines = [_escape(line) for line in cue.lines]
             if cue.italic:
                 lines = [f"<i>{line}</i>" for line in lines]
-        if cue.speaker and lines:
-            lines[0] = f"<v {_escape(cue.speaker)}>{lines[0]}"
+        voices = cue.line_voices()
+        for k, voice in enumerate(voices):
+            if voice and (k == 0 or voice != voices[k - 1]):
+                lines[k] = f"<v {_escape(voice)}>{lines[k]}"
         settings = _SETTINGS.get(cue.align or 2, "")
         blocks.append(f"{format_clock(cue.start)} --> {format_clock(cue.end)}{settings}\n"
                       + "\n".join(lines))

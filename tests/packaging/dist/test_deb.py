@@ -70,6 +70,11 @@ def test_control_and_layout(installed):
     for size in ICON_SIZES:
         png = (share / "icons" / "hicolor" / f"{size}x{size}" / "apps" / f"{APP_ID}.png").read_bytes()
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (size, size)
+    doc = share / "doc" / "stet"
+    assert (doc / "README.md").is_file()
+    # what README links to in docs/ is there beside it
+    assert sorted(p.name for p in (doc / "docs").glob("*.md")) == sorted(
+        p.name for p in (ROOT / "docs").glob("*.md"))
 
 
 def test_desktop_entry_metainfo_and_mime_type_validate(installed, tmp_path):

@@ -1,0 +1,60 @@
+"""Speaker prefixes that diarizing recognisers and transcribers write before a speaker's words
+("[SPEAKER_01]: ", "SPEAKER_00: ", "Ann: "), read as speakers where the file's pattern says so."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+#: What diarizing recognisers write before a speaker's words: WhisperX "[SPEAKER_01]: ", others
+#: "SPEAKER_00: " or "Speaker 1: " (always a speaker), and "Ann: " or "Dr. Jones: " (a capitalised
+#: name of up to four words: a speaker only where the file has many, see `takes_prefixes`).
+_STRONG_PREFIX = re.compile(r"^[ \t]*(?:\[(SPEAKER_\d+|Speaker \d+)\]:?|\[([^\[\]\n:]{1,60})\]:"
+                            r"|(SPEAKER_\d+|Speaker \d+):)[ \t]*")
+_NAME_PREFIX = re.compile(r"^[ \t]*([^\W\d_][\w'’.-]*(?: [\w'’.-]+){0,3}):[ \t]+(?=\S)")
+#: lower-case words a name may hold ("Ludwig van Beethoven")
+_PARTICLES = frozenset({"de", "del", "der", "van", "von", "da", "di", "la", "le", "du", "bin", "al"})
+
+
+def _is_name(name: str) -> bool:
+    words = name.split()
+    return words[0][0].isupper() and all(w[0].isupper() or w[0].isdigit() or w in _PARTICLES
+                                         for w in words[1:])
+
+
+def speaker_prefix(line: str) -> tuple[str | None, str]:
+    """(name, the rest of the line) for a line that begins with a speaker prefix, else (None,
+    line). The rest keeps no leading space."""
+    found = _STRONG_PREFIX.match(line)
+    if found is None:
+        found = _NAME_PREFIX.match(line)
+        if found is None or not _is_name(found.group(1)):
+            return None, line
+    name = next(g for g in found.groups() if g)
+    return " ".join(name.split()), line[found.end():].lstrip()
+
+
+_NUMBERED = re.compile(r"SPEAKER_\d+|Speaker \d+")
+
+
+def is_strong_prefix(line: str) -> bool:
+    """A recogniser's numbered speaker ("SPEAKER_00: ", "[Speaker 1]"), never a word."""
+    name = speaker_prefix(line)[0]
+    return name is not None and _NUMBERED.fullmatch(name) is not None
+
+
+def takes_prefixes(lines: Sequence[str]) -> bool:
+    """Whether the speaker prefixes at the start of these lines (of cues, or paragraphs) name
+    speakers: a recogniser's "SPEAKER_00: " always does; a "Word: " does where it is the file's
+    pattern, not chance ("Note: ..." once): two or more, on half the lines, or from the first
+    line on, or three or more with a name coming back (Ann, Bob, Ann: as Stet writes a speaker
+    at each change)."""
+    names = [name for name in (speaker_prefix(line)[0] for line in lines) if name]
+    if not names:
+        return False
+    if any(is_strong_prefix(line) for line in lines):
+        return True
+    if len(names) < 2:
+        return False
+    return (len(names) * 2 >= len(lines) or speaker_prefix(lines[0])[0] is not None
+            or (len(names) >= 3 and len(set(names)) < len(names)))

@@ -1,0 +1,161 @@
+"""The Speakers menu: give the selection (or the caret's paragraph) a speaker, Alt+1…9 for the
+first nine and "New speaker…" for another; rename one everywhere, merge two. Each is one undo
+step of the transcript (``Transcript.set_speaker``, ``rename_speakers``); the margin shows who
+speaks where (``editor.gui.gutter``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox
+
+from editor.core.speakers import clean_name, speakers_in_order
+from editor.gui import hotkeys
+
+
+class SpeakerCommands:
+    """The Speakers menu's commands for ``window`` (a ``MainWindow``: its view and status bar)."""
+
+    def __init__(self, window: Any) -> None:
+        self.window = window
+
+    @property
+    def view(self) -> Any:
+        return self.window.view
+
+    def say(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 5000)
+
+    # -- the words a command is for -------------------------------------------------------------
+    def target(self) -> tuple[int, int] | None:
+        """The words a speaker is given: those the selection touches, else the caret's
+        paragraph; None in an empty transcript."""
+        view, doc = self.view, self.view.transcript
+        if not len(doc):
+            return None
+        view.flush()
+        cursor = view.textCursor()
+        if cursor.hasSelection():
+            a, b = cursor.selectionStart(), cursor.selectionEnd()
+            first = view.token_at(a)
+            if first is None:
+                return None
+            if a >= view.token_range(first)[2] and first + 1 < len(doc):
+                first += 1  # the selection begins in the space after a word
+            last = view.token_at(max(a, b - 1))
+            last = first if last is None else max(last, first)
+            return first, last + 1
+        index = view.token_at(cursor.position()) or 0
+        return next(((r.start, r.stop) for r in doc.paragraphs() if index in r), (0, len(doc)))
+
+    # -- commands -------------------------------------------------------------------------------
+    def assign_number(self, number: int) -> None:
+        """Alt+``number``: the selection's speaker is the ``number``-th (in the order they first
+        speak)."""
+        names = speakers_in_order(self.view.transcript)
+        if number > len(names):
+            self.say(f"There is no speaker {number} yet: Speakers > New speaker… names one"
+                     if names or number > 1 else "No speakers yet: Speakers > New speaker… names one")
+            return
+        self.assign(names[number - 1])
+
+    def busy(self) -> bool:
+        """A bulk step runs (accept all, a long undo): a speaker change waits, and is said to."""
+        if self.view.frozen:
+            self.say("Wait for the step under way to finish")
+        return bool(self.view.frozen)
+
+    def assign(self, name: str | None) -> None:
+        span = self.target()
+        if span is None or self.busy():
+            return
+        self.view.transcript.set_speaker(span[0], span[1], name)
+        words = span[1] - span[0]
+        self.say(f"{words} word{'s' if words != 1 else ''}: {name or 'no speaker'}")
+
+    def new_speaker(self) -> None:
+        names = speakers_in_order(self.view.transcript)
+        name = self._ask_name("New speaker", "Name of the speaker of the selected words "
+                              "(or of the caret's paragraph):", f"Speaker {len(names) + 1}")
+        if name is not None:
+            self.assign(name)
+
+    def rename(self) -> None:
+        doc = self.view.transcript
+        names = speakers_in_order(doc)
+        if not names:
+            self.say("No speakers to rename: give words a speaker first (Speakers > New speaker…)")
+            return
+        old, ok = QInputDialog.getItem(self.window, "Rename speaker", "Speaker:", names, 0, False)
+        if not ok:
+            return
+        new = self._ask_name("Rename speaker", f"New name for {old} (a name already used merges "
+                             "the two):", old)
+        if new is None or new == old:
+            return
+        if new in names and not self._confirm_merge(old, new) or self.busy():
+            return
+        count = doc.rename_speakers({old: new})
+        self.say(f"{old} is now {new} ({count} words)")
+
+    def merge(self) -> None:
+        doc = self.view.transcript
+        names = speakers_in_order(doc)
+        if len(names) < 2:
+            self.say("Merging needs two speakers")
+            return
+        old, ok = QInputDialog.getItem(self.window, "Merge speakers", "Merge this speaker…",
+                                       names, len(names) - 1, False)
+        if not ok:
+            return
+        others = [n for n in names if n != old]
+        into, ok = QInputDialog.getItem(self.window, "Merge speakers", f"…into ({old}'s words "
+                                        "become theirs):", others, 0, False)
+        if not ok or self.busy():
+            return
+        count = doc.rename_speakers({old: into})
+        self.say(f"Merged {old} into {into} ({count} words)")
+
+    def _ask_name(self, title: str, label: str, text: str) -> str | None:
+        while True:
+            typed, ok = QInputDialog.getText(self.window, title, label, text=text)
+            if not ok:
+                return None
+            try:
+                name = clean_name(typed)
+            except ValueError as err:
+                QMessageBox.warning(self.window, title, str(err))
+                text = typed
+                continue
+            if name is None:
+                return None
+            return name
+
+    def _confirm_merge(self, old: str, new: str) -> bool:
+        answer = QMessageBox.question(self.window, "Merge speakers",
+                                      f"{new} is already a speaker: give {new} all of {old}'s words?")
+        return answer == QMessageBox.StandardButton.Yes
+
+    # -- the menu -------------------------------------------------------------------------------
+    def build_menu(self, menu: QMenu) -> None:
+        add = self.window.add_action
+        self.number_actions = [
+            add(menu, f"Speaker &{n}", lambda n=n: self.assign_number(n), hotkeys.SPEAKERS[n - 1],
+                f"Give the selection (or the caret's paragraph) speaker {n}, in the order they "
+                "first speak")
+            for n in range(1, 10)]
+        menu.addSeparator()
+        add(menu, "&New speaker…", self.new_speaker, hotkeys.NEW_SPEAKER,
+            "Name a speaker for the selection (or the caret's paragraph)")
+        add(menu, "No s&peaker", lambda: self.assign(None),
+            tip="Take the speaker off the selection (or the caret's paragraph)")
+        menu.addSeparator()
+        add(menu, "&Rename speaker…", self.rename, tip="Rename a speaker everywhere")
+        add(menu, "&Merge speakers…", self.merge, tip="Give one speaker's words to another")
+        menu.aboutToShow.connect(self.name_entries)
+
+    def name_entries(self) -> None:
+        """Speaker n's entry says the name it gives."""
+        names = speakers_in_order(self.view.transcript)
+        for n, action in enumerate(self.number_actions, 1):
+            action.setText(f"Speaker &{n}: {names[n - 1]}" if n <= len(names) else f"Speaker &{n}")

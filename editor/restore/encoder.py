@@ -1,0 +1,183 @@
+"""The encoder family: a pretrained BERT-style encoder (all-MiniLM-L6-v2) under the BiLSTM-CRF.
+
+Each word is cut into WordPiece sub-words (at most `max_pieces`); the encoder reads a window's
+sub-words between [CLS] and [SEP]; the state of each word's first sub-word goes through a BiLSTM
+to a CRF over the 7 marks and a softmax case head, as the word model's "separate" heads do
+(`editor.restore.model.BiLSTMCRF`). Written in torch here (torch's own transformer layers, the
+BERT post-norm layout) so that no `transformers` import is needed at run time; the weights of the
+published checkpoint map onto it one to one (`bert_state_from_hf`).
+
+Sizes: B windows, S sub-words per window (<= max_positions), T words per window, H encoder width,
+K = 7 marks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import torch
+from torch import nn
+
+from editor.restore.crf import CRF
+from editor.restore.labels import N_CASE, N_PUNCT
+
+FAMILY = "encoder-bilstm-crf"
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    vocab_size: int = 30522
+    hidden: int = 384
+    layers: int = 6
+    heads: int = 12
+    intermediate: int = 1536
+    max_positions: int = 512
+    type_vocab: int = 2
+    layer_norm_eps: float = 1e-12
+    lstm_hidden: int = 256
+    lstm_layers: int = 1
+    dropout: float = 0.1
+    max_pieces: int = 4  # sub-words kept per word: a longer word is read by its first four
+    use_crf: bool = True
+
+    def __post_init__(self) -> None:
+        """A config read from a model directory is checked before a network is built from it."""
+        for name in ("vocab_size", "hidden", "layers", "heads", "intermediate", "max_positions",
+                     "type_vocab", "lstm_hidden", "lstm_layers", "max_pieces"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 < v <= 10_000_000:
+                raise ValueError(f"{name} must be a positive integer, not {v!r}")
+        if self.hidden % self.heads:
+            raise ValueError(f"hidden ({self.hidden}) must be a multiple of heads ({self.heads})")
+        for name in ("dropout", "layer_norm_eps"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v < 1:
+                raise ValueError(f"{name} must be a number in [0, 1), not {v!r}")
+        if not isinstance(self.use_crf, bool):
+            raise ValueError(f"use_crf must be true or false, not {self.use_crf!r}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @property
+    def max_words(self) -> int:
+        """The most words a window may hold: every word at its most sub-words, with [CLS] and [SEP]."""
+        return (self.max_positions - 2) // self.max_pieces
+
+
+class BertEncoder(nn.Module):
+    """BERT's embeddings and post-norm layers (GELU, LayerNorm after each residual)."""
+
+    def __init__(self, cfg: EncoderConfig) -> None:
+        super().__init__()
+        H = cfg.hidden
+        self.word = nn.Embedding(cfg.vocab_size, H, padding_idx=0)
+        self.position = nn.Embedding(cfg.max_positions, H)
+        self.token_type = nn.Embedding(cfg.type_vocab, H)
+        self.norm = nn.LayerNorm(H, eps=cfg.layer_norm_eps)
+        self.drop = nn.Dropout(cfg.dropout)
+        layer = nn.TransformerEncoderLayer(H, cfg.heads, cfg.intermediate, cfg.dropout, activation="gelu",
+                                           layer_norm_eps=cfg.layer_norm_eps, batch_first=True, norm_first=False)
+        self.layers = nn.TransformerEncoder(layer, cfg.layers, enable_nested_tensor=False)
+
+    def forward(self, pieces: torch.Tensor, padding: torch.Tensor) -> torch.Tensor:
+        """pieces (B, S) long, padding (B, S) bool (True where padded) -> states (B, S, H)."""
+        B, S = pieces.shape
+        pos = torch.arange(S, device=pieces.device)
+        # shape: (B, S, H); one segment, so token type 0 everywhere
+        x = self.word(pieces) + self.position(pos).unsqueeze(0) + self.token_type.weight[0]
+        x = self.drop(self.norm(x))
+        return self.layers(x, src_key_padding_mask=padding)
+
+
+class EncoderBiLSTMCRF(nn.Module):
+    family = FAMILY
+
+    def __init__(self, cfg: EncoderConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.encoder = BertEncoder(cfg)
+        self.drop = nn.Dropout(cfg.dropout)
+        self.lstm = nn.LSTM(cfg.hidden, cfg.lstm_hidden, num_layers=cfg.lstm_layers, bidirectional=True,
+                            batch_first=True, dropout=cfg.dropout if cfg.lstm_layers > 1 else 0.0)
+        self.out = nn.Linear(2 * cfg.lstm_hidden, N_PUNCT + N_CASE)
+        self.crf = CRF(N_PUNCT) if cfg.use_crf else None
+
+    def emissions(self, pieces: torch.Tensor, firsts: torch.Tensor, word_mask: torch.Tensor) -> torch.Tensor:
+        """pieces (B, S), firsts (B, T) the position of each word's first sub-word, word_mask (B, T)
+        -> emissions (B, T, 7 + 4): the marks' CRF emissions, then the case logits."""
+        B, T = firsts.shape
+        h = self.encoder(pieces, pieces == 0)
+        # shape: (B, T, H): each word's first sub-word
+        h = h.gather(1, firsts.unsqueeze(2).expand(B, T, h.size(2)))
+        h = self.drop(h)
+        lengths = word_mask.sum(1)
+        if bool((lengths == T).all()):
+            out, _ = self.lstm(h)
+        else:  # windows of different lengths: the backward direction starts at each one's last word
+            packed = nn.utils.rnn.pack_padded_sequence(h, lengths.clamp(min=1).cpu(), batch_first=True,
+                                                       enforce_sorted=False)
+            out, _ = self.lstm(packed)
+            out, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=T)
+        return self.out(self.drop(out))
+
+    def loss(self, pieces: torch.Tensor, firsts: torch.Tensor, labels: torch.Tensor,
+             word_mask: torch.Tensor) -> torch.Tensor:
+        """Mean negative log-likelihood per word (marks by the CRF, case by cross-entropy)."""
+        em = self.emissions(pieces, firsts, word_mask).float()
+        n = word_mask.sum().clamp(min=1)
+        em_p, em_c = em[..., :N_PUNCT], em[..., N_PUNCT:]
+        p_lab, c_lab = labels // N_CASE, labels % N_CASE
+        m = word_mask.reshape(-1).float()
+        if self.crf is not None:
+            lp = -self.crf.log_likelihood(em_p, p_lab, word_mask).sum()
+        else:
+            lp = (nn.functional.cross_entropy(em_p.reshape(-1, N_PUNCT), p_lab.reshape(-1), reduction="none") * m).sum()
+        lc = (nn.functional.cross_entropy(em_c.reshape(-1, N_CASE), c_lab.reshape(-1), reduction="none") * m).sum()
+        return (lp + lc) / n
+
+    @torch.no_grad()
+    def joint_marginals(self, pieces: torch.Tensor, firsts: torch.Tensor, word_mask: torch.Tensor) -> torch.Tensor:
+        """p(joint label) per word, (B, T, 28): CRF mark marginals times the case softmax."""
+        em = self.emissions(pieces, firsts, word_mask).float()
+        em_p, em_c = em[..., :N_PUNCT], em[..., N_PUNCT:]
+        pm = self.crf.marginals(em_p, word_mask) if self.crf is not None else torch.softmax(em_p, dim=2)
+        cm = torch.softmax(em_c, dim=2)
+        B, T, _ = em.shape
+        # shape: (B, T, 28), the heads' product in the joint label order (mark-major)
+        joint = (pm.unsqueeze(3) * cm.unsqueeze(2)).reshape(B, T, N_PUNCT * N_CASE)
+        return joint * word_mask.unsqueeze(2)
+
+
+def bert_state_from_hf(hf: dict[str, torch.Tensor], cfg: EncoderConfig) -> dict[str, torch.Tensor]:
+    """A Hugging Face `BertModel` state dict (as in all-MiniLM-L6-v2's model.safetensors) -> the
+    state dict of `BertEncoder`. The pooler is not used; a missing tensor is a KeyError."""
+    hf = {k.removeprefix("bert."): v for k, v in hf.items()}
+
+    def ln(prefix: str) -> tuple[torch.Tensor, torch.Tensor]:  # old checkpoints say gamma/beta
+        w = hf.get(f"{prefix}.weight", hf.get(f"{prefix}.gamma"))
+        b = hf.get(f"{prefix}.bias", hf.get(f"{prefix}.beta"))
+        if w is None or b is None:
+            raise KeyError(prefix)
+        return w, b
+
+    out = {
+        "word.weight": hf["embeddings.word_embeddings.weight"],
+        "position.weight": hf["embeddings.position_embeddings.weight"],
+        "token_type.weight": hf["embeddings.token_type_embeddings.weight"],
+    }
+    out["norm.weight"], out["norm.bias"] = ln("embeddings.LayerNorm")
+    for i in range(cfg.layers):
+        src, dst = f"encoder.layer.{i}", f"layers.layers.{i}"
+        att = f"{src}.attention.self"
+        out[f"{dst}.self_attn.in_proj_weight"] = torch.cat([hf[f"{att}.{n}.weight"] for n in ("query", "key", "value")])
+        out[f"{dst}.self_attn.in_proj_bias"] = torch.cat([hf[f"{att}.{n}.bias"] for n in ("query", "key", "value")])
+        out[f"{dst}.self_attn.out_proj.weight"] = hf[f"{src}.attention.output.dense.weight"]
+        out[f"{dst}.self_attn.out_proj.bias"] = hf[f"{src}.attention.output.dense.bias"]
+        out[f"{dst}.norm1.weight"], out[f"{dst}.norm1.bias"] = ln(f"{src}.attention.output.LayerNorm")
+        out[f"{dst}.linear1.weight"] = hf[f"{src}.intermediate.dense.weight"]
+        out[f"{dst}.linear1.bias"] = hf[f"{src}.intermediate.dense.bias"]
+        out[f"{dst}.linear2.weight"] = hf[f"{src}.output.dense.weight"]
+        out[f"{dst}.linear2.bias"] = hf[f"{src}.output.dense.bias"]
+        out[f"{dst}.norm2.weight"], out[f"{dst}.norm2.bias"] = ln(f"{src}.output.LayerNorm")
+    return {k: v.float() for k, v in out.items()}

@@ -1,0 +1,399 @@
+"""`stet train --family encoder`: fine-tune the encoder family (all-MiniLM-L6-v2 under a BiLSTM-CRF)
+on DATA/train, on CPU or CUDA, within a wall-clock budget, resumable from one run to the next.
+
+A run writes into OUT, each time dev improves (atomically): `state-0.pt` ... (the best network in
+float16, split into files of at most 15 MB so that a GPU lease can hand them back), `run.json`
+(config, sources, history, words seen) and `tokenizer.json`. `--resume OUT_OF_AN_EARLIER_RUN` starts
+from those weights (the optimiser starts afresh, with its warm-up: its state is twice the size of the
+weights and would not fit through a lease). The learning rate follows the time budget: warm-up over
+the first 6 %, flat to 30 %, then linear down to 5 % at the end.
+
+    python -m editor.restore.lab.train_encoder --encoder MINILM_DIR --out runs/enc --seconds 480 --device cuda
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from editor.restore.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig, bert_state_from_hf
+from editor.restore.pieces import Pieces, assemble
+from editor.restore.quant import dequantize_state, quantize_state
+
+PART_BYTES = 15_000_000
+RUN_FORMAT = 1
+
+
+# ---------------------------------------------------------------- data
+def prep_source(args: tuple[str, str]):
+    """One source's words -> (name, local forms, form ids int32, labels uint8, document starts)."""
+    import random
+
+    from editor.restore.lab.data import asr_like, iter_documents
+    from editor.restore.labels import CASE_INDEX, PUNCT_INDEX, joint_index, labelled_words
+
+    data_dir, name = args
+    rng = random.Random(zlib.crc32(name.encode()))
+    forms: list[str] = []
+    form_id: dict[str, int] = {}
+    ids: list[int] = []
+    labs: list[int] = []
+    starts = [0]
+    for _t, text in iter_documents(Path(data_dir) / f"{name}.txt.gz"):
+        for w in asr_like(labelled_words(text), rng):
+            i = form_id.get(w.word)
+            if i is None:
+                i = form_id[w.word] = len(forms)
+                forms.append(w.word)
+            ids.append(i)
+            labs.append(joint_index(PUNCT_INDEX[w.punct], CASE_INDEX[w.case]))
+        if len(ids) > starts[-1]:
+            starts.append(len(ids))
+    return name, forms, np.asarray(ids, np.int32), np.asarray(labs, np.uint8), np.asarray(starts, np.int64)
+
+
+def prepare_sources(data_dir: Path, names: list[str], workers: int):
+    """The sources' words in one form table (prepared in parallel, one process per source)."""
+    from editor.restore.lab.data import SourceArrays
+
+    names = [n for n in names if (data_dir / f"{n}.txt.gz").is_file()]
+    if not names:
+        raise SystemExit(f"{data_dir}: none of the training sources is there")
+    jobs = [(str(data_dir), n) for n in names]
+    if workers > 1:
+        with mp.get_context("fork").Pool(min(workers, len(names))) as pool:
+            parts = pool.map(prep_source, jobs)
+    else:
+        parts = [prep_source(j) for j in jobs]
+    forms: list[str] = []
+    gid: dict[str, int] = {}
+    arrays = {}
+    for name, local, ids, labs, starts in parts:
+        remap = np.empty(len(local), np.int32)
+        for j, f in enumerate(local):
+            g = gid.get(f)
+            if g is None:
+                g = gid[f] = len(forms)
+                forms.append(f)
+            remap[j] = g
+        arrays[name] = SourceArrays(remap[ids], labs, starts)
+    return forms, arrays
+
+
+class BatchStream(torch.utils.data.IterableDataset):
+    """Endless training batches (pieces, firsts, labels), made in DataLoader workers: windows of
+    40-120 words that never cross a document, simulated recognition errors in a share of them."""
+
+    def __init__(self, arrays, weights, table, lens, cls: int, sep: int, words_per_batch: int, seed: int,
+                 asr_errors: float) -> None:
+        self.args = (arrays, weights, table, lens, cls, sep, words_per_batch, seed, asr_errors)
+
+    def __iter__(self):
+        from editor.restore.lab.asr_noise import batch_with_asr_errors
+        from editor.restore.lab.data import WindowSampler
+        from editor.restore.labels import N_CASE
+
+        arrays, weights, table, lens, cls, sep, wpb, seed, asr_errors = self.args
+        info = torch.utils.data.get_worker_info()
+        s = seed * 1000 + (info.id if info else 0)
+        sampler = WindowSampler(arrays, weights, seed=s)
+        noise = np.random.default_rng(s + 2)
+        while True:
+            f, lab = sampler.batch(wpb)
+            f, lab = batch_with_asr_errors(f, lab, asr_errors, noise, N_CASE, None)
+            pieces, firsts = assemble(table[f], lens[f], cls, sep)
+            yield torch.from_numpy(pieces), torch.from_numpy(firsts), torch.from_numpy(lab.astype(np.int64))
+
+
+# ---------------------------------------------------------------- weights in and out
+def save_parts(out: Path, state: dict[str, torch.Tensor], prefix: str = "state") -> list[str]:
+    """A float16 state dict in files of at most PART_BYTES each (atomic); returns their names. A
+    tensor larger than a file (the encoder's word embeddings) is cut by rows into `name@i` pieces."""
+    pieces: list[tuple[str, torch.Tensor]] = []
+    for k, v in state.items():
+        v = v.detach().to("cpu", torch.float16 if v.is_floating_point() else v.dtype).contiguous()
+        n = v.numel() * v.element_size()
+        if n > PART_BYTES and v.dim() >= 1:
+            rows = max(1, PART_BYTES // 2 // max(1, n // v.shape[0]))
+            pieces.extend((f"{k}@{i}", c.clone()) for i, c in enumerate(torch.split(v, rows)))
+        else:
+            pieces.append((k, v))
+    parts: list[dict[str, torch.Tensor]] = [{}]
+    size = 0
+    for k, v in pieces:
+        n = v.numel() * v.element_size()
+        if size and size + n > PART_BYTES:
+            parts.append({})
+            size = 0
+        parts[-1][k] = v
+        size += n
+    names = []
+    for i, part in enumerate(parts):
+        name = f"{prefix}-{i}.pt"
+        tmp = out / (name + ".tmp")
+        torch.save(part, tmp)
+        os.replace(tmp, out / name)
+        names.append(name)
+    for old in out.glob(f"{prefix}-*.pt"):
+        if old.name not in names:
+            old.unlink()
+    return names
+
+
+def load_parts(run_dir: Path, names: list[str]) -> dict[str, torch.Tensor]:
+    stored: dict[str, torch.Tensor] = {}
+    for name in names:
+        stored.update(torch.load(run_dir / name, map_location="cpu", weights_only=True))
+    cut: dict[str, list[tuple[int, torch.Tensor]]] = {}
+    state: dict[str, torch.Tensor] = {}
+    for k, v in stored.items():
+        if "@" in k:
+            base, i = k.rsplit("@", 1)
+            cut.setdefault(base, []).append((int(i), v))
+        else:
+            state[k] = v
+    for base, chunks in cut.items():
+        state[base] = torch.cat([c for _, c in sorted(chunks, key=lambda x: x[0])])
+    return {k: v.float() if v.is_floating_point() else v for k, v in state.items()}
+
+
+def read_run(run_dir: Path) -> dict:
+    path = run_dir / "run.json"
+    if not path.is_file():
+        raise SystemExit(f"{run_dir}: no run.json; not an encoder training run")
+    run = json.loads(path.read_text())
+    if run.get("format") != RUN_FORMAT or run.get("family") != FAMILY:
+        raise SystemExit(f"{run_dir}: not an encoder training run of this version")
+    return run
+
+
+def model_from_encoder_dir(encoder_dir: Path, cfg_over: dict) -> tuple[EncoderBiLSTMCRF, dict]:
+    """A fresh head on the published encoder (model.safetensors + config.json of a BERT model)."""
+    from safetensors.torch import load_file
+
+    hf_cfg = json.loads((encoder_dir / "config.json").read_text())
+    cfg = EncoderConfig(vocab_size=hf_cfg["vocab_size"], hidden=hf_cfg["hidden_size"],
+                        layers=hf_cfg["num_hidden_layers"], heads=hf_cfg["num_attention_heads"],
+                        intermediate=hf_cfg["intermediate_size"], max_positions=hf_cfg["max_position_embeddings"],
+                        type_vocab=hf_cfg["type_vocab_size"], layer_norm_eps=hf_cfg["layer_norm_eps"], **cfg_over)
+    if hf_cfg.get("hidden_act", "gelu") != "gelu":
+        raise SystemExit(f"{encoder_dir}: only GELU encoders are supported")
+    model = EncoderBiLSTMCRF(cfg)
+    weights = encoder_dir / "model.safetensors"
+    if weights.is_file():
+        model.encoder.load_state_dict(bert_state_from_hf(load_file(str(weights)), cfg))
+        return model, {"encoder": "all-MiniLM-L6-v2", "encoder_sha256": hashlib.sha256(weights.read_bytes()).hexdigest()}
+    # the same weights stored in int8 (`--write-int8`): a copy small enough to travel to a GPU lease
+    packed = torch.load(encoder_dir / "encoder-int8.pt", map_location="cpu", weights_only=True)
+    model.encoder.load_state_dict(dequantize_state(packed["state"]))
+    return model, {**packed["origin"], "stored": "int8"}
+
+
+def write_int8(encoder_dir: Path, out_dir: Path) -> None:
+    """The published encoder as `encoder-int8.pt` (+ config.json, tokenizer.json) in out_dir."""
+    model, origin = model_from_encoder_dir(encoder_dir, {})
+    out_dir.mkdir(parents=True, exist_ok=True)
+    torch.save({"state": quantize_state(model.encoder.state_dict()), "origin": origin}, out_dir / "encoder-int8.pt")
+    for name in ("config.json", "tokenizer.json"):
+        (out_dir / name).write_bytes((encoder_dir / name).read_bytes())
+
+
+# ---------------------------------------------------------------- evaluation
+def dev_scores(model: EncoderBiLSTMCRF, words: list[str], gold: list[str]) -> dict:
+    """Argmax F1 on a word<TAB>LABEL dev set, through the inference path (windows of 120, overlap 16)."""
+    from editor.restore.lab.evaluate import punct_scores
+    from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS
+    from editor.restore.model import split_marginals
+    from editor.restore.windows import joint_marginals_chunked
+
+    joint = joint_marginals_chunked(model, None, words, windows_per_batch=128)  # type: ignore[arg-type]
+    punct, _case = split_marginals(torch.from_numpy(joint))
+    pred = [MARK_TO_3CLASS[PUNCT_MARKS[i]] for i in punct.argmax(1).tolist()]
+    return punct_scores(gold, pred)
+
+
+# ---------------------------------------------------------------- the loop
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--data", default="../shared/data", help="folder with train/*.txt.gz and dev/dev2012.tsv")
+    p.add_argument("--encoder", type=Path, help="the published encoder's folder (model.safetensors, config.json, tokenizer.json)")
+    p.add_argument("--resume", type=Path, help="an earlier run's OUT folder to start from")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--seconds", type=float, default=480.0, help="wall-clock budget, preparation included")
+    p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
+    p.add_argument("--words-per-batch", type=int, default=0, help="default: 12,800 on CUDA, 1,200 on CPU")
+    p.add_argument("--workers", type=int, default=-1, help="DataLoader workers (default: cores - 2, at most 8)")
+    p.add_argument("--lr", type=float, default=8e-5, help="peak learning rate of the encoder")
+    p.add_argument("--head-lr", type=float, default=1e-3, help="peak learning rate of the BiLSTM, heads and CRF")
+    p.add_argument("--lstm-hidden", type=int, default=256)
+    p.add_argument("--dropout", type=float, default=0.1)
+    p.add_argument("--freeze", type=int, default=0, help="keep the embeddings and the lowest N layers fixed")
+    p.add_argument("--asr-errors", type=float, default=0.5, help="share of windows with simulated recognition errors")
+    p.add_argument("--sources", default="default", help="'default' or name=weight,...")
+    p.add_argument("--eval-every", type=float, default=90.0, help="seconds between dev evaluations")
+    p.add_argument("--dev-words", type=int, default=0, help="score the first N dev words only (0: all)")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--write-int8", type=Path, metavar="DIR", help="only write --encoder in int8 to DIR and stop")
+    a = p.parse_args(argv)
+    if a.write_int8:
+        write_int8(a.encoder, a.write_int8)
+        return 0
+    t_start = time.time()
+    deadline = t_start + a.seconds
+    from editor.restore.lab.data import read_iwslt_tsv
+    from editor.restore.lab.scoring import with_asr_errors
+    from editor.restore.lab.train_config import DEFAULT_SOURCES, source_weights
+
+    device = torch.device("cuda" if a.device == "cuda" or (a.device == "auto" and torch.cuda.is_available()) else "cpu")
+    cuda = device.type == "cuda"
+    workers = a.workers if a.workers >= 0 else max(0, min(8, (os.cpu_count() or 2) - 2))
+    wpb = a.words_per_batch or (12_800 if cuda else 1_200)
+    torch.manual_seed(a.seed)
+    out = a.out
+    out.mkdir(parents=True, exist_ok=True)
+    data = Path(a.data)
+    weights = dict(DEFAULT_SOURCES) if a.sources == "default" else source_weights(a.sources)
+
+    history: list[dict] = []
+    seen_before = 0
+    if a.resume:
+        run = read_run(a.resume)
+        cfg = EncoderConfig(**run["model_args"])
+        model = EncoderBiLSTMCRF(cfg)
+        model.load_state_dict(load_parts(a.resume, run["parts"]))
+        origin = run["origin"]
+        history = run["history"]
+        seen_before = run["seen"]
+        tok_path = a.resume / "tokenizer.json"
+    elif a.encoder:
+        model, origin = model_from_encoder_dir(a.encoder, {"lstm_hidden": a.lstm_hidden, "dropout": a.dropout})
+        cfg = model.cfg
+        tok_path = a.encoder / "tokenizer.json"
+    else:
+        raise SystemExit("give --encoder (the published encoder) or --resume (an earlier run)")
+    pieces = Pieces.from_file(tok_path, cfg.max_pieces)
+    if tok_path.resolve() != (out / "tokenizer.json").resolve():
+        (out / "tokenizer.json").write_bytes(tok_path.read_bytes())
+    model.pieces = pieces  # type: ignore[assignment]
+    model.to(device)
+
+    forms, arrays = prepare_sources(data / "train", list(weights), workers=min(len(weights), max(1, workers)))
+    table, lens = pieces.table(forms)
+    print(f"prepared {sum(len(x.forms) for x in arrays.values()):,} words, {len(forms):,} forms "
+          f"in {time.time() - t_start:.0f} s on {device}", flush=True)
+    dev_words, dev_gold = read_iwslt_tsv(data / "dev" / "dev2012.tsv")
+    noisy_words, noisy_gold = with_asr_errors(dev_words, dev_gold, seed=0)
+    if a.dev_words:
+        dev_words, dev_gold = dev_words[: a.dev_words], dev_gold[: a.dev_words]
+        noisy_words, noisy_gold = noisy_words[: a.dev_words], noisy_gold[: a.dev_words]
+
+    # the lowest layers kept fixed (a CPU lever: less to compute backwards)
+    frozen = ["encoder.word.", "encoder.position.", "encoder.token_type.", "encoder.norm."] if a.freeze else []
+    frozen += [f"encoder.layers.layers.{i}." for i in range(a.freeze)]
+    enc_params, head_params = [], []
+    for name, prm in model.named_parameters():
+        if any(name.startswith(f) for f in frozen):
+            prm.requires_grad_(False)
+        elif name.startswith("encoder."):
+            enc_params.append(prm)
+        else:
+            head_params.append(prm)
+    groups = [{"params": head_params, "lr": a.head_lr}]
+    if enc_params:
+        groups.insert(0, {"params": enc_params, "lr": a.lr})
+    peaks = [g["lr"] for g in groups]
+    opt = torch.optim.AdamW(groups, weight_decay=0.01, fused=cuda)
+
+    stream = BatchStream(arrays, weights, table, lens, pieces.cls, pieces.sep, wpb,
+                         seed=a.seed + len(history), asr_errors=a.asr_errors)
+    dl = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=workers, pin_memory=cuda,
+                                     prefetch_factor=4 if workers else None,
+                                     multiprocessing_context="fork" if workers else None)
+    best = max((h["dev"] for h in history), default=-1.0)
+    seen, step = 0, 0
+    t0 = time.time()
+    budget = max(1.0, deadline - t0)
+    settings = {k: v for k, v in vars(a).items() if k not in ("encoder", "resume", "out", "data")}
+
+    run_index = len({h["run_start"] for h in history})
+
+    def evaluate(tag: str) -> None:
+        nonlocal best
+        te = time.time()
+        model.eval()
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=cuda):
+            m = dev_scores(model, dev_words, dev_gold)
+            mn = dev_scores(model, noisy_words, noisy_gold)
+        model.train()
+        row = {"tag": tag, "run": run_index, "run_start": round(t_start),
+               "seen": seen_before + seen, "s": round(time.time() - t0, 1), "dev": round(m["overall"]["f1"], 2),
+               "comma": round(m["COMMA"]["f1"], 2), "period": round(m["PERIOD"]["f1"], 2),
+               "question": round(m["QUESTION"]["f1"], 2), "noisy": round(mn["overall"]["f1"], 2),
+               "device": str(device), "eval_s": round(time.time() - te, 1)}
+        history.append(row)
+        print(json.dumps(row), flush=True)
+        run = read_run(out) if (out / "run.json").is_file() else None
+        parts = run["parts"] if run else []
+        if row["dev"] > best or not parts:
+            best = max(best, row["dev"])
+            parts = save_parts(out, model.state_dict())
+            best_row = row
+        else:
+            best_row = run["best"] if run else row
+        doc = {"format": RUN_FORMAT, "family": FAMILY, "model_args": cfg.to_dict(), "origin": origin,
+               "sources": weights, "settings": settings, "parts": parts, "best": best_row,
+               "seen": seen_before + seen, "history": history}
+        tmp = out / "run.json.tmp"
+        tmp.write_text(json.dumps(doc, indent=1))
+        os.replace(tmp, out / "run.json")
+
+    if not history or a.resume is None:
+        evaluate("start")
+    model.train()
+    next_eval = time.time() + a.eval_every
+    loss_sum, loss_n, t_log = 0.0, 0, time.time()
+    for pcs, firsts, labels in dl:
+        now = time.time()
+        if now >= deadline - (15 if cuda else 5) - history[-1]["eval_s"]:
+            break
+        el = now - t0
+        f = min(1.0, max(0.02, el / (0.06 * budget))) * max(0.05, 1 - max(0.0, el - 0.3 * budget) / (0.7 * budget))
+        for g, peak in zip(opt.param_groups, peaks):
+            g["lr"] = peak * f
+        pcs, firsts, labels = (x.to(device, non_blocking=True) for x in (pcs, firsts, labels))
+        mask = torch.ones(labels.shape, dtype=torch.bool, device=device)
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=cuda):
+            loss = model.loss(pcs, firsts, labels, mask)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        step += 1
+        seen += labels.numel()
+        if step % 20 == 0:
+            loss_sum += float(loss.detach())
+            loss_n += 1
+        if time.time() - t_log > 30:
+            print(f"step {step} seen {seen / 1e6:.2f}M loss {loss_sum / max(loss_n, 1):.4f} lr x{f:.2f} "
+                  f"{seen / (time.time() - t0):,.0f} words/s", flush=True)
+            loss_sum, loss_n, t_log = 0.0, 0, time.time()
+        if time.time() >= next_eval:
+            evaluate("periodic")
+            next_eval = time.time() + a.eval_every
+    evaluate("end")
+    print(f"done: best dev {best:.2f}, {seen:,} words this run in {time.time() - t_start:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
