@@ -101,6 +101,48 @@ def test_the_window_the_command_and_a_batch_give_the_same_suggestions(window, qt
     assert by_window == by_cli == by_batch and warnings == ()
 
 
+def removals(path: Path, found: list) -> list:
+    """The suggestions among ``found`` that remove or replace a mark or capital written in ``path``."""
+    from editor.core.formats import read_any
+    from editor.restore.suggest import removes_authors
+
+    tokens = read_any(path).tokens
+    return [s for s in found if removes_authors(tokens[s[0]], s[1], s[2])]
+
+
+@pytest.mark.parametrize("keep", [None, True, False], ids=["default", "keep-author", "no-keep-author"])
+def test_keeping_the_authors_punctuation_is_alike_in_all_three(window, qtbot, tmp_path, capsys, keep):
+    """Keep the author's punctuation: on by default for a text written with marks and capitals
+    (`stet restore` and a batch without the option, the window as it opens), asked for
+    (--keep-author, the Review menu's tick then Restore again) or turned off (--no-keep-author,
+    the tick taken off, which restores again): the same suggestions in all three."""
+    from editor.core.lexicon import UserLexicon
+
+    lexicon = UserLexicon.load()
+    lexicon.learn({"dana": "DaNa"})  # a form that would replace the author's "Dana"
+    lexicon.save()
+    path = write(tmp_path, "talk.txt", WRITTEN)
+    flag = {None: (), True: ("--keep-author",), False: ("--no-keep-author",)}[keep]
+    code, by_cli, err = cli(path, tmp_path, capsys, *flag)
+    assert code == 0 and err == "", err
+    by_batch, warnings = batch(path, tmp_path, PassSettings(keep_author=keep))
+    window.settings.set("review.use_learned", False)
+    status, by_window, _ = in_window(window, qtbot, path)
+    assert status == "done" and window.keeping_author  # written marks and capitals: on as it opens
+    if keep is not None:
+        with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+            window.toggle_keep_author(keep)  # off: restores again
+            if keep:
+                window.start_restoration()  # Restore again, the tick on
+        assert window.restoration_status == "done" and window.keeping_author is keep
+        by_window = suggestions(window.transcript)
+    assert by_window == by_cli == by_batch and warnings == ()
+    if keep is False:  # removals and replacements of what the author wrote are proposed
+        assert removals(path, by_cli) and "DaNa" in {s[2] for s in by_cli}
+    else:  # only missing marks and capitals
+        assert by_cli and not removals(path, by_cli)
+
+
 def test_the_sample_talk_is_restored_alike_in_all_three(window, qtbot, tmp_path, capsys):
     """310 words in paragraphs: several regions, the window's first the ones shown."""
     from editor.core.paths import resource_path
