@@ -10,13 +10,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from editor.core.arguments import add_batch_arguments, add_encoding_argument, add_force_argument, probability
+from editor.core.arguments import (Subcommands, add_batch_arguments, add_encoding_argument, add_force_argument,
+                                   probability)
 
 if TYPE_CHECKING:
     from editor.restore.pipeline import PassSettings
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Subcommands) -> None:
     p = subparsers.add_parser(
         "restore", help="suggest punctuation and capitals for a transcript",
         description="Read IN (any format Stet reads), predict the punctuation after each word and its "

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from editor.core.arguments import Subcommands
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Subcommands) -> None:
     from editor.core.arguments import add_force_argument
 
     p = subparsers.add_parser(
