@@ -14,12 +14,17 @@ K = 7 marks.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
+
+import re
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from editor.restore.crf import CRF
 from editor.restore.labels import N_CASE, N_PUNCT
+from editor.restore.pieces import Pieces
 
 FAMILY = "encoder-bilstm-crf"
 
@@ -56,13 +61,41 @@ class EncoderConfig:
         if not isinstance(self.use_crf, bool):
             raise ValueError(f"use_crf must be true or false, not {self.use_crf!r}")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @property
     def max_words(self) -> int:
         """The most words a window may hold: every word at its most sub-words, with [CLS] and [SEP]."""
         return (self.max_positions - 2) // self.max_pieces
+
+
+class BertLayer(nn.Module):
+    """One post-norm BERT layer: self-attention, then a GELU feed-forward, each added back and
+    normalised. Plain `nn.Linear` layers throughout, so CPU inference can quantize them to int8."""
+
+    def __init__(self, cfg: EncoderConfig) -> None:
+        super().__init__()
+        H = cfg.hidden
+        self.heads = cfg.heads
+        self.qkv = nn.Linear(H, 3 * H)
+        self.attn_out = nn.Linear(H, H)
+        self.norm1 = nn.LayerNorm(H, eps=cfg.layer_norm_eps)
+        self.linear1 = nn.Linear(H, cfg.intermediate)
+        self.linear2 = nn.Linear(cfg.intermediate, H)
+        self.norm2 = nn.LayerNorm(H, eps=cfg.layer_norm_eps)
+        self.p = cfg.dropout
+        self.drop = nn.Dropout(cfg.dropout)
+
+    def forward(self, x: torch.Tensor, attend: torch.Tensor) -> torch.Tensor:
+        """x (B, S, H), attend (B, 1, 1, S) bool (False at padding) -> (B, S, H)."""
+        B, S, H = x.shape
+        # shape: (3, B, heads, S, H / heads)
+        q, k, v = self.qkv(x).view(B, S, 3, self.heads, H // self.heads).permute(2, 0, 3, 1, 4)
+        a = F.scaled_dot_product_attention(q, k, v, attn_mask=attend, dropout_p=self.p if self.training else 0.0)
+        x = self.norm1(x + self.drop(self.attn_out(a.transpose(1, 2).reshape(B, S, H))))
+        out: torch.Tensor = self.norm2(x + self.drop(self.linear2(F.gelu(self.linear1(x)))))
+        return out
 
 
 class BertEncoder(nn.Module):
@@ -76,9 +109,7 @@ class BertEncoder(nn.Module):
         self.token_type = nn.Embedding(cfg.type_vocab, H)
         self.norm = nn.LayerNorm(H, eps=cfg.layer_norm_eps)
         self.drop = nn.Dropout(cfg.dropout)
-        layer = nn.TransformerEncoderLayer(H, cfg.heads, cfg.intermediate, cfg.dropout, activation="gelu",
-                                           layer_norm_eps=cfg.layer_norm_eps, batch_first=True, norm_first=False)
-        self.layers = nn.TransformerEncoder(layer, cfg.layers, enable_nested_tensor=False)
+        self.layers = nn.ModuleList(BertLayer(cfg) for _ in range(cfg.layers))
 
     def forward(self, pieces: torch.Tensor, padding: torch.Tensor) -> torch.Tensor:
         """pieces (B, S) long, padding (B, S) bool (True where padded) -> states (B, S, H)."""
@@ -87,11 +118,33 @@ class BertEncoder(nn.Module):
         # shape: (B, S, H); one segment, so token type 0 everywhere
         x = self.word(pieces) + self.position(pos).unsqueeze(0) + self.token_type.weight[0]
         x = self.drop(self.norm(x))
-        return self.layers(x, src_key_padding_mask=padding)
+        attend = (~padding)[:, None, None, :]
+        for layer in self.layers:
+            x = layer(x, attend)
+        return x  # type: ignore[no-any-return]  # nn.Module calls are untyped
+
+
+def upgrade_state(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A state dict written while the encoder used torch's `nn.TransformerEncoderLayer`
+    (`encoder.layers.layers.N.self_attn.in_proj_weight`...) in today's names; others unchanged."""
+    out = {}
+    for k, v in state.items():
+        m = re.match(r"^(.*)layers\.layers\.(\d+)\.(.*)$", k)
+        if m:
+            rest = {"self_attn.in_proj_weight": "qkv.weight", "self_attn.in_proj_bias": "qkv.bias",
+                    "self_attn.out_proj.weight": "attn_out.weight",
+                    "self_attn.out_proj.bias": "attn_out.bias"}.get(m.group(3), m.group(3))
+            k = f"{m.group(1)}layers.{m.group(2)}.{rest}"
+        out[k] = v
+    return out
 
 
 class EncoderBiLSTMCRF(nn.Module):
     family = FAMILY
+    #: the WordPiece tokenizer the encoder was trained with (set when a model directory or run is read)
+    pieces: Pieces | None = None
+    #: window words -> joint marginals, kept while a model is tuned on dev (None: nothing kept)
+    window_cache: dict[tuple[str, ...], object] | None = None
 
     def __init__(self, cfg: EncoderConfig) -> None:
         super().__init__()
@@ -119,7 +172,8 @@ class EncoderBiLSTMCRF(nn.Module):
                                                        enforce_sorted=False)
             out, _ = self.lstm(packed)
             out, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=T)
-        return self.out(self.drop(out))
+        emissions: torch.Tensor = self.out(self.drop(out))
+        return emissions
 
     def loss(self, pieces: torch.Tensor, firsts: torch.Tensor, labels: torch.Tensor,
              word_mask: torch.Tensor) -> torch.Tensor:
@@ -168,12 +222,12 @@ def bert_state_from_hf(hf: dict[str, torch.Tensor], cfg: EncoderConfig) -> dict[
     }
     out["norm.weight"], out["norm.bias"] = ln("embeddings.LayerNorm")
     for i in range(cfg.layers):
-        src, dst = f"encoder.layer.{i}", f"layers.layers.{i}"
+        src, dst = f"encoder.layer.{i}", f"layers.{i}"
         att = f"{src}.attention.self"
-        out[f"{dst}.self_attn.in_proj_weight"] = torch.cat([hf[f"{att}.{n}.weight"] for n in ("query", "key", "value")])
-        out[f"{dst}.self_attn.in_proj_bias"] = torch.cat([hf[f"{att}.{n}.bias"] for n in ("query", "key", "value")])
-        out[f"{dst}.self_attn.out_proj.weight"] = hf[f"{src}.attention.output.dense.weight"]
-        out[f"{dst}.self_attn.out_proj.bias"] = hf[f"{src}.attention.output.dense.bias"]
+        out[f"{dst}.qkv.weight"] = torch.cat([hf[f"{att}.{n}.weight"] for n in ("query", "key", "value")])
+        out[f"{dst}.qkv.bias"] = torch.cat([hf[f"{att}.{n}.bias"] for n in ("query", "key", "value")])
+        out[f"{dst}.attn_out.weight"] = hf[f"{src}.attention.output.dense.weight"]
+        out[f"{dst}.attn_out.bias"] = hf[f"{src}.attention.output.dense.bias"]
         out[f"{dst}.norm1.weight"], out[f"{dst}.norm1.bias"] = ln(f"{src}.attention.output.LayerNorm")
         out[f"{dst}.linear1.weight"] = hf[f"{src}.intermediate.dense.weight"]
         out[f"{dst}.linear1.bias"] = hf[f"{src}.intermediate.dense.bias"]

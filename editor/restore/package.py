@@ -27,24 +27,36 @@ import torch
 
 from editor.core.errors import UserError
 from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
+from editor.restore.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig
 from editor.restore.model import BiLSTMCRF, ModelConfig
+from editor.restore.pieces import Pieces
+from editor.restore.quant import dequantize_state, quantize_state
 from editor.restore.vocab import Vocab
+
+WORD_FAMILY = "bilstm-crf"
 
 FORMAT_VERSION = 1
 FILES = ("weights.pt", "vocab.json", "lexicon.json", "config.json")
 #: Files a model directory may have (a model exported before them has none); checked when present.
-OPTIONAL_FILES = ("names.json",)
+#: tokenizer.json: the encoder family's WordPiece tokenizer (required for that family).
+OPTIONAL_FILES = ("names.json", "tokenizer.json")
 DEFAULT_MODEL = "stet-en-bilstm-crf"
+#: the word model (fast, 15 MB): the encoder family borrows its vocabulary and lexicon when tuned
+WORD_MODEL = "stet-en-bilstm-crf"
 
 
 class ModelError(UserError):
     """A model directory that Stet refuses to load."""
 
 
-def default_model_dir() -> Path:
+def resource_model_dir(name: str) -> Path:
     from editor.core.paths import resource_path
 
-    return resource_path("models", DEFAULT_MODEL)
+    return resource_path("models", name)
+
+
+def default_model_dir() -> Path:
+    return resource_model_dir(DEFAULT_MODEL)
 
 
 def sha256(path: Path) -> str:
@@ -183,33 +195,61 @@ def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cl
     lexicon = _read_json(model_dir / "lexicon.json")
     validate_settings(config, vocab_data, lexicon, str(model_dir))
     names = read_names(model_dir)
+    family = config.get("family", WORD_FAMILY)
+    if family not in (WORD_FAMILY, FAMILY):
+        raise ModelError(f"{model_dir}: model family {family!r} is not known to this version of Stet")
     try:
         vocab = Vocab.from_dict(vocab_data)
-        mcfg = ModelConfig(**config["model_args"])
+        mcfg: ModelConfig | EncoderConfig = (EncoderConfig if family == FAMILY else ModelConfig)(**config["model_args"])
     except (KeyError, TypeError, ValueError) as err:
         raise ModelError(f"{model_dir}: config or vocabulary does not fit the schema ({err})") from None
+    weights = model_dir / "weights.pt"
     try:
-        state = torch.load(model_dir / "weights.pt", map_location="cpu", weights_only=True)
+        state = torch.load(weights, map_location="cpu", weights_only=True)
     except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, AttributeError) as err:
         # torch's own message suggests loading with weights_only=False, which is what must not happen
-        raise ModelError(f"{model_dir / 'weights.pt'}: refused: it is not a plain file of tensors (it holds other "
+        raise ModelError(f"{weights}: refused: it is not a plain file of tensors (it holds other "
                          f"Python objects or is damaged: {type(err).__name__}); Stet never loads such a file") from None
+    if not isinstance(state, dict):
+        raise ModelError(f"{weights}: the weights do not match the model described in config.json")
+    if family == FAMILY:
+        try:
+            state = dequantize_state(state)
+        except ValueError as err:
+            raise ModelError(f"{weights}: {err}") from None
     try:
-        model = BiLSTMCRF(mcfg)
+        model: BiLSTMCRF | EncoderBiLSTMCRF = (EncoderBiLSTMCRF(mcfg) if isinstance(mcfg, EncoderConfig)
+                                               else BiLSTMCRF(mcfg))
     except (RuntimeError, ValueError, TypeError) as err:
         raise ModelError(f"{model_dir}: config.json describes a network that cannot be built ({err})") from None
     expected = model.state_dict()
-    if not isinstance(state, dict) or set(state) != set(expected):
-        raise ModelError(f"{model_dir / 'weights.pt'}: the weights do not match the model described in config.json")
+    if set(state) != set(expected):
+        raise ModelError(f"{weights}: the weights do not match the model described in config.json")
     for k, v in state.items():
         if not isinstance(v, torch.Tensor) or v.shape != expected[k].shape:
-            raise ModelError(f"{model_dir / 'weights.pt'}: tensor {k} has the wrong shape")
+            raise ModelError(f"{weights}: tensor {k} has the wrong shape")
         if v.is_floating_point() and not bool(torch.isfinite(v).all()):
-            raise ModelError(f"{model_dir / 'weights.pt'}: tensor {k} holds NaN or infinite values")
+            raise ModelError(f"{weights}: tensor {k} holds NaN or infinite values")
     model.load_state_dict({k: v.float() for k, v in state.items()})
-    if mcfg.vocab_size != len(vocab.words) or mcfg.n_chars != len(vocab.chars):
+    if isinstance(model, EncoderBiLSTMCRF):
+        model.pieces = read_tokenizer(model_dir, model.cfg)
+    elif mcfg.vocab_size != len(vocab.words) or mcfg.n_chars != len(vocab.chars):  # type: ignore[union-attr]
         raise ModelError(f"{model_dir}: vocabulary size does not match the model")
     return cls(model, vocab, dict(lexicon), config, device, name=config.get("name") or model_dir.name, names=names)
+
+
+def read_tokenizer(model_dir: Path, cfg: EncoderConfig) -> Pieces:
+    """The encoder family's WordPiece tokenizer (tokenizer.json), checked against the model."""
+    path = model_dir / "tokenizer.json"
+    if not path.is_file():
+        raise ModelError(f"{model_dir}: tokenizer.json is missing (an encoder model needs its tokenizer)")
+    try:
+        pieces = Pieces.from_file(path, cfg.max_pieces)
+    except Exception as err:  # noqa: BLE001 - the tokenizers library raises a bare Exception for a bad file
+        raise ModelError(f"{path}: not a tokenizer this version of Stet can read ({str(err)[:120]})") from None
+    if pieces.vocab_size != cfg.vocab_size:
+        raise ModelError(f"{path}: the tokenizer has {pieces.vocab_size} sub-words, the model {cfg.vocab_size}")
+    return pieces
 
 
 def read_names(model_dir: Path) -> frozenset[str] | None:
@@ -229,19 +269,25 @@ def write_names(out_dir: Path, names: list[str], about: dict) -> None:
     (out_dir / "names.json").write_text(json.dumps({**about, "names": sorted(names)}, ensure_ascii=False, indent=0))
 
 
-def export_model(model: BiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], out_dir: Path, *, name: str,
+def export_model(model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], out_dir: Path, *, name: str,
                  decision: dict, calibration: dict, chunking: dict, metrics: dict, language: str | None = None,
                  names: tuple[list[str], dict] | None = None) -> None:
     """Write a model directory (float16 weights) and its checksums. `language`: that of the training
     text (the restorer refuses text that does not look like it); None: not checked. `names`: the
     names lexicon and how it was counted (names.json); None: none."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    state = {k: v.detach().to(torch.float16).contiguous() for k, v in model.state_dict().items()}
+    if isinstance(model, EncoderBiLSTMCRF):  # large matrices in int8, one scale a row; the rest float16
+        state = quantize_state(model.state_dict())
+        (out_dir / "tokenizer.json").write_text(model.pieces.tokenizer.to_str(), encoding="utf-8")
+    else:
+        state = {k: v.detach().to(torch.float16).contiguous() for k, v in model.state_dict().items()}
+        (out_dir / "tokenizer.json").unlink(missing_ok=True)
     torch.save(state, out_dir / "weights.pt")
     (out_dir / "vocab.json").write_text(json.dumps(vocab.to_dict(), ensure_ascii=False))
     (out_dir / "lexicon.json").write_text(json.dumps(lexicon, ensure_ascii=False, indent=0, sort_keys=True))
     config = {
-        "format_version": FORMAT_VERSION, "name": name, "model_args": model.cfg.to_dict(),
+        "format_version": FORMAT_VERSION, "name": name, "family": getattr(model, "family", WORD_FAMILY),
+        "model_args": model.cfg.to_dict(),
         "labels": {"punct": list(PUNCT_MARKS), "case": list(CASE_CLASSES)},
         "decision": decision, "calibration": calibration, "chunking": chunking, "metrics": metrics,
     }

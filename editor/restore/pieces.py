@@ -10,14 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 
 class Pieces:
     """A word's sub-word ids, cut by the encoder's tokenizer and cached per distinct word."""
 
-    def __init__(self, tokenizer, max_pieces: int) -> None:
+    def __init__(self, tokenizer: Tokenizer, max_pieces: int) -> None:
         # a word at a time: the file's own padding and truncation settings (for sentences) are off
         tokenizer.no_padding()
         tokenizer.no_truncation()
@@ -27,8 +31,9 @@ class Pieces:
         missing = [t for t, i in ids.items() if i is None]
         if missing:
             raise ValueError(f"the tokenizer has no {', '.join(missing)} token")
-        self.cls, self.sep, self.unk = ids["[CLS]"], ids["[SEP]"], ids["[UNK]"]
-        if ids["[PAD]"] != 0:
+        known = {t: i for t, i in ids.items() if i is not None}
+        self.cls, self.sep, self.unk = known["[CLS]"], known["[SEP]"], known["[UNK]"]
+        if known["[PAD]"] != 0:
             raise ValueError("the tokenizer's [PAD] token must be id 0")
         self._index: dict[str, int] = {}
         self._table = np.zeros((0, max_pieces), np.int32)

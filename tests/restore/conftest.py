@@ -24,3 +24,35 @@ def tiny_model_dir(tmp_path_factory):
                  decision={"none_scale": 1.0}, calibration={"punct_temperature": 1.0, "case_temperature": 1.0},
                  chunking={"size": 12, "overlap": 4, "cut": None, "merge": "owned"}, metrics={})
     return out
+
+
+def tiny_tokenizer():
+    """A real WordPiece tokenizer (the tokenizers library), BERT-uncased style, over a tiny vocabulary."""
+    from tokenizers import Tokenizer, normalizers, pre_tokenizers
+    from tokenizers.models import WordPiece
+
+    pieces = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + WORDS + ["##s", "##ing", "##ed", "zeb", "##ra", "'", "t", "don"]
+    tok = Tokenizer(WordPiece({p: i for i, p in enumerate(pieces)}, unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    return tok
+
+
+@pytest.fixture(scope="session")
+def tiny_encoder_dir(tmp_path_factory):
+    """A tiny random encoder-family model directory (2 layers, width 16), exported as a shipped one is."""
+    from editor.restore.encoder import EncoderBiLSTMCRF, EncoderConfig
+    from editor.restore.pieces import Pieces
+
+    torch.manual_seed(0)
+    tok = tiny_tokenizer()
+    vocab = Vocab.build(Counter({w: 100 - i for i, w in enumerate(WORDS)}), size=len(WORDS) + 2, min_char_count=1)
+    cfg = EncoderConfig(vocab_size=tok.get_vocab_size(), hidden=16, layers=2, heads=2, intermediate=32,
+                        max_positions=64, lstm_hidden=8)
+    model = EncoderBiLSTMCRF(cfg)
+    model.pieces = Pieces(tok, cfg.max_pieces)
+    out = tmp_path_factory.mktemp("models") / "tiny-encoder"
+    export_model(model, vocab, {"iphone": "iPhone"}, out, name="tiny-encoder",
+                 decision={"none_scale": 1.0}, calibration={"punct_temperature": 1.0, "case_temperature": 1.0},
+                 chunking={"size": 12, "overlap": 4, "cut": None, "merge": "owned"}, metrics={}, language="en")
+    return out

@@ -63,6 +63,12 @@ def add_parser(subparsers) -> None:
                     "--export, tune the best checkpoint on dev and write a model directory instead.")
     add_train_arguments(p)
     p.add_argument("--export", metavar="MODEL_DIR", help="tune the run's best checkpoint on dev and write MODEL_DIR")
+    p.add_argument("--family", choices=("word", "encoder"), default="word",
+                   help="'word': the BiLSTM-CRF on word embeddings (default); 'encoder': all-MiniLM-L6-v2 under "
+                        "the BiLSTM-CRF, trained for a wall-clock budget (--seconds), on CPU or CUDA")
+    from editor.restore.lab.train_encoder_args import add_encoder_arguments
+
+    add_encoder_arguments(p, standalone=False)
     p.set_defaults(handler=run_train)
 
     p = subparsers.add_parser(
@@ -128,12 +134,27 @@ def run_train(args: argparse.Namespace) -> int:
     if args.export:
         from editor.restore.lab.tune import tune
 
-        best = Path(args.out) / "best.pt"
-        if not best.is_file():
+        best = Path(args.out) / ("best.pt" if args.family == "word" else "")
+        if args.family == "encoder" and not (best / "run.json").is_file():
+            raise UserError(f"{best}: no encoder run in this folder yet")
+        if not best.exists():
             raise UserError(f"{best}: no best checkpoint in this run folder yet")
         rep = tune(best, data, Path(args.export), Path(args.export).name, log=log)
         (Path(args.export).parent / f"{Path(args.export).name}.tuning.json").write_text(json.dumps(rep, indent=1, default=float))
         return 0
+    if args.family == "encoder":
+        from editor.restore.lab.train_encoder import train as train_encoder
+
+        out = Path(args.out)
+        args.out, args.data = out, str(data)
+        args.resume = out if (out / "run.json").is_file() else None
+        if args.resume is None and args.encoder is None:
+            raise UserError("a first encoder run needs --encoder DIR (the published all-MiniLM-L6-v2: "
+                            "model.safetensors, config.json, tokenizer.json)")
+        if args.lr == 2e-3:  # the word model's default is far too high for a pretrained encoder
+            args.lr = 8e-5
+        args.sources = train_config_from_args(args).sources
+        return train_encoder(args)
     from editor.restore.lab.train import train
 
     train(train_config_from_args(args), log=log)

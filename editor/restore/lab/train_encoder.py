@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from editor.restore.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig, bert_state_from_hf
+from editor.restore.lab.train_encoder_args import add_encoder_arguments
+from editor.restore.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig, bert_state_from_hf, upgrade_state
 from editor.restore.pieces import Pieces, assemble
 from editor.restore.quant import dequantize_state, quantize_state
 
@@ -164,7 +165,7 @@ def load_parts(run_dir: Path, names: list[str]) -> dict[str, torch.Tensor]:
             state[k] = v
     for base, chunks in cut.items():
         state[base] = torch.cat([c for _, c in sorted(chunks, key=lambda x: x[0])])
-    return {k: v.float() if v.is_floating_point() else v for k, v in state.items()}
+    return upgrade_state({k: v.float() if v.is_floating_point() else v for k, v in state.items()})
 
 
 def read_run(run_dir: Path) -> dict:
@@ -175,6 +176,15 @@ def read_run(run_dir: Path) -> dict:
     if run.get("format") != RUN_FORMAT or run.get("family") != FAMILY:
         raise SystemExit(f"{run_dir}: not an encoder training run of this version")
     return run
+
+
+def load_run_model(run_dir: Path) -> tuple[EncoderBiLSTMCRF, dict]:
+    """The best network of an encoder training run, with its tokenizer, and the run's record."""
+    run = read_run(run_dir)
+    model = EncoderBiLSTMCRF(EncoderConfig(**run["model_args"]))
+    model.load_state_dict(load_parts(run_dir, run["parts"]))
+    model.pieces = Pieces.from_file(run_dir / "tokenizer.json", model.cfg.max_pieces)
+    return model.eval(), run
 
 
 def model_from_encoder_dir(encoder_dir: Path, cfg_over: dict) -> tuple[EncoderBiLSTMCRF, dict]:
@@ -195,7 +205,7 @@ def model_from_encoder_dir(encoder_dir: Path, cfg_over: dict) -> tuple[EncoderBi
         return model, {"encoder": "all-MiniLM-L6-v2", "encoder_sha256": hashlib.sha256(weights.read_bytes()).hexdigest()}
     # the same weights stored in int8 (`--write-int8`): a copy small enough to travel to a GPU lease
     packed = torch.load(encoder_dir / "encoder-int8.pt", map_location="cpu", weights_only=True)
-    model.encoder.load_state_dict(dequantize_state(packed["state"]))
+    model.encoder.load_state_dict(upgrade_state(dequantize_state(packed["state"])))
     return model, {**packed["origin"], "stored": "int8"}
 
 
@@ -224,30 +234,19 @@ def dev_scores(model: EncoderBiLSTMCRF, words: list[str], gold: list[str]) -> di
 
 # ---------------------------------------------------------------- the loop
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", default="../shared/data", help="folder with train/*.txt.gz and dev/dev2012.tsv")
-    p.add_argument("--encoder", type=Path, help="the published encoder's folder (model.safetensors, config.json, tokenizer.json)")
-    p.add_argument("--resume", type=Path, help="an earlier run's OUT folder to start from")
-    p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--seconds", type=float, default=480.0, help="wall-clock budget, preparation included")
-    p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
-    p.add_argument("--words-per-batch", type=int, default=0, help="default: 12,800 on CUDA, 1,200 on CPU")
-    p.add_argument("--workers", type=int, default=-1, help="DataLoader workers (default: cores - 2, at most 8)")
-    p.add_argument("--lr", type=float, default=8e-5, help="peak learning rate of the encoder")
-    p.add_argument("--head-lr", type=float, default=1e-3, help="peak learning rate of the BiLSTM, heads and CRF")
-    p.add_argument("--lstm-hidden", type=int, default=256)
-    p.add_argument("--dropout", type=float, default=0.1)
-    p.add_argument("--freeze", type=int, default=0, help="keep the embeddings and the lowest N layers fixed")
-    p.add_argument("--asr-errors", type=float, default=0.5, help="share of windows with simulated recognition errors")
-    p.add_argument("--sources", default="default", help="'default' or name=weight,...")
-    p.add_argument("--eval-every", type=float, default=90.0, help="seconds between dev evaluations")
-    p.add_argument("--dev-words", type=int, default=0, help="score the first N dev words only (0: all)")
-    p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--write-int8", type=Path, metavar="DIR", help="only write --encoder in int8 to DIR and stop")
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    add_encoder_arguments(p, standalone=True)
     a = p.parse_args(argv)
     if a.write_int8:
         write_int8(a.encoder, a.write_int8)
         return 0
+    if a.resume is None and (a.out / "run.json").is_file():
+        a.resume = a.out
+    return train(a)
+
+
+def train(a: argparse.Namespace) -> int:
+    """One run (see the module's docstring); `a` holds the options of `add_encoder_arguments`."""
     t_start = time.time()
     deadline = t_start + a.seconds
     from editor.restore.lab.data import read_iwslt_tsv
@@ -262,7 +261,10 @@ def main(argv: list[str] | None = None) -> int:
     out = a.out
     out.mkdir(parents=True, exist_ok=True)
     data = Path(a.data)
-    weights = dict(DEFAULT_SOURCES) if a.sources == "default" else source_weights(a.sources)
+    if isinstance(a.sources, dict):
+        weights = a.sources
+    else:
+        weights = dict(DEFAULT_SOURCES) if a.sources in ("default", None) else source_weights(a.sources)
 
     history: list[dict] = []
     seen_before = 0
@@ -284,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     pieces = Pieces.from_file(tok_path, cfg.max_pieces)
     if tok_path.resolve() != (out / "tokenizer.json").resolve():
         (out / "tokenizer.json").write_bytes(tok_path.read_bytes())
-    model.pieces = pieces  # type: ignore[assignment]
+    model.pieces = pieces
     model.to(device)
 
     forms, arrays = prepare_sources(data / "train", list(weights), workers=min(len(weights), max(1, workers)))
@@ -299,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # the lowest layers kept fixed (a CPU lever: less to compute backwards)
     frozen = ["encoder.word.", "encoder.position.", "encoder.token_type.", "encoder.norm."] if a.freeze else []
-    frozen += [f"encoder.layers.layers.{i}." for i in range(a.freeze)]
+    frozen += [f"encoder.layers.{i}." for i in range(a.freeze)]
     enc_params, head_params = [], []
     for name, prm in model.named_parameters():
         if any(name.startswith(f) for f in frozen):

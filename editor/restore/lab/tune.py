@@ -28,13 +28,27 @@ from editor.restore.lab.tune_decision import (decision_settings, f1_with_scale, 
                                               tune_decision_of_model_dir, tune_paragraph_ends,
                                               tune_paragraphs_of_model_dir)
 from editor.restore.labels import CASE_CLASSES, CASE_INDEX, MARK_GROUP, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
+from editor.restore.encoder import EncoderBiLSTMCRF
 from editor.restore.model import BiLSTMCRF, ModelConfig
 from editor.restore.package import export_model
+from editor.restore.quant import dequantize_state, quantize_state
 from editor.restore.vocab import Vocab
 from editor.restore.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, joint_marginals_chunked
 
 
-def load_run_checkpoint(path: Path) -> tuple[BiLSTMCRF, Vocab, dict, dict]:
+def load_run_checkpoint(path: Path) -> tuple[BiLSTMCRF | EncoderBiLSTMCRF, Vocab, dict, dict]:
+    """A word-model run's best.pt, or an encoder run's folder (run.json and its weights). The encoder
+    family reads words by its tokenizer; it borrows the shipped word model's vocabulary (which
+    words the language check and the comma-capital rule know) and mixed-case lexicon."""
+    if path.is_dir():
+        from editor.restore.lab.train import vocabulary_of_model_dir
+        from editor.restore.lab.train_encoder import load_run_model
+        from editor.restore.package import WORD_MODEL, resource_model_dir
+
+        model, run = load_run_model(path)
+        vocab, lexicon = vocabulary_of_model_dir(resource_model_dir(WORD_MODEL))
+        return model, vocab, lexicon, {"metrics": run["best"], "train_config": {"sources": run["sources"]},
+                                       "run": {k: run[k] for k in ("origin", "settings", "seen", "history")}}
     ck = torch.load(path, map_location="cpu", weights_only=True)
     model = BiLSTMCRF(ModelConfig(**ck["model_args"]))
     model.load_state_dict(ck["state_dict"])
@@ -63,24 +77,34 @@ def _ece_at(p: np.ndarray, gold: np.ndarray, t: float, scale: float = 1.0) -> di
     return calibration(conf, pred == gold)
 
 
-def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) -> dict:
+MERGES = {
+    "centre (cut=overlap/2)": {"cut": DEFAULT_OVERLAP // 2},
+    "min_words_cut=0": {"cut": 0},
+    f"min_words_cut={DEFAULT_OVERLAP}": {"cut": DEFAULT_OVERLAP},
+    "weighted marginals": {"merge": "weighted"},
+}
+
+
+def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print, merges: list[str] | None = None) -> dict:
     t0 = time.time()
     model, vocab, lexicon, ck = load_run_checkpoint(run_best)
+    if isinstance(model, EncoderBiLSTMCRF):
+        # tuned and measured with the weights as shipped (large matrices stored in int8)
+        model.load_state_dict(dequantize_state(quantize_state(model.state_dict())))
+        model.window_cache = {}  # every step reads the same dev windows: run each through the network once
     words, gold = read_iwslt_tsv(data_dir / "dev" / "dev2012.tsv")
     report: dict = {"checkpoint_metrics": ck.get("metrics"), "train_config": ck.get("train_config")}
 
     # 1. chunk merge, on dev2012 with plain argmax
-    merges = {}
-    for label, kw in {
-        "centre (cut=overlap/2)": {"cut": DEFAULT_OVERLAP // 2},
-        "min_words_cut=0": {"cut": 0},
-        f"min_words_cut={DEFAULT_OVERLAP}": {"cut": DEFAULT_OVERLAP},
-        "weighted marginals": {"merge": "weighted"},
-    }.items():
+    merges_done: dict = {}
+    for label, kw in MERGES.items():
+        if merges and label not in merges:
+            continue
         joint = joint_marginals_chunked(model, vocab, words, DEFAULT_SIZE, DEFAULT_OVERLAP, **kw)
         punct = joint.reshape(-1, len(PUNCT_MARKS), len(CASE_CLASSES)).sum(2)
-        merges[label] = {"f1": f1_with_scale(punct, gold, 1.0), "kw": kw, "punct": punct}
-        log(f"merge {label}: dev2012 overall F1 {merges[label]['f1']:.2f}")
+        merges_done[label] = {"f1": f1_with_scale(punct, gold, 1.0), "kw": kw, "punct": punct}
+        log(f"merge {label}: dev2012 overall F1 {merges_done[label]['f1']:.2f}")
+    merges = merges_done
     # weighted marginals can only be reported once both neighbours of a region are done, which
     # delays what the editor shows; it has to win clearly (0.2 F1) to be chosen
     best_merge = max(merges, key=lambda k: merges[k]["f1"] - (0.2 if merges[k]["kw"].get("merge") == "weighted" else 0.0))
@@ -137,6 +161,8 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print) ->
     metrics = scores["metrics"]
     log(f"dev2012 final: overall F1 {metrics['dev2012_overall_f1']:.2f} (with simulated recognition errors "
         f"{metrics['dev2012_noisy_f1']:.2f}), case F1 {metrics['dev_talks_case_f1']:.2f}")
+    if isinstance(model, EncoderBiLSTMCRF):
+        model.window_cache = None
     export_model(model, vocab, lexicon, out_dir, name=name, decision=settings["decision"],
                  calibration=settings["calibration"], chunking=chunking, metrics=metrics,
                  language=TRAINING_LANGUAGE, names=names)
@@ -168,12 +194,14 @@ def quick_compare(checkpoints: dict[str, Path], data_dir: Path, log=print) -> di
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("best", nargs="?", help="best.pt of a training run")
+    p.add_argument("best", nargs="?", help="best.pt of a training run, or the folder of an encoder run")
     p.add_argument("out", nargs="?", help="model directory to write")
     p.add_argument("--data", default=DEFAULT_DATA_DIR)
     p.add_argument("--name", default="stet-en-bilstm-crf")
     p.add_argument("--report", help="write the full tuning report (JSON) here")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--merge", action="append", choices=list(MERGES),
+                   help="only try these chunk merges (repeatable; default: all)")
     p.add_argument("--decision", metavar="MODEL_DIR",
                    help="only re-tune the decision rule of an exported model directory on dev and re-score it (updates "
                         "its config, checksums and TUNING_REPORT.json)")
@@ -194,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not (a.best and a.out):
         p.error("give BEST and OUT, or --paragraphs MODEL_DIR")
-    rep = tune(Path(a.best), Path(a.data), Path(a.out), a.name, log=log)
+    rep = tune(Path(a.best), Path(a.data), Path(a.out), a.name, log=log, merges=a.merge)
     if a.report:
         Path(a.report).write_text(json.dumps(rep, indent=1, default=float))
     return 0
