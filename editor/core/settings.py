@@ -52,11 +52,17 @@ class ExportSettings:
 
 
 @dataclass
+class HelpSettings:
+    tour_seen: bool = False  # the review tour was shown once (on the first start); Help menu shows it again
+
+
+@dataclass
 class Settings:
     review: ReviewSettings = field(default_factory=ReviewSettings)
     appearance: AppearanceSettings = field(default_factory=AppearanceSettings)
     engine: EngineSettings = field(default_factory=EngineSettings)
     export: ExportSettings = field(default_factory=ExportSettings)
+    help: HelpSettings = field(default_factory=HelpSettings)
     recent_files: list[str] = field(default_factory=list)
 
     # -- namespaced access -----------------------------------------------------------------------

@@ -37,7 +37,8 @@ def run(file: str | None = None, *, screenshot: str | None = None, model: str | 
 
 def begin(window, file: str | None) -> None:
     """What a start does once the window shows: offer the work of sessions that stopped unsaved
-    (whatever was asked: no file, a transcript, a recording), then open ``file``."""
+    (whatever was asked: no file, a transcript, a recording), then open ``file``; on the very
+    first start, the review tour."""
     restored = window.offer_recovery(opening=file)
     if file and restored:
         window.statusBar().showMessage(f"Restored the autosaved work; {Path(file).name} was not "
@@ -48,6 +49,7 @@ def begin(window, file: str | None) -> None:
         # Import torch and load the model while the person picks a file: the import holds the
         # interpreter for a moment (a one-time hitch of a few hundred ms), better now than later.
         QTimer.singleShot(500, window, window.preload_restorer)
+    window.help.first_start()
 
 
 def _screenshot(app, window, file: str | None, png: Path, timeout: float) -> int:

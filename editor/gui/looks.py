@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QFont, QPen, QTextCharFormat, QTextCursor, QTextFormat
 
 from editor.core.document import Kind, State, Transcript
 from editor.core.settings import Settings
+from editor.core.text import ends_sentence
 
 BANDS = ("high", "medium", "low")
 PARAGRAPH_GAP = "\n\n"  # an empty line between paragraphs, as the text will be written
@@ -19,6 +20,16 @@ SOFT_BREAK = "\n"  # a new line, no empty line: before a proposed paragraph brea
 # wrapping off makes it slower): docs/performance.md, "One long text block in Qt".
 _ALPHA = {"high": 70, "medium": 110, "low": 120}  # lighter where there are many, so text stays legible
 CURRENT_COLOUR = "#1a1a1a"  # the frame around the suggestion under review
+#: A proposed mark is drawn heavier than the text: the weight, and an outline of this many pixels
+#: per 13 points around its glyph, so that a full stop is a square dot and a comma a tadpole at
+#: the default size. (An outline, not a larger size: a larger glyph makes its line taller, and the
+#: lines would jump as marks are accepted.)
+MARK_OUTLINE = 1.6
+#: Space after a proposed sentence end (. ? !), in ems, so its tint is a wide box where a pause's
+#: (, ; :) is a narrow one: the two differ by the tint's shape as well. Only there: a mark's box
+#: shrinks back when it is accepted, and the fewer such boxes, the less the lines rewrap under
+#: the reader during a review.
+PAUSE_GAP, END_GAP = 0.0, 0.3
 
 Look = tuple[str, str, str, QTextCharFormat | None, QTextCharFormat | None]
 
@@ -53,11 +64,22 @@ def band_colour(band: str, settings: Settings, alpha: int | None = None) -> QCol
     return colour
 
 
+#: A mark's name, said beside it where the mark alone is a dot or a tick hard to tell apart
+MARK_NAMES = {",": "comma", ".": "full stop", "?": "question mark", "!": "exclamation mark", ":": "colon",
+              ";": "semicolon", "…": "ellipsis"}
+
+
+def named_mark(mark: str) -> str:
+    """"‘,’ comma", "‘.’ full stop": a mark as the list and the panel name it."""
+    name = MARK_NAMES.get(mark)
+    return f"‘{mark}’ {name}" if name else f"‘{mark}’"
+
+
 def describe_value(kind: Kind, value: str) -> str:
     if kind == Kind.BREAK:
         return "new paragraph" if value else "run on (no break)"
     if kind == Kind.PUNCT:
-        return repr(value) if value else "no mark"
+        return named_mark(value) if value else "no mark"
     return value
 
 
@@ -67,16 +89,29 @@ class Looks:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.formats = {band: self._band_format(band) for band in BANDS}
-        self.mark_formats = {band: self._band_format(band, mark=True) for band in BANDS}
+        #: (band, ends a sentence) -> the format of a proposed mark
+        self.mark_formats = {(band, end): self._band_format(band, mark=True, end=end)
+                             for band in BANDS for end in (False, True)}
         self.plain = QTextCharFormat()
 
-    def _band_format(self, band: str, mark: bool = False) -> QTextCharFormat:
-        """A suggested capital is tinted; a suggested mark also bold and a shade stronger, so a
-        lone comma stands out."""
+    def mark_format(self, band: str, mark: str) -> QTextCharFormat:
+        """The format of a proposed ``mark`` ("," or "." ...) of confidence ``band``."""
+        return self.mark_formats[band, ends_sentence(mark)]
+
+    def _band_format(self, band: str, mark: bool = False, end: bool = False) -> QTextCharFormat:
+        """A suggested capital is tinted; a suggested mark also heavy, outlined and a shade
+        stronger, in a box of its own: a lone comma stands out, and reads apart from a full stop."""
         fmt = QTextCharFormat()
         fmt.setBackground(band_colour(band, self.settings, _ALPHA[band] + (60 if mark else 0)))
         if mark:
-            fmt.setFontWeight(QFont.Weight.Bold)
+            size = self.settings.appearance.font_size
+            fmt.setFontWeight(QFont.Weight.Black)
+            fmt.setTextOutline(QPen(QColor(CURRENT_COLOUR), MARK_OUTLINE * size / 13))
+            gap = END_GAP if end else PAUSE_GAP
+            if gap:
+                fmt.setFontLetterSpacingType(QFont.SpacingType.AbsoluteSpacing)
+                # points to pixels at 96 dpi, about: the box only needs to be visibly wider
+                fmt.setFontLetterSpacing(round(gap * size * 4 / 3))
         if band == "low":  # a cue that does not depend on telling colours apart
             fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
             fmt.setUnderlineColor(band_colour(band, self.settings))
@@ -111,7 +146,7 @@ class Looks:
             mark = slot.get(Kind.PUNCT)
             if mark is not None and mark.state == State.PENDING:
                 punct = mark.value
-                pfmt = self.mark_formats[band_of(mark.confidence, self.settings)]
+                pfmt = self.mark_format(band_of(mark.confidence, self.settings), punct)
                 if not punct:  # a mark to take away: underline the word in the band's colour
                     sfmt = QTextCharFormat(sfmt or self.plain)
                     sfmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)

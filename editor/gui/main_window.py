@@ -36,6 +36,7 @@ from editor.core.settings import Settings
 from editor.gui import opening, recovery
 from editor.gui.dialogs import FindBar, SettingsDialog
 from editor.gui.disposal import Disposer
+from editor.gui.help import HelpCommands
 from editor.gui.links import DocumentLinks
 from editor.gui.learning import LearnedDialog, LearningController
 from editor.gui.panel import QtSuggestionList
@@ -111,6 +112,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.panel.counted.connect(self.show_pending)
         self._review_mode_changed(False)
         self.speakers = SpeakerCommands(self)  # the Speakers menu (editor.gui.speakers)
+        self.help = HelpCommands(self)  # the Help menu (editor.gui.help)
         build_menus(self)
         self.unsure_words = UnsureWords(self, self.view_menu)  # low ASR confidence, underlined
         self._watch(self.transcript)

@@ -8,14 +8,16 @@ import html
 import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QPainter, QPixmap, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -25,7 +27,7 @@ from editor.core.settings import Settings
 from editor.core.text import join_mark
 from editor.gui.gutter import CUE_COLOUR
 from editor.gui.links import DocumentLinks
-from editor.gui.looks import BANDS, band_colour, band_of, describe_value, percent
+from editor.gui.looks import BANDS, Looks, band_colour, band_of, describe_value, named_mark, percent
 from editor.gui.turns import WindowTurns
 from editor.gui.unsure_words import UNSURE_COLOUR
 
@@ -50,8 +52,8 @@ def _as_shown(doc: Transcript, token: Token) -> tuple[str, str]:
 
 
 class QtLegend(QWidget):
-    """Three colour chips with the thresholds they stand for, and a key to every mark the text can
-    carry: what is proposed (tinted) against what is in the text (plain)."""
+    """Three colour chips with the thresholds they stand for, and a compact key: one line per kind
+    of proposal, with a "More" that opens the rest (the margin's signs, cue bars, underlines)."""
 
     def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -68,15 +70,45 @@ class QtLegend(QWidget):
             layout.addWidget(label)
             self.labels[band] = label
         layout.addStretch(1)
-        self.key = QLabel()
-        self.key.setObjectName("legend-key")
-        self.key.setWordWrap(True)
-        self.key.setTextFormat(Qt.TextFormat.RichText)
-        font = self.key.font()
-        font.setPointSizeF(font.pointSizeF() * 0.9)
-        self.key.setFont(font)
-        outer.addWidget(self.key)
+        key = QGridLayout()
+        key.setContentsMargins(0, 0, 0, 0)
+        key.setHorizontalSpacing(8)
+        key.setVerticalSpacing(1)
+        #: (sample, meaning) of each line of the key, in order
+        self.rows: list[tuple[QLabel, QLabel]] = []
+        for n in range(len(self._key_lines())):
+            sample, meaning = QLabel(), QLabel()
+            for label in (sample, meaning):
+                label.setTextFormat(Qt.TextFormat.RichText)
+            meaning.setWordWrap(True)  # never widens the panel; each fits one line at its default width
+            sample.setObjectName(f"legend-sample-{n}")
+            sample.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            key.addWidget(sample, n, 0)
+            key.addWidget(meaning, n, 1)
+            self.rows.append((sample, meaning))
+        key.setColumnStretch(1, 1)
+        outer.addLayout(key)
+        self.more_button = QToolButton()
+        self.more_button.setObjectName("legend-more")
+        self.more_button.setText("More")
+        self.more_button.setCheckable(True)
+        self.more_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.more_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.more_button.setAutoRaise(True)
+        self.more_button.setToolTip("What the other marks in the text and the margin mean")
+        self.more_button.toggled.connect(self.show_more)
+        outer.addWidget(self.more_button)
+        self.more = QLabel()
+        self.more.setObjectName("legend-more-text")
+        self.more.setWordWrap(True)
+        self.more.setTextFormat(Qt.TextFormat.RichText)
+        self.more.hide()
+        outer.addWidget(self.more)
         self.refresh()
+
+    def show_more(self, shown: bool) -> None:
+        self.more_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.more.setVisible(shown)
 
     def refresh(self) -> None:
         r = self.settings.review
@@ -90,31 +122,71 @@ class QtLegend(QWidget):
             label.setStyleSheet(
                 f"QLabel {{ border-left: 12px solid {colour}; padding: 2px 6px; "
                 f"background: rgba({light.red()},{light.green()},{light.blue()},{light.alpha()}); }}")
-        self.key.setText(self.key_html())
+        for (sample, meaning), (look, meaning_html) in zip(self.rows, self._key_lines()):
+            if isinstance(look, QPixmap):
+                sample.setPixmap(look)
+            else:
+                sample.setText(look)
+            meaning.setText(meaning_html)
+        self.more.setText(self.more_html())
 
-    def key_html(self) -> str:
-        """What each mark in the text means (the view draws exactly these)."""
-        tint = band_colour("medium", self.settings, 140).name(QColor.NameFormat.HexArgb)
-        rgba = QColor(tint)
-        bg = f"rgba({rgba.red()},{rgba.green()},{rgba.blue()},{rgba.alpha()})"
+    def _sample(self, parts: list[tuple[str, QTextCharFormat]]) -> QPixmap:
+        """A few words drawn with the view's own formats (editor.gui.looks), in the legend's font."""
+        doc = QTextDocument()
+        doc.setDefaultFont(self.font())
+        doc.setDocumentMargin(1)
+        cursor = QTextCursor(doc)
+        for text, fmt in parts:
+            cursor.insertText(text, fmt)
+        ratio = self.devicePixelRatioF()
+        size = doc.size()
+        pixmap = QPixmap(max(1, round(size.width() * ratio)), max(1, round(size.height() * ratio)))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        doc.drawContents(painter)
+        painter.end()
+        return pixmap
+
+    def _key_lines(self) -> list[tuple[QPixmap | str, str]]:
+        """(sample, meaning) of each line of the compact key: one per kind of proposal."""
+        looks = Looks(self.settings)
+        plain = looks.plain
+        removal = QTextCharFormat()
+        removal.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+        removal.setUnderlineColor(band_colour("medium", self.settings))
+        paragraph = band_colour("medium", self.settings).name()
+        return [
+            (self._sample([("Word", looks.formats["medium"])]), "<b>proposed</b> capital or lower case"),
+            (self._sample([(",", looks.mark_format("medium", ",")), (" ", plain),
+                           (".", looks.mark_format("medium", "."))]),
+             "<b>proposed</b> comma, full stop…"),
+            (self._sample([("word", removal)]), "proposed: remove the mark after it"),
+            (f"<b style='color:{paragraph}'>¶</b>", "margin: proposed paragraph break"),
+            (self._sample([("word", plain)]), "plain: the text as it stands"),
+        ]
+
+    def more_html(self) -> str:
+        """The rest of the key, behind "More"."""
         return (
-            f"<span style='background:{bg}'>Word</span>, <b style='background:{bg}'>,</b> "
-            "tinted: <b>proposed</b>, not in the text until accepted (a capital or lower case; a "
-            "mark after the word). Plain text is the text as it stands, accepted changes "
-            "included. <u>Wavy underline</u>: proposed to remove the mark after the word. "
+            "A proposal is not in the text until accepted (Enter); a mark's box is narrow for a "
+            "pause (, ; :) and wide for a sentence end (. ? !). "
             "Dotted underline: low confidence. Framed: the suggestion under review. "
             + (f"<span style='color:{UNSURE_COLOUR}'>Dashed underline</span>: a word the speech "
                "recogniser was unsure of (View &gt; Underline unsure words). "
                if self.settings.appearance.underline_unsure else "") +
-            f"<b style='color:{band_colour('medium', self.settings).name()}'>¶</b> in the margin: a "
-            "<b>proposed paragraph break</b> (the text runs on there until accepted; it starts on a "
+            "¶ in the margin: the text runs on there until the break is accepted (it starts on a "
             "new line without an empty one). ⋯ in the margin: the paragraph runs on (a rejected "
             "break, or a long run shown on lines only to stay quick). "
             f"<span style='color:{CUE_COLOUR}'>│</span> before a word: a subtitle cue (or "
             "segment) begins there. Times in the margin: when each paragraph (or line marked ¶ "
-            "or ⋯) begins (hover a "
-            "word for its own); Ctrl+J types the playback time. "
-            "Export leaves proposals out unless you choose otherwise.")
+            "or ⋯) begins (hover a word for its own); Ctrl+J types the playback time. "
+            "Export leaves proposals out unless you choose otherwise. Help ▸ Review tour explains "
+            "review.")
+
+    def key_html(self) -> str:
+        """The whole key's words: the compact lines' meanings, then the rest."""
+        return "<br>".join(meaning.text() for _, meaning in self.rows) + "<br>" + self.more_html()
 
 
 class QtSuggestionList(QWidget):
@@ -169,9 +241,9 @@ class QtSuggestionList(QWidget):
         self.list.setToolTip(
             "Pending suggestions, least confident first: the confidence, the words around it as "
             "they would read, and what changes —<br><b>capital</b>: the word would start with a "
-            "capital letter; <b>lower case</b>: its capital would go; <b>add ‘,’</b>: a mark "
-            "after the word; <b>remove ‘,’</b>: the mark after it would go; <b>‘,’ → ‘.’</b>: "
-            "its mark would change.")
+            "capital letter; <b>lower case</b>: its capital would go; <b>add ‘,’ comma</b>: a mark "
+            "after the word; <b>remove ‘,’ comma</b>: the mark after it would go; <b>‘,’ → ‘.’ full "
+            "stop</b>: its mark would change.")
         self.items: list[Suggestion] = []  # what the rows show, in order
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
@@ -361,11 +433,11 @@ class QtSuggestionList(QWidget):
             word = join_mark(s.value, punct)
             what = "capital" if s.value[:1].isupper() else "lower case"
         elif s.value and token.punct:
-            word, what = join_mark(surface, s.value), f"‘{token.punct}’ → ‘{s.value}’"
+            word, what = join_mark(surface, s.value), f"‘{token.punct}’ → {named_mark(s.value)}"
         elif s.value:
-            word, what = join_mark(surface, s.value), f"add ‘{s.value}’"
+            word, what = join_mark(surface, s.value), f"add {named_mark(s.value)}"
         else:
-            word, what = join_mark(surface, token.punct), f"remove ‘{token.punct}’"
+            word, what = join_mark(surface, token.punct), f"remove {named_mark(token.punct)}"
         before = " ".join(join_mark(*_as_shown(doc, t)) for t in doc.tokens[max(0, i - 3):i])
         after = join_mark(*_as_shown(doc, doc[i + 1])) if i + 1 < len(doc) else ""
         if s.source == "choice":

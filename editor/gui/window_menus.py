@@ -32,8 +32,8 @@ def confident_text(high: float) -> str:
 
 
 def build_menus(w: Any) -> None:
-    """File, Edit, Review and View for ``w``, the ``MainWindow`` (not imported: it imports this
-    module); the actions the window changes later become its attributes
+    """File, Edit, Review, Speakers, View and Help for ``w``, the ``MainWindow`` (not imported: it
+    imports this module); the actions the window changes later become its attributes
     (``recent_menu``, ``undo_action``, ``redo_action``, ``order_action``, ``accept_confident_action``,
     ``keep_author_action``, ``view_menu``)."""
     bar = w.menuBar()
@@ -108,3 +108,5 @@ def build_menus(w: Any) -> None:
     add(m, "Zoom &in", lambda: w.zoom(+1), hotkeys.ZOOM_IN)
     add(m, "Zoom &out", lambda: w.zoom(-1), hotkeys.ZOOM_OUT)
     w.view_menu = m
+
+    w.help.build_menu(bar.addMenu("&Help"))

@@ -332,8 +332,8 @@ def test_the_list_says_what_each_suggestion_changes(reviewed):
     rows = {s.key: reviewed.panel.describe(s) for s in reviewed.panel.items}
     assert rows[(doc[0].id, Kind.CASE)].endswith("· capital")
     assert rows[(doc[1].id, Kind.CASE)].endswith("· lower case")
-    assert rows[(doc[2].id, Kind.PUNCT)].endswith("· add ‘,’")
-    assert rows[(doc[5].id, Kind.PUNCT)].endswith("· remove ‘,’")
+    assert rows[(doc[2].id, Kind.PUNCT)].endswith("· add ‘,’ comma")
+    assert rows[(doc[5].id, Kind.PUNCT)].endswith("· remove ‘,’ comma")
     assert "lower case" in reviewed.panel.list.toolTip()
 
 
@@ -349,8 +349,8 @@ def test_a_long_row_keeps_its_confidence_and_what_it_changes_in_sight(reviewed):
     panel.refresh()
     row = panel.describe(panel.items[0])
     shown = QFontMetrics(panel.list.font()).elidedText(row, panel.list.textElideMode(),
-                                                       QFontMetrics(panel.list.font()).horizontalAdvance(row) // 2)
-    assert shown.strip().startswith("38%") and shown.endswith("· add ‘.’")
+                                                       QFontMetrics(panel.list.font()).horizontalAdvance(row) * 3 // 5)
+    assert shown.strip().startswith("38%") and shown.endswith("· add ‘.’ full stop")
 
 
 def test_the_list_shows_the_words_around_as_the_text_does(reviewed):
@@ -360,7 +360,7 @@ def test_the_list_shows_the_words_around_as_the_text_does(reviewed):
     reviewed.panel.refresh()
     rows = {s.key: reviewed.panel.describe(s) for s in reviewed.panel.items}
     assert "station, was. Paris then  · capital" in rows[(doc[4].id, Kind.CASE)]
-    assert rows[(doc[2].id, Kind.PUNCT)].endswith("So the station, was.  · add ‘,’")
+    assert rows[(doc[2].id, Kind.PUNCT)].endswith("So the station, was.  · add ‘,’ comma")
     doc.reject(doc[2].id, Kind.PUNCT)  # decided: the text as it stands, no proposal
     assert "station was. Paris then" in reviewed.panel.describe(doc.suggestion(doc[4].id, Kind.CASE))
 
@@ -549,8 +549,8 @@ def test_documents_opened_in_turn_leave_nothing_behind_on_the_window(window, qtb
 
 
 def test_the_legend_explains_every_mark_the_text_can_carry(reviewed):
-    key = reviewed.panel.legend.key.text()
-    for what in ("proposed", "not in the text until accepted", "Wavy underline", "remove the mark",
+    key = reviewed.panel.legend.key_html()
+    for what in ("proposed", "not in the text until accepted", "remove the mark",
                  "Dotted underline", "low confidence", "Framed", "Export", "subtitle cue",
                  "Times in the margin", "Ctrl+J"):
         assert what in key, what

@@ -104,7 +104,7 @@ def test_marks_hold_in_a_long_paragraph_the_view_breaks_into_lines(window, qtbot
 def test_the_legend_explains_the_unsure_underline_while_it_is_shown(window, qtbot):
     """Ctrl+U dash-underlined words in purple, a mark the legend did not explain."""
     window.set_transcript(unsure_doc(), restore=False)
-    key = window.panel.legend.key
+    key = window.panel.legend.more  # behind the key's "More"
     assert "unsure" not in key.text()
     window.unsure_words.action.trigger()
     assert "recogniser was unsure" in key.text() and UNSURE_COLOUR.lower() in key.text().lower()

@@ -1,0 +1,208 @@
+"""Help > About Stet: the version, the restoration model in use with the quality measured for it (read
+from its config.json, never written here), and the licences of Stet, its libraries and the model's
+training text."""
+
+from __future__ import annotations
+
+import html
+import importlib.metadata as metadata
+import json
+import platform
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import Qt, QUrl, qVersion
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+import editor
+
+DISTRIBUTION = "stet-editor"
+#: Where a figure was measured, as config.json names it (a prefix or suffix of the metric's key).
+_DATA_SETS = {"dev2012": "IWSLT 2012 dev", "dev_talks": "dev talks", "odd_talks": "odd-numbered dev talks"}
+#: What a figure is, by the rest of its key; a key not here is shown as it is written.
+_MEASURES = {
+    "overall_f1": "punctuation F1, all marks",
+    "comma_f1": "comma F1",
+    "period_f1": "full stop F1",
+    "question_f1": "question mark F1",
+    "ser": "slot error rate (lower is better)",
+    "noisy_f1": "punctuation F1, simulated recognition errors",
+    "case_f1": "capitals F1",
+    "sentence_accuracy": "sentences restored exactly, %",
+    "punct_ece": "calibration error, punctuation (lower is better)",
+    "case_ece": "calibration error, capitals (lower is better)",
+}
+
+
+@dataclass
+class ModelFacts:
+    """What About says of a restoration model directory."""
+
+    folder: Path
+    name: str = ""
+    language: str = ""
+    metrics: list[tuple[str, str, str]] = field(default_factory=list)  # (what, measured on, value)
+    training_licences: list[str] = field(default_factory=list)  # "source: licence"
+    problem: str = ""  # why config.json could not be read
+
+
+def describe_metric(key: str, value: float) -> tuple[str, str, str]:
+    """("punctuation F1, all marks", "IWSLT 2012 dev", "65.8") for ("dev2012_overall_f1", 65.758)."""
+    measured_on, rest = "", key
+    for prefix, name in _DATA_SETS.items():
+        if key.startswith(prefix + "_"):
+            measured_on, rest = name, key[len(prefix) + 1:]
+            break
+        if key.endswith("_" + prefix):
+            measured_on, rest = name, key[:-len(prefix) - 1]
+            break
+    what = _MEASURES.get(rest, rest.replace("_", " "))
+    text = f"{value:.3f}" if abs(value) < 1 else f"{value:.1f}"
+    return what, measured_on, text
+
+
+def training_licences(card: Path) -> list[str]:
+    """The licence of each source in the model card's training-data table ("source: licence"),
+    none where the card has no such table."""
+    try:
+        lines = card.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    out: list[str] = []
+    columns: list[str] | None = None
+    for line in lines:
+        if not line.startswith("|"):
+            if columns is not None and out:
+                break  # the table ended
+            columns = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if columns is None:
+            columns = [c.lower() for c in cells]
+        elif "licence" in columns and not set("".join(cells)) <= set("-: "):
+            row = dict(zip(columns, cells))
+            what = row.get("register") or row.get("source", "")
+            out.append(f"{what}: {row['licence']}")
+    return out
+
+
+def read_model(folder: Path) -> ModelFacts:
+    """The name, language and measured quality of the model in ``folder``, from its config.json."""
+    facts = ModelFacts(folder)
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        if not isinstance(config, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, ValueError) as err:
+        facts.problem = f"{folder / 'config.json'}: cannot be read ({err})"
+        return facts
+    facts.name = str(config.get("name") or folder.name)
+    facts.language = str(config.get("language") or "")
+    metrics = config.get("metrics")
+    if isinstance(metrics, dict):
+        facts.metrics = [describe_metric(k, float(v)) for k, v in metrics.items()
+                         if isinstance(v, int | float) and not isinstance(v, bool)]
+    facts.training_licences = training_licences(folder / "MODEL_CARD.md")
+    return facts
+
+
+def field_of(dist: metadata.PackageMetadata, name: str) -> str:
+    """One field of a package's metadata, "" where it has none."""
+    values = dist.get_all(name) or []
+    return str(values[0]) if values else ""
+
+
+def _licence(dist: metadata.PackageMetadata) -> str:
+    expression = field_of(dist, "License-Expression")
+    if expression:
+        return expression
+    stated = field_of(dist, "License").strip()
+    if stated and stated.upper() != "UNKNOWN" and len(stated) <= 60 and "\n" not in stated:
+        return stated
+    classifiers = [c.split("::")[-1].strip() for c in dist.get_all("Classifier") or []
+                   if c.startswith("License ::")]
+    return ", ".join(classifiers) or "not stated"
+
+
+def library_licences() -> list[tuple[str, str, str]]:
+    """(name, version, licence) of each library Stet needs, from the installed packages' metadata."""
+    try:
+        wanted = [r for r in metadata.requires(DISTRIBUTION) or [] if "extra ==" not in r]
+    except metadata.PackageNotFoundError:  # a frozen build keeps no metadata of its own
+        return []
+    out = []
+    for requirement in wanted:
+        name = re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0]
+        try:
+            dist = metadata.metadata(name)
+        except metadata.PackageNotFoundError:
+            continue
+        out.append((field_of(dist, "Name") or name, field_of(dist, "Version"), _licence(dist)))
+    return out
+
+
+def stet_licence() -> str:
+    try:
+        return _licence(metadata.metadata(DISTRIBUTION))
+    except metadata.PackageNotFoundError:
+        return "not stated"
+
+
+def about_html(model: ModelFacts) -> str:
+    """The About text: version, model and its measured quality, licences."""
+    e = html.escape
+    parts = [f"<h2>Stet {e(editor.__version__)}</h2>",
+             "<p>A transcript editor that restores punctuation and capitals as proposals you review.</p>",
+             f"<p>Python {e(platform.python_version())} · Qt {e(qVersion())} · PySide6 {e(pyside_version)}</p>"]
+    card = model.folder / "MODEL_CARD.md"
+    if model.problem:
+        parts.append(f"<h3>Restoration model</h3><p>{e(model.problem)}</p>")
+    else:
+        language = f" ({e(model.language)})" if model.language else ""
+        parts.append(f"<h3>Restoration model: {e(model.name)}{language}</h3>")
+        parts.append(f"<p>In <code>{e(str(model.folder))}</code>"
+                     + (f" · <a href='{QUrl.fromLocalFile(str(card)).toString()}'>model card</a>"
+                        if card.is_file() else "") + "</p>")
+        if model.metrics:
+            rows = "".join(f"<tr><td>{e(what)}</td><td>{e(where)}</td><td align='right'>{e(value)}</td></tr>"
+                           for what, where, value in model.metrics)
+            parts.append("<p>Quality measured on held-out text (from its config.json):</p>"
+                         f"<table cellspacing='0' cellpadding='2'>{rows}</table>")
+        else:
+            parts.append("<p>Its config.json records no measured quality.</p>")
+    parts.append(f"<h3>Licences</h3><p>Stet: {e(stet_licence())}</p>")
+    libraries = library_licences()
+    if libraries:
+        parts.append("<p>Libraries: " + "; ".join(f"{e(n)} {e(v)} ({e(lic)})" for n, v, lic in libraries)
+                     + "</p>")
+    if model.training_licences:
+        parts.append("<p>The model was trained on: " + "; ".join(e(t) for t in model.training_licences)
+                     + "</p>")
+    return "".join(parts)
+
+
+class AboutDialog(QDialog):
+    """About Stet, for the model in ``model_folder``."""
+
+    def __init__(self, model_folder: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("About Stet")
+        self.model = read_model(model_folder)
+        self.text = QLabel(about_html(self.model))
+        self.text.setObjectName("about-text")
+        self.text.setTextFormat(Qt.TextFormat.RichText)
+        self.text.setWordWrap(True)
+        self.text.setOpenExternalLinks(True)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.text)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(buttons)
+        self.resize(620, 600)

@@ -1,0 +1,111 @@
+"""A short tour of review, a page at a time: what a tinted proposal is, the keys that review, and
+accept-all. Shown once on the first start (``settings.help.tour_seen``) and from the Help menu."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
+
+from editor.core.settings import Settings
+from editor.gui import hotkeys
+from editor.gui.looks import band_colour
+
+
+def _keys(key: hotkeys.Key | list[str] | list[hotkeys.Key]) -> str:
+    return f"<b>{hotkeys.shortcut_text(key)}</b>"
+
+
+def _tint(settings: Settings, band: str) -> str:
+    c = band_colour(band, settings, 150)
+    return f"background:rgba({c.red()},{c.green()},{c.blue()},{c.alpha()})"
+
+
+def pages(settings: Settings) -> list[tuple[str, str]]:
+    """(title, rich text) of each page, with the keys of editor/gui/hotkeys.py and the colours and
+    thresholds of ``settings``."""
+    high, medium, low = (_tint(settings, band) for band in ("high", "medium", "low"))
+    review = settings.review
+    example = (f"so how does it work<b style='{high}; font-size:large'>?</b> "
+               f"<span style='{medium}'>You</span> sign in at the front table"
+               f"<b style='{low}; font-size:large'>,</b> <span style='text-decoration:underline'>and</span>")
+    return [
+        ("Tinted words and marks are proposals",
+         f"<p style='font-size:large'>{example}</p>"
+         "<p>Stet restores punctuation and capitals as <b>proposals</b>: a tinted capital or mark is "
+         "<b>not in your text</b> until you accept it. Plain text is the text as it stands.</p>"
+         f"<p>The tint says how sure Stet is: <span style='{high}'>&nbsp;high ≥ {review.high:.0%}&nbsp;</span> "
+         f"<span style='{medium}'>&nbsp;medium&nbsp;</span> <span style='{low}'>&nbsp;low &lt; {review.low:.0%}"
+         "&nbsp;</span> (low ones are also dotted-underlined). The key above the list on the right "
+         "explains every mark.</p>"),
+        ("Review with three keys",
+         f"<p>{_keys(hotkeys.NEXT_SUGGESTION)} selects the next proposal (it is framed), "
+         f"{_keys(hotkeys.PREVIOUS_SUGGESTION)} the previous one. Then:</p>"
+         f"<p>{_keys(hotkeys.ACCEPT)} <b>accepts</b> it · {_keys(hotkeys.REJECT)} <b>rejects</b> it · "
+         f"{_keys(hotkeys.ALTERNATIVES)} picks one of its alternatives, listed on the right.</p>"
+         f"<p>Move the caret or press {_keys(hotkeys.LEAVE_SUGGESTION)} and the keys edit the text "
+         "again; the status bar always says which (“Reviewing” or “Editing”).</p>"),
+        ("Accept many at once",
+         f"<p><b>Review ▸ Accept all confident</b> ({_keys(hotkeys.ACCEPT_ALL)}) accepts every "
+         f"pending proposal at or above {review.high:.0%}; <b>Accept all at or above…</b> asks for "
+         "the threshold and says how many first.</p>"
+         f"<p>Each accept-all is one step of {_keys(hotkeys.UNDO)} (undo). Export writes only what "
+         "you accepted unless you choose otherwise.</p>"),
+        ("Help is in the Help menu",
+         f"<p><b>Help ▸ Keyboard shortcuts</b> ({_keys(hotkeys.SHORTCUT_SHEET)}) lists every key; "
+         "<b>Help ▸ Review tour</b> shows this again; <b>Help ▸ User guide</b> tells the rest.</p>"),
+    ]
+
+
+class ReviewTour(QDialog):
+    """The tour's pages with Back, Next (Done on the last) and Skip tour."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Review in Stet — a short tour")
+        self.stack = QStackedWidget()
+        for title, text in pages(settings):
+            page = QWidget()
+            column = QVBoxLayout(page)
+            heading = QLabel(f"<h3>{title}</h3>")
+            body = QLabel(text)
+            body.setWordWrap(True)
+            body.setTextFormat(Qt.TextFormat.RichText)
+            body.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+            column.addWidget(heading)
+            column.addWidget(body, 1)
+            self.stack.addWidget(page)
+        self.where = QLabel()
+        self.skip_button = QPushButton("Skip tour")
+        self.skip_button.clicked.connect(self.reject)
+        self.back_button = QPushButton("Back")
+        self.back_button.clicked.connect(lambda: self.go(-1))
+        self.next_button = QPushButton("Next")
+        self.next_button.setDefault(True)
+        self.next_button.clicked.connect(lambda: self.go(+1))
+        row = QHBoxLayout()
+        row.addWidget(self.where)
+        row.addStretch(1)
+        for button in (self.skip_button, self.back_button, self.next_button):
+            row.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.stack, 1)
+        layout.addLayout(row)
+        self.resize(560, 320)
+        self.go(0)
+
+    @property
+    def page(self) -> int:
+        return self.stack.currentIndex()
+
+    def go(self, step: int) -> None:
+        """Turn ``step`` pages; past the last, the tour is done."""
+        to = self.page + step
+        if to >= self.stack.count():
+            self.accept()
+            return
+        self.stack.setCurrentIndex(max(0, to))
+        last = self.page == self.stack.count() - 1
+        self.back_button.setEnabled(self.page > 0)
+        self.next_button.setText("Done" if last else "Next")
+        self.skip_button.setVisible(not last)
+        self.where.setText(f"{self.page + 1} of {self.stack.count()}")

@@ -1,0 +1,219 @@
+"""The Help menu: the shortcut sheet lists every key of editor/gui/hotkeys.py and filters; the review
+tour shows once; About shows the model's measured quality from its config.json; the user guide."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from editor.gui import hotkeys
+
+
+def menu_titles(window) -> list[str]:
+    return [a.text().replace("&", "") for a in window.menuBar().actions()]
+
+
+def help_entries(window) -> list[str]:
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    return [a.text().replace("&", "") for a in menu.actions() if a.text()]
+
+
+def test_the_help_menu_has_its_entries(window):
+    assert menu_titles(window)[-1] == "Help"
+    assert help_entries(window) == ["Keyboard shortcuts", "Review tour", "User guide", "About Stet"]
+
+
+def test_every_shortcut_has_a_description():
+    assert set(hotkeys.names()) == set(hotkeys.ABOUT)
+    assert all(about.area and about.action and about.does for about in hotkeys.ABOUT.values())
+
+
+def test_the_sheet_lists_every_shortcut_of_the_hotkeys_module(window, qtbot):
+    sheet = window.help.show_shortcuts()
+    rows = sheet.shown_rows()
+    assert len(rows) == len(hotkeys.names()) > 30
+    actions = {action for action, _, _ in rows}
+    for about in hotkeys.ABOUT.values():
+        assert f"{about.area} ▸ {about.action}" in actions
+    keys = {action: key for action, key, _ in rows}
+    assert keys["Review ▸ Accept all confident"] == "Ctrl+Shift+A"
+    assert keys["Edit ▸ Redo"] == "Ctrl+Shift+Z, Ctrl+Y"
+    assert keys["Speakers ▸ Speaker 1 … 9"] == "Alt+1 … Alt+9"
+    assert keys["Help ▸ Keyboard shortcuts"] == "Ctrl+/"
+
+
+def test_a_shortcut_added_to_the_module_shows_in_the_sheet(window, monkeypatch):
+    """The sheet reads the module, so a new key is listed even before it is described."""
+    monkeypatch.setattr(hotkeys, "MAKE_TEA", "Ctrl+Alt+T", raising=False)
+    sheet = type(window.help.show_shortcuts())(window)
+    assert ("Make tea", "Ctrl+Alt+T", "") in sheet.shown_rows()
+
+
+def test_the_sheet_filters_on_any_column_in_any_case(window, qtbot):
+    sheet = window.help.show_shortcuts()
+    qtbot.keyClicks(sheet.filter, "ctrl+shift+a")
+    assert [row[0] for row in sheet.shown_rows()] == ["Review ▸ Accept all confident"]
+    sheet.filter.setText("playback")
+    assert {row[0] for row in sheet.shown_rows()} == {
+        "Playback ▸ Play / pause", "Playback ▸ Skip back", "Playback ▸ Skip forward",
+        "Playback ▸ Slower", "Playback ▸ Faster", "Edit ▸ Insert playback time"}
+    sheet.filter.setText("undo step")  # words of "what it does"
+    assert [row[0] for row in sheet.shown_rows()] == ["Review ▸ Reject all pending"]
+    sheet.filter.setText("no such thing")
+    assert sheet.shown_rows() == []
+    sheet.filter.clear()
+    assert len(sheet.shown_rows()) == len(hotkeys.names())
+
+
+def test_the_sheet_opens_by_its_key(window, qtbot):
+    window.activateWindow()
+    qtbot.keyClick(window, "/", hotkeys_modifiers())
+    assert window.help.sheet is not None and window.help.sheet.isVisible()
+
+
+def hotkeys_modifiers():
+    from PySide6.QtCore import Qt
+
+    return Qt.KeyboardModifier.ControlModifier
+
+
+# -- the tour --------------------------------------------------------------------------------------
+
+def test_the_tour_shows_on_the_first_start_only(window):
+    assert window.settings.help.tour_seen is False
+    tour = window.help.first_start()
+    assert tour is not None and tour.isVisible()
+    assert window.settings.help.tour_seen is True
+    tour.reject()  # skipped
+    assert window.help.first_start() is None
+    assert window.help.show_tour().isVisible()  # the Help menu shows it whenever asked
+
+
+def test_the_tour_is_remembered_in_the_settings_file(qtbot):
+    """A window with the person's own settings keeps "seen" for the next start."""
+    from editor.core.settings import Settings
+    from editor.gui import MainWindow
+
+    first = MainWindow(interactive=False)
+    qtbot.addWidget(first)
+    first.help.first_start().reject()
+    assert Settings.load()[0].help.tour_seen is True
+    second = MainWindow(interactive=False)
+    qtbot.addWidget(second)
+    assert second.help.first_start() is None
+
+
+def test_the_tour_pages_and_skip(window, qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    tour = window.help.show_tour()
+    texts = []
+    while True:
+        page = tour.stack.currentWidget()
+        texts.append(" ".join(label.text() for label in page.findChildren(QLabel)))
+        if tour.next_button.text() == "Done":
+            break
+        qtbot.mouseClick(tour.next_button, qtbot_left())
+    assert len(texts) == 4
+    assert "proposals" in texts[0] and "not in your text" in texts[0]
+    assert "Tab" in texts[1] and "accepts" in texts[1] and "Del" in texts[1]
+    assert "Ctrl+Shift+A" in texts[2]
+    qtbot.mouseClick(tour.next_button, qtbot_left())
+    assert not tour.isVisible()
+    tour = window.help.show_tour()
+    qtbot.mouseClick(tour.skip_button, qtbot_left())
+    assert not tour.isVisible() and tour.result() == tour.DialogCode.Rejected
+
+
+def qtbot_left():
+    from PySide6.QtCore import Qt
+
+    return Qt.MouseButton.LeftButton
+
+
+# -- About -----------------------------------------------------------------------------------------
+
+def test_about_shows_the_metrics_of_the_models_config(window, tiny_model_dir, tmp_path):
+    import shutil
+
+    model = tmp_path / "measured"
+    shutil.copytree(tiny_model_dir, model)
+    config = json.loads((model / "config.json").read_text())
+    config["metrics"] = {"dev2012_overall_f1": 61.234, "dev_talks_case_f1": 77.77,
+                         "punct_ece_odd_talks": 0.00421, "brand_new_score": 3.5}
+    (model / "config.json").write_text(json.dumps(config))
+    window.settings.set("engine.restore_model", str(model))
+    about = window.help.show_about()
+    text = about.text.text()
+    assert "Stet 0.1.0" in text or "Stet " in text
+    assert "tiny" in text
+    assert "punctuation F1, all marks" in text and "IWSLT 2012 dev" in text and "61.2" in text
+    assert "capitals F1" in text and "77.8" in text
+    assert "calibration error, punctuation" in text and "0.004" in text
+    assert "brand new score" in text and "3.5" in text
+    assert "PySide6" in text  # the libraries' licences
+
+
+def test_about_says_when_the_config_records_no_quality(window, tiny_model_dir):
+    window.settings.set("engine.restore_model", str(tiny_model_dir))  # exported with metrics={}
+    assert "records no measured quality" in window.help.show_about().text.text()
+
+
+def test_about_with_an_unreadable_model_says_so(window, tmp_path):
+    (tmp_path / "config.json").write_text("{not json")
+    window.settings.set("engine.restore_model", str(tmp_path))
+    assert "cannot be read" in window.help.show_about().text.text()
+
+
+def test_about_of_the_shipped_model_shows_its_recorded_figures_and_licences():
+    from editor.gui.about import about_html, read_model
+    from editor.restore.package import default_model_dir
+
+    folder = default_model_dir()
+    metrics = json.loads((folder / "config.json").read_text())["metrics"]
+    facts = read_model(folder)
+    assert len(facts.metrics) == len(metrics)
+    text = about_html(facts)
+    key, value = next(iter(metrics.items()))
+    assert f"{value:.1f}" in text or f"{value:.3f}" in text
+    assert facts.training_licences and any("public domain" in t for t in facts.training_licences)
+
+
+@pytest.mark.parametrize("key, value, shown", [
+    ("dev2012_period_f1", 72.53, ("full stop F1", "IWSLT 2012 dev", "72.5")),
+    ("case_ece_odd_talks", 0.0017, ("calibration error, capitals (lower is better)",
+                                    "odd-numbered dev talks", "0.002")),
+    ("dev_talks_sentence_accuracy", 29.03, ("sentences restored exactly, %", "dev talks", "29.0")),
+])
+def test_metric_names_read_as_words(key, value, shown):
+    from editor.gui.about import describe_metric
+
+    assert describe_metric(key, value) == shown
+
+
+# -- the user guide --------------------------------------------------------------------------------
+
+def test_the_user_guide_opens_the_local_file(window, monkeypatch):
+    from PySide6.QtGui import QDesktopServices
+
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    url = window.help.open_user_guide()
+    assert opened == [url] and url.isLocalFile() and url.toLocalFile().endswith("docs/user-guide.md")
+
+
+def test_without_a_local_guide_the_project_page_or_a_message(window, monkeypatch):
+    from PySide6.QtGui import QDesktopServices
+
+    from editor.gui import help as help_module
+
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    monkeypatch.setattr(help_module, "guide_path", lambda: None)
+    monkeypatch.setattr(help_module, "project_url", lambda: "https://example.org/stet")
+    assert window.help.open_user_guide().toString() == "https://example.org/stet"
+    monkeypatch.setattr(help_module, "project_url", lambda: None)
+    assert window.help.open_user_guide() is None
+    assert "docs/user-guide.md" in window.statusBar().currentMessage()
+    assert len(opened) == 1
