@@ -119,6 +119,25 @@ def test_hostile_input_is_one_line_and_exit_1(tmp_path, name):
     assert "Traceback" not in result.stderr
 
 
+def test_a_file_without_words_is_one_line_and_exit_1_for_every_command(tmp_path):
+    (tmp_path / "empty.txt").write_text("  \n\n", encoding="utf-8")
+    (tmp_path / "zero-byte.srt").write_bytes(b"")
+    (tmp_path / "header.vtt").write_text("WEBVTT\n\n", encoding="utf-8")
+    for args in (["show", "empty.txt"], ["show", "zero-byte.srt"],
+                 ["convert", "zero-byte.srt", "-o", "out.vtt"], ["convert", "header.vtt", "-o", "out.srt"],
+                 ["restore", "empty.txt", "-o", "out.txt"], ["eval", "zero-byte.srt"]):
+        result = stet(*args, cwd=tmp_path)
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode == 1 and result.stdout == "", args
+        assert len(lines) == 1 and f"{args[1]}: " in lines[0] and "no words" in lines[0], args
+    assert not list(tmp_path.glob("out.*"))
+    (tmp_path / "words.txt").write_text("some words", encoding="utf-8")
+    result = stet("convert", "words.txt", "zero-byte.srt", "header.vtt", "--to", ".txt", "-o", "outs",
+                  "-q", cwd=tmp_path)  # a batch: each empty file is one of its failures
+    assert result.returncode == 1 and "1 of 3" in result.stderr and "2 failed" in result.stderr
+    assert sorted(p.name for p in (tmp_path / "outs").iterdir()) == ["words.txt"]
+
+
 @pytest.mark.parametrize("target", ["folder", "missing.srt", "unknown.xyz"])
 def test_unreadable_paths(tmp_path, target):
     (tmp_path / "folder").mkdir()

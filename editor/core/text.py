@@ -5,6 +5,7 @@ Both the format readers and span editing use this, so typed text and read text b
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -19,6 +20,9 @@ CLOSING_BRACKETS = frozenset(")]}")
 TRAILING_MARKS = (frozenset(".,?!:;…—–") | frozenset("،؛؟۔。、，！？；：।॥") | CLOSING_QUOTES
                   | CLOSING_BRACKETS)
 SENTENCE_END = frozenset(".?!…")
+#: A character reference: a name or number between "&" and ";" (&amp; &lt; &nbsp; &#39;). Without
+#: its ";" it is text: "&para" in "Tom &paragraph" is not "¶", nor "&not" in "&notin" "¬".
+CHARACTER_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
 _WHITESPACE = re.compile(r"\s+")
 _CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u200e\u200f"
@@ -169,6 +173,24 @@ def split_paragraphs(text: str) -> list[str]:
     return unwrap(lines) or lines
 
 
+def text_as_read(text: str) -> str:
+    """Pasted text as a .txt file of it is read: its paragraphs (`split_paragraphs`: caption lines
+    and hard-wrapped lines flow into running text) one to a line, and character references decoded
+    where it holds any (``weren&#39;t``: see `character_references`). Space and line breaks
+    around it stay (a paste that begins with a line break starts a paragraph); text of one line
+    is left as it is."""
+    body = text.strip()
+    if character_references(body):
+        body = unescape(body)
+    if "\n" in body or "\r" in body:
+        body = "\n".join(" ".join(p.split()) for p in split_paragraphs(body))
+    if body == text.strip():
+        return text
+    head = text[:len(text) - len(text.lstrip())]
+    tail = text[len(text.rstrip()):]
+    return head + body + tail
+
+
 def caption_lines(lines: list[str]) -> bool:
     """Whether lines are subtitle captions saved as text (YouTube's transcript, a .srt's text):
     at least six, none longer than a caption line (45 characters), most of them long enough to
@@ -201,6 +223,18 @@ def unwrap(lines: list[str]) -> list[str] | None:
             paragraphs.append(" ".join(current))
             current = []
     return paragraphs
+
+
+def unescape(text: str) -> str:
+    """Text with its character references (see `CHARACTER_REFERENCE`) decoded; a lone "&", and
+    "&name;" where no character has that name ("R&D;"), stay."""
+    return CHARACTER_REFERENCE.sub(lambda m: html.unescape(m.group(0)), text)
+
+
+def character_references(text: str) -> list[str]:
+    """The character references in ``text`` that stand for a character (``&#39;``, ``&amp;``)."""
+    return [m.group(0) for m in CHARACTER_REFERENCE.finditer(text)
+            if html.unescape(m.group(0)) != m.group(0)]
 
 
 def ends_sentence(punct: str) -> bool:

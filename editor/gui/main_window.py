@@ -429,7 +429,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
     def recover(self, orphan) -> bool:
         """Open a recovery file (a ``recovery.Orphan``) as this session's unsaved work."""
         try:
-            doc = read_any(orphan.data)
+            doc = read_any(orphan.data, allow_empty=True)  # work whose every word was deleted
         except UserError as err:
             self.report_error("Cannot recover", err)
             return False

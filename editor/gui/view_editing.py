@@ -14,6 +14,7 @@ from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
 from editor.core.layout import Layout, WordSpan
 from editor.core.document import Kind, State, Transcript
 from editor.core.learning import snapshot_shown, typed_to_repeat
+from editor.core.text import text_as_read
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 from editor.gui.view_review import OUT_OF_VIEW_NOTE, repeated_note
@@ -370,7 +371,9 @@ class EditingMixin:
         self._paste_ids, self._paste_from = [], doc.next_id
         doc.tokens_changed.connect(self._note_pasted)
         try:
-            self._type(source.text(), "Paste")  # rich text comes in as its plain words
+            # rich text comes in as its plain words; lines as a .txt file of them reads (caption
+            # lines flow, references such as &#39; are decoded), as `stet show` would give them
+            self._type(text_as_read(source.text()), "Paste")
         finally:
             if not self._pasting:  # else a long paste goes on, a slice per turn: at its end
                 self._paste_done()

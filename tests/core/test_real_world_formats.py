@@ -52,7 +52,8 @@ def test_webvtt_without_cues_is_refused_not_empty(tmp_path):
         read(tmp_path, "a.vtt", "WEBVTT\n\nhello there\nno times at all\n")
     with pytest.raises(FormatError, match="must begin with the line WEBVTT"):
         read(tmp_path, "b.vtt", "hello\n")
-    assert len(read(tmp_path, "c.vtt", "WEBVTT\n\nNOTE nothing yet\n")) == 0
+    with pytest.raises(FormatError, match="no words"):  # a header and a note: said, not opened empty
+        read(tmp_path, "c.vtt", "WEBVTT\n\nNOTE nothing yet\n")
 
 
 def test_subrip_negative_times_and_coordinates(tmp_path):

@@ -253,3 +253,28 @@ def test_words_pasted_while_pasted_words_are_restored_are_restored_after(restore
     assert window.restoration_status == "done"
     cases = _zarvex_cases(doc, pasted[0] + pasted[1])
     assert len(cases) == 2 and all(s is not None and s.value == "ZarVex" for s in cases)
+
+
+def test_caption_lines_pasted_flow_as_the_file_of_them_reads(window, tmp_path):
+    """YouTube caption text (one short line per caption, &#39; for an apostrophe) becomes one
+    paragraph of running text, pasted or opened, as `stet show` gives it."""
+    from editor.core.formats import read_any
+    from editor.core.render import render
+
+    captions = tmp_path / "captions.txt"
+    lines = ["so today we&#39;re going to talk about", "how the river changed the town and why",
+             "people weren&#39;t ready for the flood", "when it came in the spring of that year",
+             "and the mayor said &quot;we will rebuild&quot;", "so they did with help from Smith & Sons",
+             "who brought the timber down the valley", "and nobody asked what it would cost them"]
+    captions.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    as_read = read_any(captions)
+    window.open_path(captions)
+    window.cancel_restoration()
+    assert window.transcript.paragraph_starts == as_read.paragraph_starts == [0]
+    assert "&#39;" not in window.view.shown_text() and "weren't" in window.view.shown_text()
+    doc = window.transcript
+    n = len(doc)
+    caret_after_word(window, n - 1)
+    paste(window, "\n" + "\n".join(lines))
+    assert doc.paragraph_starts == [0, n]  # one paragraph more, not one per caption line
+    assert render(doc).split("\n\n")[1] == render(as_read)

@@ -174,6 +174,23 @@ def test_unreadable_file_raises_user_error(window, tmp_path):
     assert "Cannot open" in window.statusBar().currentMessage()
 
 
+@pytest.mark.parametrize("data", [b"", b"  \n\t\n", b"WEBVTT\n\n", b" \n" * 40_000])
+def test_a_file_without_words_is_said_and_not_shown(window, qtbot, tmp_path, data):
+    source = tmp_path / "talk.txt"
+    source.write_text("the words already open", encoding="utf-8")
+    window.open_path(source)
+    empty = tmp_path / ("empty.vtt" if data.startswith(b"WEBVTT") else "empty.txt")
+    empty.write_bytes(data)
+    if len(data) > 32 << 10:  # read in the background
+        with qtbot.waitSignal(window.opening.finished, timeout=30_000):
+            window.open_reporting(empty)
+    else:
+        window.open_reporting(empty)
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Cannot open") and "no words" in message and "empty." in message
+    assert window.transcript.words() == ["the", "words", "already", "open"]  # not an empty page
+
+
 def test_add_bottom_widget_slot(window):
     from PySide6.QtWidgets import QLabel
 
@@ -293,10 +310,16 @@ def test_opening_another_file_mid_restoration_leaves_nothing_running(window, qtb
     source.write_text(" ".join(words), encoding="utf-8")
     window.open_path(source)
     assert window.restoration.running and not gc.isenabled()
-    empty = tmp_path / "empty.txt"
-    empty.write_text("", encoding="utf-8")
+    from editor.core.document import Transcript
+    from editor.core.formats import write_any
+    from editor.core.records import Kind, Suggestion
+
+    reviewed = Transcript.from_text("a project already restored")
+    reviewed.set_suggestions([Suggestion(reviewed[0].id, Kind.CASE, "A", {"A": 0.9, "a": 0.1})])
+    project = tmp_path / "reviewed.stet"
+    write_any(reviewed, project)
     with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
-        window.open_path(empty)  # nothing to restore
+        window.open_path(project)  # its suggestions are there: nothing to restore
     assert window.restoration_status == "skipped"
     assert gc.isenabled() and not window.progress.isVisible()
 

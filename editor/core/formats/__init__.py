@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
+import stat
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -80,9 +82,11 @@ def can_write(path: PathLike) -> bool:
     return _extension(path) in WRITERS
 
 
-def read_any(path: PathLike, encoding: str | None = None) -> Transcript:
+def read_any(path: PathLike, encoding: str | None = None, *, allow_empty: bool = False) -> Transcript:
     """Read a transcript by its extension; every failure is a FormatError. ``encoding`` names the
-    text encoding of a text or subtitle file instead of detecting it."""
+    text encoding of a text or subtitle file instead of detecting it. A file without a word (zero
+    bytes, blank space, a header alone, cues without text) is a FormatError too, unless
+    ``allow_empty`` (a recovery journal of work whose every word was deleted)."""
     entry = READERS.get(_extension(path))
     check_readable(path)  # missing, a symlink loop, a folder, a FIFO, a device: said as such
     if entry is None:
@@ -94,6 +98,8 @@ def read_any(path: PathLike, encoding: str | None = None) -> Transcript:
         raise
     except UserError as err:
         raise FormatError(None, str(err)) from None
+    if not allow_empty and _zero_bytes(path):  # said as such, not as a format's broken header
+        raise FormatError(path, "the file is empty (0 bytes): there are no words to open")
     if encoding and _extension(path) in TEXT_READERS:
         doc: Transcript = _load(entry)(path, encoding=encoding)
     else:
@@ -105,10 +111,29 @@ def read_any(path: PathLike, encoding: str | None = None) -> Transcript:
                                 "text and subtitle files")
         doc = _load(entry)(path)
     doc.history.clear()
+    if not allow_empty and not len(doc):
+        raise FormatError(path, _why_no_words(doc))
     if restored:
         doc.metadata = dataclasses.replace(doc.metadata,
                                            warnings=(*doc.metadata.warnings, restored))
     return doc
+
+
+def _zero_bytes(path: PathLike) -> bool:
+    """A plain file of 0 bytes (a FIFO's size says nothing: its reader looks at what comes)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size == 0
+
+
+def _why_no_words(doc: Transcript) -> str:
+    """One line on a file that was read but holds no word."""
+    cues = len(doc.metadata.cues)
+    if cues:
+        return f"there are no words in it ({cues} cue{'s' if cues != 1 else ''}, none with text)"
+    return "there are no words in it"
 
 
 def write_any(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE,

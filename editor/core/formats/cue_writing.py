@@ -675,3 +675,78 @@ def styling_warnings(cues: Sequence[OutCue], fmt: str, name: str, verbatim: bool
         return []
     return [f"styling {name} cannot carry was left out of {count} cue{'s' if count > 1 else ''}: "
             f"{', '.join(sorted(kinds))}"]
+
+
+# -- styles for documents (.docx, .md) ---------------------------------------------------------------
+#: The styles a document carries: italics, bold, underline, strike-through and a colour.
+DOCUMENT_STYLES = frozenset({"i", "b", "u", "s"})
+
+
+def word_styles(transcript: Transcript, policy: RenderPolicy) -> dict[int, StyledWord]:
+    """Each styled word (by its index in the transcript) with the styles subtitles would write it
+    in (see `cues_to_write`): those read from its cue, or for a word typed in, those of the word
+    it was typed over. Empty for a transcript without subtitle cues."""
+    source = transcript.metadata.cues
+    if not source:
+        return {}
+    try:
+        words = timed_words(transcript, policy, transcript.metadata.source_file or "")
+    except UserError:  # no word has a time: no cue to match them to
+        return {}
+    runs = source_runs(transcript, words)
+    if runs is None:
+        return {}
+    palette = vtt_palette(transcript.metadata.extra.get("vtt_header"))
+    out: dict[int, StyledWord] = {}
+    for n, run in runs:
+        cue = source[n]
+        if not run or cue.format in SEGMENT_FORMATS:
+            continue
+        style = cue_style(cue.text, cue.words, cue.timing, cue.format, palette)
+        if style is None or not any(style.words):
+            continue
+        styled = _run_styles(cue, style, run, [transcript[w.index].id for w in run])
+        out.update((w.index, s) for w, s in zip(run, styled) if s.styles or s.tail_styles)
+    return out
+
+
+def styled_runs(words: Sequence[RenderedWord], styles: Mapping[int, StyledWord]
+                ) -> list[tuple[str, frozenset[str]]]:
+    """A paragraph's words as runs of text that share their styles (``word_styles``; only
+    `DOCUMENT_STYLES` and a colour): a space between two words takes the styles both have."""
+    pieces: list[tuple[str, frozenset[str]]] = []
+    for k, w in enumerate(words):
+        found = styles.get(w.index)
+        parts = found.pieces() if found is not None and found.text == w.text else [(w.text, frozenset())]
+        parts = [(text, frozenset(s for s in st if s in DOCUMENT_STYLES or s.startswith("color:#")))
+                 for text, st in parts]
+        if k:
+            pieces.append((" ", pieces[-1][1] & parts[0][1]))
+        pieces.extend(parts)
+    runs: list[tuple[str, frozenset[str]]] = []
+    for text, st in pieces:
+        if runs and runs[-1][1] == st:
+            runs[-1] = (runs[-1][0] + text, st)
+        elif text:
+            runs.append((text, st))
+    return runs
+
+
+def color_of(styles: frozenset[str]) -> str | None:
+    """The colour among ``styles`` as "rrggbb", or None."""
+    return _color(styles)
+
+
+def colons_not_bold(runs: list[tuple[str, frozenset[str]]]) -> list[tuple[str, frozenset[str]]]:
+    """The bold runs that begin a paragraph with their colons out of bold, so that a reader of
+    .docx or .md does not take them for a speaker's name (a bold name and colon starting it)."""
+    out: list[tuple[str, frozenset[str]]] = []
+    for n, (text, style) in enumerate(runs):
+        if "b" not in style:
+            return out + runs[n:]
+        for k, part in enumerate(text.split(":")):
+            if k:
+                out.append((":", style - {"b"}))
+            if part:
+                out.append((part, style))
+    return out

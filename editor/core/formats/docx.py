@@ -8,12 +8,14 @@ import zipfile
 from typing import Any
 
 import docx
+from docx.shared import RGBColor
 
 from editor.core.document import Metadata, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock, read_bytes
+from editor.core.formats.cue_writing import color_of, colons_not_bold, styled_runs, word_styles
 from editor.core.formats.txt import transcript_of_blocks
-from editor.core.render import NONE, RenderPolicy, join_rendered, render_paragraphs
+from editor.core.render import NONE, RenderPolicy, render_paragraphs
 
 
 def write_docx(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
@@ -22,17 +24,39 @@ def write_docx(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
     if transcript.metadata.source_file:
         document.core_properties.title = transcript.metadata.source_file
     previous = None
+    styles = word_styles(transcript, policy)
     for speaker, words in render_paragraphs(transcript, policy):
         paragraph = document.add_paragraph()
-        if speakers and speaker and speaker != previous:
+        named = bool(speakers and speaker and speaker != previous)
+        if named:
             paragraph.add_run(f"{speaker}: ").bold = True
         previous = speaker
         if timestamps and words[0].start is not None:
             paragraph.add_run(f"[{format_clock(words[0].start, separator='')}] ").italic = True
-        paragraph.add_run(_xml_safe(join_rendered(words)))
+        runs = styled_runs(words, styles)
+        if not named:
+            runs = colons_not_bold(runs)  # a bold "Note:" first would read back as a speaker
+        for text, style in runs:
+            _add_styled_run(paragraph, _xml_safe(text), style)
     buffer = io.BytesIO()
     document.save(buffer)
     atomic_write(path, buffer.getvalue())
+
+
+def _add_styled_run(paragraph: Any, text: str, style: frozenset[str]) -> None:
+    """A run of ``text`` in italics, bold, underline, strike-through and colour as ``style`` says."""
+    run = paragraph.add_run(text)
+    if "i" in style:
+        run.italic = True
+    if "b" in style:
+        run.bold = True
+    if "u" in style:
+        run.underline = True
+    if "s" in style:
+        run.font.strike = True
+    color = color_of(style)
+    if color:
+        run.font.color.rgb = RGBColor.from_string(color.upper())
 
 
 def _xml_safe(text: str) -> str:

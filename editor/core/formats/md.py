@@ -7,7 +7,8 @@ import re
 from editor.core.document import Metadata, Transcript
 from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.txt import read_text, transcript_of_blocks
-from editor.core.render import NONE, RenderPolicy, join_rendered, render_paragraphs
+from editor.core.formats.cue_writing import color_of, colons_not_bold, styled_runs, word_styles
+from editor.core.render import NONE, RenderPolicy, render_paragraphs
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
@@ -18,29 +19,56 @@ def escape_md(text: str) -> str:
 
 
 def write_md(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
-             timestamps: bool = False, speakers: bool = True) -> None:
+             timestamps: bool = False, speakers: bool = True) -> list[str]:
+    """Paragraphs with "**Ann:** " where the speaker changes; a subtitle's italics, bold,
+    strike-through and underline as ``*a*``, ``**a**``, ``~~a~~`` and ``<u>a</u>``. Returns a
+    warning when colours were left out (Markdown has none)."""
     out = []
     previous = None
+    styles = word_styles(transcript, policy)
+    colored = False
     for speaker, words in render_paragraphs(transcript, policy):
-        text = escape_md(join_rendered(words))
+        runs = styled_runs(words, styles)
+        named = bool(speakers and speaker and speaker != previous)
+        colored = colored or any(color_of(style) for _, style in runs)
+        text = "".join(_emphasised(escape_md(t), style) for t, style in
+                       (runs if named else colons_not_bold(runs)))
         if timestamps and words[0].start is not None:
             text = f"`[{format_clock(words[0].start, separator='')}]` {text}"
-        if speakers and speaker and speaker != previous:
+        if named and speaker:
             text = f"**{escape_md(speaker)}:** {text}"
         previous = speaker
         out.append(text)
     atomic_write(path, ("\n\n".join(out) + "\n").encode("utf-8"))
+    return ["colours are not carried in Markdown; italics, bold and underline are"] if colored else []
+
+
+def _emphasised(text: str, style: frozenset[str]) -> str:
+    """``text`` (escaped) in the Markdown of ``style``, the space around it outside the marks."""
+    core = text.strip(" ")
+    if not core:
+        return text
+    opening = ("~~" if "s" in style else "") + ("**" if "b" in style else "") + (
+        "*" if "i" in style else "") + ("<u>" if "u" in style else "")
+    closing = ("</u>" if "u" in style else "") + ("*" if "i" in style else "") + (
+        "**" if "b" in style else "") + ("~~" if "s" in style else "")
+    lead = text[:len(text) - len(text.lstrip(" "))]
+    trail = text[len(text.rstrip(" ")):]
+    return f"{lead}{opening}{core}{closing}{trail}"
 
 
 _BOLD_NAME = re.compile(r"^\*\*((?:\\.|[^*\\\n])+?):\*\*[ \t]*")
 _CLOCK = re.compile(r"^`\[[0-9:.,]+\]`[ \t]*")
 _ESCAPED = re.compile(r"\\([\\`*_\[\]<>#|~])")
+#: What Markdown marks styles with (an escaped character is text: Stet escapes "*", "~", "<")
+_EMPHASIS = re.compile(r"\\.|\*+|~~|</?u>")
 
 
 def read_md(path: PathLike, encoding: str | None = None) -> Transcript:
     """Markdown as Stet writes it (and as people write transcripts in it): paragraphs parted by
     blank lines, "**Ann:** " where a speaker starts, "`[0:01:02]` " timestamps left out, the
-    marks escaped with a backslash read as the marks."""
+    marks escaped with a backslash read as the marks, emphasis (``*a*``, ``**a**``, ``~~a~~``,
+    ``<u>a</u>``) read as its words (a transcript keeps styles only by subtitle cue)."""
     text, warnings = read_text(path, encoding)
     blocks: list[tuple[str | None, str]] = []
     for paragraph in _BLANK_LINE.split(text):
@@ -50,5 +78,6 @@ def read_md(path: PathLike, encoding: str | None = None) -> Transcript:
         rest = paragraph.lstrip()[found.end():] if found else paragraph
         rest = _CLOCK.sub("", rest.lstrip())
         name = _ESCAPED.sub(r"\1", found.group(1)).strip() if found else None
+        rest = _EMPHASIS.sub(lambda m: m.group(0) if m.group(0).startswith("\\") else "", rest)
         blocks.append((name or None, _ESCAPED.sub(r"\1", rest)))
     return transcript_of_blocks(blocks, Metadata(source_file=str(path), warnings=tuple(warnings)))

@@ -15,7 +15,7 @@ from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_SECONDS, PARAGRAPH_GAP, PathLike,
                                          gap_paragraph_starts, spread)
 from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
-from editor.core.text import Piece, join_mark, split_words
+from editor.core.text import CHARACTER_REFERENCE, Piece, join_mark, split_words, unescape
 
 @dataclass(frozen=True, slots=True)
 class Cue:
@@ -40,9 +40,7 @@ _TAG = re.compile(r"</\s*(?:c|i|b|u|s|v|lang|ruby|rt|font|span)\s*>"
                   r"|<(?:c|i|b|u|s|ruby|rt)(?:\.[^\s<>]*)?\s*>|<br\s*/?\s*>"
                   r"|<(?:v|lang|font|span)(?:\.[^\s<>]*)?(?:[ \t][^<>\n]*)?>"
                   r"|<(?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3}>|\{\\[^}\n]*\}", re.IGNORECASE)
-#: A character reference: a name or number between "&" and ";" (&amp; &lt; &nbsp; &#39;). Without
-#: its ";" it is text: "&para" in "Tom &paragraph" is not "¶", nor "&not" in "&notin" "¬".
-_ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+_ENTITY = CHARACTER_REFERENCE
 _RUBY_TEXT = re.compile(r"<rt\b[^<>]*>.*?</rt\s*>", re.IGNORECASE | re.DOTALL)
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>\n]+)>", re.IGNORECASE)
@@ -56,11 +54,6 @@ INLINE_TIME = re.compile(r"<((?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3})>")
 def visible(line: str) -> str:
     """A line of cue text as seen: tags removed, entities (&amp; &lt; &nbsp; &#39;) decoded."""
     return unescape(_TAG.sub("", _RUBY_TEXT.sub("", line)))
-
-
-def unescape(text: str) -> str:
-    """Text with its character references (see `_ENTITY`) decoded; a lone "&" stays."""
-    return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
 
 
 def protect(text: str) -> str:

@@ -11,7 +11,7 @@ from editor.core.formats._common import PathLike, atomic_write, check_word_count
 from editor.core.formats.encodings import decode_text
 from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
 from editor.core.render import NONE, RenderPolicy, render
-from editor.core.text import strip_controls, words_of_blocks
+from editor.core.text import character_references, strip_controls, unescape, words_of_blocks
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BINARY = re.compile("[\x00-\x08\x0e-\x1f]")
@@ -34,7 +34,23 @@ def read_txt(path: PathLike, encoding: str | None = None) -> Transcript:
     capitals already in the text become the tokens' current state; "Ann: " where a speaker
     starts (see `from_speaker_text`)."""
     text, warnings = read_text(path, encoding)
+    text = decode_references(text, warnings)
     return from_speaker_text(text, Metadata(source_file=str(path), warnings=tuple(warnings)))
+
+
+def decode_references(text: str, warnings: list[str]) -> str:
+    """Text with the HTML character references that caption tools write (YouTube's captions as
+    youtube-dl, yt-dlp or a transcript copy give them: ``weren&#39;t``, ``&quot;``, ``&amp;``)
+    decoded, and said in ``warnings``. Only a reference that ends in ";" and names a character
+    counts: a lone "&" ("Smith & Sons", "AT&T") is text and stays."""
+    found = character_references(text)
+    if not found:
+        return text
+    kinds = " ".join(list(dict.fromkeys(found))[:3])
+    warnings.append(f"{len(found)} HTML character reference{'s' if len(found) != 1 else ''} "
+                    f"(such as {kinds}) read as the character{'s' if len(found) != 1 else ''} "
+                    "they stand for")
+    return unescape(text)
 
 
 def from_speaker_text(text: str, metadata: Metadata) -> Transcript:
