@@ -38,7 +38,8 @@ def add_parser(subparsers: Subcommands) -> None:
                         "marks the model cannot predict well: ! ; ellipses, dashes, marks beside quotes)")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
                    help="where the model runs (default: CUDA when available)")
-    p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
+    p.add_argument("--model", metavar="DIR", help="a model directory, or the name of a shipped one (default: the "
+                                                  "shipped default; stet-en-bilstm-crf is the fast word model)")
     p.add_argument("--no-lexicon", action="store_true",
                    help="leave out the forms Stet remembered from your reviews (the user lexicon)")
     p.add_argument("--learned", action="store_true",

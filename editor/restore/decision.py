@@ -156,11 +156,14 @@ def boost_sentence_ends(punct: np.ndarray, odds: float, rows: np.ndarray | None 
 
 
 def temper(p: np.ndarray, temperature: float) -> np.ndarray:
-    """Temperature scaling of a distribution: p^(1/T), renormalised."""
+    """Temperature scaling of a distribution: p^(1/T), renormalised. Rounding in the marginals
+    (float32 forward-backward, a product of heads) can leave a probability a hair below 0 or above
+    1: each is clipped to [0, 1] before and after, so a confidence is always a probability."""
     q: np.ndarray
     if temperature == 1.0:
+        p = np.clip(p, 0.0, 1.0)
         q = p / np.maximum(p.sum(1, keepdims=True), 1e-12)
-        return q
-    q = np.power(np.clip(p, 1e-12, 1.0), 1.0 / temperature)
-    q = q / q.sum(1, keepdims=True)
-    return q
+    else:
+        q = np.power(np.clip(p, 1e-12, 1.0), 1.0 / temperature)
+        q = q / q.sum(1, keepdims=True)
+    return np.clip(q, 0.0, 1.0)

@@ -180,8 +180,17 @@ def validate_settings(config: dict, vocab: dict, lexicon: dict, where: str) -> N
         raise ModelError(f"{where}: lexicon.json must map words to words (text to text)")
 
 
+def shipped_models() -> list[str]:
+    """The names of the model directories that come with Stet (resources/models)."""
+    root = default_model_dir().parent
+    return sorted(p.name for p in root.iterdir() if (p / "config.json").is_file()) if root.is_dir() else []
+
+
 def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cls):
+    """`path`: a model directory, the name of a shipped one (`stet-en-bilstm-crf`), or None (the default)."""
     model_dir = Path(path) if path is not None else default_model_dir()
+    if path is not None and not model_dir.is_dir() and str(path) in shipped_models():
+        model_dir = resource_model_dir(str(path))
     if not model_dir.is_dir():
         raise ModelError(f"{model_dir}: no such model directory")
     verify_checksums(model_dir)

@@ -36,6 +36,31 @@ SOURCES = [
 ]
 
 
+def encoder_architecture(model_dir: Path, ma: dict, extra: dict) -> list[str]:
+    """The architecture lines of an encoder-family model (a pretrained encoder under the BiLSTM-CRF)."""
+    size_mb = sum(f.stat().st_size for f in model_dir.iterdir() if f.is_file()) / 1e6
+    weights_mb = (model_dir / "weights.pt").stat().st_size / 1e6
+    lexicon = len(json.loads((model_dir / "lexicon.json").read_text()))
+    return [
+        f"- A pretrained encoder, {extra.get('encoder', 'all-MiniLM-L6-v2')}: {ma['layers']} BERT layers (post-norm, GELU), "
+        f"width {ma['hidden']}, {ma['heads']} attention heads, feed-forward {ma['intermediate']}, "
+        f"{ma['vocab_size']:,} uncased WordPiece sub-words (its own tokenizer.json, read by the `tokenizers` library), "
+        f"fine-tuned with the rest. Written in torch in `editor/restore/encoder.py` (no `transformers` at run time).",
+        f"- Each word is cut into at most {ma['max_pieces']} sub-words; a window of words is read as [CLS] sub-words [SEP] "
+        f"(at most {ma['max_positions']} positions), and the state of each word's first sub-word goes on.",
+        f"- A {ma['lstm_layers']}-layer BiLSTM, {ma['lstm_hidden']} units per direction, dropout {ma['dropout']}, on those "
+        "word states; two heads on it (correlated heads, Pahuja et al.): a linear-chain CRF over the 7 marks and a softmax "
+        "over the 4 case classes. Punctuation confidences are the CRF's forward-backward marginals, case confidences the "
+        "softmax; both temperature-scaled.",
+        f"- Mixed-case forms (iPhone, McDonald's) come from the lexicon learned from the training text ({lexicon:,} entries); "
+        "the word list that decides which words are known to the language check and may take a capital after a comma "
+        "(vocab.json, names.json) is the word model's.",
+        f"- Files: the encoder's and BiLSTM's large matrices stored in int8 with one float32 scale per row, the rest "
+        f"float16 ({weights_mb:.1f} MB; 45 MB in float16), whole directory {size_mb:.1f} MB; checked against SHA256SUMS "
+        "and loaded with `torch.load(weights_only=True)`; all dev figures below are of these int8-stored weights.",
+    ]
+
+
 def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict) -> str:
     cfg = json.loads((model_dir / "config.json").read_text())
     ma = cfg["model_args"]
@@ -58,23 +83,26 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     a("")
     a("## Architecture")
     a("")
-    a(f"- Word embeddings ({ma['vocab_size']:,} words, dim {ma['word_dim']}) + a character CNN "
-      f"({ma['char_dim']}-dim characters, {ma['char_filters']} filters of width {ma['char_width']}, max-pooled; "
-      f"words clipped to {ma['max_word_len']} characters keeping start and end) so unknown words and names get features.")
-    a(f"- A {ma['layers']}-layer BiLSTM, {ma['hidden']} units per direction, dropout {ma['dropout']}.")
-    if ma.get("heads", "joint") == "separate":
-        a("- Two heads on the shared BiLSTM (correlated heads, Pahuja et al.): a linear-chain CRF over the 7 marks "
-          "and a softmax over the 4 case classes. Punctuation confidences are the CRF's forward-backward marginals "
-          "(alpha + beta - log Z), case confidences the softmax; both are temperature-scaled.")
+    if cfg.get("family") == "encoder-bilstm-crf":
+        L.extend(encoder_architecture(model_dir, ma, extra))
     else:
-        a(f"- A linear-chain CRF over the {ma['n_labels']} joint labels (7 marks x 4 cases) in one label space, so "
-          "transitions learn that a capital follows a full stop. Confidences are forward-backward marginals "
-          "(alpha + beta - log Z), summed to a punctuation and a case distribution per word, then temperature-scaled.")
-    a(f"- Mixed-case forms (iPhone, McDonald's) come from a lexicon learned from the training text "
-      f"({len(json.loads((model_dir / 'lexicon.json').read_text())):,} entries); a word predicted Mixed without a "
-      "lexicon entry is written Capitalized.")
-    a(f"- Files: weights stored as float16 ({weights_mb:.1f} MB), whole directory {size_mb:.1f} MB; "
-      "checked against SHA256SUMS and loaded with `torch.load(weights_only=True)`.")
+        a(f"- Word embeddings ({ma['vocab_size']:,} words, dim {ma['word_dim']}) + a character CNN "
+          f"({ma['char_dim']}-dim characters, {ma['char_filters']} filters of width {ma['char_width']}, max-pooled; "
+          f"words clipped to {ma['max_word_len']} characters keeping start and end) so unknown words and names get features.")
+        a(f"- A {ma['layers']}-layer BiLSTM, {ma['hidden']} units per direction, dropout {ma['dropout']}.")
+        if ma.get("heads", "joint") == "separate":
+            a("- Two heads on the shared BiLSTM (correlated heads, Pahuja et al.): a linear-chain CRF over the 7 marks "
+              "and a softmax over the 4 case classes. Punctuation confidences are the CRF's forward-backward marginals "
+              "(alpha + beta - log Z), case confidences the softmax; both are temperature-scaled.")
+        else:
+            a(f"- A linear-chain CRF over the {ma['n_labels']} joint labels (7 marks x 4 cases) in one label space, so "
+              "transitions learn that a capital follows a full stop. Confidences are forward-backward marginals "
+              "(alpha + beta - log Z), summed to a punctuation and a case distribution per word, then temperature-scaled.")
+        a(f"- Mixed-case forms (iPhone, McDonald's) come from a lexicon learned from the training text "
+          f"({len(json.loads((model_dir / 'lexicon.json').read_text())):,} entries); a word predicted Mixed without a "
+          "lexicon entry is written Capitalized.")
+        a(f"- Files: weights stored as float16 ({weights_mb:.1f} MB), whole directory {size_mb:.1f} MB; "
+          "checked against SHA256SUMS and loaded with `torch.load(weights_only=True)`.")
     a("")
     a("## Training data")
     a("")
@@ -91,30 +119,35 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     a("")
     a("## Recipe")
     a("")
-    a("- Input made ASR-like: lowercased, punctuation stripped (a mark belongs to the word before it; dashes "
-      "count as commas; the period of known abbreviations such as Mr. belongs to the word), half of the numbers "
-      "spelled out as a recogniser writes them (num2words: 1989 -> nineteen eighty nine).")
-    a("- Training windows of 40-120 words starting anywhere (usually mid-sentence), never across a document; "
-      "sources drawn by the weights above.")
-    if tc.get("asr_errors", 0) > 0:
-        from editor.restore.labels import ASR_ERRORS
+    if extra.get("recipe"):
+        for line in extra["recipe"]:
+            a(f"- {line}")
+        a("")
+    else:
+        a("- Input made ASR-like: lowercased, punctuation stripped (a mark belongs to the word before it; dashes "
+          "count as commas; the period of known abbreviations such as Mr. belongs to the word), half of the numbers "
+          "spelled out as a recogniser writes them (num2words: 1989 -> nineteen eighty nine).")
+        a("- Training windows of 40-120 words starting anywhere (usually mid-sentence), never across a document; "
+          "sources drawn by the weights above.")
+        if tc.get("asr_errors", 0) > 0:
+            from editor.restore.labels import ASR_ERRORS
 
-        a(f"- Recognition errors simulated in {100 * tc['asr_errors']:.0f} % of the windows (of the last stage): "
-          f"{100 * ASR_ERRORS['substitute']:.0f} % of their words replaced by another word of the batch, "
-          f"{100 * ASR_ERRORS['delete']:.0f} % dropped (the mark moves to the word before), "
-          f"{100 * ASR_ERRORS['insert']:.0f} % inserted without a mark.")
-    a(f"- Adam, peak learning rate {tc['lr']}, warm-up {tc['warmup_tokens']:,} words, linear decay over the last "
-      f"{100 * (1 - tc['decay_from']):.0f} % of a {tc['tokens'] / 1e6:.0f} M-word budget, {tc['tokens_per_batch']:,} "
-      f"words per batch, word dropout {tc['word_dropout']}, gradient clip {tc['clip']}, seed {tc['seed']}, "
-      f"{tc['threads']} CPU thread(s).")
-    a(f"- This model: {seen / 1e6:.1f} M words seen in {minutes:.0f} minutes of wall time on this project's 2-core "
-      f"machine (shared with other work; {extra.get('train_note', '')}). "
-      + (f"Reproduce: {extra['reproduce']}" if extra.get("reproduce") else
-         f"Reproduce: `stet train --out runs/x --tokens {tc['tokens']:.0f}` then `stet train --out runs/x --export DIR`; "
-         "an interrupted run resumes; `--init DIR` continues from a shipped model."))
-    if extra.get("epoch_note"):
-        a(f"- {extra['epoch_note']}")
-    a("")
+            a(f"- Recognition errors simulated in {100 * tc['asr_errors']:.0f} % of the windows (of the last stage): "
+              f"{100 * ASR_ERRORS['substitute']:.0f} % of their words replaced by another word of the batch, "
+              f"{100 * ASR_ERRORS['delete']:.0f} % dropped (the mark moves to the word before), "
+              f"{100 * ASR_ERRORS['insert']:.0f} % inserted without a mark.")
+        a(f"- Adam, peak learning rate {tc['lr']}, warm-up {tc['warmup_tokens']:,} words, linear decay over the last "
+          f"{100 * (1 - tc['decay_from']):.0f} % of a {tc['tokens'] / 1e6:.0f} M-word budget, {tc['tokens_per_batch']:,} "
+          f"words per batch, word dropout {tc['word_dropout']}, gradient clip {tc['clip']}, seed {tc['seed']}, "
+          f"{tc['threads']} CPU thread(s).")
+        a(f"- This model: {seen / 1e6:.1f} M words seen in {minutes:.0f} minutes of wall time on this project's 2-core "
+          f"machine (shared with other work; {extra.get('train_note', '')}). "
+          + (f"Reproduce: {extra['reproduce']}" if extra.get("reproduce") else
+             f"Reproduce: `stet train --out runs/x --tokens {tc['tokens']:.0f}` then `stet train --out runs/x --export DIR`; "
+             "an interrupted run resumes; `--init DIR` continues from a shipped model."))
+        if extra.get("epoch_note"):
+            a(f"- {extra['epoch_note']}")
+        a("")
     a("## Dev figures (IWSLT 2012 dev; the held-out IWSLT 2011 test was not available to us)")
     a("")
     a(f"dev2012.tsv, {tsv['words']:,} words (reference transcripts; contractions joined as ASR writes them), "

@@ -52,7 +52,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--adapt-heads", action="store_true",
                    help="with --simulate-review, also tune the model's output layer on the reviewed words")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
-    p.add_argument("--model", metavar="DIR", help="a model directory (default: the shipped model)")
+    p.add_argument("--model", metavar="DIR", help="a model directory, or the name of a shipped one (default: the "
+                                                  "shipped default; stet-en-bilstm-crf is the fast word model)")
     add_encoding_argument(p)
     p.set_defaults(handler=run_eval)
 

@@ -277,6 +277,19 @@ def train(a: argparse.Namespace) -> int:
         history = run["history"]
         seen_before = run["seen"]
         tok_path = a.resume / "tokenizer.json"
+    elif getattr(a, "from_model", None):
+        from editor.restore.package import load_model_dir
+
+        class _Loaded:  # load_model_dir builds its result with cls(model, vocab, ...)
+            def __init__(self, model, *_args, **_kw) -> None:
+                self.model = model
+
+        model = load_model_dir(a.from_model, torch.device("cpu"), _Loaded).model
+        if not isinstance(model, EncoderBiLSTMCRF):
+            raise SystemExit(f"{a.from_model}: not an encoder-family model directory")
+        cfg = model.cfg
+        origin = {"from_model": Path(a.from_model).name}
+        tok_path = Path(a.from_model) / "tokenizer.json"
     elif a.encoder:
         model, origin = model_from_encoder_dir(a.encoder, {"lstm_hidden": a.lstm_hidden, "dropout": a.dropout})
         cfg = model.cfg

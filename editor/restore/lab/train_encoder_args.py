@@ -18,6 +18,8 @@ def add_encoder_arguments(p: argparse.ArgumentParser, *, standalone: bool) -> No
         p.add_argument("--sources", default="default", help="'default' or name=weight,...")
         p.add_argument("--seed", type=int, default=7)
         p.add_argument("--resume", type=Path, help="start from another run's folder")
+        p.add_argument("--from-model", type=Path, metavar="MODEL_DIR",
+                       help="start from an exported encoder model directory (e.g. the shipped one)")
         p.add_argument("--write-int8", type=Path, metavar="DIR", help="only write --encoder in int8 to DIR and stop")
     g = p.add_argument_group("the encoder family (--family encoder)")
     g.add_argument("--encoder", type=Path, help="the published encoder's folder (model.safetensors, config.json, "
