@@ -129,8 +129,16 @@ def run_pass(restorer: Restorer, source: PassSource, settings: PassSettings = Pa
 
     restorer.restore(snapshot.words[lo:hi], on_chunk=on_chunk, cancel=cancel, pause=pause,
                      priority=priority if span is None else None,
-                     paragraph_starts=[p - lo for p in snapshot.paragraph_starts if lo <= p < hi])
+                     paragraph_starts=[p - lo for p in sorted(set(snapshot.paragraph_starts) | speaker_turns(tokens))
+                                       if lo <= p < hi])
     return PassOutcome(restorer.name, hi - lo, tuple(notes))
+
+
+def speaker_turns(tokens: Sequence[Token]) -> set[int]:
+    """The words where another speaker takes over: like a paragraph's start, the word before is
+    likelier to end a sentence (the restorer's paragraph-end odds apply there too)."""
+    return {i for i in range(1, len(tokens))
+            if tokens[i].speaker and tokens[i].speaker != tokens[i - 1].speaker}
 
 
 def _adapt(restorer: Restorer, source: PassSource, settings: PassSettings) -> list[str]:

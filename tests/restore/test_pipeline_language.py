@@ -63,3 +63,27 @@ def test_a_batch_reports_the_refused_file_and_restores_the_others(english_model,
     err = capsys.readouterr().err
     assert code != 0 and "de.txt: not restored" in err and "Traceback" not in err
     assert (tmp_path / "out" / "en.txt").is_file() and not (tmp_path / "out" / "de.txt").exists()
+
+
+def test_a_new_speaker_is_given_to_the_restorer_as_a_paragraph_start(tiny_model_dir):
+    """A speaker change is evidence of a sentence end, as a paragraph's start is: the restorer is
+    told of both (and of a speaker's first word after unlabelled ones), not of a speaker who goes on."""
+    from editor.core.document import Token
+    from editor.restore.pipeline import speaker_turns
+
+    words = "so what is it i think it is okay yes and you".split()
+    speakers = [None, None, "Ann", "Ann", "Bo", "Bo", "Bo", "Ann", "Ann", "Ann", "Ann", "Ann"]
+    doc = Transcript([Token(w, id=i, speaker=s) for i, (w, s) in enumerate(zip(words, speakers))],
+                     paragraph_starts=[10])
+    assert speaker_turns(doc.tokens) == {2, 4, 7}
+    r = Restorer.load(str(tiny_model_dir), device="cpu")
+    seen = {}
+    real = r.restore
+
+    def spy(words, **kw):
+        seen["starts"] = sorted(kw.get("paragraph_starts", ()))
+        return real(words, **kw)
+
+    r.restore = spy
+    restore_transcript(r, doc, PassSettings(any_language=True))
+    assert [i for i in seen["starts"] if i > 0] == [2, 4, 7, 10]
