@@ -139,7 +139,8 @@ def settle_case(punct: np.ndarray, case: np.ndarray, no_lexicon: np.ndarray, fir
     lacking = np.clip(p_end - (1.0 - case[:, 0]), 0.0, None)
     case[:, 0] -= lacking
     case[:, cap_i] += lacking
-    return case
+    # moving mass can leave "lower" a rounding error below 0 (-8e-09 seen): still a probability
+    return np.clip(case, 0.0, 1.0)
 
 
 def boost_sentence_ends(punct: np.ndarray, odds: float, rows: np.ndarray | None = None) -> np.ndarray:

@@ -113,3 +113,16 @@ def test_calibrated_probabilities_stay_in_zero_to_one_whatever_the_rounding():
         q = temper(p, t)
         assert (q >= 0).all() and (q <= 1).all()
         np.testing.assert_allclose(q.sum(1), 1.0, atol=1e-6)
+
+
+def test_settling_case_after_a_near_certain_sentence_end_leaves_no_negative_probability():
+    import numpy as np
+
+    from editor.restore.decision import settle_case
+    from editor.restore.labels import PUNCT_MARKS
+
+    punct = np.zeros((2, 7), np.float32)
+    punct[0, PUNCT_MARKS.index(".")] = 1.0000001
+    case = np.array([[0.9, 0.1, 0, 0], [0.70000005, 0.3, 0, 0]], np.float32)
+    settled = settle_case(punct, case, np.ones(2, bool), first_is_start=False)
+    assert (settled >= 0).all() and (settled <= 1).all()

@@ -107,6 +107,7 @@ def test_an_encoder_model_directory_loads_and_restores(tiny_encoder_dir):
     assert len(preds) == len(words)
     for p in preds:
         assert abs(sum(p.punct_probs.values()) - 1) < 1e-4 and abs(sum(p.case_probs.values()) - 1) < 1e-4
+        assert min(p.punct_probs.values()) >= 0 and min(p.case_probs.values()) >= 0
     # windows batched together or one at a time, regions reported as they finish: the same result
     r.windows_per_batch = 1
     again = r.restore(words, on_chunk=lambda a, b, p: None)
