@@ -247,6 +247,17 @@ class QtSuggestionList(QWidget):
         self.items: list[Suggestion] = []  # what the rows show, in order
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
+        # Why there are no suggestions, when the transcript was not restored (another language,
+        # no model): said here, where they would be; the status bar's line may be covered by a
+        # passing message, or cut short.
+        self.notice = QLabel()
+        self.notice.setObjectName("panel-notice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextFormat(Qt.TextFormat.RichText)
+        self.notice.setFrameShape(QFrame.Shape.StyledPanel)
+        self.notice.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.notice.hide()
+        layout.addWidget(self.notice)
         layout.addWidget(self.list, 1)
         self._timer = QTimer(self)  # many events in a row (a restoration pass) -> one refresh
         self._timer.setSingleShot(True)
@@ -443,6 +454,16 @@ class QtSuggestionList(QWidget):
         if s.source == "choice":
             what += " · from your choice"
         return f"{percent(s.confidence):>4}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"
+
+    def show_notice(self, title: str | None, text: str = "") -> None:
+        """Say above the list, in plain words, why it is empty (``title`` in bold, then
+        ``text``); None: no notice."""
+        if title is None:
+            self.notice.hide()
+            self.notice.clear()
+            return
+        self.notice.setText(f"<b>{html.escape(title)}</b><br>{html.escape(text)}")
+        self.notice.show()
 
     def set_reviewing(self, reviewing: bool) -> None:
         self.reviewing = reviewing
