@@ -229,6 +229,8 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.stop_restoration()
         self._unwatch()
         self.autosaver.discard()  # the work shown until now was saved or given up
+        # a message about the file shown until now ("Exported ww.json") would read as this one's
+        self.statusBar().clearMessage()
         old = self.session.replace(doc, source=source, project=project)
         # The garbage collector's full passes scan every token and suggestion: 100-300 ms on a
         # long transcript, felt as a freeze; so what exists is kept out of them (frozen by

@@ -363,6 +363,18 @@ def test_an_accept_all_that_accepts_nothing_says_what_would_make_it_act(window):
     assert window.statusBar().currentMessage() == "No suggestions are pending: nothing to accept"
 
 
+def test_a_message_about_the_last_file_goes_when_another_is_opened(window, tmp_path):
+    from editor.core.document import Token, Transcript
+
+    window.set_transcript(Transcript([Token(w) for w in ["later", "we", "met"]]), restore=False)
+    window.export(tmp_path / "ww.json")
+    assert window.statusBar().currentMessage().startswith("Exported ww.json")
+    other = tmp_path / "other.txt"
+    other.write_text("so we met at the station", encoding="utf-8")
+    window.open_path(other)
+    assert "ww.json" not in window.statusBar().currentMessage()
+
+
 def test_status_counts_say_one_suggestion_not_one_suggestions(window):
     """"Accepted 1 suggestions; 1 case suggestions wait…" read wrong after a small accept-all."""
     from editor.core.document import Kind, Suggestion, Token, Transcript
