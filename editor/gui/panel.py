@@ -257,6 +257,7 @@ class QtSuggestionList(QWidget):
         self.notice.setFrameShape(QFrame.Shape.StyledPanel)
         self.notice.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.notice.hide()
+        self._notices: dict[str, str] = {}  # what the notice says, by what it is about
         layout.addWidget(self.notice)
         layout.addWidget(self.list, 1)
         self._timer = QTimer(self)  # many events in a row (a restoration pass) -> one refresh
@@ -455,15 +456,16 @@ class QtSuggestionList(QWidget):
             what += " · from your choice"
         return f"{percent(s.confidence):>4}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"
 
-    def show_notice(self, title: str | None, text: str = "") -> None:
-        """Say above the list, in plain words, why it is empty (``title`` in bold, then
-        ``text``); None: no notice."""
+    def show_notice(self, title: str | None, text: str = "", about: str = "restoration") -> None:
+        """Say above the list, in plain words, what the person should know about the text
+        (``about``: "restoration", why the list is empty; "fonts", a script no font here has),
+        ``title`` in bold, then ``text``; None: no more of that."""
         if title is None:
-            self.notice.hide()
-            self.notice.clear()
-            return
-        self.notice.setText(f"<b>{html.escape(title)}</b><br>{html.escape(text)}")
-        self.notice.show()
+            self._notices.pop(about, None)
+        else:
+            self._notices[about] = f"<b>{html.escape(title)}</b><br>{html.escape(text)}"
+        self.notice.setText("<br><br>".join(self._notices.values()))
+        self.notice.setVisible(bool(self._notices))
 
     def set_reviewing(self, reviewing: bool) -> None:
         self.reviewing = reviewing
