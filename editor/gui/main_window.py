@@ -57,6 +57,7 @@ from editor.gui.speakers import SpeakerCommands
 from editor.gui.window_menus import add_action, build_menus, confident_text
 from editor.gui.window_restoring import RestorationCommands
 from editor.gui.window_review import BULK_AT_ONCE, ReviewCommands
+from editor.gui.modal import run_modal
 
 
 #: Words whose characters are looked at for a script no font here has (see ``_check_fonts``).
@@ -412,7 +413,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
 
     def settings_dialog(self) -> None:
         dialog = SettingsDialog(self.settings, self)
-        if dialog.exec():
+        if run_modal(dialog):
             dialog.apply()
             self.apply_settings()
 

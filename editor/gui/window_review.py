@@ -20,6 +20,7 @@ from editor.core.document import Kind, State
 from editor.core.learning import repeat_on
 from editor.gui.dialogs import AcceptAllDialog
 from editor.gui.gutter import format_time
+from editor.gui.modal import run_modal
 
 #: Up to this many suggestions (or changes undone at once) are done in one go; a bigger bulk step
 #: (accept all on a long transcript) runs a slice at a time so that the window never freezes.
@@ -146,7 +147,7 @@ class ReviewCommands:
         dialog = AcceptAllDialog(self.settings, count, doc.pending_count, self)
         dialog.accepted.connect(lambda: self.accept_all(dialog.threshold))
         if self.interactive:
-            dialog.exec()
+            run_modal(dialog)
         else:
             dialog.open()  # tests and scripts drive it
         return dialog
