@@ -24,6 +24,7 @@ REWIND_SECONDS = 2.0
 #: reason ("no audio output device (Error querying device -1)") is in its tooltip.
 NO_SOUND = "No sound output found: playback is off. Stet works without it."
 _FAINT = "color: palette(mid);"  # a passing note (loading a recording)
+_PLAIN = "color: palette(window-text);"  # (an empty style sheet left the faint colour in place)
 
 
 def format_time(seconds: float, *, hours: bool = False) -> str:
@@ -252,7 +253,7 @@ class QtPlayerBar(QWidget):
 
     def _show_notice(self) -> None:
         notice = self.player.notice
-        self.notice_label.setStyleSheet("")  # said in the text's colour, not faint grey
+        self.notice_label.setStyleSheet(_PLAIN)  # said in the text's colour, not faint grey
         if not self.player.available:  # in plain words; what PortAudio said in the tooltip
             self.notice_label.setText(NO_SOUND)
             self.notice_label.setToolTip(f"{NO_SOUND}\n\nDetail: {notice}")

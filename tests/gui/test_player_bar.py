@@ -130,6 +130,9 @@ def test_no_device_shows_one_line_and_seeking_still_works(qtbot):
     assert bar.notice_label.text() == "No sound output found: playback is off. Stet works without it."
     assert "no audio output device" in bar.notice_label.toolTip()
     assert "palette(mid)" not in bar.notice_label.styleSheet()
+    image = bar.notice_label.grab().toImage()  # drawn in the text's colour: some pixel is dark
+    assert min(image.pixelColor(x, y).lightness() for x in range(image.width())
+               for y in range(image.height())) < 80
     assert not bar.play_button.isEnabled()
     bar.toggle()  # Esc does nothing harmful
     with qtbot.waitSignal(bar.position_changed, timeout=1000):
