@@ -430,6 +430,13 @@ def cue_style(text: str, words: Sequence[str], timing: str | None = None,
     return CueStyle(tuple(styled), align, lost, tuple(marks))
 
 
+def _tagged(cue: SourceCue) -> bool:
+    """A cue whose text has tags (a Whisper segment's is text); read leniently, as the view
+    reads cues (a test's stand-in may lack fields)."""
+    text = getattr(cue, "text", "")
+    return getattr(cue, "format", "") != WHISPER_CUES and isinstance(text, str) and ("<" in text or "{" in text)
+
+
 class WordStyles:
     """The styles each word read from a styled cue still has, by token id (``get``): (the
     word's, the mark's after it; None where no mark was read), each a set of italics "i", bold
@@ -439,8 +446,7 @@ class WordStyles:
     5,000 cues at once took 140 ms, and the editor asks as it puts the text on screen."""
 
     def __init__(self, transcript: Transcript) -> None:
-        self._cues = [c for c in transcript.metadata.cues
-                      if c.format != WHISPER_CUES and ("<" in c.text or "{" in c.text)]
+        self._cues = [c for c in transcript.metadata.cues if _tagged(c)]
         # token id -> (cue, the word's place in it)
         self._at = {token_id: (n, k) for n, c in enumerate(self._cues) for k, token_id in enumerate(c.token_ids)}
         self._read: dict[int, CueStyle | None] = {}
