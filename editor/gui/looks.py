@@ -8,6 +8,7 @@ import math
 from PySide6.QtGui import QColor, QFont, QPen, QTextCharFormat, QTextCursor, QTextFormat
 
 from editor.core.document import Kind, State, Transcript
+from editor.core.formats.subtitles import WordStyles
 from editor.core.settings import Settings
 from editor.core.text import ends_sentence
 
@@ -32,6 +33,9 @@ MARK_OUTLINE = 1.6
 PAUSE_GAP, END_GAP = 0.0, 0.3
 
 Look = tuple[str, str, str, QTextCharFormat | None, QTextCharFormat | None]
+#: a colour read from a cue is shown at least this contrast against the text's background (WCAG
+#: asks 3 of large text): white or yellow subtitle text would vanish on a white page
+_MIN_CONTRAST = 3.0
 
 
 #: Speakers' colours in the margin: blues, purples and greys, apart from the confidence colours
@@ -83,16 +87,57 @@ def describe_value(kind: Kind, value: str) -> str:
     return value
 
 
+def _luminance(colour: QColor) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    return 0.2126 * channel(colour.redF()) + 0.7152 * channel(colour.greenF()) + 0.0722 * channel(colour.blueF())
+
+
+def readable(colour: QColor, background: QColor) -> QColor:
+    """``colour`` made darker (on a light background; lighter on a dark one) until text in it
+    can be read there: its hue stays, so yellow subtitle text reads as a dark yellow."""
+    bg = _luminance(background)
+    dark_page = bg < 0.5
+    for _ in range(24):
+        fg = _luminance(colour)
+        if (max(fg, bg) + 0.05) / (min(fg, bg) + 0.05) >= _MIN_CONTRAST:
+            break
+        colour = colour.lighter(125) if dark_page else colour.darker(125)
+    return colour
+
+
 class Looks:
     """The formats of one set of settings, and the look of any token of a transcript."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, background: QColor | None = None) -> None:
         self.settings = settings
         self.formats = {band: self._band_format(band) for band in BANDS}
         #: (band, ends a sentence) -> the format of a proposed mark
         self.mark_formats = {(band, end): self._band_format(band, mark=True, end=end)
                              for band in BANDS for end in (False, True)}
         self.plain = QTextCharFormat()
+        self.background = QColor("white") if background is None else background
+        self._styled: dict[frozenset[str], QTextCharFormat | None] = {}
+
+    def style_format(self, styles: frozenset[str]) -> QTextCharFormat | None:
+        """The format of a word's styles as read from its cue (italics, bold, underline,
+        strike-through, colour; a WebVTT class shows what it sets), None when it has none."""
+        if styles in self._styled:
+            return self._styled[styles]
+        colour = next((QColor(s.removeprefix("color:")) for s in styles if s.startswith("color:")), None)
+        if not styles & {"i", "b", "u", "s"} and (colour is None or not colour.isValid()):
+            self._styled[styles] = None  # a WebVTT class that sets nothing shown
+            return None
+        fmt = QTextCharFormat()
+        fmt.setFontItalic("i" in styles)
+        if "b" in styles:
+            fmt.setFontWeight(QFont.Weight.Bold)
+        fmt.setFontUnderline("u" in styles)
+        fmt.setFontStrikeOut("s" in styles)
+        if colour is not None and colour.isValid():
+            fmt.setForeground(readable(colour, self.background))
+        self._styled[styles] = fmt
+        return fmt
 
     def mark_format(self, band: str, mark: str) -> QTextCharFormat:
         """The format of a proposed ``mark`` ("," or "." ...) of confidence ``band``."""
@@ -131,8 +176,11 @@ class Looks:
         proposal = doc.suggestion_view(token_id).get(Kind.BREAK)
         return SOFT_BREAK if proposal is not None and proposal.state == State.PENDING else " "
 
-    def look(self, doc: Transcript, index: int, soft: set[int]) -> Look:
-        """(separator, surface, punct, surface format, punct format) of token ``index``."""
+    def look(self, doc: Transcript, index: int, soft: set[int],
+             styles: WordStyles | None = None) -> Look:
+        """(separator, surface, punct, surface format, punct format) of token ``index``; a word
+        read from a styled subtitle cue (``styles``, by token id) in its italics, bold...
+        under any proposal's tint."""
         token = doc[index]
         sep = self.separator(doc, index, soft)
         surface, punct = token.surface or token.word, token.punct
@@ -152,6 +200,13 @@ class Looks:
                     sfmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
                     sfmt.setUnderlineColor(band_colour(band_of(mark.confidence, self.settings),
                                                        self.settings))
+        style = styles.get(token.id) if styles else None
+        if style is not None:
+            word, after = style
+            word_fmt = self.style_format(word)
+            # a mark the cue did not have (one proposed or typed) in the word's styles
+            mark_fmt = word_fmt if after is None else self.style_format(after)
+            sfmt, pfmt = _under(word_fmt, sfmt), _under(mark_fmt, pfmt)
         return sep, surface, punct, sfmt, pfmt
 
     def format_token(self, cursor: QTextCursor, at: int, surface: str, punct: str,
@@ -178,3 +233,12 @@ class Looks:
         cursor.insertText(surface, sfmt or self.plain)
         if punct:
             cursor.insertText(punct, pfmt or self.plain)
+
+
+def _under(base: QTextCharFormat | None, fmt: QTextCharFormat | None) -> QTextCharFormat | None:
+    """``fmt`` (a proposal's tint) over ``base`` (a word's own styles)."""
+    if base is None or fmt is None:
+        return fmt if base is None else base
+    merged = QTextCharFormat(base)
+    merged.merge(fmt)
+    return merged

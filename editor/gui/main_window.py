@@ -35,6 +35,7 @@ from editor.core.paths import resource_path
 from editor.core.settings import Settings
 from editor.gui import opening, recovery
 from editor.gui.dialogs import FindBar, SettingsDialog
+from editor.gui.fonts import font_advice
 from editor.gui.disposal import Disposer
 from editor.gui.help import HelpCommands
 from editor.gui.links import DocumentLinks
@@ -56,6 +57,11 @@ from editor.gui.speakers import SpeakerCommands
 from editor.gui.window_menus import add_action, build_menus, confident_text
 from editor.gui.window_restoring import RestorationCommands
 from editor.gui.window_review import BULK_AT_ONCE, ReviewCommands
+from editor.gui.modal import run_modal
+
+
+#: Words whose characters are looked at for a script no font here has (see ``_check_fonts``).
+FONT_SAMPLE = 5000
 
 
 def interactive_default() -> bool:
@@ -182,6 +188,11 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         t.words_added.connect(self._follow_arriving_words)
         self.transcript_opened.connect(t.transcript_opened)
         self._reading_at_end = False
+        # a script no font here has (Korean words as empty boxes): which font to install
+        self._fonts_said: Transcript | None = None
+        self._fonts_checked = 0  # words of the transcript looked at
+        self.transcript_opened.connect(self._check_fonts)
+        t.words_added.connect(self._check_arriving_fonts)
 
     def add_action(self, menu: QMenu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         """A menu command of this window (see ``window_menus.add_action``)."""
@@ -229,6 +240,8 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.stop_restoration()
         self._unwatch()
         self.autosaver.discard()  # the work shown until now was saved or given up
+        # a message about the file shown until now ("Exported ww.json") would read as this one's
+        self.statusBar().clearMessage()
         old = self.session.replace(doc, source=source, project=project)
         # The garbage collector's full passes scan every token and suggestion: 100-300 ms on a
         # long transcript, felt as a freeze; so what exists is kept out of them (frozen by
@@ -284,6 +297,28 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         if self._reading_at_end:
             scroll = self.view.verticalScrollBar()
             scroll.setValue(scroll.maximum())
+
+    def _check_fonts(self, doc: Transcript) -> None:
+        """A transcript shown: say above the list which font to install when no font here can
+        draw the script of its words."""
+        self._fonts_said = None
+        self._fonts_checked = 0
+        self.panel.show_notice(None, about="fonts")
+        self._say_fonts(doc, 0)
+
+    def _check_arriving_fonts(self, words: int) -> None:
+        """Words heard as a recording is transcribed: their script too."""
+        if self._fonts_said is not self.transcript and words > self._fonts_checked:
+            self._say_fonts(self.transcript, max(self._fonts_checked, words - FONT_SAMPLE))
+
+    def _say_fonts(self, doc: Transcript, start: int) -> None:
+        """Which font to install for the words of ``doc`` from ``start`` (FONT_SAMPLE of them),
+        said once per transcript."""
+        end = self._fonts_checked = min(len(doc), start + FONT_SAMPLE)
+        advice = font_advice(" ".join(doc[i].surface or doc[i].word for i in range(start, end)), self.view.font())
+        if advice is not None:
+            self._fonts_said = doc
+            self.panel.show_notice("Some words cannot be shown", advice, about="fonts")
 
     # -- the status line and messages --------------------------------------------------------------
     def status_label_text(self, text: str) -> None:
@@ -378,7 +413,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
 
     def settings_dialog(self) -> None:
         dialog = SettingsDialog(self.settings, self)
-        if dialog.exec():
+        if run_modal(dialog):
             dialog.apply()
             self.apply_settings()
 

@@ -247,6 +247,18 @@ class QtSuggestionList(QWidget):
         self.items: list[Suggestion] = []  # what the rows show, in order
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
+        # Why there are no suggestions, when the transcript was not restored (another language,
+        # no model): said here, where they would be; the status bar's line may be covered by a
+        # passing message, or cut short.
+        self.notice = QLabel()
+        self.notice.setObjectName("panel-notice")
+        self.notice.setWordWrap(True)
+        self.notice.setTextFormat(Qt.TextFormat.RichText)
+        self.notice.setFrameShape(QFrame.Shape.StyledPanel)
+        self.notice.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.notice.hide()
+        self._notices: dict[str, str] = {}  # what the notice says, by what it is about
+        layout.addWidget(self.notice)
         layout.addWidget(self.list, 1)
         self._timer = QTimer(self)  # many events in a row (a restoration pass) -> one refresh
         self._timer.setSingleShot(True)
@@ -443,6 +455,17 @@ class QtSuggestionList(QWidget):
         if s.source == "choice":
             what += " · from your choice"
         return f"{percent(s.confidence):>4}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"
+
+    def show_notice(self, title: str | None, text: str = "", about: str = "restoration") -> None:
+        """Say above the list, in plain words, what the person should know about the text
+        (``about``: "restoration", why the list is empty; "fonts", a script no font here has),
+        ``title`` in bold, then ``text``; None: no more of that."""
+        if title is None:
+            self._notices.pop(about, None)
+        else:
+            self._notices[about] = f"<b>{html.escape(title)}</b><br>{html.escape(text)}"
+        self.notice.setText("<br><br>".join(self._notices.values()))
+        self.notice.setVisible(bool(self._notices))
 
     def set_reviewing(self, reviewing: bool) -> None:
         self.reviewing = reviewing

@@ -20,6 +20,11 @@ from editor.gui.background import BackgroundOp
 
 POLL_MS = 33  # ~30 Hz: smooth enough for a moving word highlight, cheap for the UI thread
 REWIND_SECONDS = 2.0
+#: What the bar says when there is no sound output (no device, no PortAudio): the technical
+#: reason ("no audio output device (Error querying device -1)") is in its tooltip.
+NO_SOUND = "No sound output found: playback is off. Stet works without it."
+_FAINT = "color: palette(mid);"  # a passing note (loading a recording)
+_PLAIN = "color: palette(window-text);"  # (an empty style sheet left the faint colour in place)
 
 
 def format_time(seconds: float, *, hours: bool = False) -> str:
@@ -109,7 +114,7 @@ class QtPlayerBar(QWidget):
 
         self.notice_label = QLabel()
         self.notice_label.setObjectName("player-notice")
-        self.notice_label.setStyleSheet("color: palette(mid);")
+        self.notice_label.setStyleSheet(_FAINT)
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 2)
@@ -166,6 +171,7 @@ class QtPlayerBar(QWidget):
         self._load_id += 1
         load_id = self._load_id
         self.player.set_audio(None)
+        self.notice_label.setStyleSheet(_FAINT)
         self.notice_label.setText(f"Loading {os.path.basename(path)}…")
         self.notice_label.show()
         player = self.player
@@ -247,8 +253,13 @@ class QtPlayerBar(QWidget):
 
     def _show_notice(self) -> None:
         notice = self.player.notice
-        self.notice_label.setText(notice or "")
-        self.notice_label.setToolTip(notice or "")
+        self.notice_label.setStyleSheet(_PLAIN)  # said in the text's colour, not faint grey
+        if not self.player.available:  # in plain words; what PortAudio said in the tooltip
+            self.notice_label.setText(NO_SOUND)
+            self.notice_label.setToolTip(f"{NO_SOUND}\n\nDetail: {notice}")
+        else:
+            self.notice_label.setText(notice or "")
+            self.notice_label.setToolTip(notice or "")
         self.notice_label.setVisible(bool(notice))
         self.play_button.setEnabled(self.player.available and self.player.audio is not None)
 

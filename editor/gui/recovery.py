@@ -37,6 +37,7 @@ from editor.core.paths import recovery_dir
 from editor.core.recovery import (DocumentTracker, Orphan, RecoverySlot, RecoveryState,
                                   find_orphans)
 from editor.gui.background import BackgroundOp
+from editor.gui.modal import run_modal
 
 AUTOSAVE_PAUSE_MS = 1500  # after the last change
 AUTOSAVE_MAX_MS = 3000  # after the first change not yet written, however the typing goes on
@@ -317,7 +318,7 @@ def offer(window, opening: str | None = None) -> bool:
         if not window.interactive:
             return False
         dialog = RecoveryDialog(orphans, opening, window)
-        dialog.exec()
+        run_modal(dialog)
         if dialog.chosen is not None:
             restored = window.recover(dialog.chosen)
     finally:

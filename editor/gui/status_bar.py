@@ -4,8 +4,9 @@ in "…" with the whole of it in the bar's tooltip, instead of being cut mid-wor
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QStatusBar, QWidget
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtWidgets import QLabel, QStatusBar, QToolTip, QWidget
 
 _SPARE = 24  # the size grip and the bar's margins
 
@@ -48,3 +49,31 @@ class StatusBar(QStatusBar):
         if not text:  # cleared (timed out): no tooltip for a message gone
             self._full = self._shown = ""
             self.setToolTip("")
+
+
+class StatusLabel(QLabel):
+    """The status bar's standing line (the word count, how restoration went): a text longer
+    than its room ends in "…", whole in the tooltip (unless one is set), and never asks for
+    more room: a long reason widened the window from 1300 to 1357 px. ``text()`` is whole."""
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(0, super().sizeHint().height())
+
+    def shown(self) -> str:
+        """The text as it fits the room it has."""
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             self.contentsRect().width())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().windowText().color())
+        painter.drawText(self.contentsRect(), int(self.alignment()), self.shown())
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and not self.toolTip() and self.shown() != self.text():
+            QToolTip.showText(event.globalPos(), self.text(), self)  # type: ignore[attr-defined]
+            return True
+        return super().event(event)

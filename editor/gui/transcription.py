@@ -21,6 +21,7 @@ from editor.gui.background import BackgroundOp
 from editor.gui.language_dialog import LanguageDialog, describe_model
 from editor.gui.model_dialog import ModelDialog
 from editor.gui.session import Session
+from editor.gui.modal import run_modal
 
 _PROGRESS_STEPS = 1000
 
@@ -113,7 +114,7 @@ class TranscriptionController(QObject):
     def ask_for_model(self):
         """The model dialog (catalogue, download, pick a folder); the model chosen, or None."""
         dialog = ModelDialog(self._parent_widget, in_use=self.model_in_use())
-        if not dialog.exec() or dialog.model is None:
+        if not run_modal(dialog) or dialog.model is None:
             return None
         self.remember_model(dialog.model)
         return dialog.model
@@ -128,7 +129,7 @@ class TranscriptionController(QObject):
             models.insert(0, current)
         dialog = LanguageDialog(path, models, current, get_model=self._get_model_for_dialog,
                                 parent=self._parent_widget)
-        if not dialog.exec() or dialog.model is None:
+        if not run_modal(dialog) or dialog.model is None:
             return None
         if dialog.model.path != current.path:
             self.remember_model(dialog.model)
@@ -136,7 +137,7 @@ class TranscriptionController(QObject):
 
     def _get_model_for_dialog(self):
         dialog = ModelDialog(self._parent_widget, in_use=self.model_in_use())
-        return dialog.model if dialog.exec() else None
+        return dialog.model if run_modal(dialog) else None
 
     def choose_model(self) -> None:
         """File > Speech model: the dialog, for the next transcription."""

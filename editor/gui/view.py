@@ -19,6 +19,7 @@ from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from editor.core.document import Kind, State, Transcript
+from editor.core.formats.subtitles import WordStyles
 from editor.core.paragraphs import kept_lines
 from editor.core.settings import Settings
 from editor.core.textmap import TextMap
@@ -117,6 +118,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self.segment_ids: frozenset[int] = frozenset()  # those of them that are Whisper segments
         self.cue_spans: dict[int, tuple[float, float]] = {}  # their times as read, by first word
         self._speakers: list[str] | None = None  # see speaker_names
+        self._word_styles = WordStyles(transcript)  # italics, bold... read from subtitle cues, by token id
         self.gutter = TimeGutter(self)
         self.updateRequest.connect(self._update_gutter)
         self.apply_settings()
@@ -166,7 +168,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         font.setStyleHint(QFont.StyleHint.SansSerif)
         font.setPointSize(self.settings.appearance.font_size)
         self.setFont(font)
-        self.looks = Looks(self.settings)
+        self.looks = Looks(self.settings, self.palette().base().color())
         small = QFont(font)
         small.setPointSize(max(6, round(font.pointSize() * 0.8)))
         self.gutter.setFont(small)
@@ -174,7 +176,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
             self.rebuild()
 
     def _look(self, index: int):
-        return self.looks.look(self.transcript, index, self._soft)
+        return self.looks.look(self.transcript, index, self._soft, self._word_styles)
 
     # -- the margin and cue bars ------------------------------------------------------------------
     def has_times(self) -> bool:

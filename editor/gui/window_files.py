@@ -28,6 +28,7 @@ from editor.core.render import NONE, RenderPolicy
 from editor.gui import opening, overwrite
 from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, suggested_export
 from editor.gui.saving import SaveJob
+from editor.gui.modal import run_modal
 from editor.media.kinds import MEDIA_SUFFIXES, is_media
 
 RECENT_LIMIT = 10
@@ -247,16 +248,16 @@ class FileCommands:
                 yield len(doc.pending_to_apply(threshold, start=start, end=start + 500))
 
         dialog = ExportDialog(self.settings, suggested, doc.pending_count, self, count=count)
-        if not dialog.exec():
+        if not run_modal(dialog):
             return
-        path = dialog.chosen_path
+        path, policy = dialog.chosen_path, dialog.chosen_policy
         if path.suffix.lower() not in EXPORT_FORMATS:
             path = path.with_suffix(dialog.format.currentData())
         if not overwrite.may_replace(self, path, action="export", source=session.source,
                                      confirmed=path == dialog.confirmed_path):
             return
         try:
-            self.export(path, dialog.chosen_policy)
+            self.export(path, policy)
         except (UserError, OSError) as err:
             self.report_error("Cannot export", err)
 

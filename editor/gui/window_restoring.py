@@ -16,6 +16,8 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton
 
 from editor.core import process
 from editor.core.document import Kind, Transcript
+from editor.gui import hotkeys
+from editor.gui.status_bar import StatusLabel
 from editor.gui.window_review import BULK_AT_ONCE
 
 #: Said after the word count while only missing marks and capitals are proposed.
@@ -36,7 +38,7 @@ class RestorationCommands:
         self._authored = False  # the transcript has marks or capitals written
         self._progress_shown = 0.0
         bar = self.statusBar()
-        self.status_label = QLabel("Ready")
+        self.status_label = StatusLabel("Ready")  # a long line ends in "…": never widens the window
         bar.addWidget(self.status_label, 1)
         self.mode_label = QLabel()
         self.mode_label.setObjectName("review-mode")
@@ -144,6 +146,8 @@ class RestorationCommands:
         """``doc`` was just shown: restore it if it has no suggestions yet (and ``restore``)."""
         words = len(doc)
         self.status_label.setText(f"{words:,} words")
+        self.status_label.setToolTip("")
+        self.panel.show_notice(None)
         self._status_note = ""
         from editor.restore.suggest import authored
 
@@ -171,6 +175,7 @@ class RestorationCommands:
 
     def _restoration_started(self, words: int) -> None:
         self.restoration_status = "running"
+        self.panel.show_notice(None)
         self.resuggest_button.hide()
         self.progress.setRange(0, max(words, 1))
         self.progress.setValue(0)
@@ -279,11 +284,20 @@ class RestorationCommands:
             self.show_pending(pending)
         elif status.startswith("skipped: "):
             self._status_note = None
-            self.status_label.setText(f"{words:,} words — not restored: {status.removeprefix('skipped: ')}")
+            why = status.removeprefix("skipped: ")
+            self.status_label.setText(f"{words:,} words — not restored: {why}")
             self.status_label.setToolTip(status)
+            reason = why.split("; Restore again")[0]
+            self.panel.show_notice("Not restored: no suggestions were made",
+                                   f"{reason[:1].upper()}{reason[1:]}. Review > Restore again "
+                                   f"({hotkeys.RESTORE_AGAIN}) restores it anyway.")
         else:
             self._status_note = None
             self.status_label.setText(f"{words:,} words — restoration unavailable")
             self.status_label.setToolTip(status)
             self.statusBar().showMessage(f"Restoration {status}", 10000)
+            why = status.removeprefix("failed: ")
+            self.panel.show_notice("Not restored: restoration is unavailable",
+                                   f"{why[:1].upper()}{why[1:]}. The text can be edited as it is; "
+                                   "Settings chooses another restoration model.")
         self.restoration_finished.emit()

@@ -9,6 +9,7 @@ one) runs a slice per turn of the event loop, so that the window never freezes.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
 
@@ -19,6 +20,7 @@ from editor.core.document import Kind, State
 from editor.core.learning import repeat_on
 from editor.gui.dialogs import AcceptAllDialog
 from editor.gui.gutter import format_time
+from editor.gui.modal import run_modal
 
 #: Up to this many suggestions (or changes undone at once) are done in one go; a bigger bulk step
 #: (accept all on a long transcript) runs a slice at a time so that the window never freezes.
@@ -34,6 +36,21 @@ _BULK_SECONDS = 0.005  # UI time per turn of the event loop for a bulk step, its
 def _count(n: int, noun: str) -> str:
     """"1 suggestion", "2,000 suggestions"."""
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _why_none(threshold: float, held: int, surest: float) -> str:
+    """What an accept-all that accepted nothing of what is pending says: why, and what would
+    make it act."""
+    at = f"{round(threshold * 100)} %"
+    lower = "accept all at a lower threshold (Review > Accept all at or above…)"
+    if held:
+        return (f"Accepted none: {_count(held, 'case suggestion')} at or above {at} "
+                + ("waits for the sentence end before it, which is less sure: accept that mark first "
+                   if held == 1 else "wait for the sentence ends before them, which are less sure: "
+                   "accept those marks first ")
+                + f"(Tab goes to {'it' if held == 1 else 'them'}), or {lower}")
+    return (f"No suggestion is {at} sure or more (the surest is {math.floor(surest * 100 + 1e-9)} %): "
+            f"{lower}, set High lower in Settings, or review them one by one with Tab")
 
 
 class ReviewCommands:
@@ -71,20 +88,32 @@ class ReviewCommands:
         doc = self.transcript
         text = f"Accept all ≥ {min_confidence:.0%}"
         counts = [0, 0]  # accepted, held back
+        surest = [0.0]  # the most confident pending suggestion under the threshold
+        pending = doc.pending_count
 
         def note() -> None:
             count, held = counts
             self.last_accepted = count
-            self.statusBar().showMessage(f"Accepted {_count(count, 'suggestion')}" + (
-                f"; {_count(held, 'case suggestion')} "
-                + ("waits for the sentence end before it" if held == 1
-                   else "wait for the sentence end before them") if held else ""), 6000)
+            if count or not pending:
+                self.statusBar().showMessage(f"Accepted {_count(count, 'suggestion')}" + (
+                    f"; {_count(held, 'case suggestion')} "
+                    + ("waits for the sentence end before it" if held == 1
+                       else "wait for the sentence end before them") if held else "")
+                    if pending else "No suggestions are pending: nothing to accept", 6000)
+            else:  # nothing done: say what would make it act, lest it read as a failure
+                self.statusBar().showMessage(_why_none(min_confidence, held, surest[0]), 15000)
 
         def accept(start: int, end: int | None, merge_id=None) -> None:
             # by index: doc.tokens copies every token after each slice's change
-            above = sum(1 for i in range(start, len(doc) if end is None else min(end, len(doc)))
-                        for s in doc.suggestion_view(doc[i].id).values()
-                        if s.state == State.PENDING and s.confidence >= min_confidence)
+            above = 0
+            for i in range(start, len(doc) if end is None else min(end, len(doc))):
+                for s in doc.suggestion_view(doc[i].id).values():
+                    if s.state != State.PENDING:
+                        continue
+                    if s.confidence >= min_confidence:
+                        above += 1
+                    elif s.confidence > surest[0]:
+                        surest[0] = s.confidence
             chosen = doc.pending_to_apply(min_confidence, start=start, end=end)
             counts[0] += doc.accept_suggestions(chosen, text=text, merge_id=merge_id)
             counts[1] += above - len(chosen)
@@ -118,7 +147,7 @@ class ReviewCommands:
         dialog = AcceptAllDialog(self.settings, count, doc.pending_count, self)
         dialog.accepted.connect(lambda: self.accept_all(dialog.threshold))
         if self.interactive:
-            dialog.exec()
+            run_modal(dialog)
         else:
             dialog.open()  # tests and scripts drive it
         return dialog

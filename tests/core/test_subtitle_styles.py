@@ -518,3 +518,19 @@ def test_accepting_suggestions_in_an_italic_cue_keeps_its_one_span(tmp_path):
     assert "<i>We walked along the river,\nand talked about the old days.</i>\n" in text
     vtt, _ = write(doc, tmp_path / "out.vtt")
     assert "<i>We walked along the river,\nand talked about the old days.</i>\n" in vtt
+
+
+def test_word_styles_say_each_words_styles_by_token_for_the_editor(tmp_path):
+    from editor.core.formats.subtitles import WordStyles
+
+    src = tmp_path / "edit.srt"
+    src.write_text(SUBTITLE_EDIT, encoding="utf-8")
+    doc = read_any(src)
+    styles = WordStyles(doc)
+    by_word = {(t.surface or t.word): styles.get(t.id) for t in doc.tokens}
+    assert by_word["Where"] == (frozenset({"i"}), None)
+    assert by_word["night"] == (frozenset({"i"}), frozenset({"i"}))  # "night?" in italics
+    assert by_word["never"] == (frozenset({"i"}), None)
+    assert by_word["Never"] == (frozenset({"b"}), None)
+    assert by_word["ever"] == (frozenset({"u"}), frozenset())  # "<u>ever</u>.": its mark plain
+    assert by_word["told"] is None and by_word["again"] is None

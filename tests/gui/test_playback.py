@@ -232,7 +232,7 @@ def test_the_window_makes_its_own_player_for_audio(window, qtbot, tmp_path):
     assert bar is not None and bar.isVisible()
     qtbot.waitUntil(lambda: window.playback.player.duration > 0, timeout=10000)
     if not window.playback.player.available:  # no sound card here: one line says so
-        assert bar.notice_label.text().startswith("no sound")
+        assert bar.notice_label.text().startswith("No sound output found")
 
 
 def test_a_moved_recording_can_be_located(window, qtbot, tmp_path, monkeypatch):

@@ -126,7 +126,13 @@ def test_no_device_shows_one_line_and_seeking_still_works(qtbot):
     qtbot.addWidget(bar)
     bar.show()
     assert bar.notice_label.isVisible()
-    assert bar.notice_label.text() == "no sound: no audio output device"
+    # in plain words, in the text's colour (it was faint grey); the detail in the tooltip
+    assert bar.notice_label.text() == "No sound output found: playback is off. Stet works without it."
+    assert "no audio output device" in bar.notice_label.toolTip()
+    assert "palette(mid)" not in bar.notice_label.styleSheet()
+    image = bar.notice_label.grab().toImage()  # drawn in the text's colour: some pixel is dark
+    assert min(image.pixelColor(x, y).lightness() for x in range(image.width())
+               for y in range(image.height())) < 80
     assert not bar.play_button.isEnabled()
     bar.toggle()  # Esc does nothing harmful
     with qtbot.waitSignal(bar.position_changed, timeout=1000):
@@ -165,7 +171,8 @@ def test_with_the_real_backend_and_no_device(qtbot, monkeypatch):
     bar = QtPlayerBar(Player())
     qtbot.addWidget(bar)
     bar.show()
-    assert "libportaudio2" in bar.notice_label.text()
+    assert bar.notice_label.text().startswith("No sound output found")
+    assert "libportaudio2" in bar.notice_label.toolTip()
 
 
 def test_format_time():

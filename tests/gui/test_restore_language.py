@@ -51,3 +51,37 @@ def test_text_in_the_models_language_is_restored_at_once(english_window, qtbot, 
     with qtbot.waitSignal(english_window.restoration_finished, timeout=60_000):
         english_window.open_path(src)
     assert english_window.restoration_status == "done"
+
+
+def test_the_reason_is_said_where_the_suggestions_would_be_and_never_widens_the_window(
+        english_window, qtbot, tmp_path):
+    window = english_window
+    window.resize(1300, 780)
+    qtbot.wait(10)
+    assert window.width() == 1300
+    src = tmp_path / "interview.txt"
+    src.write_text(GERMAN, encoding="utf-8")
+    with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+        window.open_path(src)
+        # another warning (an encoding guessed, a note) is up as the pass ends
+        window.statusBar().showMessage("Read as Windows-1252: check the accents", 12_000)
+    qtbot.wait(50)
+    assert window.width() == 1300  # the long reason ends in "…" (1300 -> 1357 px before)
+    assert window.minimumSizeHint().width() <= 1300
+    notice = window.panel.notice
+    assert notice.isVisible()  # at once, not after the other warning times out
+    assert "Not restored" in notice.text() and "English" in notice.text()
+    assert "Restore again" in notice.text()
+    with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
+        window.start_restoration()
+    assert not notice.isVisible()  # restored: the suggestions are listed there now
+
+
+def test_a_long_status_line_never_widens_the_window(english_window, qtbot):
+    window = english_window
+    window.resize(1000, 700)
+    qtbot.wait(10)
+    window.status_label.setText("12,345 words — " + "a long reason, " * 40)
+    qtbot.wait(50)
+    assert window.width() == 1000
+    assert window.status_label.text().endswith("a long reason, ")  # the whole text is kept

@@ -334,6 +334,47 @@ def test_no_two_actions_share_a_shortcut(window):
     assert keys and not [k for k, n in keys.items() if n > 1]
 
 
+def test_an_accept_all_that_accepts_nothing_says_what_would_make_it_act(window):
+    """"Accepted 0 suggestions; 1 case suggestion waits for the sentence end before it" left a
+    person thinking accept-all had failed."""
+    from editor.core.document import Kind, Suggestion, Token, Transcript
+
+    doc = Transcript([Token(w) for w in ["later", "we", "met", "at", "the", "station"]])
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ".", {".": 0.5, "": 0.5}),
+                         Suggestion(doc[5].id, Kind.PUNCT, ".", {".": 0.84, "": 0.16})])
+    window.set_transcript(doc, restore=False)
+    assert window.accept_all(0.9) == 0
+    said = window.statusBar().currentMessage()
+    assert not said.startswith("Accepted 0")
+    assert "No suggestion is 90 % sure" in said and "the surest is 84 %" in said
+    assert "Accept all at or above" in said and "Tab" in said
+
+    doc = Transcript([Token(w) for w in ["later", "we", "met", "at", "the", "station"]])
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ".", {".": 0.5, "": 0.5}),
+                         Suggestion(doc[1].id, Kind.CASE, "We", {"We": 0.95, "we": 0.05})])
+    window.set_transcript(doc, restore=False)
+    assert window.accept_all(0.9) == 0
+    said = window.statusBar().currentMessage()
+    assert not said.startswith("Accepted 0")
+    assert "waits for the sentence end before it" in said and "accept that mark first" in said
+
+    window.set_transcript(Transcript([Token(w) for w in ["later", "we", "met"]]), restore=False)
+    assert window.accept_all(0.9) == 0
+    assert window.statusBar().currentMessage() == "No suggestions are pending: nothing to accept"
+
+
+def test_a_message_about_the_last_file_goes_when_another_is_opened(window, tmp_path):
+    from editor.core.document import Token, Transcript
+
+    window.set_transcript(Transcript([Token(w) for w in ["later", "we", "met"]]), restore=False)
+    window.export(tmp_path / "ww.json")
+    assert window.statusBar().currentMessage().startswith("Exported ww.json")
+    other = tmp_path / "other.txt"
+    other.write_text("so we met at the station", encoding="utf-8")
+    window.open_path(other)
+    assert "ww.json" not in window.statusBar().currentMessage()
+
+
 def test_status_counts_say_one_suggestion_not_one_suggestions(window):
     """"Accepted 1 suggestions; 1 case suggestions wait…" read wrong after a small accept-all."""
     from editor.core.document import Kind, Suggestion, Token, Transcript
