@@ -24,20 +24,23 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from editor import __version__
 
 if TYPE_CHECKING:
     from editor.core.arguments import Subcommands
+    from editor.core.document import Transcript
 
 #: Sub-packages whose ``cli`` module, when present, adds subcommands.
 COMMAND_PACKAGES = ("editor.restore", "editor.restore.lab", "editor.asr", "editor.audio", "editor.gui")
 EXIT_OK, EXIT_USER_ERROR, EXIT_USAGE = 0, 1, 2
+#: What a subcommand's ``run`` is: None means success.
+Handler = Callable[[argparse.Namespace], int | None]
 
 
-def _warn(doc) -> None:
+def _warn(doc: Transcript) -> None:
     for warning in doc.metadata.warnings:
         print(f"stet: warning: {doc.metadata.source_file}: {warning}", file=sys.stderr)
 
@@ -191,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _run(handler, args)
 
 
-def _batch_or_single(args: argparse.Namespace, handler, command: argparse.ArgumentParser):
+def _batch_or_single(args: argparse.Namespace, handler: Handler, command: argparse.ArgumentParser) -> Handler:
     """The batch runner when the command was given many inputs (editor.core.arguments says when),
     else the command's own handler with its one input, exactly as before batches existed."""
     from editor.core.arguments import batch_requested
@@ -207,7 +210,7 @@ def _batch_or_single(args: argparse.Namespace, handler, command: argparse.Argume
     return handler
 
 
-def _run(handler, args: argparse.Namespace) -> int:
+def _run(handler: Handler, args: argparse.Namespace) -> int:
     from editor.core.errors import UsageError, UserError
 
     try:

@@ -6,7 +6,7 @@ not load Qt.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["MainWindow", "QtTranscriptView", "application"]
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from editor.gui.view import QtTranscriptView
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in ("MainWindow", "application"):
         from editor.gui import main_window
 

@@ -5,12 +5,18 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEventLoop, QTimer
 
 from editor.core.errors import FormatError, UserError
 from editor.core.process import configure_process
 from editor.core.settings import Settings
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from editor.gui.main_window import MainWindow
 
 
 def run(file: str | None = None, *, screenshot: str | None = None, model: str | None = None,
@@ -35,7 +41,7 @@ def run(file: str | None = None, *, screenshot: str | None = None, model: str | 
     return app.exec()
 
 
-def begin(window, file: str | None) -> None:
+def begin(window: MainWindow, file: str | None) -> None:
     """What a start does once the window shows: offer the work of sessions that stopped unsaved
     (whatever was asked: no file, a transcript, a recording), then open ``file``; on the very
     first start, the review tour."""
@@ -52,12 +58,12 @@ def begin(window, file: str | None) -> None:
     window.help.first_start()
 
 
-def _screenshot(app, window, file: str | None, png: Path, timeout: float) -> int:
+def _screenshot(app: QApplication, window: MainWindow, file: str | None, png: Path, timeout: float) -> int:
     if file:
         loop = QEventLoop()
         transcription = window.transcription  # a recording: its words first, then restoration
 
-        def quit_when_settled(*_args) -> None:
+        def quit_when_settled(*_args: object) -> None:
             if not transcription.running and window.restoration_status != "running":
                 loop.quit()
 

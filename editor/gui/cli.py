@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from editor.core.arguments import Subcommands
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Subcommands) -> None:
     p = subparsers.add_parser(
         "gui", help="open the editor window (the default without a command)",
         description="Open the editor, optionally with FILE (any format Stet reads). Restoration "

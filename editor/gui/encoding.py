@@ -25,7 +25,7 @@ ENCODINGS = ["utf-8", "cp1252 (Western European)", "cp1250 (Central European)",
 
 def reopenable(window: MainWindow) -> Path | None:
     """The file the window's transcript was read from, if it is text whose encoding can be named."""
-    source = window.source
+    source: Path | None = window.source
     if source is None or window.path is not None or source.suffix.lower() not in TEXT_READERS:
         return None
     return source

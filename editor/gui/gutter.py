@@ -9,12 +9,17 @@ thin bar before a cue's first word (``paint_cue_bars``, called by the view's pai
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QTextCursor
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QTextCursor
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from editor.core.document import Kind, State
+from editor.core.document import Kind, State, Suggestion
 from editor.gui.looks import band_colour, band_of, speaker_colour
+
+#: The transcript view (editor.gui.view.QtTranscriptView; not imported: it imports this module).
+View = Any
 
 GUTTER_COLOUR = "#6b6b6b"
 CUE_COLOUR = "#9aa7b8"  # the bar before a subtitle cue's first word
@@ -42,7 +47,7 @@ class TimeGutter(QWidget):
     """Painted by the view's scroll updates; shows nothing (and takes no room) for a transcript
     with neither word times nor proposed paragraph breaks."""
 
-    def __init__(self, view) -> None:
+    def __init__(self, view: View) -> None:
         super().__init__(view)
         self.view = view
         self.setObjectName("time-gutter")
@@ -138,7 +143,7 @@ class TimeGutter(QWidget):
         gets a time beside each line that reads as a paragraph, not 0:00 alone."""
         return [(top, t) for top, _h, text, i in self.entries(rect) if (t := self._time_of(text, i))]
 
-    def _proposal(self, index: int):
+    def _proposal(self, index: int) -> Suggestion | None:
         s = self.view.transcript.suggestion_view(self.view.transcript[index].id).get(Kind.BREAK)
         return s if s is not None and s.state == State.PENDING else None
 
@@ -203,9 +208,10 @@ class TimeGutter(QWidget):
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
-            tip = self.tip_at(event.pos().y(), event.pos().x())
+            help_event = cast(QHelpEvent, event)  # a ToolTip event is always a QHelpEvent
+            tip = self.tip_at(help_event.pos().y(), help_event.pos().x())
             if tip:
-                QToolTip.showText(event.globalPos(), tip, self)
+                QToolTip.showText(help_event.globalPos(), tip, self)
             else:
                 QToolTip.hideText()
             return True
@@ -222,7 +228,7 @@ class TimeGutter(QWidget):
             super().mousePressEvent(event)
 
 
-def paint_cue_bars(view) -> None:
+def paint_cue_bars(view: View) -> None:
     """A thin bar before the first word of each subtitle cue on screen (``view.cue_ids``)."""
     doc, tm = view.transcript, view.text_map
     top = view.cursorForPosition(QPoint(0, 0)).position()

@@ -12,9 +12,11 @@ StandardKey = QKeySequence.StandardKey
 
 # Plain strings and standard keys: a QKeySequence cannot be built before the QApplication exists.
 Key = str | QKeySequence.StandardKey
+#: What a command's shortcut is given as: one key, or several.
+Shortcut = Key | list[str] | list[Key]
 
 
-def sequences(key: Key | list[str] | list[Key]) -> list[QKeySequence]:
+def sequences(key: Shortcut) -> list[QKeySequence]:
     """The key sequences for a shortcut above (call once the application exists)."""
     keys = key if isinstance(key, list) else [key]
     out: list[QKeySequence] = []

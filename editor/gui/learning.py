@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QInputDialog,
@@ -25,6 +26,9 @@ from editor.core.learning import user_forms
 from editor.core.lexicon import UserLexicon, check_forms
 from editor.core.settings import Settings
 from editor.gui.background import BackgroundOp
+
+if TYPE_CHECKING:
+    from editor.restore.inference import Restorer
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +62,7 @@ class LearningController(QObject):
     def __init__(self, settings: Settings, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
-        self.loader: Callable[[], object] | None = None
+        self.loader: Callable[[], Restorer] | None = None
         self.last_seconds: float | None = None  # how long the last adaptation took (worker time)
         self.last_added = 0  # forms the last save added to the user lexicon
         self._op: BackgroundOp | None = None
@@ -86,7 +90,7 @@ class LearningController(QObject):
         revision = transcript.revision if revision is None else revision
         return transcript is self._doc and revision == self._learned_revision
 
-    def recorder(self, transcript: Transcript) -> Callable[[dict[str, str], Sequence[Suggestion]], dict]:
+    def recorder(self, transcript: Transcript) -> Callable[[dict[str, str], Sequence[Suggestion]], dict[str, Any]]:
         """What gives the project's ``LEARNING`` record as a save writes it (before the learning
         runs): the fingerprint last learned from, and whether decisions may wait to be learned
         from. Call on the UI thread; what it returns runs where the save is written, with the
@@ -97,7 +101,7 @@ class LearningController(QObject):
         known = self._learned_digest if transcript is self._doc else None
         unchanged = self._unchanged(transcript)
 
-        def record(forms: dict[str, str], suggestions: Sequence[Suggestion]) -> dict:
+        def record(forms: dict[str, str], suggestions: Sequence[Suggestion]) -> dict[str, Any]:
             decided = any(s.state in (State.ACCEPTED, State.REJECTED) for s in suggestions)
             return {LEARNING: {"learned": known, "pending": (decided or bool(forms)) and not unchanged}}
         return record
@@ -124,7 +128,7 @@ class LearningController(QObject):
         known = self._learned_digest if transcript is self._doc else None
         loader = self.loader
 
-        def work(report) -> _Learned:
+        def work(report: Callable[[Any], None]) -> _Learned:
             nonlocal tokens, suggestions
             try:
                 # its objects for 100,000 words set off full collections (13-30 ms, the GIL held)
@@ -136,7 +140,7 @@ class LearningController(QObject):
                 # records, freed at once on the UI thread (30-40 ms at 100,000 words).
                 tokens = suggestions = None
 
-        def learn(_report) -> _Learned:
+        def learn(_report: Callable[[Any], None]) -> _Learned:
             import time
 
             from editor.restore.learn import Adaptation, common_words

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from collections.abc import Callable
 from typing import cast
 
 from PySide6.QtCore import QEvent, Signal
@@ -28,12 +29,13 @@ from PySide6.QtGui import QAction, QCloseEvent, QIcon
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from editor.core import process
-from editor.core.document import Transcript
+from editor.core.document import Suggestion, Transcript
 from editor.core.errors import UserError
 from editor.core.formats import read_any
+from editor.core.recovery import Orphan
 from editor.core.paths import resource_path
 from editor.core.settings import Settings
-from editor.gui import opening, recovery
+from editor.gui import hotkeys, opening, recovery
 from editor.gui.dialogs import FindBar, SettingsDialog
 from editor.gui.fonts import font_advice
 from editor.gui.disposal import Disposer
@@ -79,6 +81,15 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
     autosaved = Signal(str)  # path of the recovery file
     project_saved = Signal(str)  # path of the project, once written (``save``)
     project_save_failed = Signal(str)  # why a save could not be written
+
+    # made by window_menus.build_menus
+    recent_menu: QMenu
+    view_menu: QMenu
+    undo_action: QAction
+    redo_action: QAction
+    order_action: QAction
+    accept_confident_action: QAction
+    keep_author_action: QAction
 
     def __init__(self, settings: Settings | None = None, *, interactive: bool | None = None,
                  parent: QWidget | None = None) -> None:
@@ -194,7 +205,8 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.transcript_opened.connect(self._check_fonts)
         t.words_added.connect(self._check_arriving_fonts)
 
-    def add_action(self, menu: QMenu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+    def add_action(self, menu: QMenu, text: str, slot: Callable[[], object],
+                   shortcut: hotkeys.Shortcut | None = None, tip: str = "") -> QAction:
         """A menu command of this window (see ``window_menus.add_action``)."""
         return add_action(self, menu, text, slot, shortcut, tip)
 
@@ -354,7 +366,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
                                        "next suggestion")
         self.panel.set_reviewing(reviewing)
 
-    def _show_review_mode(self, current) -> None:
+    def _show_review_mode(self, current: Suggestion | None) -> None:
         """In review mode, whether Enter and Delete act: only while a suggestion is selected."""
         if self.view.reviewing:
             self.mode_label.setText("Reviewing: Enter accepts, Delete rejects" if current is not None
@@ -367,7 +379,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
                                      "the list shows" if band else "Tab and Shift+Tab go to every pending "
                                      "suggestion", 5000)
 
-    def _go_to(self, suggestion) -> None:
+    def _go_to(self, suggestion: Suggestion) -> None:
         self.view.set_current(suggestion)
         self.view.setFocus()
 
@@ -461,7 +473,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         True when one was restored."""
         return recovery.offer(self, opening)
 
-    def recover(self, orphan) -> bool:
+    def recover(self, orphan: Orphan) -> bool:
         """Open a recovery file (a ``recovery.Orphan``) as this session's unsaved work."""
         try:
             doc = read_any(orphan.data, allow_empty=True)  # work whose every word was deleted

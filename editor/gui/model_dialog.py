@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -30,6 +32,11 @@ from editor.core.progress import format_eta
 from editor.gui.background import BackgroundOp
 from editor.gui.language_dialog import describe_model
 
+if TYPE_CHECKING:
+    from editor.asr.catalogue import Catalogue, CatalogueEntry
+    from editor.asr.download import DownloadProgress
+    from editor.asr.models import ModelInfo
+
 _STEPS = 1000
 _PHASES = {"download": "Downloading", "verify": "Checking", "extract": "Unpacking"}
 
@@ -50,8 +57,8 @@ class ModelDialog(QDialog):
     download_ended = Signal(str)
     refreshed = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None, *, catalogue=None,
-                 dest_dir: str | os.PathLike[str] | None = None, in_use=None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, catalogue: Catalogue | None = None,
+                 dest_dir: str | os.PathLike[str] | None = None, in_use: ModelInfo | None = None) -> None:
         super().__init__(parent)
         from editor.asr.catalogue import MODEL_LIST_URL, load_catalogue
         from editor.asr.models import models_dir
@@ -60,15 +67,15 @@ class ModelDialog(QDialog):
         self.resize(640, 480)
         self.catalogue = catalogue if catalogue is not None else load_catalogue()
         self.dest_dir = Path(dest_dir) if dest_dir is not None else models_dir()
-        self.model = None  # ModelInfo, once chosen
+        self.model: ModelInfo | None = None  # once chosen
         self.status = ""
         self.list_url = MODEL_LIST_URL
         self._cancel: threading.Event | None = None
         self._op: BackgroundOp | None = None
         self._refreshing = False
-        self._entries: list = []
+        self._entries: list[CatalogueEntry] = []
         self.in_use = in_use  # the ModelInfo recordings are transcribed with now, if any
-        self.installed_models: list = []
+        self.installed_models: list[ModelInfo] = []
 
         intro = QLabel("Transcribing needs a speech model for the language of the recording. "
                        "Download one (small models suit a laptop), or choose a model folder "
@@ -198,7 +205,7 @@ class ModelDialog(QDialog):
     def downloading(self) -> bool:
         return self._op is not None
 
-    def visible_entries(self) -> list:
+    def visible_entries(self) -> list[CatalogueEntry]:
         return [e for row, e in enumerate(self._entries) if not self.table.isRowHidden(row)]
 
     def _apply_filter(self, text: str) -> None:
@@ -214,7 +221,7 @@ class ModelDialog(QDialog):
                 return
         raise KeyError(name)
 
-    def selected_entry(self):
+    def selected_entry(self) -> CatalogueEntry | None:
         rows = self.table.selectionModel().selectedRows()
         return self._entries[rows[0].row()] if rows else None
 
@@ -232,7 +239,7 @@ class ModelDialog(QDialog):
         return BackgroundOp(self, lambda report: refresh_catalogue(url)) \
             .success(self._refreshed).failure(self._refresh_failed).run()
 
-    def _refreshed(self, catalogue) -> None:
+    def _refreshed(self, catalogue: Catalogue) -> None:
         chosen = self.selected_entry()
         self._refreshing = False
         self.catalogue = catalogue
@@ -261,7 +268,7 @@ class ModelDialog(QDialog):
         self.cancel_button.setText("Stop download" if busy else "Cancel")
 
     # -- downloading -------------------------------------------------------------------------------
-    def download(self, entry=None) -> BackgroundOp | None:
+    def download(self, entry: CatalogueEntry | None = None) -> BackgroundOp | None:
         """Fetch ``entry`` (default: the selected one) in the background; the dialog is accepted
         when the model is in place."""
         from editor.asr.download import download_model
@@ -275,7 +282,7 @@ class ModelDialog(QDialog):
         self.progress.show()
         self.message.setText(f"Connecting to {entry.url.split('/')[2]}…")
 
-        def work(report):
+        def work(report: Callable[[Any], None]) -> ModelInfo:
             return download_model(entry, dest, on_progress=report, cancel=cancel)
 
         self._op = BackgroundOp(self, work).progress(self._progressed) \
@@ -288,7 +295,7 @@ class ModelDialog(QDialog):
         if self._cancel is not None:
             self._cancel.set()
 
-    def _progressed(self, p) -> None:
+    def _progressed(self, p: DownloadProgress) -> None:
         phase = _PHASES.get(p.phase, p.phase)
         if p.fraction is None:
             self.progress.setRange(0, 0)
@@ -302,7 +309,7 @@ class ModelDialog(QDialog):
         else:
             self.message.setText(f"{phase}…")
 
-    def _downloaded(self, info) -> None:
+    def _downloaded(self, info: ModelInfo) -> None:
         self._op = None
         self.status = "done"
         self.progress.setRange(0, _STEPS)

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from editor.core import process
+from editor.core.document import Transcript
 from editor.core.errors import UserError
 from editor.core.formats import read_any
 from editor.gui.background import BackgroundOp
@@ -40,7 +41,7 @@ def needs_background(path: Path) -> bool:
     return not stat.S_ISREG(st.st_mode) or st.st_size > BACKGROUND_BYTES
 
 
-def _read(path: Path):
+def _read(path: Path) -> Transcript:
     """The document, with its proposed paragraph breaks (see ``Transcript.suggest_paragraphs``):
     placing them over 100,000 words running on is 10-30 ms better spent here than on the UI thread."""
     doc = read_any(path)
@@ -114,7 +115,7 @@ class Opener(QObject):
             dialog.close()
             dialog.deleteLater()
 
-    def _opened(self, job: int, path: Path, doc) -> None:
+    def _opened(self, job: int, path: Path, doc: Transcript) -> None:
         if job != self._job:
             return  # cancelled, or another file asked for since
         self._close()

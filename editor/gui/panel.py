@@ -6,6 +6,7 @@ from __future__ import annotations
 import heapq
 import html
 import time
+from collections.abc import Iterator
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QPainter, QPixmap, QTextCharFormat, QTextCursor, QTextDocument
@@ -264,7 +265,7 @@ class QtSuggestionList(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(250)
         self._timer.timeout.connect(self._refresh_in_slices)
-        self._scan = None  # the refresh under way, a slice per turn of the event loop
+        self._scan: Iterator[bool] | None = None  # the refresh under way, a slice per turn of the event loop
         self._again = False
         self.show_current(None)
         self.set_transcript(transcript)
@@ -355,10 +356,11 @@ class QtSuggestionList(QWidget):
                 return
         QTimer.singleShot(0, self, self._scan_slice)
 
-    def _scanner(self):
+    def _scanner(self) -> Iterator[bool]:
         """Yields True per slice of suggestions looked at; shows the result at the end."""
         worked = 0.0
         doc = self._transcript
+        assert doc is not None, "a scan starts only with a transcript"
         band = self.band
         ids = doc.suggested_token_ids()  # a snapshot, as edits may come between slices
         worst: list[tuple[float, int, Suggestion]] = []  # the LIST_LIMIT least confident, max-heap

@@ -102,9 +102,9 @@ class PlaybackController(QObject):
                 if self.interactive:  # after the window has shown the text
                     QTimer.singleShot(0, self, lambda: self._offer_to_locate(doc))
             return
-        if self.bar is None:
-            self._build(self.make_player() if self.make_player is not None else None)
         bar = self.bar
+        if bar is None:
+            bar = self._build(self.make_player() if self.make_player is not None else None)
         bar.show()
         bar.open_audio(path)
 
@@ -135,7 +135,7 @@ class PlaybackController(QObject):
     def play_from_token(self, index: int) -> None:
         """Play from the start of token ``index`` (Ctrl+click on a word)."""
         doc = self.session.transcript
-        if self.player is None or self.player.audio is None or not 0 <= index < len(doc):
+        if self.bar is None or self.player is None or self.player.audio is None or not 0 <= index < len(doc):
             return
         start = doc[index].start
         if start is None:

@@ -8,13 +8,15 @@ is shown: Esc play/pause, F1/F2 skip back/forward, F3/F4 slower/faster.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
+from psygnal import SignalInstance
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QMouseEvent
 from PySide6.QtWidgets import (QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QSlider, QStyle,
                                QToolButton, QWidget)
 
-from editor.audio import MAX_SPEED, MIN_SPEED, Player
+from editor.audio import MAX_SPEED, MIN_SPEED, PcmAudio, Player
 from editor.gui import hotkeys
 from editor.gui.background import BackgroundOp
 
@@ -138,7 +140,7 @@ class QtPlayerBar(QWidget):
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
 
-        self._connections = [(player.state_changed, self._state_changed),
+        self._connections: list[tuple[SignalInstance, Callable[..., None]]] = [(player.state_changed, self._state_changed),
                              (player.speed_changed, self._speed_changed),
                              (player.audio_changed, self._audio_changed)]
         for signal, slot in self._connections:
@@ -147,7 +149,7 @@ class QtPlayerBar(QWidget):
         self._audio_changed()
 
     # -- building ----------------------------------------------------------------------------------
-    def _button(self, icon: QStyle.StandardPixmap, tip: str, slot) -> QToolButton:
+    def _button(self, icon: QStyle.StandardPixmap, tip: str, slot: Callable[[], object]) -> QToolButton:
         button = QToolButton()
         button.setIcon(self.style().standardIcon(icon))
         button.setToolTip(tip)
@@ -155,7 +157,7 @@ class QtPlayerBar(QWidget):
         button.clicked.connect(slot)
         return button
 
-    def _shortcut(self, text: str, key, slot) -> QAction:
+    def _shortcut(self, text: str, key: hotkeys.Shortcut, slot: Callable[[], object]) -> QAction:
         action = QAction(text, self)
         action.setShortcuts(hotkeys.sequences(key))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)  # while the bar is shown
@@ -185,7 +187,7 @@ class QtPlayerBar(QWidget):
         self._load_id += 1
         self.player.set_audio(None)
 
-    def _decoded(self, audio, path: str, load_id: int) -> None:
+    def _decoded(self, audio: PcmAudio, path: str, load_id: int) -> None:
         if load_id != self._load_id:
             return
         self.player.set_audio(audio)
@@ -294,9 +296,9 @@ class QtPlayerBar(QWidget):
             self.timer.stop()
 
 
-def _disconnecter(connections):
+def _disconnecter(connections: list[tuple[SignalInstance, Callable[..., None]]]) -> Callable[..., None]:
     """A slot for ``destroyed`` that holds no reference to the widget itself."""
-    def disconnect(*_args) -> None:
+    def disconnect(*_args: object) -> None:
         for signal, slot in connections:
             try:
                 signal.disconnect(slot)

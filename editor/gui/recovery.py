@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.core.document import Transcript
 from editor.core.errors import UserError
 from editor.core.paths import recovery_dir
 from editor.core.recovery import (DocumentTracker, Orphan, RecoverySlot, RecoveryState,
@@ -57,7 +59,7 @@ class Autosaver(QObject):
     saved = Signal(str)  # path of the recovery file
     failed = Signal(str)  # why an autosave could not be written
 
-    def __init__(self, window, folder: Path | None = None, *, give_way: Callable[[], float] | None = None) -> None:
+    def __init__(self, window: Any, folder: Path | None = None, *, give_way: Callable[[], float] | None = None) -> None:
         super().__init__(window)
         self._window = window
         self.slot = RecoverySlot.claim(folder or recovery_dir())
@@ -117,10 +119,10 @@ class Autosaver(QObject):
             return
         self._run(self.slot.write)
 
-    def _opened(self, _doc=None) -> None:
+    def _opened(self, _doc: Transcript | None = None) -> None:
         self._priming.start()  # prime, soon
 
-    def prime(self, doc=None) -> None:
+    def prime(self, doc: Transcript | None = None) -> None:
         """A long transcript was opened: write its runs of words ahead (in the background), so
         the first autosave after an edit is as quick as the others. Waits while a restoration
         pass or a bulk step runs: what it writes would be out of date at once, and its encoding
@@ -143,7 +145,7 @@ class Autosaver(QObject):
         restoration = getattr(window, "restoration", None)
         return bool(getattr(restoration, "running", False) or getattr(window, "bulk_running", False))
 
-    def _run(self, write_with) -> None:
+    def _run(self, write_with: Callable[[RecoveryState, int], bool]) -> None:
         """Capture the document (only what changed since the last capture) and hand it to
         ``write_with`` (the slot's write or prime) on a pool thread."""
         window = self._window
@@ -159,7 +161,7 @@ class Autosaver(QObject):
         announce = write_with != self.slot.prime  # written ahead is not autosaved: no offer
         self._writing = True
 
-        def write(_report) -> tuple[bool, float]:
+        def write(_report: Callable[[Any], None]) -> tuple[bool, float]:
             began = time.perf_counter()
             done = write_with(state, generation)
             return done and announce, time.perf_counter() - began
@@ -255,7 +257,9 @@ class RecoveryDialog(QDialog):
             self.table.addTopLevelItem(item)
         for column in range(3):
             self.table.resizeColumnToContents(column)
-        self.table.setCurrentItem(self.table.topLevelItem(0))
+        first = self.table.topLevelItem(0)
+        if first is not None:
+            self.table.setCurrentItem(first)
         self.table.itemDoubleClicked.connect(lambda *_: self.restore())
         layout.addWidget(self.table)
         buttons = QDialogButtonBox()
@@ -304,7 +308,7 @@ class RecoveryDialog(QDialog):
             self.reject()
 
 
-def offer(window, opening: str | None = None) -> bool:
+def offer(window: Any, opening: str | None = None) -> bool:
     """At start: offer the recovery files of sessions that are gone. True when one was restored.
 
     Only where a person can answer (``window.interactive``); otherwise the files stay for later.

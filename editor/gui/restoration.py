@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -141,7 +141,7 @@ class RestorationController(QObject):
         self._armed = 0.0  # when the pump was started (perf_counter)
         self._learned: bool | None = None
         self._told: set[str] = set()  # the notes said for this transcript
-        self.after_slice = None  # callable run at the end of a slice (the view redraws there)
+        self.after_slice: Callable[[], object] | None = None  # callable run at the end of a slice (the view redraws there)
 
     @property
     def running(self) -> bool:

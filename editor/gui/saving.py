@@ -58,7 +58,7 @@ class ProjectSaver(QObject):
     written = Signal(object)  # SaveJob with its result
     failed = Signal(object)  # SaveJob with its error
 
-    def __init__(self, window, *, give_way: Callable[[], float] | None = None) -> None:
+    def __init__(self, window: Any, *, give_way: Callable[[], float] | None = None) -> None:
         super().__init__(window)
         self._window = window
         self._give_way = give_way  # the window's turns: the encoding rests while one runs
@@ -139,7 +139,7 @@ class ProjectSaver(QObject):
         job = self._job = SaveJob(target, doc, doc.revision, doc.history.checkpoint())
         self.last_capture_s = time.perf_counter() - began
 
-        def write(_report) -> None:
+        def write(_report: Callable[[Any], None]) -> None:
             try:
                 job.result = writer.write(state, target, extra=extra)
             except BaseException as err:  # noqa: BLE001 — said on the UI thread, never lost

@@ -19,13 +19,15 @@ class StatusBar(QStatusBar):
         self._shown = ""  # as shown, elided when it did not fit
         self.messageChanged.connect(self._message_changed)
 
-    def addPermanentWidget(self, widget: QWidget, stretch: int = 0) -> None:
+    def addPermanentWidget(self, widget: QWidget, stretch: int | None = 0) -> None:
         self._permanent.append(widget)
         super().addPermanentWidget(widget, stretch)
 
     def room(self) -> int:
         """Pixels a message has, left of the permanent widgets shown."""
-        taken = sum(w.sizeHint().width() + self.layout().spacing() for w in self._permanent if w.isVisible())
+        layout = self.layout()  # a status bar always has one
+        spacing = layout.spacing() if layout is not None else 0
+        taken = sum(w.sizeHint().width() + spacing for w in self._permanent if w.isVisible())
         return self.width() - taken - _SPARE
 
     def _fitted(self, text: str) -> str:
@@ -34,7 +36,7 @@ class StatusBar(QStatusBar):
             return text
         return self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
 
-    def showMessage(self, text: str, timeout: int = 0) -> None:
+    def showMessage(self, text: str, timeout: int | None = 0) -> None:
         self._full = text
         self._shown = self._fitted(text)
         super().showMessage(self._shown, timeout)

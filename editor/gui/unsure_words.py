@@ -8,8 +8,11 @@ suggestion colours) without changing them, and cost nothing while the toggle is 
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextBlock, QTextCharFormat
+from PySide6.QtWidgets import QMenu
 
 from editor.gui import hotkeys
 
@@ -24,13 +27,13 @@ class UnsureWordsHighlighter(QSyntaxHighlighter):
     event loop instead.
     """
 
-    def __init__(self, view, threshold: float) -> None:
-        super().__init__(None)
+    def __init__(self, view: Any, threshold: float) -> None:
+        super().__init__(None)  # type: ignore[call-overload]  # Qt takes no document; the stubs say one
         self.view = view
         self.threshold = threshold
-        self.format = QTextCharFormat()
-        self.format.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
-        self.format.setUnderlineColor(QColor(UNSURE_COLOUR))
+        self.unsure_format = QTextCharFormat()
+        self.unsure_format.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
+        self.unsure_format.setUnderlineColor(QColor(UNSURE_COLOUR))
         self._later: list[QTextBlock] = []
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -57,7 +60,7 @@ class UnsureWordsHighlighter(QSyntaxHighlighter):
             if conf is not None and conf < self.threshold:
                 word = at + len(sep)
                 if word >= start and word + len(surface) <= end:
-                    self.setFormat(word - start, len(surface), self.format)
+                    self.setFormat(word - start, len(surface), self.unsure_format)
 
     def _catch_up(self) -> None:
         blocks, self._later = self._later, []
@@ -71,7 +74,7 @@ class UnsureWordsHighlighter(QSyntaxHighlighter):
 class UnsureWords(QObject):
     """The View menu's toggle (``appearance.underline_unsure``) and the highlighter it switches."""
 
-    def __init__(self, window, menu) -> None:
+    def __init__(self, window: Any, menu: QMenu) -> None:
         super().__init__(window)
         self.window = window
         settings = window.settings.appearance
@@ -84,7 +87,7 @@ class UnsureWords(QObject):
 
     @property
     def on(self) -> bool:
-        return self.window.settings.appearance.underline_unsure
+        return bool(self.window.settings.appearance.underline_unsure)
 
     def toggle(self) -> None:
         self.window.settings.set("appearance.underline_unsure", not self.on)

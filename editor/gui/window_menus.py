@@ -12,8 +12,8 @@ from editor.gui import hotkeys
 from editor.gui.encoding import reopen_with_encoding
 
 
-def add_action(window: QWidget, menu: QMenu, text: str, slot: Callable[[], object], shortcut=None,
-               tip: str = "") -> QAction:
+def add_action(window: QWidget, menu: QMenu, text: str, slot: Callable[[], object],
+               shortcut: hotkeys.Shortcut | None = None, tip: str = "") -> QAction:
     """A menu command that also works by its shortcut while the menu is closed."""
     action = QAction(text, window)
     if shortcut is not None:

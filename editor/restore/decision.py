@@ -167,4 +167,5 @@ def temper(p: np.ndarray, temperature: float) -> np.ndarray:
     else:
         q = np.power(np.clip(p, 1e-12, 1.0), 1.0 / temperature)
         q = q / q.sum(1, keepdims=True)
-    return np.clip(q, 0.0, 1.0)
+    out: np.ndarray = np.clip(q, 0.0, 1.0)  # numpy types clip of an untyped array as Any
+    return out

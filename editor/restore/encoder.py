@@ -14,7 +14,7 @@ K = 7 marks.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import re
 
@@ -25,6 +25,9 @@ from torch import nn
 from editor.restore.crf import CRF
 from editor.restore.labels import N_CASE, N_PUNCT
 from editor.restore.pieces import Pieces
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FAMILY = "encoder-bilstm-crf"
 
@@ -144,7 +147,7 @@ class EncoderBiLSTMCRF(nn.Module):
     #: the WordPiece tokenizer the encoder was trained with (set when a model directory or run is read)
     pieces: Pieces | None = None
     #: window words -> joint marginals, kept while a model is tuned on dev (None: nothing kept)
-    window_cache: dict[tuple[str, ...], object] | None = None
+    window_cache: dict[tuple[str, ...], np.ndarray] | None = None
 
     def __init__(self, cfg: EncoderConfig) -> None:
         super().__init__()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import torch
@@ -15,18 +15,22 @@ from editor.restore.chunks import merge_weighted, plan_chunks
 from editor.restore.decision import (boost_sentence_ends, decide_jointly, decision_scales, end_with_sentence_end,
                                     settle_case, temper)
 from editor.restore.labels import CASE_CLASSES, N_CASE, N_PUNCT, PERIOD_IN_LOWER, PUNCT_MARKS, apply_case
+from editor.restore.encoder import EncoderBiLSTMCRF
 from editor.restore.model import BiLSTMCRF
 from editor.restore.package import load_model_dir
-from editor.restore.prediction import Cancelled, LanguageCheck, WordPrediction
+from editor.restore.prediction import Cancel, CancelFlag, Cancelled, LanguageCheck, WordPrediction
 from editor.restore.schedule import batches, final_regions
 from editor.restore.vocab import Vocab
 from editor.restore.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, windows_for
 
+if TYPE_CHECKING:
+    from editor.restore.learn import Adaptation
 
-def _is_cancelled(cancel) -> bool:
+
+def _is_cancelled(cancel: Cancel) -> bool:
     if cancel is None:
         return False
-    if hasattr(cancel, "is_set"):
+    if isinstance(cancel, CancelFlag):  # has is_set: an Event
         return bool(cancel.is_set())
     return bool(cancel())
 
@@ -50,7 +54,7 @@ class Restorer:
     >>> [p.text + p.punct for p in r.restore("hello there how are you".split())]
     """
 
-    def __init__(self, model: BiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], settings: dict,
+    def __init__(self, model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], settings: dict[str, Any],
                  device: torch.device, name: str = "model", names: frozenset[str] | None = None) -> None:
         self.model = model.to(device).eval()
         self.vocab = vocab
@@ -90,14 +94,14 @@ class Restorer:
         self.windows_per_batch = 256 if device.type == "cuda" else 64
         self._lock = threading.Lock()
         # what was learned from the person's reviews (editor.restore.learn); None: the model alone
-        self.adaptation = None
+        self.adaptation: Adaptation | None = None
         self._model_lexicon = lexicon
 
     @classmethod
     def load(cls, path: str | None = None, device: str = "auto") -> Restorer:
         return load_model_dir(path, resolve_device(device), cls)
 
-    def adapt(self, adaptation) -> None:
+    def adapt(self, adaptation: Adaptation | None) -> None:
         """Use what was learned from reviews (an `editor.restore.learn.Adaptation`: remembered case
         forms, marks between word pairs, a class bias) in later restorations; None: the model alone.
         The person's forms come before the model's own lexicon."""
@@ -182,7 +186,7 @@ class Restorer:
 
     # ---------------------------------------------------------------- restore
     def restore(self, words: Sequence[str], on_chunk: Callable[[int, int, list[WordPrediction]], None] | None = None,
-                cancel=None, priority: tuple[int, int] | None = None,
+                cancel: Cancel = None, priority: tuple[int, int] | None = None,
                 paragraph_starts: Iterable[int] = (), pause: Callable[[], object] | None = None
                 ) -> list[WordPrediction]:
         """Predictions for every word, computed over overlapping windows batched together.

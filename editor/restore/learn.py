@@ -15,10 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from editor.restore.labels import CASE_INDEX, N_CASE, N_PUNCT, PUNCT_INDEX, case_of
+
+if TYPE_CHECKING:
+    from editor.restore.encoder import EncoderBiLSTMCRF
+    from editor.restore.model import BiLSTMCRF
+    from editor.restore.vocab import Vocab
 
 #: How strongly a remembered case form or a remembered mark between two words moves the odds
 #: (multiplies them). Chosen on the even-numbered dev talks (see `tune_strengths`), reported on
@@ -42,7 +48,7 @@ COMMON_WORDS = 2000
 HEAD_STEPS, HEAD_LR, HEAD_PENALTY = 40, 2e-3, 1.0
 
 
-def common_words(vocab) -> frozenset[str]:
+def common_words(vocab: Vocab) -> frozenset[str]:
     """The `COMMON_WORDS` most frequent words of a model's vocabulary (after padding and unknown)."""
     return frozenset(vocab.words[2 : 2 + COMMON_WORDS])
 
@@ -136,7 +142,7 @@ class Adaptation:
                 corrected.add((a.word, b.word))
         pair_marks = {p: next(iter(m)) for p, m in pairs.items() if len(m) == 1 and p in corrected}
         rows = [k for k in range(len(decisions)) if seen[k]]
-        out = cls(case_forms=case_forms, pair_marks=pair_marks, context_forms=context_forms,  # type: ignore[arg-type]
+        out = cls(case_forms=case_forms, pair_marks=pair_marks, context_forms=context_forms,
                   words=len(rows))
         if bias and joint is not None and rows:
             if len(joint) != len(decisions):
@@ -203,7 +209,7 @@ class Adaptation:
         return j.reshape(len(words), -1).astype(np.float32)
 
     # ------------------------------------------------------------------ storing
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"punct_bias": [round(float(x), 6) for x in self.punct_bias],
                 "case_bias": [round(float(x), 6) for x in self.case_bias],
                 "case_forms": dict(sorted(self.case_forms.items())),
@@ -212,7 +218,7 @@ class Adaptation:
                 "words": self.words}
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> Adaptation:
+    def from_dict(cls, data: Mapping[str, Any]) -> Adaptation:
         """The inverse of `to_dict`; a ValueError names what is wrong."""
         if not isinstance(data, Mapping):
             raise ValueError("an adaptation is a JSON object")
@@ -248,8 +254,9 @@ class Adaptation:
                    {(a, b): m for a, b, m in pairs}, {(a, b): f for a, b, f in contexts}, words=words)
 
 
-def adapt_head(model, vocab, words: Sequence[str], gold: np.ndarray, *, steps: int = HEAD_STEPS,
-               lr: float = HEAD_LR, penalty: float = HEAD_PENALTY, window: int = 120):
+def adapt_head(model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, words: Sequence[str], gold: np.ndarray, *,
+               steps: int = HEAD_STEPS, lr: float = HEAD_LR, penalty: float = HEAD_PENALTY,
+               window: int = 120) -> BiLSTMCRF | None:
     """A copy of `model` whose output layer (the heads: 2*hidden -> marks + case) is nudged towards
     the reviewed words' labels `gold` (joint indices). Only a delta on that one layer is trained,
     pulled towards 0 by `penalty`; the recurrent network, the embeddings and the CRF's transitions
@@ -259,8 +266,9 @@ def adapt_head(model, vocab, words: Sequence[str], gold: np.ndarray, *, steps: i
     import torch
 
     from editor.restore.labels import N_PUNCT as NP
+    from editor.restore.model import BiLSTMCRF
 
-    if not getattr(model, "separate", False) or len(words) == 0:
+    if not isinstance(model, BiLSTMCRF) or not model.separate or len(words) == 0:
         return None
     wid, cid = vocab.encode(list(words))
     n = len(words)
@@ -303,7 +311,7 @@ def adapt_head(model, vocab, words: Sequence[str], gold: np.ndarray, *, steps: i
               * mask_t.reshape(-1)).sum()
         loss = (lp + lc) / count + penalty * (dw.pow(2).sum() + db.pow(2).sum())
         opt.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
         opt.step()
     adapted = copy.deepcopy(model)
     with torch.no_grad():

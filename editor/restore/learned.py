@@ -13,11 +13,17 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from editor.restore.labels import END_MARKS
 from editor.restore.learn import Adaptation, Decision, common_words
+
+if TYPE_CHECKING:
+    from editor.core.document import Transcript
+    from editor.core.records import Kind, Suggestion, Token
+    from editor.restore.inference import Restorer
 
 #: A document's metadata extra names the profile the person chose for it here (any language or speakers).
 CHOSEN = "learned_profile"
@@ -77,7 +83,7 @@ def load_learned(key: str) -> Adaptation | None:
 
 
 def save_learned(key: str, adaptation: Adaptation, label: str = "",
-                 sources: Mapping[str, Mapping] | None = None) -> None:
+                 sources: Mapping[str, Mapping[str, Any]] | None = None) -> None:
     """Keep `adaptation` for `key`; `sources`: what each reviewed document taught on its own (see
     `remember_review`), kept beside it so that saving a document again replaces its share."""
     from editor.core.atomic import atomic_write
@@ -86,7 +92,7 @@ def save_learned(key: str, adaptation: Adaptation, label: str = "",
     atomic_write(_path(key), (json.dumps(data, ensure_ascii=False) + "\n").encode())
 
 
-def _sources(key: str) -> dict[str, dict]:
+def _sources(key: str) -> dict[str, dict[str, Any]]:
     """Each reviewed document's own adaptation kept in profile `key` (a profile from before they
     were kept apart counts as one earlier review); damaged or missing: none."""
     try:
@@ -129,7 +135,7 @@ def reset_learned() -> int:
     return n
 
 
-def adaptation_for(transcript, *, lexicon: bool = True, learned: bool = False,
+def adaptation_for(transcript: Transcript, *, lexicon: bool = True, learned: bool = False,
                    profile: str | None = None) -> Adaptation:
     """What to apply when restoring `transcript`: the user lexicon (unless `lexicon` is False) and
     the project's own lexicon, and with `learned` the adaptation kept for the transcript's language
@@ -140,7 +146,7 @@ def adaptation_for(transcript, *, lexicon: bool = True, learned: bool = False,
                            profile=profile)
 
 
-def adaptation_from(extra: Mapping, language: str | None, speakers: Iterable[str | None], *,
+def adaptation_from(extra: Mapping[str, Any], language: str | None, speakers: Iterable[str | None], *,
                     lexicon: bool = True, learned: bool = False, profile: str | None = None,
                     notes: list[str] | None = None) -> Adaptation:
     """`adaptation_for` from a document's parts (safe to call off the UI thread with copies). A
@@ -190,7 +196,7 @@ def _instead_of_chosen(err: ValueError, language: str | None, speakers: Sequence
 
 
 # ------------------------------------------------------------------------------------ a review
-def reviewed_decisions(doc) -> tuple[int, list[Decision], list[bool]]:
+def reviewed_decisions(doc: Transcript) -> tuple[int, list[Decision], list[bool]]:
     """The stretch of `doc` (an editor.core Transcript) the person reviewed, as `Decision`s: from
     the first word they decided on to the last. Words whose suggestion still waits are in the
     stretch but flagged not reviewed; a word without a suggestion is as Stet proposed it (the model
@@ -198,18 +204,18 @@ def reviewed_decisions(doc) -> tuple[int, list[Decision], list[bool]]:
     return reviewed_decisions_in(doc.tokens, suggestions_snapshot(doc))
 
 
-def suggestions_snapshot(doc) -> list:
+def suggestions_snapshot(doc: Transcript) -> list[Suggestion]:
     """`doc`'s suggestions, copied (a list of the frozen records, in no order): with its tokens (an
     immutable tuple), what `reviewed_decisions_in` reads on a worker thread while the person goes on."""
     return list(doc.iter_suggestions())
 
 
-def reviewed_decisions_in(tokens: Sequence, snapshot: Sequence) -> tuple[int, list[Decision], list[bool]]:
+def reviewed_decisions_in(tokens: Sequence[Token], snapshot: Sequence[Suggestion]) -> tuple[int, list[Decision], list[bool]]:
     """`reviewed_decisions` of a document's tokens and its `suggestions_snapshot`."""
     from editor.core.document import Kind, State
     from editor.core.text import ends_sentence, split_opening
 
-    suggestions: dict[int, dict] = {}
+    suggestions: dict[int, dict[Kind, Suggestion]] = {}
     for s in snapshot:
         suggestions.setdefault(s.token_id, {})[s.kind] = s
     index = {t.id: i for i, t in enumerate(tokens)}
@@ -220,7 +226,7 @@ def reviewed_decisions_in(tokens: Sequence, snapshot: Sequence) -> tuple[int, li
     lo, hi = min(decided), max(decided) + 1
     out, flags = [], []
     proposed_end = lo == 0 or tokens[lo - 1].punct in END_MARKS
-    empty: Mapping = {}
+    empty: Mapping[Kind, Suggestion] = {}
     for i in range(lo, hi):
         t = tokens[i]
         lead, bare = split_opening(t.surface or t.word)
@@ -279,7 +285,7 @@ def bias_blocks(reviewed: Sequence[bool], most: int | None = None, block: int = 
     return joined
 
 
-def review_marginals(restorer, words: Sequence[str], reviewed: Sequence[bool] | None = None) -> np.ndarray:
+def review_marginals(restorer: Restorer, words: Sequence[str], reviewed: Sequence[bool] | None = None) -> np.ndarray:
     """(N, 28) joint marginals of a review's words where the mark bias needs them (`bias_blocks`,
     each read with some context around it); NaN rows elsewhere."""
     from editor.restore.labels import N_CASE as NC
@@ -296,7 +302,7 @@ def review_marginals(restorer, words: Sequence[str], reviewed: Sequence[bool] | 
     return out
 
 
-def learn_review(restorer, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
+def learn_review(restorer: Restorer, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
                  joint: np.ndarray | None = None) -> Adaptation:
     """What a review teaches: the same in the editor (after a save) and in the simulated review
     (`stet eval --simulate-review`). The mark bias is fitted on the marginals the model gives the

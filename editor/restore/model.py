@@ -7,6 +7,7 @@ Sizes: B batch, T words, C characters per word, K = 28 joint labels (7 marks x 4
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any, cast
 
 import torch
 from torch import nn
@@ -49,7 +50,7 @@ class ModelConfig:
         if self.heads not in ("joint", "separate"):
             raise ValueError(f"heads must be 'joint' or 'separate', not {self.heads!r}")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -100,10 +101,12 @@ class BiLSTMCRF(nn.Module):
         B, T = words.shape
         if char_feats is None:
             # shape: (B, T, char_filters)
+            chars = cast(torch.Tensor, chars)  # given whenever char_feats is not
             char_feats = self.char_cnn(chars.reshape(B * T, chars.size(2))).reshape(B, T, -1)
         x = self.drop(torch.cat([self.word_emb(words), char_feats], dim=2))
         h, _ = self.lstm(x)
-        return self.out(self.drop(h))
+        emissions: torch.Tensor = self.out(self.drop(h))
+        return emissions
 
     def loss(self, words: torch.Tensor, chars: torch.Tensor, labels: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Mean negative log-likelihood per word."""

@@ -21,7 +21,9 @@ import json
 import math
 import os
 import pickle
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import torch
 
@@ -34,6 +36,8 @@ from editor.restore.quant import dequantize_state, quantize_state
 from editor.restore.vocab import Vocab
 
 WORD_FAMILY = "bilstm-crf"
+#: What `load_model_dir` builds from a model directory (a `Restorer`).
+_Loaded = TypeVar("_Loaded")
 
 FORMAT_VERSION = 1
 FILES = ("weights.pt", "vocab.json", "lexicon.json", "config.json")
@@ -92,7 +96,7 @@ def verify_checksums(model_dir: Path) -> None:
             raise ModelError(f"{path}: checksum mismatch; the file is damaged or was changed, so Stet will not load it")
 
 
-def _read_json(path: Path) -> dict:
+def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError) as err:
@@ -102,7 +106,7 @@ def _read_json(path: Path) -> dict:
     return data
 
 
-def _number(value, where: str, low: float, high: float, *, above: bool = False,
+def _number(value: Any, where: str, low: float, high: float, *, above: bool = False,
             integer: bool = False) -> float:
     """A finite number (an int when ``integer``) in low..high (above ``low`` when ``above``)."""
     kind = "an integer" if integer else "a number"
@@ -118,14 +122,14 @@ def _number(value, where: str, low: float, high: float, *, above: bool = False,
     return value
 
 
-def _section(config: dict, key: str, where: str) -> dict:
+def _section(config: dict[str, Any], key: str, where: str) -> dict[str, Any]:
     value = config.get(key, {})
     if not isinstance(value, dict):
         raise ModelError(f"{where}: \"{key}\" must be an object, not {type(value).__name__}")
     return value
 
 
-def _scales(decision: dict, key: str, classes: tuple[str, ...], where: str) -> None:
+def _scales(decision: dict[str, Any], key: str, classes: tuple[str, ...], where: str) -> None:
     scales = decision.get(key, {})
     if not isinstance(scales, dict):
         raise ModelError(f"{where}: decision.{key} must be an object of class -> weight")
@@ -136,7 +140,7 @@ def _scales(decision: dict, key: str, classes: tuple[str, ...], where: str) -> N
         _number(weight, f"{where}: decision.{key}.{name}", 0.0, 1000.0)
 
 
-def validate_settings(config: dict, vocab: dict, lexicon: dict, where: str) -> None:
+def validate_settings(config: dict[str, Any], vocab: dict[str, Any], lexicon: dict[str, Any], where: str) -> None:
     """Every field of config.json that inference reads, and the vocabulary and lexicon, checked
     for type and range, so a tampered directory (checksums recomputed) is one ModelError line
     instead of a traceback or nonsense later."""
@@ -186,7 +190,7 @@ def shipped_models() -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / "config.json").is_file()) if root.is_dir() else []
 
 
-def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cls):
+def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cls: Callable[..., _Loaded]) -> _Loaded:
     """`path`: a model directory, the name of a shipped one (`stet-en-bilstm-crf`), or None (the default)."""
     model_dir = Path(path) if path is not None else default_model_dir()
     if path is not None and not model_dir.is_dir() and str(path) in shipped_models():
@@ -273,21 +277,22 @@ def read_names(model_dir: Path) -> frozenset[str] | None:
     return frozenset(names)
 
 
-def write_names(out_dir: Path, names: list[str], about: dict) -> None:
+def write_names(out_dir: Path, names: list[str], about: dict[str, Any]) -> None:
     """names.json: the names lexicon (sorted words) and how it was counted (`about`)."""
     (out_dir / "names.json").write_text(json.dumps({**about, "names": sorted(names)}, ensure_ascii=False, indent=0))
 
 
 def export_model(model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], out_dir: Path, *, name: str,
-                 decision: dict, calibration: dict, chunking: dict, metrics: dict, language: str | None = None,
-                 names: tuple[list[str], dict] | None = None) -> None:
+                 decision: dict[str, Any], calibration: dict[str, Any], chunking: dict[str, Any], metrics: dict[str, Any],
+                 language: str | None = None, names: tuple[list[str], dict[str, Any]] | None = None) -> None:
     """Write a model directory (float16 weights) and its checksums. `language`: that of the training
     text (the restorer refuses text that does not look like it); None: not checked. `names`: the
     names lexicon and how it was counted (names.json); None: none."""
     out_dir.mkdir(parents=True, exist_ok=True)
     if isinstance(model, EncoderBiLSTMCRF):  # large matrices in int8, one scale a row; the rest float16
         state = quantize_state(model.state_dict())
-        (out_dir / "tokenizer.json").write_text(model.pieces.tokenizer.to_str(), encoding="utf-8")
+        # an encoder trained or read from a directory carries its tokenizer (a None here is a bug)
+        (out_dir / "tokenizer.json").write_text(model.pieces.tokenizer.to_str(), encoding="utf-8")  # type: ignore[union-attr]
     else:
         state = {k: v.detach().to(torch.float16).contiguous() for k, v in model.state_dict().items()}
         (out_dir / "tokenizer.json").unlink(missing_ok=True)

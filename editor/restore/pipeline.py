@@ -22,7 +22,7 @@ from editor.core.errors import UserError
 
 if TYPE_CHECKING:
     from editor.restore.inference import Restorer
-    from editor.restore.prediction import WordPrediction
+    from editor.restore.prediction import Cancel, WordPrediction
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ class PassOutcome:
 
 def run_pass(restorer: Restorer, source: PassSource, settings: PassSettings = PassSettings(), *,
              on_region: Callable[[RestoredRegion], None] | None = None,
-             on_note: Callable[[str], None] | None = None, cancel: object = None,
+             on_note: Callable[[str], None] | None = None, cancel: Cancel = None,
              pause: Callable[[], object] | None = None, priority: tuple[int, int] | None = None,
              only: Collection[int] | None = None) -> PassOutcome:
     """Restore ``source``'s words with ``restorer``; see the module's note.

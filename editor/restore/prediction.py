@@ -3,7 +3,8 @@ exception a cancelled restoration raises. No torch or numpy needed to read them.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
 
 from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
 
@@ -14,6 +15,17 @@ Distribution = Any
 
 class Cancelled(Exception):
     """Restoration was cancelled; regions already reported through on_chunk stay valid."""
+
+
+@runtime_checkable
+class CancelFlag(Protocol):
+    """What can cancel a restoration: a `threading.Event` or anything with its `is_set`."""
+
+    def is_set(self) -> bool: ...
+
+
+#: A restoration's `cancel`: a flag, a callable (true: stop), or None (never cancelled).
+Cancel = CancelFlag | Callable[[], object] | None
 
 
 class WordPrediction:

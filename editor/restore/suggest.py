@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from editor.core.document import Kind, Suggestion, Token
 from editor.core.text import CLOSING_BRACKETS, CLOSING_QUOTES, ends_sentence, is_tag, split_opening
 from editor.restore.labels import PUNCT_MARKS, apply_case, mark_of
+from editor.restore.prediction import WordPrediction
 
 
 #: Case classes whose written form needs no lexicon, so the prediction's text is one of the surfaces.
@@ -81,7 +82,7 @@ def authors_own(punct: str) -> bool:
     return any(m in punct for m in _UNPREDICTED) or punct.strip() == "-"
 
 
-def rare_word(restorer) -> Callable[[str], bool]:
+def rare_word(restorer: object) -> Callable[[str], bool]:
     """A lowercase word -> whether it is rare for `restorer`'s model: a name of its names lexicon,
     a form of the lexicons, a word its vocabulary does not hold or holds past RARE_RANK. A capital
     an author wrote on such a word where no sentence starts is kept (make_suggestions' `rare`)."""
@@ -114,7 +115,7 @@ def authored(tokens: Sequence[Token]) -> tuple[bool, bool]:
     return marks, capitals
 
 
-def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: dict[str, str] | None = None, *,
+def make_suggestions(tokens: Sequence[Token], predictions: Sequence[WordPrediction], lexicon: dict[str, str] | None = None, *,
                      author_prior: dict[str, float] | None = None, free_lower: float = 0.02,
                      written: tuple[bool, bool] | None = None, mark_before: str | None = None,
                      follow_marks: bool | None = None, comma_capital: Callable[[str], bool] | None = None,
@@ -175,13 +176,13 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence, lexicon: di
         value = pred.punct if plain else with_mark(punct, pred.punct)
         if punct_prior > 0.0:
             probs = with_author_prior(probs, current, punct_prior)
-            value = max(probs, key=probs.get)
+            value = max(probs, key=probs.__getitem__)
             if (ends_sentence(current_mark(value)) and not ends_sentence(now)
                     and not _capital_follows(tokens, predictions, n + 1, lexicon, lower_prior)):
                 # A sentence end only with the capital it brings ("Jagger. we're" never): the
                 # author's lowercase word after it outweighed the model's capital, so the best mark
                 # that ends no sentence (decide_jointly's rule, with the author's evidence).
-                value = max((k for k in probs if not ends_sentence(current_mark(k))), key=probs.get,
+                value = max((k for k in probs if not ends_sentence(current_mark(k))), key=probs.__getitem__,
                             default=current)
         then = punct
         kept = (keep_author and bool(now)) or (punct_prior > 0.0 and authors_own(punct))
@@ -208,8 +209,8 @@ def _keeps_name(tok: Token, value: str, prev_then: str | None, rare: Callable[[s
             and rare(tok.word.lower()))
 
 
-def _capital_follows(tokens: Sequence[Token], predictions: Sequence, index: int, lexicon,
-                     case_prior: float) -> bool:
+def _capital_follows(tokens: Sequence[Token], predictions: Sequence[WordPrediction], index: int,
+                     lexicon: dict[str, str] | None, case_prior: float) -> bool:
     """Whether the word at `index` (the next one that is a word) would start a sentence as it
     should: it is capitalised already, or its likeliest capital form, with the author's evidence
     for the lowercase form written (`case_prior`), is likelier than the form as it stands. True past the
@@ -229,7 +230,7 @@ def _capital_follows(tokens: Sequence[Token], predictions: Sequence, index: int,
     return capital > surfaces.get(surface, 0.0)
 
 
-def _case_suggestion(tok: Token, pred, lexicon, case_prior: float, prev_then: str | None, free_lower: float,
+def _case_suggestion(tok: Token, pred: WordPrediction, lexicon: dict[str, str] | None, case_prior: float, prev_then: str | None, free_lower: float,
                      follow_marks: bool, comma_capital: Callable[[str], bool] | None = None) -> Suggestion | None:
     written = tok.surface or tok.word  # a Token's surface is always set (its word by default)
     lead, surface = split_opening(written)
@@ -238,12 +239,12 @@ def _case_suggestion(tok: Token, pred, lexicon, case_prior: float, prev_then: st
     if not lead and pred.text == surface and pred.case in _PLAIN_CASES:
         return None  # the model writes the word as it stands: no case suggestion to make
     surfaces = surface_probs(tok.word.lower(), pred.case_probs, lexicon)
-    best = pred.text if pred.text in surfaces else max(surfaces, key=surfaces.get)
+    best = pred.text if pred.text in surfaces else max(surfaces, key=surfaces.__getitem__)
     if case_prior > 0.0:
         if surface not in surfaces:
             return None  # a form the model cannot write (a brand's mixed case): the author's stands
         surfaces = with_author_prior(surfaces, surface, case_prior)
-        best = max(surfaces, key=surfaces.get)
+        best = max(surfaces, key=surfaces.__getitem__)
     if best == surface or surfaces.get(best, 0.0) <= surfaces.get(surface, 0.0):
         return None
     if follow_marks:

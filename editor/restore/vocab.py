@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -26,20 +27,20 @@ class Vocab:
         self._char_index = {c: i for i, c in enumerate(self.chars)}
 
     @classmethod
-    def build(cls, counts: Counter, size: int, min_char_count: int = 50, max_word_len: int = 16) -> Vocab:
+    def build(cls, counts: Counter[str], size: int, min_char_count: int = 50, max_word_len: int = 16) -> Vocab:
         words = ["<pad>", "<unk>"] + [w for w, _ in counts.most_common(size - 2)]
-        cc: Counter = Counter()
+        cc: Counter[str] = Counter()
         for w, n in counts.items():
             for ch in w:
                 cc[ch] += n
         chars = ["<pad>", "<unk>"] + sorted(c for c, n in cc.items() if n >= min_char_count)
         return cls(words, chars, max_word_len)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"words": self.words, "chars": self.chars, "max_word_len": self.max_word_len}
 
     @classmethod
-    def from_dict(cls, d: dict) -> Vocab:
+    def from_dict(cls, d: dict[str, Any]) -> Vocab:
         return cls(list(d["words"]), list(d["chars"]), int(d["max_word_len"]))
 
     def __contains__(self, word: object) -> bool:

@@ -74,8 +74,8 @@ def run_windows(model: BiLSTMCRF, word_ids: np.ndarray, char_ids: np.ndarray, pl
         joint = model.joint_marginals(torch.from_numpy(w).to(device), torch.from_numpy(c).to(device), mask_t)
     else:
         joint = model.joint_marginals(torch.from_numpy(w).to(device), None, mask_t, char_feats=char_features(w, c))
-    joint = joint.float().cpu().numpy()
-    return [joint[b, :L] for b, L in enumerate(lens)]
+    joint_np = joint.float().cpu().numpy()
+    return [joint_np[b, :L] for b, L in enumerate(lens)]
 
 
 class WordWindows:
