@@ -140,7 +140,8 @@ def settle_case(punct: np.ndarray, case: np.ndarray, no_lexicon: np.ndarray, fir
     case[:, 0] -= lacking
     case[:, cap_i] += lacking
     # moving mass can leave "lower" a rounding error below 0 (-8e-09 seen): still a probability
-    return np.clip(case, 0.0, 1.0)
+    settled: np.ndarray = np.clip(case, 0.0, 1.0)
+    return settled
 
 
 def boost_sentence_ends(punct: np.ndarray, odds: float, rows: np.ndarray | None = None) -> np.ndarray:

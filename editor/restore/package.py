@@ -44,7 +44,7 @@ FILES = ("weights.pt", "vocab.json", "lexicon.json", "config.json")
 #: Files a model directory may have (a model exported before them has none); checked when present.
 #: tokenizer.json: the encoder family's WordPiece tokenizer (required for that family).
 OPTIONAL_FILES = ("names.json", "tokenizer.json")
-DEFAULT_MODEL = "stet-en-bilstm-crf"
+DEFAULT_MODEL = "stet-en-minilm-bilstm-crf"
 #: the word model (fast, 15 MB): the encoder family borrows its vocabulary and lexicon when tuned
 WORD_MODEL = "stet-en-bilstm-crf"
 

@@ -41,7 +41,7 @@ def test_a_batch_writes_what_file_by_file_runs_write_and_a_bad_file_stops_nothin
     root, run = batch
     assert run.returncode == 1, run.stderr  # the empty file failed
     err = run.stderr
-    assert "empty.txt: no words to restore" in err and "Traceback" not in err, err
+    assert "empty.txt: the file is empty" in err and "Traceback" not in err, err
     assert "restored 3 of 4 files" in err and "1 failed" in err, err
     got = outputs(root / "out")
     assert sorted(got) == ["a.txt", "c.srt", os.path.join("sub", "b.txt")]
@@ -73,6 +73,6 @@ def test_a_local_ray_cluster_gives_the_same_outputs(batch, tiny_model_dir):
     root, _ = batch
     run = stet("restore", root / "in", "-r", "-o", root / "ray", "--ray", "local", "-j", "2",
                "--model", tiny_model_dir, "--device", "cpu")
-    assert run.returncode == 1 and "empty.txt: no words to restore" in run.stderr, run.stderr
+    assert run.returncode == 1 and "empty.txt: the file is empty" in run.stderr, run.stderr
     assert "restored 3 of 4 files" in run.stderr, run.stderr
     assert outputs(root / "ray") == outputs(root / "out")

@@ -16,7 +16,8 @@ def shipped():
 def test_shipped_model_is_complete_and_small():
     d = default_model_dir()
     assert all((d / f).is_file() for f in FILES) and (d / "MODEL_CARD.md").is_file()
-    assert sum((d / f).stat().st_size for f in FILES) <= 20 * 1024 * 1024
+    # the quality issue's bound on the shipped model directory
+    assert sum(f.stat().st_size for f in d.iterdir() if f.is_file()) <= 60 * 1000 * 1000
     config = json.loads((d / "config.json").read_text())
     assert config["metrics"]["dev2012_overall_f1"] > 50  # the figure the model card reports
 
@@ -38,9 +39,12 @@ def test_already_punctuated_abbreviations_are_kept_not_stripped(shipped):
     doc = Transcript.from_text("I met Mr. Smith and Dr. Jones at 9 a.m. on Main St. near the U.N. building.")
     preds = shipped.restore(doc.words())
     doc.set_suggestions(make_suggestions(doc.tokens, preds, shipped.lexicon))
-    touched = {doc.token(s.token_id).word for s in doc.suggestions() if s.kind == Kind.PUNCT}
-    assert not touched & {"mr", "dr", "a.m", "st", "u.n"}
-    assert "Mr. Smith" in render(doc, RenderPolicy(0.0)) and "U.N." in render(doc, RenderPolicy(0.0))
+    # a mark may be proposed after an abbreviation ("Main St., near"), never in place of its period
+    touched = {doc.token(s.token_id).word: s.value for s in doc.suggestions() if s.kind == Kind.PUNCT}
+    assert not {w for w, v in touched.items() if w in {"mr", "dr", "a.m", "st", "u.n"} and v in ("", ".")}
+    everything = render(doc, RenderPolicy(0.0))
+    for written in ("Mr. Smith", "Dr. Jones", "a.m.", "Main St.", "U.N."):
+        assert written in everything
 
 
 def test_raw_abbreviations_are_written_with_their_period_and_end_a_text_once(shipped):
@@ -51,11 +55,11 @@ def test_raw_abbreviations_are_written_with_their_period_and_end_a_text_once(shi
 
 def test_the_model_card_is_what_its_sources_give():
     """Every figure in MODEL_CARD.md comes from the files kept beside it; rebuild it after changing one
-    (`python -m editor.restore.lab.card resources/models/stet-en-bilstm-crf`)."""
+    (`python -m editor.restore.lab.card resources/models/NAME`); the fast word model's too."""
     from editor.restore.lab.card import card_from_sources
 
-    d = default_model_dir()
-    assert card_from_sources(d) == (d / "MODEL_CARD.md").read_text()
+    for d in (default_model_dir(), default_model_dir().parent / "stet-en-bilstm-crf"):
+        assert card_from_sources(d) == (d / "MODEL_CARD.md").read_text()
 
 
 # A correctly punctuated passage (the bundled sample as its author would write it).
@@ -92,7 +96,7 @@ def test_accepting_all_at_0_9_keeps_an_authors_correct_marks_and_capitals(shippe
 
 
 def test_an_author_mark_is_changed_where_the_model_is_sure_it_is_wrong(shipped):
-    wrong = PUNCTUATED.replace("Why does it work? I asked", "Why does it work, I asked")
+    wrong = PUNCTUATED.replace("Why does it work? I asked", "Why does it work. I asked")
     out = _accept_all(shipped, wrong, 0.5, shipped.author_prior)
     assert "Why does it work? I asked" in out
 

@@ -111,6 +111,7 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     a("| source | register | words | licence | origin | " + " | ".join(st["name"] for st in stages) + " |")
     a("|---|---|---|---|---|" + "---|" * len(stages))
     for key, reg, words, lic, origin in SOURCES:
+        words = extra.get("source_words", {}).get(key, words)  # the text as it was when this model was trained
         a(f"| {key} | {reg} | {words} | {lic} | {origin} | "
           + " | ".join(f"{st['sources'].get(key, 0):.2f}" for st in stages) + " |")
     a("")
