@@ -114,7 +114,7 @@ def _region_audio(audio_path: str | os.PathLike[str], regions: Sequence[_Region]
         buffer = np.concatenate([buffer, np.frombuffer(block.data, dtype="<i2")])
         while k < len(regions) and regions[k].end <= offset + len(buffer):
             r = regions[k]
-            yield buffer[max(0, r.start - offset):r.end - offset].astype(np.float32) / 32768
+            yield buffer[max(0, r.start - offset):r.end - offset].astype(np.float32) / np.float32(32768)
             k += 1
         keep = min(regions[k].start, offset + len(buffer)) if k < len(regions) else offset + len(buffer)
         if keep > offset:
@@ -122,7 +122,7 @@ def _region_audio(audio_path: str | os.PathLike[str], regions: Sequence[_Region]
             offset = keep
     while k < len(regions):  # the words run past the decoded audio (a header's length)
         r = regions[k]
-        yield buffer[max(0, r.start - offset):max(0, r.end - offset)].astype(np.float32) / 32768
+        yield buffer[max(0, r.start - offset):max(0, r.end - offset)].astype(np.float32) / np.float32(32768)
         k += 1
 
 
@@ -140,17 +140,22 @@ def _weights_path() -> Path:
     raise AsrError(INSTALL_HINT)
 
 
+def check_installed() -> None:
+    """Raise :class:`AsrError` saying how to install the ``speakers`` extra when it is missing."""
+    for name in ("librosa", "scipy", "torch"):
+        if importlib.util.find_spec(name) is None:
+            raise AsrError(INSTALL_HINT)
+    _weights_path()
+
+
 class VoiceEncoder:
     """Resemblyzer's GE2E encoder: 40 mel bands per 10 ms in, a 256-value unit vector out."""
 
     def __init__(self, weights: str | os.PathLike[str] | None = None) -> None:
-        try:
-            import librosa  # noqa: F401  (the features; checked here, so a missing one says how to install it)
-            import scipy  # noqa: F401
-            import torch
-        except ImportError:
-            raise AsrError(INSTALL_HINT) from None
+        import torch
 
+        if weights is None:
+            check_installed()
         path = Path(weights) if weights is not None else _weights_path()
         try:
             checkpoint = torch.load(path, map_location="cpu", weights_only=True)
@@ -191,8 +196,9 @@ class VoiceEncoder:
         with torch.inference_mode():
             _, (hidden, _) = self.lstm(mels)
             # shape: (B, 256), the last layer's final state
-            raw = torch.relu(self.linear(hidden[-1]))
-            return raw / raw.norm(dim=1, keepdim=True).clamp_min(1e-8)
+            raw: torch.Tensor = torch.relu(self.linear(hidden[-1]))
+            unit: torch.Tensor = raw / raw.norm(dim=1, keepdim=True).clamp_min(1e-8)
+            return unit
 
 
 @dataclass(frozen=True)
@@ -251,13 +257,15 @@ def _embed_windows(encoder: VoiceEncoder, audio_path: str | os.PathLike[str], re
 def _unit(x: Floats) -> Floats:
     import numpy as np
 
-    return (x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-8)).astype(np.float32)
+    unit: Floats = (x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-8)).astype(np.float32)
+    return unit
 
 
 def _centroids(embeddings: Floats, labels: npt.NDArray[np.intp]) -> Floats:
     import numpy as np
 
-    return _unit(np.stack([embeddings[labels == c].mean(axis=0) for c in np.unique(labels)]))
+    means: Floats = np.stack([embeddings[labels == c].mean(axis=0) for c in np.unique(labels)])
+    return _unit(means)
 
 
 def cluster(embeddings: Floats, speakers: Speakers) -> Floats:

@@ -45,9 +45,8 @@ def speaker_at(turns: Sequence[SpeakerTurn], start: float, end: float) -> str | 
     k = bisect.bisect_right([t.start for t in turns], middle) - 1
     if k >= 0 and middle <= turns[k].end:
         return turns[k].speaker
-    near = [i for i in (k, k + 1) if 0 <= i < len(turns)]
-    return min(near, key=lambda i: min(abs(turns[i].start - middle), abs(turns[i].end - middle))).speaker \
-        if near else None
+    near = [turns[i] for i in (k, k + 1) if 0 <= i < len(turns)]
+    return min(near, key=lambda t: min(abs(t.start - middle), abs(t.end - middle))).speaker
 
 
 def apply_turns(doc: Transcript, turns: Sequence[SpeakerTurn]) -> int:
