@@ -57,7 +57,7 @@ HOP_FRAMES = 75
 """Windows start every 0.75 s, so each word lies in two."""
 REGION_GAP = 0.5
 """Seconds without words that end a stretch of speech; windows never span one."""
-AUTO_DISTANCE = 0.35
+AUTO_DISTANCE = 0.27
 """Cosine distance (1 - similarity) at which ``auto`` stops merging clusters (average linkage)."""
 MIN_SHARE = 0.03
 """With ``auto``, a cluster with less than this share of the windows is no speaker of its own."""
@@ -289,8 +289,18 @@ def cluster(embeddings: Floats, speakers: Speakers) -> Floats:
     tree = linkage(sample.astype(np.float64), method="average", metric="cosine")
     if speakers == "auto":
         labels = fcluster(tree, t=AUTO_DISTANCE, criterion="distance")
-    else:
-        labels = fcluster(tree, t=speakers, criterion="maxclust")
+    else:  # the tree cut into as few clusters as hold ``speakers`` of some size, the largest kept
+        floor = max(2, MIN_SHARE * len(sample))
+        for m in range(speakers, min(len(sample), speakers + 20) + 1):
+            labels = fcluster(tree, t=m, criterion="maxclust")
+            sizes = np.bincount(labels)
+            if np.count_nonzero(sizes >= floor) >= speakers:
+                break
+        largest = np.argsort(sizes)[::-1][:speakers]
+        labels = np.where(np.isin(labels, largest), labels, 0)
+        labels = labels if (labels > 0).any() else np.ones_like(labels)
+        sample = sample[labels > 0]
+        labels = labels[labels > 0]
     centroids = _centroids(sample, labels)
     for _ in range(5):
         nearest = np.argmax(embeddings @ centroids.T, axis=1)
