@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
 _ANOTHER = "Another language (get a model)…"
 #: The speakers choice: what it says, and the value it gives (None: no speaker labels).
-SPEAKER_CHOICES: list[tuple[str, Speakers | None]] = [("None (no speaker labels)", None), ("Find them (automatic)", "auto")] + [
-    (f"{n} speakers", n) for n in range(2, 7)]
+_AUTO: Speakers = "auto"
+SPEAKER_CHOICES: list[tuple[str, Speakers | None]] = [
+    ("None (no speaker labels)", None), ("Find them (automatic)", _AUTO), *((f"{n} speakers", n) for n in range(2, 7))]
 
 
 def describe_model(info: ModelInfo) -> str:
