@@ -45,7 +45,7 @@ $(STAMP): pyproject.toml
 		{ echo "Stet needs Python 3.11 or newer; set PYTHON=python3.11" >&2; exit 1; }
 	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q $(TORCH_SPEC)
-	$(VPY) -m pip install -q -e '.[dev,train,cluster]'
+	$(VPY) -m pip install -q -e '.[dev,train,cluster,speakers]'
 	touch $@
 
 # STET_REQUIRE_SYSTEM=1: a test skipped because a system package is missing fails instead.

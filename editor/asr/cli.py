@@ -36,6 +36,10 @@ def add_parser(subparsers: Subcommands) -> None:
                         "without this (or --model) Stet says which language it assumes")
     p.add_argument("-o", "--output", metavar="OUT",
                    help=f"file to write ({_OUTPUTS}); a folder for many inputs")
+    p.add_argument("--speakers", metavar="N|auto", type=_speakers,
+                   help="find who speaks when: N speakers, or auto to let the voices tell; the words "
+                        "get speakers named Speaker 1, Speaker 2... (needs the `speakers` extra: "
+                        "pip install 'stet-editor[speakers]')")
     add_force_argument(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true", help="let Vosk log what it does")
@@ -70,6 +74,15 @@ def add_parser(subparsers: Subcommands) -> None:
     p.set_defaults(handler=lambda args: _usage(p))
 
 
+def _speakers(text: str) -> int | str:
+    from editor.asr.speakers import parse_speakers
+
+    try:
+        return parse_speakers(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_help(sys.stderr)
     return 2
@@ -93,6 +106,11 @@ def run_transcribe(args: argparse.Namespace) -> int:
     if args.output:  # said before a long recognition, and again before writing
         check_output(args.output, [args.audio], force=args.force)
     probe_audio(args.audio)  # an unreadable file is said before anything about the model
+    encoder = None
+    if args.speakers is not None and args.speakers != 1:  # a missing extra is said before a long recognition
+        from editor.asr.speakers import VoiceEncoder
+
+        encoder = VoiceEncoder()
     model = choose_model(args.model, args.language, announce=True)
     bar = ProgressBar(f"{os.path.basename(args.audio)} ({language_name(model.language)}, "
                       f"{model.name})", enabled=False if args.quiet else None)
@@ -100,11 +118,14 @@ def run_transcribe(args: argparse.Namespace) -> int:
     def on_progress(p: Progress) -> None:
         if p.stage == "loading":
             bar.update(0.0, "loading the model", force=True)
+        elif p.stage == "speakers":
+            bar.update(p.fraction, f"finding speakers {format_eta(p.eta)}".strip(), force=p.position == 0)
         else:
             bar.update(p.fraction, format_eta(p.eta))
 
     try:
-        transcript = transcribe(args.audio, model, on_progress=on_progress, verbose=args.verbose)
+        transcript = transcribe(args.audio, model, on_progress=on_progress, verbose=args.verbose,
+                                speakers=args.speakers, encoder=encoder)
     finally:
         bar.close()
     if args.output:

@@ -50,7 +50,8 @@ class Word:
 
 @dataclass(frozen=True)
 class Progress:
-    """How far recognition is. ``stage`` is ``"loading"`` (the model) or ``"recognising"``."""
+    """How far recognition is. ``stage`` is ``"loading"`` (the model), ``"recognising"``, or
+    ``"speakers"`` (finding who speaks when, after recognition)."""
 
     stage: str
     position: float

@@ -18,6 +18,8 @@ from editor.core.document import Metadata, Token, Transcript
 if TYPE_CHECKING:
     from vosk import Model as VoskModel
 
+    from editor.asr.speakers import Speakers, VoiceEncoder
+
 PARAGRAPH_GAP = 2.0
 """Seconds of silence between two words that start a new paragraph."""
 
@@ -74,12 +76,15 @@ def transcribe(audio_path: str | os.PathLike[str],
                on_words: Callable[[tuple[Word, ...]], None] | None = None,
                cancel: threading.Event | None = None, verbose: bool = False,
                paragraph_gap: float = PARAGRAPH_GAP, in_worker: bool = True,
-               vosk_model: VoskModel | None = None) -> Transcript:
+               vosk_model: VoskModel | None = None, speakers: Speakers | None = None,
+               encoder: VoiceEncoder | None = None) -> Transcript:
     """Recognise the speech in ``audio_path`` (any audio or video FFmpeg reads).
 
     ``model`` is a folder, an installed model's name, a language code, or None for the first model
     found (see :func:`editor.asr.models.resolve_model`). ``on_progress`` and ``on_words`` are called
-    on this thread. Raises :class:`~editor.asr.errors.AudioError`, :class:`ModelError`,
+    on this thread. ``speakers`` (a number, or ``"auto"``) also finds who speaks when
+    (:mod:`editor.asr.speakers`; progress in stage ``"speakers"``), with ``encoder`` if one is
+    loaded already; None leaves the words without speakers. Raises :class:`~editor.asr.errors.AudioError`, :class:`ModelError`,
     :class:`NoSpeechError` or :class:`RecognitionCancelled`, all of them ``UserError``.
     """
     info = model if isinstance(model, ModelInfo) else resolve_model(model)
@@ -107,4 +112,33 @@ def transcribe(audio_path: str | os.PathLike[str],
                             f"the model's language ({info.language or info.name})")
     metadata = Metadata(audio_file=os.fspath(audio_path), language=info.language, model=info.name,
                         duration=duration)
-    return Transcript(tokens, paragraph_starts=starts, metadata=metadata)
+    doc = Transcript(tokens, paragraph_starts=starts, metadata=metadata)
+    if speakers is not None:
+        add_speaker_turns(doc, audio_path, speakers, on_progress=on_progress, cancel=cancel, encoder=encoder)
+        doc.history.clear()  # the turns are part of what was transcribed, not an edit to undo
+    return doc
+
+
+def add_speaker_turns(doc: Transcript, audio_path: str | os.PathLike[str], speakers: Speakers, *,
+                      on_progress: Callable[[Progress], None] | None = None,
+                      cancel: threading.Event | None = None, encoder: VoiceEncoder | None = None) -> int:
+    """Find who speaks when in ``audio_path`` at the times of ``doc``'s words, and give the words
+    their speakers (one undo step, :func:`editor.core.speakers.apply_turns`); returns how many
+    words changed. ``on_progress`` gets :class:`Progress` in stage ``"speakers"``."""
+    import time
+
+    from editor.asr.speakers import find_speaker_turns
+    from editor.core.speakers import apply_turns
+
+    words = [(t.start, t.end) for t in doc.tokens if t.start is not None and t.end is not None]
+    began = time.monotonic()
+    duration = doc.metadata.duration or (words[-1][1] if words else None)
+
+    def report(fraction: float) -> None:
+        if on_progress is not None:
+            on_progress(Progress(stage="speakers", position=fraction * (duration or 0.0), duration=duration,
+                                 elapsed=time.monotonic() - began))
+
+    report(0.0)
+    turns = find_speaker_turns(audio_path, words, speakers, cancel=cancel, on_progress=report, encoder=encoder)
+    return apply_turns(doc, turns)

@@ -20,7 +20,12 @@ def job_for(args: argparse.Namespace) -> Job:
     if args.batch == "transcribe":  # the model, and so the language, chosen once for all files
         from editor.asr.choice import choose_model
 
-        return TranscribeJob(choose_model(args.model, args.language, announce=True).path, args.verbose)
+        if args.speakers is not None:  # a missing extra is said before any file is read
+            from editor.asr.speakers import check_installed
+
+            check_installed()
+        return TranscribeJob(choose_model(args.model, args.language, announce=True).path, args.verbose,
+                             speakers=args.speakers)
     from editor.core.speakers import parse_renames
 
     return ConvertJob(args.policy, parse_renames(args.speaker or ()), args.srt_speakers)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from editor.asr.engine import Progress
     from editor.asr.models import ModelInfo
+    from editor.asr.speakers import Speakers, VoiceEncoder
     from editor.core.document import Transcript
     from editor.core.render import RenderPolicy
     from editor.restore.inference import Restorer
@@ -107,13 +108,15 @@ class RestoreJob(Job):
 class TranscribeJob(Job):
     kind, verb = "transcribe", "transcribed"
 
-    def __init__(self, model: str | None = None, verbose: bool = False) -> None:
+    def __init__(self, model: str | None = None, verbose: bool = False, speakers: Speakers | None = None) -> None:
         self.model, self.verbose = model, verbose
+        self.speakers = speakers  # None: no speaker turns
         self.info: ModelInfo | None = None
         self.vosk_model: VoskModel | None = None
+        self.encoder: VoiceEncoder | None = None
 
     def __getstate__(self) -> dict[str, object]:
-        return {**self.__dict__, "vosk_model": None}
+        return {**self.__dict__, "vosk_model": None, "encoder": None}
 
     def wanted(self, path: Path) -> bool:
         from editor.media.kinds import is_media
@@ -127,6 +130,10 @@ class TranscribeJob(Job):
 
         self.info = resolve_model(self.model)
         self.vosk_model = load_model(self.info.path, verbose=self.verbose)
+        if self.speakers is not None and self.speakers != 1:
+            from editor.asr.speakers import VoiceEncoder
+
+            self.encoder = VoiceEncoder()
 
     def describe(self) -> str:
         return self.info.name if self.info is not None else ""
@@ -136,11 +143,12 @@ class TranscribeJob(Job):
         from editor.core.formats import write_any
 
         def on_progress(p: Progress) -> None:
-            if p.fraction is not None:
+            if p.fraction is not None and p.stage != "speakers":
                 report(p.fraction)
 
         doc = transcribe(source, self.info, on_progress=on_progress, verbose=self.verbose,
-                         in_worker=False, vosk_model=self.vosk_model)
+                         in_worker=False, vosk_model=self.vosk_model, speakers=self.speakers,
+                         encoder=self.encoder)
         write_any(doc, output)
         return Outcome(len(doc))
 

@@ -5,12 +5,14 @@ A speaker is the name on each word (``Token.speaker``); changing them is the tra
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import bisect
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import PurePath
 
 from editor.core.document import Transcript
+from editor.core.records import evolve
 from editor.core.errors import UsageError, UserError
 
 #: Longest speaker name kept; a longer "name" is text, not a name.
@@ -23,6 +25,53 @@ class SpeakerCount:
     words: int
     seconds: float  # time of their words (0 where words have no times)
     turns: int  # how many times they start speaking
+
+
+@dataclass(frozen=True, slots=True)
+class SpeakerTurn:
+    """A stretch of a recording (seconds) where one speaker talks, as speaker turns are found."""
+
+    start: float
+    end: float
+    speaker: str
+
+
+def speaker_at(turns: Sequence[SpeakerTurn], start: float, end: float) -> str | None:
+    """The speaker of a word timed ``start..end``: the turn that holds its middle, else the
+    nearest turn; None when there are no turns. ``turns`` are in time order."""
+    if not turns:
+        return None
+    middle = (start + end) / 2
+    k = bisect.bisect_right([t.start for t in turns], middle) - 1
+    if k >= 0 and middle <= turns[k].end:
+        return turns[k].speaker
+    near = [turns[i] for i in (k, k + 1) if 0 <= i < len(turns)]
+    return min(near, key=lambda t: min(abs(t.start - middle), abs(t.end - middle))).speaker
+
+
+def apply_turns(doc: Transcript, turns: Sequence[SpeakerTurn]) -> int:
+    """Give each timed word the speaker of its turn (a word without a time, typed by the person,
+    takes its timed neighbour's) and start a paragraph at each change of speaker. Paragraphs
+    already there stay. One undo step ("Speaker turns"); returns how many words changed."""
+    tokens = doc.tokens
+    names: list[str | None] = [None if t.start is None or t.end is None else speaker_at(turns, t.start, t.end)
+                               for t in tokens]
+    for i in range(1, len(names)):  # untimed words: the speaker before them...
+        if names[i] is None:
+            names[i] = names[i - 1]
+    for i in range(len(names) - 2, -1, -1):  # ...or, at the start, after them
+        if names[i] is None:
+            names[i] = names[i + 1]
+    updates = [(i, evolve(t, speaker=name)) for i, (t, name) in enumerate(zip(tokens, names))
+               if name is not None and t.speaker != name]
+    breaks = {tokens[i].id: True for i in range(1, len(tokens))
+              if names[i] is not None and names[i] != names[i - 1]}
+    if updates or breaks:
+        with doc.history.group("Speaker turns"):
+            if updates:
+                doc.push_tokens(updates, "")
+            doc.push_paragraphs(breaks, "")
+    return len(updates)
 
 
 def speakers_in_order(doc: Transcript) -> list[str]:

@@ -23,8 +23,13 @@ from PySide6.QtWidgets import (
 
 if TYPE_CHECKING:
     from editor.asr.models import ModelInfo
+    from editor.asr.speakers import Speakers
 
 _ANOTHER = "Another language (get a model)…"
+#: The speakers choice: what it says, and the value it gives (None: no speaker labels).
+_AUTO: Speakers = "auto"
+SPEAKER_CHOICES: list[tuple[str, Speakers | None]] = [
+    ("None (no speaker labels)", None), ("Find them (automatic)", _AUTO), *((f"{n} speakers", n) for n in range(2, 7))]
 
 
 def describe_model(info: ModelInfo) -> str:
@@ -39,11 +44,15 @@ def describe_model(info: ModelInfo) -> str:
 class LanguageDialog(QDialog):
     """Ask in which language ``path`` is spoken. ``models``: the installed ``ModelInfo``s;
     ``current``: the one to offer first; ``get_model``: opens the model dialog and returns the
-    model got there (or None). ``model`` is the chosen one once accepted."""
+    model got there (or None). ``model`` is the chosen one once accepted, and ``speakers`` who
+    speaks when is to be found for (None: not; ``"auto"``, or a number), offered with ``speakers``.
+    ``speakers_missing``: why speakers cannot be found here (the extra to install), or "" when
+    they can."""
 
     def __init__(self, path: Path, models: Sequence[ModelInfo], current: ModelInfo | None = None,
                  get_model: Callable[[], ModelInfo | None] | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, speakers: Speakers | None = None,
+                 speakers_missing: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("Transcribe")
         self.models = list(models)
@@ -60,8 +69,23 @@ class LanguageDialog(QDialog):
         self.choice.activated.connect(self._activated)
         self.note = QLabel()
         self.note.setWordWrap(True)
+        self.speakers: Speakers | None = None
+        self.speakers_choice = QComboBox()
+        self.speakers_choice.setObjectName("speakers-choice")
+        for text, _value in SPEAKER_CHOICES:
+            self.speakers_choice.addItem(text)
+        values = [v for _t, v in SPEAKER_CHOICES]
+        self.speakers_choice.setCurrentIndex(values.index(speakers) if speakers in values and not speakers_missing else 0)
+        self.speakers_choice.setToolTip("Who speaks when, found from the voices after the words; "
+                                        "each word gets a speaker (Speaker 1, Speaker 2…) to rename")
+        self.speakers_note = QLabel(speakers_missing)
+        self.speakers_note.setObjectName("speakers-missing")
+        self.speakers_note.setWordWrap(True)
+        self.speakers_note.setVisible(bool(speakers_missing))
+        self.speakers_choice.setEnabled(not speakers_missing)
         form = QFormLayout()
         form.addRow("&Language:", self.choice)
+        form.addRow("&Speakers:", self.speakers_choice)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Transcribe")
@@ -72,6 +96,7 @@ class LanguageDialog(QDialog):
         layout.addWidget(warning)
         layout.addLayout(form)
         layout.addWidget(self.note)
+        layout.addWidget(self.speakers_note)
         layout.addWidget(buttons)
         self._update_note()
 
@@ -123,8 +148,13 @@ class LanguageDialog(QDialog):
         else:
             self.note.setText("")
 
+    def choose_speakers(self, value: Speakers | None) -> None:
+        """Select a speakers choice by its value (None, "auto", 2..6), for scripts and tests."""
+        self.speakers_choice.setCurrentIndex([v for _t, v in SPEAKER_CHOICES].index(value))
+
     def accept(self) -> None:
         self.model = self.chosen()
         if self.model is None:
             return
+        self.speakers = SPEAKER_CHOICES[self.speakers_choice.currentIndex()][1]
         super().accept()

@@ -61,6 +61,7 @@ class TranscriptionController(QObject):
         self.audio_path: Path | None = None
         self.status = ""
         self.language = ""  # of the running or last transcription, as shown
+        self.speakers = None  # who speaks when is found for: None (not), "auto" or a number; asked with the language
         self._job = 0
         self._cancel: threading.Event | None = None
         self._running = False
@@ -127,10 +128,19 @@ class TranscriptionController(QObject):
         models = installed_models()
         if current.path not in [m.path for m in models]:  # a folder chosen in the model dialog
             models.insert(0, current)
+        from editor.asr.errors import AsrError
+        from editor.asr.speakers import check_installed
+
+        try:
+            check_installed()
+            missing = ""
+        except AsrError as err:
+            missing = f"Speakers cannot be found here: {err}."
         dialog = LanguageDialog(path, models, current, get_model=self._get_model_for_dialog,
-                                parent=self._parent_widget)
+                                parent=self._parent_widget, speakers=self.speakers, speakers_missing=missing)
         if not run_modal(dialog) or dialog.model is None:
             return None
+        self.speakers = dialog.speakers
         if dialog.model.path != current.path:
             self.remember_model(dialog.model)
         return dialog.model
@@ -204,15 +214,29 @@ class TranscriptionController(QObject):
         self.progress.setFormat(f"Transcribing ({self.language}) %p%")
         self._say(f"{audio.name} — {self.language} — loading the speech model {model.name}…")
 
-        def work(report) -> int:  # a pool thread; the recogniser itself runs in a child process
+        speakers = self.speakers
+
+        def work(report) -> tuple:  # a pool thread; the recogniser itself runs in a child process
+            from editor.asr.engine import Progress, WordBatch
             from editor.asr.transcribe import iter_transcription
 
+            words = []
             for event in iter_transcription(audio, model, cancel=cancel):
                 report(event)
-            return job
+                if isinstance(event, WordBatch):
+                    words.extend((w.start, w.end) for w in event.words)
+            if speakers is None or not words:
+                return ()
+            from editor.asr.speakers import find_speaker_turns
+
+            began, end = time.monotonic(), words[-1][1]
+            report(Progress(stage="speakers", position=0.0, duration=end, elapsed=0.0))
+            # by the words' times, so words edited meanwhile take their speakers all the same
+            return find_speaker_turns(audio, words, speakers, cancel=cancel, on_progress=lambda f: report(
+                Progress(stage="speakers", position=f * end, duration=end, elapsed=time.monotonic() - began)))
 
         BackgroundOp(self, work).progress(lambda event: self._event(job, event)) \
-            .success(lambda _job: self._ended(job, None)) \
+            .success(lambda turns: self._ended(job, None, turns)) \
             .failure(lambda err: self._ended(job, err)).run()
 
     def cancel(self, quiet: bool = False) -> None:
@@ -263,6 +287,13 @@ class TranscriptionController(QObject):
             if event.stage == "loading":
                 self._say(f"{name} — {self.language} — loading the speech model…")
                 return
+            if event.stage == "speakers":
+                self.progress.setFormat("Finding speakers %p%")
+                if event.fraction is not None:
+                    self.progress.setValue(round(event.fraction * _PROGRESS_STEPS))
+                eta = format_eta(event.eta)
+                self._say(f"{name} — finding who speaks when: {len(doc):,} words" + (f", {eta}" if eta else ""))
+                return
             if event.fraction is not None:
                 self.progress.setValue(round(event.fraction * _PROGRESS_STEPS))
             else:
@@ -274,11 +305,14 @@ class TranscriptionController(QObject):
             with doc.history.group("Add words", merge_id=("asr", id(self), job)):  # one step
                 doc.set_metadata(duration=event.duration)
 
-    def _ended(self, job: int, err: BaseException | None) -> None:
+    def _ended(self, job: int, err: BaseException | None, turns=()) -> None:
         from editor.asr.errors import RecognitionCancelled
+        from editor.core.speakers import apply_turns, speakers_in_order
 
         if not self._current(job):
             return
+        if turns:  # part of what was transcribed, as the words are: not an undo step of its own
+            apply_turns(self.doc, turns)
         self._running = False
         self._hide()
         doc = self.doc
@@ -296,7 +330,9 @@ class TranscriptionController(QObject):
             status = f"failed: {err}"
         self.status = status
         if status == "done":  # the label goes on to tell of restoration; this stays a while
-            said = f"{name} — {words:,} words transcribed in {took:.1f} s ({self.language})"
+            found = len(speakers_in_order(doc)) if turns else 0
+            said = (f"{name} — {words:,} words transcribed in {took:.1f} s ({self.language})"
+                    + (f", {found} speaker{'s' if found != 1 else ''}" if found else ""))
             self._say(said)
             self.message.emit(said, 8000)
         elif status == "no speech":

@@ -181,3 +181,26 @@ def test_speakers_are_recovered_after_a_crash_also_when_changed_after_the_last_w
     back = read_any(slot.data)
     assert [t.speaker for t in back.tokens] == [t.speaker for t in doc.tokens]
     assert back.paragraph_starts == doc.paragraph_starts
+
+
+def test_speaker_turns_give_timed_words_their_speakers_in_one_undo_step():
+    from editor.core.speakers import SpeakerTurn, apply_turns, speaker_at
+
+    tokens = [Token("one", start=0.0, end=0.4), Token("two", start=0.5, end=0.9),
+              Token("typed"),  # typed by the person: no time, takes the speaker before it
+              Token("three", start=1.6, end=2.0), Token("four", start=2.1, end=2.5),
+              Token("five", start=3.9, end=4.2)]  # past the last turn: the nearest one
+    doc = Transcript([Token("hm")] + tokens, paragraph_starts=[1])
+    turns = [SpeakerTurn(0.0, 0.9, "Speaker 1"), SpeakerTurn(1.6, 2.0, "Speaker 2"),
+             SpeakerTurn(2.1, 3.0, "Speaker 1")]
+    assert speaker_at(turns, 0.95, 1.0) == "Speaker 1" and speaker_at(turns, 1.4, 1.5) == "Speaker 2"
+    assert speaker_at([], 0, 1) is None
+
+    assert apply_turns(doc, turns) == 7
+    assert [t.speaker for t in doc.tokens] == ["Speaker 1", "Speaker 1", "Speaker 1", "Speaker 1",
+                                               "Speaker 2", "Speaker 1", "Speaker 1"]
+    assert doc.paragraph_starts == [0, 1, 4, 5]  # the paragraph there stays; one at each change
+    assert apply_turns(doc, turns) == 0  # again: nothing changes
+    doc.history.undo()
+    assert all(t.speaker is None for t in doc.tokens) and doc.paragraph_starts == [0, 1]
+    assert not doc.history.can_undo

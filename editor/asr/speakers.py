@@ -1,0 +1,374 @@
+"""Who speaks when: speaker turns for a recording, found at the recogniser's word times.
+
+The speech around the words is cut into windows of 1.5 s (every 0.75 s), each window becomes a
+voice embedding, the embeddings are clustered into speakers, and each word takes the speaker of the
+windows around it. Nothing is fetched: the voice encoder's weights come in a package.
+
+The encoder is Resemblyzer's GE2E speaker encoder (a 3-layer LSTM over 40 mel bands, trained on
+thousands of voices; Apache-2.0), from the ``resemblyzer`` package of the ``speakers`` extra. Its
+weights are read from that package, but the package's modules are not imported: they import a SciPy
+namespace that SciPy 2.0 removes and unpickle the weights with ``torch.load`` unrestricted. The
+network (below) is Resemblyzer's, the features are its mel spectrogram (``librosa``, with its
+settings), and the weights load with ``weights_only=True``. Clustering is SciPy's agglomerative
+clustering (average linkage over cosine distances): cut at :data:`AUTO_DISTANCE` for ``auto``, or
+into N clusters when the number of speakers is known. docs/performance.md has the measurements.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from editor.asr.decode import SAMPLE_RATE, iter_pcm
+from editor.asr.errors import AsrError, RecognitionCancelled
+from editor.core.speakers import SpeakerTurn
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+    import torch
+
+    Floats = npt.NDArray[np.float32]
+
+Speakers = int | Literal["auto"]
+"""How many speakers a recording has, or ``"auto"`` to let the voices tell."""
+
+MAX_SPEAKERS = 20
+INSTALL_HINT = "automatic speakers need the `speakers` extra: pip install 'stet-editor[speakers]'"
+
+# The encoder's own settings (Resemblyzer's hparams.py).
+_MEL_WINDOW = 400  # samples: 25 ms at 16 kHz
+_MEL_HOP = 160  # samples: 10 ms, one frame
+_MEL_BANDS = 40
+_HIDDEN = 256
+_LAYERS = 3
+_TARGET_DBFS = -30.0  # speech is brought up to this loudness (never down), as in training
+
+FRAME = _MEL_HOP / SAMPLE_RATE
+"""Seconds per spectrogram frame."""
+WINDOW_FRAMES = 150
+"""A window: 1.5 s, about the 1.6 s partial utterances the encoder was trained on."""
+HOP_FRAMES = 75
+"""Windows start every 0.75 s, so each word lies in two."""
+REGION_GAP = 0.5
+"""Seconds without words that end a stretch of speech; windows never span one."""
+AUTO_DISTANCE = 0.27
+"""Cosine distance (1 - similarity) at which ``auto`` stops merging clusters (average linkage)."""
+MIN_SHARE = 0.03
+"""With ``auto``, a cluster with less than this share of the windows is no speaker of its own."""
+MAX_LINKAGE = 2500
+"""Windows clustered directly (about 30 minutes of speech); a longer recording's windows are
+clustered by an even sample of them, and all windows join the nearest cluster."""
+_BATCH = 64
+
+
+def parse_speakers(text: str) -> Speakers:
+    """``--speakers`` as typed: ``auto`` or a whole number 1..20; ValueError otherwise."""
+    value = text.strip().lower()
+    if value == "auto":
+        return "auto"
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= MAX_SPEAKERS:
+        raise ValueError(f"expected auto or a number of speakers from 1 to {MAX_SPEAKERS}, not {text!r}")
+    return n
+
+
+@dataclass(frozen=True)
+class _Region:
+    """A stretch of speech: the words ``first..last`` (inclusive) and its samples."""
+
+    first: int
+    last: int
+    start: int  # samples
+    end: int
+
+
+def _regions(words: Sequence[tuple[float, float]]) -> list[_Region]:
+    out: list[_Region] = []
+    first = 0
+    for i in range(1, len(words) + 1):
+        if i == len(words) or words[i][0] - words[i - 1][1] >= REGION_GAP:
+            start = round(words[first][0] * SAMPLE_RATE)
+            end = max(start + _MEL_HOP, round(words[i - 1][1] * SAMPLE_RATE))
+            out.append(_Region(first, i - 1, start, end))
+            first = i
+    return out
+
+
+def _region_audio(audio_path: str | os.PathLike[str], regions: Sequence[_Region]) -> Iterator[Floats]:
+    """Each region's samples (float, -1..1) in order, holding no more of the recording than that."""
+    import numpy as np
+
+    buffer = np.zeros(0, dtype=np.int16)
+    offset = 0  # the sample where ``buffer`` starts
+    k = 0
+    for block in iter_pcm(audio_path, 2.0):
+        buffer = np.concatenate([buffer, np.frombuffer(block.data, dtype="<i2")])
+        while k < len(regions) and regions[k].end <= offset + len(buffer):
+            r = regions[k]
+            yield buffer[max(0, r.start - offset):r.end - offset].astype(np.float32) / np.float32(32768)
+            k += 1
+        keep = min(regions[k].start, offset + len(buffer)) if k < len(regions) else offset + len(buffer)
+        if keep > offset:
+            buffer = buffer[keep - offset:]
+            offset = keep
+    while k < len(regions):  # the words run past the decoded audio (a header's length)
+        r = regions[k]
+        yield buffer[max(0, r.start - offset):max(0, r.end - offset)].astype(np.float32) / np.float32(32768)
+        k += 1
+
+
+def _weights_path() -> Path:
+    """The packaged encoder weights, found without importing the package (see the module's text)."""
+    try:
+        spec = importlib.util.find_spec("resemblyzer")
+    except (ImportError, ValueError):
+        spec = None
+    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+    for folder in folders:
+        path = Path(folder) / "pretrained.pt"
+        if path.is_file():
+            return path
+    raise AsrError(INSTALL_HINT)
+
+
+def check_installed() -> None:
+    """Raise :class:`AsrError` saying how to install the ``speakers`` extra when it is missing."""
+    for name in ("librosa", "scipy", "torch"):
+        if importlib.util.find_spec(name) is None:
+            raise AsrError(INSTALL_HINT)
+    _weights_path()
+
+
+class VoiceEncoder:
+    """Resemblyzer's GE2E encoder: 40 mel bands per 10 ms in, a 256-value unit vector out."""
+
+    def __init__(self, weights: str | os.PathLike[str] | None = None) -> None:
+        import torch
+
+        if weights is None:
+            check_installed()
+        path = Path(weights) if weights is not None else _weights_path()
+        try:
+            checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+            state = {k: v for k, v in checkpoint["model_state"].items() if k.startswith(("lstm.", "linear."))}
+        except Exception as exc:  # noqa: BLE001 - any unreadable or foreign file is one message
+            raise AsrError(f"the voice encoder's weights in {path} cannot be read ({exc}); "
+                           "reinstall the `speakers` extra") from None
+        self.lstm = torch.nn.LSTM(_MEL_BANDS, _HIDDEN, _LAYERS, batch_first=True)
+        self.linear = torch.nn.Linear(_HIDDEN, _HIDDEN)
+        modules = torch.nn.ModuleDict({"lstm": self.lstm, "linear": self.linear})
+        try:
+            modules.load_state_dict(state)
+        except RuntimeError as exc:
+            raise AsrError(f"{path} does not hold the voice encoder's weights ({exc})") from None
+        modules.eval()
+
+    @staticmethod
+    def features(samples: Floats) -> Floats:
+        """The encoder's input for 16 kHz samples: shape (frames, 40), power mel (not log)."""
+        import librosa
+        import numpy as np
+
+        rms = float(np.sqrt(np.mean(np.square(samples, dtype=np.float64)))) if len(samples) else 0.0
+        if rms > 0:
+            gain = 10 ** ((_TARGET_DBFS - 20 * np.log10(rms)) / 20)
+            if gain > 1:
+                samples = samples * np.float32(gain)
+        mel = librosa.feature.melspectrogram(y=samples, sr=SAMPLE_RATE, n_fft=_MEL_WINDOW,
+                                             hop_length=_MEL_HOP, n_mels=_MEL_BANDS)
+        return np.ascontiguousarray(mel.astype(np.float32).T)
+
+    def embed(self, mels: torch.Tensor) -> torch.Tensor:
+        """Embeddings of a batch of spectrograms, shape (B, frames, 40) -> (B, 256), unit length."""
+        import torch
+
+        B, T, M = mels.shape
+        assert M == _MEL_BANDS and T > 0, mels.shape
+        with torch.inference_mode():
+            _, (hidden, _) = self.lstm(mels)
+            # shape: (B, 256), the last layer's final state
+            raw: torch.Tensor = torch.relu(self.linear(hidden[-1]))
+            unit: torch.Tensor = raw / raw.norm(dim=1, keepdim=True).clamp_min(1e-8)
+            return unit
+
+
+@dataclass(frozen=True)
+class _Windows:
+    """The windows' embeddings (N, 256) and their times in seconds (N, 2)."""
+
+    embeddings: Floats
+    times: Floats
+
+
+def _embed_windows(encoder: VoiceEncoder, audio_path: str | os.PathLike[str], regions: Sequence[_Region],
+                   should_stop: Callable[[], bool], on_progress: Callable[[float], None] | None) -> _Windows:
+    import numpy as np
+    import torch
+
+    full: list[Floats] = []  # windows of WINDOW_FRAMES, batched
+    full_times: list[tuple[float, float]] = []
+    embeddings: list[Floats] = []
+    times: list[tuple[float, float]] = []
+
+    def flush() -> None:
+        if full:
+            embeddings.append(encoder.embed(torch.from_numpy(np.stack(full))).numpy())
+            times.extend(full_times)
+            full.clear()
+            full_times.clear()
+
+    last = regions[-1].end if regions else 1
+    for region, samples in zip(regions, _region_audio(audio_path, regions)):
+        if should_stop():
+            raise RecognitionCancelled("transcription cancelled")
+        if len(samples) < _MEL_WINDOW:
+            continue
+        mel = encoder.features(samples)
+        at = region.start / SAMPLE_RATE
+        if len(mel) <= WINDOW_FRAMES:  # a short stretch is one window
+            embeddings.append(encoder.embed(torch.from_numpy(mel[None])).numpy())
+            times.append((at, at + len(mel) * FRAME))
+        else:
+            starts = list(range(0, len(mel) - WINDOW_FRAMES + 1, HOP_FRAMES))
+            if starts[-1] + WINDOW_FRAMES < len(mel):
+                starts.append(len(mel) - WINDOW_FRAMES)
+            for s in starts:
+                full.append(mel[s:s + WINDOW_FRAMES])
+                full_times.append((at + s * FRAME, at + (s + WINDOW_FRAMES) * FRAME))
+                if len(full) >= _BATCH:
+                    flush()
+        if on_progress is not None:
+            on_progress(min(1.0, region.end / last))
+    flush()
+    if not embeddings:
+        return _Windows(np.zeros((0, _HIDDEN), np.float32), np.zeros((0, 2), np.float32))
+    return _Windows(np.concatenate(embeddings).astype(np.float32), np.asarray(times, dtype=np.float32))
+
+
+def _unit(x: Floats) -> Floats:
+    import numpy as np
+
+    unit: Floats = (x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-8)).astype(np.float32)
+    return unit
+
+
+def _centroids(embeddings: Floats, labels: npt.NDArray[np.intp]) -> Floats:
+    import numpy as np
+
+    means: Floats = np.stack([embeddings[labels == c].mean(axis=0) for c in np.unique(labels)])
+    return _unit(means)
+
+
+def cluster(embeddings: Floats, speakers: Speakers) -> Floats:
+    """The speakers' centroids (unit vectors, one a row) for window embeddings (N, D).
+
+    Agglomerative clustering with average linkage over cosine distances, cut into ``speakers``
+    clusters or, for ``"auto"``, where clusters are :data:`AUTO_DISTANCE` apart; then a few rounds
+    of moving each window to its nearest centroid (k-means with cosine similarity), which settles
+    the windows that straddle two voices."""
+    import numpy as np
+    from scipy.cluster.hierarchy import fcluster, linkage
+
+    N = len(embeddings)
+    if N == 0:
+        return np.zeros((0, embeddings.shape[1]), np.float32)
+    if speakers == 1 or N == 1:
+        return _unit(embeddings.mean(axis=0, keepdims=True))
+    sample = embeddings
+    if N > MAX_LINKAGE:
+        sample = embeddings[np.linspace(0, N - 1, MAX_LINKAGE).round().astype(int)]
+    tree = linkage(sample.astype(np.float64), method="average", metric="cosine")
+    if speakers == "auto":
+        labels = fcluster(tree, t=AUTO_DISTANCE, criterion="distance")
+    else:  # the tree cut into as few clusters as hold ``speakers`` of some size, the largest kept
+        floor = max(2, MIN_SHARE * len(sample))
+        for m in range(speakers, min(len(sample), speakers + 20) + 1):
+            labels = fcluster(tree, t=m, criterion="maxclust")
+            sizes = np.bincount(labels)
+            if np.count_nonzero(sizes >= floor) >= speakers:
+                break
+        largest = np.argsort(sizes)[::-1][:speakers]
+        labels = np.where(np.isin(labels, largest), labels, 0)
+        labels = labels if (labels > 0).any() else np.ones_like(labels)
+        sample = sample[labels > 0]
+        labels = labels[labels > 0]
+    centroids = _centroids(sample, labels)
+    for _ in range(5):
+        nearest = np.argmax(embeddings @ centroids.T, axis=1)
+        if speakers == "auto":  # a handful of windows is a cough, a laugh, two voices at once
+            counts = np.bincount(nearest, minlength=len(centroids))
+            keep = counts >= max(2, MIN_SHARE * N)
+            if keep.any() and not keep.all():
+                centroids = centroids[keep]
+                nearest = np.argmax(embeddings @ centroids.T, axis=1)
+        new = _centroids(embeddings, nearest)
+        if new.shape == centroids.shape and np.allclose(new, centroids, atol=1e-5):
+            break
+        centroids = new
+    return centroids
+
+
+def word_speakers(words: Sequence[tuple[float, float]], windows: _Windows, centroids: Floats) -> list[int]:
+    """Each word's speaker (an index into ``centroids``): the nearest to the mean of the windows
+    that hold the word's middle (or, where none does, of the nearest window)."""
+    import numpy as np
+
+    if len(centroids) <= 1 or len(windows.times) == 0:
+        return [0] * len(words)
+    starts, ends = windows.times[:, 0], windows.times[:, 1]
+    out = []
+    for start, end in words:
+        middle = (start + end) / 2
+        around = np.flatnonzero((starts <= middle) & (middle <= ends))
+        if len(around) == 0:
+            around = np.array([np.argmin(np.minimum(abs(starts - middle), abs(ends - middle)))])
+        mean = windows.embeddings[around].mean(axis=0)
+        out.append(int(np.argmax(centroids @ mean)))
+    return out
+
+
+def turns_of(words: Sequence[tuple[float, float]], labels: Sequence[int]) -> tuple[SpeakerTurn, ...]:
+    """Consecutive words of one speaker as turns, named "Speaker 1", "Speaker 2"... in the order
+    they first speak."""
+    names: dict[int, str] = {}
+    turns: list[SpeakerTurn] = []
+    for (start, end), label in zip(words, labels):
+        name = names.setdefault(label, f"Speaker {len(names) + 1}")
+        if turns and turns[-1].speaker == name:
+            turns[-1] = SpeakerTurn(turns[-1].start, max(turns[-1].end, end), name)
+        else:
+            turns.append(SpeakerTurn(start, end, name))
+    return tuple(turns)
+
+
+def find_speaker_turns(audio_path: str | os.PathLike[str], words: Sequence[tuple[float, float]],
+                       speakers: Speakers = "auto", *, cancel: threading.Event | None = None,
+                       on_progress: Callable[[float], None] | None = None,
+                       encoder: VoiceEncoder | None = None) -> tuple[SpeakerTurn, ...]:
+    """Speaker turns in ``audio_path`` at the times of ``words`` ((start, end) in seconds, in order,
+    as the recogniser gave them).
+
+    ``speakers`` is how many there are, or ``"auto"``. ``on_progress`` gets the fraction done.
+    Raises :class:`AsrError` when the ``speakers`` extra is not installed (saying how to install
+    it), :class:`~editor.asr.errors.AudioError` and :class:`RecognitionCancelled`."""
+    if speakers != "auto" and not 1 <= speakers <= MAX_SPEAKERS:
+        raise ValueError(f"speakers must be 'auto' or 1..{MAX_SPEAKERS}, not {speakers!r}")
+    if not words:
+        return ()
+    if speakers == 1:
+        return turns_of(words, [0] * len(words))
+    encoder = encoder if encoder is not None else VoiceEncoder()
+    regions = _regions(words)
+    stop = (lambda: cancel.is_set()) if cancel is not None else (lambda: False)
+    windows = _embed_windows(encoder, audio_path, regions, stop, on_progress)
+    centroids = cluster(windows.embeddings, speakers)
+    return turns_of(words, word_speakers(words, windows, centroids))
