@@ -212,6 +212,6 @@ def test_an_empty_text_is_refused_alike(window, qtbot, tmp_path, capsys):
     read by the same reader, which refuses it before any restoring)."""
     path = write(tmp_path, "empty.txt", "")
     code, by_cli, err = cli(path, tmp_path, capsys)
-    assert code == 1 and by_cli is None and err.count("\n") == 1 and "empty.txt: the file is empty" in err
-    with pytest.raises(UserError, match="empty.txt: the file is empty"):
+    assert code == 1 and by_cli is None and err.count("\n") == 1 and "empty.txt: " in err and "no words" in err
+    with pytest.raises(UserError, match="empty.txt: .*no words"):
         batch(path, tmp_path, PassSettings())

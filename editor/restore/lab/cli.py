@@ -127,7 +127,7 @@ def run_eval(args: argparse.Namespace) -> int:
 def run_train(args: argparse.Namespace) -> int:
     from editor.core.errors import UserError
 
-    data = Path(args.data)
+    data = Path(args.data_dir)  # --data and --out are TrainConfig's data_dir and out_dir
     if not (data / "train").is_dir() or not (data / "dev" / "dev2012.tsv").is_file():
         raise UserError(f"{data}: expected train/*.txt.gz and dev/dev2012.tsv there (see --data)")
     def log(s: str) -> None:
@@ -135,7 +135,7 @@ def run_train(args: argparse.Namespace) -> int:
     if args.export:
         from editor.restore.lab.tune import tune
 
-        best = Path(args.out) / ("best.pt" if args.family == "word" else "")
+        best = Path(args.out_dir) / ("best.pt" if args.family == "word" else "")
         if args.family == "encoder" and not (best / "run.json").is_file():
             raise UserError(f"{best}: no encoder run in this folder yet")
         if not best.exists():
@@ -146,7 +146,7 @@ def run_train(args: argparse.Namespace) -> int:
     if args.family == "encoder":
         from editor.restore.lab.train_encoder import train as train_encoder
 
-        out = Path(args.out)
+        out = Path(args.out_dir)
         args.out, args.data = out, str(data)
         args.resume = out if (out / "run.json").is_file() else None
         if args.resume is None and args.encoder is None:

@@ -338,7 +338,9 @@ def train(a: argparse.Namespace) -> int:
     seen, step = 0, 0
     t0 = time.time()
     budget = max(1.0, deadline - t0)
-    settings = {k: v for k, v in vars(a).items() if k not in ("encoder", "resume", "out", "data")}
+    settings = {k: v for k, v in vars(a).items()
+                if k not in ("encoder", "resume", "out", "data", "from_model", "write_int8", "handler", "export")
+                and isinstance(v, (str, int, float, bool, dict, type(None)))}
 
     run_index = len({h["run_start"] for h in history})
 
@@ -379,8 +381,8 @@ def train(a: argparse.Namespace) -> int:
     loss_sum, loss_n, t_log = 0.0, 0, time.time()
     for pcs, firsts, labels in dl:
         now = time.time()
-        if now >= deadline - (15 if cuda else 5) - history[-1]["eval_s"]:
-            break
+        if step and now >= deadline - (15 if cuda else 5) - history[-1]["eval_s"]:
+            break  # (a run always takes one step, however short its budget)
         el = now - t0
         f = min(1.0, max(0.02, el / (0.06 * budget))) * max(0.05, 1 - max(0.0, el - 0.3 * budget) / (0.7 * budget))
         for g, peak in zip(opt.param_groups, peaks):

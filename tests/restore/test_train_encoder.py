@@ -1,0 +1,94 @@
+"""`stet train --family encoder` on a tiny corpus with a tiny published-style encoder: a run writes
+its weights in parts and its record, running the command again continues it, and --export tunes it
+into a model directory that Stet loads."""
+
+import gzip
+import json
+
+import pytest
+import torch
+
+from editor.cli import main
+from editor.restore.inference import Restorer
+
+from .conftest import tiny_tokenizer
+
+TEXT = ("So what is it for? I asked, and you said it is okay. Yes, we know. "
+        "The iPhone was new; how did it work? Well, it did.\n")
+
+
+@pytest.fixture
+def encoder_dir(tmp_path):
+    """A BERT checkpoint in the published layout (Hugging Face names, safetensors), 2 layers of 16."""
+    from safetensors.torch import save_file
+
+    tok = tiny_tokenizer()
+    V, H, inner, P = tok.get_vocab_size(), 16, 32, 512
+    g = torch.Generator().manual_seed(0)
+
+    def r(*shape):
+        return torch.randn(*shape, generator=g) * 0.1
+
+    hf = {"embeddings.word_embeddings.weight": r(V, H), "embeddings.position_embeddings.weight": r(P, H),
+          "embeddings.token_type_embeddings.weight": r(2, H), "embeddings.LayerNorm.weight": torch.ones(H),
+          "embeddings.LayerNorm.bias": torch.zeros(H)}
+    for i in range(2):
+        p = f"encoder.layer.{i}"
+        for n in ("query", "key", "value"):
+            hf[f"{p}.attention.self.{n}.weight"], hf[f"{p}.attention.self.{n}.bias"] = r(H, H), r(H)
+        hf[f"{p}.attention.output.dense.weight"], hf[f"{p}.attention.output.dense.bias"] = r(H, H), r(H)
+        hf[f"{p}.attention.output.LayerNorm.weight"], hf[f"{p}.attention.output.LayerNorm.bias"] = torch.ones(H), torch.zeros(H)
+        hf[f"{p}.intermediate.dense.weight"], hf[f"{p}.intermediate.dense.bias"] = r(inner, H), r(inner)
+        hf[f"{p}.output.dense.weight"], hf[f"{p}.output.dense.bias"] = r(H, inner), r(H)
+        hf[f"{p}.output.LayerNorm.weight"], hf[f"{p}.output.LayerNorm.bias"] = torch.ones(H), torch.zeros(H)
+    d = tmp_path / "minilm"
+    d.mkdir()
+    save_file(hf, str(d / "model.safetensors"))
+    (d / "config.json").write_text(json.dumps({
+        "vocab_size": V, "hidden_size": H, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": inner,
+        "max_position_embeddings": P, "type_vocab_size": 2, "layer_norm_eps": 1e-12, "hidden_act": "gelu"}))
+    tok.save(str(d / "tokenizer.json"))
+    return d
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    (tmp_path / "data" / "train").mkdir(parents=True)
+    (tmp_path / "data" / "dev").mkdir()
+    with gzip.open(tmp_path / "data" / "train" / "ted_saranyan.txt.gz", "wt", encoding="utf-8") as f:
+        for d in range(20):
+            f.write(f"# talk {d}\n" + TEXT * 6)
+    (tmp_path / "data" / "dev" / "dev2012.tsv").write_text(
+        "so\tO\nwhat\tO\nis\tO\nit\tO\nfor\tQUESTION\ni\tO\nasked\tCOMMA\nyes\tPERIOD\n" * 20)
+    (tmp_path / "data" / "dev" / "ted_dev2012_talks.txt").write_text("".join(f"# talk {d}\n" + TEXT * 3 for d in range(4)))
+    return tmp_path / "data"
+
+
+def _train(data_dir, run, *extra):
+    return main(["train", "--family", "encoder", "--data", str(data_dir), "--out", str(run), "--device", "cpu",
+                 "--seconds", "12", "--words-per-batch", "120", "--workers", "0", "--eval-seconds", "2",
+                 "--sources", "ted_saranyan=1", *extra])
+
+
+def test_an_encoder_run_continues_and_exports_a_model_stet_loads(encoder_dir, data_dir, tmp_path, capsys):
+    run = tmp_path / "run"
+    assert _train(data_dir, run, "--encoder", str(encoder_dir)) == 0
+    record = json.loads((run / "run.json").read_text())
+    assert record["family"] == "encoder-bilstm-crf" and record["seen"] > 0 and record["parts"]
+    assert record["origin"]["encoder_sha256"] and (run / "tokenizer.json").is_file()
+    first = record["seen"]
+    assert _train(data_dir, run) == 0  # the same command again: continues from the run's weights
+    again = json.loads((run / "run.json").read_text())
+    assert again["seen"] > first and {h["run"] for h in again["history"]} == {0, 1}
+    out = tmp_path / "model"
+    assert main(["train", "--family", "encoder", "--data", str(data_dir), "--out", str(run), "--export", str(out)]) == 0
+    r = Restorer.load(str(out), device="cpu")
+    assert r.model.family == "encoder-bilstm-crf"
+    preds = r.restore("so what is it for i asked".split())
+    assert len(preds) == 7
+
+
+def test_a_first_encoder_run_without_an_encoder_says_what_it_needs(data_dir, tmp_path, capsys):
+    assert _train(data_dir, tmp_path / "run") != 0
+    err = capsys.readouterr().err
+    assert "--encoder" in err and "Traceback" not in err
