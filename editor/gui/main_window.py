@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import cast
 
 from PySide6.QtCore import QEvent, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from editor.core import process
@@ -33,6 +33,7 @@ from editor.core.document import Suggestion, Transcript
 from editor.core.errors import UserError
 from editor.core.formats import read_any
 from editor.core.recovery import Orphan
+from editor.core.render import NONE, RenderPolicy
 from editor.core.paths import resource_path
 from editor.core.settings import Settings
 from editor.gui import hotkeys, opening, recovery
@@ -72,7 +73,7 @@ def interactive_default() -> bool:
     return platform not in ("offscreen", "minimal")
 
 
-class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow):
+class MainWindow(ReviewCommands, RestorationCommands, QMainWindow):
     """The Stet editor window."""
 
     restoration_finished = Signal()
@@ -90,6 +91,11 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
     order_action: QAction
     accept_confident_action: QAction
     keep_author_action: QAction
+    # made by _build_controllers (annotated here: the parts built before them are given the window)
+    transcription: TranscriptionController
+    opening: opening.Opener
+    learning: LearningController
+    restoration: RestorationController
 
     def __init__(self, settings: Settings | None = None, *, interactive: bool | None = None,
                  parent: QWidget | None = None) -> None:
@@ -114,8 +120,9 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.autosaver.failed.connect(self._autosave_failed)
         # the project is written off the UI thread (editor.gui.saving)
         self.saver = ProjectSaver(self, give_way=self.turns.give_way)
-        self.saver.written.connect(self._project_written)
-        self.saver.failed.connect(self._project_not_written)
+        self.files = FileCommands(self, self)  # open, save, export, recent files (window_files)
+        self.saver.written.connect(self.files.project_written)
+        self.saver.failed.connect(self.files.project_not_written)
         self.setWindowTitle("Stet")
         self.setAcceptDrops(True)
         self.resize(1200, 780)
@@ -176,7 +183,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.transcript_opened.connect(self.learning.watch)
         # large files are read off the UI thread
         self.opening = opening.Opener(self, may_discard=lambda: not self.dirty or self.may_discard())
-        self.opening.opened.connect(self.show_opened)
+        self.opening.opened.connect(self.files.show_opened)
         self.opening.message.connect(self._show_message)
         self.opening.error.connect(self.report_error)
         # a player bar for transcripts with audio
@@ -186,8 +193,8 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.transcript_opened.connect(self.playback.transcript_opened)
         self.view.token_activated.connect(self.playback.play_from_token)
         # audio and video files open here
-        t = self.transcription = TranscriptionController(session, settings, interactive=self.interactive,
-                                                         parent=self)
+        t = TranscriptionController(session, settings, interactive=self.interactive, parent=self)
+        self.transcription = t
         t.opened.connect(self._transcription_opened)
         t.restore_requested.connect(self.start_restoration)
         t.said.connect(self.status_label_text)
@@ -224,6 +231,37 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self._interactive = value
         self.playback.interactive = value
         self.transcription.interactive = value
+
+    # -- files (window_files): the scripting surface ---------------------------------------------------
+    def open_path(self, path: str | os.PathLike[str], encoding: str | None = None) -> Transcript:
+        """Open a transcript file and start restoring it (``FileCommands.open_path``)."""
+        return self.files.open_path(path, encoding)
+
+    def open_reporting(self, path: str | os.PathLike[str]) -> None:
+        """Open from a menu, a drop or the command line (``FileCommands.open_reporting``)."""
+        self.files.open_reporting(path)
+
+    def may_discard(self) -> bool:
+        """The current work may be replaced (``FileCommands.may_discard``)."""
+        return self.files.may_discard()
+
+    def finish_saving(self) -> bool:
+        """Wait for a save under way (``FileCommands.finish_saving``)."""
+        return self.files.finish_saving()
+
+    def save(self, path: str | os.PathLike[str] | None = None, *, wait: bool = False) -> Path:
+        """Save the session as a .stet project (``FileCommands.save``)."""
+        return self.files.save(path, wait=wait)
+
+    def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
+        """Write the transcript by extension (``FileCommands.export``)."""
+        return self.files.export(path, policy)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self.files.drag_enter(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self.files.drop(event)
 
     # -- the document ------------------------------------------------------------------------------
     @property

@@ -39,15 +39,15 @@ def build_menus(w: Any) -> None:
     bar = w.menuBar()
     add = w.add_action
     m = bar.addMenu("&File")
-    add(m, "&Open…", w.open_dialog, hotkeys.OPEN)
+    add(m, "&Open…", w.files.open_dialog, hotkeys.OPEN)
     w.recent_menu = m.addMenu("Open &Recent")
-    w.recent_menu.aboutToShow.connect(w.fill_recent)
+    w.recent_menu.aboutToShow.connect(w.files.fill_recent)
     add(m, "Reopen with &Encoding…", lambda: reopen_with_encoding(w),
         tip="Read the open text or subtitle file again in another text encoding")
     m.addSeparator()
-    add(m, "&Save", w.save_dialog, hotkeys.SAVE, "Save the session as a .stet project")
-    add(m, "Save &As…", lambda: w.save_dialog(ask=True), hotkeys.SAVE_AS)
-    add(m, "&Export…", w.export_dialog, hotkeys.EXPORT, "Write txt, md, docx, srt, vtt, ass, ttml, sbv or json")
+    add(m, "&Save", w.files.save_dialog, hotkeys.SAVE, "Save the session as a .stet project")
+    add(m, "Save &As…", lambda: w.files.save_dialog(ask=True), hotkeys.SAVE_AS)
+    add(m, "&Export…", w.files.export_dialog, hotkeys.EXPORT, "Write txt, md, docx, srt, vtt, ass, ttml, sbv or json")
     m.addSeparator()
     add(m, "Speech &model…", lambda: w.transcription.choose_model(),
         tip="Download a Vosk model or choose a model folder for transcribing")

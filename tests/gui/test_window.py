@@ -241,7 +241,7 @@ def test_dropping_a_file_opens_it(window, qtbot, tmp_path):
     with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
         window.dropEvent(event)
     assert window.transcript.words() == ["dropped", "words", "here"]
-    window.fill_recent()
+    window.files.fill_recent()
     assert str(source.resolve()) in [a.text() for a in window.recent_menu.actions()]
 
 
