@@ -73,7 +73,7 @@ def interactive_default() -> bool:
     return platform not in ("offscreen", "minimal")
 
 
-class MainWindow(ReviewCommands, RestorationCommands, QMainWindow):
+class MainWindow(RestorationCommands, QMainWindow):
     """The Stet editor window."""
 
     restoration_finished = Signal()
@@ -129,7 +129,7 @@ class MainWindow(ReviewCommands, RestorationCommands, QMainWindow):
         self.setStatusBar(StatusBar(self))  # a long message ends in "…", whole in its tooltip
         self._build_body()
         self._build_controllers()
-        self.init_review()
+        self.review = ReviewCommands(self, self)  # accept all, undo and redo, bulk steps (window_review)
         self.init_restoration_status()
         for widget in self.transcription.widgets:
             self.statusBar().addPermanentWidget(widget)
@@ -262,6 +262,26 @@ class MainWindow(ReviewCommands, RestorationCommands, QMainWindow):
 
     def dropEvent(self, event: QDropEvent) -> None:
         self.files.drop(event)
+
+    # -- review (window_review): the scripting surface -------------------------------------------------
+    def accept_all(self, min_confidence: float = 0.0) -> int:
+        """Accept every pending suggestion at or above ``min_confidence`` (``ReviewCommands.accept_all``)."""
+        return self.review.accept_all(min_confidence)
+
+    def undo(self) -> bool:
+        return self.review.undo()
+
+    def redo(self) -> bool:
+        return self.review.redo()
+
+    @property
+    def bulk_running(self) -> bool:
+        """A bulk step (accept all, undoing or redoing one) is under way, a slice per turn."""
+        return self.review.bulk_running
+
+    def finish_bulk(self) -> None:
+        """Carry out what is left of a bulk step now (``ReviewCommands.finish_bulk``)."""
+        self.review.finish_bulk()
 
     # -- the document ------------------------------------------------------------------------------
     @property

@@ -58,7 +58,7 @@ def build_menus(w: Any) -> None:
     w.undo_action = add(m, "&Undo", w.undo, hotkeys.UNDO)
     w.redo_action = add(m, "&Redo", w.redo, hotkeys.REDO)
     m.addSeparator()
-    add(m, "Insert playback &time", w.insert_playback_time, hotkeys.INSERT_TIME,
+    add(m, "Insert playback &time", w.review.insert_playback_time, hotkeys.INSERT_TIME,
         "Type the recording's current time, as [m:ss], at the caret")
     m.addSeparator()
     add(m, "&Find…", w.show_find, hotkeys.FIND)
@@ -73,7 +73,7 @@ def build_menus(w: Any) -> None:
     add(m, "&Next suggestion\tTab", lambda: w.view.next_suggestion())
     add(m, "&Previous suggestion\tShift+Tab", lambda: w.view.next_suggestion(reverse=True))
     add(m, "&Lowest confidence", w.view.lowest_confidence, hotkeys.NEXT_LOWEST)
-    w.order_action = add(m, "Tab goes lowest confidence &first", w.toggle_order, hotkeys.TOGGLE_ORDER)
+    w.order_action = add(m, "Tab goes lowest confidence &first", w.review.toggle_order, hotkeys.TOGGLE_ORDER)
     w.order_action.setCheckable(True)
     w.order_action.setChecked(w.view.order == "confidence")
     m.addSeparator()
@@ -84,9 +84,9 @@ def build_menus(w: Any) -> None:
     w.accept_confident_action = add(m, confident_text(w.settings.review.high),
                                     lambda: w.accept_all(w.settings.review.high), hotkeys.ACCEPT_ALL,
                                     "Accept every pending suggestion at or above the high threshold")
-    add(m, "Accept all at or a&bove…", w.accept_all_dialog)
+    add(m, "Accept all at or a&bove…", w.review.accept_all_dialog)
     add(m, "Accept all pending", lambda: w.accept_all(0.0))
-    add(m, "Reject all pending", w.reject_all, hotkeys.REJECT_ALL)
+    add(m, "Reject all pending", w.review.reject_all, hotkeys.REJECT_ALL)
     m.addSeparator()
     w.keep_author_action = add(m, "&Keep the author's punctuation", w.toggle_keep_author,
                                tip="Propose only missing marks and capitals; never remove or replace "

@@ -229,7 +229,7 @@ def test_accept_all_takes_percent_and_shows_the_count_first(reviewed, qtbot):
     from PySide6.QtWidgets import QDialogButtonBox
 
     doc = reviewed.transcript
-    dialog = reviewed.accept_all_dialog()
+    dialog = reviewed.review.accept_all_dialog()
     dialog.box.selectAll()
     qtbot.keyClicks(dialog.box, "80")  # eighty percent, as the list shows it
     assert dialog.threshold == 0.8
@@ -269,7 +269,7 @@ def test_threshold_dialogs_count_a_long_transcript_a_slice_at_a_time(window, qtb
     high, everything = len(doc.pending_to_apply(0.9)), len(doc.pending_to_apply(0.3))
     low = sum(1 for s in doc.pending_to_apply(0.3) if s.confidence < window.settings.review.low)
     assert high >= 2_500 and low >= 2_500
-    dialog = window.accept_all_dialog()
+    dialog = window.review.accept_all_dialog()
     ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
     assert "Counting" in dialog.summary.text() and not ok.isEnabled()
     qtbot.keyClick(dialog.box, Qt.Key.Key_Return)  # Enter while counting accepts nothing
@@ -727,7 +727,7 @@ def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(wind
     assert (words > BULK_AT_ONCE) == (words == 4_500)
     window.set_transcript(doc, restore=False)
     before = doc.pending_count
-    dialog = window.accept_all_dialog()
+    dialog = window.review.accept_all_dialog()
     ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
     dialog.box.selectAll()
     qtbot.keyClicks(dialog.box, "85")  # eighty-five percent, typed as the list shows it
@@ -738,7 +738,7 @@ def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(wind
     with qtbot.waitSignal(window.bulk_finished, timeout=30_000):
         qtbot.keyClick(dialog.box, Qt.Key.Key_Return)
     assert not dialog.isVisible()
-    assert window.last_accepted == shown
+    assert window.review.last_accepted == shown
     assert before - doc.pending_count == shown
     assert len(doc.suggestions(state=State.ACCEPTED)) == shown
     assert window.statusBar().currentMessage().startswith(f"Accepted {shown:,} suggestions")
@@ -748,7 +748,7 @@ def test_escape_in_the_accept_all_dialog_accepts_nothing(window, qtbot):
     doc = _mixed_doc(600)
     window.set_transcript(doc, restore=False)
     before = doc.pending_count
-    dialog = window.accept_all_dialog()
+    dialog = window.review.accept_all_dialog()
     dialog.box.selectAll()
     qtbot.keyClicks(dialog.box, "85")
     qtbot.keyClick(dialog.box, Qt.Key.Key_Escape)
@@ -780,7 +780,7 @@ def test_undo_and_redo_keys_work_in_the_text(reviewed, qtbot, keys):
 def test_a_threshold_typed_as_the_dialog_opens_replaces_the_default(reviewed, qtbot):
     """Review > Accept all at or above…, type 80, Enter: the box had the focus with its caret
     before "90 %" and nothing selected, so "80" became "090" and Enter accepted at 90 %."""
-    dialog = reviewed.accept_all_dialog()
+    dialog = reviewed.review.accept_all_dialog()
     qtbot.waitUntil(dialog.box.hasFocus)
     qtbot.keyClicks(dialog.box, "80")
     assert dialog.threshold == 0.8

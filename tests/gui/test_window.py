@@ -87,7 +87,7 @@ def test_accept_all_is_one_undo_step_and_export_gives_back_raw_words(window, qtb
     assert pending > 1000
     with qtbot.waitSignal(window.bulk_finished, timeout=60_000):  # a slice at a time
         window.accept_all(0.0)
-    assert window.last_accepted == pending
+    assert window.review.last_accepted == pending
     assert not doc.pending_to_apply(0.0)
     assert doc.history.undo_text.startswith("Accept all")
     first = window.export(tmp_path / "accepted.txt").read_text(encoding="utf-8")
@@ -394,7 +394,7 @@ def test_status_counts_say_one_suggestion_not_one_suggestions(window):
     window.set_transcript(doc_with_a_held_capital(), restore=False)
     window.transcript.accept(window.transcript[0].id, Kind.PUNCT)
     window.transcript.accept(window.transcript[1].id, Kind.CASE)
-    assert window.reject_all() == 1
+    assert window.review.reject_all() == 1
     assert window.statusBar().currentMessage() == "Rejected 1 suggestion"
 
 
