@@ -432,7 +432,7 @@ class MainWindow(RestorationCommands, QMainWindow):
 
     def _band_changed(self, band: str | None) -> None:
         """Tab and the list agree: filtered to a band, Tab goes only to its suggestions."""
-        self.view.set_band(band)
+        self.view.review.set_band(band)
         self.statusBar().showMessage(f"Tab and Shift+Tab now go only to {band}-confidence suggestions, as "
                                      "the list shows" if band else "Tab and Shift+Tab go to every pending "
                                      "suggestion", 5000)

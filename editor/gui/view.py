@@ -14,11 +14,13 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QTextCursor
-from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+from typing import cast
 
-from editor.core.document import Kind, State, Transcript
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QHelpEvent, QMouseEvent, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
+
+from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.formats.subtitles import WordStyles
 from editor.core.paragraphs import kept_lines
 from editor.core.settings import Settings
@@ -35,16 +37,16 @@ from editor.gui.looks import (  # noqa: F401  (names other modules and tests imp
     describe_value,
 )
 from editor.gui.turns import WindowTurns
-from editor.gui.view_build import BUILD_AT_ONCE, FIRST_BUILT, BuildMixin  # noqa: F401
+from editor.gui.view_build import BUILD_AT_ONCE, FIRST_BUILT, TextBuilder  # noqa: F401
 from editor.gui.view_editing import EditingMixin
-from editor.gui.view_pointer import PointerMixin
-from editor.gui.view_review import EDITING_NOTE, ReviewMixin  # noqa: F401
+from editor.gui.view_pointer import Pointer
+from editor.gui.view_review import EDITING_NOTE, Reviewer  # noqa: F401
 
 _SPEAKER = operator.attrgetter("speaker")
 
 
 
-class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
+class QtTranscriptView(EditingMixin, QPlainTextEdit):
     """Shows a ``Transcript``; the person edits it here and reviews its suggestions.
 
     ``current_changed(Suggestion | None)``: the suggestion under review changed.
@@ -58,6 +60,10 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
     review_mode_changed = Signal(bool)  # True: Enter, Delete and 1-9 act on suggestions
     # the ids of the words a paste (or a drop of text) put in, when it is in, and its undo step's merge id
     pasted = Signal(list, object)
+    # its parts, each given the view as the host it needs (see their modules)
+    build: TextBuilder
+    review: Reviewer
+    pointer: Pointer
 
     def __init__(self, transcript: Transcript, settings: Settings | None = None,
                  parent: QWidget | None = None, *, turns: WindowTurns | None = None) -> None:
@@ -76,17 +82,10 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self.text_map = TextMap()
         self._transcript: Transcript | None = None
         self._links = DocumentLinks()  # to the document's signals
-        self._current: tuple[int, Kind] | None = None
-        # Review mode: entered by Tab, Shift+Tab, a click on a suggestion or the list; left when the
-        # caret moves away or on Esc. Only in it do Enter, Delete and 1-9 act on suggestions (and
-        # with nothing current they do nothing rather than edit), so they never edit by surprise.
-        self._reviewing = False
+        self.review = Reviewer(self)  # the suggestion under review, review mode (view_review)
         self._frozen = False  # a bulk step runs: keys that would change the text wait
         self._lines_stale = False  # words went away in a bulk step: lines brought up to date after
-        self._mouse_down = False
-        self._was_reviewing = False
-        self._extra: dict[str, list[QTextEdit.ExtraSelection]] = {"played": [], "current": []}
-        self._last_rank: tuple[float, int, int] | None = None
+        self.pointer = Pointer(self, self)  # the mouse, tooltips, the player's word (view_pointer)
         self._moving = False  # the view itself changes the text or the caret
         self._dirty: set[int] = set()  # token ids whose look must be brought up to date
         self._run: tuple[str, int] | None = None  # the typing run going on: (kind, caret after it)
@@ -102,16 +101,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
         self._flush_timer.timeout.connect(self.flush)
-        self._built, self._building = 0, False  # tokens shown so far; a long text still coming
-        self._build_timer = QTimer(self)
-        self._build_timer.setSingleShot(True)
-        self._build_timer.setInterval(0)
-        self._build_timer.timeout.connect(self._build_slice)
-        self._discarded: list[object] = []  # the map of a text replaced, freed a few parts a turn
-        self._free_timer = QTimer(self)
-        self._free_timer.setSingleShot(True)
-        self._free_timer.setInterval(0)
-        self._free_timer.timeout.connect(self._free_slice)
+        self.build = TextBuilder(self, self)  # puts the text on screen, a slice a turn (view_build)
         self.cursorPositionChanged.connect(self._caret_moved)
         self._timed = False  # some word has a time: the margin shows paragraph times
         self.cue_ids: frozenset[int] = frozenset()  # first words of subtitle cues (a bar before)
@@ -148,6 +138,11 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         return self._transcript
 
     @property
+    def building(self) -> bool:
+        """True while a long text is still being put on screen (``text_map`` holds its start)."""
+        return self.build.building
+
+    @property
     def rewriting(self) -> bool:
         """True while the view changes its own text: ``text_map`` is about to change."""
         return self._moving
@@ -159,8 +154,8 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._links.connect(transcript.tokens_changed, self._on_tokens_changed)
         self._links.connect(transcript.suggestions_changed, self._on_suggestions_changed)
         self._links.connect(transcript.paragraphs_changed, self._on_paragraphs_changed)
-        self._set_current(None)
-        self.rebuild()
+        self.review.make_current(None)
+        self.build.rebuild()
 
     def apply_settings(self) -> None:
         """Fonts and colours from settings (after the settings dialog)."""
@@ -173,7 +168,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         small.setPointSize(max(6, round(font.pointSize() * 0.8)))
         self.gutter.setFont(small)
         if self._transcript is not None:
-            self.rebuild()
+            self.build.rebuild()
 
     def _look(self, index: int):
         return self.looks.look(self.transcript, index, self._soft, self._word_styles)
@@ -278,10 +273,11 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         if breaks and not self._has_breaks:
             self._has_breaks = True
             QTimer.singleShot(0, self, self._layout_gutter)
-        if self._current is not None and self._current[0] in token_ids:
-            s = self.current
+        key = self.review.current_key
+        if key is not None and key[0] in token_ids:
+            s = self.review.current
             if s is None or s.state != State.PENDING:
-                self._set_current(None, select=False)
+                self.review.make_current(None, select=False)
             else:
                 self.current_changed.emit(s)
 
@@ -299,7 +295,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
                 i = doc.index_of(token_id)
             except KeyError:
                 continue
-            if 0 < i < min(self._built, len(self.text_map)) and \
+            if 0 < i < min(self.build.built, len(self.text_map)) and \
                     self.text_map.sep(i) != self.looks.separator(doc, i, self._soft):
                 changed.append(i)
         if changed:
@@ -309,23 +305,23 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
     def _splice(self, start: int, removed: int, inserted: int) -> None:
         self.flush()  # pending restyles use indices from before the splice
         tm = self.text_map
-        if self._building and start + removed >= self._built:
+        if self.build.building and start + removed >= self.build.built:
             # Past what is shown yet: the build shows it when it gets there (from ``start``, if
             # the change reaches into the words shown).
-            if start < self._built:
+            if start < self.build.built:
                 self._moving = True
                 try:
                     cursor = QTextCursor(self.document())
                     cursor.setPosition(tm.offset(start))
                     cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
                     cursor.removeSelectedText()
-                    tm.splice(start, self._built - start, [])
+                    tm.splice(start, self.build.built - start, [])
                 finally:
                     self._moving = False
-                self._built = start
+                self.build.built = start
             self._note_change(start)
             return
-        self._built += inserted - removed
+        self.build.built += inserted - removed
         a, b = tm.offset(start), tm.offset(start + removed)
         looks = [self._look(i) for i in range(start, start + inserted)]
         doc = self.transcript  # by index: doc.tokens would copy every token after each change
@@ -358,7 +354,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         # The word after the span may now need another separator (the first word went away).
         # Its text alone is looked at: its formats stay (a restyle lays the line out again).
         following = start + inserted
-        if following < min(len(self.transcript), self._built) and \
+        if following < min(len(self.transcript), self.build.built) and \
                 self._look(following)[:3] != tm.piece(following):
             self._rewrite([following])
 
@@ -374,7 +370,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
                 index = doc.index_of(token_id)
             except KeyError:
                 continue
-            if index < self._built:  # the rest is shown as it stands when a build gets there
+            if index < self.build.built:  # the rest is shown as it stands when a build gets there
                 indices.append(index)
         self._dirty.clear()
         self._rewrite(indices)
@@ -457,10 +453,62 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         if self.last_changed is not None and len(self.transcript):
             self.scroll_to_token(min(self.last_changed, len(self.transcript) - 1))
 
+    # -- review (view_review) ----------------------------------------------------------------------
+    @property
+    def current(self) -> Suggestion | None:
+        """The suggestion under review (``Reviewer.current``)."""
+        return self.review.current
+
+    @property
+    def reviewing(self) -> bool:
+        """Whether Enter, Delete and 1-9 act on suggestions (else they edit the text)."""
+        return self.review.reviewing
+
+    def set_current(self, suggestion: Suggestion | None) -> None:
+        """Make ``suggestion`` the one under review: select it and scroll to it."""
+        self.review.set_current(suggestion)
+
+    def next_suggestion(self, reverse: bool = False) -> Suggestion | None:
+        """Go to the next (or previous) pending suggestion in the review order (``Reviewer``)."""
+        return self.review.next_suggestion(reverse)
+
+    def _caret_moved(self) -> None:
+        if self._moving:
+            return
+        self._held = None  # whitespace typed waits no longer (view_editing)
+        self.review.caret_moved()
+
+    # -- the mouse and the player (view_pointer) ----------------------------------------------------
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            self.pointer.show_tooltip(cast(QHelpEvent, event))
+            return True
+        return super().viewportEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.pointer.pressed()
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        self.pointer.mouse_down = False
+        super().mouseReleaseEvent(event)
+        self.pointer.released(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        self.pointer.context_menu(event)
+
+    def scroll_to_token(self, index: int, place: float = 1 / 3) -> None:
+        """Scroll so word ``index`` is on screen (``Pointer.scroll_to_token``)."""
+        self.pointer.scroll_to_token(index, place)
+
+    def highlight_token(self, index: int | None, colour: QColor | None = None) -> None:
+        """Mark one word, e.g. the word being played (``Pointer.highlight_token``)."""
+        self.pointer.highlight_token(index, colour)
+
     # -- positions ---------------------------------------------------------------------------------
     def token_range(self, index: int) -> tuple[int, int, int]:
         """(start, punct start, end) character positions of token ``index`` as shown."""
-        self._ensure_built(index)
+        self.build.ensure_built(index)
         self.flush()
         return self.text_map.word_range(index)
 
@@ -483,7 +531,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
 
     def shown_text(self) -> str:
         """The text as displayed (pending suggestions applied; a soft break reads as a space)."""
-        self._ensure_built()
+        self.build.ensure_built()
         self.flush()
         return "".join(f"{' ' if sep == SOFT_BREAK else sep}{surface}{punct}"
                        for _, _, (sep, surface, punct) in self.text_map.pieces())

@@ -72,7 +72,7 @@ class EditingMixin:
         tm = self.text_map
         i0, i1 = self.token_at(start) or 0, self.token_at(end) or 0
         a, b = max(0, i0 - 1), min(n, i1 + 2)
-        self._ensure_built(b - 1)  # the word after the edit, if a long text is still coming
+        self.build.ensure_built(b - 1)  # the word after the edit, if a long text is still coming
         base = tm.word_range(a)[0]
         parts, spans, offset = [], [], 0
         for k, _, (sep, surface, punct) in tm.pieces(a, b):
@@ -97,7 +97,7 @@ class EditingMixin:
         def finish() -> int:
             if typed_from is not None:  # a case or mark typed is repeated elsewhere, as a choice is
                 _run, a0, b0, n0, shown_before, done = typed_from
-                self.repeat_typed(typed_to_repeat(doc, shown_before, a0, b0 + len(doc) - n0, done),
+                self.review.repeat_typed(typed_to_repeat(doc, shown_before, a0, b0 + len(doc) - n0, done),
                                   merge_id)
             self.flush()
             # The text after the edit reads as before (only the touched words are redrawn), so the
@@ -252,8 +252,8 @@ class EditingMixin:
             self.setTextCursor(cursor)
         finally:
             self._moving = False
-        if self._current is not None or self._reviewing:
-            self.leave_review()
+        if self.review.current_key is not None or self.review.reviewing:
+            self.review.leave_review()
 
     def _delete(self, backwards: bool) -> None:
         cursor = self.textCursor()
@@ -291,7 +291,7 @@ class EditingMixin:
         if s is None or s.state != State.PENDING or tm.punct(index) == token.punct:
             return False
         self.flush()
-        self.decide(token.id, Kind.PUNCT, accept=False, announce=lambda _r, _n, repeated: self.message.emit(
+        self.review.decide(token.id, Kind.PUNCT, accept=False, announce=lambda _r, _n, repeated: self.message.emit(
             f"Rejected the proposed ‘{s.value}’" + (f"; {repeated_note(repeated)}" if repeated else "")))
         self.flush()
         self._run = None
@@ -414,7 +414,7 @@ class EditingMixin:
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride:
             # While a suggestion is current, Esc leaves it rather than reaching the player's Esc
-            if self._current is not None and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION):
+            if self.review.current_key is not None and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION):
                 event.accept()
                 return True
             # Undo lives in the transcript: the text edit would claim Ctrl+Z for its own undo
@@ -437,28 +437,28 @@ class EditingMixin:
             return
         plain = not (mods & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                              | Qt.KeyboardModifier.MetaModifier))
-        reviewing = self._reviewing
+        reviewing = self.review.reviewing
         review_key = reviewing and any(hotkeys.pressed(event, k) for k in (
             hotkeys.ACCEPT, hotkeys.REJECT, hotkeys.ALTERNATIVES))
         if hotkeys.pressed(event, hotkeys.NEXT_SUGGESTION):
             self.next_suggestion()
         elif hotkeys.pressed(event, hotkeys.PREVIOUS_SUGGESTION):
             self.next_suggestion(reverse=True)
-        elif review_key and self._current is None:  # review mode, nothing left under review
+        elif review_key and self.review.current_key is None:  # review mode, nothing left under review
             self.message.emit("No suggestion selected: Tab goes to the next one; move the caret "
                               "(arrow keys, a click) to edit the text")
-        elif review_key and not self.current_in_view():  # scrolled away: not visibly current
+        elif review_key and not self.review.current_in_view():  # scrolled away: not visibly current
             self.ensureCursorVisible()
             self.message.emit(OUT_OF_VIEW_NOTE)
         elif reviewing and hotkeys.pressed(event, hotkeys.ACCEPT):
-            self.accept_current()
+            self.review.accept_current()
         elif reviewing and hotkeys.pressed(event, hotkeys.REJECT):
-            self.reject_current()
+            self.review.reject_current()
         elif reviewing and hotkeys.pressed(event, hotkeys.ALTERNATIVES):
-            self.choose_alternative(int(event.text() or chr(key)))
+            self.review.choose_alternative(int(event.text() or chr(key)))
         elif reviewing and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION):
-            self._set_current(None, select=False)
-            self.leave_review()
+            self.review.make_current(None, select=False)
+            self.review.leave_review()
         elif event.matches(QKeySequence.StandardKey.Cut):
             self.cut()
         elif event.matches(QKeySequence.StandardKey.Paste):

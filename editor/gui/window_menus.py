@@ -72,14 +72,14 @@ def build_menus(w: Any) -> None:
     # suggestion is under review); the menu shows them after a tab without taking them over.
     add(m, "&Next suggestion\tTab", lambda: w.view.next_suggestion())
     add(m, "&Previous suggestion\tShift+Tab", lambda: w.view.next_suggestion(reverse=True))
-    add(m, "&Lowest confidence", w.view.lowest_confidence, hotkeys.NEXT_LOWEST)
+    add(m, "&Lowest confidence", w.view.review.lowest_confidence, hotkeys.NEXT_LOWEST)
     w.order_action = add(m, "Tab goes lowest confidence &first", w.review.toggle_order, hotkeys.TOGGLE_ORDER)
     w.order_action.setCheckable(True)
     w.order_action.setChecked(w.view.order == "confidence")
     m.addSeparator()
-    add(m, "&Accept\tReturn", w.view.accept_current)
-    add(m, "Re&ject\tDelete", w.view.reject_current)
-    add(m, "Show &alternatives", w.view.show_alternatives, hotkeys.SHOW_ALTERNATIVES)
+    add(m, "&Accept\tReturn", w.view.review.accept_current)
+    add(m, "Re&ject\tDelete", w.view.review.reject_current)
+    add(m, "Show &alternatives", w.view.pointer.show_alternatives, hotkeys.SHOW_ALTERNATIVES)
     m.addSeparator()
     w.accept_confident_action = add(m, confident_text(w.settings.review.high),
                                     lambda: w.accept_all(w.settings.review.high), hotkeys.ACCEPT_ALL,

@@ -92,7 +92,7 @@ class ReviewCommands(QObject):
         self._widget = widget  # the parent of the dialogs
         self._bulk: tuple[Iterator[object], Callable[[], None]] | None = None  # a bulk step under way
         self.last_accepted = 0  # how many the last accept-all accepted (when it has finished)
-        self._host.view.repeater = self.repeat_in_slices
+        self._host.view.review.repeater = self.repeat_in_slices
         self._host.view.slicer = self._run_bulk  # a long paste
 
     def repeat_in_slices(self, token_id: int, kind: Kind, targets: list[int], merge_id: object,
@@ -232,7 +232,7 @@ class ReviewCommands(QObject):
             self._host.view.reveal_change(lambda: stepped.append(history.undo() if undo else history.redo()))
             if stepped[0]:  # said as a long one is: "Accepted 22 suggestions" is no longer so
                 if undo:
-                    self._host.view.review_again(step)  # a decision undone: its suggestion is current again
+                    self._host.view.review.review_again(step)  # a decision undone: its suggestion is current again
                 self._host.statusBar().showMessage(f"{'Undid' if undo else 'Redid'} {text}", 4000)
                 QTimer.singleShot(0, self, self._host.bulk_finished.emit)
             return stepped[0]

@@ -326,7 +326,7 @@ def test_changes_while_a_long_text_is_still_coming(qtbot):
     doc = long_doc(3 * BUILD_AT_ONCE)
     view = QtTranscriptView(doc, Settings())
     qtbot.addWidget(view)
-    view._build_timer.stop()  # this test takes the build a step at a time itself
+    view.build._build_timer.stop()  # this test takes the build a step at a time itself
     changes = 0
     while view.building:
         n, built = len(doc), len(view.text_map)
@@ -345,9 +345,9 @@ def test_changes_while_a_long_text_is_still_coming(qtbot):
         changes += 1
         in_step(view, doc)
         if len(view.text_map) + 500 < len(doc):
-            view._build_step(len(view.text_map) + 500)
+            view.build._build_step(len(view.text_map) + 500)
         else:
-            view._ensure_built()
+            view.build.ensure_built()
     assert changes > 10
     assert shown(view) == expected(doc)
 

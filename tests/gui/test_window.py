@@ -277,9 +277,9 @@ def test_hover_tooltip_lists_alternatives(restored):
     w = restored
     s = w.transcript.pending()[0]
     a = w.view.token_range(w.transcript.index_of(s.token_id))[0]
-    found = w.view.suggestions_at(a)
+    found = w.view.pointer.suggestions_at(a)
     assert s in found
-    html = w.view.tooltip_html(found)
+    html = w.view.pointer.tooltip_html(found)
     assert "1." in html and "%" in html
 
 
