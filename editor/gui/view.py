@@ -16,8 +16,9 @@ from collections.abc import Iterable
 
 from typing import cast
 
-from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QHelpEvent, QMouseEvent, QTextCursor
+from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import (QColor, QContextMenuEvent, QDropEvent, QFont, QHelpEvent, QInputMethodEvent, QKeyEvent,
+                           QMouseEvent, QTextCursor)
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from editor.core.document import Kind, State, Suggestion, Transcript
@@ -38,7 +39,7 @@ from editor.gui.looks import (  # noqa: F401  (names other modules and tests imp
 )
 from editor.gui.turns import WindowTurns
 from editor.gui.view_build import BUILD_AT_ONCE, FIRST_BUILT, TextBuilder  # noqa: F401
-from editor.gui.view_editing import EditingMixin
+from editor.gui.view_editing import Editor
 from editor.gui.view_pointer import Pointer
 from editor.gui.view_review import EDITING_NOTE, Reviewer  # noqa: F401
 
@@ -46,7 +47,7 @@ _SPEAKER = operator.attrgetter("speaker")
 
 
 
-class QtTranscriptView(EditingMixin, QPlainTextEdit):
+class QtTranscriptView(QPlainTextEdit):
     """Shows a ``Transcript``; the person edits it here and reviews its suggestions.
 
     ``current_changed(Suggestion | None)``: the suggestion under review changed.
@@ -62,6 +63,7 @@ class QtTranscriptView(EditingMixin, QPlainTextEdit):
     pasted = Signal(list, object)
     # its parts, each given the view as the host it needs (see their modules)
     build: TextBuilder
+    editing: Editor
     review: Reviewer
     pointer: Pointer
 
@@ -88,10 +90,7 @@ class QtTranscriptView(EditingMixin, QPlainTextEdit):
         self.pointer = Pointer(self, self)  # the mouse, tooltips, the player's word (view_pointer)
         self._moving = False  # the view itself changes the text or the caret
         self._dirty: set[int] = set()  # token ids whose look must be brought up to date
-        self._run: tuple[str, int] | None = None  # the typing run going on: (kind, caret after it)
-        self._run_id = 0
-        self._typed: tuple | None = None  # the words a run of typing began from (see _typed_snapshot)
-        self._held: tuple[int, str] | None = None  # whitespace typed that waits for the next word
+        self.editing = Editor(self, self)  # typing, deleting, pasting (view_editing)
         self._soft: set[int] = set()  # lines that run on, no break there (kept_lines): ids
         self._break_ids: set[int] = set()  # words that carry (or carried) a break suggestion
         self._para_shown: frozenset[int] = frozenset()  # the paragraph starts the text shows
@@ -193,7 +192,7 @@ class QtTranscriptView(EditingMixin, QPlainTextEdit):
         """Bring the lines that run on (``kept_lines``) up to date, those shown staying where
         they are while still needed; the ids whose line changed. Reads only the break
         suggestions, the paragraph starts and the lines: no pass over the words."""
-        if self._pasting:  # each part of a long paste is on a line of its own until it is done
+        if self.editing.pasting:  # each part of a long paste is on a line of its own until it is done
             return set()
         doc = self.transcript
         view = doc.suggestion_view
@@ -453,6 +452,43 @@ class QtTranscriptView(EditingMixin, QPlainTextEdit):
         if self.last_changed is not None and len(self.transcript):
             self.scroll_to_token(min(self.last_changed, len(self.transcript) - 1))
 
+    # -- editing (view_editing) ---------------------------------------------------------------------
+    def edit_characters(self, start: int, end: int, typed: str,
+                        merge_id: object | None = None) -> int | None:
+        """Characters ``start:end`` of the shown text become ``typed`` (``Editor.edit_characters``)."""
+        return self.editing.edit_characters(start, end, typed, merge_id)
+
+    def insert_text(self, text: str) -> None:
+        """Type ``text`` at the caret (replacing a selection), as the keyboard would."""
+        self.editing.insert_text(text)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and self.editing.shortcut_override(cast(QKeyEvent, event)):
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not self.editing.key_pressed(event):
+            super().keyPressEvent(event)  # moving, selecting, copying
+
+    def inputMethodEvent(self, event: QInputMethodEvent) -> None:
+        self.editing.input_method(event)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # paste and drops of text
+        self.editing.insert_from(source)
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return source.hasText()
+
+    def cut(self) -> None:
+        self.editing.cut()
+
+    def paste(self) -> None:
+        self.editing.paste()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        event.ignore()  # files dropped here go to the window
+
     # -- review (view_review) ----------------------------------------------------------------------
     @property
     def current(self) -> Suggestion | None:
@@ -475,7 +511,7 @@ class QtTranscriptView(EditingMixin, QPlainTextEdit):
     def _caret_moved(self) -> None:
         if self._moving:
             return
-        self._held = None  # whitespace typed waits no longer (view_editing)
+        self.editing.held = None  # whitespace typed waits no longer (view_editing)
         self.review.caret_moved()
 
     # -- the mouse and the player (view_pointer) ----------------------------------------------------

@@ -93,7 +93,7 @@ class ReviewCommands(QObject):
         self._bulk: tuple[Iterator[object], Callable[[], None]] | None = None  # a bulk step under way
         self.last_accepted = 0  # how many the last accept-all accepted (when it has finished)
         self._host.view.review.repeater = self.repeat_in_slices
-        self._host.view.slicer = self._run_bulk  # a long paste
+        self._host.view.editing.slicer = self._run_bulk  # a long paste
 
     def repeat_in_slices(self, token_id: int, kind: Kind, targets: list[int], merge_id: object,
                          announce: Callable[[int], None]) -> None:
