@@ -12,13 +12,13 @@ like in ``looks``.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from typing import cast
 
-from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import (QColor, QContextMenuEvent, QDropEvent, QFont, QHelpEvent, QInputMethodEvent, QKeyEvent,
-                           QMouseEvent, QTextCursor)
+                           QMouseEvent, QPaintEvent, QResizeEvent, QTextCursor)
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from editor.core.document import Kind, State, Suggestion, Transcript
@@ -32,6 +32,7 @@ from editor.gui.looks import (  # noqa: F401  (names other modules and tests imp
     BANDS,
     PARAGRAPH_GAP,
     SOFT_BREAK,
+    Look,
     Looks,
     band_colour,
     band_of,
@@ -169,7 +170,7 @@ class QtTranscriptView(QPlainTextEdit):
         if self._transcript is not None:
             self.build.rebuild()
 
-    def _look(self, index: int):
+    def _look(self, index: int) -> Look:
         return self.looks.look(self.transcript, index, self._soft, self._word_styles)
 
     # -- the margin and cue bars ------------------------------------------------------------------
@@ -216,17 +217,17 @@ class QtTranscriptView(QPlainTextEdit):
         self.gutter.setVisible(width > 0)
         self.gutter.update()
 
-    def _update_gutter(self, rect, dy: int) -> None:
+    def _update_gutter(self, rect: QRect, dy: int) -> None:
         if dy:
             self.gutter.scroll(0, dy)
         else:
             self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._layout_gutter()
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         with self._turns.busy():  # background work gives way meanwhile (WindowTurns.give_way)
             super().paintEvent(event)
             if self.cue_ids and len(self.text_map):
@@ -256,7 +257,7 @@ class QtTranscriptView(QPlainTextEdit):
             self._dirty.update(moved)
             self._flush_timer.start()
 
-    def _on_suggestions_changed(self, token_ids: tuple) -> None:
+    def _on_suggestions_changed(self, token_ids: tuple[int, ...]) -> None:
         self._dirty.update(token_ids)
         self._flush_timer.start()
         doc, known = self.transcript, self._break_ids
@@ -443,7 +444,7 @@ class QtTranscriptView(QPlainTextEdit):
         if self.last_changed is not None and len(self.transcript):
             self.scroll_to_token(min(self.last_changed, len(self.transcript) - 1))
 
-    def reveal_change(self, change) -> None:
+    def reveal_change(self, change: Callable[[], object]) -> None:
         """Run ``change()`` (an undo, a redo) and scroll to what it changed if that is off screen."""
         self.flush()
         self.last_changed = None
