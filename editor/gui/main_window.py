@@ -26,7 +26,8 @@ from typing import cast
 
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
-from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QVBoxLayout,
+                               QWidget)
 
 from editor.core import process
 from editor.core.document import Suggestion, Transcript
@@ -52,7 +53,7 @@ from editor.gui.session import Session
 from editor.gui.transcription import TranscriptionController
 from editor.gui.turns import WindowTurns
 from editor.gui.view_review import EDITING_NOTE
-from editor.gui.status_bar import StatusBar
+from editor.gui.status_bar import StatusBar, StatusLabel
 from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
 from editor.gui.window_files import RECENT_LIMIT, FileCommands
@@ -73,7 +74,7 @@ def interactive_default() -> bool:
     return platform not in ("offscreen", "minimal")
 
 
-class MainWindow(RestorationCommands, QMainWindow):
+class MainWindow(QMainWindow):
     """The Stet editor window."""
 
     restoration_finished = Signal()
@@ -130,10 +131,18 @@ class MainWindow(RestorationCommands, QMainWindow):
         self._build_body()
         self._build_controllers()
         self.review = ReviewCommands(self, self)  # accept all, undo and redo, bulk steps (window_review)
-        self.init_restoration_status()
+        bar = self.statusBar()
+        self.status_label = StatusLabel("Ready")  # a long line ends in "…": never widens the window
+        bar.addWidget(self.status_label, 1)
+        self.mode_label = QLabel()  # what Enter and Delete do now (reviewing or editing)
+        self.mode_label.setObjectName("review-mode")
+        bar.addPermanentWidget(self.mode_label)
+        # starting and cancelling passes, and the status line that follows them (window_restoring)
+        self.restoring = RestorationCommands(self, self)
+        self.transcription.restore_requested.connect(self.restoring.start_restoration)
         for widget in self.transcription.widgets:
             self.statusBar().addPermanentWidget(widget)
-        self.panel.counted.connect(self.show_pending)
+        self.panel.counted.connect(self.restoring.show_pending)
         self._review_mode_changed(False)
         self.speakers = SpeakerCommands(self)  # the Speakers menu (editor.gui.speakers)
         self.help = HelpCommands(self)  # the Help menu (editor.gui.help)
@@ -196,7 +205,6 @@ class MainWindow(RestorationCommands, QMainWindow):
         t = TranscriptionController(session, settings, interactive=self.interactive, parent=self)
         self.transcription = t
         t.opened.connect(self._transcription_opened)
-        t.restore_requested.connect(self.start_restoration)
         t.said.connect(self.status_label_text)
         t.said_why.connect(self._status_tip)
         t.message.connect(self._show_message)
@@ -283,6 +291,20 @@ class MainWindow(RestorationCommands, QMainWindow):
         """Carry out what is left of a bulk step now (``ReviewCommands.finish_bulk``)."""
         self.review.finish_bulk()
 
+    # -- restoration (window_restoring): the scripting surface ------------------------------------------
+    @property
+    def restoration_status(self) -> str:
+        """How the last pass ended: "", "running", "done", "cancelled", "skipped…", "failed…"."""
+        return self.restoring.restoration_status
+
+    def start_restoration(self) -> None:
+        """Review > Restore again (``RestorationCommands.start_restoration``)."""
+        self.restoring.start_restoration()
+
+    def cancel_restoration(self) -> None:
+        """Review > Cancel restoration (``RestorationCommands.cancel_restoration``)."""
+        self.restoring.cancel_restoration()
+
     # -- the document ------------------------------------------------------------------------------
     @property
     def transcript(self) -> Transcript:
@@ -307,7 +329,7 @@ class MainWindow(RestorationCommands, QMainWindow):
                        project: Path | None = None, restore: bool = True) -> None:
         """Show ``doc`` (replacing the current one) and, if it has no suggestions, restore it."""
         self.finish_saving()  # the document shown until now is written before it goes
-        self.stop_restoration()
+        self.restoring.stop_restoration()
         self._unwatch()
         self.autosaver.discard()  # the work shown until now was saved or given up
         # a message about the file shown until now ("Exported ww.json") would read as this one's
@@ -328,7 +350,7 @@ class MainWindow(RestorationCommands, QMainWindow):
         self.update_title()
         self.update_undo_actions()
         self.transcript_opened.emit(doc)
-        self.restoration_follows(doc, restore)
+        self.restoring.restoration_follows(doc, restore)
 
     def _transcription_opened(self, doc: Transcript, path: Path) -> None:
         self.set_transcript(doc, source=path, restore=False)  # the player bar opens the recording

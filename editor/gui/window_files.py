@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from editor.gui.saving import ProjectSaver
     from editor.gui.session import Session
     from editor.gui.transcription import TranscriptionController
+    from editor.gui.window_restoring import RestorationCommands
 
 RECENT_LIMIT = 10
 #: A close (or an open) waiting for a save asks a person this often whether to keep waiting.
@@ -55,6 +56,7 @@ class FilesHost(Protocol):
     autosaver: Autosaver
     learning: LearningController
     restoration: RestorationController
+    restoring: RestorationCommands  # (the model learning reads is the one restoring uses)
     recent_menu: QMenu
     project_saved: SignalInstance
     project_save_failed: SignalInstance
@@ -69,7 +71,6 @@ class FilesHost(Protocol):
     def update_title(self) -> None: ...
     def report_error(self, title: str, err: BaseException) -> None: ...
     def save_settings(self) -> None: ...
-    def _configure_restoration(self) -> None: ...
 
 
 class FileCommands:
@@ -218,7 +219,7 @@ class FileCommands:
         from functools import partial
 
         # the restorer this window restores with, loaded once (on the worker thread)
-        self._host._configure_restoration()  # the model the settings name, even before any pass ran
+        self._host.restoring.configure_restoration()  # the model the settings name, even before any pass ran
         self._host.learning.loader = partial(self._host.restoration.restorers.get, self._host.restoration.model,
                                        self._host.restoration.device)
         # what Stet has learned from it: from what was written, off this thread

@@ -88,14 +88,14 @@ def build_menus(w: Any) -> None:
     add(m, "Accept all pending", lambda: w.accept_all(0.0))
     add(m, "Reject all pending", w.review.reject_all, hotkeys.REJECT_ALL)
     m.addSeparator()
-    w.keep_author_action = add(m, "&Keep the author's punctuation", w.toggle_keep_author,
+    w.keep_author_action = add(m, "&Keep the author's punctuation", w.restoring.toggle_keep_author,
                                tip="Propose only missing marks and capitals; never remove or replace "
                                    "those the text was written with")
     w.keep_author_action.setCheckable(True)
-    w.keep_author_action.setChecked(w.keeping_author)
+    w.keep_author_action.setChecked(w.restoring.keeping_author)
     add(m, "What Stet &learned…", w.learned_dialog,
         tip="The forms Stet remembers from your reviews, and whether choices repeat")
-    add(m, "Re-&suggest with what Stet learned", w.resuggest_learned,
+    add(m, "Re-&suggest with what Stet learned", w.restoring.resuggest_learned,
         tip="Propose the suggestions still pending again with what Stet learned; decisions stay")
     add(m, "Restore &again", w.start_restoration, hotkeys.RESTORE_AGAIN)
     add(m, "&Cancel restoration", w.cancel_restoration, hotkeys.CANCEL)

@@ -30,7 +30,7 @@ def test_open_review_edit_undo_export(restored, qtbot, tmp_path):
     doc = w.transcript
     assert doc.pending(), "the tiny model suggests something"
     assert w.view.shown_text() == layout(doc, ALL).text.replace("\n", "\n\n")
-    assert not w.progress.isVisible() and "suggestions to review" in w.status_label.text()
+    assert not w.restoring.progress.isVisible() and "suggestions to review" in w.status_label.text()
     assert w.panel.list.count() == min(len(doc.pending()), 400)
 
     # review from the keyboard
@@ -321,7 +321,7 @@ def test_opening_another_file_mid_restoration_leaves_nothing_running(window, qtb
     with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
         window.open_path(project)  # its suggestions are there: nothing to restore
     assert window.restoration_status == "skipped"
-    assert gc.isenabled() and not window.progress.isVisible()
+    assert gc.isenabled() and not window.restoring.progress.isVisible()
 
 
 def test_no_two_actions_share_a_shortcut(window):
