@@ -89,13 +89,13 @@ class QtTranscriptView(QPlainTextEdit):
         self._frozen = False  # a bulk step runs: keys that would change the text wait
         self._lines_stale = False  # words went away in a bulk step: lines brought up to date after
         self.pointer = Pointer(self, self)  # the mouse, tooltips, the player's word (view_pointer)
-        self._moving = False  # the view itself changes the text or the caret
-        self._dirty: set[int] = set()  # token ids whose look must be brought up to date
+        self.moving = False  # the view itself changes the text or the caret
+        self.dirty: set[int] = set()  # token ids whose look must be brought up to date
         self.editing = Editor(self, self)  # typing, deleting, pasting (view_editing)
-        self._soft: set[int] = set()  # lines that run on, no break there (kept_lines): ids
-        self._break_ids: set[int] = set()  # words that carry (or carried) a break suggestion
-        self._para_shown: frozenset[int] = frozenset()  # the paragraph starts the text shows
-        self._has_breaks = False  # some paragraph break is or was proposed (the margin shows it)
+        self.soft: set[int] = set()  # lines that run on, no break there (kept_lines): ids
+        self.break_ids: set[int] = set()  # words that carry (or carried) a break suggestion
+        self.para_shown: frozenset[int] = frozenset()  # the paragraph starts the text shows
+        self.has_breaks = False  # some paragraph break is or was proposed (the margin shows it)
         self.last_changed: int | None = None  # lowest token index redrawn since last reset
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
@@ -103,12 +103,12 @@ class QtTranscriptView(QPlainTextEdit):
         self._flush_timer.timeout.connect(self.flush)
         self.build = TextBuilder(self, self)  # puts the text on screen, a slice a turn (view_build)
         self.cursorPositionChanged.connect(self._caret_moved)
-        self._timed = False  # some word has a time: the margin shows paragraph times
+        self.timed = False  # some word has a time: the margin shows paragraph times
         self.cue_ids: frozenset[int] = frozenset()  # first words of subtitle cues (a bar before)
         self.segment_ids: frozenset[int] = frozenset()  # those of them that are Whisper segments
         self.cue_spans: dict[int, tuple[float, float]] = {}  # their times as read, by first word
         self._speakers: list[str] | None = None  # see speaker_names
-        self._word_styles = WordStyles(transcript)  # italics, bold... read from subtitle cues, by token id
+        self.word_styles = WordStyles(transcript)  # italics, bold... read from subtitle cues, by token id
         self.gutter = TimeGutter(self)
         self.updateRequest.connect(self._update_gutter)
         self.apply_settings()
@@ -126,9 +126,9 @@ class QtTranscriptView(QPlainTextEdit):
         self._frozen = value
         if not value and self._lines_stale and self._transcript is not None:
             self._lines_stale = False
-            moved = self._update_lines()
+            moved = self.update_lines()
             if moved:
-                self._dirty.update(moved)
+                self.dirty.update(moved)
                 self._flush_timer.start()
 
     # -- the model --------------------------------------------------------------------------------
@@ -145,7 +145,7 @@ class QtTranscriptView(QPlainTextEdit):
     @property
     def rewriting(self) -> bool:
         """True while the view changes its own text: ``text_map`` is about to change."""
-        return self._moving
+        return self.moving
 
     def set_transcript(self, transcript: Transcript) -> None:
         self._links.clear()  # (see editor.gui.links: nothing left behind on the old document)
@@ -170,12 +170,12 @@ class QtTranscriptView(QPlainTextEdit):
         if self._transcript is not None:
             self.build.rebuild()
 
-    def _look(self, index: int) -> Look:
-        return self.looks.look(self.transcript, index, self._soft, self._word_styles)
+    def look(self, index: int) -> Look:
+        return self.looks.look(self.transcript, index, self.soft, self.word_styles)
 
     # -- the margin and cue bars ------------------------------------------------------------------
     def has_times(self) -> bool:
-        return self._timed
+        return self.timed
 
     def speaker_names(self) -> list[str]:
         """The transcript's speakers in the order they first speak (kept until words change)."""
@@ -187,9 +187,9 @@ class QtTranscriptView(QPlainTextEdit):
 
     def has_soft_breaks(self) -> bool:
         """Some text runs on over lines: proposed paragraph breaks, or lines that run on."""
-        return self._has_breaks or bool(self._soft)
+        return self.has_breaks or bool(self.soft)
 
-    def _update_lines(self) -> set[int]:
+    def update_lines(self) -> set[int]:
         """Bring the lines that run on (``kept_lines``) up to date, those shown staying where
         they are while still needed; the ids whose line changed. Reads only the break
         suggestions, the paragraph starts and the lines: no pass over the words."""
@@ -197,18 +197,18 @@ class QtTranscriptView(QPlainTextEdit):
             return set()
         doc = self.transcript
         view = doc.suggestion_view
-        breaks = [s for t in self._break_ids if (s := view(t).get(Kind.BREAK)) is not None]
-        self._break_ids = {s.token_id for s in breaks}
-        old = self._soft
-        self._soft = kept_lines(doc, breaks=breaks, previous=old)
-        if bool(old) != bool(self._soft) and not self._has_breaks:  # the margin shows them (⋯)
-            QTimer.singleShot(0, self, self._layout_gutter)
-        return old ^ self._soft
+        breaks = [s for t in self.break_ids if (s := view(t).get(Kind.BREAK)) is not None]
+        self.break_ids = {s.token_id for s in breaks}
+        old = self.soft
+        self.soft = kept_lines(doc, breaks=breaks, previous=old)
+        if bool(old) != bool(self.soft) and not self.has_breaks:  # the margin shows them (⋯)
+            QTimer.singleShot(0, self, self.layout_gutter)
+        return old ^ self.soft
 
     def sep_of(self, index: int) -> str:
         return self.text_map.sep(index)
 
-    def _layout_gutter(self) -> None:
+    def layout_gutter(self) -> None:
         width = self.gutter.wanted_width()
         if self.viewportMargins().left() != width:
             self.setViewportMargins(width, 0, 0, 0)
@@ -225,7 +225,7 @@ class QtTranscriptView(QPlainTextEdit):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._layout_gutter()
+        self.layout_gutter()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         with self._turns.busy():  # background work gives way meanwhile (WindowTurns.give_way)
@@ -238,10 +238,10 @@ class QtTranscriptView(QPlainTextEdit):
         had = self._speakers
         self._speakers = None  # the margin's speakers are counted again when next drawn
         if had or any(self.transcript[i].speaker for i in range(start, start + inserted)):
-            QTimer.singleShot(0, self, self._layout_gutter)
+            QTimer.singleShot(0, self, self.layout_gutter)
         if removed == inserted:  # words edited in place (accepting): restyle them later
             doc = self.transcript  # by index: doc.tokens would copy every token after each change
-            self._dirty.update(doc[i].id for i in range(start, start + inserted))
+            self.dirty.update(doc[i].id for i in range(start, start + inserted))
             self._flush_timer.start()
             return
         self._splice(start, removed, inserted)
@@ -252,15 +252,15 @@ class QtTranscriptView(QPlainTextEdit):
             # paragraph) for each command. Once, when the step is done (``frozen``).
             self._lines_stale = True
             return
-        moved = self._update_lines()  # runs got longer or shorter: a line may be wanted or not
+        moved = self.update_lines()  # runs got longer or shorter: a line may be wanted or not
         if moved:
-            self._dirty.update(moved)
+            self.dirty.update(moved)
             self._flush_timer.start()
 
     def _on_suggestions_changed(self, token_ids: tuple[int, ...]) -> None:
-        self._dirty.update(token_ids)
+        self.dirty.update(token_ids)
         self._flush_timer.start()
-        doc, known = self.transcript, self._break_ids
+        doc, known = self.transcript, self.break_ids
         breaks = False
         for t in token_ids:
             if doc.suggestion_view(t).get(Kind.BREAK) is not None:
@@ -269,10 +269,10 @@ class QtTranscriptView(QPlainTextEdit):
             elif t in known:  # a proposal taken away
                 breaks = True
         if breaks:  # the lines that run on may go (a proposal came) or come
-            self._dirty.update(self._update_lines())
-        if breaks and not self._has_breaks:
-            self._has_breaks = True
-            QTimer.singleShot(0, self, self._layout_gutter)
+            self.dirty.update(self.update_lines())
+        if breaks and not self.has_breaks:
+            self.has_breaks = True
+            QTimer.singleShot(0, self, self.layout_gutter)
         key = self.review.current_key
         if key is not None and key[0] in token_ids:
             s = self.review.current
@@ -286,9 +286,9 @@ class QtTranscriptView(QPlainTextEdit):
         breaks of 100,000 words changes 500, not the 100,000)."""
         doc = self.transcript
         now = doc.paragraph_ids
-        changed_ids = now ^ self._para_shown
-        self._para_shown = now
-        changed_ids |= self._update_lines()
+        changed_ids = now ^ self.para_shown
+        self.para_shown = now
+        changed_ids |= self.update_lines()
         changed = []
         for token_id in changed_ids:
             try:
@@ -296,11 +296,11 @@ class QtTranscriptView(QPlainTextEdit):
             except KeyError:
                 continue
             if 0 < i < min(self.build.built, len(self.text_map)) and \
-                    self.text_map.sep(i) != self.looks.separator(doc, i, self._soft):
+                    self.text_map.sep(i) != self.looks.separator(doc, i, self.soft):
                 changed.append(i)
         if changed:
-            self._rewrite(changed)
-        self._layout_gutter()
+            self.rewrite(changed)
+        self.layout_gutter()
 
     def _splice(self, start: int, removed: int, inserted: int) -> None:
         self.flush()  # pending restyles use indices from before the splice
@@ -309,7 +309,7 @@ class QtTranscriptView(QPlainTextEdit):
             # Past what is shown yet: the build shows it when it gets there (from ``start``, if
             # the change reaches into the words shown).
             if start < self.build.built:
-                self._moving = True
+                self.moving = True
                 try:
                     cursor = QTextCursor(self.document())
                     cursor.setPosition(tm.offset(start))
@@ -317,18 +317,18 @@ class QtTranscriptView(QPlainTextEdit):
                     cursor.removeSelectedText()
                     tm.splice(start, self.build.built - start, [])
                 finally:
-                    self._moving = False
+                    self.moving = False
                 self.build.built = start
             self._note_change(start)
             return
         self.build.built += inserted - removed
         a, b = tm.offset(start), tm.offset(start + removed)
-        looks = [self._look(i) for i in range(start, start + inserted)]
+        looks = [self.look(i) for i in range(start, start + inserted)]
         doc = self.transcript  # by index: doc.tokens would copy every token after each change
-        if not self._timed and any(doc[i].start is not None for i in range(start, start + inserted)):
-            self._timed = True
-            QTimer.singleShot(0, self, self._layout_gutter)
-        self._moving = True
+        if not self.timed and any(doc[i].start is not None for i in range(start, start + inserted)):
+            self.timed = True
+            QTimer.singleShot(0, self, self.layout_gutter)
+        self.moving = True
         try:
             cursor = QTextCursor(self.document())
             cursor.beginEditBlock()
@@ -349,40 +349,40 @@ class QtTranscriptView(QPlainTextEdit):
             tm.splice(start, removed, [look[:3] for look in looks])
             cursor.endEditBlock()
         finally:
-            self._moving = False
+            self.moving = False
         self._note_change(start)
         # The word after the span may now need another separator (the first word went away).
         # Its text alone is looked at: its formats stay (a restyle lays the line out again).
         following = start + inserted
         if following < min(len(self.transcript), self.build.built) and \
-                self._look(following)[:3] != tm.piece(following):
-            self._rewrite([following])
+                self.look(following)[:3] != tm.piece(following):
+            self.rewrite([following])
 
     def flush(self) -> None:
         """Bring the tokens named by recent events up to date (runs once per event-loop turn)."""
         self._flush_timer.stop()
-        if not self._dirty:
+        if not self.dirty:
             return
         doc = self.transcript
         indices = []
-        for token_id in self._dirty:
+        for token_id in self.dirty:
             try:
                 index = doc.index_of(token_id)
             except KeyError:
                 continue
             if index < self.build.built:  # the rest is shown as it stands when a build gets there
                 indices.append(index)
-        self._dirty.clear()
-        self._rewrite(indices)
+        self.dirty.clear()
+        self.rewrite(indices)
 
-    def _rewrite(self, indices: Iterable[int]) -> None:
+    def rewrite(self, indices: Iterable[int]) -> None:
         """Redraw tokens ``indices``: new text where it changed, new colours where it did not."""
         indices = sorted(set(indices), reverse=True)
         if not indices:
             return
         self._note_change(indices[-1])
         tm = self.text_map
-        looks = [(i, self._look(i)) for i in indices]
+        looks = [(i, self.look(i)) for i in indices]
         # Words off screen, no line changed: the text layout is told nothing (it would repaint the
         # whole viewport, 2-12 ms on a screen full of suggestions, for each slice of restoration
         # results); the blocks changed are laid out again when they come into view. Lines that
@@ -391,8 +391,8 @@ class QtTranscriptView(QPlainTextEdit):
         layout = self.document().documentLayout()
         lines = not all(look[0] == tm.sep(i) for i, look in looks)
         start, end = tm.offset(indices[-1]), tm.offset(indices[0] + 1)
-        quiet = self._off_screen(start, end) and (not lines or self._off_screen(start, end, below=True))
-        self._moving = True
+        quiet = self.off_screen(start, end) and (not lines or self.off_screen(start, end, below=True))
+        self.moving = True
         if quiet:
             layout.blockSignals(True)
         try:
@@ -415,9 +415,9 @@ class QtTranscriptView(QPlainTextEdit):
                 layout.blockSignals(False)
                 if lines:
                     layout.documentSizeChanged.emit(layout.documentSize())
-            self._moving = False
+            self.moving = False
 
-    def _off_screen(self, start: int, end: int, below: bool = False) -> bool:
+    def off_screen(self, start: int, end: int, below: bool = False) -> bool:
         """Whether characters ``start:end`` lie wholly outside the part of the text on screen
         (``below``: after it)."""
         if not self.isVisible():
@@ -510,7 +510,7 @@ class QtTranscriptView(QPlainTextEdit):
         return self.review.next_suggestion(reverse)
 
     def _caret_moved(self) -> None:
-        if self._moving:
+        if self.moving:
             return
         self.editing.held = None  # whitespace typed waits no longer (view_editing)
         self.review.caret_moved()

@@ -38,23 +38,23 @@ class BuildHost(Protocol):
     cue_ids: frozenset[int]
     cue_spans: dict[int, tuple[float, float]]
     segment_ids: frozenset[int]
-    _timed: bool
-    _has_breaks: bool
-    _break_ids: set[int]
-    _soft: set[int]
-    _para_shown: frozenset[int]
-    _word_styles: WordStyles
-    _dirty: set[int]
-    _moving: bool
+    timed: bool  # some word has a time (the margin shows paragraph times)
+    has_breaks: bool  # some paragraph break is or was proposed
+    break_ids: set[int]  # words that carry (or carried) a break suggestion
+    soft: set[int]  # lines that run on, no break there (kept_lines): ids
+    para_shown: frozenset[int]  # the paragraph starts the text shows
+    word_styles: WordStyles  # italics, bold... read from subtitle cues, by token id
+    dirty: set[int]  # token ids whose look must be brought up to date
+    moving: bool  # the view itself changes the text or the caret
 
     @property
     def transcript(self) -> Transcript: ...
     def document(self) -> QTextDocument: ...
     def setCurrentCharFormat(self, format: QTextCharFormat, /) -> None: ...
     def setPlainText(self, text: str, /) -> None: ...
-    def _layout_gutter(self) -> None: ...
-    def _look(self, index: int) -> Look: ...
-    def _off_screen(self, start: int, end: int, below: bool = False) -> bool: ...
+    def layout_gutter(self) -> None: ...
+    def look(self, index: int) -> Look: ...
+    def off_screen(self, start: int, end: int, below: bool = False) -> bool: ...
 
 
 class TextBuilder:
@@ -82,7 +82,7 @@ class TextBuilder:
         doc = self._view.transcript
         tokens = doc.tokens
         # words with times have them throughout: a look at both ends is enough (and quick)
-        self._view._timed = any(t.start is not None for t in (*tokens[:100], *tokens[-100:]))
+        self._view.timed = any(t.start is not None for t in (*tokens[:100], *tokens[-100:]))
         # Subtitle cues as read (``Metadata.cues``, where the reader keeps them): a bar marks where
         # each begins.
         cues = [c for c in getattr(doc.metadata, "cues", ()) if getattr(c, "token_ids", ())]
@@ -94,30 +94,30 @@ class TextBuilder:
         self._view.segment_ids = frozenset(c.token_ids[0] for c in cues
                                      if getattr(c, "format", "") in SEGMENT_FORMATS)
         breaks = list(doc.iter_suggestions(kind=Kind.BREAK))
-        self._view._has_breaks = bool(breaks)
-        self._view._break_ids = {s.token_id for s in breaks}
-        self._view._soft = kept_lines(doc, breaks=breaks)  # lines that run on (raw words: every 1,000)
-        self._view._para_shown = doc.paragraph_ids
-        self._view._word_styles = WordStyles(doc)  # italics, bold, colours of subtitle cues, by token id
-        self._view._dirty.clear()
+        self._view.has_breaks = bool(breaks)
+        self._view.break_ids = {s.token_id for s in breaks}
+        self._view.soft = kept_lines(doc, breaks=breaks)  # lines that run on (raw words: every 1,000)
+        self._view.para_shown = doc.paragraph_ids
+        self._view.word_styles = WordStyles(doc)  # italics, bold, colours of subtitle cues, by token id
+        self._view.dirty.clear()
         self.built, self.building = 0, True
         n = len(doc)
         # a project's words carry suggestions, each styled: 2,000 of them took ~40 ms, so a
         # quarter as many first (so too for a styled subtitle's words) (more than a screenful), the rest in slices as ever
-        first = FIRST_BUILT // 4 if doc.has_suggestions() or self._view._word_styles else FIRST_BUILT
+        first = FIRST_BUILT // 4 if doc.has_suggestions() or self._view.word_styles else FIRST_BUILT
         self._build_step(n if n <= BUILD_AT_ONCE else first)
         if self.built >= n:
             self.building = False
         else:
             self._build_timer.start()
-        self._view._layout_gutter()
+        self._view.layout_gutter()
 
     def _pieces(self, a: int, b: int) -> tuple[list[str], list[str], list[str], list[tuple[int, Look]]]:
         """(separators, surfaces, marks, [(index, look) of the styled ones]) of tokens ``a:b`` as
         they are to be shown: plain words in bulk, a full look only where there are suggestions."""
         doc = self._view.transcript
         tokens = doc.tokens[a:b]
-        soft, is_start = self._view._soft, doc.is_paragraph_start
+        soft, is_start = self._view.soft, doc.is_paragraph_start
         seps = [PARAGRAPH_GAP if is_start(i) else SOFT_BREAK if t.id in soft else " "
                 for i, t in enumerate(tokens, a)]
         if a == 0 and seps:
@@ -126,17 +126,17 @@ class TextBuilder:
         puncts = [t.punct for t in tokens]
         styled: list[tuple[int, Look]] = []
         suggested = doc.suggested_token_ids()
-        word_styles = self._view._word_styles  # (italics, bold... of subtitle cues)
+        word_styles = self._view.word_styles  # (italics, bold... of subtitle cues)
         if suggested or word_styles:
             suggested_set = set(suggested)
             for k, t in enumerate(tokens):
                 if t.id in suggested_set:
-                    look = self._view._look(a + k)
+                    look = self._view.look(a + k)
                     surfs[k], puncts[k] = look[1], look[2]
                     if k or a:  # a proposed paragraph break: a new line
                         seps[k] = look[0]
                 elif word_styles and word_styles.get(t.id) is not None:
-                    look = self._view._look(a + k)
+                    look = self._view.look(a + k)
                 else:
                     continue
                 if look[3] is not None or look[4] is not None:
@@ -148,7 +148,7 @@ class TextBuilder:
         a, b = self.built, min(b, len(self._view.transcript))
         seps, surfs, puncts, styled = self._pieces(a, b)
         tm = self._view.text_map
-        self._view._moving = True
+        self._view.moving = True
         try:
             if a == 0:
                 if len(tm) > FIRST_BUILT:  # the map of the text shown before: freed in slices
@@ -163,7 +163,7 @@ class TextBuilder:
                 # scroll bar): words that start lines made it repaint the whole screen, 4-7 ms
                 # with suggestions on it, in every slice of a long build.
                 layout = self._view.document().documentLayout()
-                quiet = self._view._off_screen(tm.total, tm.total, below=True)
+                quiet = self._view.off_screen(tm.total, tm.total, below=True)
                 tm.splice(a, 0, zip(seps, surfs, puncts))
                 cursor = QTextCursor(self._view.document())
                 cursor.movePosition(QTextCursor.MoveOperation.End)
@@ -188,7 +188,7 @@ class TextBuilder:
                         cursor.setCharFormat(sfmt)
                 cursor.endEditBlock()
         finally:
-            self._view._moving = False
+            self._view.moving = False
         self.built = b
 
     def _build_slice(self) -> None:
@@ -198,7 +198,7 @@ class TextBuilder:
             self._build_step(self.built + _BUILD_STEP)
             if self.built >= len(self._view.transcript):
                 self.building = False
-                self._view._layout_gutter()
+                self._view.layout_gutter()
         if self.building:
             self._build_timer.start()
 
@@ -217,7 +217,7 @@ class TextBuilder:
             if self.built >= len(self._view.transcript):
                 self.building = False
                 self._build_timer.stop()
-                self._view._layout_gutter()
+                self._view.layout_gutter()
 
 
 def _runs(styled: list[tuple[int, Look]]) -> list[list[Any]]:

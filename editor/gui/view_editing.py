@@ -63,8 +63,8 @@ class EditingHost(Protocol):
     review: Reviewer  # (review keys, and typed choices repeated as decisions are)
     message: SignalInstance  # a short note for the status bar
     pasted: SignalInstance  # the ids of the words a paste put in, and its undo step's merge id
-    _soft: set[int]
-    _moving: bool
+    soft: set[int]
+    moving: bool
 
     @property
     def transcript(self) -> Transcript: ...
@@ -73,8 +73,8 @@ class EditingHost(Protocol):
     def flush(self) -> None: ...
     def token_at(self, position: int) -> int | None: ...
     def token_range(self, index: int) -> tuple[int, int, int]: ...
-    def _rewrite(self, indices: Iterable[int]) -> None: ...
-    def _update_lines(self) -> set[int]: ...
+    def rewrite(self, indices: Iterable[int]) -> None: ...
+    def update_lines(self) -> set[int]: ...
     def document(self) -> QTextDocument: ...
     def textCursor(self) -> QTextCursor: ...
     def setTextCursor(self, cursor: QTextCursor, /) -> None: ...
@@ -183,24 +183,24 @@ class Editor:
                 # next word would move that word's paragraph start to the part).
                 k = after[0] - 1
                 t = doc[k]
-                if "\n" not in part and "\r" not in part and 0 < k and t.id not in self._view._soft:
+                if "\n" not in part and "\r" not in part and 0 < k and t.id not in self._view.soft:
                     # Qt lays a paragraph out again at once when text goes into it and it is on
                     # screen: a paragraph growing by a part per slice took ever longer (30 ms a
                     # slice at 20,000 words). Each part goes on a line of its own, as long as the
                     # paste goes on; the lines are joined when it is done.
                     lines.add(t.id)
-                    self._view._soft = self._view._soft | {t.id}
-                    self._view._rewrite([k])
+                    self._view.soft = self._view.soft | {t.id}
+                    self._view.rewrite([k])
                 with doc.history.group("Paste", merge_id=merge_id):
                     after[0] = doc.replace_span(k, k + 1, f"{t.surface or t.word}{t.punct}{part}").stop
                 yield None
 
         def done() -> None:
             self.pasting = False
-            self._view._soft = self._view._soft - lines
-            redraw = lines | self._view._update_lines()  # and lines that run on, where the text needs them
+            self._view.soft = self._view.soft - lines
+            redraw = lines | self._view.update_lines()  # and lines that run on, where the text needs them
             if redraw:
-                self._view._rewrite(doc.index_of(i) for i in redraw if doc.has_token(i))
+                self._view.rewrite(doc.index_of(i) for i in redraw if doc.has_token(i))
             with doc.history.group("Paste", merge_id=merge_id):
                 caret = finish()
             self._place_caret(caret)
@@ -292,13 +292,13 @@ class Editor:
         return text.characterAt(position).isspace() or text.characterAt(position) == "\u2029"
 
     def _place_caret(self, position: int) -> None:
-        self._view._moving = True
+        self._view.moving = True
         try:
             cursor = self._view.textCursor()
             cursor.setPosition(min(position, self._view.document().characterCount() - 1))
             self._view.setTextCursor(cursor)
         finally:
-            self._view._moving = False
+            self._view.moving = False
         if self._view.review.current_key is not None or self._view.review.reviewing:
             self._view.review.leave_review()
 

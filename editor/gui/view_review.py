@@ -69,8 +69,7 @@ class ReviewHost(Protocol):
     current_changed: SignalInstance
     review_mode_changed: SignalInstance
     message: SignalInstance
-    _transcript: Transcript | None
-    _moving: bool
+    moving: bool
 
     @property
     def transcript(self) -> Transcript: ...
@@ -235,13 +234,13 @@ class Reviewer:
         self._current = None if s is None else s.key
         if s is not None:
             self._enter_review()
-        if s is not None and self._view._transcript is not None and self._view.transcript.has_token(s.token_id):
+        if s is not None and self._view.transcript.has_token(s.token_id):
             index = self._view.transcript.index_of(s.token_id)
             self._last_rank = (s.confidence, index, 0 if s.kind == Kind.CASE else 1)
             if select:
                 a, p, b = self._view.token_range(index)
                 lo, hi = (a, p) if s.kind != Kind.PUNCT else (p, b) if b > p else (a, p)
-                self._view._moving = True
+                self._view.moving = True
                 try:
                     cursor = self._view.textCursor()
                     cursor.setPosition(hi)
@@ -249,7 +248,7 @@ class Reviewer:
                     self._view.setTextCursor(cursor)
                     self._view.ensureCursorVisible()
                 finally:
-                    self._view._moving = False
+                    self._view.moving = False
         self._mark_current()
         self._view.current_changed.emit(s)
 
