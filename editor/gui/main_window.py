@@ -10,9 +10,11 @@ Accept-all, undo and redo of more than ``BULK_AT_ONCE`` changes run a slice per 
 loop and emit ``bulk_finished`` when done. Other parts of the window (a player bar) go in with
 ``add_bottom_widget(widget)`` and follow ``transcript_opened(transcript)``.
 
-The window is put together from parts, each in its own module: the menus (window_menus), files
-(window_files), review commands (window_review), restoration and the status line
-(window_restoring), autosave and recovery (recovery). What it has open is a ``Session``; the
+The window is put together from parts, each in its own module and given the window as a typed
+host Protocol that lists what it may touch: files (``files``, window_files), review commands
+(``review``, window_review), restoration and the status line (``restoring``, window_restoring);
+the menus are built by window_menus, autosave and recovery are in recovery. The window keeps
+delegates only for the scripting surface above. What it has open is a ``Session``; the
 controllers (transcription, playback, learning, opening) know the session and the settings and
 talk back through signals wired here.
 """

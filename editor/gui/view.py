@@ -4,9 +4,10 @@ The text is built once; afterwards each document event rewrites only the tokens 
 restoration results touches a few hundred words, never the whole document). A ``TextMap`` beside
 the ``QTextDocument`` says where each word is. Typing, deleting and pasting are turned into
 ``Transcript.replace_span`` over whole words (``view_editing``); the text widget never changes its
-own text. Putting a long text on screen a slice at a time is in ``view_build``, review keys in
-``view_review``, mouse, menus and the player's highlight in ``view_pointer``, what a word looks
-like in ``looks``.
+own text. The view's parts, each given the view as a typed host Protocol: putting a long text on
+screen a slice at a time (``build``, view_build), typing and pasting (``editing``, view_editing),
+the suggestion under review (``review``, view_review), mouse, menus and the player's highlight
+(``pointer``, view_pointer); what a word looks like is in ``looks``.
 """
 
 from __future__ import annotations
