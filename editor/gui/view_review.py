@@ -20,7 +20,6 @@ from editor.gui.looks import CURRENT_COLOUR, band_of, describe_value
 if TYPE_CHECKING:
     from editor.core.document import Transcript
     from editor.core.settings import Settings
-    from editor.gui.view_pointer import Pointer
 
 #: A choice that repeats on up to this many words is repeated at once; on more (a frequent word
 #: of a long transcript: "the" 6,000 times in 100,000 words) a slice at a time (see ``repeater``).
@@ -60,17 +59,27 @@ def repeated_note(n: int) -> str:
     return f"proposed the same in {n} other place{'s' if n != 1 else ''} (from your choice)"
 
 
+class Framer(Protocol):
+    """What the reviewer uses of the view's pointer part: the frame drawn round the suggestion
+    under review, and whether a click is under way (it leaves review mode quietly)."""
+
+    @property
+    def mouse_down(self) -> bool: ...
+    def set_extra(self, name: str, selections: list[QTextEdit.ExtraSelection]) -> None: ...
+
+
 class ReviewHost(Protocol):
     """What ``Reviewer`` uses of its view (``QtTranscriptView``)."""
 
     settings: Settings
     order: str  # "position" or "confidence": the order Tab goes in
-    pointer: Pointer  # (its extra selections frame the suggestion under review)
     current_changed: SignalInstance
     review_mode_changed: SignalInstance
     message: SignalInstance
     moving: bool
 
+    @property
+    def pointer(self) -> Framer: ...  # (view_pointer's Pointer: it keeps the extra selections)
     @property
     def transcript(self) -> Transcript: ...
     def flush(self) -> None: ...
