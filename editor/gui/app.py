@@ -54,7 +54,7 @@ def begin(window: MainWindow, file: str | None) -> None:
     if not file or restored:
         # Import torch and load the model while the person picks a file: the import holds the
         # interpreter for a moment (a one-time hitch of a few hundred ms), better now than later.
-        QTimer.singleShot(500, window, window.preload_restorer)
+        QTimer.singleShot(500, window, window.restoring.preload_restorer)
     window.help.first_start()
 
 

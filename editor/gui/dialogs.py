@@ -5,9 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QTextCursor, QTextDocument
+from PySide6.QtGui import QColor, QKeyEvent, QShowEvent, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QColorDialog,
@@ -27,6 +28,9 @@ from PySide6.QtWidgets import (
 
 from editor.core.render import ALL, NONE, RenderPolicy
 from editor.core.settings import Settings
+
+if TYPE_CHECKING:
+    from editor.gui.view import QtTranscriptView
 
 EXPORT_FORMATS = {".txt": "Plain text", ".md": "Markdown", ".docx": "Word document",
                   ".srt": "SubRip subtitles", ".vtt": "WebVTT subtitles",
@@ -55,7 +59,7 @@ class ExportDialog(QDialog):
     """Where to export and what to do with suggestions still pending."""
 
     def __init__(self, settings: Settings, suggested: Path, pending: int,
-                 parent: QWidget | None = None, count=None) -> None:
+                 parent: QWidget | None = None, count: Callable[[float], object] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export")
         self.settings = settings
@@ -161,12 +165,23 @@ class ExportDialog(QDialog):
         data = self.policy.currentData()
         if data == "threshold":
             return RenderPolicy(self.threshold.value() / 100)
-        return data
+        return cast(RenderPolicy, data)
 
 
 #: A count a threshold dialog shows is summed over the text for this long per turn of the event
 #: loop: at 100,000 words the whole count took ~600 ms, held at every change of the threshold.
 _COUNT_SECONDS = 0.005
+
+
+def _added(total: object, part: object) -> object:
+    """A count's ``total`` so far with ``part`` added: numbers, or tuples of them summed by place."""
+    if total is None:
+        return part
+    if isinstance(total, tuple) and isinstance(part, tuple):
+        return tuple(a + b for a, b in zip(total, part))
+    if isinstance(total, int | float) and isinstance(part, int | float):
+        return total + part
+    raise TypeError(f"cannot add a count of {type(part).__name__} to one of {type(total).__name__}")
 
 
 class SlicedCount(QObject):
@@ -219,12 +234,7 @@ class SlicedCount(QObject):
                 self._parts = None
                 self._show(self._total)
                 return
-            if self._total is None:
-                self._total = part
-            elif isinstance(part, tuple):
-                self._total = tuple(a + b for a, b in zip(self._total, part))  # type: ignore[arg-type]
-            else:
-                self._total = self._total + part  # type: ignore[operator]
+            self._total = _added(self._total, part)
             if time.perf_counter() >= end:
                 break
         QTimer.singleShot(0, self, lambda: self._step(generation))
@@ -243,7 +253,8 @@ class AcceptAllDialog(QDialog):
     """Accept all at or above a threshold typed in percent; shows before Enter how many that is,
     and how many of them are of low confidence, so a typo cannot accept everything unseen."""
 
-    def __init__(self, settings: Settings, count, pending: int, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, count: Callable[[float], object], pending: int,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Accept all at or above")
         self.settings = settings
@@ -270,7 +281,7 @@ class AcceptAllDialog(QDialog):
     def threshold(self) -> float:
         return self.box.value() / 100
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         # The box takes the focus as the dialog opens, its text not selected (Qt selects it only
         # for Tab): typing "80" then read "090 %". Selected, what is typed replaces it.
@@ -290,7 +301,7 @@ class AcceptAllDialog(QDialog):
             self.summary.setText(f"Counting how many of the {self.pending:,} pending suggestions "
                                  "are at or above it…")
             return
-        accepted, low = counted  # type: ignore[misc]
+        accepted, low = cast(tuple[int, int], counted)
         ok.setText(f"Accept {accepted:,}")
         ok.setEnabled(accepted > 0)
         text = f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo step)."
@@ -409,7 +420,7 @@ class FindBar(QWidget):
 
     closed = Signal()
 
-    def __init__(self, view, parent: QWidget | None = None) -> None:
+    def __init__(self, view: QtTranscriptView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view = view
         layout = QHBoxLayout(self)
@@ -439,14 +450,14 @@ class FindBar(QWidget):
         self.status = QLabel()
         layout.addWidget(self.status)
 
-    def event(self, event) -> bool:
+    def event(self, event: QEvent) -> bool:
         # Esc here closes the bar, although the player bar makes Esc a window shortcut (play/pause)
-        if event.type() == QEvent.Type.ShortcutOverride and event.key() == Qt.Key.Key_Escape:
+        if event.type() == QEvent.Type.ShortcutOverride and cast(QKeyEvent, event).key() == Qt.Key.Key_Escape:
             event.accept()
             return True
         return super().event(event)
 
-    def keyPressEvent(self, event) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
             self.close_bar()
         else:

@@ -24,7 +24,7 @@ def sequences(key: Shortcut) -> list[QKeySequence]:
         out += QKeySequence.keyBindings(k) if isinstance(k, QKeySequence.StandardKey) else [QKeySequence(k)]
     return out
 
-def pressed(event: QKeyEvent, key: Key | list[Key]) -> bool:
+def pressed(event: QKeyEvent, key: Shortcut) -> bool:
     """Whether a key event is the shortcut ``key`` (Shift+Tab arrives as Shift+Backtab; the keypad
     is ignored, so keypad Enter and digits count too)."""
     combination = event.keyCombination()

@@ -10,9 +10,11 @@ Accept-all, undo and redo of more than ``BULK_AT_ONCE`` changes run a slice per 
 loop and emit ``bulk_finished`` when done. Other parts of the window (a player bar) go in with
 ``add_bottom_widget(widget)`` and follow ``transcript_opened(transcript)``.
 
-The window is put together from parts, each in its own module: the menus (window_menus), files
-(window_files), review commands (window_review), restoration and the status line
-(window_restoring), autosave and recovery (recovery). What it has open is a ``Session``; the
+The window is put together from parts, each in its own module and given the window as a typed
+host Protocol that lists what it may touch: files (``files``, window_files), review commands
+(``review``, window_review), restoration and the status line (``restoring``, window_restoring);
+the menus are built by window_menus, autosave and recovery are in recovery. The window keeps
+delegates only for the scripting surface above. What it has open is a ``Session``; the
 controllers (transcription, playback, learning, opening) know the session and the settings and
 talk back through signals wired here.
 """
@@ -25,14 +27,16 @@ from collections.abc import Callable
 from typing import cast
 
 from PySide6.QtCore import QEvent, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon
-from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon
+from PySide6.QtWidgets import (QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QVBoxLayout,
+                               QWidget)
 
 from editor.core import process
 from editor.core.document import Suggestion, Transcript
 from editor.core.errors import UserError
 from editor.core.formats import read_any
 from editor.core.recovery import Orphan
+from editor.core.render import NONE, RenderPolicy
 from editor.core.paths import resource_path
 from editor.core.settings import Settings
 from editor.gui import hotkeys, opening, recovery
@@ -51,7 +55,7 @@ from editor.gui.session import Session
 from editor.gui.transcription import TranscriptionController
 from editor.gui.turns import WindowTurns
 from editor.gui.view_review import EDITING_NOTE
-from editor.gui.status_bar import StatusBar
+from editor.gui.status_bar import StatusBar, StatusLabel
 from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
 from editor.gui.window_files import RECENT_LIMIT, FileCommands
@@ -72,7 +76,7 @@ def interactive_default() -> bool:
     return platform not in ("offscreen", "minimal")
 
 
-class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow):
+class MainWindow(QMainWindow):
     """The Stet editor window."""
 
     restoration_finished = Signal()
@@ -90,6 +94,11 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
     order_action: QAction
     accept_confident_action: QAction
     keep_author_action: QAction
+    # made by _build_controllers (annotated here: the parts built before them are given the window)
+    transcription: TranscriptionController
+    opening: opening.Opener
+    learning: LearningController
+    restoration: RestorationController
 
     def __init__(self, settings: Settings | None = None, *, interactive: bool | None = None,
                  parent: QWidget | None = None) -> None:
@@ -114,19 +123,28 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.autosaver.failed.connect(self._autosave_failed)
         # the project is written off the UI thread (editor.gui.saving)
         self.saver = ProjectSaver(self, give_way=self.turns.give_way)
-        self.saver.written.connect(self._project_written)
-        self.saver.failed.connect(self._project_not_written)
+        self.files = FileCommands(self, self)  # open, save, export, recent files (window_files)
+        self.saver.written.connect(self.files.project_written)
+        self.saver.failed.connect(self.files.project_not_written)
         self.setWindowTitle("Stet")
         self.setAcceptDrops(True)
         self.resize(1200, 780)
         self.setStatusBar(StatusBar(self))  # a long message ends in "…", whole in its tooltip
         self._build_body()
         self._build_controllers()
-        self.init_review()
-        self.init_restoration_status()
+        self.review = ReviewCommands(self, self)  # accept all, undo and redo, bulk steps (window_review)
+        bar = self.statusBar()
+        self.status_label = StatusLabel("Ready")  # a long line ends in "…": never widens the window
+        bar.addWidget(self.status_label, 1)
+        self.mode_label = QLabel()  # what Enter and Delete do now (reviewing or editing)
+        self.mode_label.setObjectName("review-mode")
+        bar.addPermanentWidget(self.mode_label)
+        # starting and cancelling passes, and the status line that follows them (window_restoring)
+        self.restoring = RestorationCommands(self, self)
+        self.transcription.restore_requested.connect(self.restoring.start_restoration)
         for widget in self.transcription.widgets:
             self.statusBar().addPermanentWidget(widget)
-        self.panel.counted.connect(self.show_pending)
+        self.panel.counted.connect(self.restoring.show_pending)
         self._review_mode_changed(False)
         self.speakers = SpeakerCommands(self)  # the Speakers menu (editor.gui.speakers)
         self.help = HelpCommands(self)  # the Help menu (editor.gui.help)
@@ -176,7 +194,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.transcript_opened.connect(self.learning.watch)
         # large files are read off the UI thread
         self.opening = opening.Opener(self, may_discard=lambda: not self.dirty or self.may_discard())
-        self.opening.opened.connect(self.show_opened)
+        self.opening.opened.connect(self.files.show_opened)
         self.opening.message.connect(self._show_message)
         self.opening.error.connect(self.report_error)
         # a player bar for transcripts with audio
@@ -186,10 +204,9 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.transcript_opened.connect(self.playback.transcript_opened)
         self.view.token_activated.connect(self.playback.play_from_token)
         # audio and video files open here
-        t = self.transcription = TranscriptionController(session, settings, interactive=self.interactive,
-                                                         parent=self)
+        t = TranscriptionController(session, settings, interactive=self.interactive, parent=self)
+        self.transcription = t
         t.opened.connect(self._transcription_opened)
-        t.restore_requested.connect(self.start_restoration)
         t.said.connect(self.status_label_text)
         t.said_why.connect(self._status_tip)
         t.message.connect(self._show_message)
@@ -225,6 +242,71 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.playback.interactive = value
         self.transcription.interactive = value
 
+    # -- files (window_files): the scripting surface ---------------------------------------------------
+    def open_path(self, path: str | os.PathLike[str], encoding: str | None = None) -> Transcript:
+        """Open a transcript file and start restoring it (``FileCommands.open_path``)."""
+        return self.files.open_path(path, encoding)
+
+    def open_reporting(self, path: str | os.PathLike[str]) -> None:
+        """Open from a menu, a drop or the command line (``FileCommands.open_reporting``)."""
+        self.files.open_reporting(path)
+
+    def may_discard(self) -> bool:
+        """The current work may be replaced (``FileCommands.may_discard``)."""
+        return self.files.may_discard()
+
+    def finish_saving(self) -> bool:
+        """Wait for a save under way (``FileCommands.finish_saving``)."""
+        return self.files.finish_saving()
+
+    def save(self, path: str | os.PathLike[str] | None = None, *, wait: bool = False) -> Path:
+        """Save the session as a .stet project (``FileCommands.save``)."""
+        return self.files.save(path, wait=wait)
+
+    def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
+        """Write the transcript by extension (``FileCommands.export``)."""
+        return self.files.export(path, policy)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self.files.drag_enter(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self.files.drop(event)
+
+    # -- review (window_review): the scripting surface -------------------------------------------------
+    def accept_all(self, min_confidence: float = 0.0) -> int:
+        """Accept every pending suggestion at or above ``min_confidence`` (``ReviewCommands.accept_all``)."""
+        return self.review.accept_all(min_confidence)
+
+    def undo(self) -> bool:
+        return self.review.undo()
+
+    def redo(self) -> bool:
+        return self.review.redo()
+
+    @property
+    def bulk_running(self) -> bool:
+        """A bulk step (accept all, undoing or redoing one) is under way, a slice per turn."""
+        return self.review.bulk_running
+
+    def finish_bulk(self) -> None:
+        """Carry out what is left of a bulk step now (``ReviewCommands.finish_bulk``)."""
+        self.review.finish_bulk()
+
+    # -- restoration (window_restoring): the scripting surface ------------------------------------------
+    @property
+    def restoration_status(self) -> str:
+        """How the last pass ended: "", "running", "done", "cancelled", "skipped…", "failed…"."""
+        return self.restoring.restoration_status
+
+    def start_restoration(self) -> None:
+        """Review > Restore again (``RestorationCommands.start_restoration``)."""
+        self.restoring.start_restoration()
+
+    def cancel_restoration(self) -> None:
+        """Review > Cancel restoration (``RestorationCommands.cancel_restoration``)."""
+        self.restoring.cancel_restoration()
+
     # -- the document ------------------------------------------------------------------------------
     @property
     def transcript(self) -> Transcript:
@@ -249,7 +331,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
                        project: Path | None = None, restore: bool = True) -> None:
         """Show ``doc`` (replacing the current one) and, if it has no suggestions, restore it."""
         self.finish_saving()  # the document shown until now is written before it goes
-        self.stop_restoration()
+        self.restoring.stop_restoration()
         self._unwatch()
         self.autosaver.discard()  # the work shown until now was saved or given up
         # a message about the file shown until now ("Exported ww.json") would read as this one's
@@ -270,7 +352,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
         self.update_title()
         self.update_undo_actions()
         self.transcript_opened.emit(doc)
-        self.restoration_follows(doc, restore)
+        self.restoring.restoration_follows(doc, restore)
 
     def _transcription_opened(self, doc: Transcript, path: Path) -> None:
         self.set_transcript(doc, source=path, restore=False)  # the player bar opens the recording
@@ -374,7 +456,7 @@ class MainWindow(FileCommands, ReviewCommands, RestorationCommands, QMainWindow)
 
     def _band_changed(self, band: str | None) -> None:
         """Tab and the list agree: filtered to a band, Tab goes only to its suggestions."""
-        self.view.set_band(band)
+        self.view.review.set_band(band)
         self.statusBar().showMessage(f"Tab and Shift+Tab now go only to {band}-confidence suggestions, as "
                                      "the list shows" if band else "Tab and Shift+Tab go to every pending "
                                      "suggestion", 5000)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QProgressBar, QPushButton, QWidget
@@ -22,6 +24,13 @@ from editor.gui.language_dialog import LanguageDialog, describe_model
 from editor.gui.model_dialog import ModelDialog
 from editor.gui.session import Session
 from editor.gui.modal import run_modal
+
+if TYPE_CHECKING:
+    from editor.asr.engine import Event
+    from editor.asr.models import ModelInfo
+    from editor.asr.speakers import Speakers
+    from editor.asr.transcribe import TokenAssembler
+    from editor.core.speakers import SpeakerTurn
 
 _PROGRESS_STEPS = 1000
 
@@ -61,11 +70,11 @@ class TranscriptionController(QObject):
         self.audio_path: Path | None = None
         self.status = ""
         self.language = ""  # of the running or last transcription, as shown
-        self.speakers = None  # who speaks when is found for: None (not), "auto" or a number; asked with the language
+        self.speakers: Speakers | None = None  # who speaks when is found for: None (not), "auto" or a number; asked with the language
         self._job = 0
         self._cancel: threading.Event | None = None
         self._running = False
-        self._assembler = None
+        self._assembler: TokenAssembler | None = None
         self._began = 0.0
         self._shown = 0.0
         self.progress = QProgressBar()
@@ -86,7 +95,7 @@ class TranscriptionController(QObject):
         return self._running
 
     # -- models ------------------------------------------------------------------------------------
-    def find_model(self):
+    def find_model(self) -> ModelInfo:
         """The Vosk model to use: the one chosen in the model dialog (kept in settings), else the
         first installed. Raises ``ModelError`` when there is none."""
         from editor.asr.errors import ModelError
@@ -103,7 +112,7 @@ class TranscriptionController(QObject):
                     return inside[0]
         return resolve_model(None)
 
-    def model_in_use(self):
+    def model_in_use(self) -> ModelInfo | None:
         """The model the next transcription is offered with, or None when none is installed."""
         from editor.asr.errors import ModelError
 
@@ -112,7 +121,7 @@ class TranscriptionController(QObject):
         except ModelError:
             return None
 
-    def ask_for_model(self):
+    def ask_for_model(self) -> ModelInfo | None:
         """The model dialog (catalogue, download, pick a folder); the model chosen, or None."""
         dialog = ModelDialog(self._parent_widget, in_use=self.model_in_use())
         if not run_modal(dialog) or dialog.model is None:
@@ -120,7 +129,7 @@ class TranscriptionController(QObject):
         self.remember_model(dialog.model)
         return dialog.model
 
-    def ask_language(self, path: Path, current):
+    def ask_language(self, path: Path, current: ModelInfo) -> ModelInfo | None:
         """Which language ``path`` is spoken in (:class:`LanguageDialog`, offered with
         ``current``): the model for it, remembered for next time; None if the person cancels."""
         from editor.asr.models import installed_models
@@ -145,7 +154,7 @@ class TranscriptionController(QObject):
             self.remember_model(dialog.model)
         return dialog.model
 
-    def _get_model_for_dialog(self):
+    def _get_model_for_dialog(self) -> ModelInfo | None:
         dialog = ModelDialog(self._parent_widget, in_use=self.model_in_use())
         return dialog.model if run_modal(dialog) else None
 
@@ -155,12 +164,12 @@ class TranscriptionController(QObject):
         if info is not None:
             self.message.emit(f"Recordings will be offered in {describe_model(info)}", 6000)
 
-    def remember_model(self, info) -> None:
+    def remember_model(self, info: ModelInfo) -> None:
         self.settings.set("engine.vosk_model_dir", info.path)
         self.settings_changed.emit()
 
     # -- running -----------------------------------------------------------------------------------
-    def open(self, path: str | os.PathLike[str], model=None) -> Transcript | None:
+    def open(self, path: str | os.PathLike[str], model: ModelInfo | None = None) -> Transcript | None:
         """Start transcribing ``path`` into a new transcript, shown (``opened``) at once.
 
         Interactively, the language spoken in it is asked first (None when the person cancels,
@@ -197,7 +206,7 @@ class TranscriptionController(QObject):
         self._start(job, doc, audio, model)
         return doc
 
-    def _start(self, job: int, doc: Transcript, audio: Path, model) -> None:
+    def _start(self, job: int, doc: Transcript, audio: Path, model: ModelInfo) -> None:
         from editor.asr.transcribe import TokenAssembler
 
         self._assembler = TokenAssembler()
@@ -216,11 +225,11 @@ class TranscriptionController(QObject):
 
         speakers = self.speakers
 
-        def work(report) -> tuple:  # a pool thread; the recogniser itself runs in a child process
+        def work(report: Callable[[Event], None]) -> Sequence[SpeakerTurn]:  # a pool thread; the recogniser itself runs in a child process
             from editor.asr.engine import Progress, WordBatch
             from editor.asr.transcribe import iter_transcription
 
-            words = []
+            words: list[tuple[float, float]] = []
             for event in iter_transcription(audio, model, cancel=cancel):
                 report(event)
                 if isinstance(event, WordBatch):
@@ -260,12 +269,13 @@ class TranscriptionController(QObject):
     def _current(self, job: int) -> bool:
         return job == self._job and self.doc is not None and self.doc is self.session.transcript
 
-    def _event(self, job: int, event) -> None:
+    def _event(self, job: int, event: Event) -> None:
         from editor.asr.engine import Finished, Progress, WordBatch
 
         if not self._current(job):
             return
         doc = self.doc
+        assert doc is not None and self._assembler is not None  # (a current job's)
         if isinstance(event, WordBatch):
             # Reading along at the end: stay there as words arrive; reading further up: stay put.
             self.words_arriving.emit()
@@ -305,12 +315,13 @@ class TranscriptionController(QObject):
             with doc.history.group("Add words", merge_id=("asr", id(self), job)):  # one step
                 doc.set_metadata(duration=event.duration)
 
-    def _ended(self, job: int, err: BaseException | None, turns=()) -> None:
+    def _ended(self, job: int, err: BaseException | None, turns: Sequence[SpeakerTurn] = ()) -> None:
         from editor.asr.errors import RecognitionCancelled
         from editor.core.speakers import apply_turns, speakers_in_order
 
         if not self._current(job):
             return
+        assert self.doc is not None  # (a current job's)
         if turns:  # part of what was transcribed, as the words are: not an undo step of its own
             apply_turns(self.doc, turns)
         self._running = False

@@ -4,21 +4,25 @@ The text is built once; afterwards each document event rewrites only the tokens 
 restoration results touches a few hundred words, never the whole document). A ``TextMap`` beside
 the ``QTextDocument`` says where each word is. Typing, deleting and pasting are turned into
 ``Transcript.replace_span`` over whole words (``view_editing``); the text widget never changes its
-own text. Putting a long text on screen a slice at a time is in ``view_build``, review keys in
-``view_review``, mouse, menus and the player's highlight in ``view_pointer``, what a word looks
-like in ``looks``.
+own text. The view's parts, each given the view as a typed host Protocol: putting a long text on
+screen a slice at a time (``build``, view_build), typing and pasting (``editing``, view_editing),
+the suggestion under review (``review``, view_review), mouse, menus and the player's highlight
+(``pointer``, view_pointer); what a word looks like is in ``looks``.
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QTextCursor
-from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+from typing import cast
 
-from editor.core.document import Kind, State, Transcript
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtGui import (QColor, QContextMenuEvent, QDropEvent, QFont, QHelpEvent, QInputMethodEvent, QKeyEvent,
+                           QMouseEvent, QPaintEvent, QResizeEvent, QTextCursor)
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
+
+from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.formats.subtitles import WordStyles
 from editor.core.paragraphs import kept_lines
 from editor.core.settings import Settings
@@ -29,22 +33,23 @@ from editor.gui.looks import (  # noqa: F401  (names other modules and tests imp
     BANDS,
     PARAGRAPH_GAP,
     SOFT_BREAK,
+    Look,
     Looks,
     band_colour,
     band_of,
     describe_value,
 )
 from editor.gui.turns import WindowTurns
-from editor.gui.view_build import BUILD_AT_ONCE, FIRST_BUILT, BuildMixin  # noqa: F401
-from editor.gui.view_editing import EditingMixin
-from editor.gui.view_pointer import PointerMixin
-from editor.gui.view_review import EDITING_NOTE, ReviewMixin  # noqa: F401
+from editor.gui.view_build import BUILD_AT_ONCE, FIRST_BUILT, TextBuilder  # noqa: F401
+from editor.gui.view_editing import Editor
+from editor.gui.view_pointer import Pointer
+from editor.gui.view_review import EDITING_NOTE, Reviewer  # noqa: F401
 
 _SPEAKER = operator.attrgetter("speaker")
 
 
 
-class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPlainTextEdit):
+class QtTranscriptView(QPlainTextEdit):
     """Shows a ``Transcript``; the person edits it here and reviews its suggestions.
 
     ``current_changed(Suggestion | None)``: the suggestion under review changed.
@@ -58,6 +63,11 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
     review_mode_changed = Signal(bool)  # True: Enter, Delete and 1-9 act on suggestions
     # the ids of the words a paste (or a drop of text) put in, when it is in, and its undo step's merge id
     pasted = Signal(list, object)
+    # its parts, each given the view as the host it needs (see their modules)
+    build: TextBuilder
+    editing: Editor
+    review: Reviewer
+    pointer: Pointer
 
     def __init__(self, transcript: Transcript, settings: Settings | None = None,
                  parent: QWidget | None = None, *, turns: WindowTurns | None = None) -> None:
@@ -76,49 +86,30 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self.text_map = TextMap()
         self._transcript: Transcript | None = None
         self._links = DocumentLinks()  # to the document's signals
-        self._current: tuple[int, Kind] | None = None
-        # Review mode: entered by Tab, Shift+Tab, a click on a suggestion or the list; left when the
-        # caret moves away or on Esc. Only in it do Enter, Delete and 1-9 act on suggestions (and
-        # with nothing current they do nothing rather than edit), so they never edit by surprise.
-        self._reviewing = False
+        self.review = Reviewer(self)  # the suggestion under review, review mode (view_review)
         self._frozen = False  # a bulk step runs: keys that would change the text wait
         self._lines_stale = False  # words went away in a bulk step: lines brought up to date after
-        self._mouse_down = False
-        self._was_reviewing = False
-        self._extra: dict[str, list[QTextEdit.ExtraSelection]] = {"played": [], "current": []}
-        self._last_rank: tuple[float, int, int] | None = None
-        self._moving = False  # the view itself changes the text or the caret
-        self._dirty: set[int] = set()  # token ids whose look must be brought up to date
-        self._run: tuple[str, int] | None = None  # the typing run going on: (kind, caret after it)
-        self._run_id = 0
-        self._typed: tuple | None = None  # the words a run of typing began from (see _typed_snapshot)
-        self._held: tuple[int, str] | None = None  # whitespace typed that waits for the next word
-        self._soft: set[int] = set()  # lines that run on, no break there (kept_lines): ids
-        self._break_ids: set[int] = set()  # words that carry (or carried) a break suggestion
-        self._para_shown: frozenset[int] = frozenset()  # the paragraph starts the text shows
-        self._has_breaks = False  # some paragraph break is or was proposed (the margin shows it)
+        self.pointer = Pointer(self, self)  # the mouse, tooltips, the player's word (view_pointer)
+        self.moving = False  # the view itself changes the text or the caret
+        self.dirty: set[int] = set()  # token ids whose look must be brought up to date
+        self.editing = Editor(self, self)  # typing, deleting, pasting (view_editing)
+        self.soft: set[int] = set()  # lines that run on, no break there (kept_lines): ids
+        self.break_ids: set[int] = set()  # words that carry (or carried) a break suggestion
+        self.para_shown: frozenset[int] = frozenset()  # the paragraph starts the text shows
+        self.has_breaks = False  # some paragraph break is or was proposed (the margin shows it)
         self.last_changed: int | None = None  # lowest token index redrawn since last reset
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
         self._flush_timer.timeout.connect(self.flush)
-        self._built, self._building = 0, False  # tokens shown so far; a long text still coming
-        self._build_timer = QTimer(self)
-        self._build_timer.setSingleShot(True)
-        self._build_timer.setInterval(0)
-        self._build_timer.timeout.connect(self._build_slice)
-        self._discarded: list[object] = []  # the map of a text replaced, freed a few parts a turn
-        self._free_timer = QTimer(self)
-        self._free_timer.setSingleShot(True)
-        self._free_timer.setInterval(0)
-        self._free_timer.timeout.connect(self._free_slice)
+        self.build = TextBuilder(self, self)  # puts the text on screen, a slice a turn (view_build)
         self.cursorPositionChanged.connect(self._caret_moved)
-        self._timed = False  # some word has a time: the margin shows paragraph times
+        self.timed = False  # some word has a time: the margin shows paragraph times
         self.cue_ids: frozenset[int] = frozenset()  # first words of subtitle cues (a bar before)
         self.segment_ids: frozenset[int] = frozenset()  # those of them that are Whisper segments
         self.cue_spans: dict[int, tuple[float, float]] = {}  # their times as read, by first word
         self._speakers: list[str] | None = None  # see speaker_names
-        self._word_styles = WordStyles(transcript)  # italics, bold... read from subtitle cues, by token id
+        self.word_styles = WordStyles(transcript)  # italics, bold... read from subtitle cues, by token id
         self.gutter = TimeGutter(self)
         self.updateRequest.connect(self._update_gutter)
         self.apply_settings()
@@ -136,9 +127,9 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._frozen = value
         if not value and self._lines_stale and self._transcript is not None:
             self._lines_stale = False
-            moved = self._update_lines()
+            moved = self.update_lines()
             if moved:
-                self._dirty.update(moved)
+                self.dirty.update(moved)
                 self._flush_timer.start()
 
     # -- the model --------------------------------------------------------------------------------
@@ -148,9 +139,14 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         return self._transcript
 
     @property
+    def building(self) -> bool:
+        """True while a long text is still being put on screen (``text_map`` holds its start)."""
+        return self.build.building
+
+    @property
     def rewriting(self) -> bool:
         """True while the view changes its own text: ``text_map`` is about to change."""
-        return self._moving
+        return self.moving
 
     def set_transcript(self, transcript: Transcript) -> None:
         self._links.clear()  # (see editor.gui.links: nothing left behind on the old document)
@@ -159,8 +155,8 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self._links.connect(transcript.tokens_changed, self._on_tokens_changed)
         self._links.connect(transcript.suggestions_changed, self._on_suggestions_changed)
         self._links.connect(transcript.paragraphs_changed, self._on_paragraphs_changed)
-        self._set_current(None)
-        self.rebuild()
+        self.review.make_current(None)
+        self.build.rebuild()
 
     def apply_settings(self) -> None:
         """Fonts and colours from settings (after the settings dialog)."""
@@ -173,14 +169,14 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         small.setPointSize(max(6, round(font.pointSize() * 0.8)))
         self.gutter.setFont(small)
         if self._transcript is not None:
-            self.rebuild()
+            self.build.rebuild()
 
-    def _look(self, index: int):
-        return self.looks.look(self.transcript, index, self._soft, self._word_styles)
+    def look(self, index: int) -> Look:
+        return self.looks.look(self.transcript, index, self.soft, self.word_styles)
 
     # -- the margin and cue bars ------------------------------------------------------------------
     def has_times(self) -> bool:
-        return self._timed
+        return self.timed
 
     def speaker_names(self) -> list[str]:
         """The transcript's speakers in the order they first speak (kept until words change)."""
@@ -192,28 +188,28 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
 
     def has_soft_breaks(self) -> bool:
         """Some text runs on over lines: proposed paragraph breaks, or lines that run on."""
-        return self._has_breaks or bool(self._soft)
+        return self.has_breaks or bool(self.soft)
 
-    def _update_lines(self) -> set[int]:
+    def update_lines(self) -> set[int]:
         """Bring the lines that run on (``kept_lines``) up to date, those shown staying where
         they are while still needed; the ids whose line changed. Reads only the break
         suggestions, the paragraph starts and the lines: no pass over the words."""
-        if self._pasting:  # each part of a long paste is on a line of its own until it is done
+        if self.editing.pasting:  # each part of a long paste is on a line of its own until it is done
             return set()
         doc = self.transcript
         view = doc.suggestion_view
-        breaks = [s for t in self._break_ids if (s := view(t).get(Kind.BREAK)) is not None]
-        self._break_ids = {s.token_id for s in breaks}
-        old = self._soft
-        self._soft = kept_lines(doc, breaks=breaks, previous=old)
-        if bool(old) != bool(self._soft) and not self._has_breaks:  # the margin shows them (⋯)
-            QTimer.singleShot(0, self, self._layout_gutter)
-        return old ^ self._soft
+        breaks = [s for t in self.break_ids if (s := view(t).get(Kind.BREAK)) is not None]
+        self.break_ids = {s.token_id for s in breaks}
+        old = self.soft
+        self.soft = kept_lines(doc, breaks=breaks, previous=old)
+        if bool(old) != bool(self.soft) and not self.has_breaks:  # the margin shows them (⋯)
+            QTimer.singleShot(0, self, self.layout_gutter)
+        return old ^ self.soft
 
     def sep_of(self, index: int) -> str:
         return self.text_map.sep(index)
 
-    def _layout_gutter(self) -> None:
+    def layout_gutter(self) -> None:
         width = self.gutter.wanted_width()
         if self.viewportMargins().left() != width:
             self.setViewportMargins(width, 0, 0, 0)
@@ -222,17 +218,17 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         self.gutter.setVisible(width > 0)
         self.gutter.update()
 
-    def _update_gutter(self, rect, dy: int) -> None:
+    def _update_gutter(self, rect: QRect, dy: int) -> None:
         if dy:
             self.gutter.scroll(0, dy)
         else:
             self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._layout_gutter()
+        self.layout_gutter()
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         with self._turns.busy():  # background work gives way meanwhile (WindowTurns.give_way)
             super().paintEvent(event)
             if self.cue_ids and len(self.text_map):
@@ -243,10 +239,10 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         had = self._speakers
         self._speakers = None  # the margin's speakers are counted again when next drawn
         if had or any(self.transcript[i].speaker for i in range(start, start + inserted)):
-            QTimer.singleShot(0, self, self._layout_gutter)
+            QTimer.singleShot(0, self, self.layout_gutter)
         if removed == inserted:  # words edited in place (accepting): restyle them later
             doc = self.transcript  # by index: doc.tokens would copy every token after each change
-            self._dirty.update(doc[i].id for i in range(start, start + inserted))
+            self.dirty.update(doc[i].id for i in range(start, start + inserted))
             self._flush_timer.start()
             return
         self._splice(start, removed, inserted)
@@ -257,15 +253,15 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
             # paragraph) for each command. Once, when the step is done (``frozen``).
             self._lines_stale = True
             return
-        moved = self._update_lines()  # runs got longer or shorter: a line may be wanted or not
+        moved = self.update_lines()  # runs got longer or shorter: a line may be wanted or not
         if moved:
-            self._dirty.update(moved)
+            self.dirty.update(moved)
             self._flush_timer.start()
 
-    def _on_suggestions_changed(self, token_ids: tuple) -> None:
-        self._dirty.update(token_ids)
+    def _on_suggestions_changed(self, token_ids: tuple[int, ...]) -> None:
+        self.dirty.update(token_ids)
         self._flush_timer.start()
-        doc, known = self.transcript, self._break_ids
+        doc, known = self.transcript, self.break_ids
         breaks = False
         for t in token_ids:
             if doc.suggestion_view(t).get(Kind.BREAK) is not None:
@@ -274,14 +270,15 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
             elif t in known:  # a proposal taken away
                 breaks = True
         if breaks:  # the lines that run on may go (a proposal came) or come
-            self._dirty.update(self._update_lines())
-        if breaks and not self._has_breaks:
-            self._has_breaks = True
-            QTimer.singleShot(0, self, self._layout_gutter)
-        if self._current is not None and self._current[0] in token_ids:
-            s = self.current
+            self.dirty.update(self.update_lines())
+        if breaks and not self.has_breaks:
+            self.has_breaks = True
+            QTimer.singleShot(0, self, self.layout_gutter)
+        key = self.review.current_key
+        if key is not None and key[0] in token_ids:
+            s = self.review.current
             if s is None or s.state != State.PENDING:
-                self._set_current(None, select=False)
+                self.review.make_current(None, select=False)
             else:
                 self.current_changed.emit(s)
 
@@ -290,49 +287,49 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         breaks of 100,000 words changes 500, not the 100,000)."""
         doc = self.transcript
         now = doc.paragraph_ids
-        changed_ids = now ^ self._para_shown
-        self._para_shown = now
-        changed_ids |= self._update_lines()
+        changed_ids = now ^ self.para_shown
+        self.para_shown = now
+        changed_ids |= self.update_lines()
         changed = []
         for token_id in changed_ids:
             try:
                 i = doc.index_of(token_id)
             except KeyError:
                 continue
-            if 0 < i < min(self._built, len(self.text_map)) and \
-                    self.text_map.sep(i) != self.looks.separator(doc, i, self._soft):
+            if 0 < i < min(self.build.built, len(self.text_map)) and \
+                    self.text_map.sep(i) != self.looks.separator(doc, i, self.soft):
                 changed.append(i)
         if changed:
-            self._rewrite(changed)
-        self._layout_gutter()
+            self.rewrite(changed)
+        self.layout_gutter()
 
     def _splice(self, start: int, removed: int, inserted: int) -> None:
         self.flush()  # pending restyles use indices from before the splice
         tm = self.text_map
-        if self._building and start + removed >= self._built:
+        if self.build.building and start + removed >= self.build.built:
             # Past what is shown yet: the build shows it when it gets there (from ``start``, if
             # the change reaches into the words shown).
-            if start < self._built:
-                self._moving = True
+            if start < self.build.built:
+                self.moving = True
                 try:
                     cursor = QTextCursor(self.document())
                     cursor.setPosition(tm.offset(start))
                     cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
                     cursor.removeSelectedText()
-                    tm.splice(start, self._built - start, [])
+                    tm.splice(start, self.build.built - start, [])
                 finally:
-                    self._moving = False
-                self._built = start
+                    self.moving = False
+                self.build.built = start
             self._note_change(start)
             return
-        self._built += inserted - removed
+        self.build.built += inserted - removed
         a, b = tm.offset(start), tm.offset(start + removed)
-        looks = [self._look(i) for i in range(start, start + inserted)]
+        looks = [self.look(i) for i in range(start, start + inserted)]
         doc = self.transcript  # by index: doc.tokens would copy every token after each change
-        if not self._timed and any(doc[i].start is not None for i in range(start, start + inserted)):
-            self._timed = True
-            QTimer.singleShot(0, self, self._layout_gutter)
-        self._moving = True
+        if not self.timed and any(doc[i].start is not None for i in range(start, start + inserted)):
+            self.timed = True
+            QTimer.singleShot(0, self, self.layout_gutter)
+        self.moving = True
         try:
             cursor = QTextCursor(self.document())
             cursor.beginEditBlock()
@@ -353,40 +350,40 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
             tm.splice(start, removed, [look[:3] for look in looks])
             cursor.endEditBlock()
         finally:
-            self._moving = False
+            self.moving = False
         self._note_change(start)
         # The word after the span may now need another separator (the first word went away).
         # Its text alone is looked at: its formats stay (a restyle lays the line out again).
         following = start + inserted
-        if following < min(len(self.transcript), self._built) and \
-                self._look(following)[:3] != tm.piece(following):
-            self._rewrite([following])
+        if following < min(len(self.transcript), self.build.built) and \
+                self.look(following)[:3] != tm.piece(following):
+            self.rewrite([following])
 
     def flush(self) -> None:
         """Bring the tokens named by recent events up to date (runs once per event-loop turn)."""
         self._flush_timer.stop()
-        if not self._dirty:
+        if not self.dirty:
             return
         doc = self.transcript
         indices = []
-        for token_id in self._dirty:
+        for token_id in self.dirty:
             try:
                 index = doc.index_of(token_id)
             except KeyError:
                 continue
-            if index < self._built:  # the rest is shown as it stands when a build gets there
+            if index < self.build.built:  # the rest is shown as it stands when a build gets there
                 indices.append(index)
-        self._dirty.clear()
-        self._rewrite(indices)
+        self.dirty.clear()
+        self.rewrite(indices)
 
-    def _rewrite(self, indices: Iterable[int]) -> None:
+    def rewrite(self, indices: Iterable[int]) -> None:
         """Redraw tokens ``indices``: new text where it changed, new colours where it did not."""
         indices = sorted(set(indices), reverse=True)
         if not indices:
             return
         self._note_change(indices[-1])
         tm = self.text_map
-        looks = [(i, self._look(i)) for i in indices]
+        looks = [(i, self.look(i)) for i in indices]
         # Words off screen, no line changed: the text layout is told nothing (it would repaint the
         # whole viewport, 2-12 ms on a screen full of suggestions, for each slice of restoration
         # results); the blocks changed are laid out again when they come into view. Lines that
@@ -395,8 +392,8 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         layout = self.document().documentLayout()
         lines = not all(look[0] == tm.sep(i) for i, look in looks)
         start, end = tm.offset(indices[-1]), tm.offset(indices[0] + 1)
-        quiet = self._off_screen(start, end) and (not lines or self._off_screen(start, end, below=True))
-        self._moving = True
+        quiet = self.off_screen(start, end) and (not lines or self.off_screen(start, end, below=True))
+        self.moving = True
         if quiet:
             layout.blockSignals(True)
         try:
@@ -419,9 +416,9 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
                 layout.blockSignals(False)
                 if lines:
                     layout.documentSizeChanged.emit(layout.documentSize())
-            self._moving = False
+            self.moving = False
 
-    def _off_screen(self, start: int, end: int, below: bool = False) -> bool:
+    def off_screen(self, start: int, end: int, below: bool = False) -> bool:
         """Whether characters ``start:end`` lie wholly outside the part of the text on screen
         (``below``: after it)."""
         if not self.isVisible():
@@ -448,7 +445,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         if self.last_changed is not None and len(self.transcript):
             self.scroll_to_token(min(self.last_changed, len(self.transcript) - 1))
 
-    def reveal_change(self, change) -> None:
+    def reveal_change(self, change: Callable[[], object]) -> None:
         """Run ``change()`` (an undo, a redo) and scroll to what it changed if that is off screen."""
         self.flush()
         self.last_changed = None
@@ -457,10 +454,99 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
         if self.last_changed is not None and len(self.transcript):
             self.scroll_to_token(min(self.last_changed, len(self.transcript) - 1))
 
+    # -- editing (view_editing) ---------------------------------------------------------------------
+    def edit_characters(self, start: int, end: int, typed: str,
+                        merge_id: object | None = None) -> int | None:
+        """Characters ``start:end`` of the shown text become ``typed`` (``Editor.edit_characters``)."""
+        return self.editing.edit_characters(start, end, typed, merge_id)
+
+    def insert_text(self, text: str) -> None:
+        """Type ``text`` at the caret (replacing a selection), as the keyboard would."""
+        self.editing.insert_text(text)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and self.editing.shortcut_override(cast(QKeyEvent, event)):
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if not self.editing.key_pressed(event):
+            super().keyPressEvent(event)  # moving, selecting, copying
+
+    def inputMethodEvent(self, event: QInputMethodEvent) -> None:
+        self.editing.input_method(event)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # paste and drops of text
+        self.editing.insert_from(source)
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return source.hasText()
+
+    def cut(self) -> None:
+        self.editing.cut()
+
+    def paste(self) -> None:
+        self.editing.paste()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        event.ignore()  # files dropped here go to the window
+
+    # -- review (view_review) ----------------------------------------------------------------------
+    @property
+    def current(self) -> Suggestion | None:
+        """The suggestion under review (``Reviewer.current``)."""
+        return self.review.current
+
+    @property
+    def reviewing(self) -> bool:
+        """Whether Enter, Delete and 1-9 act on suggestions (else they edit the text)."""
+        return self.review.reviewing
+
+    def set_current(self, suggestion: Suggestion | None) -> None:
+        """Make ``suggestion`` the one under review: select it and scroll to it."""
+        self.review.set_current(suggestion)
+
+    def next_suggestion(self, reverse: bool = False) -> Suggestion | None:
+        """Go to the next (or previous) pending suggestion in the review order (``Reviewer``)."""
+        return self.review.next_suggestion(reverse)
+
+    def _caret_moved(self) -> None:
+        if self.moving:
+            return
+        self.editing.held = None  # whitespace typed waits no longer (view_editing)
+        self.review.caret_moved()
+
+    # -- the mouse and the player (view_pointer) ----------------------------------------------------
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            self.pointer.show_tooltip(cast(QHelpEvent, event))
+            return True
+        return super().viewportEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.pointer.pressed()
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        self.pointer.mouse_down = False
+        super().mouseReleaseEvent(event)
+        self.pointer.released(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        self.pointer.context_menu(event)
+
+    def scroll_to_token(self, index: int, place: float = 1 / 3) -> None:
+        """Scroll so word ``index`` is on screen (``Pointer.scroll_to_token``)."""
+        self.pointer.scroll_to_token(index, place)
+
+    def highlight_token(self, index: int | None, colour: QColor | None = None) -> None:
+        """Mark one word, e.g. the word being played (``Pointer.highlight_token``)."""
+        self.pointer.highlight_token(index, colour)
+
     # -- positions ---------------------------------------------------------------------------------
     def token_range(self, index: int) -> tuple[int, int, int]:
         """(start, punct start, end) character positions of token ``index`` as shown."""
-        self._ensure_built(index)
+        self.build.ensure_built(index)
         self.flush()
         return self.text_map.word_range(index)
 
@@ -483,7 +569,7 @@ class QtTranscriptView(BuildMixin, EditingMixin, ReviewMixin, PointerMixin, QPla
 
     def shown_text(self) -> str:
         """The text as displayed (pending suggestions applied; a soft break reads as a space)."""
-        self._ensure_built()
+        self.build.ensure_built()
         self.flush()
         return "".join(f"{' ' if sep == SOFT_BREAK else sep}{surface}{punct}"
                        for _, _, (sep, surface, punct) in self.text_map.pieces())

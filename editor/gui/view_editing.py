@@ -6,10 +6,11 @@ A long paste goes in a slice of words per turn of the event loop (see ``slicer``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer
-from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
+from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, QTimer, SignalInstance
+from PySide6.QtGui import QInputMethodEvent, QKeyEvent, QKeySequence, QTextCursor, QTextDocument
 
 from editor.core.layout import Layout, WordSpan
 from editor.core.document import Kind, State, Transcript
@@ -18,6 +19,12 @@ from editor.core.text import text_as_read
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
 from editor.gui.view_review import OUT_OF_VIEW_NOTE, repeated_note
+
+if TYPE_CHECKING:
+    from editor.core.settings import Settings
+    from editor.core.textmap import TextMap
+    from editor.gui.view_build import TextBuilder
+    from editor.gui.view_review import Reviewer
 
 #: An edit of up to this many words (a paste) goes in at once; a longer one a slice of
 #: _PASTE_SLICE words per turn of the event loop, the first slice (at the caret) at once.
@@ -30,6 +37,9 @@ _MODIFIER_KEYS = frozenset({Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt
 #: ``slicer(slices, done)``: runs ``next(slices)`` a few at a time per turn of the event loop,
 #: keys that would edit waiting meanwhile (``frozen``), then calls ``done()``. The window gives one.
 Slicer = Callable[[Iterator[object], Callable[[], None]], None]
+#: The words around an edit as shown when a run of typing began: (run id, first word, end word,
+#: words in the document then, ``snapshot_shown``, the choices already repeated).
+Typed = tuple[int, int, int, int, list[tuple[str, str, str]], set[tuple[str, Kind, str]]]
 
 
 def paste_parts(text: str, words: int) -> list[str]:
@@ -44,16 +54,53 @@ def paste_parts(text: str, words: int) -> list[str]:
     return parts
 
 
-class EditingMixin:
-    """Part of ``QtTranscriptView`` (which holds the state these methods use)."""
+class EditingHost(Protocol):
+    """What ``Editor`` uses of its view (``QtTranscriptView``)."""
 
-    slicer: Slicer | None = None
-    _pasting = False  # a long paste goes in a slice at a time
-    _paste_ids: list[int] | None = None  # the words a paste under way put in (see ``pasted``)
-    _paste_merge: object | None = None  # the undo step of that paste
-    _paste_from = 0  # the first token id a paste under way makes
-    _paste_doc: Transcript | None = None  # the document it goes into
-    _waiting: list[tuple[int, Qt.KeyboardModifier, str]]  # keys pressed meanwhile
+    settings: Settings
+    text_map: TextMap
+    build: TextBuilder  # (an edit far down a long text finishes the build to there first)
+    review: Reviewer  # (review keys, and typed choices repeated as decisions are)
+    message: SignalInstance  # a short note for the status bar
+    pasted: SignalInstance  # the ids of the words a paste put in, and its undo step's merge id
+    soft: set[int]
+    moving: bool
+
+    @property
+    def transcript(self) -> Transcript: ...
+    @property
+    def frozen(self) -> bool: ...
+    def flush(self) -> None: ...
+    def token_at(self, position: int) -> int | None: ...
+    def token_range(self, index: int) -> tuple[int, int, int]: ...
+    def rewrite(self, indices: Iterable[int]) -> None: ...
+    def update_lines(self) -> set[int]: ...
+    def document(self) -> QTextDocument: ...
+    def textCursor(self) -> QTextCursor: ...
+    def setTextCursor(self, cursor: QTextCursor, /) -> None: ...
+    def ensureCursorVisible(self) -> None: ...
+    def keyPressEvent(self, event: QKeyEvent, /) -> None: ...
+    def copy(self) -> None: ...
+
+
+class Editor:
+    """Typing, deleting and pasting in ``QtTranscriptView``, turned into edits of its transcript;
+    given the view as an ``EditingHost``."""
+
+    def __init__(self, view: EditingHost, owner: QObject) -> None:
+        self._view = view
+        self._owner = owner  # (the view too: the context of the timers started here)
+        self.slicer: Slicer | None = None  # the window gives one: a long paste, a slice a turn
+        self.pasting = False  # a long paste goes in a slice at a time
+        self._paste_ids: list[int] | None = None  # the words a paste under way put in (see ``pasted``)
+        self._paste_merge: object | None = None  # the undo step of that paste
+        self._paste_from = 0  # the first token id a paste under way makes
+        self._paste_doc: Transcript | None = None  # the document it goes into
+        self._waiting: list[tuple[int, Qt.KeyboardModifier, str]] = []  # keys pressed meanwhile
+        self._run: tuple[str, int] | None = None  # the typing run going on: (kind, caret after it)
+        self._run_id = 0
+        self._typed: Typed | None = None  # the words a run of typing began from (see _typed_snapshot)
+        self.held: tuple[int, str] | None = None  # whitespace typed that waits for the next word
 
     def edit_characters(self, start: int, end: int, typed: str,
                         merge_id: object | None = None) -> int | None:
@@ -63,16 +110,16 @@ class EditingMixin:
         more than PASTE_AT_ONCE words (a long paste) with a ``slicer`` and a ``merge_id`` puts its
         first words in now and the rest a slice per turn of the event loop, joining that undo
         step; it returns None and places the caret when done."""
-        self.flush()
-        doc = self.transcript
+        self._view.flush()
+        doc = self._view.transcript
         n = len(doc)
         if n == 0:
             doc.replace_span(0, 0, typed)
             return len(typed)
-        tm = self.text_map
-        i0, i1 = self.token_at(start) or 0, self.token_at(end) or 0
+        tm = self._view.text_map
+        i0, i1 = self._view.token_at(start) or 0, self._view.token_at(end) or 0
         a, b = max(0, i0 - 1), min(n, i1 + 2)
-        self._ensure_built(b - 1)  # the word after the edit, if a long text is still coming
+        self._view.build.ensure_built(b - 1)  # the word after the edit, if a long text is still coming
         base = tm.word_range(a)[0]
         parts, spans, offset = [], [], 0
         for k, _, (sep, surface, punct) in tm.pieces(a, b):
@@ -97,18 +144,18 @@ class EditingMixin:
         def finish() -> int:
             if typed_from is not None:  # a case or mark typed is repeated elsewhere, as a choice is
                 _run, a0, b0, n0, shown_before, done = typed_from
-                self.repeat_typed(typed_to_repeat(doc, shown_before, a0, b0 + len(doc) - n0, done),
+                self._view.review.repeat_typed(typed_to_repeat(doc, shown_before, a0, b0 + len(doc) - n0, done),
                                   merge_id)
-            self.flush()
+            self._view.flush()
             # The text after the edit reads as before (only the touched words are redrawn), so the
             # caret goes as far from the end as ``end`` was: typed spacing may be normalised.
-            return max(start, self.text_map.total - (before - end))
+            return max(start, self._view.text_map.total - (before - end))
 
         if len(chunks) == 1:
             # One edit block for the words, the next word's separator, the lines that run on and
             # the restyles: Qt lays the paragraph out again once, not after each of them (3 times
             # 11 ms for a paste into a line of 1,500 words)
-            block = QTextCursor(self.document())
+            block = QTextCursor(self._view.document())
             block.beginEditBlock()
             try:
                 doc.replace_span(a + first, a + last, text)
@@ -123,10 +170,10 @@ class EditingMixin:
         """Words ``first:last`` become ``parts`` (see ``paste_parts``): the first now, the others
         one per slice, joining the undo step ``merge_id``; then ``finish()``, the caret where it
         says, and the keys pressed meanwhile (they wait: see ``keyPressEvent``)."""
-        doc = self.transcript
+        doc = self._view.transcript
         n = len(doc)
         after = [first]  # the word after the last one put in
-        self._pasting, self._waiting = True, []
+        self.pasting, self._waiting = True, []
         lines: set[int] = set()  # words that start a line for the time of the paste
 
         def slices() -> Iterator[None]:
@@ -136,33 +183,33 @@ class EditingMixin:
                 # next word would move that word's paragraph start to the part).
                 k = after[0] - 1
                 t = doc[k]
-                if "\n" not in part and "\r" not in part and 0 < k and t.id not in self._soft:
+                if "\n" not in part and "\r" not in part and 0 < k and t.id not in self._view.soft:
                     # Qt lays a paragraph out again at once when text goes into it and it is on
                     # screen: a paragraph growing by a part per slice took ever longer (30 ms a
                     # slice at 20,000 words). Each part goes on a line of its own, as long as the
                     # paste goes on; the lines are joined when it is done.
                     lines.add(t.id)
-                    self._soft = self._soft | {t.id}
-                    self._rewrite([k])
+                    self._view.soft = self._view.soft | {t.id}
+                    self._view.rewrite([k])
                 with doc.history.group("Paste", merge_id=merge_id):
                     after[0] = doc.replace_span(k, k + 1, f"{t.surface or t.word}{t.punct}{part}").stop
                 yield None
 
         def done() -> None:
-            self._pasting = False
-            self._soft = self._soft - lines
-            redraw = lines | self._update_lines()  # and lines that run on, where the text needs them
+            self.pasting = False
+            self._view.soft = self._view.soft - lines
+            redraw = lines | self._view.update_lines()  # and lines that run on, where the text needs them
             if redraw:
-                self._rewrite(doc.index_of(i) for i in redraw if doc.has_token(i))
+                self._view.rewrite(doc.index_of(i) for i in redraw if doc.has_token(i))
             with doc.history.group("Paste", merge_id=merge_id):
                 caret = finish()
             self._place_caret(caret)
             added = len(doc) - n
-            self.message.emit(f"Pasted {added:,} word{'s' if added != 1 else ''}")
+            self._view.message.emit(f"Pasted {added:,} word{'s' if added != 1 else ''}")
             if self._paste_ids is not None:
                 self._paste_done()
             if self._waiting:
-                QTimer.singleShot(0, self, self._type_waiting)
+                QTimer.singleShot(0, self._owner, self._type_waiting)
 
         assert self.slicer is not None
         # The slicer first: the list, restoration and keys know a bulk step runs before the
@@ -173,24 +220,24 @@ class EditingMixin:
         if not len(new):  # (no word in the first part: marks alone) the rest at once
             doc.replace_span(new.start, new.start, "".join(parts[1:]))
             del parts[1:]
-        self.flush()  # the first words, at the caret, on screen now
+        self._view.flush()  # the first words, at the caret, on screen now
 
     def _type_waiting(self) -> None:
         """The keys pressed while a long paste went in, as if pressed now."""
         waiting, self._waiting = self._waiting, []
         for k, (key, mods, text) in enumerate(waiting):
-            if self._pasting:  # another long paste among them: the rest wait for it
+            if self.pasting:  # another long paste among them: the rest wait for it
                 self._waiting.extend(waiting[k:])
                 return
-            self.keyPressEvent(QKeyEvent(QEvent.Type.KeyPress, key, mods, text))
+            self._view.keyPressEvent(QKeyEvent(QEvent.Type.KeyPress, key, mods, text))
 
-    def _typed_snapshot(self, a: int, b: int) -> tuple | None:
+    def _typed_snapshot(self, a: int, b: int) -> Typed | None:
         """The words around an edit as shown when this run of typing began (see repeat_typed)."""
-        if not self.settings.review.repeat_choices:
+        if not self._view.settings.review.repeat_choices:
             return None
         t = self._typed
         if t is None or t[0] != self._run_id or t[1] != a:
-            doc = self.transcript
+            doc = self._view.transcript
             t = self._typed = (self._run_id, a, b, len(doc), snapshot_shown(doc, a, b), set())
         return t
 
@@ -199,11 +246,11 @@ class EditingMixin:
         self._type(text)
 
     def _type(self, typed: str, label: str | None = None) -> None:
-        cursor = self.textCursor()
+        cursor = self._view.textCursor()
         start, end = cursor.selectionStart(), cursor.selectionEnd()
-        if self._held is not None and self._held[0] == start == end:
-            typed = self._held[1] + typed  # the space typed before this word
-        self._held = None
+        if self.held is not None and self.held[0] == start == end:
+            typed = self.held[1] + typed  # the space typed before this word
+        self.held = None
         self._edit_and_place(start, end, typed, label)
 
     def _edit_and_place(self, start: int, end: int, typed: str, label: str | None = None) -> None:
@@ -213,7 +260,7 @@ class EditingMixin:
             # Next to a space, a paragraph break or at the end a space changes no word: hold it
             # for the word typed next (an edit now would take a proposed mark just before it into
             # the text and drop the space, so that the next word stuck to the mark).
-            self._held, self._run = (start, typed), None
+            self.held, self._run = (start, typed), None
             self._place_caret(start)
             return
         kind = "type" if typed else "delete"
@@ -221,42 +268,42 @@ class EditingMixin:
         if not (single and self._run is not None and self._run[0] == kind
                 and self._run[1] in (start, end)):
             self._run_id += 1
-        revision = self.transcript.revision
+        revision = self._view.transcript.revision
         merge_id = ("edit", id(self), self._run_id)
         if self._paste_ids is not None:
             self._paste_merge = merge_id  # its restoration joins the paste's undo step
-        with self.transcript.history.group(label or ("Typing" if typed else "Delete"), merge_id=merge_id):
+        with self._view.transcript.history.group(label or ("Typing" if typed else "Delete"), merge_id=merge_id):
             caret = self.edit_characters(start, end, typed, merge_id=merge_id)
         if caret is None:  # a long paste, going on a slice per turn: it places the caret
             self._run = None
             return
         self._run = (kind, caret) if len(typed) <= 1 and not typed.isspace() else None
-        if typed and typed.isspace() and start == end and self.transcript.revision == revision:
+        if typed and typed.isspace() and start == end and self._view.transcript.revision == revision:
             # A space (or line break) next to a space or at the end changes no word yet: hold it
             # for the word typed next, so "a|" + " " + "b" gives two words, not "ab".
-            self._held, caret = (start, typed), start
+            self.held, caret = (start, typed), start
         self._place_caret(caret)
 
     def _space_adds_nothing(self, position: int) -> bool:
         """Whether a space typed at ``position`` of the shown text would change no word."""
-        text = self.document()
+        text = self._view.document()
         if position >= text.characterCount() - 1:
             return True
         return text.characterAt(position).isspace() or text.characterAt(position) == "\u2029"
 
     def _place_caret(self, position: int) -> None:
-        self._moving = True
+        self._view.moving = True
         try:
-            cursor = self.textCursor()
-            cursor.setPosition(min(position, self.document().characterCount() - 1))
-            self.setTextCursor(cursor)
+            cursor = self._view.textCursor()
+            cursor.setPosition(min(position, self._view.document().characterCount() - 1))
+            self._view.setTextCursor(cursor)
         finally:
-            self._moving = False
-        if self._current is not None or self._reviewing:
-            self.leave_review()
+            self._view.moving = False
+        if self._view.review.current_key is not None or self._view.review.reviewing:
+            self._view.review.leave_review()
 
     def _delete(self, backwards: bool) -> None:
-        cursor = self.textCursor()
+        cursor = self._view.textCursor()
         start, end = cursor.selectionStart(), cursor.selectionEnd()
         typed = ""
         if start == end:
@@ -265,7 +312,7 @@ class EditingMixin:
                     return
                 start -= 1
             else:
-                if end >= self.document().characterCount() - 1:
+                if end >= self._view.document().characterCount() - 1:
                     return
                 end += 1
             if self._reject_proposed_mark_at(start) or self._reject_proposed_break_at(start):
@@ -279,81 +326,84 @@ class EditingMixin:
     def _reject_proposed_mark_at(self, position: int) -> bool:
         """Backspace or Delete on a mark that is only proposed (shown, not in the text) rejects
         the proposal, as the review key would: the person's choice, repeated where it applies."""
-        tm = self.text_map
+        tm = self._view.text_map
         index = tm.token_at(position)
         if index is None:
             return False
         _word, mark, end = tm.word_range(index)
         if not mark <= position < end:
             return False
-        token = self.transcript[index]
-        s = self.transcript.suggestion(token.id, Kind.PUNCT)
+        token = self._view.transcript[index]
+        s = self._view.transcript.suggestion(token.id, Kind.PUNCT)
         if s is None or s.state != State.PENDING or tm.punct(index) == token.punct:
             return False
-        self.flush()
-        self.decide(token.id, Kind.PUNCT, accept=False, announce=lambda _r, _n, repeated: self.message.emit(
+        self._view.flush()
+        self._view.review.decide(token.id, Kind.PUNCT, accept=False, announce=lambda _r, _n, repeated: self._view.message.emit(
             f"Rejected the proposed ‘{s.value}’" + (f"; {repeated_note(repeated)}" if repeated else "")))
-        self.flush()
+        self._view.flush()
         self._run = None
-        self._place_caret(min(position, self.text_map.total))
+        self._place_caret(min(position, self._view.text_map.total))
         return True
 
     def split_paragraph(self) -> None:
         """Enter: a new paragraph at the caret (between words), or split the word there; at a
         proposed paragraph break (either end of its line), accepting it."""
-        cursor = self.textCursor()
-        if cursor.hasSelection() or not len(self.transcript):
+        cursor = self._view.textCursor()
+        if cursor.hasSelection() or not len(self._view.transcript):
             self._type("\n")
             return
         position = cursor.position()
-        index = self.token_at(position)
-        a, mark, _b = self.token_range(index)
+        index = self._view.token_at(position)
+        if index is None:  # (no text shown yet)
+            self._type("\n")
+            return
+        a, mark, _b = self._view.token_range(index)
         if a < position < mark:  # inside a word's letters
             self._type("\n")
             return
         # between a word and its mark (proposed or in the text), or after it: the new paragraph
         # begins at the next word and the mark stays with its word ("Hello ," split off it)
         following = index if position <= a else index + 1
-        if following >= len(self.transcript) or following == 0:  # the next word typed starts one
-            self._held = (position, "\n")
+        if following >= len(self._view.transcript) or following == 0:  # the next word typed starts one
+            self.held = (position, "\n")
             return
-        s = self.transcript.suggestion(self.transcript[following].id, Kind.BREAK)
+        s = self._view.transcript.suggestion(self._view.transcript[following].id, Kind.BREAK)
         if s is not None and s.state == State.PENDING:  # Enter where a break is proposed: accept it
-            self.flush()
-            self.transcript.accept(s.token_id, Kind.BREAK)
-            self.message.emit("Accepted the proposed paragraph break")
+            self._view.flush()
+            self._view.transcript.accept(s.token_id, Kind.BREAK)
+            self._view.message.emit("Accepted the proposed paragraph break")
         else:
-            self.transcript.set_paragraph_start(following, True)
-        self.flush()
-        cursor = self.textCursor()
-        cursor.setPosition(self.token_range(following)[0])
-        self.setTextCursor(cursor)
+            self._view.transcript.set_paragraph_start(following, True)
+        self._view.flush()
+        cursor = self._view.textCursor()
+        cursor.setPosition(self._view.token_range(following)[0])
+        self._view.setTextCursor(cursor)
 
     def _reject_proposed_break_at(self, position: int) -> bool:
         """Backspace or Delete on the new line of a proposed paragraph break rejects it (the
         text runs on), rather than joining the words on either side; on a rejected break still
         shown as a line it only says so."""
-        tm = self.text_map
+        tm = self._view.text_map
         i = tm.piece_at(position)
         if i is None or i == 0 or tm.sep(i) != SOFT_BREAK or not tm.offset(i) <= position < tm.offset(i) + 1:
             return False
-        token = self.transcript[i]
-        s = self.transcript.suggestion(token.id, Kind.BREAK)
+        token = self._view.transcript[i]
+        s = self._view.transcript.suggestion(token.id, Kind.BREAK)
         self._run = None
         if s is not None and s.state == State.PENDING:
-            self.flush()
-            self.transcript.reject(token.id, Kind.BREAK)
-            self.flush()
-            self.message.emit("Rejected the proposed paragraph break: the text runs on")
+            self._view.flush()
+            self._view.transcript.reject(token.id, Kind.BREAK)
+            self._view.flush()
+            self._view.message.emit("Rejected the proposed paragraph break: the text runs on")
         else:
-            self.message.emit("The paragraph runs on here already: the new line only keeps a very "
+            self._view.message.emit("The paragraph runs on here already: the new line only keeps a very "
                               "long paragraph quick to edit")
-        self._place_caret(min(position, self.text_map.total))
+        self._place_caret(min(position, self._view.text_map.total))
         return True
 
     def _paragraph_gap_at(self, position: int) -> tuple[int, int] | None:
         """The character range of the paragraph break that ``position`` lies in, if any."""
-        tm = self.text_map
+        tm = self._view.text_map
         i = tm.piece_at(position)
         if i is not None and i > 0 and tm.sep(i) == PARAGRAPH_GAP:
             at = tm.offset(i)
@@ -361,13 +411,14 @@ class EditingMixin:
                 return at, at + len(PARAGRAPH_GAP)
         return None
 
-    def insertFromMimeData(self, source: QMimeData) -> None:  # paste and drops of text
+    def insert_from(self, source: QMimeData) -> None:
+        """A paste or a drop of text (``QPlainTextEdit.insertFromMimeData``)."""
         if not source.hasText():
             return
-        if self.frozen:  # (a menu's Paste while a bulk step or a long paste goes on)
-            self.message.emit("Still working on the last step; a moment…")
+        if self._view.frozen:  # (a menu's Paste while a bulk step or a long paste goes on)
+            self._view.message.emit("Still working on the last step; a moment…")
             return
-        doc = self._paste_doc = self.transcript
+        doc = self._paste_doc = self._view.transcript
         self._paste_ids, self._paste_from = [], doc.next_id
         doc.tokens_changed.connect(self._note_pasted)
         try:
@@ -375,7 +426,7 @@ class EditingMixin:
             # lines flow, references such as &#39; are decoded), as `stet show` would give them
             self._type(text_as_read(source.text()), "Paste")
         finally:
-            if not self._pasting:  # else a long paste goes on, a slice per turn: at its end
+            if not self.pasting:  # else a long paste goes on, a slice per turn: at its end
                 self._paste_done()
 
     def _note_pasted(self, start: int, _removed: int, inserted: int) -> None:
@@ -394,71 +445,70 @@ class EditingMixin:
             doc.tokens_changed.disconnect(self._note_pasted)
         except (RuntimeError, ValueError, TypeError):
             pass
-        if ids and doc is self.transcript:
+        if ids and doc is self._view.transcript:
             words = doc.tokens  # (one tuple; ids of words gone since are left out)
-            self.pasted.emit([words[i].id for i in doc.indices_of(dict.fromkeys(ids))], self._paste_merge)
-
-    def canInsertFromMimeData(self, source: QMimeData) -> bool:
-        return source.hasText()
+            self._view.pasted.emit([words[i].id for i in doc.indices_of(dict.fromkeys(ids))], self._paste_merge)
 
     def cut(self) -> None:
-        if self.textCursor().hasSelection():
-            self.copy()
+        if self._view.textCursor().hasSelection():
+            self._view.copy()
             self._delete(backwards=True)
 
     def paste(self) -> None:
         from PySide6.QtWidgets import QApplication
 
-        self.insertFromMimeData(QApplication.clipboard().mimeData())
+        self.insert_from(QApplication.clipboard().mimeData())
 
-    def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride:
-            # While a suggestion is current, Esc leaves it rather than reaching the player's Esc
-            if self._current is not None and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION):
-                event.accept()
-                return True
-            # Undo lives in the transcript: the text edit would claim Ctrl+Z for its own undo
-            # (switched off), so the window's Undo and Redo never saw the keys.
-            if (event.matches(QKeySequence.StandardKey.Undo)
-                    or event.matches(QKeySequence.StandardKey.Redo)):
-                event.ignore()
-                return True
-        return super().event(event)
+    def shortcut_override(self, event: QKeyEvent) -> bool:
+        """A key the window's shortcuts would take: whether the view keeps it from them."""
+        # While a suggestion is current, Esc leaves it rather than reaching the player's Esc
+        if self._view.review.current_key is not None and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION):
+            event.accept()
+            return True
+        # Undo lives in the transcript: the text edit would claim Ctrl+Z for its own undo
+        # (switched off), so the window's Undo and Redo never saw the keys.
+        if (event.matches(QKeySequence.StandardKey.Undo)
+                or event.matches(QKeySequence.StandardKey.Redo)):
+            event.ignore()
+            return True
+        return False
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
+    def key_pressed(self, event: QKeyEvent) -> bool:
+        """A key pressed in the view: whether it was handled here (else the text edit moves,
+        selects or copies)."""
         key, mods = event.key(), event.modifiers()
-        if self._pasting and key not in _MODIFIER_KEYS:
+        if self.pasting and key not in _MODIFIER_KEYS:
             # Keys pressed while a long paste goes in act after it, in order, where it ends
             self._waiting.append((key, mods, event.text()))
-            return
-        if self.frozen and (event.text() or key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace,
-                                                    Qt.Key.Key_Return, Qt.Key.Key_Enter)):
-            self.message.emit("Still working on the last step; a moment…")
-            return
+            return True
+        if self._view.frozen and (event.text() or key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace,
+                                                          Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            self._view.message.emit("Still working on the last step; a moment…")
+            return True
         plain = not (mods & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                              | Qt.KeyboardModifier.MetaModifier))
-        reviewing = self._reviewing
+        reviewing = self._view.review.reviewing
         review_key = reviewing and any(hotkeys.pressed(event, k) for k in (
             hotkeys.ACCEPT, hotkeys.REJECT, hotkeys.ALTERNATIVES))
         if hotkeys.pressed(event, hotkeys.NEXT_SUGGESTION):
-            self.next_suggestion()
+            self._view.review.next_suggestion()
         elif hotkeys.pressed(event, hotkeys.PREVIOUS_SUGGESTION):
-            self.next_suggestion(reverse=True)
-        elif review_key and self._current is None:  # review mode, nothing left under review
-            self.message.emit("No suggestion selected: Tab goes to the next one; move the caret "
+            self._view.review.next_suggestion(reverse=True)
+        elif review_key and self._view.review.current_key is None:  # review mode, nothing left under review
+            self._view.message.emit("No suggestion selected: Tab goes to the next one; move the caret "
                               "(arrow keys, a click) to edit the text")
-        elif review_key and not self.current_in_view():  # scrolled away: not visibly current
-            self.ensureCursorVisible()
-            self.message.emit(OUT_OF_VIEW_NOTE)
+        elif review_key and not self._view.review.current_in_view():  # scrolled away: not visibly current
+            self._view.ensureCursorVisible()
+            self._view.message.emit(OUT_OF_VIEW_NOTE)
         elif reviewing and hotkeys.pressed(event, hotkeys.ACCEPT):
-            self.accept_current()
+            self._view.review.accept_current()
         elif reviewing and hotkeys.pressed(event, hotkeys.REJECT):
-            self.reject_current()
+            self._view.review.reject_current()
         elif reviewing and hotkeys.pressed(event, hotkeys.ALTERNATIVES):
-            self.choose_alternative(int(event.text() or chr(key)))
+            self._view.review.choose_alternative(int(event.text() or chr(key)))
         elif reviewing and hotkeys.pressed(event, hotkeys.LEAVE_SUGGESTION):
-            self._set_current(None, select=False)
-            self.leave_review()
+            self._view.review.make_current(None, select=False)
+            self._view.review.leave_review()
         elif event.matches(QKeySequence.StandardKey.Cut):
             self.cut()
         elif event.matches(QKeySequence.StandardKey.Paste):
@@ -474,11 +524,10 @@ class EditingMixin:
         elif plain and event.text() and event.text().isprintable():
             self._type(event.text())
         else:
-            super().keyPressEvent(event)  # moving, selecting, copying
+            return False  # moving, selecting, copying
+        return True
 
-    def inputMethodEvent(self, event) -> None:  # text composed by an input method
+    def input_method(self, event: QInputMethodEvent) -> None:
+        """Text composed by an input method."""
         if event.commitString():
             self._type(event.commitString())
-
-    def dropEvent(self, event) -> None:
-        event.ignore()

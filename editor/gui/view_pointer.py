@@ -5,28 +5,71 @@ highlighted and kept in sight."""
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, overload
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QColor, QMouseEvent, QTextCursor
-from PySide6.QtWidgets import QMenu, QToolTip
+from PySide6.QtCore import QPoint, QRect, Qt, SignalInstance
+from PySide6.QtGui import QColor, QContextMenuEvent, QHelpEvent, QMouseEvent, QTextCursor, QTextDocument
+from PySide6.QtWidgets import QMenu, QScrollBar, QTextEdit, QToolTip, QWidget
 
 from editor.core.document import Kind, State, Suggestion
 from editor.gui.gutter import format_time
 from editor.gui.looks import describe_value, percent
 from editor.gui.view_review import EDITING_NOTE, underlined
 
+if TYPE_CHECKING:
+    from editor.core.document import Transcript
+    from editor.gui.view_review import Reviewer
+
 PLAYED_COLOUR = "#0072B2"
 
 
-class PointerMixin:
-    """Part of ``QtTranscriptView`` (which holds the state these methods use)."""
+class PointerHost(Protocol):
+    """What ``Pointer`` uses of its view (``QtTranscriptView``)."""
+
+    token_activated: SignalInstance  # Ctrl+click on a word: its index
+    message: SignalInstance  # a short note for the status bar
+    cue_ids: frozenset[int]
+    cue_spans: dict[int, tuple[float, float]]
+    segment_ids: frozenset[int]
+
+    @property
+    def transcript(self) -> Transcript: ...
+    review: Reviewer  # (a click makes a suggestion current; the menu decides)
+    def token_at(self, position: int) -> int | None: ...
+    def token_range(self, index: int) -> tuple[int, int, int]: ...
+    def document(self) -> QTextDocument: ...
+    def textCursor(self) -> QTextCursor: ...
+    def cursorForPosition(self, pos: QPoint, /) -> QTextCursor: ...
+    @overload
+    def cursorRect(self) -> QRect: ...
+    @overload
+    def cursorRect(self, cursor: QTextCursor, /) -> QRect: ...
+    def viewport(self) -> QWidget: ...
+    def verticalScrollBar(self) -> QScrollBar: ...
+    def setExtraSelections(self, selections: Sequence[QTextEdit.ExtraSelection], /) -> None: ...
+    def cut(self) -> None: ...
+    def copy(self) -> None: ...
+    def paste(self) -> None: ...
+
+
+class Pointer:
+    """The mouse and the player over ``QtTranscriptView``: given the view as a ``PointerHost`` (and
+    as the widget its menus belong to), it keeps the view's extra selections."""
+
+    def __init__(self, view: PointerHost, widget: QWidget) -> None:
+        self._view = view
+        self._widget = widget
+        self.mouse_down = False  # a button is held down over the text
+        self._was_reviewing = False
+        self._extra: dict[str, list[QTextEdit.ExtraSelection]] = {"played": [], "current": []}
 
     # -- hover, clicks, menus ----------------------------------------------------------------------
     def suggestions_at(self, position: int) -> list[Suggestion]:
-        index = self.token_at(position)
+        index = self._view.token_at(position)
         if index is None:
             return []
-        slot = self.transcript.suggestion_view(self.transcript[index].id)
+        slot = self._view.transcript.suggestion_view(self._view.transcript[index].id)
         return [s for k in (Kind.CASE, Kind.PUNCT) if (s := slot.get(k)) is not None]
 
     def tooltip_html(self, suggestions: list[Suggestion]) -> str:
@@ -43,103 +86,100 @@ class PointerMixin:
 
     def time_html(self, index: int | None) -> str:
         """"Said at 1:23 (1:23.4–1:23.9)" for a word with a time, else ""."""
-        if index is None or not 0 <= index < len(self.transcript):
+        if index is None or not 0 <= index < len(self._view.transcript):
             return ""
-        token = self.transcript[index]
+        token = self._view.transcript[index]
         if token.start is None:
             return ""
         span = f"{token.start:.1f}–{token.end:.1f} s" if token.end is not None else f"{token.start:.1f} s"
         cue = ""
-        if token.id in self.cue_ids:
-            cue = " · starts a segment" if token.id in self.segment_ids else " · starts a subtitle cue"
-            shown = self.cue_spans.get(token.id)
+        if token.id in self._view.cue_ids:
+            cue = " · starts a segment" if token.id in self._view.segment_ids else " · starts a subtitle cue"
+            shown = self._view.cue_spans.get(token.id)
             if shown is not None:  # the cue's own time, as the file has it
                 cue += f", {format_time(shown[0])}–{format_time(shown[1])} ({shown[0]:.1f}–{shown[1]:.1f} s)"
         return f"<i>“{html.escape(token.text)}” at {format_time(token.start)} ({span}){cue}</i>"
 
-    def viewportEvent(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
-            position = self.cursorForPosition(event.pos()).position()
-            found = self.suggestions_at(position)
-            when = self.time_html(self.token_at(position))
-            if found or when:
-                rows = [x for x in (when, self.tooltip_html(found) if found else "") if x]
-                QToolTip.showText(event.globalPos(), "<br>".join(rows), self.viewport())
-            else:
-                QToolTip.hideText()
-            return True
-        return super().viewportEvent(event)
+    def show_tooltip(self, event: QHelpEvent) -> None:
+        """A tooltip over the text: the suggestions and time of the word under the mouse."""
+        position = self._view.cursorForPosition(event.pos()).position()
+        found = self.suggestions_at(position)
+        when = self.time_html(self._view.token_at(position))
+        if found or when:
+            rows = [x for x in (when, self.tooltip_html(found) if found else "") if x]
+            QToolTip.showText(event.globalPos(), "<br>".join(rows), self._view.viewport())
+        else:
+            QToolTip.hideText()
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        self._mouse_down = True
-        self._was_reviewing = self._reviewing
-        super().mousePressEvent(event)
+    def pressed(self) -> None:
+        """A mouse button went down (before the view moves the caret)."""
+        self.mouse_down = True
+        self._was_reviewing = self._view.review.reviewing
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        self._mouse_down = False
-        super().mouseReleaseEvent(event)
+    def released(self, event: QMouseEvent) -> None:
+        """A mouse button came up (after the view moved the caret)."""
         self._click_review(event)
-        if self._was_reviewing and not self._reviewing:  # the click left review mode
-            self.message.emit(EDITING_NOTE)
+        if self._was_reviewing and not self._view.review.reviewing:  # the click left review mode
+            self._view.message.emit(EDITING_NOTE)
         self._was_reviewing = False
 
     def _click_review(self, event: QMouseEvent) -> None:
-        if event.button() != Qt.MouseButton.LeftButton or self.textCursor().hasSelection():
+        if event.button() != Qt.MouseButton.LeftButton or self._view.textCursor().hasSelection():
             return
-        position = self.textCursor().position()
-        index = self.token_at(position)
+        position = self._view.textCursor().position()
+        index = self._view.token_at(position)
         if index is None:
             return
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            self.token_activated.emit(index)
+            self._view.token_activated.emit(index)
             return
         pending = [s for s in self.suggestions_at(position) if s.state == State.PENDING]
         if pending:
-            _, p, _ = self.token_range(index)
+            _, p, _ = self._view.token_range(index)
             on_mark = position >= p and any(s.kind == Kind.PUNCT for s in pending)
             chosen = next((s for s in pending if (s.kind == Kind.PUNCT) == on_mark), pending[0])
-            self._set_current(chosen, select=False)
+            self._view.review.make_current(chosen, select=False)
 
-    def contextMenuEvent(self, event) -> None:
-        menu = QMenu(self)
-        position = self.cursorForPosition(event.pos()).position()
+    def context_menu(self, event: QContextMenuEvent) -> None:
+        menu = QMenu(self._widget)
+        position = self._view.cursorForPosition(event.pos()).position()
         for s in self.suggestions_at(position):
             title = "Capitals" if s.kind == Kind.CASE else "Mark"
             for value, p in s.alternatives()[:6]:
                 action = menu.addAction(f"{title}: {describe_value(s.kind, value)}  ({percent(p)})")
                 action.triggered.connect(
-                    lambda _=False, s=s, v=value: self.decide(s.token_id, s.kind, value=v))
+                    lambda _=False, s=s, v=value: self._view.review.decide(s.token_id, s.kind, value=v))
             if s.state != State.REJECTED:
                 menu.addAction(f"{title}: reject").triggered.connect(
-                    lambda _=False, s=s: self.decide(s.token_id, s.kind, accept=False))
+                    lambda _=False, s=s: self._view.review.decide(s.token_id, s.kind, accept=False))
             menu.addSeparator()
-        menu.addAction("Cut").triggered.connect(self.cut)
-        menu.addAction("Copy").triggered.connect(self.copy)
-        menu.addAction("Paste").triggered.connect(self.paste)
+        menu.addAction("Cut").triggered.connect(self._view.cut)
+        menu.addAction("Copy").triggered.connect(self._view.copy)
+        menu.addAction("Paste").triggered.connect(self._view.paste)
         menu.exec(event.globalPos())
 
     def show_alternatives(self) -> None:
         """Pop up the current suggestion's alternatives at the caret (Ctrl+Space)."""
-        s = self.current
+        s = self._view.review.current
         if s is None:
             return
-        rect = self.cursorRect()
-        QToolTip.showText(self.viewport().mapToGlobal(rect.bottomLeft()), self.tooltip_html([s]),
-                          self.viewport())
+        rect = self._view.cursorRect()
+        QToolTip.showText(self._view.viewport().mapToGlobal(rect.bottomLeft()), self.tooltip_html([s]),
+                          self._view.viewport())
 
     # -- highlighting a word (a player follows along) ------------------------------------------------
     def scroll_to_token(self, index: int, place: float = 1 / 3) -> None:
         """Scroll (without moving the caret) so word ``index`` is on screen, ``place`` of the way
         down. The scroll bar counts lines, and a block not laid out yet counts as one line, so the
         first jump can fall short; each step lays out the blocks on the way, and a few settle it."""
-        if not 0 <= index < len(self.transcript):
+        if not 0 <= index < len(self._view.transcript):
             return
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(self.token_range(index)[0])
-        viewport = self.viewport().rect()
-        bar = self.verticalScrollBar()
+        cursor = QTextCursor(self._view.document())
+        cursor.setPosition(self._view.token_range(index)[0])
+        viewport = self._view.viewport().rect()
+        bar = self._view.verticalScrollBar()
         for _ in range(40):
-            rect = self.cursorRect(cursor)
+            rect = self._view.cursorRect(cursor)
             if viewport.top() <= rect.top() and rect.bottom() <= viewport.bottom():
                 return
             lines = (rect.top() - int(viewport.height() * place)) // max(1, rect.height())
@@ -150,12 +190,12 @@ class PointerMixin:
 
     def highlight_token(self, index: int | None, colour: QColor | None = None) -> None:
         """Mark one word (e.g. the word being played) without touching the text or the caret."""
-        if index is None or not 0 <= index < len(self.transcript):
-            self._set_extra("played", [])
+        if index is None or not 0 <= index < len(self._view.transcript):
+            self.set_extra("played", [])
             return
-        a, _, b = self.token_range(index)
-        self._set_extra("played", [underlined(self.document(), a, b, colour or QColor(PLAYED_COLOUR))])
+        a, _, b = self._view.token_range(index)
+        self.set_extra("played", [underlined(self._view.document(), a, b, colour or QColor(PLAYED_COLOUR))])
 
-    def _set_extra(self, name: str, selections: list) -> None:
+    def set_extra(self, name: str, selections: list[QTextEdit.ExtraSelection]) -> None:
         self._extra[name] = selections
-        self.setExtraSelections([x for group in self._extra.values() for x in group])
+        self._view.setExtraSelections([x for group in self._extra.values() for x in group])

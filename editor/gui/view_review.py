@@ -4,16 +4,22 @@ Delete and 1-9 act on suggestions)."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
-from PySide6.QtWidgets import QTextEdit
-
 import itertools
 import weakref
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, overload
+
+from PySide6.QtCore import QRect, SignalInstance
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtWidgets import QTextEdit, QWidget
 
 from editor.core.document import Kind, State, Suggestion
 from editor.core.learning import decide, repeat_on, repeat_targets
 from editor.gui.looks import CURRENT_COLOUR, band_of, describe_value
+
+if TYPE_CHECKING:
+    from editor.core.document import Transcript
+    from editor.core.settings import Settings
 
 #: A choice that repeats on up to this many words is repeated at once; on more (a frequent word
 #: of a long transcript: "the" 6,000 times in 100,000 words) a slice at a time (see ``repeater``).
@@ -53,8 +59,55 @@ def repeated_note(n: int) -> str:
     return f"proposed the same in {n} other place{'s' if n != 1 else ''} (from your choice)"
 
 
-class ReviewMixin:
-    """Part of ``QtTranscriptView`` (which holds the state these methods use)."""
+class Framer(Protocol):
+    """What the reviewer uses of the view's pointer part: the frame drawn round the suggestion
+    under review, and whether a click is under way (it leaves review mode quietly)."""
+
+    @property
+    def mouse_down(self) -> bool: ...
+    def set_extra(self, name: str, selections: list[QTextEdit.ExtraSelection]) -> None: ...
+
+
+class ReviewHost(Protocol):
+    """What ``Reviewer`` uses of its view (``QtTranscriptView``)."""
+
+    settings: Settings
+    order: str  # "position" or "confidence": the order Tab goes in
+    current_changed: SignalInstance
+    review_mode_changed: SignalInstance
+    message: SignalInstance
+    moving: bool
+
+    @property
+    def pointer(self) -> Framer: ...  # (view_pointer's Pointer: it keeps the extra selections)
+    @property
+    def transcript(self) -> Transcript: ...
+    def flush(self) -> None: ...
+    def token_at(self, position: int) -> int | None: ...
+    def token_range(self, index: int) -> tuple[int, int, int]: ...
+    def document(self) -> QTextDocument: ...
+    def textCursor(self) -> QTextCursor: ...
+    def setTextCursor(self, cursor: QTextCursor, /) -> None: ...
+    def ensureCursorVisible(self) -> None: ...
+    @overload
+    def cursorRect(self) -> QRect: ...
+    @overload
+    def cursorRect(self, cursor: QTextCursor, /) -> QRect: ...
+    def viewport(self) -> QWidget: ...
+
+
+class Reviewer:
+    def __init__(self, view: ReviewHost) -> None:
+        self._view = view
+        self._current: tuple[int, Kind] | None = None
+        # Review mode: entered by Tab, Shift+Tab, a click on a suggestion or the list; left when the
+        # caret moves away or on Esc. Only in it do Enter, Delete and 1-9 act on suggestions (and
+        # with nothing current they do nothing rather than edit), so they never edit by surprise.
+        self._reviewing = False
+        self._last_rank: tuple[float, int, int] | None = None
+
+    """Reviewing in ``QtTranscriptView``: the suggestion under review and review mode; given the
+    view as a ``ReviewHost``."""
 
     repeater: Repeater | None = None
     #: The confidence band ("low", "medium", "high") the suggestion list is filtered to, or None:
@@ -67,7 +120,7 @@ class ReviewMixin:
         self.band = band
 
     def in_band(self, s: Suggestion) -> bool:
-        return self.band is None or band_of(s.confidence, self.settings) == self.band
+        return self.band is None or band_of(s.confidence, self._view.settings) == self.band
 
     def decide(self, token_id: int, kind: Kind | str, *, accept: bool = True, value: str | None = None,
                announce: Callable[[Suggestion, str, int], None] | None = None) -> tuple[Suggestion, str, int]:
@@ -77,9 +130,9 @@ class ReviewMixin:
         changed; when the choice repeats on many words (the ``repeater`` does it a slice at a
         time) that count is -1 and ``announce(decided, note, count)`` follows when it is done
         (else it is called at once)."""
-        doc = self.transcript
+        doc = self._view.transcript
         kind = Kind(kind)
-        repeat = self.settings.review.repeat_choices
+        repeat = self._view.settings.review.repeat_choices
         merge_id = ("decision", id(self), next(_DECISIONS))
         with doc.history.group("Accept suggestion" if accept else "Reject suggestion", merge_id=merge_id):
             decided, note, _n = decide(doc, token_id, kind, accept=accept, value=value, repeat=False)
@@ -99,7 +152,7 @@ class ReviewMixin:
     _decided_in: weakref.WeakKeyDictionary[object, tuple[int, Kind]] | None = None
 
     def _note_decision(self, key: tuple[int, Kind]) -> None:
-        step = self.transcript.history.checkpoint()[0]
+        step = self._view.transcript.history.checkpoint()[0]
         if step is None:
             return
         steps = self._decided_in
@@ -114,7 +167,7 @@ class ReviewMixin:
         decided is under review again (not the next one, which the decision had moved on to), so
         a key pressed to decide again acts on it. Whether it is."""
         key = self._decided_in.pop(step, None) if self._decided_in and step is not None else None
-        s = self.transcript.suggestion(*key) if key is not None else None
+        s = self._view.transcript.suggestion(*key) if key is not None else None
         if s is None or s.state != State.PENDING:
             return False
         self.set_current(s)
@@ -125,7 +178,7 @@ class ReviewMixin:
         elsewhere, as a decision is: a choice on a frequent word (the ``repeater`` does it a
         slice at a time) joins the typing's undo step (``merge_id``; without one, at once)
         over the next turns of the event loop. Says how many were proposed."""
-        doc = self.transcript
+        doc = self._view.transcript
         repeated, many = 0, []
         for token_id, kind in choices:
             targets = repeat_targets(doc, token_id, kind)
@@ -136,28 +189,35 @@ class ReviewMixin:
 
         def announce(n: int) -> None:
             if n:
-                self.message.emit(f"What you typed: {repeated_note(n)}")
+                self._view.message.emit(f"What you typed: {repeated_note(n)}")
 
         if not many:
             announce(repeated)
+        repeater = self.repeater
         for token_id, kind, targets in many:
-            self.repeater(token_id, kind, targets, merge_id, lambda n: announce(repeated + n))
+            assert repeater is not None
+            repeater(token_id, kind, targets, merge_id, lambda n: announce(repeated + n))
 
     def current_in_view(self) -> bool:
         """Whether the suggestion under review is on screen (the caret is at it): a key acts on
         it only then, not after the text was scrolled away from it."""
-        return self.viewport().rect().intersects(self.cursorRect(self.textCursor()))
+        return self._view.viewport().rect().intersects(self._view.cursorRect(self._view.textCursor()))
 
     @property
     def current(self) -> Suggestion | None:
         if self._current is None:
             return None
         token_id, kind = self._current
-        return self.transcript.suggestion(token_id, kind)
+        return self._view.transcript.suggestion(token_id, kind)
 
     def set_current(self, suggestion: Suggestion | None) -> None:
         """Make ``suggestion`` the one under review: select it and scroll to it."""
-        self._set_current(suggestion)
+        self.make_current(suggestion)
+
+    @property
+    def current_key(self) -> tuple[int, Kind] | None:
+        """(token id, kind) of the suggestion under review."""
+        return self._current
 
     @property
     def reviewing(self) -> bool:
@@ -167,71 +227,69 @@ class ReviewMixin:
     def _enter_review(self) -> None:
         if not self._reviewing:
             self._reviewing = True
-            self.review_mode_changed.emit(True)
+            self._view.review_mode_changed.emit(True)
 
     def leave_review(self, announce: bool = True) -> None:
         """Back to editing: Enter, Delete and the digits edit the text again."""
         if self._current is not None:
-            self._set_current(None, select=False)
+            self.make_current(None, select=False)
         if self._reviewing:
             self._reviewing = False
-            self.review_mode_changed.emit(False)
+            self._view.review_mode_changed.emit(False)
             if announce:
-                self.message.emit(EDITING_NOTE)
+                self._view.message.emit(EDITING_NOTE)
 
-    def _set_current(self, s: Suggestion | None, *, select: bool = True) -> None:
+    def make_current(self, s: Suggestion | None, *, select: bool = True) -> None:
         self._current = None if s is None else s.key
         if s is not None:
             self._enter_review()
-        if s is not None and self._transcript is not None and self.transcript.has_token(s.token_id):
-            index = self.transcript.index_of(s.token_id)
+        if s is not None and self._view.transcript.has_token(s.token_id):
+            index = self._view.transcript.index_of(s.token_id)
             self._last_rank = (s.confidence, index, 0 if s.kind == Kind.CASE else 1)
             if select:
-                a, p, b = self.token_range(index)
+                a, p, b = self._view.token_range(index)
                 lo, hi = (a, p) if s.kind != Kind.PUNCT else (p, b) if b > p else (a, p)
-                self._moving = True
+                self._view.moving = True
                 try:
-                    cursor = self.textCursor()
+                    cursor = self._view.textCursor()
                     cursor.setPosition(hi)
                     cursor.setPosition(lo, QTextCursor.MoveMode.KeepAnchor)
-                    self.setTextCursor(cursor)
-                    self.ensureCursorVisible()
+                    self._view.setTextCursor(cursor)
+                    self._view.ensureCursorVisible()
                 finally:
-                    self._moving = False
+                    self._view.moving = False
         self._mark_current()
-        self.current_changed.emit(s)
+        self._view.current_changed.emit(s)
 
     def _mark_current(self) -> None:
         """Frame the suggestion under review (also when a click made it current without selecting
         it), so what Enter and Delete will act on is always in sight."""
         s = self.current
         selections = []
-        if s is not None and self.transcript.has_token(s.token_id):
-            a, p, b = self.token_range(self.transcript.index_of(s.token_id))
+        if s is not None and self._view.transcript.has_token(s.token_id):
+            a, p, b = self._view.token_range(self._view.transcript.index_of(s.token_id))
             lo, hi = (a, p) if s.kind != Kind.PUNCT else (p, b) if b > p else (a, p)
-            selections.append(underlined(self.document(), lo, hi, QColor(CURRENT_COLOUR), overline=True))
-        self._set_extra("current", selections)
+            selections.append(underlined(self._view.document(), lo, hi, QColor(CURRENT_COLOUR), overline=True))
+        self._view.pointer.set_extra("current", selections)
 
-    def _caret_moved(self) -> None:
-        if self._moving:
-            return
-        self._held = None
+    def caret_moved(self) -> None:
+        """The caret moved (not by the view itself): review mode ends."""
         if self._current is not None or self._reviewing:
-            self.leave_review(announce=not self._mouse_down)
+            self.leave_review(announce=not self._view.pointer.mouse_down)
 
     def next_suggestion(self, reverse: bool = False) -> Suggestion | None:
         """Go to the next (or previous) pending suggestion in the review order; wraps around."""
-        self.flush()
-        found = self._next_by_confidence(reverse) if self.order == "confidence" \
+        self._view.flush()
+        found = self._next_by_confidence(reverse) if self._view.order == "confidence" \
             else self._next_by_position(reverse)
         if found is None:
-            self.message.emit(self._none_note())
-        self._set_current(found)
+            self._view.message.emit(self._none_note())
+        self.make_current(found)
         return found
 
     def _none_note(self) -> str:
         """Why Tab found nothing: none pending, or none in the band the list is filtered to."""
-        pending = self.transcript.pending_count
+        pending = self._view.transcript.pending_count
         if self.band is None or not pending:
             return "No pending suggestions"
         return (f"No pending {self.band}-confidence suggestions: Tab goes only to those the list "
@@ -239,7 +297,7 @@ class ReviewMixin:
                 f"pending” above the list)")
 
     def _next_by_position(self, reverse: bool) -> Suggestion | None:
-        doc = self.transcript
+        doc = self._view.transcript
         cur = self.current
         if cur is not None and doc.has_token(cur.token_id):
             index = doc.index_of(cur.token_id)
@@ -249,7 +307,7 @@ class ReviewMixin:
                 return other
             after = index
         else:
-            caret = self.token_at(self.textCursor().selectionStart())
+            caret = self._view.token_at(self._view.textCursor().selectionStart())
             caret = 0 if caret is None else caret
             after = caret - 1 if not reverse else caret + 1
         wanted = self.in_band if self.band is not None else None
@@ -261,7 +319,7 @@ class ReviewMixin:
     def _next_by_confidence(self, reverse: bool) -> Suggestion | None:
         """The pending suggestion ranked just after (before) the current one by (confidence,
         position): one pass over the suggestions, no sort, so Tab stays quick on long documents."""
-        doc = self.transcript
+        doc = self._view.transcript
         position = {t.id: i for i, t in enumerate(doc.tokens)}
         ranked = [((s.probs[s.value], position[s.token_id], 0 if s.kind == Kind.CASE else 1), s)
                   for s in doc.iter_suggestions(state=State.PENDING) if self.in_band(s)]
@@ -278,8 +336,8 @@ class ReviewMixin:
         self._current = None
         found = self._next_by_confidence(reverse=False)
         if found is None:
-            self.message.emit(self._none_note())
-        self._set_current(found)
+            self._view.message.emit(self._none_note())
+        self.make_current(found)
         return found
 
     def accept_current(self, value: str | None = None) -> Suggestion | None:
@@ -291,10 +349,10 @@ class ReviewMixin:
             if repeated:
                 said.append(repeated_note(repeated))
             if said:
-                self.message.emit(f"Accepted {describe_value(s.kind, accepted.value)}; {'; '.join(said)}")
+                self._view.message.emit(f"Accepted {describe_value(s.kind, accepted.value)}; {'; '.join(said)}")
 
         accepted, _note, _repeated = self.decide(s.token_id, s.kind, value=value, announce=announce)
-        self.flush()
+        self._view.flush()
         self._last_rank = self._rank(accepted)
         self._current = accepted.key
         self.next_suggestion()
@@ -309,10 +367,10 @@ class ReviewMixin:
             if repeated:
                 said.append(repeated_note(repeated))
             if said:
-                self.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {'; '.join(said)}")
+                self._view.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {'; '.join(said)}")
 
         rejected, _note, _repeated = self.decide(s.token_id, s.kind, accept=False, announce=announce)
-        self.flush()
+        self._view.flush()
         self._last_rank = self._rank(rejected)
         self._current = rejected.key
         self.next_suggestion()
@@ -325,10 +383,10 @@ class ReviewMixin:
             return None
         alternatives = s.alternatives()
         if not 1 <= number <= len(alternatives):
-            self.message.emit(f"There are only {len(alternatives)} alternatives")
+            self._view.message.emit(f"There are only {len(alternatives)} alternatives")
             return None
         return self.accept_current(alternatives[number - 1][0])
 
     def _rank(self, s: Suggestion) -> tuple[float, int, int]:
-        index = self.transcript.index_of(s.token_id) if self.transcript.has_token(s.token_id) else 0
+        index = self._view.transcript.index_of(s.token_id) if self._view.transcript.has_token(s.token_id) else 0
         return (s.confidence, index, 0 if s.kind == Kind.CASE else 1)

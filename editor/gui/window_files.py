@@ -1,12 +1,9 @@
 """The main window's files: open (a menu, a drop, the recent list, the command line), save as a
 .stet project, export, and the question asked before unsaved work is replaced.
 
-``FileCommands`` is a part of ``MainWindow`` (editor.gui.main_window), which provides ``session``,
-``settings``, ``interactive``, ``transcription``, ``opening``, ``learning``, ``autosaver``,
-``saver`` (an ``editor.gui.saving.ProjectSaver`` whose ``written``/``failed`` come to
-``_project_written``/``_project_not_written``), the signals ``project_saved`` and
-``project_save_failed``, ``recent_menu``, ``set_transcript``, ``report_error``, ``save_settings``, ``show_status``, and
-``restoration`` with ``_configure_restoration`` (the model learning reads, as restoring does).
+``FileCommands`` is a part of ``MainWindow`` (editor.gui.main_window), held as ``window.files``:
+it is given the window as a ``FilesHost``, which says all it may touch, and as the widget its
+dialogs belong to.
 """
 
 from __future__ import annotations
@@ -14,10 +11,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
 from editor.core.document import Transcript
 from editor.core.errors import UserError
@@ -31,13 +29,56 @@ from editor.gui.saving import SaveJob
 from editor.gui.modal import run_modal
 from editor.media.kinds import MEDIA_SUFFIXES, is_media
 
+if TYPE_CHECKING:
+    from editor.core.settings import Settings
+    from editor.gui.learning import LearningController
+    from editor.gui.opening import Opener
+    from editor.gui.recovery import Autosaver
+    from editor.gui.restoration import RestorationController
+    from editor.gui.saving import ProjectSaver
+    from editor.gui.session import Session
+    from editor.gui.transcription import TranscriptionController
+    from editor.gui.window_restoring import RestorationCommands
+
 RECENT_LIMIT = 10
 #: A close (or an open) waiting for a save asks a person this often whether to keep waiting.
 STILL_SAVING_ASK_S = 10.0
 
 
+class FilesHost(Protocol):
+    """What ``FileCommands`` uses of its window (``MainWindow``)."""
+
+    session: Session
+    settings: Settings
+    opening: Opener
+    transcription: TranscriptionController
+    saver: ProjectSaver  # its ``written``/``failed`` come to ``project_written``/``project_not_written``
+    autosaver: Autosaver
+    learning: LearningController
+    restoration: RestorationController
+    restoring: RestorationCommands  # (the model learning reads is the one restoring uses)
+    recent_menu: QMenu
+    project_saved: SignalInstance
+    project_save_failed: SignalInstance
+
+    @property
+    def interactive(self) -> bool: ...
+    @property
+    def transcript(self) -> Transcript: ...
+    def statusBar(self) -> QStatusBar: ...
+    def set_transcript(self, doc: Transcript, *, source: Path | None = None,
+                       project: Path | None = None, restore: bool = True) -> None: ...
+    def update_title(self) -> None: ...
+    def report_error(self, title: str, err: BaseException) -> None: ...
+    def save_settings(self) -> None: ...
+
+
 class FileCommands:
     """Opening, saving and exporting, for the main window."""
+
+    def __init__(self, host: FilesHost, widget: QWidget) -> None:
+        self._host = host
+        self._widget = widget  # the parent of the dialogs
 
     # -- opening -----------------------------------------------------------------------------------
     def open_path(self, path: str | os.PathLike[str], encoding: str | None = None) -> Transcript:
@@ -45,9 +86,9 @@ class FileCommands:
         Raises ``UserError`` if it cannot be read."""
         path = Path(path)
         if is_media(path):  # transcribed in the background; the words arrive as they are heard
-            doc = self.transcription.open(path)
+            doc = self._host.transcription.open(path)
             if doc is None:  # the person cancelled the question of its language
-                return self.transcript
+                return self._host.transcript
             self.remember_recent(path)
             return doc
         doc = read_any(path, encoding)
@@ -60,7 +101,7 @@ class FileCommands:
         patterns = " ".join(f"*{ext}" for ext in READERS)
         media = " ".join(f"*{ext}" for ext in MEDIA_SUFFIXES)
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open a transcript, or a recording to transcribe", self.last_folder(),
+            self._widget, "Open a transcript, or a recording to transcribe", self.last_folder(),
             f"Transcripts and recordings ({patterns} {media});;Transcripts ({patterns});;"
             f"Audio and video ({media});;All files (*)")
         if path:
@@ -70,36 +111,36 @@ class FileCommands:
         """Open from a menu, a drop or the command line: errors are reported, not raised. A large
         file, or anything but a plain file (a FIFO, a device), is read off the UI thread."""
         if opening.needs_background(Path(path)):
-            self.opening.start(Path(path))
+            self._host.opening.start(Path(path))
             return
         try:
             self.open_path(path)
         except UserError as err:
-            self.report_error("Cannot open", err)
+            self._host.report_error("Cannot open", err)
 
     def show_opened(self, path: Path, doc: Transcript) -> None:
         """A transcript just read from ``path`` (here or in the background) becomes the window's."""
         project = path if path.suffix.lower() == ".stet" else None
-        self.set_transcript(doc, source=path, project=project)
+        self._host.set_transcript(doc, source=path, project=project)
         self.remember_recent(path)
         for warning in doc.metadata.warnings:
-            self.statusBar().showMessage(f"{path.name}: {warning}", 8000)
+            self._host.statusBar().showMessage(f"{path.name}: {warning}", 8000)
 
     def may_discard(self) -> bool:
         """True when the current work may be replaced (saved, nothing done, or the person agrees)."""
         if not self.finish_saving():  # a save under way ends first (it may leave nothing unsaved)
             return False
-        if not self.session.dirty or not self.interactive:
+        if not self._host.session.dirty or not self._host.interactive:
             return True
         answer = QMessageBox.question(
-            self, "Unsaved changes", "Save the changes to this transcript first?",
+            self._widget, "Unsaved changes", "Save the changes to this transcript first?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel)
         if answer == QMessageBox.StandardButton.Cancel:
             return False
         if answer == QMessageBox.StandardButton.Save:
             self.save_dialog(wait=True)  # written before the work is replaced or the window goes
-            return not self.session.dirty
+            return not self._host.session.dirty
         return True
 
     # -- saving and exporting ----------------------------------------------------------------------
@@ -109,16 +150,16 @@ class FileCommands:
         ``project_saved`` or ``project_save_failed`` tells when it is done, and the session is
         clean then if nothing changed meanwhile. ``wait``: return once it is written, raising
         ``UserError`` or ``OSError`` when it could not be (for scripts)."""
-        target = Path(path) if path is not None else self.saver.last_target or self.session.project
+        target = Path(path) if path is not None else self._host.saver.last_target or self._host.session.project
         if target is None:
             raise UserError("no project file to save to yet; give a path")
         if target.suffix.lower() != ".stet":
             target = target.with_suffix(".stet")
-        self.statusBar().showMessage(f"Saving {target.name}…")
-        self.saver.save(target)
+        self._host.statusBar().showMessage(f"Saving {target.name}…")
+        self._host.saver.save(target)
         if wait:
-            self.saver.wait()
-            job = self.saver.last_job  # this one: nothing else is asked for while waiting
+            self._host.saver.wait()
+            job = self._host.saver.last_job  # this one: nothing else is asked for while waiting
             if job is not None and job.error is not None:
                 raise job.error
         return target
@@ -128,20 +169,20 @@ class FileCommands:
         it is quick, else with a message, and where a person can answer, asking every
         ``STILL_SAVING_ASK_S`` whether to keep waiting. False when they chose not to (the save
         goes on, and says when it is done)."""
-        saver = self.saver
+        saver = self._host.saver
         if saver.wait(0.3):
             return True
         name = (saver.last_target or Path("the project")).name
-        self.statusBar().showMessage(f"Finishing saving {name}…")
-        self.statusBar().repaint()  # painted now: the event loop does not turn while waiting
+        self._host.statusBar().showMessage(f"Finishing saving {name}…")
+        self._host.statusBar().repaint()  # painted now: the event loop does not turn while waiting
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             while not saver.wait(STILL_SAVING_ASK_S):
-                if not self.interactive:
+                if not self._host.interactive:
                     continue
                 QApplication.restoreOverrideCursor()
                 answer = QMessageBox.question(
-                    self, "Still saving", f"Stet is still writing {name} (the disk is slow or not "
+                    self._widget, "Still saving", f"Stet is still writing {name} (the disk is slow or not "
                     "answering). Keep waiting? If not, the window stays open and the save goes on.",
                     QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                     QMessageBox.StandardButton.Yes)
@@ -153,146 +194,150 @@ class FileCommands:
                 QApplication.restoreOverrideCursor()
         return True
 
-    def _project_written(self, job: SaveJob) -> None:
+    def project_written(self, job: SaveJob) -> None:
         """A save is written (on the UI thread): the session is clean if the document is still
         what was written, and stays modified for what changed since."""
         written = job.result
         assert written is not None
         doc, target = job.doc, job.target
-        if doc is self.transcript:
+        if doc is self._host.transcript:
             current = doc.revision == job.revision
             # the project's own lexicon, as written (beside the person's work: no undo step)
             extra = with_project_forms(doc.metadata.extra, written.forms)
             if extra is not None:
                 doc.set_metadata(extra=extra, undoable=False)
             if current:
-                self.session.mark_saved(target)
+                self._host.session.mark_saved(target)
             else:
-                self.session.mark_saved_at(target, job.point)
-            if not self.session.dirty:
-                self.autosaver.discard()  # else the autosave keeps what came after
+                self._host.session.mark_saved_at(target, job.point)
+            if not self._host.session.dirty:
+                self._host.autosaver.discard()  # else the autosave keeps what came after
             learned_at = doc.revision if current else job.revision
-            self.update_title()
+            self._host.update_title()
         else:  # (another document was opened meanwhile)
             learned_at = job.revision
         from functools import partial
 
         # the restorer this window restores with, loaded once (on the worker thread)
-        self._configure_restoration()  # the model the settings name, even before any pass ran
-        self.learning.loader = partial(self.restoration.restorers.get, self.restoration.model,
-                                       self.restoration.device)
+        self._host.restoring.configure_restoration()  # the model the settings name, even before any pass ran
+        self._host.learning.loader = partial(self._host.restoration.restorers.get, self._host.restoration.model,
+                                       self._host.restoration.device)
         # what Stet has learned from it: from what was written, off this thread
-        self.learning.remember(doc, written.forms, str(target.resolve()), tokens=written.tokens,
+        self._host.learning.remember(doc, written.forms, str(target.resolve()), tokens=written.tokens,
                                suggestions=written.suggestions, revision=learned_at)
         self.remember_recent(target)
-        later = "; later changes are not saved yet" if self.session.dirty and doc is self.transcript else ""
-        self.statusBar().showMessage(f"Saved {target.name}{later}", 4000)
-        self.project_saved.emit(str(target))
+        later = "; later changes are not saved yet" if self._host.session.dirty and doc is self._host.transcript else ""
+        self._host.statusBar().showMessage(f"Saved {target.name}{later}", 4000)
+        self._host.project_saved.emit(str(target))
 
-    def _project_not_written(self, job: SaveJob) -> None:
+    def project_not_written(self, job: SaveJob) -> None:
         """A save failed: the document stays modified (its file is as it was), and says why."""
         err = job.error
         why = str(err).splitlines()[0] if str(err) else type(err).__name__
-        self.update_title()
-        self.report_error("Cannot save", err if isinstance(err, UserError | OSError) else UserError(why))
-        self.statusBar().showMessage(f"Not saved: {why}", 15000)
-        self.project_save_failed.emit(why)
+        self._host.update_title()
+        self._host.report_error("Cannot save", err if isinstance(err, UserError | OSError) else UserError(why))
+        self._host.statusBar().showMessage(f"Not saved: {why}", 15000)
+        self._host.project_save_failed.emit(why)
 
     def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
         """Write the transcript by extension; pending suggestions are left out unless ``policy``
         applies them. No dialog."""
         path = Path(path)
-        self.autosaver.save_now()  # before a long job
-        warnings = write_any(self.transcript, path, policy,
-                             **writer_options(path, self.settings.export.srt_speakers))
+        self._host.autosaver.save_now()  # before a long job
+        warnings = write_any(self._host.transcript, path, policy,
+                             **writer_options(path, self._host.settings.export.srt_speakers))
         # what the format could not carry (a subtitle's colours in WebVTT) is said, not hidden
-        self.statusBar().showMessage(f"Exported {path.name}" + "".join(f" — {w}" for w in warnings),
+        self._host.statusBar().showMessage(f"Exported {path.name}" + "".join(f" — {w}" for w in warnings),
                                      12000 if warnings else 4000)
         return path
 
     def save_dialog(self, ask: bool = False, *, wait: bool = False) -> None:
         """File > Save (As): ``wait``: until it is written (errors are reported either way)."""
-        session = self.session
-        target = self.saver.last_target or session.project
+        session = self._host.session
+        target = self._host.saver.last_target or session.project
         if target is None or ask:
             suggested = session.project or (session.source.with_suffix(".stet") if session.source
                                             else Path(self.last_folder()) / "untitled.stet")
             # the dialog asks before replacing a file (Qt's default, kept on)
-            chosen, _ = QFileDialog.getSaveFileName(self, "Save session", str(suggested),
+            chosen, _ = QFileDialog.getSaveFileName(self._widget, "Save session", str(suggested),
                                                     "Stet project (*.stet)")
             if not chosen:
                 return
             target = Path(chosen)
             if target.suffix.lower() != ".stet":
                 target = target.with_suffix(".stet")
-            if not overwrite.may_replace(self, target, action="save", source=session.source,
+            if not overwrite.may_replace(self._widget, target, action="save", source=session.source,
                                          confirmed=target == Path(chosen)):
                 return
         elif overwrite.read_only(target):
-            overwrite.may_replace(self, target, action="save")  # says why, changes nothing
+            overwrite.may_replace(self._widget, target, action="save")  # says why, changes nothing
             return
         try:
             self.save(target)
         except (UserError, OSError) as err:
-            self.report_error("Cannot save", err)
+            self._host.report_error("Cannot save", err)
             return
         if wait:
             self.finish_saving()
 
     def export_dialog(self) -> None:
-        session = self.session
+        session = self._host.session
         suggested = suggested_export(session.source, session.project, Path(self.last_folder()))
-        doc = self.transcript
+        doc = self._host.transcript
         def count(threshold: float) -> Iterator[int]:  # a slice per turn (dialogs.SlicedCount)
             for start in range(0, len(doc), 500):
                 yield len(doc.pending_to_apply(threshold, start=start, end=start + 500))
 
-        dialog = ExportDialog(self.settings, suggested, doc.pending_count, self, count=count)
+        dialog = ExportDialog(self._host.settings, suggested, doc.pending_count, self._widget, count=count)
         if not run_modal(dialog):
             return
         path, policy = dialog.chosen_path, dialog.chosen_policy
         if path.suffix.lower() not in EXPORT_FORMATS:
             path = path.with_suffix(dialog.format.currentData())
-        if not overwrite.may_replace(self, path, action="export", source=session.source,
+        if not overwrite.may_replace(self._widget, path, action="export", source=session.source,
                                      confirmed=path == dialog.confirmed_path):
             return
         try:
             self.export(path, policy)
         except (UserError, OSError) as err:
-            self.report_error("Cannot export", err)
+            self._host.report_error("Cannot export", err)
 
     # -- recent files ------------------------------------------------------------------------------
     def remember_recent(self, path: Path) -> None:
         text = str(path.resolve())
-        recent = [p for p in self.settings.recent_files if p != text]
-        self.settings.set("recent_files", [text, *recent][:RECENT_LIMIT])
-        self.save_settings()
+        recent = [p for p in self._host.settings.recent_files if p != text]
+        self._host.settings.set("recent_files", [text, *recent][:RECENT_LIMIT])
+        self._host.save_settings()
 
     def fill_recent(self) -> None:
         """File > Open Recent, as the menu opens: the files that still exist can be chosen."""
-        self.recent_menu.clear()
-        for text in self.settings.recent_files:
-            action = self.recent_menu.addAction(text)
+        self._host.recent_menu.clear()
+        for text in self._host.settings.recent_files:
+            action = self._host.recent_menu.addAction(text)
             action.setEnabled(Path(text).exists())
-            action.triggered.connect(lambda _=False, p=text: self.may_discard() and self.open_reporting(p))
-        if not self.settings.recent_files:
-            self.recent_menu.addAction("(none)").setEnabled(False)
+            action.triggered.connect(lambda _=False, p=text: self._open_recent(p))
+        if not self._host.settings.recent_files:
+            self._host.recent_menu.addAction("(none)").setEnabled(False)
+
+    def _open_recent(self, path: str) -> None:
+        if self.may_discard():
+            self.open_reporting(path)
 
     def last_folder(self) -> str:
         """Where the file dialogs start: the folder of the latest file that still has one."""
-        for text in self.settings.recent_files:
+        for text in self._host.settings.recent_files:
             if Path(text).parent.exists():
                 return str(Path(text).parent)
         return str(Path.home())
 
     # -- drag and drop -----------------------------------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+    def drag_enter(self, event: QDragEnterEvent) -> None:
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile() and (can_read(urls[0].toLocalFile())
                                                or is_media(urls[0].toLocalFile())):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:
+    def drop(self, event: QDropEvent) -> None:
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile() and self.may_discard():
             event.acceptProposedAction()

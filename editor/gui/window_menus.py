@@ -39,15 +39,15 @@ def build_menus(w: Any) -> None:
     bar = w.menuBar()
     add = w.add_action
     m = bar.addMenu("&File")
-    add(m, "&Open…", w.open_dialog, hotkeys.OPEN)
+    add(m, "&Open…", w.files.open_dialog, hotkeys.OPEN)
     w.recent_menu = m.addMenu("Open &Recent")
-    w.recent_menu.aboutToShow.connect(w.fill_recent)
+    w.recent_menu.aboutToShow.connect(w.files.fill_recent)
     add(m, "Reopen with &Encoding…", lambda: reopen_with_encoding(w),
         tip="Read the open text or subtitle file again in another text encoding")
     m.addSeparator()
-    add(m, "&Save", w.save_dialog, hotkeys.SAVE, "Save the session as a .stet project")
-    add(m, "Save &As…", lambda: w.save_dialog(ask=True), hotkeys.SAVE_AS)
-    add(m, "&Export…", w.export_dialog, hotkeys.EXPORT, "Write txt, md, docx, srt, vtt, ass, ttml, sbv or json")
+    add(m, "&Save", w.files.save_dialog, hotkeys.SAVE, "Save the session as a .stet project")
+    add(m, "Save &As…", lambda: w.files.save_dialog(ask=True), hotkeys.SAVE_AS)
+    add(m, "&Export…", w.files.export_dialog, hotkeys.EXPORT, "Write txt, md, docx, srt, vtt, ass, ttml, sbv or json")
     m.addSeparator()
     add(m, "Speech &model…", lambda: w.transcription.choose_model(),
         tip="Download a Vosk model or choose a model folder for transcribing")
@@ -58,7 +58,7 @@ def build_menus(w: Any) -> None:
     w.undo_action = add(m, "&Undo", w.undo, hotkeys.UNDO)
     w.redo_action = add(m, "&Redo", w.redo, hotkeys.REDO)
     m.addSeparator()
-    add(m, "Insert playback &time", w.insert_playback_time, hotkeys.INSERT_TIME,
+    add(m, "Insert playback &time", w.review.insert_playback_time, hotkeys.INSERT_TIME,
         "Type the recording's current time, as [m:ss], at the caret")
     m.addSeparator()
     add(m, "&Find…", w.show_find, hotkeys.FIND)
@@ -72,30 +72,30 @@ def build_menus(w: Any) -> None:
     # suggestion is under review); the menu shows them after a tab without taking them over.
     add(m, "&Next suggestion\tTab", lambda: w.view.next_suggestion())
     add(m, "&Previous suggestion\tShift+Tab", lambda: w.view.next_suggestion(reverse=True))
-    add(m, "&Lowest confidence", w.view.lowest_confidence, hotkeys.NEXT_LOWEST)
-    w.order_action = add(m, "Tab goes lowest confidence &first", w.toggle_order, hotkeys.TOGGLE_ORDER)
+    add(m, "&Lowest confidence", w.view.review.lowest_confidence, hotkeys.NEXT_LOWEST)
+    w.order_action = add(m, "Tab goes lowest confidence &first", w.review.toggle_order, hotkeys.TOGGLE_ORDER)
     w.order_action.setCheckable(True)
     w.order_action.setChecked(w.view.order == "confidence")
     m.addSeparator()
-    add(m, "&Accept\tReturn", w.view.accept_current)
-    add(m, "Re&ject\tDelete", w.view.reject_current)
-    add(m, "Show &alternatives", w.view.show_alternatives, hotkeys.SHOW_ALTERNATIVES)
+    add(m, "&Accept\tReturn", w.view.review.accept_current)
+    add(m, "Re&ject\tDelete", w.view.review.reject_current)
+    add(m, "Show &alternatives", w.view.pointer.show_alternatives, hotkeys.SHOW_ALTERNATIVES)
     m.addSeparator()
     w.accept_confident_action = add(m, confident_text(w.settings.review.high),
                                     lambda: w.accept_all(w.settings.review.high), hotkeys.ACCEPT_ALL,
                                     "Accept every pending suggestion at or above the high threshold")
-    add(m, "Accept all at or a&bove…", w.accept_all_dialog)
+    add(m, "Accept all at or a&bove…", w.review.accept_all_dialog)
     add(m, "Accept all pending", lambda: w.accept_all(0.0))
-    add(m, "Reject all pending", w.reject_all, hotkeys.REJECT_ALL)
+    add(m, "Reject all pending", w.review.reject_all, hotkeys.REJECT_ALL)
     m.addSeparator()
-    w.keep_author_action = add(m, "&Keep the author's punctuation", w.toggle_keep_author,
+    w.keep_author_action = add(m, "&Keep the author's punctuation", w.restoring.toggle_keep_author,
                                tip="Propose only missing marks and capitals; never remove or replace "
                                    "those the text was written with")
     w.keep_author_action.setCheckable(True)
-    w.keep_author_action.setChecked(w.keeping_author)
+    w.keep_author_action.setChecked(w.restoring.keeping_author)
     add(m, "What Stet &learned…", w.learned_dialog,
         tip="The forms Stet remembers from your reviews, and whether choices repeat")
-    add(m, "Re-&suggest with what Stet learned", w.resuggest_learned,
+    add(m, "Re-&suggest with what Stet learned", w.restoring.resuggest_learned,
         tip="Propose the suggestions still pending again with what Stet learned; decisions stay")
     add(m, "Restore &again", w.start_restoration, hotkeys.RESTORE_AGAIN)
     add(m, "&Cancel restoration", w.cancel_restoration, hotkeys.CANCEL)

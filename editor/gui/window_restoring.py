@@ -1,18 +1,19 @@
 """The main window's restoration: starting and cancelling passes, and the status bar that follows
 them (progress, Cancel, the word and suggestion count, how the last pass ended).
 
-``RestorationCommands`` is a part of ``MainWindow`` (editor.gui.main_window), which provides
-``session``, ``settings``, ``view``, ``panel``, ``restoration``, ``transcription``,
-``autosaver``, ``restore_model_override`` and the ``restoration_finished`` signal; it calls
-``init_restoration_status()`` to build its part of the status bar.
+``RestorationCommands`` is a part of ``MainWindow`` (editor.gui.main_window), held as
+``window.restoring``: it is given the window as a ``RestoringHost``, which says all it may touch,
+and puts its progress bar and buttons in the window's status bar.
 """
 
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton
+from PySide6.QtCore import QObject, QTimer, SignalInstance
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QProgressBar, QPushButton, QStatusBar, QWidget
 
 from editor.core import process
 from editor.core.document import Kind, Transcript
@@ -20,29 +21,57 @@ from editor.gui import hotkeys
 from editor.gui.status_bar import StatusLabel
 from editor.gui.window_review import BULK_AT_ONCE
 
+if TYPE_CHECKING:
+    from editor.core.settings import Settings
+    from editor.gui.learning import LearningController
+    from editor.gui.panel import QtSuggestionList
+    from editor.gui.recovery import Autosaver
+    from editor.gui.restoration import RestorationController
+    from editor.gui.transcription import TranscriptionController
+    from editor.gui.view import QtTranscriptView
+
 #: Said after the word count while only missing marks and capitals are proposed.
 KEEPING = " — keeping the author's punctuation (Review menu)"
 #: A paste of at least this many raw words (lowercase, no marks) into a restored text is restored.
 PASTED_RAW_WORDS = 2
 
 
-class RestorationCommands:
+class RestoringHost(Protocol):
+    """What ``RestorationCommands`` uses of its window (``MainWindow``)."""
+
+    settings: Settings
+    view: QtTranscriptView
+    panel: QtSuggestionList
+    restoration: RestorationController
+    transcription: TranscriptionController
+    learning: LearningController
+    autosaver: Autosaver
+    restore_model_override: str | None  # `stet gui --model DIR`
+    status_label: StatusLabel  # the status line: words, suggestions, how the last pass ended
+    keep_author_action: QAction  # (made with the menus, after this part)
+    restoration_finished: SignalInstance
+
+    @property
+    def transcript(self) -> Transcript: ...
+    @property
+    def bulk_running(self) -> bool: ...
+    def statusBar(self) -> QStatusBar: ...
+
+
+class RestorationCommands(QObject):
     """Review > Restore again / Re-suggest with what Stet learned / Cancel restoration, and the
     status line."""
 
-    def init_restoration_status(self) -> None:
+    def __init__(self, host: RestoringHost, widget: QWidget) -> None:
+        super().__init__(widget)
+        self._host = host
         self.restoration_status = ""  # "", "running", "done", "cancelled", "skipped…", "failed…"
         self._status_note: str | None = ""  # after the count in the status bar; None: keep it
         self._began: float | None = None  # when the running pass started
         self._keep_author: bool | None = None  # the person's choice for this transcript (None: by its text)
         self._authored = False  # the transcript has marks or capitals written
         self._progress_shown = 0.0
-        bar = self.statusBar()
-        self.status_label = StatusLabel("Ready")  # a long line ends in "…": never widens the window
-        bar.addWidget(self.status_label, 1)
-        self.mode_label = QLabel()
-        self.mode_label.setObjectName("review-mode")
-        bar.addPermanentWidget(self.mode_label)
+        bar = self._host.statusBar()
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
         self.progress.setFormat("Restoring %p%")
@@ -61,20 +90,20 @@ class RestorationCommands:
         self.resuggest_button.hide()
         bar.addPermanentWidget(self.resuggest_button)
         self._resuggest_after_learning = False
-        self.learning.learned.connect(self._offer_resuggest)
-        restoration = self.restoration
+        self._host.learning.learned.connect(self._offer_resuggest)
+        restoration = self._host.restoration
         restoration.started.connect(self._restoration_started)
         restoration.note.connect(self._restoration_note)
         restoration.progress.connect(self._restoration_progress)
         restoration.finished.connect(self._restoration_ended)
-        self.view.pasted.connect(self._restore_pasted)
+        self._host.view.pasted.connect(self._restore_pasted)
 
     def _restore_pasted(self, ids: list[int], merge_id: object) -> None:
         """Raw words pasted (lowercase, no marks: another recogniser's output) into a text that was
         restored get suggestions as the rest did, in the background and in the paste's undo step
         (one Ctrl+Z takes both back); a paste with its own marks and capitals is the person's
         text and is left as it is."""
-        doc = self.transcript
+        doc = self._host.transcript
         status = self.restoration_status
         if not (status in ("done", "running") or status == "skipped" and doc.has_suggestions()):
             return  # not restored (no model, another language, cancelled): neither is the paste
@@ -83,30 +112,30 @@ class RestorationCommands:
         raw = sum(1 for t in tokens if not t.punct and (t.surface or t.word) == (t.surface or t.word).lower())
         if raw < PASTED_RAW_WORDS or raw < 0.8 * len(tokens):
             return
-        self._configure_restoration()
-        self.restoration.restore_words(doc, [t.id for t in tokens], merge_id=merge_id)
+        self.configure_restoration()
+        self._host.restoration.restore_words(doc, [t.id for t in tokens], merge_id=merge_id)
 
     def start_restoration(self) -> None:
-        self.autosaver.save_now()  # before a long job
-        self._configure_restoration()
-        self.restoration.use_learned = self.settings.review.use_learned
-        self.restoration.start(self.transcript, priority=self.view.visible_tokens())
+        self._host.autosaver.save_now()  # before a long job
+        self.configure_restoration()
+        self._host.restoration.use_learned = self._host.settings.review.use_learned
+        self._host.restoration.start(self._host.transcript, priority=self._host.view.visible_tokens())
 
     def resuggest_learned(self) -> None:
         """Review > Re-suggest with what Stet learned: the suggestions still pending are proposed
         again with the user lexicon and what reviews taught (in the background, one undo step);
         what the person accepted, rejected or typed stays. Waits for a save's learning to end."""
         self.resuggest_button.hide()
-        if not len(self.transcript) or not self.transcript.next_pending():
-            self.statusBar().showMessage("No suggestions are pending: nothing to re-suggest", 4000)
+        if not len(self._host.transcript) or not self._host.transcript.next_pending():
+            self._host.statusBar().showMessage("No suggestions are pending: nothing to re-suggest", 4000)
             return
-        if self.learning.running:
+        if self._host.learning.running:
             self._resuggest_after_learning = True
-            self.statusBar().showMessage("Re-suggesting when Stet has learned from this save…", 4000)
+            self._host.statusBar().showMessage("Re-suggesting when Stet has learned from this save…", 4000)
             return
-        self.autosaver.save_now()  # before a long job
-        self._configure_restoration()
-        self.restoration.start(self.transcript, priority=self.view.visible_tokens(), only_pending=True,
+        self._host.autosaver.save_now()  # before a long job
+        self.configure_restoration()
+        self._host.restoration.start(self._host.transcript, priority=self._host.view.visible_tokens(), only_pending=True,
                                learned=True)
 
     def _offer_resuggest(self, words: int) -> None:
@@ -115,29 +144,30 @@ class RestorationCommands:
             self._resuggest_after_learning = False
             self.resuggest_learned()
             return
-        if not (words or self.learning.last_added) or self.restoration.running or not self.transcript.next_pending():
+        if not (words or self._host.learning.last_added) or self._host.restoration.running or not self._host.transcript.next_pending():
             return
         self.resuggest_button.show()
-        self.statusBar().showMessage(
+        self._host.statusBar().showMessage(
             f"Stet learned from {words:,} reviewed words — Re-suggest (Review menu) proposes the "
             "suggestions still pending again with it", 10000)
 
     def preload_restorer(self) -> None:
         """Load the restoration model in the background before any document needs it."""
-        self._configure_restoration()
-        self.restoration.load_in_background()
+        self.configure_restoration()
+        self._host.restoration.load_in_background()
 
-    def _configure_restoration(self) -> None:
-        self.restoration.model = self.restore_model_override or self.settings.engine.restore_model or None
-        self.restoration.device = self.settings.engine.device
+    def configure_restoration(self) -> None:
+        """The model and device the settings (or ``stet gui --model``) name, for the next pass."""
+        self._host.restoration.model = self._host.restore_model_override or self._host.settings.engine.restore_model or None
+        self._host.restoration.device = self._host.settings.engine.device
 
     def cancel_restoration(self) -> None:
-        self.transcription.cancel()
-        self.restoration.cancel()
+        self._host.transcription.cancel()
+        self._host.restoration.cancel()
 
     def stop_restoration(self) -> None:
         """Another transcript is about to be shown: the pass stops, quietly."""
-        self.restoration.cancel(quiet=True)
+        self._host.restoration.cancel(quiet=True)
         self.resuggest_button.hide()
         self._resuggest_after_learning = False
         self._restoration_idle()
@@ -145,52 +175,53 @@ class RestorationCommands:
     def restoration_follows(self, doc: Transcript, restore: bool) -> None:
         """``doc`` was just shown: restore it if it has no suggestions yet (and ``restore``)."""
         words = len(doc)
-        self.status_label.setText(f"{words:,} words")
-        self.status_label.setToolTip("")
-        self.panel.show_notice(None)
+        self._host.status_label.setText(f"{words:,} words")
+        self._host.status_label.setToolTip("")
+        self._host.panel.show_notice(None)
         self._status_note = ""
         from editor.restore.suggest import authored
 
         self._authored = any(authored(doc.tokens))
-        self._keep_author = self.restoration.keep_author = None
-        if hasattr(self, "keep_author_action"):
-            self.keep_author_action.setChecked(self.keeping_author)
+        self._keep_author = self._host.restoration.keep_author = None
+        action = getattr(self._host, "keep_author_action", None)  # (made with the menus)
+        if action is not None:
+            action.setChecked(self.keeping_author)
         # proposed paragraph breaks (made as it opens) are not restoration's suggestions
         if restore and words and all(s.kind == Kind.BREAK for s in doc.iter_suggestions()):
             self.start_restoration()
         else:
             if doc.has_suggestions():
-                self.show_pending(self.panel.pending_count)
+                self.show_pending(self._host.panel.pending_count)
             self.restoration_status = "skipped"
-            QTimer.singleShot(0, self, self.restoration_finished.emit)
+            QTimer.singleShot(0, self, self._host.restoration_finished.emit)
 
     def show_pending(self, pending: int) -> None:
         """The status bar's count follows the list's (accepting, rejecting, undoing, editing)."""
-        if self.restoration.running or self.transcription.running or self._status_note is None:
+        if self._host.restoration.running or self._host.transcription.running or self._status_note is None:
             return
-        words = len(self.transcript)
-        self.status_label.setText((f"{words:,} words — {pending:,} suggestions to review"
+        words = len(self._host.transcript)
+        self._host.status_label.setText((f"{words:,} words — {pending:,} suggestions to review"
                                    if pending else f"{words:,} words — no suggestions pending")
                                   + self._status_note + (KEEPING if self.keeping_author else ""))
 
     def _restoration_started(self, words: int) -> None:
         self.restoration_status = "running"
-        self.panel.show_notice(None)
+        self._host.panel.show_notice(None)
         self.resuggest_button.hide()
         self.progress.setRange(0, max(words, 1))
         self.progress.setValue(0)
         self.progress.show()
         self.cancel_button.show()
-        self.panel.busy = True
+        self._host.panel.busy = True
         process.hold_collections()  # none while suggestions stream in; see set_transcript
-        words = len(self.transcript)  # (a pass over pasted words reads only those and some around)
-        self.status_label.setText(f"{words:,} words — loading the restoration model…"
-                                  if self.restoration.restorer is None
+        words = len(self._host.transcript)  # (a pass over pasted words reads only those and some around)
+        self._host.status_label.setText(f"{words:,} words — loading the restoration model…"
+                                  if self._host.restoration.restorer is None
                                   else f"{words:,} words — {self._doing()}…")
         self._began = time.perf_counter()
 
     def _restoration_note(self, text: str) -> None:
-        self.statusBar().showMessage(text, 12000)
+        self._host.statusBar().showMessage(text, 12000)
 
     def _restoration_progress(self, done: int, total: int) -> None:
         # A progress bar repaints at once on every new value: a few times a second is plenty.
@@ -200,14 +231,14 @@ class RestorationCommands:
         self._progress_shown = now
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(done)
-        if done and "loading" in self.status_label.text():
-            self.status_label.setText(f"{len(self.transcript):,} words — {self._doing()}…")
+        if done and "loading" in self._host.status_label.text():
+            self._host.status_label.setText(f"{len(self._host.transcript):,} words — {self._doing()}…")
 
     def _doing(self) -> str:
-        if self.restoration.only is not None:
-            n = len(self.restoration.only)
+        if self._host.restoration.only is not None:
+            n = len(self._host.restoration.only)
             return f"restoring the {n:,} pasted word{'s' if n != 1 else ''}"
-        return ("re-suggesting with what Stet learned" if self.restoration.only_pending
+        return ("re-suggesting with what Stet learned" if self._host.restoration.only_pending
                 else "restoring punctuation and capitals" + (KEEPING if self.keeping_author else ""))
 
     # -- keeping the author's punctuation -----------------------------------------------------------
@@ -224,10 +255,10 @@ class RestorationCommands:
         step) and no more are proposed; off: the text is restored again to propose them too
         (never of marks the model cannot predict well: see suggest.authors_own)."""
         if on is None:
-            on = self.keep_author_action.isChecked()
-        self._keep_author = self.restoration.keep_author = on
-        self.keep_author_action.setChecked(on)
-        doc = self.transcript
+            on = self._host.keep_author_action.isChecked()
+        self._keep_author = self._host.restoration.keep_author = on
+        self._host.keep_author_action.setChecked(on)
+        doc = self._host.transcript
         if on:
             from editor.core.document import State
             from editor.restore.suggest import removes_authors
@@ -236,14 +267,14 @@ class RestorationCommands:
                     if s.state == State.PENDING and s.source == "model"
                     and removes_authors(doc.token(s.token_id), s.kind, s.value)]
             n = doc.drop_suggestions(keys, text="Keep the author's punctuation") if keys else 0
-            self.show_pending(self.panel.pending_count)
-            self.statusBar().showMessage(
+            self.show_pending(self._host.panel.pending_count)
+            self._host.statusBar().showMessage(
                 "Keeping the author's punctuation and capitals: only missing ones are proposed"
                 + (f" ({n:,} removal{'s' if n != 1 else ''} or replacement{'s' if n != 1 else ''} withdrawn)"
                    if n else ""), 8000)
         else:
-            self.show_pending(self.panel.pending_count)
-            self.statusBar().showMessage("Proposing removals and replacements of the author's marks and "
+            self.show_pending(self._host.panel.pending_count)
+            self._host.statusBar().showMessage("Proposing removals and replacements of the author's marks and "
                                          "capitals too: restoring again", 8000)
             if len(doc):
                 self.start_restoration()
@@ -251,8 +282,8 @@ class RestorationCommands:
     def _restoration_idle(self) -> None:
         self.progress.hide()
         self.cancel_button.hide()
-        self.panel.busy = self.bulk_running
-        if not self.bulk_running:  # else at its end: a pass that ends during an accept-all
+        self._host.panel.busy = self._host.bulk_running
+        if not self._host.bulk_running:  # else at its end: a pass that ends during an accept-all
             process.release_collections()  # (or undoing one) let a full collection into a slice
 
     def _restoration_ended(self, status: str) -> None:
@@ -260,19 +291,19 @@ class RestorationCommands:
         self._restoration_idle()
         # counts the pending ones without sorting them all; a long transcript's a slice at a time
         # (the status bar follows the count when it is in)
-        if len(self.transcript) <= BULK_AT_ONCE * 4:
-            self.panel.refresh()
+        if len(self._host.transcript) <= BULK_AT_ONCE * 4:
+            self._host.panel.refresh()
         else:
-            self.panel.refresh_soon()
-        pending = self.panel.pending_count
-        words = len(self.transcript)
-        if status == "done" and self.restoration.only_pending:
-            changed, dropped = self.restoration.resuggested
+            self._host.panel.refresh_soon()
+        pending = self._host.panel.pending_count
+        words = len(self._host.transcript)
+        if status == "done" and self._host.restoration.only_pending:
+            changed, dropped = self._host.restoration.resuggested
             self._status_note = (f" (re-suggested with what Stet learned: {changed:,} changed, "
                                  f"{dropped:,} no longer proposed)")
             self.show_pending(pending)
-        elif status == "done" and self.restoration.only is not None:
-            n = len(self.restoration.only)
+        elif status == "done" and self._host.restoration.only is not None:
+            n = len(self._host.restoration.only)
             self._status_note = f" ({n:,} pasted word{'s' if n != 1 else ''} restored)"
             self.show_pending(pending)
         elif status == "done":
@@ -285,19 +316,19 @@ class RestorationCommands:
         elif status.startswith("skipped: "):
             self._status_note = None
             why = status.removeprefix("skipped: ")
-            self.status_label.setText(f"{words:,} words — not restored: {why}")
-            self.status_label.setToolTip(status)
+            self._host.status_label.setText(f"{words:,} words — not restored: {why}")
+            self._host.status_label.setToolTip(status)
             reason = why.split("; Restore again")[0]
-            self.panel.show_notice("Not restored: no suggestions were made",
+            self._host.panel.show_notice("Not restored: no suggestions were made",
                                    f"{reason[:1].upper()}{reason[1:]}. Review > Restore again "
                                    f"({hotkeys.RESTORE_AGAIN}) restores it anyway.")
         else:
             self._status_note = None
-            self.status_label.setText(f"{words:,} words — restoration unavailable")
-            self.status_label.setToolTip(status)
-            self.statusBar().showMessage(f"Restoration {status}", 10000)
+            self._host.status_label.setText(f"{words:,} words — restoration unavailable")
+            self._host.status_label.setToolTip(status)
+            self._host.statusBar().showMessage(f"Restoration {status}", 10000)
             why = status.removeprefix("failed: ")
-            self.panel.show_notice("Not restored: restoration is unavailable",
+            self._host.panel.show_notice("Not restored: restoration is unavailable",
                                    f"{why[:1].upper()}{why[1:]}. The text can be edited as it is; "
                                    "Settings chooses another restoration model.")
-        self.restoration_finished.emit()
+        self._host.restoration_finished.emit()

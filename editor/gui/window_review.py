@@ -2,9 +2,9 @@
 the playback time typed at the caret. A bulk step (accept all on a long transcript, or undoing
 one) runs a slice per turn of the event loop, so that the window never freezes.
 
-``ReviewCommands`` is a part of ``MainWindow`` (editor.gui.main_window), which provides
-``session``, ``settings``, ``interactive``, ``view``, ``panel``, ``restoration``, ``playback``,
-``order_action``, ``save_settings`` and the ``bulk_finished`` signal; it calls ``init_review()``.
+``ReviewCommands`` is a part of ``MainWindow`` (editor.gui.main_window), held as
+``window.review``: it is given the window as a ``ReviewHost``, which says all it may touch, and
+lends the text view its ``repeater`` and ``slicer``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QTimer, SignalInstance
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QStatusBar, QWidget
 
 from editor.core import process
 from editor.core.document import Kind, State
@@ -21,6 +24,14 @@ from editor.core.learning import repeat_on
 from editor.gui.dialogs import AcceptAllDialog
 from editor.gui.gutter import format_time
 from editor.gui.modal import run_modal
+
+if TYPE_CHECKING:
+    from editor.core.document import Transcript
+    from editor.core.settings import Settings
+    from editor.gui.panel import QtSuggestionList
+    from editor.gui.playback import PlaybackController
+    from editor.gui.restoration import RestorationController
+    from editor.gui.view import QtTranscriptView
 
 #: Up to this many suggestions (or changes undone at once) are done in one go; a bigger bulk step
 #: (accept all on a long transcript) runs a slice at a time so that the window never freezes.
@@ -53,26 +64,48 @@ def _why_none(threshold: float, held: int, surest: float) -> str:
             f"{lower}, set High lower in Settings, or review them one by one with Tab")
 
 
-class ReviewCommands:
+class ReviewHost(Protocol):
+    """What ``ReviewCommands`` uses of its window (``MainWindow``)."""
+
+    settings: Settings
+    view: QtTranscriptView
+    panel: QtSuggestionList
+    playback: PlaybackController
+    restoration: RestorationController
+    order_action: QAction
+    bulk_finished: SignalInstance  # a bulk step is carried out completely
+
+    @property
+    def interactive(self) -> bool: ...
+    @property
+    def transcript(self) -> Transcript: ...
+    def statusBar(self) -> QStatusBar: ...
+    def save_settings(self) -> None: ...
+
+
+class ReviewCommands(QObject):
     """Review > Accept all…, Edit > Undo/Redo and the bulk steps behind them."""
 
-    def init_review(self) -> None:
+    def __init__(self, host: ReviewHost, widget: QWidget) -> None:
+        super().__init__(widget)
+        self._host = host
+        self._widget = widget  # the parent of the dialogs
         self._bulk: tuple[Iterator[object], Callable[[], None]] | None = None  # a bulk step under way
         self.last_accepted = 0  # how many the last accept-all accepted (when it has finished)
-        self.view.repeater = self.repeat_in_slices
-        self.view.slicer = self._run_bulk  # a long paste
+        self._host.view.review.repeater = self.repeat_in_slices
+        self._host.view.editing.slicer = self._run_bulk  # a long paste
 
     def repeat_in_slices(self, token_id: int, kind: Kind, targets: list[int], merge_id: object,
                          announce: Callable[[int], None]) -> None:
         """Repeat a decision on many words (``QtTranscriptView.decide``: "the" 6,000 times in a
         long transcript) a slice per turn of the event loop, in the decision's undo step."""
-        doc = self.transcript
+        doc = self._host.transcript
         if self._bulk is not None:  # (a menu during a bulk step) at once, then
             announce(repeat_on(doc, token_id, kind, targets, merge_id=merge_id))
             return
         count = [0]
 
-        def slices():
+        def slices() -> Iterator[None]:
             for k in range(0, len(targets), _REPEAT_SLICE):
                 count[0] += repeat_on(doc, token_id, kind, targets[k:k + _REPEAT_SLICE], merge_id=merge_id)
                 yield
@@ -85,7 +118,7 @@ class ReviewCommands:
         of the event loop and returns -1: ``bulk_finished`` then, and ``last_accepted``."""
         if self.busy_with_bulk():
             return 0
-        doc = self.transcript
+        doc = self._host.transcript
         text = f"Accept all ≥ {min_confidence:.0%}"
         counts = [0, 0]  # accepted, held back
         surest = [0.0]  # the most confident pending suggestion under the threshold
@@ -95,15 +128,15 @@ class ReviewCommands:
             count, held = counts
             self.last_accepted = count
             if count or not pending:
-                self.statusBar().showMessage(f"Accepted {_count(count, 'suggestion')}" + (
+                self._host.statusBar().showMessage(f"Accepted {_count(count, 'suggestion')}" + (
                     f"; {_count(held, 'case suggestion')} "
                     + ("waits for the sentence end before it" if held == 1
                        else "wait for the sentence end before them") if held else "")
                     if pending else "No suggestions are pending: nothing to accept", 6000)
             else:  # nothing done: say what would make it act, lest it read as a failure
-                self.statusBar().showMessage(_why_none(min_confidence, held, surest[0]), 15000)
+                self._host.statusBar().showMessage(_why_none(min_confidence, held, surest[0]), 15000)
 
-        def accept(start: int, end: int | None, merge_id=None) -> None:
+        def accept(start: int, end: int | None, merge_id: object = None) -> None:
             # by index: doc.tokens copies every token after each slice's change
             above = 0
             for i in range(start, len(doc) if end is None else min(end, len(doc))):
@@ -121,62 +154,62 @@ class ReviewCommands:
         if len(doc.tokens) <= BULK_AT_ONCE:
             accept(0, None)
             note()
-            QTimer.singleShot(0, self, self.bulk_finished.emit)
+            QTimer.singleShot(0, self, self._host.bulk_finished.emit)
             return counts[0]
         # A long transcript: a slice of words per turn of the event loop, all one undo step.
         merge_id = ("accept all", id(self), time.perf_counter())
 
-        def slices():
+        def slices() -> Iterator[None]:
             for start in range(0, len(doc), _BULK_SLICE):
                 accept(start, start + _BULK_SLICE, merge_id)
                 yield
-        self.statusBar().showMessage("Accepting suggestions…")
+        self._host.statusBar().showMessage("Accepting suggestions…")
         self._run_bulk(slices(), note)
         return -1
 
     def accept_all_dialog(self) -> AcceptAllDialog:
         """Ask for a threshold in percent, showing how many it accepts; accept on OK."""
-        doc = self.transcript
-        low = self.settings.review.low
+        doc = self._host.transcript
+        low = self._host.settings.review.low
 
         def count(threshold: float) -> Iterator[tuple[int, int]]:
             for start in range(0, len(doc), _COUNT_SLICE):  # a slice per turn (SlicedCount)
                 chosen = doc.pending_to_apply(threshold, start=start, end=start + _COUNT_SLICE)
                 yield len(chosen), sum(1 for s in chosen if s.confidence < low)
 
-        dialog = AcceptAllDialog(self.settings, count, doc.pending_count, self)
+        dialog = AcceptAllDialog(self._host.settings, count, doc.pending_count, self._widget)
         dialog.accepted.connect(lambda: self.accept_all(dialog.threshold))
-        if self.interactive:
+        if self._host.interactive:
             run_modal(dialog)
         else:
             dialog.open()  # tests and scripts drive it
         return dialog
 
     def reject_all(self) -> int:
-        count = self.transcript.reject_all()
-        self.statusBar().showMessage(f"Rejected {_count(count, 'suggestion')}", 4000)
+        count = self._host.transcript.reject_all()
+        self._host.statusBar().showMessage(f"Rejected {_count(count, 'suggestion')}", 4000)
         return count
 
     def toggle_order(self) -> None:
-        order = "position" if self.view.order == "confidence" else "confidence"
-        self.view.order = order
-        self.settings.set("review.order", order)
-        self.order_action.setChecked(order == "confidence")
-        self.save_settings()
+        order = "position" if self._host.view.order == "confidence" else "confidence"
+        self._host.view.order = order
+        self._host.settings.set("review.order", order)
+        self._host.order_action.setChecked(order == "confidence")
+        self._host.save_settings()
 
     def insert_playback_time(self) -> str | None:
         """Ctrl+J (as in oTranscribe): the playback position as "[m:ss]" at the caret."""
-        player = self.playback.player
-        if player is None or self.playback.audio_path is None:
-            self.statusBar().showMessage("No recording is open: Ctrl+J types the playback time "
+        player = self._host.playback.player
+        if player is None or self._host.playback.audio_path is None:
+            self._host.statusBar().showMessage("No recording is open: Ctrl+J types the playback time "
                                          "when a transcript with audio plays", 5000)
             return None
         stamp = f"[{format_time(player.position)}]"
-        cursor = self.view.textCursor()
-        before = self.view.document().characterAt(cursor.selectionStart() - 1) \
+        cursor = self._host.view.textCursor()
+        before = self._host.view.document().characterAt(cursor.selectionStart() - 1) \
             if cursor.selectionStart() > 0 else " "
         lead = "" if before.isspace() or before == "\u2029" else " "
-        self.view.insert_text(f"{lead}{stamp} ")  # one edit, one undo step
+        self._host.view.insert_text(f"{lead}{stamp} ")  # one edit, one undo step
         return stamp
 
     # -- undo and redo -----------------------------------------------------------------------------
@@ -191,28 +224,28 @@ class ReviewCommands:
     def _step(self, undo: bool) -> bool:
         if self.busy_with_bulk():
             return False
-        history = self.transcript.history
+        history = self._host.transcript.history
         text = history.undo_text if undo else history.redo_text
         if history.size_of_step(undo) <= UNDO_AT_ONCE:
-            done: list[bool] = []
+            stepped: list[bool] = []
             step = history.checkpoint()[0] if undo else None
-            self.view.reveal_change(lambda: done.append(history.undo() if undo else history.redo()))
-            if done[0]:  # said as a long one is: "Accepted 22 suggestions" is no longer so
+            self._host.view.reveal_change(lambda: stepped.append(history.undo() if undo else history.redo()))
+            if stepped[0]:  # said as a long one is: "Accepted 22 suggestions" is no longer so
                 if undo:
-                    self.view.review_again(step)  # a decision undone: its suggestion is current again
-                self.statusBar().showMessage(f"{'Undid' if undo else 'Redid'} {text}", 4000)
-                QTimer.singleShot(0, self, self.bulk_finished.emit)
-            return done[0]
+                    self._host.view.review.review_again(step)  # a decision undone: its suggestion is current again
+                self._host.statusBar().showMessage(f"{'Undid' if undo else 'Redid'} {text}", 4000)
+                QTimer.singleShot(0, self, self._host.bulk_finished.emit)
+            return stepped[0]
         steps = history.stepwise(undo)
         if steps is None:
             return False
-        self.view.flush()
-        self.statusBar().showMessage(f"{'Undoing' if undo else 'Redoing'} {text}…")
+        self._host.view.flush()
+        self._host.statusBar().showMessage(f"{'Undoing' if undo else 'Redoing'} {text}…")
         # A step that changes words on screen (accept all) keeps the person where they are: a
         # jump to its first word, far up a long transcript, loses their place (and lays out the
         # text on the way, 50-70 ms at 100,000 words). One that does not is brought into view.
-        doc = self.transcript
-        first, last = self.view.visible_tokens()
+        doc = self._host.transcript
+        first, last = self._host.view.visible_tokens()
         shown = frozenset(doc[i].id for i in range(first, min(last, len(doc))))
         on_screen = [False]
 
@@ -220,7 +253,7 @@ class ReviewCommands:
             if start < last and start + max(removed, inserted, 1) > first:
                 on_screen[0] = True
 
-        def suggestions_changed(token_ids: tuple) -> None:
+        def suggestions_changed(token_ids: tuple[int, ...]) -> None:
             if not on_screen[0] and not shown.isdisjoint(token_ids):
                 on_screen[0] = True
         doc.tokens_changed.connect(tokens_changed)
@@ -229,11 +262,11 @@ class ReviewCommands:
         def done() -> None:
             doc.tokens_changed.disconnect(tokens_changed)
             doc.suggestions_changed.disconnect(suggestions_changed)
-            self.statusBar().showMessage(f"{'Undid' if undo else 'Redid'} {text}", 4000)
+            self._host.statusBar().showMessage(f"{'Undid' if undo else 'Redid'} {text}", 4000)
             if not on_screen[0]:
-                self.view.reveal_last_change()
+                self._host.view.reveal_last_change()
             else:
-                self.view.flush()
+                self._host.view.flush()
         self._run_bulk(steps, done)
         return True
 
@@ -250,17 +283,17 @@ class ReviewCommands:
 
     def busy_with_bulk(self) -> bool:
         if self._bulk is not None:
-            self.statusBar().showMessage("Still working on the last step…", 2000)
+            self._host.statusBar().showMessage("Still working on the last step…", 2000)
             return True
         return False
 
     def _run_bulk(self, slices: Iterator[object], done: Callable[[], None]) -> None:
         self._bulk = (slices, done)
-        self.restoration.paused = True  # its results would split the step in two
-        self.view.frozen = True
-        self.panel.busy = True  # refreshed seldom meanwhile, and once at the end
+        self._host.restoration.paused = True  # its results would split the step in two
+        self._host.view.frozen = True
+        self._host.panel.busy = True  # refreshed seldom meanwhile, and once at the end
         process.hold_collections()  # none over the new records meanwhile (see set_transcript)
-        self.view.last_changed = None
+        self._host.view.last_changed = None
         QTimer.singleShot(0, self, self._bulk_slice)
 
     def _bulk_slice(self) -> None:
@@ -273,17 +306,17 @@ class ReviewCommands:
             if next(slices, StopIteration) is StopIteration:
                 finished = True
                 break
-            self.view.flush()  # the redraw counts in the slice's time
-        self.view.flush()
+            self._host.view.flush()  # the redraw counts in the slice's time
+        self._host.view.flush()
         if not finished:
             QTimer.singleShot(0, self, self._bulk_slice)
             return
         self._bulk = None
-        self.restoration.paused = False
-        self.view.frozen = False
-        self.panel.busy = self.restoration.running
-        if not self.restoration.running:
+        self._host.restoration.paused = False
+        self._host.view.frozen = False
+        self._host.panel.busy = self._host.restoration.running
+        if not self._host.restoration.running:
             process.release_collections()
-        self.panel.refresh_soon()
+        self._host.panel.refresh_soon()
         done()
-        self.bulk_finished.emit()
+        self._host.bulk_finished.emit()

@@ -27,11 +27,11 @@ def _show(window, qtbot, doc: Transcript) -> None:
 def test_a_punctuated_text_keeps_the_authors_punctuation_by_default_and_says_so(window, qtbot):
     doc = _authored()
     _show(window, qtbot, doc)
-    assert window.keeping_author and window.keep_author_action.isChecked()
+    assert window.restoring.keeping_author and window.keep_author_action.isChecked()
     assert "keeping the author's punctuation" in window.status_label.text()
     raw = Transcript.from_words("so we met gecko in paris".split())
     _show(window, qtbot, raw)
-    assert not window.keeping_author and not window.keep_author_action.isChecked()
+    assert not window.restoring.keeping_author and not window.keep_author_action.isChecked()
     assert "keeping" not in window.status_label.text()
 
 
@@ -39,7 +39,7 @@ def test_switching_it_on_withdraws_removals_and_replacements_in_one_step(window,
     doc = _authored()
     _show(window, qtbot, doc)
     before = {s.key: s for s in doc.suggestions()}
-    window.toggle_keep_author(True)
+    window.restoring.toggle_keep_author(True)
     left = [(doc.token(s.token_id).word, s.value) for s in doc.pending()]
     assert sorted(left) == [("home", "."), ("paris", "Paris")]
     assert "withdrawn" in window.statusBar().currentMessage()
@@ -53,10 +53,10 @@ def test_switching_it_off_restores_again_and_a_pass_on_keeps_nothing_from_removi
                    "Then we went home; it was late... so what is it for? Yes.\n", encoding="utf-8")
     with qtbot.waitSignal(window.restoration_finished, timeout=60000):
         window.open_path(src)
-    assert window.restoration_status == "done" and window.keeping_author
+    assert window.restoration_status == "done" and window.restoring.keeping_author
     doc = window.transcript
     assert not [s for s in doc.pending() if removes_authors(doc.token(s.token_id), s.kind, s.value)]
     with qtbot.waitSignal(window.restoration_finished, timeout=60000):
         window.keep_author_action.trigger()  # the menu: off
-    assert not window.keeping_author and window.restoration.keep_author is False
+    assert not window.restoring.keeping_author and window.restoration.keep_author is False
     assert all(s.state == State.PENDING for s in doc.suggestions())

@@ -20,11 +20,11 @@ def test_accepting_a_capital_proposes_it_for_the_same_name_elsewhere(window, qtb
     view = window.view
     s = view.next_suggestion()
     assert s is not None and s.value == "Okafor"
-    view.accept_current()
+    view.review.accept_current()
     others = [doc.suggestion(doc[i].id, Kind.CASE) for i in (7, 10)]
     assert all(o is not None and o.source == "choice" and o.state == State.PENDING for o in others)
     assert "from your choice" in window.statusBar().currentMessage()
-    assert "from your choice" in view.tooltip_html([others[0]])
+    assert "from your choice" in view.pointer.tooltip_html([others[0]])
     assert "from your choice" in window.panel.describe(others[0])
     qtbot.waitUntil(lambda: window.panel.pending_count == 2, timeout=3000)
     window.undo()  # one step takes the decision and what it repeated
@@ -37,7 +37,7 @@ def test_choices_do_not_repeat_when_turned_off(window):
     doc = _doc_with_names()
     window.set_transcript(doc, restore=False)
     window.view.next_suggestion()
-    window.view.accept_current()
+    window.view.review.accept_current()
     assert doc.suggestion(doc[7].id, Kind.CASE) is None
 
 
@@ -45,7 +45,7 @@ def test_saving_keeps_the_forms_written_in_the_project_and_the_user_lexicon(wind
     doc = _doc_with_names()
     window.set_transcript(doc, restore=False)
     window.view.next_suggestion()
-    window.view.accept_current()
+    window.view.review.accept_current()
     for i in (7, 10):
         doc.accept(doc[i].id, Kind.CASE)
     target = tmp_path / "talk.stet"
@@ -299,7 +299,7 @@ def test_a_choice_on_a_frequent_word_repeats_a_slice_at_a_time_in_one_undo_step(
     view = window.view
     view.set_current(doc.suggestion(first.id, Kind.CASE))
     with qtbot.waitSignal(window.bulk_finished, timeout=10_000):
-        view.accept_current()
+        view.review.accept_current()
         assert window.bulk_running  # the rest follows over the next turns of the event loop
     others = [i for i in range(len(doc)) if doc[i].word == "okafor" and i != 2]
     assert all(doc.suggestion(doc[i].id, Kind.CASE).source == "choice" for i in others)

@@ -128,13 +128,13 @@ def test_keeping_the_authors_punctuation_is_alike_in_all_three(window, qtbot, tm
     by_batch, warnings = batch(path, tmp_path, PassSettings(keep_author=keep))
     window.settings.set("review.use_learned", False)
     status, by_window, _ = in_window(window, qtbot, path)
-    assert status == "done" and window.keeping_author  # written marks and capitals: on as it opens
+    assert status == "done" and window.restoring.keeping_author  # written marks and capitals: on as it opens
     if keep is not None:
         with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
-            window.toggle_keep_author(keep)  # off: restores again
+            window.restoring.toggle_keep_author(keep)  # off: restores again
             if keep:
                 window.start_restoration()  # Restore again, the tick on
-        assert window.restoration_status == "done" and window.keeping_author is keep
+        assert window.restoration_status == "done" and window.restoring.keeping_author is keep
         by_window = suggestions(window.transcript)
     assert by_window == by_cli == by_batch and warnings == ()
     if keep is False:  # removals and replacements of what the author wrote are proposed

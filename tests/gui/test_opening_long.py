@@ -64,7 +64,7 @@ def test_the_text_shown_before_is_let_go_a_slice_at_a_time(window, qtbot, tmp_pa
     view.shown_text()  # all of it shown
     short = Transcript.from_text("a short one. two words more")
     window.set_transcript(short, source=tmp_path / "short.txt", restore=False)
-    assert view._discarded  # not freed in the same turn
+    assert view.build._discarded  # not freed in the same turn
     assert view.shown_text() == "a short one. two words more" and len(view.text_map) == 6
-    qtbot.waitUntil(lambda: not view._discarded, timeout=5_000)
+    qtbot.waitUntil(lambda: not view.build._discarded, timeout=5_000)
     assert view.shown_text() == "a short one. two words more"

@@ -227,7 +227,7 @@ def test_a_long_paste_of_raw_words_runs_on_in_lines_when_it_is_done(window, qtbo
     mime.setText(" " + " ".join(WORDS[i % len(WORDS)] for i in range(5_000)))
     seen: list[int] = []  # how many lines run on as the paste goes
     timer = QTimer()
-    timer.timeout.connect(lambda: seen.append(len(view._soft)))
+    timer.timeout.connect(lambda: seen.append(len(view.soft)))
     timer.start(1)
     with qtbot.waitSignal(window.bulk_finished, timeout=60_000):
         view.insertFromMimeData(mime)
@@ -238,7 +238,7 @@ def test_a_long_paste_of_raw_words_runs_on_in_lines_when_it_is_done(window, qtbo
     lines = lines_of(view)  # the paste's own lines joined; lines that run on where needed
     assert lines and len(lines) <= 5_600 // RUN_ON_STEP
     assert max(b - a for a, b in zip([0, *lines], [*lines, len(doc)])) <= RUN_ON_LIMIT
-    assert all(i in {doc.index_of(t) for t in view._soft} for i in lines)
+    assert all(i in {doc.index_of(t) for t in view.soft} for i in lines)
 
 
 def test_undoing_a_long_paste_into_a_text_that_runs_on_is_one_step_lines_after(window, qtbot, tmp_path,
@@ -266,8 +266,8 @@ def test_undoing_a_long_paste_into_a_text_that_runs_on_is_one_step_lines_after(w
     assert len(doc) == 8_000 and len(lines_pasted) > len(lines)
     assert doc.history.undo_text == "Paste" and doc.history.size_of_step() > 30
     found = []
-    update = view._update_lines
-    monkeypatch.setattr(view, "_update_lines", lambda: found.append(view.frozen) or update())
+    update = view.update_lines
+    monkeypatch.setattr(view, "update_lines", lambda: found.append(view.frozen) or update())
     with qtbot.waitSignal(window.bulk_finished, timeout=60_000):
         assert window.undo()
         assert window.bulk_running  # a slice at a time

@@ -27,7 +27,7 @@ def state(window):
 
 def caret_after_word(window, index: int) -> int:
     view = window.view
-    view.leave_review(announce=False)
+    view.review.leave_review(announce=False)
     position = view.token_range(index)[2]
     cursor = view.textCursor()
     cursor.setPosition(position)

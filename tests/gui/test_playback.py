@@ -274,6 +274,6 @@ def test_ctrl_j_types_the_playback_time_at_the_caret(window, qtbot, tmp_path):
 
 def test_ctrl_j_without_a_recording_says_so(window, qtbot):
     window.set_transcript(Transcript([Token("so")]), restore=False)
-    assert window.insert_playback_time() is None
+    assert window.review.insert_playback_time() is None
     assert "No recording" in window.statusBar().currentMessage()
     assert window.transcript.words() == ["so"]

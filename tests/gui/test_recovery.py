@@ -198,7 +198,7 @@ def test_recovery_is_offered_at_every_start_whatever_was_asked(make_window, qtbo
         fresh = make_window(interactive=True)
         opened = []
         monkeypatch.setattr(fresh, "open_reporting", opened.append)
-        monkeypatch.setattr(fresh, "preload_restorer", lambda: None)
+        monkeypatch.setattr(fresh.restoring, "preload_restorer", lambda: None)
         seen = []
         _answer(monkeypatch, "keep", seen)
         begin(fresh, asked)

@@ -40,7 +40,7 @@ def test_resuggest_changes_only_pending_model_suggestions_in_one_undo_step(windo
     tokens_before, before = doc.tokens, _state(doc)
     z = [i for i, t in enumerate(doc.tokens) if t.word == "zarvex"]
     with qtbot.waitSignal(window.restoration_finished, timeout=60000):
-        window.resuggest_learned()
+        window.restoring.resuggest_learned()
     assert window.restoration_status == "done"
     after = _state(doc)
     assert doc.tokens == tokens_before  # no word is written differently
@@ -62,7 +62,7 @@ def test_resuggest_changes_only_pending_model_suggestions_in_one_undo_step(windo
 def test_resuggest_runs_in_the_background(window, qtbot):
     doc = _doc()
     _show(window, qtbot, doc)
-    window.resuggest_learned()
+    window.restoring.resuggest_learned()
     assert window.restoration.running  # returned at once; the worker restores
     assert "re-suggesting" in window.status_label.text() or "loading" in window.status_label.text()
     qtbot.waitUntil(lambda: not window.restoration.running, timeout=60000)
@@ -71,14 +71,14 @@ def test_resuggest_runs_in_the_background(window, qtbot):
 def test_resuggest_is_offered_after_a_save_taught_something(window, qtbot, tmp_path):
     doc = _doc()
     _show(window, qtbot, doc)
-    assert window.resuggest_button.isHidden()
+    assert window.restoring.resuggest_button.isHidden()
     with qtbot.waitSignal(window.learning.learned, timeout=60000):
         window.save(tmp_path / "talk.stet", wait=True)
-    assert not window.resuggest_button.isHidden()
+    assert not window.restoring.resuggest_button.isHidden()
     assert "Re-suggest" in window.statusBar().currentMessage()
     with qtbot.waitSignal(window.restoration_finished, timeout=60000):
-        window.resuggest_button.click()
-    assert window.resuggest_button.isHidden()
+        window.restoring.resuggest_button.click()
+    assert window.restoring.resuggest_button.isHidden()
     assert window.restoration.only_pending
 
 
@@ -87,7 +87,7 @@ def test_resuggest_asked_while_learning_waits_for_it(window, qtbot, tmp_path):
     _show(window, qtbot, doc)
     window.save(tmp_path / "talk.stet", wait=True)
     assert window.learning.running
-    window.resuggest_learned()
+    window.restoring.resuggest_learned()
     assert not window.restoration.running  # waits for what this save teaches
     with qtbot.waitSignal(window.restoration_finished, timeout=60000):
         pass
@@ -97,6 +97,6 @@ def test_resuggest_asked_while_learning_waits_for_it(window, qtbot, tmp_path):
 def test_resuggest_with_nothing_pending_says_so(window, qtbot):
     doc = Transcript.from_words("we met at the station".split())
     _show(window, qtbot, doc)
-    window.resuggest_learned()
+    window.restoring.resuggest_learned()
     assert not window.restoration.running
     assert "nothing to re-suggest" in window.statusBar().currentMessage()

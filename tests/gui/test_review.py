@@ -105,14 +105,14 @@ def test_review_keys_do_not_act_on_a_suggestion_scrolled_out_of_view(qtbot):
     view.setFocus()
     seen = messages(view)
     qtbot.keyClick(view, Qt.Key.Key_Tab)
-    assert view.reviewing and view.current_in_view()
+    assert view.reviewing and view.review.current_in_view()
     bar = view.verticalScrollBar()
     for key in (Qt.Key.Key_Return, Qt.Key.Key_Delete, Qt.Key.Key_2):
         bar.setValue(bar.maximum())
-        assert not view.current_in_view()
+        assert not view.review.current_in_view()
         qtbot.keyClick(view, key)
         assert doc.suggestion(doc[3].id, Kind.PUNCT).state == State.PENDING
-        assert seen[-1] == OUT_OF_VIEW_NOTE and view.current_in_view() and bar.value() < bar.maximum()
+        assert seen[-1] == OUT_OF_VIEW_NOTE and view.review.current_in_view() and bar.value() < bar.maximum()
     assert doc.words() == ["word"] * 2400 and view.reviewing
     qtbot.keyClick(view, Qt.Key.Key_Return)  # now on screen: it acts
     assert doc.suggestion(doc[3].id, Kind.PUNCT).state == State.ACCEPTED
@@ -229,7 +229,7 @@ def test_accept_all_takes_percent_and_shows_the_count_first(reviewed, qtbot):
     from PySide6.QtWidgets import QDialogButtonBox
 
     doc = reviewed.transcript
-    dialog = reviewed.accept_all_dialog()
+    dialog = reviewed.review.accept_all_dialog()
     dialog.box.selectAll()
     qtbot.keyClicks(dialog.box, "80")  # eighty percent, as the list shows it
     assert dialog.threshold == 0.8
@@ -269,7 +269,7 @@ def test_threshold_dialogs_count_a_long_transcript_a_slice_at_a_time(window, qtb
     high, everything = len(doc.pending_to_apply(0.9)), len(doc.pending_to_apply(0.3))
     low = sum(1 for s in doc.pending_to_apply(0.3) if s.confidence < window.settings.review.low)
     assert high >= 2_500 and low >= 2_500
-    dialog = window.accept_all_dialog()
+    dialog = window.review.accept_all_dialog()
     ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
     assert "Counting" in dialog.summary.text() and not ok.isEnabled()
     qtbot.keyClick(dialog.box, Qt.Key.Key_Return)  # Enter while counting accepts nothing
@@ -382,7 +382,7 @@ def test_a_confidence_just_under_a_threshold_never_reads_as_it(reviewed):
         f"{round(low * 100)}%")
     reviewed.view.set_current(doc.suggestion(doc[2].id, Kind.PUNCT))
     assert f"— {below}" in reviewed.panel.current_label.text()
-    assert f"— {below}" in reviewed.view.tooltip_html([doc.suggestion(doc[2].id, Kind.PUNCT)])
+    assert f"— {below}" in reviewed.view.pointer.tooltip_html([doc.suggestion(doc[2].id, Kind.PUNCT)])
 
 
 # -- times on screen ---------------------------------------------------------------------------------
@@ -397,7 +397,7 @@ def test_the_margin_shows_each_paragraphs_time(qtbot):
     qtbot.waitExposed(view)
     assert view.gutter.isVisible() and view.viewportMargins().left() > 0
     assert [text for _, text in view.gutter.labels()] == ["1:00", "1:03"]
-    assert "1:04" in view.time_html(4) and "64.0–64.5 s" in view.time_html(4)
+    assert "1:04" in view.pointer.time_html(4) and "64.0–64.5 s" in view.pointer.time_html(4)
 
 
 def test_no_margin_without_times_and_proposed_breaks_are_marked(qtbot):
@@ -407,7 +407,7 @@ def test_no_margin_without_times_and_proposed_breaks_are_marked(qtbot):
     view = QtTranscriptView(doc, Settings())
     qtbot.addWidget(view)
     view.show()
-    assert view.viewportMargins().left() == 0 and view.time_html(0) == ""
+    assert view.viewportMargins().left() == 0 and view.pointer.time_html(0) == ""
     huge = Transcript([Token(f"w{i % 50}", punct="." if i % 37 == 36 else "") for i in range(LONG + 10)])
     huge.suggest_paragraphs(undoable=False)
     view.set_transcript(huge)
@@ -452,8 +452,8 @@ def test_subtitle_cues_are_marked_where_they_begin(qtbot):
     view.show()
     qtbot.waitExposed(view)
     assert view.cue_ids == {doc[0].id, doc[2].id}
-    assert "starts a subtitle cue" in view.time_html(2)
-    assert "starts a subtitle cue" not in view.time_html(3)
+    assert "starts a subtitle cue" in view.pointer.time_html(2)
+    assert "starts a subtitle cue" not in view.pointer.time_html(3)
     view.repaint()  # the bars are drawn without error
 
 
@@ -466,9 +466,9 @@ def test_hovering_a_cue_s_first_word_says_when_the_cue_is_shown(qtbot, tmp_path)
     view = QtTranscriptView(read_any(path), Settings())
     qtbot.addWidget(view)
     view.show()
-    assert "starts a subtitle cue, 1:04–1:07 (64.2–67.0 s)" in view.time_html(2)
-    assert "starts a subtitle cue, 0:01–0:03 (1.0–3.5 s)" in view.time_html(0)
-    assert "subtitle cue" not in view.time_html(1)
+    assert "starts a subtitle cue, 1:04–1:07 (64.2–67.0 s)" in view.pointer.time_html(2)
+    assert "starts a subtitle cue, 0:01–0:03 (1.0–3.5 s)" in view.pointer.time_html(0)
+    assert "subtitle cue" not in view.pointer.time_html(1)
 
 
 # -- opening a long transcript without a freeze ------------------------------------------------------
@@ -665,8 +665,8 @@ def test_tab_goes_only_among_the_suggestions_the_filtered_list_shows(window, qtb
     window.view.order = "confidence"
     went = {window.transcript.index_of(window.view.next_suggestion().token_id) for _ in range(4)}
     assert went == set(indices)
-    window.view.leave_review()
-    assert window.transcript.index_of(window.view.lowest_confidence().token_id) == indices[0]
+    window.view.review.leave_review()
+    assert window.transcript.index_of(window.view.review.lowest_confidence().token_id) == indices[0]
 
 
 def test_tab_with_the_list_back_on_all_goes_everywhere(window, qtbot):
@@ -727,7 +727,7 @@ def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(wind
     assert (words > BULK_AT_ONCE) == (words == 4_500)
     window.set_transcript(doc, restore=False)
     before = doc.pending_count
-    dialog = window.accept_all_dialog()
+    dialog = window.review.accept_all_dialog()
     ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
     dialog.box.selectAll()
     qtbot.keyClicks(dialog.box, "85")  # eighty-five percent, typed as the list shows it
@@ -738,7 +738,7 @@ def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(wind
     with qtbot.waitSignal(window.bulk_finished, timeout=30_000):
         qtbot.keyClick(dialog.box, Qt.Key.Key_Return)
     assert not dialog.isVisible()
-    assert window.last_accepted == shown
+    assert window.review.last_accepted == shown
     assert before - doc.pending_count == shown
     assert len(doc.suggestions(state=State.ACCEPTED)) == shown
     assert window.statusBar().currentMessage().startswith(f"Accepted {shown:,} suggestions")
@@ -748,7 +748,7 @@ def test_escape_in_the_accept_all_dialog_accepts_nothing(window, qtbot):
     doc = _mixed_doc(600)
     window.set_transcript(doc, restore=False)
     before = doc.pending_count
-    dialog = window.accept_all_dialog()
+    dialog = window.review.accept_all_dialog()
     dialog.box.selectAll()
     qtbot.keyClicks(dialog.box, "85")
     qtbot.keyClick(dialog.box, Qt.Key.Key_Escape)
@@ -780,7 +780,7 @@ def test_undo_and_redo_keys_work_in_the_text(reviewed, qtbot, keys):
 def test_a_threshold_typed_as_the_dialog_opens_replaces_the_default(reviewed, qtbot):
     """Review > Accept all at or above…, type 80, Enter: the box had the focus with its caret
     before "90 %" and nothing selected, so "80" became "090" and Enter accepted at 90 %."""
-    dialog = reviewed.accept_all_dialog()
+    dialog = reviewed.review.accept_all_dialog()
     qtbot.waitUntil(dialog.box.hasFocus)
     qtbot.keyClicks(dialog.box, "80")
     assert dialog.threshold == 0.8

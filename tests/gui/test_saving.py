@@ -51,13 +51,13 @@ def test_exporting_onto_the_source_asks_and_names_the_risk(window, talk, monkeyp
     before = talk.read_bytes()
     _export_to(monkeypatch, talk)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
-    window.export_dialog()
+    window.files.export_dialog()
     assert talk.read_bytes() == before
     (text,) = asked.texts
     assert "opened from" in text and "original" in text and "cannot be" in text
     _export_to(monkeypatch, talk, browsed=True)  # even after the file dialog's own question
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Yes)
-    window.export_dialog()
+    window.files.export_dialog()
     assert len(asked.texts) == 1 and talk.read_bytes() != before
 
 
@@ -67,15 +67,15 @@ def test_exporting_onto_another_file_asks_unless_the_file_dialog_did(window, tal
     other.write_text("keep me", encoding="utf-8")
     _export_to(monkeypatch, other)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
-    window.export_dialog()
+    window.files.export_dialog()
     assert other.read_text(encoding="utf-8") == "keep me" and "already exists" in asked.texts[0]
     _export_to(monkeypatch, other, browsed=True)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
-    window.export_dialog()
+    window.files.export_dialog()
     assert asked.texts == [] and other.read_text(encoding="utf-8") != "keep me"
     new = tmp_path / "new.txt"
     _export_to(monkeypatch, new)
-    window.export_dialog()
+    window.files.export_dialog()
     assert asked.texts == [] and new.exists()
 
 
@@ -86,7 +86,7 @@ def test_the_file_dialogs_confirm_overwriting(window, talk, monkeypatch, tmp_pat
         calls.append(kwargs.get("options", args[4] if len(args) > 4 else None))
         return str(tmp_path / "chosen.stet"), ""
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save_name)
-    window.save_dialog(ask=True)
+    window.files.save_dialog(ask=True)
     dialog = ExportDialog(window.settings, tmp_path / "x.txt", 0, window)
     dialog._browse()
     assert dialog.confirmed_path == tmp_path / "chosen.stet"
@@ -101,10 +101,10 @@ def test_save_as_asks_when_the_name_changes_after_the_dialog(window, talk, monke
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         lambda *a, **k: (str(tmp_path / "session"), ""))  # .stet is added after
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
-    window.save_dialog(ask=True)
+    window.files.save_dialog(ask=True)
     assert existing.read_text(encoding="utf-8") == "{}" and "already exists" in asked.texts[0]
     asked.answer = QMessageBox.StandardButton.Yes
-    window.save_dialog(ask=True)
+    window.files.save_dialog(ask=True)
     window.saver.wait()  # written on a thread of its own
     assert window.path == existing and not window.dirty
 
@@ -115,7 +115,7 @@ def test_a_read_only_target_gets_a_message_not_an_overwrite(window, talk, monkey
     locked.chmod(0o444)
     _export_to(monkeypatch, locked)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Yes)
-    window.export_dialog()
+    window.files.export_dialog()
     assert locked.read_text(encoding="utf-8") == "read only"
     assert len(asked.texts) == 1 and "read-only" in asked.texts[0]
     with pytest.raises(UserError, match="read-only"):  # scripted: the writer refuses it too
@@ -125,7 +125,7 @@ def test_a_read_only_target_gets_a_message_not_an_overwrite(window, talk, monkey
     before = project.read_bytes()
     window.view.edit_characters(0, 0, "More ")
     asked.texts.clear()
-    window.save_dialog()  # plain Save onto the project, now read-only
+    window.files.save_dialog()  # plain Save onto the project, now read-only
     assert project.read_bytes() == before and window.dirty
     assert len(asked.texts) == 1 and "read-only" in asked.texts[0]
 
@@ -249,11 +249,11 @@ def test_exporting_a_subrip_source_as_offered_keeps_its_cues_and_the_source(wind
         return 1
     monkeypatch.setattr(ExportDialog, "exec", exec_)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
-    window.export_dialog()
+    window.files.export_dialog()
     assert offered == [(tmp_path / "talk-edited.srt", ".srt")]
     assert asked.texts == [] and source.read_text(encoding="utf-8") == SRT  # the source untouched
     written = pysubs2.load(str(tmp_path / "talk-edited.srt"))
     assert [(e.start, e.end, e.plaintext) for e in written] == \
         [(1000, 2500, "the raw words"), (3000, 4250, "of the talk")]
-    window.export_dialog()  # again: the earlier export is there now, and that is asked about
+    window.files.export_dialog()  # again: the earlier export is there now, and that is asked about
     assert len(asked.texts) == 1 and "already exists" in asked.texts[0]

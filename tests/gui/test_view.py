@@ -195,7 +195,7 @@ def test_random_edits_in_short_and_very_long_paragraphs(qtbot, words, marked):
             starts.append(view.token_at(block.position()))
         block = block.next()
     pending = {doc.index_of(s.token_id) for s in doc.pending(kind="break")}
-    soft = {doc.index_of(i) for i in view._soft}
+    soft = {doc.index_of(i) for i in view.soft}
     assert all(doc.is_paragraph_start(i) or i in pending or i in soft for i in starts)
     assert not starts or max(b - a for a, b in zip([0, *starts], [*starts, len(doc)])) <= RUN_ON_LIMIT
 
@@ -250,7 +250,7 @@ def in_step(view: QtTranscriptView, doc: Transcript) -> None:
     view.flush()
     assert view.toPlainText() == view.text_map.text()
     for i in range(len(view.text_map)):
-        assert view.text_map.piece(i) == view._look(i)[:3], i
+        assert view.text_map.piece(i) == view.look(i)[:3], i
 
 
 def test_a_long_text_shows_its_start_at_once_and_the_rest_in_slices(qtbot):
@@ -286,7 +286,7 @@ def test_a_long_text_built_below_the_screen_scrolls_as_one_built_at_once(qtbot):
         qtbot.addWidget(view)
         view.resize(600, 300)
         if not quiet:  # the layout told every change, as for words on screen
-            view._off_screen = lambda *_a, **_k: False
+            view.off_screen = lambda *_a, **_k: False
         view.show()
         assert view.building
         qtbot.waitUntil(lambda v=view: not v.building, timeout=20_000)
@@ -326,7 +326,7 @@ def test_changes_while_a_long_text_is_still_coming(qtbot):
     doc = long_doc(3 * BUILD_AT_ONCE)
     view = QtTranscriptView(doc, Settings())
     qtbot.addWidget(view)
-    view._build_timer.stop()  # this test takes the build a step at a time itself
+    view.build._build_timer.stop()  # this test takes the build a step at a time itself
     changes = 0
     while view.building:
         n, built = len(doc), len(view.text_map)
@@ -345,9 +345,9 @@ def test_changes_while_a_long_text_is_still_coming(qtbot):
         changes += 1
         in_step(view, doc)
         if len(view.text_map) + 500 < len(doc):
-            view._build_step(len(view.text_map) + 500)
+            view.build._build_step(len(view.text_map) + 500)
         else:
-            view._ensure_built()
+            view.build.ensure_built()
     assert changes > 10
     assert shown(view) == expected(doc)
 
@@ -375,7 +375,7 @@ def test_words_off_screen_are_restyled_without_a_repaint(qtbot):
     view.viewport().installEventFilter(paints)
     last = len(doc) - 1
     a, _, b = view.token_range(last)
-    assert view._off_screen(a, b) and not view._off_screen(0, 5)
+    assert view.off_screen(a, b) and not view.off_screen(0, 5)
     qtbot.wait(50)
     Paints.count = 0
     doc.set_suggestions([Suggestion(doc[last].id, Kind.PUNCT, "?", {"?": 0.95, "": 0.05}),

@@ -18,7 +18,7 @@ def test_whisper_segments_are_marked_where_they_begin(qtbot):
     firsts = [c.token_ids[0] for c in doc.metadata.cues]
     assert len(firsts) == 2 and view.cue_ids == set(firsts)
     second = next(i for i, t in enumerate(doc.tokens) if t.id == firsts[1])
-    assert "starts a segment" in view.time_html(second)  # a Whisper segment is no subtitle cue
-    assert "subtitle cue" not in view.time_html(second)
-    assert "starts a" not in view.time_html(second + 1)
+    assert "starts a segment" in view.pointer.time_html(second)  # a Whisper segment is no subtitle cue
+    assert "subtitle cue" not in view.pointer.time_html(second)
+    assert "starts a" not in view.pointer.time_html(second + 1)
     view.repaint()

@@ -30,7 +30,7 @@ def test_open_review_edit_undo_export(restored, qtbot, tmp_path):
     doc = w.transcript
     assert doc.pending(), "the tiny model suggests something"
     assert w.view.shown_text() == layout(doc, ALL).text.replace("\n", "\n\n")
-    assert not w.progress.isVisible() and "suggestions to review" in w.status_label.text()
+    assert not w.restoring.progress.isVisible() and "suggestions to review" in w.status_label.text()
     assert w.panel.list.count() == min(len(doc.pending()), 400)
 
     # review from the keyboard
@@ -87,7 +87,7 @@ def test_accept_all_is_one_undo_step_and_export_gives_back_raw_words(window, qtb
     assert pending > 1000
     with qtbot.waitSignal(window.bulk_finished, timeout=60_000):  # a slice at a time
         window.accept_all(0.0)
-    assert window.last_accepted == pending
+    assert window.review.last_accepted == pending
     assert not doc.pending_to_apply(0.0)
     assert doc.history.undo_text.startswith("Accept all")
     first = window.export(tmp_path / "accepted.txt").read_text(encoding="utf-8")
@@ -241,7 +241,7 @@ def test_dropping_a_file_opens_it(window, qtbot, tmp_path):
     with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
         window.dropEvent(event)
     assert window.transcript.words() == ["dropped", "words", "here"]
-    window.fill_recent()
+    window.files.fill_recent()
     assert str(source.resolve()) in [a.text() for a in window.recent_menu.actions()]
 
 
@@ -277,9 +277,9 @@ def test_hover_tooltip_lists_alternatives(restored):
     w = restored
     s = w.transcript.pending()[0]
     a = w.view.token_range(w.transcript.index_of(s.token_id))[0]
-    found = w.view.suggestions_at(a)
+    found = w.view.pointer.suggestions_at(a)
     assert s in found
-    html = w.view.tooltip_html(found)
+    html = w.view.pointer.tooltip_html(found)
     assert "1." in html and "%" in html
 
 
@@ -321,7 +321,7 @@ def test_opening_another_file_mid_restoration_leaves_nothing_running(window, qtb
     with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
         window.open_path(project)  # its suggestions are there: nothing to restore
     assert window.restoration_status == "skipped"
-    assert gc.isenabled() and not window.progress.isVisible()
+    assert gc.isenabled() and not window.restoring.progress.isVisible()
 
 
 def test_no_two_actions_share_a_shortcut(window):
@@ -394,7 +394,7 @@ def test_status_counts_say_one_suggestion_not_one_suggestions(window):
     window.set_transcript(doc_with_a_held_capital(), restore=False)
     window.transcript.accept(window.transcript[0].id, Kind.PUNCT)
     window.transcript.accept(window.transcript[1].id, Kind.CASE)
-    assert window.reject_all() == 1
+    assert window.review.reject_all() == 1
     assert window.statusBar().currentMessage() == "Rejected 1 suggestion"
 
 

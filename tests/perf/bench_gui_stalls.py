@@ -211,7 +211,7 @@ def main() -> int:
     def caret_in_word(index: int) -> None:
         """The caret at the end of word ``index`` (as a click there puts it), the word in view."""
         written()
-        view.leave_review(announce=False)
+        view.review.leave_review(announce=False)
         view.scroll_to_token(index)
         cursor = view.textCursor()
         cursor.setPosition(view.token_range(index)[1])

@@ -52,9 +52,9 @@ def main() -> int:
             while time.perf_counter() < end:
                 app.processEvents()
                 time.sleep(0.001)
-            window.restoration_status = "done"
+            window.restoring.restoration_status = "done"
             done.append(True)
-        window.view.pasted.disconnect(window._restore_pasted)
+        window.view.pasted.disconnect(window.restoring._restore_pasted)
         window.view.pasted.connect(paste_only)
     pasted: list[int] = []
     window.view.pasted.connect(lambda ids, _merge: pasted.extend(ids))
