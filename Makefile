@@ -64,6 +64,9 @@ $(DIST_STAMP): $(STAMP)
 
 dist: setup $(DIST_STAMP)
 	rm -f dist/stet_*.deb dist/stet-*.tar.gz
+	@# Resemblyzer (the speakers extra) pulls in `typing`, a backport Python 3 never imports and
+	@# PyInstaller refuses to run beside; the bundle leaves that extra out anyway.
+	$(VPY) -m pip uninstall -q -y typing 2>/dev/null || true
 	time $(VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath build/dist \
 		--workpath build/pyinstaller packaging/stet.spec
 	packaging/build-deb.sh build/dist/stet dist "$(VERSION)" "$(HOMEPAGE)" "$(MAINTAINER)"
