@@ -86,7 +86,7 @@ def main() -> int:
     key(Qt.Key.Key_Tab)
     key(Qt.Key.Key_Right)  # the caret moves away: editing again
     shot(window, "editing.png")
-    dialog = window.accept_all_dialog()
+    dialog = window.review.accept_all_dialog()
     dialog.box.setValue(80)
     shot(dialog, "accept-all.png")
     dialog.reject()
