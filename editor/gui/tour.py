@@ -27,7 +27,7 @@ def pages(settings: Settings) -> list[tuple[str, str]]:
     review = settings.review
     example = (f"so how does it work<b style='{high}; font-size:large'>?</b> "
                f"<span style='{medium}'>You</span> sign in at the front table"
-               f"<b style='{low}; font-size:large'>,</b> <span style='text-decoration:underline'>and</span>")
+               f"<b style='{low}; font-size:large'>,</b> and")
     return [
         ("Tinted words and marks are proposals",
          f"<p style='font-size:large'>{example}</p>"

@@ -217,3 +217,26 @@ def test_without_a_local_guide_the_project_page_or_a_message(window, monkeypatch
     assert window.help.open_user_guide() is None
     assert "docs/user-guide.md" in window.statusBar().currentMessage()
     assert len(opened) == 1
+
+
+def test_the_tours_example_draws_plain_words_plain(qapp):
+    """The first page says "Plain text is the text as it stands": its example must not underline a
+    plain word (it once drew "and", after the low comma, with a solid underline the view never draws)."""
+    from PySide6.QtGui import QTextDocument
+
+    from editor.core.settings import Settings
+    from editor.gui.tour import pages
+
+    doc = QTextDocument()
+    doc.setHtml(pages(Settings())[0][1])
+    example = doc.firstBlock()
+    assert "front table" in example.text()
+    it = example.begin()
+    plain = []
+    while not it.atEnd():
+        fragment = it.fragment()
+        fmt = fragment.charFormat()
+        if fmt.background().style().name == "NoBrush" and fragment.text().strip():
+            plain.append((fragment.text(), fmt.fontUnderline()))
+        it += 1
+    assert plain and all(not underlined for _, underlined in plain), plain
