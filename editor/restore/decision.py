@@ -44,7 +44,8 @@ _COMMA_LIKE = [PUNCT_MARKS.index(","), PUNCT_MARKS.index(";")]
 def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray, position_free_lower: float,
                    first_is_start: bool = False, capitalize_sentences: bool = True,
                    unmarked_lower: float | None = None, colon_lower: float | None = None,
-                   comma_capital: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   comma_capital: np.ndarray | None = None,
+                   names_after_no_mark: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The mark after each word and the case of each word, decided together from the distributions
     `punct` (N, 7) and `case` (N, 4) (a word's case already at least as likely capitalised as a
     sentence end before it). Returns (mark index (N,), case index (N,)).
@@ -59,7 +60,9 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
     a comma because the model half-believed a sentence ended there. `unmarked_lower` (default: the
     same) is that threshold for a word after no mark, `colon_lower` after ":" (which often opens a
     quote or a sentence). `comma_capital` (bool (N,), optional): the words that may take a capital
-    right after a , or ; at all (names of the lexicon, "I"); the others stay lowercase there."""
+    right after a , or ; at all (names of the lexicon, "I"); the others stay lowercase there, and
+    with `names_after_no_mark` also after no mark ("the tea By noon": a capital that only a missed
+    sentence end would explain is not proposed without that end)."""
     N = len(punct)
     rows = np.arange(N)
     p_idx = decide_marks(punct, class_scales)
@@ -100,6 +103,8 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
         if comma_capital is not None and N > 1:
             after_comma = np.zeros(N, bool)
             after_comma[1:] = np.isin(p_idx[:-1], _COMMA_LIKE)
+            if names_after_no_mark:
+                after_comma |= unmarked
             mid_ok &= ~after_comma | comma_capital
         cap = starts | mid_ok
     else:

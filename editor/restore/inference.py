@@ -74,6 +74,8 @@ class Restorer:
         self.position_free_lower = float(d.get("position_free_lower", 0.05))  # after , : ;
         self.unmarked_lower = float(d.get("unmarked_lower", 0.5))  # after no mark
         self.colon_lower = float(d.get("colon_lower", 0.5))  # after ":"
+        # after no mark too, only a name (names.json) takes a capital (see decide_jointly)
+        self.names_after_no_mark = bool(d.get("names_after_no_mark", False))
         # how likely the marks and capitals someone wrote are right (suggest.with_author_prior; fitted on
         # the dev talks with simulated author errors); none: the model alone decides
         self.author_prior = {k: float(v) for k, v in d.get("author_prior", {}).items()}
@@ -161,7 +163,7 @@ class Restorer:
         p_idx, c_idx = decide_jointly(punct, case, self.class_scales, self.position_free_lower,
                                       first_is_start=first_is_start, capitalize_sentences=self.capitalize_sentences,
                                       unmarked_lower=self.unmarked_lower, colon_lower=self.colon_lower,
-                                      comma_capital=comma_capital)
+                                      comma_capital=comma_capital, names_after_no_mark=self.names_after_no_mark)
         lex = self.lexicon
         # lower case needs no writing unless an abbreviation takes its period anyway ("e.g.", "vs.")
         if pause is not None:

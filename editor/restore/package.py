@@ -154,8 +154,9 @@ def validate_settings(config: dict[str, Any], vocab: dict[str, Any], lexicon: di
     _scales(decision, "case_scales", CASE_CLASSES, where)
     if "none_scale" in decision:
         _number(decision["none_scale"], f"{where}: decision.none_scale", 0.0, 1000.0)
-    if not isinstance(decision.get("capitalize_sentences", True), bool):
-        raise ModelError(f"{where}: decision.capitalize_sentences must be true or false")
+    for key in ("capitalize_sentences", "names_after_no_mark"):
+        if not isinstance(decision.get(key, True), bool):
+            raise ModelError(f"{where}: decision.{key} must be true or false")
     if "paragraph_end_odds" in decision:
         _number(decision["paragraph_end_odds"], f"{where}: decision.paragraph_end_odds", 0.0, 1e6,
                 above=True)
