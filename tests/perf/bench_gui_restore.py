@@ -4,7 +4,7 @@ A QTimer ticks every 5 ms on the UI thread; the longest gap between ticks while 
 runs is the worst stall a person would feel. Also times opening a 100,000-word document and
 scrolling through it. Prints medians over several runs; asserts nothing (timings vary by machine).
 
-    .venv/bin/python tests/perf/bench_gui_restore.py                 # tiny random model
+    .venv/bin/python tests/perf/bench_gui_restore.py                 # the shipped model
     .venv/bin/python tests/perf/bench_gui_restore.py --model resources/models/stet-en-bilstm-crf
 """
 
@@ -23,7 +23,7 @@ from gui_bench import Heartbeat, bench_window, raw_transcript  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", help="model directory (default: a tiny random one)")
+    parser.add_argument("--model", help="model directory (default: the shipped one; tiny: a tiny random one)")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--words", type=int, default=12_000)
     parser.add_argument("--paragraph", type=int, default=150, help="words per paragraph (0: one)")

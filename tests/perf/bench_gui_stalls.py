@@ -10,8 +10,13 @@ A QTimer ticks every 5 ms on the UI thread; each step is started from the event 
 longest gap between ticks until it has settled (its work in the background included) is its
 stall. Medians (and worst) over --runs runs. Asserts nothing: timings vary by machine and load.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python tests/perf/bench_gui_stalls.py          # tiny model
-    .venv/bin/python tests/perf/bench_gui_stalls.py --model resources/models/stet-en-bilstm-crf
+By default each run is a fresh window in a fresh process (as a person's first file after starting
+Stet), restoring with the shipped model: its first restoration imports torch and loads the model,
+and "restore" includes that. ``--warm`` instead restores a short text first (the model loaded) and
+takes every run in that one window: a window's later restorations.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tests/perf/bench_gui_stalls.py --steps bulk
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tests/perf/bench_gui_stalls.py --warm --model tiny
     xvfb-run -a .venv/bin/python tests/perf/bench_gui_stalls.py   # under a real X server
 
 --gc-log also lists every full (generation 2) garbage collection: per step, how many, how long, on
@@ -21,7 +26,9 @@ which thread (a pass holds the GIL: one on a worker stalls the UI thread all the
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import statistics
 import sys
 import time
@@ -34,7 +41,7 @@ from gui_bench import GapSampler, GcLog, Heartbeat, bench_window, raw_transcript
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", help="model directory (default: a tiny random one)")
+    parser.add_argument("--model", help="model directory (default: the shipped one; tiny: a tiny random one)")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--words", type=int, default=100_000)
     parser.add_argument("--paragraph", type=int, default=150, help="words per paragraph (0: one)")
@@ -47,7 +54,13 @@ def main() -> int:
                         help="with each run's restoring stall, the CPU each other thread ran in that gap")
     parser.add_argument("--profile-gaps", action="store_true",
                         help="sample the UI thread's stack and print what it ran in each step's longest gap")
+    parser.add_argument("--warm", action="store_true",
+                        help="restore a short text first and take every run in that window (default: "
+                             "each run a fresh window, its first restoration loading the model)")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a fresh window's run
     args = parser.parse_args()
+    if not args.warm and not args.one:
+        return fresh_windows(args)
 
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtTest import QTest
@@ -285,7 +298,8 @@ def main() -> int:
         return stall_of(lambda: window.save(tmp / f"saved-{run}.stet"), settle_s=0.8, bulk=False,
                         done=getattr(window, "project_saved", None))
 
-    open_and_restore(raw_transcript(tmp / "warm.txt", 300, args.paragraph))  # load the model
+    if args.warm:
+        open_and_restore(raw_transcript(tmp / "warm.txt", 300, args.paragraph))  # load the model
     source = raw_transcript(tmp / "long.txt", args.words, args.paragraph)
     bulk = args.steps in ("all", "bulk")
     everyday = args.steps in ("all", "everyday")
@@ -295,7 +309,7 @@ def main() -> int:
         rows.setdefault(key, []).append(value[:3] if key in ("open", "restore", "after restoring")
                                         else value[:2])
 
-    for run in range(args.runs):
+    for run in range(1 if args.one else args.runs):
         load = os.getloadavg()[0]
         gclog.step = "open + restore"
         o_wall, o_cpu, o_queue, r_wall, r_cpu, r_queue = open_and_restore(source)
@@ -359,10 +373,48 @@ def main() -> int:
         print(f"run {run + 1} (load {load:.1f}, {pending:,} suggestions), longest stall/UI CPU "
               f"ms: " + ", ".join(said), flush=True)
         settle(0.2)
+    if args.one:  # to the process that started this one (fresh_windows)
+        print("ROWS " + json.dumps({"model": model, "rows": rows}), flush=True)
+    else:
+        summary(args, model, rows)
+    if args.gc_log:
+        gclog.uninstall()
+        print(gclog.report())
+    window.close()
+    return 0
+
+
+def fresh_windows(args: argparse.Namespace) -> int:
+    """Each run in a process of its own (``--one``): a fresh window, its first restoration loading
+    the model; the rows of all runs summed up here."""
+    rows: dict[str, list] = {}
+    model = "?"
+    argv = [a for a in sys.argv[1:]]
+    for run in range(args.runs):
+        child = subprocess.run([sys.executable, str(Path(__file__).resolve()), *argv, "--one"],
+                               stdout=subprocess.PIPE, text=True, check=False)
+        for line in child.stdout.splitlines():
+            if line.startswith("ROWS "):
+                found = json.loads(line[5:])
+                model = found["model"]
+                for key, values in found["rows"].items():
+                    rows.setdefault(key, []).extend(values)
+            else:
+                print(line.replace("run 1 ", f"window {run + 1} ", 1), flush=True)
+        if child.returncode:
+            print(f"window {run + 1} failed (exit status {child.returncode})", file=sys.stderr)
+            return child.returncode
+    summary(args, model, rows)
+    return 0
+
+
+def summary(args: argparse.Namespace, model: str, rows: dict[str, list]) -> None:
+    """The table: per step, the median (and worst) longest stall and UI-thread CPU."""
     platform = os.environ.get("QT_QPA_PLATFORM") or "xcb"
     print(time.strftime("%H:%M UTC", time.gmtime()), end=", ")
     print(f"{args.words:,} words, {args.paragraph or 'one'} per paragraph, model "
-          f"{Path(model).name}, {platform}, load average {os.getloadavg()[0]:.1f} at the end: "
+          f"{Path(model).name}, {platform}, {'one warm window' if args.warm else 'fresh windows'}, "
+          f"load average {os.getloadavg()[0]:.1f} at the end: "
           f"longest UI stall, median of {args.runs} (worst); then the UI thread's own CPU time "
           f"in the longest gap (what is left of it without waiting for a core); for opening and "
           f"restoring also the time it waited for a core in it (the rest it was blocked: on the GIL)")
@@ -371,11 +423,6 @@ def main() -> int:
         print(f"  {key:<16} {statistics.median(wall):6.0f} ms ({max(wall):.0f})   CPU "
               f"{statistics.median(cpu):5.0f} ms ({max(cpu):.0f})" + (
                   f"   core {statistics.median(v[2] for v in values):4.0f} ms" if len(values[0]) > 2 else ""))
-    if args.gc_log:
-        gclog.uninstall()
-        print(gclog.report())
-    window.close()
-    return 0
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ def main() -> int:
 
     from PySide6.QtCore import QEventLoop
 
-    app, window, tmp, _model = bench_window(None, prefix="stet-memory-")
+    app, window, tmp, _model = bench_window("tiny", prefix="stet-memory-")
 
     def settle(seconds: float) -> None:
         end = time.perf_counter() + seconds

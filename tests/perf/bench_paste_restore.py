@@ -21,7 +21,7 @@ from gui_bench import Heartbeat, bench_window, raw_transcript  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", help="model directory (default: a tiny random one)")
+    parser.add_argument("--model", help="model directory (default: the shipped one; tiny: a tiny random one)")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--words", type=int, default=5_000, help="words of the transcript")
     parser.add_argument("--paste", type=int, nargs="+", default=[200, 2_000], help="words pasted")

@@ -103,7 +103,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--format", choices=[f for f in FORMATS if f != "stet"], action="append",
                         help="the format to open (again for more; default: txt, srt, vosk)")
-    parser.add_argument("--model", help="model directory (default: a tiny random one)")
+    parser.add_argument("--model", help="model directory (default: the shipped one; tiny: a tiny random one)")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--words", type=int, default=100_000)
     parser.add_argument("--paragraph", type=int, default=150, help="words per paragraph (0: one)")

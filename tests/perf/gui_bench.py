@@ -1,5 +1,6 @@
-"""What the GUI benchmarks share: a tiny random model, a raw transcript of N words, a heartbeat
-that measures the event loop's gaps, and the editor window set up as `stet` sets it up."""
+"""What the GUI benchmarks share: the shipped model (or a tiny random one: ``--model tiny``), a raw
+transcript of N words, a heartbeat that measures the event loop's gaps, and the editor window set
+up as `stet` sets it up."""
 
 from __future__ import annotations
 
@@ -209,9 +210,10 @@ class GcLog:
 
 
 def bench_window(model: str | None, device: str = "cpu", prefix: str = "stet-bench-"):
-    """(app, window, scratch folder, model path): a shown 1200x800 editor window with the process
+    """(app, window, scratch folder, model name): a shown 1200x800 editor window with the process
     configured as `stet` does (threads; the PySide6 workaround on 3.11), its data kept in a scratch
-    folder, restoring with ``model`` (default: a tiny random one)."""
+    folder, restoring with ``model`` (a model directory; None: the shipped one, as a person's
+    window does; "tiny": a tiny random one, for the window's own costs without the model's)."""
     from editor.core.process import configure_process
     from editor.core.settings import Settings
     from editor.gui import MainWindow, application
@@ -220,14 +222,23 @@ def bench_window(model: str | None, device: str = "cpu", prefix: str = "stet-ben
     app = application()
     tmp = Path(tempfile.mkdtemp(prefix=prefix))
     os.environ["XDG_DATA_HOME"] = str(tmp / "data")
-    model = model or str(tiny_model(tmp))
+    if model == "tiny":
+        model = str(tiny_model(tmp))
     settings = Settings()
-    settings.set("engine.restore_model", model)
+    settings.set("engine.restore_model", model or "")
     settings.set("engine.device", device)
     window = MainWindow(settings, interactive=False)
     window.resize(1200, 800)
     window.show()
-    return app, window, tmp, model
+    return app, window, tmp, model or shipped_model_name()
+
+
+def shipped_model_name() -> str:
+    """The shipped model's directory name (what a window restores with by default)."""
+    from editor.core.paths import resource_path
+
+    found = sorted(p.name for p in resource_path("models").iterdir() if (p / "config.json").is_file())
+    return "shipped " + "/".join(found)
 
 
 #: What ``transcript_file`` writes, by the name the benchmarks take (--format).
