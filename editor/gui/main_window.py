@@ -49,7 +49,7 @@ from editor.gui.learning import LearnedDialog, LearningController
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
 from editor.gui.recovery import Autosaver
-from editor.gui.restoration import RestorationController
+from editor.gui.restoration import RestorationController, Restorers
 from editor.gui.saving import ProjectSaver
 from editor.gui.session import Session
 from editor.gui.transcription import TranscriptionController
@@ -186,7 +186,9 @@ class MainWindow(QMainWindow):
 
     def _build_controllers(self) -> None:
         session, settings = self.session, self.settings
-        self.restoration = RestorationController(self, turns=self.turns)
+        # in the window's process, passes and the model run in a worker process (restoration.Restorers)
+        self.restoration = RestorationController(
+            self, turns=self.turns, restorers=Restorers(in_worker=process.configured_for_gui()))
         self.restoration.after_slice = self.view.flush
         self.learning = LearningController(settings, self)
         self.learning.message.connect(self.show_status)
@@ -585,6 +587,7 @@ class MainWindow(QMainWindow):
             return
         self.saver.close()
         self.restoration.cancel(quiet=True)
+        self.restoration.restorers.close()
         self.transcription.cancel(quiet=True)
         process.release_collections()  # a cancelled pass does not end the hold itself
         self.turns.stop()  # a write waited for below goes on at full speed

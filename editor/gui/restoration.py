@@ -13,22 +13,26 @@ nor a proposal that repeats their own choice elsewhere ("from your choice").
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from editor.core.document import Suggestion, Transcript
 from editor.gui.background import BackgroundOp
 from editor.gui.turns import WindowTurns
-from editor.restore.pipeline import WORDS_AROUND, PassSettings, PassSource, RestoredRegion, run_pass
+from editor.restore.pipeline import WORDS_AROUND, PassOutcome, PassSettings, PassSource, RestoredRegion, run_pass
 
 if TYPE_CHECKING:
     from editor.restore.inference import Restorer
+    from editor.restore.pass_process import PassProcess
+
+log = logging.getLogger(__name__)
 
 _SLICE_SECONDS = 0.006  # UI time to spend on results per slice (suggestions, undo record, redraw)
 # Between slices the event loop paints and takes input. A slice waits the short gap while the
@@ -43,15 +47,30 @@ _LATE_SECONDS = 0.003  # a timer this late means the loop had other work in the 
 
 class Restorers:
     """The restorers a window has loaded: one per model directory (None: the shipped one) and
-    device, loaded once, shared by its restorations and its learning."""
+    device, loaded once, shared by its restorations and its learning.
 
-    def __init__(self) -> None:
+    ``in_worker``: passes run in a worker process (editor.restore.pass_process), where the model
+    is loaded too, so that neither loading it (importing torch) nor a pass's Python holds the
+    interpreter the window's thread needs. Where the worker cannot start, passes run on the
+    calling thread (a pool thread) as they do without it. Learning loads its restorer here."""
+
+    def __init__(self, *, in_worker: bool = False) -> None:
         self._loaded: dict[tuple[str, str], Restorer] = {}
         self._lock = threading.Lock()
+        self._worker: PassProcess | None = None
+        if in_worker:
+            from editor.core.process import configured_threads
+            from editor.restore.pass_process import PassProcess
+
+            self._worker = PassProcess(threads=configured_threads())
+
+    @property
+    def in_worker(self) -> bool:
+        return self._worker is not None
 
     def get(self, model: str | None, device: str) -> Restorer:
-        """The restorer, loaded if it is not yet. Runs on a worker thread: this is where torch
-        gets imported."""
+        """The restorer, loaded in this process if it is not yet. Runs on a worker thread: this is
+        where torch gets imported."""
         key = (model or "", device)
         with self._lock:
             found = self._loaded.get(key)
@@ -62,6 +81,51 @@ class Restorers:
 
                 found = self._loaded[key] = Restorer.load(model or None, device=device)
             return found
+
+    def preload(self, model: str | None, device: str) -> object:
+        """Load the model where passes run (a background thread's warm-up); returns what
+        ``run_pass`` reports as loaded."""
+        worker = self._worker
+        if worker is not None:
+            try:
+                return worker.load(model, device)
+            except _unavailable() as err:
+                self._give_up_worker(err)
+        return self.get(model, device)
+
+    def run_pass(self, model: str | None, device: str, source: PassSource, settings: PassSettings, *,
+                 on_loaded: Callable[[object], None], **kwargs: Any) -> PassOutcome:
+        """`editor.restore.pipeline.run_pass` with ``model``, in the worker process or on this
+        thread; ``on_loaded`` gets the restorer (or the worker's word that it has it) first, and
+        ``kwargs`` go to run_pass (``pause``: the window's turn, between regions)."""
+        worker = self._worker
+        if worker is not None:
+            try:
+                return worker.run_pass(model, device, source, settings, on_loaded=on_loaded, **kwargs)
+            except _unavailable() as err:
+                if kwargs.get("cancel") is not None and kwargs["cancel"].is_set():
+                    raise  # (closed under a pass: the window is going)
+                self._give_up_worker(err)
+        restorer = self.get(model, device)
+        on_loaded(restorer)
+        return run_pass(restorer, source, settings, **kwargs)
+
+    def _give_up_worker(self, err: BaseException) -> None:
+        log.warning("restoring in the window's process: %s", err)
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.close()
+
+    def close(self) -> None:
+        """Stop the worker process, if any (the window closes)."""
+        if self._worker is not None:
+            self._worker.close()
+
+
+def _unavailable() -> type[BaseException]:
+    from editor.restore.pass_process import WorkerStopped
+
+    return WorkerStopped
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +181,7 @@ class RestorationController(QObject):
         self._asked: set[int] = set()  # words pasted while such a pass ran: restored after it
         self._merge_id: object | None = None  # the undo step the running pass joins (a paste's)
         self.transcript: Transcript | None = None
-        self.restorer = None
+        self.restorer: object | None = None  # the restorer loaded (or the worker's word that it is)
         self.error: str | None = None
         self.any_language = False
         self.keep_author: bool | None = None  # propose no removal or replacement (None: so for authored text)
@@ -150,7 +214,7 @@ class RestorationController(QObject):
     def load_in_background(self) -> None:
         """Warm the model up (imports torch) without waiting for a document."""
         model, device, restorers = self.model, self.device, self.restorers
-        BackgroundOp(self, lambda report: restorers.get(model, device)) \
+        BackgroundOp(self, lambda report: restorers.preload(model, device)) \
             .success(self._loaded).failure(lambda err: None).run()
 
     def _loaded(self, restorer) -> None:
@@ -219,14 +283,12 @@ class RestorationController(QObject):
 
         def work(report) -> PassResult:
             began = time.perf_counter()
-            restorer = restorers.get(model, device)
-            report(restorer)
             # the worker's Python gives the window's turns the interpreter (WindowTurns.give_way):
             # beside it, a turn of 6-8 ms of the window's own work took 40-60 ms
-            outcome = run_pass(restorer, source, settings, cancel=cancel, pause=give_way,
-                               priority=priority, only=found,
-                               on_region=lambda region: report(Region(pass_id, region)),
-                               on_note=lambda text: report(Note(pass_id, text)))
+            outcome = restorers.run_pass(model, device, source, settings, on_loaded=report, cancel=cancel,
+                                         pause=give_way, priority=priority, only=found,
+                                         on_region=lambda region: report(Region(pass_id, region)),
+                                         on_note=lambda text: report(Note(pass_id, text)))
             return PassResult(pass_id, outcome.model_name, outcome.words, time.perf_counter() - began)
 
         BackgroundOp(self, work).progress(self._received).success(self._worker_succeeded) \

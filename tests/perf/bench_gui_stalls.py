@@ -57,6 +57,9 @@ def main() -> int:
     parser.add_argument("--warm", action="store_true",
                         help="restore a short text first and take every run in that window (default: "
                              "each run a fresh window, its first restoration loading the model)")
+    parser.add_argument("--passes-in", choices=("process", "thread"), default="process",
+                        help="where the model loads and passes run: the window's worker process (as "
+                             "Stet does), or a pool thread of the window's process (as it did before)")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a fresh window's run
     args = parser.parse_args()
     if not args.warm and not args.one:
@@ -70,6 +73,11 @@ def main() -> int:
     from editor.core.document import Kind, State
 
     app, window, tmp, model = bench_window(args.model, args.device, prefix="stet-stalls-")
+    if args.passes_in == "thread" and getattr(window.restoration.restorers, "in_worker", False):
+        from editor.gui.restoration import Restorers
+
+        window.restoration.restorers.close()
+        window.restoration.restorers = Restorers(in_worker=False)
     gclog = GcLog()
     if args.gc_log:
         gclog.install()
@@ -414,6 +422,7 @@ def summary(args: argparse.Namespace, model: str, rows: dict[str, list]) -> None
     print(time.strftime("%H:%M UTC", time.gmtime()), end=", ")
     print(f"{args.words:,} words, {args.paragraph or 'one'} per paragraph, model "
           f"{Path(model).name}, {platform}, {'one warm window' if args.warm else 'fresh windows'}, "
+          f"passes in a {args.passes_in}, "
           f"load average {os.getloadavg()[0]:.1f} at the end: "
           f"longest UI stall, median of {args.runs} (worst); then the UI thread's own CPU time "
           f"in the longest gap (what is left of it without waiting for a core); for opening and "
