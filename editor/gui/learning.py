@@ -26,6 +26,9 @@ from editor.core.learning import user_forms
 from editor.core.lexicon import UserLexicon, check_forms
 from editor.core.settings import Settings
 from editor.gui.background import BackgroundOp
+# with the window, not at the first file shown: it brings numpy, whose import there held the
+# window's thread ~100 ms (tests/perf/bench_gui_stalls.py, a fresh window)
+from editor.restore.learned import LEARNING, list_profiles, reset_learned, suggestions_snapshot
 
 if TYPE_CHECKING:
     from editor.restore.inference import Restorer
@@ -77,8 +80,6 @@ class LearningController(QObject):
 
     def watch(self, transcript: Transcript) -> None:
         """``transcript`` is the window's now: what it taught before is read from its project."""
-        from editor.restore.learned import LEARNING
-
         stored = transcript.metadata.extra.get(LEARNING)
         learned = stored.get("learned") if isinstance(stored, dict) else None
         self._doc, self._learned_digest = transcript, learned if isinstance(learned, str) else None
@@ -96,7 +97,6 @@ class LearningController(QObject):
         from. Call on the UI thread; what it returns runs where the save is written, with the
         forms and the suggestions written."""
         from editor.core.document import State
-        from editor.restore.learned import LEARNING
 
         known = self._learned_digest if transcript is self._doc else None
         unchanged = self._unchanged(transcript)
@@ -119,7 +119,6 @@ class LearningController(QObject):
         revision = transcript.revision if revision is None else revision
         if not self.settings.review.learn_from_reviews or self._unchanged(transcript, revision):
             return None
-        from editor.restore.learned import suggestions_snapshot
 
         forms = user_forms(transcript) if forms is None else forms
         if tokens is None or suggestions is None:  # copies for the worker
@@ -263,7 +262,6 @@ class LearnedDialog(QDialog):
             self.list.addItem(form)
         self.remove_button.setEnabled(len(self.lexicon) > 0)
         self.export_button.setEnabled(len(self.lexicon) > 0)
-        from editor.restore.learned import list_profiles
 
         self.profiles.clear()
         current = self.chosen_profile or self.own_profile
@@ -325,7 +323,6 @@ class LearnedDialog(QDialog):
             self.reset()
 
     def reset(self) -> None:
-        from editor.restore.learned import reset_learned
 
         reset_learned()
         self.lexicon.clear()

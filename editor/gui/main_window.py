@@ -64,6 +64,7 @@ from editor.gui.window_menus import add_action, build_menus, confident_text
 from editor.gui.window_restoring import RestorationCommands
 from editor.gui.window_review import BULK_AT_ONCE, ReviewCommands
 from editor.gui.modal import run_modal
+from editor.restore.learned import CHOSEN, profile_key
 
 
 #: Words whose characters are looked at for a script no font here has (see ``_check_fonts``).
@@ -477,8 +478,6 @@ class MainWindow(QMainWindow):
 
     # -- settings ----------------------------------------------------------------------------------
     def learned_dialog(self) -> LearnedDialog:
-        from editor.restore.learned import CHOSEN, profile_key
-
         doc = self.transcript
         own = profile_key(doc.metadata.language, {t.speaker for t in doc.tokens}) if len(doc) else None
         chosen = doc.metadata.extra.get(CHOSEN)
@@ -495,8 +494,6 @@ class MainWindow(QMainWindow):
     def choose_profile(self, key: str | None) -> None:
         """Use the learned profile ``key`` for the open document (None: its own language and
         speakers'), kept in the document so that its restorations use it."""
-        from editor.restore.learned import CHOSEN
-
         extra = dict(self.transcript.metadata.extra)
         if extra.get(CHOSEN) == key:
             return

@@ -20,6 +20,7 @@ from editor.core.document import Kind, Transcript
 from editor.gui import hotkeys
 from editor.gui.status_bar import StatusLabel
 from editor.gui.window_review import BULK_AT_ONCE
+from editor.restore.suggest import authored, removes_authors
 
 if TYPE_CHECKING:
     from editor.core.settings import Settings
@@ -179,8 +180,6 @@ class RestorationCommands(QObject):
         self._host.status_label.setToolTip("")
         self._host.panel.show_notice(None)
         self._status_note = ""
-        from editor.restore.suggest import authored
-
         self._authored = any(authored(doc.tokens))
         self._keep_author = self._host.restoration.keep_author = None
         action = getattr(self._host, "keep_author_action", None)  # (made with the menus)
@@ -261,7 +260,6 @@ class RestorationCommands(QObject):
         doc = self._host.transcript
         if on:
             from editor.core.document import State
-            from editor.restore.suggest import removes_authors
 
             keys = [s.key for s in doc.iter_suggestions()
                     if s.state == State.PENDING and s.source == "model"

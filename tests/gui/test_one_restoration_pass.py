@@ -58,14 +58,28 @@ def shipped(settings):
 
 
 @pytest.fixture
-def window(qtbot, shipped):
+def window(qtbot, shipped, request):
+    """The window; with the parameter "worker process", its passes run in the worker process the
+    window's own process uses (editor.restore.pass_process), else on a pool thread."""
     from editor.gui import MainWindow
+    from editor.gui.restoration import Restorers
 
     w = MainWindow(shipped, interactive=False)
+    if getattr(request, "param", "thread") == "worker process":
+        restorers = w.restoration.restorers = Restorers(in_worker=True)
+
+        def still_in_worker() -> None:  # (not fallen back to a thread)
+            assert restorers.in_worker
+            restorers.close()
+
+        request.addfinalizer(still_in_worker)
     qtbot.addWidget(w)
     w.resize(1000, 700)
     w.show()
     return w
+
+
+WHERE = pytest.mark.parametrize("window", ["thread", "worker process"], indirect=True)
 
 
 def in_window(window, qtbot, path: Path) -> tuple[str, list, list[str]]:
@@ -83,6 +97,7 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
+@WHERE
 @pytest.mark.parametrize("text", [RAW, WRITTEN], ids=["raw", "written"])
 def test_the_window_the_command_and_a_batch_give_the_same_suggestions(window, qtbot, tmp_path, capsys, text):
     from editor.core.lexicon import UserLexicon
@@ -143,6 +158,7 @@ def test_keeping_the_authors_punctuation_is_alike_in_all_three(window, qtbot, tm
         assert by_cli and not removals(path, by_cli)
 
 
+@WHERE
 def test_the_sample_talk_is_restored_alike_in_all_three(window, qtbot, tmp_path, capsys):
     """310 words in paragraphs: several regions, the window's first the ones shown."""
     from editor.core.paths import resource_path
@@ -155,6 +171,7 @@ def test_the_sample_talk_is_restored_alike_in_all_three(window, qtbot, tmp_path,
     assert len(by_cli) > 50 and by_window == by_cli == by_batch
 
 
+@WHERE
 @pytest.mark.parametrize("broken", ["lexicon", "profile"])
 def test_an_adaptation_that_cannot_be_applied_is_said_in_one_line_and_left_out_alike(
         window, qtbot, tmp_path, capsys, broken):
@@ -188,6 +205,7 @@ def test_an_adaptation_that_cannot_be_applied_is_said_in_one_line_and_left_out_a
         assert "DaNa" in {s[2] for s in by_cli}
 
 
+@WHERE
 def test_a_text_in_another_language_is_refused_alike_until_asked(window, qtbot, tmp_path, capsys):
     path = write(tmp_path, "interview.txt", GERMAN)
     code, by_cli, err = cli(path, tmp_path, capsys)
