@@ -52,7 +52,8 @@ class Restorers:
     ``in_worker``: passes run in a worker process (editor.restore.pass_process), where the model
     is loaded too, so that neither loading it (importing torch) nor a pass's Python holds the
     interpreter the window's thread needs. Where the worker cannot start, passes run on the
-    calling thread (a pool thread) as they do without it. Learning loads its restorer here."""
+    calling thread (a pool thread) as they do without it; a worker that stops during a pass fails
+    that pass, and the next one starts another. Learning loads its restorer here."""
 
     def __init__(self, *, in_worker: bool = False) -> None:
         self._loaded: dict[tuple[str, str], Restorer] = {}
@@ -103,8 +104,6 @@ class Restorers:
             try:
                 return worker.run_pass(model, device, source, settings, on_loaded=on_loaded, **kwargs)
             except _unavailable() as err:
-                if kwargs.get("cancel") is not None and kwargs["cancel"].is_set():
-                    raise  # (closed under a pass: the window is going)
                 self._give_up_worker(err)
         restorer = self.get(model, device)
         on_loaded(restorer)
@@ -123,9 +122,9 @@ class Restorers:
 
 
 def _unavailable() -> type[BaseException]:
-    from editor.restore.pass_process import WorkerStopped
+    from editor.restore.pass_process import WorkerUnavailable
 
-    return WorkerStopped
+    return WorkerUnavailable
 
 
 @dataclass(frozen=True, slots=True)

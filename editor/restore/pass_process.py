@@ -47,7 +47,11 @@ _FAILURES: dict[str, type[Exception]] = {
 
 
 class WorkerStopped(RuntimeError):
-    """The worker process could not start, or stopped during a pass."""
+    """The worker process stopped during a pass (or was closed)."""
+
+
+class WorkerUnavailable(WorkerStopped):
+    """The worker process could not start."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +218,7 @@ class PassProcess:
         except (OSError, RuntimeError) as err:
             parent.close()
             child.close()
-            raise WorkerStopped(f"the restoration worker could not start: {err}") from err
+            raise WorkerUnavailable(f"the restoration worker could not start: {err}") from err
         child.close()  # so that the parent's reads see EOF once the worker is gone
         self._process, self._conn = process, parent
         return parent

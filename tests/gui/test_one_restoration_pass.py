@@ -233,3 +233,23 @@ def test_an_empty_text_is_refused_alike(window, qtbot, tmp_path, capsys):
     assert code == 1 and by_cli is None and err.count("\n") == 1 and "empty.txt: " in err and "no words" in err
     with pytest.raises(UserError, match="empty.txt: .*no words"):
         batch(path, tmp_path, PassSettings())
+
+
+def test_a_worker_that_cannot_start_leaves_the_passes_to_a_thread(window, qtbot, tmp_path, monkeypatch):
+    """Where no process can be started, the window restores as it did without one, alike."""
+    import multiprocessing.context
+
+    from editor.gui.restoration import Restorers
+
+    path = write(tmp_path, "talk.txt", RAW)
+    window.settings.set("review.use_learned", False)
+    _, on_thread, _ = in_window(window, qtbot, path)
+
+    def refused(self):
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", refused)
+    restorers = window.restoration.restorers = Restorers(in_worker=True)
+    status, by_window, notes = in_window(window, qtbot, path)
+    assert status == "done" and by_window == on_thread and len(on_thread) > 10 and not notes
+    assert not restorers.in_worker
