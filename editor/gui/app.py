@@ -52,8 +52,8 @@ def begin(window: MainWindow, file: str | None) -> None:
     elif file:
         window.open_reporting(file)
     if not file or restored:
-        # Import torch and load the model while the person picks a file: the import holds the
-        # interpreter for a moment (a one-time hitch of a few hundred ms), better now than later.
+        # Start the restoration worker and load the model there while the person picks a file
+        # (editor.restore.pass_process): the first file is then restored without that wait.
         QTimer.singleShot(500, window, window.restoring.preload_restorer)
     window.help.first_start()
 
