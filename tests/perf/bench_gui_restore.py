@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui_bench import Heartbeat, bench_window, raw_transcript  # noqa: E402
+from gui_bench import Heartbeat, bench_window, model_name, raw_transcript  # noqa: E402
 
 
 def main() -> int:
@@ -56,7 +56,7 @@ def main() -> int:
         totals.append(total)
         print(f"run {run + 1}: longest stall {stall * 1000:.1f} ms, pass {total:.2f} s, "
               f"{len(window.transcript.pending())} suggestions", flush=True)
-    print(f"{args.words} words, model {Path(model).name}: median longest stall "
+    print(f"{args.words} words, model {model_name(model)}: median longest stall "
           f"{statistics.median(stalls):.1f} ms (max {max(stalls):.1f}), median pass "
           f"{statistics.median(totals):.2f} s")
 

@@ -36,7 +36,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui_bench import GapSampler, GcLog, Heartbeat, bench_window, raw_transcript, thread_label  # noqa: E402
+from gui_bench import (GapSampler, GcLog, Heartbeat, bench_window, model_name, raw_transcript,  # noqa: E402
+                       thread_label)
 
 
 def main() -> int:
@@ -421,7 +422,7 @@ def summary(args: argparse.Namespace, model: str, rows: dict[str, list]) -> None
     platform = os.environ.get("QT_QPA_PLATFORM") or "xcb"
     print(time.strftime("%H:%M UTC", time.gmtime()), end=", ")
     print(f"{args.words:,} words, {args.paragraph or 'one'} per paragraph, model "
-          f"{Path(model).name}, {platform}, {'one warm window' if args.warm else 'fresh windows'}, "
+          f"{model_name(model)}, {platform}, {'one warm window' if args.warm else 'fresh windows'}, "
           f"passes in a {args.passes_in}, "
           f"load average {os.getloadavg()[0]:.1f} at the end: "
           f"longest UI stall, median of {args.runs} (worst); then the UI thread's own CPU time "

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui_bench import FORMATS, Heartbeat, bench_window, raw_transcript, transcript_file  # noqa: E402
+from gui_bench import FORMATS, Heartbeat, bench_window, model_name, raw_transcript, transcript_file  # noqa: E402
 
 
 def main() -> int:
@@ -107,7 +107,7 @@ def main() -> int:
             app.processEvents()
     platform = os.environ.get("QT_QPA_PLATFORM") or "xcb"
     print(f"{args.words:,} words, {args.paragraph or 'one'} per paragraph, model "
-          f"{Path(model).name}, {platform}, load average {os.getloadavg()[0]:.1f} at the end: "
+          f"{model_name(model)}, {platform}, load average {os.getloadavg()[0]:.1f} at the end: "
           f"longest UI stall, median of {args.runs} (worst); the UI thread's own CPU time in the "
           f"longest gap; the time it waited for a core in it")
     for fmt, (opening, restoring) in results.items():

@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui_bench import FORMATS, bench_window, raw_transcript, transcript_file  # noqa: E402
+from gui_bench import FORMATS, bench_window, model_name, raw_transcript, transcript_file  # noqa: E402
 
 
 class Stamps:
@@ -123,6 +123,12 @@ def main() -> int:
 
     instrument()
     app, window, tmp, model = bench_window(args.model, args.device, prefix="stet-rtime-")
+    from editor.gui.restoration import Restorers
+
+    # passes on a pool thread of this process, where the model's input is caught (LAST_INPUT);
+    # the window runs them in its worker process (bench_gui_stalls.py measures that)
+    window.restoration.restorers.close()
+    window.restoration.restorers = Restorers(in_worker=False)
     dispatcher = QAbstractEventDispatcher.instance()
 
     def count_awake() -> None:
@@ -195,7 +201,7 @@ def main() -> int:
             app.processEvents()
     alone: list[float] = []
     if not args.no_model_alone:  # the model alone on the same words, as `stet restore` runs it
-        restorer = window.restoration.restorers.get(model, args.device)
+        restorer = window.restoration.restorers.get(None if model == "shipped" else model, args.device)
         words, kwargs = LAST_INPUT["args"][0], {k: v for k, v in LAST_INPUT["kwargs"].items()
                                                 if k in ("paragraph_starts",)}
         for _ in range(args.runs):
@@ -203,7 +209,7 @@ def main() -> int:
             restorer.restore(words, **kwargs)
             alone.append(time.perf_counter() - t)
     platform = os.environ.get("QT_QPA_PLATFORM") or "xcb"
-    print(f"\n{args.words:,} words, {args.paragraph or 'one'} per paragraph, model {Path(model).name}, "
+    print(f"\n{args.words:,} words, {args.paragraph or 'one'} per paragraph, model {model_name(model)}, "
           f"{platform}, {os.cpu_count()} cores; medians of {args.runs} (load average "
           f"{os.getloadavg()[0]:.1f} at the end)")
     print(f"  {'format':<6} {'total':>7} {'shown':>6} {'restore':>8} {'worker':>7} {'after':>6} "

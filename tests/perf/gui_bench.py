@@ -210,7 +210,7 @@ class GcLog:
 
 
 def bench_window(model: str | None, device: str = "cpu", prefix: str = "stet-bench-"):
-    """(app, window, scratch folder, model name): a shown 1200x800 editor window with the process
+    """(app, window, scratch folder, model: its directory or "shipped"): a shown 1200x800 editor window with the process
     configured as `stet` does (threads; the PySide6 workaround on 3.11), its data kept in a scratch
     folder, restoring with ``model`` (a model directory; None: the shipped one, as a person's
     window does; "tiny": a tiny random one, for the window's own costs without the model's)."""
@@ -230,15 +230,17 @@ def bench_window(model: str | None, device: str = "cpu", prefix: str = "stet-ben
     window = MainWindow(settings, interactive=False)
     window.resize(1200, 800)
     window.show()
-    return app, window, tmp, model or shipped_model_name()
+    return app, window, tmp, model or "shipped"
 
 
-def shipped_model_name() -> str:
-    """The shipped model's directory name (what a window restores with by default)."""
-    from editor.core.paths import resource_path
+def model_name(model: str) -> str:
+    """What the benchmarks print for ``model`` ("shipped": the default model, by name). Call it
+    once the measuring is done: it imports torch."""
+    if model != "shipped":
+        return Path(model).name
+    from editor.restore.package import DEFAULT_MODEL
 
-    found = sorted(p.name for p in resource_path("models").iterdir() if (p / "config.json").is_file())
-    return "shipped " + "/".join(found)
+    return f"shipped ({DEFAULT_MODEL})"
 
 
 #: What ``transcript_file`` writes, by the name the benchmarks take (--format).
