@@ -216,7 +216,7 @@ class RestorationController(QObject):
         BackgroundOp(self, lambda report: restorers.preload(model, device)) \
             .success(self._loaded).failure(lambda err: None).run()
 
-    def _loaded(self, restorer) -> None:
+    def _loaded(self, restorer: Any) -> None:
         self.restorer = restorer
 
     def restore_words(self, transcript: Transcript, ids: list[int], merge_id: object | None = None) -> None:
@@ -280,7 +280,7 @@ class RestorationController(QObject):
         source = PassSource.of(transcript, marks)
         self.started.emit(self._total)
 
-        def work(report) -> PassResult:
+        def work(report: Callable[[object], None]) -> PassResult:
             began = time.perf_counter()
             # the worker's Python gives the window's turns the interpreter (WindowTurns.give_way):
             # beside it, a turn of 6-8 ms of the window's own work took 40-60 ms
@@ -290,8 +290,10 @@ class RestorationController(QObject):
                                          on_note=lambda text: report(Note(pass_id, text)))
             return PassResult(pass_id, outcome.model_name, outcome.words, time.perf_counter() - began)
 
-        BackgroundOp(self, work).progress(self._received).success(self._worker_succeeded) \
-            .failure(lambda err, p=pass_id: self._worker_failed(p, err)).run()
+        def failed(err: BaseException) -> None:
+            self._worker_failed(pass_id, err)
+
+        BackgroundOp(self, work).progress(self._received).success(self._worker_succeeded).failure(failed).run()
 
     @staticmethod
     def _marks_before(doc: Transcript, found: list[int]) -> dict[int, str]:
@@ -319,7 +321,7 @@ class RestorationController(QObject):
                 self.finished.emit("cancelled")
 
     # -- results, on the UI thread ----------------------------------------------------------------
-    def _received(self, payload) -> None:
+    def _received(self, payload: object) -> None:
         if isinstance(payload, Region):
             if payload.pass_id == self._pass_id:
                 self._queue.append(payload.region)
@@ -357,7 +359,7 @@ class RestorationController(QObject):
             self._wait()
             return
         began = time.perf_counter()
-        found: list = []
+        found: list[Any] = []
         spans: list[tuple[int, int]] = []  # the words proposed for: their proposed paragraph breaks
         taken = 0                          # are placed again at the sentence ends now known
         while self._queue and taken < self._slice_words:
@@ -399,7 +401,7 @@ class RestorationController(QObject):
         elif self._worker_done is not None:
             self._end(self._worker_done)
 
-    def _pending_changes(self, doc: Transcript, ids: Sequence[int], made: list[Suggestion]) -> list:
+    def _pending_changes(self, doc: Transcript, ids: Sequence[int], made: list[Suggestion]) -> list[Any]:
         """The changes a re-suggest makes to tokens ``ids``, given the new pass's suggestions
         ``made`` for them: a pending suggestion of the model's takes the new proposal or goes where
         the new pass agrees with the text; nothing else changes (see the module's note)."""
@@ -407,7 +409,7 @@ class RestorationController(QObject):
         from editor.core.learning import CHOICE
 
         new = {s.key: s for s in made}
-        changes: list = []
+        changes: list[Any] = []
         changed, dropped = self.resuggested
         for token_id in ids:
             for old in doc.suggestion_view(token_id).values():
