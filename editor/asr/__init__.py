@@ -20,7 +20,7 @@ from editor.core.lazy import lazy_exports
 _EXPORTS = {
     "Catalogue": "catalogue", "CatalogueEntry": "catalogue", "load_catalogue": "catalogue",
     "refresh_catalogue": "catalogue",
-    "AudioInfo": "decode", "iter_pcm": "decode", "probe_audio": "decode",
+    "AudioInfo": "audio_blocks", "iter_pcm": "audio_blocks", "probe_audio": "audio_blocks",
     "DownloadProgress": "download", "download_model": "download",
     "Finished": "engine", "Progress": "engine", "Word": "engine", "WordBatch": "engine",
     "AsrError": "errors", "AudioError": "errors", "DownloadCancelled": "errors",
@@ -39,7 +39,7 @@ __getattr__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from editor.asr.catalogue import Catalogue, CatalogueEntry, load_catalogue, refresh_catalogue
-    from editor.asr.decode import AudioInfo, iter_pcm, probe_audio
+    from editor.asr.audio_blocks import AudioInfo, iter_pcm, probe_audio
     from editor.asr.download import DownloadProgress, download_model
     from editor.asr.engine import Finished, Progress, Word, WordBatch
     from editor.asr.errors import (AsrError, AudioError, DownloadCancelled, DownloadError,

@@ -93,7 +93,7 @@ def run_transcribe(args: argparse.Namespace) -> int:
     from editor.core.progress import ProgressBar, format_eta
     from editor.asr.catalogue import language_name
     from editor.asr.choice import choose_model
-    from editor.asr.decode import probe_audio
+    from editor.asr.audio_blocks import probe_audio
     from editor.asr.engine import Progress
     from editor.asr.transcribe import transcribe
     from editor.core.errors import UserError

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from editor.asr.decode import SAMPLE_RATE, iter_pcm, probe_audio
+from editor.asr.audio_blocks import SAMPLE_RATE, iter_pcm, probe_audio
 from editor.asr.errors import ModelError, RecognitionCancelled
 
 if TYPE_CHECKING:

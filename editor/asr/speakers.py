@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from editor.asr.decode import SAMPLE_RATE, iter_pcm
+from editor.asr.audio_blocks import SAMPLE_RATE, iter_pcm
 from editor.asr.errors import AsrError, RecognitionCancelled
 from editor.core.speakers import SpeakerTurn
 

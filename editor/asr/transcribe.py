@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from editor.asr.decode import probe_audio
+from editor.asr.audio_blocks import probe_audio
 from editor.asr.engine import Event, Finished, Progress, Word, WordBatch, recognise
 from editor.asr.errors import NoSpeechError
 from editor.asr.models import ModelInfo, resolve_model

@@ -13,7 +13,7 @@ from editor.core.lazy import lazy_exports
 
 _EXPORTS = {
     "OutputBackend": "backend", "OutputStream": "backend", "SoundDeviceBackend": "backend",
-    "PcmAudio": "decode", "PlaybackError": "decode", "decode_audio": "decode",
+    "PcmAudio": "pcm", "PlaybackError": "pcm", "decode_audio": "pcm",
     "WordTimeline": "follow", "timeline": "follow", "word_at": "follow",
     "MAX_SPEED": "player", "MIN_SPEED": "player", "Player": "player",
 }
@@ -26,6 +26,6 @@ __getattr__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from editor.audio.backend import OutputBackend, OutputStream, SoundDeviceBackend
-    from editor.audio.decode import PcmAudio, PlaybackError, decode_audio
+    from editor.audio.pcm import PcmAudio, PlaybackError, decode_audio
     from editor.audio.follow import WordTimeline, timeline, word_at
     from editor.audio.player import MAX_SPEED, MIN_SPEED, Player

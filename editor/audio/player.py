@@ -16,7 +16,7 @@ import numpy as np
 from psygnal import Signal
 
 from editor.audio.backend import Block, OutputBackend, OutputStream, SoundDeviceBackend
-from editor.audio.decode import PcmAudio, Samples, decode_audio
+from editor.audio.pcm import PcmAudio, Samples, decode_audio
 
 MIN_SPEED = 0.5
 MAX_SPEED = 2.0

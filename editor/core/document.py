@@ -16,7 +16,7 @@ from typing import Any
 
 from psygnal import Signal
 
-from editor.core import paragraphs, review
+from editor.core import accept_rules, paragraphs
 from editor.core.history import History, Swap
 from editor.core.suggestion_review import SuggestionChanges as _SuggestionChanges
 from editor.core.suggestion_review import SuggestionReview
@@ -324,7 +324,7 @@ class Transcript(SuggestionReview):
         (least confident first, the order a careful review wants)."""
         if order == "position" and len(self._sugg) * 8 >= len(self._tokens):
             # Many suggestions: reading them in token order is quicker than sorting them.
-            return review.in_token_order(self._tokens, self._sugg, state=state, kind=kind)
+            return accept_rules.in_token_order(self._tokens, self._sugg, state=state, kind=kind)
         found = [s for slot in self._sugg.values() for s in slot.values()
                  if (state is None or s.state == state) and (kind is None or s.kind == kind)]
         if order == "position":
@@ -342,7 +342,7 @@ class Transcript(SuggestionReview):
                      wanted: Callable[[Suggestion], bool] | None = None) -> Suggestion | None:
         """The first pending suggestion on a token after index ``after`` (before it if ``reverse``)
         that ``wanted`` (when given) says yes to."""
-        return review.next_pending(self._tokens, self._sugg, after, reverse=reverse, kind=kind, wanted=wanted)
+        return accept_rules.next_pending(self._tokens, self._sugg, after, reverse=reverse, kind=kind, wanted=wanted)
 
     # -- suggestions: changing -----------------------------------------------------------------
     def set_suggestions(self, suggestions: Iterable[Suggestion], *, text: str = "Restore",
@@ -388,8 +388,8 @@ class Transcript(SuggestionReview):
                          start: int = 0, end: int | None = None) -> list[Suggestion]:
         """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
         writing the text at that threshold) applies, of words ``start:end``: a capital waits for the
-        end mark before it (the rule: editor.core.review.pending_to_apply)."""
-        return review.pending_to_apply(self._tokens, self._sugg, min_confidence, kind=kind, start=start, end=end)
+        end mark before it (the rule: editor.core.accept_rules.pending_to_apply)."""
+        return accept_rules.pending_to_apply(self._tokens, self._sugg, min_confidence, kind=kind, start=start, end=end)
 
     def append_tokens(self, tokens: Iterable[Token], *, new_paragraph: bool = False,
                       merge_id: object | None = "append") -> range:

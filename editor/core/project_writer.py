@@ -23,7 +23,7 @@ from typing import Any
 
 from editor.core.atomic import PathLike, atomic_write
 from editor.core.document import Kind, Suggestion, Token
-from editor.core.learning import forms_of
+from editor.core.repeat_choices import forms_of
 from editor.core.lexicon import with_project_forms
 from editor.core.recovery_state import (_KINDS, EncodeCache, RecoveryState, SuggestionMirror,
                                         head_json)

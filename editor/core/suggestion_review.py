@@ -2,7 +2,7 @@
 
 ``Transcript`` takes these operations from ``SuggestionReview``; the rules they follow (which
 capital waits for which end mark, what a picked mark does to the next word) are in
-``editor.core.review``. Each operation is one undo step of the document's history."""
+``editor.core.accept_rules``. Each operation is one undo step of the document's history."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from editor.core import review
+from editor.core import accept_rules
 from editor.core.records import Kind, State, Suggestion, Token, evolve, with_value
 from editor.core.text import ends_sentence
 
@@ -110,7 +110,7 @@ class SuggestionReview:
 
     def _settle_next_case(self, index: int, sentence_end: bool) -> str:
         token = self[index]
-        step = review.next_case_step(token, self.suggestion(token.id, Kind.CASE), sentence_end)
+        step = accept_rules.next_case_step(token, self.suggestion(token.id, Kind.CASE), sentence_end)
         if step.action == "reject":
             self.reject(token.id, Kind.CASE)
         elif step.action == "accept":
@@ -119,7 +119,7 @@ class SuggestionReview:
             self.edit_token(index, surface=step.surface)
         return step.note
 
-    POSITION_FREE_CAPITAL = review.POSITION_FREE_CAPITAL  # see there
+    POSITION_FREE_CAPITAL = accept_rules.POSITION_FREE_CAPITAL  # see there
 
     def accept_all(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None) -> int:
         """Accept every pending suggestion with confidence >= ``min_confidence`` (as

@@ -45,7 +45,7 @@ from editor.gui.fonts import font_advice
 from editor.gui.disposal import Disposer
 from editor.gui.help import HelpCommands
 from editor.gui.links import DocumentLinks
-from editor.gui.learning import LearnedDialog, LearningController
+from editor.gui.learned_dialog import LearnedDialog, LearningController
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
 from editor.gui.recovery import Autosaver
@@ -64,7 +64,7 @@ from editor.gui.window_menus import add_action, build_menus, confident_text
 from editor.gui.window_restoring import RestorationCommands
 from editor.gui.window_review import BULK_AT_ONCE, ReviewCommands
 from editor.gui.modal import run_modal
-from editor.restore.learned import CHOSEN, profile_key
+from editor.restore.learned_store import CHOSEN, profile_key
 
 
 #: Words whose characters are looked at for a script no font here has (see ``_check_fonts``).

@@ -14,7 +14,7 @@ from PySide6.QtGui import QInputMethodEvent, QKeyEvent, QKeySequence, QTextCurso
 
 from editor.core.layout import Layout, WordSpan
 from editor.core.document import Kind, State, Transcript
-from editor.core.learning import snapshot_shown, typed_to_repeat
+from editor.core.repeat_choices import snapshot_shown, typed_to_repeat
 from editor.core.text import text_as_read
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK

@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextEdit, QWidget
 
 from editor.core.document import Kind, State, Suggestion
-from editor.core.learning import decide, repeat_on, repeat_targets
+from editor.core.repeat_choices import decide, repeat_on, repeat_targets
 from editor.gui.looks import CURRENT_COLOUR, band_of, describe_value
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ class Reviewer:
     def decide(self, token_id: int, kind: Kind | str, *, accept: bool = True, value: str | None = None,
                announce: Callable[[Suggestion, str, int], None] | None = None) -> tuple[Suggestion, str, int]:
         """Accept (as a reviewer picks), choose ``value`` or reject a suggestion, and repeat the
-        choice elsewhere when the settings say so (``editor.core.learning.decide``); one undo
+        choice elsewhere when the settings say so (``editor.core.repeat_choices.decide``); one undo
         step. Returns the decided suggestion, what happened to the next word and how many others
         changed; when the choice repeats on many words (the ``repeater`` does it a slice at a
         time) that count is -1 and ``announce(decided, note, count)`` follows when it is done
@@ -174,7 +174,7 @@ class Reviewer:
         return True
 
     def repeat_typed(self, choices: list[tuple[int, Kind]], merge_id: object | None) -> None:
-        """Repeat the case and mark choices typed (``editor.core.learning.typed_to_repeat``)
+        """Repeat the case and mark choices typed (``editor.core.repeat_choices.typed_to_repeat``)
         elsewhere, as a decision is: a choice on a frequent word (the ``repeater`` does it a
         slice at a time) joins the typing's undo step (``merge_id``; without one, at once)
         over the next turns of the event loop. Says how many were proposed."""

@@ -31,7 +31,7 @@ from editor.media.kinds import MEDIA_SUFFIXES, is_media
 
 if TYPE_CHECKING:
     from editor.core.settings import Settings
-    from editor.gui.learning import LearningController
+    from editor.gui.learned_dialog import LearningController
     from editor.gui.opening import Opener
     from editor.gui.recovery import Autosaver
     from editor.gui.restoration import RestorationController

@@ -24,7 +24,7 @@ from editor.restore.suggest import authored, removes_authors
 
 if TYPE_CHECKING:
     from editor.core.settings import Settings
-    from editor.gui.learning import LearningController
+    from editor.gui.learned_dialog import LearningController
     from editor.gui.panel import QtSuggestionList
     from editor.gui.recovery import Autosaver
     from editor.gui.restoration import RestorationController

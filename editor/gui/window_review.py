@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 
 from editor.core import process
 from editor.core.document import Kind, State
-from editor.core.learning import repeat_on
+from editor.core.repeat_choices import repeat_on
 from editor.gui.dialogs import AcceptAllDialog
 from editor.gui.gutter import format_time
 from editor.gui.modal import run_modal

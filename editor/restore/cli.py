@@ -68,7 +68,7 @@ def pass_settings(args: argparse.Namespace) -> PassSettings:
     from editor.restore.pipeline import PassSettings
 
     if args.learned_from:
-        from editor.restore.learned import load_learned
+        from editor.restore.learned_store import load_learned
 
         try:
             kept = load_learned(args.learned_from)

@@ -24,7 +24,7 @@ from editor.restore.vocab import Vocab
 from editor.restore.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, windows_for
 
 if TYPE_CHECKING:
-    from editor.restore.learn import Adaptation
+    from editor.restore.review_lessons import Adaptation
 
 
 def _is_cancelled(cancel: Cancel) -> bool:
@@ -95,7 +95,7 @@ class Restorer:
         # more (the encoder restored dev2012 at 80k words/s with 64, 115k with 256 on an H200)
         self.windows_per_batch = 256 if device.type == "cuda" else 64
         self._lock = threading.Lock()
-        # what was learned from the person's reviews (editor.restore.learn); None: the model alone
+        # what was learned from the person's reviews (editor.restore.review_lessons); None: the model alone
         self.adaptation: Adaptation | None = None
         self._model_lexicon = lexicon
 
@@ -104,7 +104,7 @@ class Restorer:
         return load_model_dir(path, resolve_device(device), cls)
 
     def adapt(self, adaptation: Adaptation | None) -> None:
-        """Use what was learned from reviews (an `editor.restore.learn.Adaptation`: remembered case
+        """Use what was learned from reviews (an `editor.restore.review_lessons.Adaptation`: remembered case
         forms, marks between word pairs, a class bias) in later restorations; None: the model alone.
         The person's forms come before the model's own lexicon."""
         with self._lock:

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from editor.core.outputs import check_output
 
     if args.profiles:
-        from editor.restore.learned import list_profiles
+        from editor.restore.learned_store import list_profiles
 
         found = list_profiles()
         if not found:
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     lex = UserLexicon.load()
     changed = False
     if args.reset:
-        from editor.restore.learned import reset_learned
+        from editor.restore.learned_store import reset_learned
 
         n = reset_learned()
         lex.clear()

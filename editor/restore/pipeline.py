@@ -144,7 +144,7 @@ def speaker_turns(tokens: Sequence[Token]) -> set[int]:
 def _adapt(restorer: Restorer, source: PassSource, settings: PassSettings) -> list[str]:
     """Apply what was learned, and where it cannot be, less: without what reviews taught, then the
     model alone. Returns the notes that say so (one line each)."""
-    from editor.restore.learned import adaptation_from
+    from editor.restore.learned_store import adaptation_from
 
     notes: list[str] = []
     inputs = (source.extra, source.language, frozenset(t.speaker for t in source.tokens if t.speaker))

@@ -6,7 +6,7 @@ import wave
 
 import pytest
 
-from editor.asr.decode import SAMPLE_RATE, iter_pcm, probe_audio
+from editor.asr.audio_blocks import SAMPLE_RATE, iter_pcm, probe_audio
 from editor.asr.errors import AudioError
 
 

@@ -146,7 +146,7 @@ def test_a_number_heard_by_the_korean_model_comes_as_digits(audio_tools, korean_
 
     import vosk
 
-    from editor.asr.decode import SAMPLE_RATE, iter_pcm
+    from editor.asr.audio_blocks import SAMPLE_RATE, iter_pcm
 
     speech = audio_tools.speak("이십 년 동안 육십사 번 버스를 탔습니다.", tmp_path / "number.wav")
     recogniser = vosk.KaldiRecognizer(loaded_korean, SAMPLE_RATE)

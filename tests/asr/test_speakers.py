@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from editor.asr import speakers as sp
-from editor.asr.decode import SAMPLE_RATE, iter_pcm
+from editor.asr.audio_blocks import SAMPLE_RATE, iter_pcm
 from editor.asr.errors import AsrError
 from editor.cli import main
 from tests.asr.conftest import speak

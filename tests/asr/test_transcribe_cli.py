@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from editor.asr import models
-from editor.asr.decode import probe_audio
+from editor.asr.audio_blocks import probe_audio
 from editor.cli import main
 
 

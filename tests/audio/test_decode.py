@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from editor.audio import PcmAudio, PlaybackError, decode_audio
-from editor.audio.decode import choose_format
+from editor.audio.pcm import choose_format
 from tests.audio.sounds import tone
 
 
@@ -98,7 +98,7 @@ def test_pcm_audio_checks_its_shape():
 
 
 def test_the_buffer_grows_when_the_header_said_too_little():
-    from editor.audio.decode import _Growing
+    from editor.audio.pcm import _Growing
 
     def frame(values):  # what the decoder hands over: int16, (frames, channels)
         return np.asarray(values, np.int16).reshape(-1, 2)

@@ -26,8 +26,8 @@ def test_the_commands_options_reach_the_batch_job():
 
 
 def test_a_batch_applies_the_profile_named_and_refuses_one_not_kept(tmp_path, monkeypatch):
-    from editor.restore.learn import Adaptation
-    from editor.restore.learned import profile_key, save_learned
+    from editor.restore.review_lessons import Adaptation
+    from editor.restore.learned_store import profile_key, save_learned
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     key = profile_key("en", ["Ann"])

@@ -4,7 +4,7 @@ export does with them, and where a view starts a line that runs on (no break the
 import random
 
 from editor.core.document import Kind, State, Suggestion, Token, Transcript
-from editor.core.learning import review_decisions
+from editor.core.repeat_choices import review_decisions
 from editor.core.paragraphs import BREAK, EVERY, LONG, MARGIN, NEAR, RUN_ON_LIMIT, RUN_ON_STEP, kept_lines
 from editor.core.text import ends_sentence
 from editor.core.render import ALL, NONE, RenderPolicy, render, render_words

@@ -144,7 +144,7 @@ def test_saving_teaches_the_profile_what_stet_eval_simulates(window, qtbot, tmp_
     """The editor learns from the reviewed stretch as `stet eval --simulate-review` does: the mark
     bias on the model's marginals there, the forms and the pair marks, kept for the language and
     speakers (off the UI thread)."""
-    from editor.restore.learned import list_profiles, load_learned, profile_key
+    from editor.restore.learned_store import list_profiles, load_learned, profile_key
 
     doc = Transcript.from_words("well you know okafor came and well you know he left".split())
     doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
@@ -165,8 +165,8 @@ def test_saving_teaches_the_profile_what_stet_eval_simulates(window, qtbot, tmp_
 def test_another_profile_is_used_for_a_document_only_when_chosen(window):
     from PySide6.QtCore import Qt
 
-    from editor.restore.learn import Adaptation
-    from editor.restore.learned import CHOSEN, profile_key, save_learned
+    from editor.restore.review_lessons import Adaptation
+    from editor.restore.learned_store import CHOSEN, profile_key, save_learned
 
     other = profile_key("de", ["Bo"])
     save_learned(other, Adaptation(case_forms={"okafor": "Okafor"}, words=9), "de, speaker Bo")
@@ -190,7 +190,7 @@ def test_another_profile_is_used_for_a_document_only_when_chosen(window):
 def test_a_chosen_profile_gone_keeps_the_user_lexicon_and_says_so_once(window, qtbot):
     """The person's own lexicon still applies when the profile chosen for the document was deleted;
     the status bar says once that it is gone and what is used instead."""
-    from editor.restore.learned import CHOSEN
+    from editor.restore.learned_store import CHOSEN
 
     lex = UserLexicon.load()
     lex.learn({"zarvex": "ZarVex"})
@@ -227,7 +227,7 @@ def _learning_record(path) -> dict:
 def test_what_is_not_learned_yet_travels_in_the_project(window, qtbot, tmp_path):
     """A project saved with decisions not yet learned from says so; opened again, its next save
     learns from them. A save that teaches nothing new learns nothing again."""
-    from editor.restore.learned import list_profiles
+    from editor.restore.learned_store import list_profiles
 
     window.settings.review.learn_from_reviews = False
     target = tmp_path / "talk.stet"

@@ -178,7 +178,7 @@ def test_an_adaptation_that_cannot_be_applied_is_said_in_one_line_and_left_out_a
     """A damaged lexicon: the model alone restores; a damaged learned profile: the lexicon still
     applies. Nothing is refused, and each caller says so once, in one line."""
     from editor.core.lexicon import UserLexicon
-    from editor.restore.learned import learned_dir, profile_key
+    from editor.restore.learned_store import learned_dir, profile_key
 
     path = write(tmp_path, "talk.txt", RAW)
     if broken == "lexicon":

@@ -521,7 +521,7 @@ def test_documents_opened_in_turn_leave_nothing_behind_on_the_window(window, qtb
     import gc
     import weakref
 
-    from editor.core.learning import decide
+    from editor.core.repeat_choices import decide
 
     def lasting() -> tuple[int, ...]:
         return tuple(weakref.getweakrefcount(o) for o in (window, window.view, window.panel,

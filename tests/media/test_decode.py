@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from editor.asr.decode import SAMPLE_RATE, iter_pcm
+from editor.asr.audio_blocks import SAMPLE_RATE, iter_pcm
 from editor.asr.errors import AudioError
-from editor.audio.decode import PlaybackError, decode_audio
+from editor.audio.pcm import PlaybackError, decode_audio
 from editor.core.errors import UserError
 from editor.media import MEDIA_SUFFIXES, MediaError, is_media, media_kind, open_media, probe
 

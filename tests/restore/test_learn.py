@@ -1,4 +1,4 @@
-"""Learning from the person reviewing (editor.restore.learn, .learned, .lab.simulate): adaptation, the user lexicon in
+"""Learning from the person reviewing (editor.restore.review_lessons, .learned, .lab.simulate): adaptation, the user lexicon in
 restoration, `stet eval --simulate-review` and `stet learned`."""
 
 import json
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from editor.restore.labels import CASE_INDEX, N_CASE, N_PUNCT, PUNCT_INDEX
-from editor.restore.learn import Adaptation, Decision, fit_bias
-from editor.restore.learned import load_learned, profile_key, reset_learned, save_learned
+from editor.restore.review_lessons import Adaptation, Decision, fit_bias
+from editor.restore.learned_store import load_learned, profile_key, reset_learned, save_learned
 from editor.restore.lab.simulate import simulate_review
 
 CASED = """# a talk
@@ -162,9 +162,9 @@ def test_the_user_lexicon_is_used_by_restore_and_edited_by_stet_learned(tmp_path
 
 def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypatch, shipped_restorer):
     from editor.core.document import Kind, Suggestion, Transcript
-    from editor.core.learning import decide, user_forms
+    from editor.core.repeat_choices import decide, user_forms
     from editor.core.lexicon import UserLexicon
-    from editor.restore.learned import (adaptation_from, learn_review, list_profiles, remember_review,
+    from editor.restore.learned_store import (adaptation_from, learn_review, list_profiles, remember_review,
                                         reviewed_decisions)
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
@@ -210,7 +210,7 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
 
 def test_a_chosen_profile_gone_falls_back_to_the_own_profile_and_the_lexicon(tmp_path, monkeypatch):
     from editor.core.lexicon import UserLexicon
-    from editor.restore.learned import CHOSEN, adaptation_from, save_learned
+    from editor.restore.learned_store import CHOSEN, adaptation_from, save_learned
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     lex = UserLexicon.load()
@@ -228,7 +228,7 @@ def test_a_chosen_profile_gone_falls_back_to_the_own_profile_and_the_lexicon(tmp
     got = adaptation_from(gone, "de", ["Bo"], learned=True, notes=notes)
     assert got.fixed_forms == {"okafor": "Okafor"} and got.pair_marks == {("well", "you"): ""}
     assert "using what Stet learned for this document's language and speakers (de, speaker Bo) and your lexicon" in notes[0]
-    from editor.restore.learned import learned_dir
+    from editor.restore.learned_store import learned_dir
 
     damaged = learned_dir() / "en-111111111111.json"
     damaged.write_text("{not json", encoding="utf-8")
@@ -241,8 +241,8 @@ def test_a_chosen_profile_gone_falls_back_to_the_own_profile_and_the_lexicon(tmp
 
 def test_a_pending_suggestion_in_the_reviewed_stretch_teaches_nothing():
     from editor.core.document import Kind, Suggestion, Transcript
-    from editor.core.learning import decide
-    from editor.restore.learned import reviewed_decisions
+    from editor.core.repeat_choices import decide
+    from editor.restore.learned_store import reviewed_decisions
 
     doc = Transcript.from_words("so okafor said that okafor was right".split())
     doc.set_suggestions([Suggestion(doc[1].id, Kind.CASE, "Okafor", {"Okafor": 0.6, "okafor": 0.4}),
@@ -272,7 +272,7 @@ def test_a_common_word_is_remembered_with_the_word_before_it():
 
 
 def test_a_profile_is_listed_and_applied_to_another_file_only_when_chosen(tmp_path, monkeypatch):
-    from editor.restore.learned import save_learned
+    from editor.restore.learned_store import save_learned
 
     env = {"XDG_DATA_HOME": str(tmp_path / "data")}
     monkeypatch.setenv("XDG_DATA_HOME", env["XDG_DATA_HOME"])
@@ -308,7 +308,7 @@ def test_stet_learned_says_when_a_word_to_forget_is_not_there(tmp_path):
 
 
 def test_the_bias_reads_marginals_only_where_words_were_reviewed_and_at_most_bias_words():
-    from editor.restore.learned import BIAS_BLOCK, BIAS_WORDS, bias_blocks
+    from editor.restore.learned_store import BIAS_BLOCK, BIAS_WORDS, bias_blocks
 
     assert bias_blocks([True] * 1200) == [(0, 1200)]  # a review of ordinary size: all of it, in one piece
     flags = [False] * 10000
@@ -333,7 +333,7 @@ def test_rows_of_unknown_marginals_do_not_move_the_bias():
 
 def test_a_short_review_teaches_no_bias_a_long_one_does():
     """A bias moves every suggestion of every later file: a few surprising words must not set it."""
-    from editor.restore.learn import BIAS_MIN_WORDS
+    from editor.restore.review_lessons import BIAS_MIN_WORDS
 
     joint = np.zeros((BIAS_MIN_WORDS, N_PUNCT * N_CASE), np.float32)
     joint[:, 1 * N_CASE] = 0.9  # the model is sure of a comma after every word

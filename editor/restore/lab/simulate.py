@@ -11,8 +11,8 @@ import numpy as np
 
 from editor.restore.lab.evaluate import case_scores, punct_scores
 from editor.restore.labels import CASE_INDEX, END_MARKS, MARK_TO_3CLASS, N_CASE, PUNCT_INDEX, case_of
-from editor.restore.learn import Decision, adapt_head
-from editor.restore.learned import learn_review
+from editor.restore.review_lessons import Decision, adapt_head
+from editor.restore.learned_store import learn_review
 
 def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = None) -> list[Decision]:
     """The reviewed words as the reviewer left them (the reference), with what Stet proposed."""
@@ -24,8 +24,8 @@ def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = 
 
 
 def _lexicon_forms(decisions: Sequence[Decision], common=()) -> dict[str, str]:
-    """What a save adds to the user lexicon from these decisions (editor.core.learning.user_forms,
-    less the model's `common` words: see editor.restore.learned.remember_review): forms written
+    """What a save adds to the user lexicon from these decisions (editor.core.repeat_choices.user_forms,
+    less the model's `common` words: see editor.restore.learned_store.remember_review): forms written
     mid-sentence, every such occurrence agreeing, the case decided by the person."""
     seen: dict[str, set[str]] = {}
     for d in decisions:
@@ -82,7 +82,7 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     names_total = names_before = names_after = 0
     fixed_total = fixed_before = fixed_after = 0
     fixed_words = 0
-    from editor.restore.learn import common_words
+    from editor.restore.review_lessons import common_words
 
     common = common_words(restorer.vocab)
     fit_seconds: list[float] = []
@@ -103,7 +103,7 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
                 para_end[i - 1] = True
         t0 = time.perf_counter()
         proposed = restorer.predictions(words[:cut], joint[:cut], first_is_start=True, paragraph_ends=para_end[:cut])
-        # what the editor learns from a review (see editor.restore.learned.learn_review)
+        # what the editor learns from a review (see editor.restore.learned_store.learn_review)
         adapt = learn_review(restorer, _decisions(doc, 0, cut, proposed), joint=joint[:cut])
         if not bias:
             adapt.punct_bias = np.zeros_like(adapt.punct_bias)

@@ -1,8 +1,8 @@
 """Learning from the person reviewing, in the editor: what is kept after a save, what a restoration
 uses, and the "What Stet learned" dialog (the user lexicon, the profiles, reset).
 
-The rules live in ``editor.core.learning`` (propagation in the document) and
-``editor.restore.learned`` (what a review teaches, what is kept and what a restoration applies); this module only
+The rules live in ``editor.core.repeat_choices`` (propagation in the document) and
+``editor.restore.learned_store`` (what a review teaches, what is kept and what a restoration applies); this module only
 runs them off the UI thread and shows them.
 """
 
@@ -22,13 +22,13 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
 from editor.core import process
 from editor.core.document import Suggestion, Token, Transcript
 from editor.core.errors import UserError
-from editor.core.learning import user_forms
+from editor.core.repeat_choices import user_forms
 from editor.core.lexicon import UserLexicon, check_forms
 from editor.core.settings import Settings
 from editor.gui.background import BackgroundOp
 # with the window, not at the first file shown: it brings numpy, whose import there held the
 # window's thread ~100 ms (tests/perf/bench_gui_stalls.py, a fresh window)
-from editor.restore.learned import LEARNING, list_profiles, reset_learned, suggestions_snapshot
+from editor.restore.learned_store import LEARNING, list_profiles, reset_learned, suggestions_snapshot
 
 if TYPE_CHECKING:
     from editor.restore.inference import Restorer
@@ -142,8 +142,8 @@ class LearningController(QObject):
         def learn(_report: Callable[[Any], None]) -> _Learned:
             import time
 
-            from editor.restore.learn import Adaptation, common_words
-            from editor.restore.learned import (learn_review, profile_key, profile_label, remember_review,
+            from editor.restore.review_lessons import Adaptation, common_words
+            from editor.restore.learned_store import (learn_review, profile_key, profile_label, remember_review,
                                                 review_digest, reviewed_decisions_in)
 
             began = time.perf_counter()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from editor.restore.labels import END_MARKS
-from editor.restore.learn import Adaptation, Decision, common_words
+from editor.restore.review_lessons import Adaptation, Decision, common_words
 
 if TYPE_CHECKING:
     from editor.core.document import Transcript

@@ -7,7 +7,7 @@ took away), and the marks the person chose between two words (the comma they kee
 before "because"). It is applied to the network's joint marginals before the decision, so the
 decision rule, the calibration and the paragraph evidence work on it as on the model's own output.
 
-What is kept of it and applied to a restoration is in `editor.restore.learned`;
+What is kept of it and applied to a restoration is in `editor.restore.learned_store`;
 `editor.restore.lab.simulate` measures it on reviewed talks.
 """
 
