@@ -101,6 +101,28 @@ class SourceArrays:
     doc_starts: np.ndarray  # int64 (D+1,) offsets of documents, last = N
 
 
+def source_arrays(path: Path, rng: random.Random, forms: list[str], form_id: dict[str, int],
+                  mixed: dict[str, Counter] | None = None) -> SourceArrays:
+    """One source's documents made ASR-like, as form ids into `forms` (grown with the new forms),
+    joint labels and document starts; `mixed` counts the written forms of mixed-case words."""
+    ids: list[int] = []
+    labs: list[int] = []
+    starts = [0]
+    for _title, text in iter_documents(path):
+        for w in asr_like(labelled_words(text), rng):
+            i = form_id.get(w.word)
+            if i is None:
+                i = form_id[w.word] = len(forms)
+                forms.append(w.word)
+            ids.append(i)
+            labs.append(joint_index(PUNCT_INDEX[w.punct], CASE_INDEX[w.case]))
+            if mixed is not None and w.case == "mixed":
+                mixed.setdefault(w.word, Counter())[w.surface] += 1
+        if len(ids) > starts[-1]:
+            starts.append(len(ids))
+    return SourceArrays(np.asarray(ids, np.int32), np.asarray(labs, np.uint8), np.asarray(starts, np.int64))
+
+
 def prepare(data_dir: Path, cache_dir: Path, sources=None, log=print) -> tuple[list[str], dict[str, SourceArrays], Counter, dict]:
     """Build (or load) the cache: form table, per-source arrays, form counts, mixed-case counts."""
     sources = list(sources or DEFAULT_SOURCES)
@@ -122,26 +144,11 @@ def prepare(data_dir: Path, cache_dir: Path, sources=None, log=print) -> tuple[l
     rng = random.Random(1234)
     for s in sources:
         t0 = time.time()
-        ids: list[int] = []
-        labs: list[int] = []
-        starts = [0]
-        for _title, text in iter_documents(data_dir / f"{s}.txt.gz"):
-            for w in asr_like(labelled_words(text), rng):
-                i = form_id.get(w.word)
-                if i is None:
-                    i = form_id[w.word] = len(forms)
-                    forms.append(w.word)
-                ids.append(i)
-                labs.append(joint_index(PUNCT_INDEX[w.punct], CASE_INDEX[w.case]))
-                if w.case == "mixed":
-                    mixed.setdefault(w.word, Counter())[w.surface] += 1
-            if len(ids) > starts[-1]:
-                starts.append(len(ids))
-        a = SourceArrays(np.asarray(ids, np.int32), np.asarray(labs, np.uint8), np.asarray(starts, np.int64))
+        a = source_arrays(data_dir / f"{s}.txt.gz", rng, forms, form_id, mixed)
         counts.update(Counter(dict(zip(*np.unique(a.forms, return_counts=True)))))
         np.savez(cache_dir / f"{s}.npz", forms=a.forms, labels=a.labels, doc_starts=a.doc_starts)
         arrays[s] = a
-        log(f"prepared {s}: {len(ids):,} words, {len(starts) - 1} documents in {time.time() - t0:.0f} s")
+        log(f"prepared {s}: {len(a.forms):,} words, {len(a.doc_starts) - 1} documents in {time.time() - t0:.0f} s")
     form_counts = [int(counts.get(i, 0)) for i in range(len(forms))]
     mixed_counts = {w: dict(c.most_common(3)) for w, c in mixed.items()}
     meta_path.write_text(json.dumps({"version": CACHE_VERSION, "forms": forms, "counts": form_counts, "mixed": mixed_counts}))

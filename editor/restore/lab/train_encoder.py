@@ -40,27 +40,12 @@ def prep_source(args: tuple[str, str]):
     """One source's words -> (name, local forms, form ids int32, labels uint8, document starts)."""
     import random
 
-    from editor.restore.lab.data import asr_like, iter_documents
-    from editor.restore.labels import CASE_INDEX, PUNCT_INDEX, joint_index, labelled_words
+    from editor.restore.lab.data import source_arrays
 
     data_dir, name = args
-    rng = random.Random(zlib.crc32(name.encode()))
     forms: list[str] = []
-    form_id: dict[str, int] = {}
-    ids: list[int] = []
-    labs: list[int] = []
-    starts = [0]
-    for _t, text in iter_documents(Path(data_dir) / f"{name}.txt.gz"):
-        for w in asr_like(labelled_words(text), rng):
-            i = form_id.get(w.word)
-            if i is None:
-                i = form_id[w.word] = len(forms)
-                forms.append(w.word)
-            ids.append(i)
-            labs.append(joint_index(PUNCT_INDEX[w.punct], CASE_INDEX[w.case]))
-        if len(ids) > starts[-1]:
-            starts.append(len(ids))
-    return name, forms, np.asarray(ids, np.int32), np.asarray(labs, np.uint8), np.asarray(starts, np.int64)
+    a = source_arrays(Path(data_dir) / f"{name}.txt.gz", random.Random(zlib.crc32(name.encode())), forms, {})
+    return name, forms, a.forms, a.labels, a.doc_starts
 
 
 def prepare_sources(data_dir: Path, names: list[str], workers: int):
