@@ -100,7 +100,11 @@ def merge_weighted(plan: ChunkPlan, results: list[np.ndarray]) -> np.ndarray:
     wsum = np.zeros((plan.n, 1), np.float64)
     for (s, e), r in zip(plan.windows, results):
         pos = np.arange(e - s)
-        w = (np.minimum(pos + 1 if s > 0 else e - s, (e - s - pos) if e < plan.n else e - s)).astype(np.float64)
+        # a text's first and last windows count fully at the text's edges (arrays even where one
+        # window holds the whole text)
+        left = pos + 1 if s > 0 else np.full(e - s, e - s)
+        right = (e - s - pos) if e < plan.n else np.full(e - s, e - s)
+        w = np.minimum(left, right).astype(np.float64)
         acc[s:e] += r * w[:, None]
         wsum[s:e] += w[:, None]
     return (acc / np.maximum(wsum, 1e-12)).astype(np.float32)

@@ -36,3 +36,15 @@ def test_merges_give_one_row_per_word():
     assert merge_owned(plan, results).shape == (30, 3)
     w = merge_weighted(plan, results)
     assert w.shape == (30, 3) and np.all(w[:4] == 0)
+
+
+def test_weighted_merge_of_a_text_in_one_window_is_that_window():
+    """A text shorter than a window (one window from its start to its end) merged with weights:
+    its marginals as they are (this raised an IndexError when tuning on short dev talks)."""
+    import numpy as np
+
+    from editor.restore.chunks import merge_weighted, plan_chunks
+
+    plan = plan_chunks(5, 12, 4)
+    r = np.random.default_rng(0).random((5, 28)).astype(np.float32)
+    np.testing.assert_allclose(merge_weighted(plan, [r]), r, rtol=1e-6)
