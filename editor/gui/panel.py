@@ -29,6 +29,7 @@ from editor.core.text import join_mark
 from editor.gui.gutter import CUE_COLOUR
 from editor.gui.links import DocumentLinks
 from editor.gui.looks import BANDS, Looks, band_colour, band_of, describe_value, named_mark, percent
+from editor.gui.pending_rows import PARTS_ROLE, QtPendingRowDelegate, RowParts
 from editor.gui.turns import WindowTurns
 from editor.gui.unsure_words import UNSURE_COLOUR
 
@@ -234,10 +235,12 @@ class QtSuggestionList(QWidget):
         layout.addLayout(row)
         self.list = QListWidget()
         self.list.setUniformItemSizes(True)
-        # A long row gives way in the middle, among the words around the suggestion: its
-        # confidence (left) and what it changes (right) stay in sight; the whole row in its tooltip.
+        # A long row gives way in the words before the suggestion, then the word after it, then
+        # what it changes (QtPendingRowDelegate): its confidence and the word stay in sight; the
+        # whole row in its tooltip. (Qt's own ElideMiddle took the word: "…train st…nd · add".)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)  # only what the delegate missed
+        self.list.setItemDelegate(QtPendingRowDelegate(self.list))
         self.list.setObjectName("pending-list")
         self.list.setToolTip(
             "Pending suggestions, least confident first: the confidence, the words around it as "
@@ -386,11 +389,11 @@ class QtSuggestionList(QWidget):
                   if doc.has_token(s.token_id) and doc.suggestion(s.token_id, s.kind) is s]
         lowest.sort(key=lambda s: (s.probs[s.value], doc.index_of(s.token_id), s.kind != Kind.CASE))
         worked += time.perf_counter() - t0
-        rows: list[str] = []
+        rows: list[RowParts | None] = []
         for k in range(0, len(lowest), 100):  # the words around each: a slice at a time as well
             yield True
             t0 = time.perf_counter()
-            rows += [self.describe(s) for s in lowest[k:k + 100]]
+            rows += [self.row_parts(s) for s in lowest[k:k + 100]]
             worked += time.perf_counter() - t0
         t0 = time.perf_counter()
         self.items = lowest
@@ -398,8 +401,10 @@ class QtSuggestionList(QWidget):
         self.list.clear()
         brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
         for s, row in zip(self.items, rows):
-            item = QListWidgetItem(row)
-            item.setToolTip(row)
+            text = row.text if row is not None else self.describe(s)
+            item = QListWidgetItem(text)
+            item.setData(PARTS_ROLE, row)  # for the delegate, which fits the row to the width
+            item.setToolTip(text)
             item.setBackground(brushes[band_of(s.confidence, self.settings)])
             self.list.addItem(item)
         self.list.setUpdatesEnabled(True)
@@ -432,12 +437,18 @@ class QtSuggestionList(QWidget):
         self.counted.emit(pending)
 
     def describe(self, s: Suggestion) -> str:
-        """"62%  …the old train station.  mark": the words around it as they would read, and as
-        the text shows them, with the other proposals in ("…for donations. And the · capital":
-        the capital's reason, a proposed full stop, is there)."""
+        """"62%  …the old train station. And  · add ‘.’ full stop": the words around it as they
+        would read, and as the text shows them, with the other proposals in ("…for donations. And
+        the · capital": the capital's reason, a proposed full stop, is there)."""
+        parts = self.row_parts(s)
+        return parts.text if parts is not None else f"{percent(s.confidence):>4}  ?"
+
+    def row_parts(self, s: Suggestion) -> RowParts | None:
+        """The parts of ``describe``'s row, which a narrow list shows some of (pending_rows);
+        None for a word no longer in the text."""
         doc = self._transcript
         if doc is None or not doc.has_token(s.token_id):
-            return f"{percent(s.confidence):>4}  ?"
+            return None
         i = doc.index_of(s.token_id)
         token = doc[i]
         surface, punct = _as_shown(doc, token)
@@ -456,7 +467,7 @@ class QtSuggestionList(QWidget):
         after = join_mark(*_as_shown(doc, doc[i + 1])) if i + 1 < len(doc) else ""
         if s.source == "choice":
             what += " · from your choice"
-        return f"{percent(s.confidence):>4}  {'…' if i > 3 else ''}{before} {word} {after}  · {what}"
+        return RowParts(f"{percent(s.confidence):>4}", f"{'…' if i > 3 else ''}{before}", word, after, what)
 
     def show_notice(self, title: str | None, text: str = "", about: str = "restoration") -> None:
         """Say above the list, in plain words, what the person should know about the text

@@ -337,10 +337,14 @@ def test_the_list_says_what_each_suggestion_changes(reviewed):
     assert "lower case" in reviewed.panel.list.toolTip()
 
 
-def test_a_long_row_keeps_its_confidence_and_what_it_changes_in_sight(reviewed):
+def test_a_long_row_keeps_its_confidence_the_word_and_what_it_changes_in_sight(reviewed, monkeypatch):
     """In a narrow panel rows read "…old girlfriend, maureen Stapleton. And · add…": the ellipsis
-    took what the suggestion changes. The words around it give way in the middle instead."""
+    took what the suggestion changes. Given way in the middle, they read "38%  …old girlfr….
+    stapleton  · add ‘.’ full stop": the word went. The words before it give way instead, fitted
+    again as the panel is made narrower; the item's text and tooltip stay whole."""
     from PySide6.QtGui import QFontMetrics
+
+    from editor.gui import pending_rows
 
     doc = Transcript([Token(w) for w in "she was an old girlfriend named maureen stapleton and".split()])
     doc.set_suggestions([Suggestion(doc[6].id, Kind.PUNCT, ".", {".": 0.38, "": 0.3, ",": 0.32})])
@@ -348,9 +352,27 @@ def test_a_long_row_keeps_its_confidence_and_what_it_changes_in_sight(reviewed):
     panel = reviewed.panel
     panel.refresh()
     row = panel.describe(panel.items[0])
-    shown = QFontMetrics(panel.list.font()).elidedText(row, panel.list.textElideMode(),
-                                                       QFontMetrics(panel.list.font()).horizontalAdvance(row) * 3 // 5)
-    assert shown.strip().startswith("38%") and shown.endswith("· add ‘.’ full stop")
+    assert row == " 38%  …old girlfriend named maureen. stapleton  · add ‘.’ full stop"
+    item = panel.list.item(0)
+    assert item.text() == row and item.toolTip() == row
+    painted = []
+
+    def fit_row(*args):
+        painted.append(fitted(*args))
+        return painted[-1]
+
+    fitted = pending_rows.fit_row
+    monkeypatch.setattr(pending_rows, "fit_row", fit_row)
+    full = QFontMetrics(panel.list.font()).horizontalAdvance(row)
+    shown = []
+    for width in (full * 4 // 5, full * 3 // 5):
+        panel.list.setFixedWidth(width)
+        painted.clear()
+        panel.list.grab()  # paints the rows in sight, as a resize does
+        shown.append(painted[0])
+        assert shown[-1].startswith(" 38%  …") and " maureen. " in shown[-1], shown
+        assert shown[-1].endswith("· add ‘.’ full stop"), shown
+    assert len(shown[1]) < len(shown[0]) < len(row)
 
 
 def test_the_list_shows_the_words_around_as_the_text_does(reviewed):
