@@ -27,9 +27,12 @@ if TYPE_CHECKING:
     from editor.restore.vocab import Vocab
 
 #: How strongly a remembered case form or a remembered mark between two words moves the odds
-#: (multiplies them). Chosen on the even-numbered dev talks (see `tune_strengths`), reported on
-#: the odd ones.
-CASE_MEMORY_ODDS = 30.0
+#: (multiplies them), measured with `stet eval ted_dev2012_talks.txt --simulate-review 0.2
+#: --case-odds X` on the even-numbered dev talks, reported on the odd ones. For the case forms, 30
+#: to 1,000 leave as many words to change there (10,908-10,910 of 110,493; odd talks 11,586-11,590),
+#: and the MiniLM model is surer of a name than the word model was (a lowercase "zarvex" at
+#: 0.3-0.6 %): 1,000 is the strength at which a form the person kept in lowercase outweighs it.
+CASE_MEMORY_ODDS = 1000.0
 PAIR_MEMORY_ODDS = 3.0
 #: The bias's pull towards 0 (an L2 penalty on the mean log-likelihood of the reviewed words); with
 #: a few hundred reviewed words the bias moves only where the reviewer's evidence is consistent. A

@@ -71,6 +71,27 @@ def test_eval_with_recogniser_like_errors(tiny_model_dir, tmp_path):
     assert r.returncode == 1 and "goes with --simulate-asr-errors" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_eval_case_odds_sets_the_strength_of_remembered_case_forms(tiny_model_dir, tmp_path, monkeypatch):
+    """`stet eval --simulate-review SHARE --case-odds X`: the review's remembered case forms count X."""
+    from editor.restore.inference import Restorer
+    from editor.restore.lab.scoring import score_file
+    from editor.restore.review_lessons import CASE_MEMORY_ODDS, Adaptation
+
+    talk = tmp_path / "talk.txt"
+    body = " ".join(["We met zarvex at the station, and zarvex said so."] * 60)
+    talk.write_text(f"{body}\n\n{body}\n")
+    used: list[float] = []
+    apply = Adaptation.apply
+    monkeypatch.setattr(Adaptation, "apply", lambda self, *a: used.append(self.case_odds) or apply(self, *a))
+    restorer = Restorer.load(str(tiny_model_dir), "cpu")
+    for odds, expected in ((None, CASE_MEMORY_ODDS), (7.0, 7.0)):
+        used.clear()
+        assert "simulate_review" in score_file(restorer, talk, simulate_review=0.2, case_odds=odds)
+        assert used and set(used) == {expected}
+    r = stet("eval", talk, "--case-odds", "3", "--model", tiny_model_dir)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "goes with --simulate-review" in r.stderr
+
+
 def test_restore_of_a_file_without_words_says_so_and_writes_nothing(tiny_model_dir, tmp_path):
     for name, content in (("empty.txt", ""), ("blank.txt", "  \n\n \t\n")):
         src, out = tmp_path / name, tmp_path / f"{name}.stet"

@@ -51,6 +51,9 @@ def add_parser(subparsers) -> None:
                         "to change")
     p.add_argument("--adapt-heads", action="store_true",
                    help="with --simulate-review, also tune the model's output layer on the reviewed words")
+    p.add_argument("--case-odds", type=float, default=None, metavar="X",
+                   help="with --simulate-review, how strongly a remembered case form moves the odds (default: "
+                        "the editor's)")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--model", metavar="DIR", help="a model directory, or the name of a shipped one (default: the "
                                                   "shipped default; stet-en-bilstm-crf is the fast word model)")
@@ -110,12 +113,16 @@ def run_eval(args: argparse.Namespace) -> int:
         from editor.core.errors import UserError
 
         raise UserError("--adapt-heads goes with --simulate-review SHARE")
+    if args.case_odds is not None and (args.simulate_review is None or not args.case_odds > 0):
+        from editor.core.errors import UserError
+
+        raise UserError("--case-odds goes with --simulate-review SHARE and is a number above 0")
     if args.asr_noise != "random" and args.simulate_asr_errors is None:
         from editor.core.errors import UserError
 
         raise UserError("--asr-noise goes with --simulate-asr-errors")
     res = score_file(restorer, args.file, args.simulate_asr_errors, paragraphs=not args.ignore_paragraphs,
-                     simulate_review=args.simulate_review, adapt_heads=args.adapt_heads,
+                     simulate_review=args.simulate_review, adapt_heads=args.adapt_heads, case_odds=args.case_odds,
                      encoding=args.encoding, asr_noise=args.asr_noise)
     if args.json:
         print(json.dumps(res, indent=1))

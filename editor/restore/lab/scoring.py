@@ -114,7 +114,7 @@ def score_text(restorer, docs, paragraphs=None) -> dict:
 
 
 def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, paragraphs: bool = True,
-               simulate_review: float | None = None, adapt_heads: bool = False,
+               simulate_review: float | None = None, adapt_heads: bool = False, case_odds: float | None = None,
                encoding: str | None = None, asr_noise: str = "random") -> dict:
     """Scores on FILE; with `asr_errors_seed`, on a copy of an IWSLT-style FILE with simulated
     recognition errors. In cased text each line is a paragraph and, with `paragraphs`, its break is
@@ -164,7 +164,7 @@ def score_file(restorer, path: str | Path, asr_errors_seed: int | None = None, p
         from editor.restore.lab.simulate import simulate_review as simulate
 
         out["simulate_review"] = simulate(restorer, [w for w, _s in docs], [s for _w, s in docs] if paragraphs else None,
-                                          simulate_review, head=adapt_heads)
+                                          simulate_review, head=adapt_heads, case_odds=case_odds)
     return out
 
 

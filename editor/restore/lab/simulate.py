@@ -62,7 +62,7 @@ def _summary(parts: list[dict]) -> dict:
 def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Sequence[int]] | None = None,
                     share: float = 0.2, talks: Iterable[int] | None = None, *, bias: bool = True,
                     case_memory: bool = True, pair_memory: bool = True, head: bool = False, log=None,
-                    lexicon: bool = True, **head_options) -> dict:
+                    lexicon: bool = True, case_odds: float | None = None, **head_options) -> dict:
     """For each talk (a list of LabelledWord), a reviewer fixes every error in the first `share` of
     its words; Stet learns from them; the rest is scored before and after.
 
@@ -70,7 +70,8 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     (each one the person has to change: reject a wrong suggestion or make a missing one).
     "names": mid-sentence capitals the reviewer wrote in the reviewed part (a talk's names), and how
     often their later occurrences are written right. With `lexicon`, the forms a save adds to the
-    user lexicon are written outright in the rest, as the editor's next restoration does. "corrected_names": the stricter bar "a talk's
+    user lexicon are written outright in the rest, as the editor's next restoration does. `case_odds`:
+    the strength of the remembered case forms (default: the editor's, `CASE_MEMORY_ODDS`). "corrected_names": the stricter bar "a talk's
     own names are right after their first correction": words outside the model's most frequent
     (`common_words`) that the reviewer had to correct to a capitalised form mid-sentence (Stet
     proposed another form there), and how often their later occurrences are written right."""
@@ -105,6 +106,8 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
         proposed = restorer.predictions(words[:cut], joint[:cut], first_is_start=True, paragraph_ends=para_end[:cut])
         # what the editor learns from a review (see editor.restore.learned_store.learn_review)
         adapt = learn_review(restorer, _decisions(doc, 0, cut, proposed), joint=joint[:cut])
+        if case_odds is not None:
+            adapt.case_odds = float(case_odds)
         if not bias:
             adapt.punct_bias = np.zeros_like(adapt.punct_bias)
         if not case_memory:
