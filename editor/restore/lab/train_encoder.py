@@ -386,7 +386,8 @@ def train(a: argparse.Namespace) -> int:
             loss_sum += float(loss.detach())
             loss_n += 1
         if time.time() - t_log > 30:
-            print(f"step {step} seen {seen / 1e6:.2f}M loss {loss_sum / max(loss_n, 1):.4f} lr x{f:.2f} "
+            shown = f"{loss_sum / loss_n:.4f}" if loss_n else "-"  # sampled every 20 steps: none on a slow machine
+            print(f"step {step} seen {seen / 1e6:.2f}M loss {shown} lr x{f:.2f} "
                   f"{seen / (time.time() - t0):,.0f} words/s", flush=True)
             loss_sum, loss_n, t_log = 0.0, 0, time.time()
         if time.time() >= next_eval:
