@@ -31,7 +31,9 @@ from editor.gui.background import BackgroundOp
 from editor.restore.learned_store import LEARNING, list_profiles, reset_learned, suggestions_snapshot
 
 if TYPE_CHECKING:
-    from editor.restore.inference import Restorer
+    import numpy as np
+
+    from editor.restore.learned_store import MarginalRead
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +52,10 @@ class LearningController(QObject):
     (and the project's own lexicon); the reviewed stretch teaches the adaptation kept for the
     document's language and speakers (a mark bias fitted on the model's marginals there, forms and
     the marks chosen between word pairs: what `stet eval --simulate-review` measures). The work
-    runs on the thread pool, from copies of the document's tokens and suggestions; ``loader``
-    (called there) gives the restorer whose marginals are used (None: forms and pair marks only).
+    runs on the thread pool, from copies of the document's tokens and suggestions; ``reader``
+    (called there) gives what the model teaches with (`editor.restore.learned_store.model_lessons`
+    of the reviewed words: the window's ``Restorers.model_lessons``, which asks its worker
+    process; None: forms and pair marks only).
 
     It also knows what the open document last taught (``watch``; kept in the project by its
     ``LEARNING`` record, see ``record``): a save whose review teaches nothing new learns nothing
@@ -65,7 +69,7 @@ class LearningController(QObject):
     def __init__(self, settings: Settings, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
-        self.loader: Callable[[], Restorer] | None = None
+        self.reader: Callable[[Sequence[MarginalRead]], tuple[list[np.ndarray], frozenset[str]]] | None = None
         self.last_seconds: float | None = None  # how long the last adaptation took (worker time)
         self.last_added = 0  # forms the last save added to the user lexicon
         self._op: BackgroundOp | None = None
@@ -125,7 +129,7 @@ class LearningController(QObject):
             tokens, suggestions = transcript.tokens, suggestions_snapshot(transcript)
         language = transcript.metadata.language
         known = self._learned_digest if transcript is self._doc else None
-        loader = self.loader
+        reader = self.reader
 
         def work(report: Callable[[Any], None]) -> _Learned:
             nonlocal tokens, suggestions
@@ -142,9 +146,10 @@ class LearningController(QObject):
         def learn(_report: Callable[[Any], None]) -> _Learned:
             import time
 
-            from editor.restore.review_lessons import Adaptation, common_words
-            from editor.restore.learned_store import (learn_review, profile_key, profile_label, remember_review,
-                                                review_digest, reviewed_decisions_in)
+            from editor.restore.learned_store import (learn_review, marginal_reads, placed_marginals, profile_key,
+                                                      profile_label, remember_review, review_digest,
+                                                      reviewed_decisions_in)
+            from editor.restore.review_lessons import Adaptation
 
             began = time.perf_counter()
             _start, decisions, reviewed = reviewed_decisions_in(tokens, suggestions)
@@ -153,18 +158,23 @@ class LearningController(QObject):
             digest = review_digest(decisions, reviewed, forms, key)
             if digest == known or not (any(reviewed) or forms):
                 return _Learned(digest, None)
-            restorer = None
-            if loader is not None:
+            # what the model gives (the marginals the mark bias is fitted on, its most frequent
+            # words), from the window's worker process where restoration runs there
+            reads = marginal_reads([d.word for d in decisions], reviewed)
+            lessons = None
+            if reader is not None:
                 try:
-                    restorer = loader()
+                    lessons = reader(reads)
                 except (OSError, ValueError, RuntimeError, UserError) as err:  # no model: forms and pair marks only
                     log.warning("learning without the model's marginals: %s", err)
             # the model's most frequent words keep their capitals in the profile's context forms only
-            common = common_words(restorer.vocab) if restorer is not None else frozenset()
+            common = lessons[1] if lessons is not None else frozenset()
             learned = None
             if any(reviewed):
                 try:
-                    learned = learn_review(restorer, decisions, reviewed) if restorer is not None else None
+                    if lessons is not None:
+                        joint = placed_marginals(len(decisions), reads, lessons[0])
+                        learned = learn_review(None, decisions, reviewed, joint=joint, common=common)
                 except (OSError, ValueError, RuntimeError, UserError) as err:
                     log.warning("learning without the model's marginals: %s", err)
                 if learned is None:

@@ -29,7 +29,10 @@ from editor.gui.turns import WindowTurns
 from editor.restore.pipeline import WORDS_AROUND, PassOutcome, PassSettings, PassSource, RestoredRegion, run_pass
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from editor.restore.inference import Restorer
+    from editor.restore.learned_store import MarginalRead
     from editor.restore.pass_process import PassProcess
 
 log = logging.getLogger(__name__)
@@ -53,12 +56,14 @@ class Restorers:
     is loaded too, so that neither loading it (importing torch) nor a pass's Python holds the
     interpreter the window's thread needs. Where the worker cannot start, passes run on the
     calling thread (a pool thread) as they do without it; a worker that stops during a pass fails
-    that pass, and the next one starts another. Learning loads its restorer here."""
+    that pass, and the next one starts another. A save's learning asks the worker too
+    (``model_lessons``), and loads the model here only where passes would."""
 
     def __init__(self, *, in_worker: bool = False) -> None:
         self._loaded: dict[tuple[str, str], Restorer] = {}
         self._lock = threading.Lock()
         self._worker: PassProcess | None = None
+        self._closed = False
         if in_worker:
             from editor.core.process import configured_threads
             from editor.restore.pass_process import PassProcess
@@ -109,6 +114,27 @@ class Restorers:
         on_loaded(restorer)
         return run_pass(restorer, source, settings, **kwargs)
 
+    def model_lessons(self, model: str | None, device: str,
+                      reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str]]:
+        """What a save's learning takes from ``model`` (editor.restore.learned_store.model_lessons),
+        from the worker process, or on this thread (a pool thread) where passes run here: where
+        the worker cannot start, and once the window closed (its learning still ends as it would
+        have). Raises what loading the model raises, and `WorkerStopped` when the worker dies."""
+        worker = self._worker
+        if worker is not None:
+            from editor.restore.pass_process import WorkerStopped
+
+            try:
+                return worker.model_lessons(model, device, reads)
+            except _unavailable() as err:
+                self._give_up_worker(err)
+            except WorkerStopped:
+                if not self._closed:
+                    raise
+        from editor.restore.learned_store import model_lessons
+
+        return model_lessons(self.get(model, device), reads)
+
     def _give_up_worker(self, err: BaseException) -> None:
         log.warning("restoring in the window's process: %s", err)
         worker, self._worker = self._worker, None
@@ -117,6 +143,7 @@ class Restorers:
 
     def close(self) -> None:
         """Stop the worker process, if any (the window closes)."""
+        self._closed = True
         if self._worker is not None:
             self._worker.close()
 

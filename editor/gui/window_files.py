@@ -218,10 +218,11 @@ class FileCommands:
             learned_at = job.revision
         from functools import partial
 
-        # the restorer this window restores with, loaded once (on the worker thread)
+        # the model this window restores with, where its passes run (the worker process, where it
+        # can start: the window's process then never loads it)
         self._host.restoring.configure_restoration()  # the model the settings name, even before any pass ran
-        self._host.learning.loader = partial(self._host.restoration.restorers.get, self._host.restoration.model,
-                                       self._host.restoration.device)
+        self._host.learning.reader = partial(self._host.restoration.restorers.model_lessons,
+                                             self._host.restoration.model, self._host.restoration.device)
         # what Stet has learned from it: from what was written, off this thread
         self._host.learning.remember(doc, written.forms, str(target.resolve()), tokens=written.tokens,
                                suggestions=written.suggestions, revision=learned_at)

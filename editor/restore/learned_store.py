@@ -285,34 +285,72 @@ def bias_blocks(reviewed: Sequence[bool], most: int | None = None, block: int = 
     return joined
 
 
-def review_marginals(restorer: Restorer, words: Sequence[str], reviewed: Sequence[bool] | None = None) -> np.ndarray:
-    """(N, 28) joint marginals of a review's words where the mark bias needs them (`bias_blocks`,
-    each read with some context around it); NaN rows elsewhere."""
-    from editor.restore.labels import N_CASE as NC
-    from editor.restore.labels import N_PUNCT as NP
-    from editor.restore.windows import joint_marginals_chunked
+#: What `review_marginals` reads of the model for one block of a review: the block's place
+#: ``(start, end)``, where the words read begin, and those words (the block with up to
+#: `_BLOCK_CONTEXT` words either side, for its edges' context). Plain values: a window asks its
+#: worker process for them (see `model_lessons`).
+MarginalRead = tuple[int, int, int, list[str]]
 
+
+def marginal_reads(words: Sequence[str], reviewed: Sequence[bool] | None = None) -> list[MarginalRead]:
+    """What the model reads of a review's ``words`` for `review_marginals`: one `MarginalRead` for
+    each of its `bias_blocks` (none when no word was reviewed)."""
     n = len(words)
-    out = np.full((n, NP * NC), np.nan, np.float32)
+    reads = []
     for a, b in bias_blocks([True] * n if reviewed is None else reviewed):
         lo, hi = max(0, a - _BLOCK_CONTEXT), min(n, b + _BLOCK_CONTEXT)
-        joint = joint_marginals_chunked(restorer.model, restorer.vocab, list(words[lo:hi]), restorer.size,
-                                        restorer.overlap, restorer.cut, restorer.merge, device=restorer.device)
-        out[a:b] = joint[a - lo : b - lo]
+        reads.append((a, b, lo, list(words[lo:hi])))
+    return reads
+
+
+def model_lessons(restorer: Restorer, reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str]]:
+    """What learning from a review takes from the model: the (end - start, 28) joint marginals of
+    each read's block, and the model's `common_words`. Run where the model is loaded: in the
+    window's worker process (editor.restore.pass_process), or in this one."""
+    from editor.restore.windows import joint_marginals_chunked
+
+    blocks = []
+    for a, b, lo, words in reads:
+        joint = joint_marginals_chunked(restorer.model, restorer.vocab, words, restorer.size, restorer.overlap,
+                                        restorer.cut, restorer.merge, device=restorer.device)
+        blocks.append(np.asarray(joint[a - lo : b - lo], np.float32))
+    return blocks, common_words(restorer.vocab)
+
+
+def placed_marginals(n: int, reads: Sequence[MarginalRead], blocks: Sequence[np.ndarray]) -> np.ndarray:
+    """The (n, 28) marginals of a review of ``n`` words from its reads' ``blocks`` (see
+    `model_lessons`): NaN rows outside them."""
+    from editor.restore.labels import N_CASE as NC
+    from editor.restore.labels import N_PUNCT as NP
+
+    out = np.full((n, NP * NC), np.nan, np.float32)
+    for (a, b, _lo, _words), block in zip(reads, blocks, strict=True):
+        out[a:b] = block
     return out
 
 
-def learn_review(restorer: Restorer, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
-                 joint: np.ndarray | None = None) -> Adaptation:
+def review_marginals(restorer: Restorer, words: Sequence[str], reviewed: Sequence[bool] | None = None) -> np.ndarray:
+    """(N, 28) joint marginals of a review's words where the mark bias needs them (`bias_blocks`,
+    each read with some context around it); NaN rows elsewhere."""
+    reads = marginal_reads(words, reviewed)
+    return placed_marginals(len(words), reads, model_lessons(restorer, reads)[0])
+
+
+def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
+                 joint: np.ndarray | None = None, common: Collection[str] | None = None) -> Adaptation:
     """What a review teaches: the same in the editor (after a save) and in the simulated review
     (`stet eval --simulate-review`). The mark bias is fitted on the marginals the model gives the
     reviewed words (`joint`, or computed here from `restorer`'s model for at most `BIAS_WORDS` of
     them: under a second on one core); forms and pair marks as `Adaptation.learn` says, from every
-    reviewed word."""
+    reviewed word; `common`: the model's `common_words` (by default `restorer`'s). Without
+    `restorer`, `joint` and `common` are needed (what `model_lessons` gave, in another process)."""
     if joint is None and decisions:
+        if restorer is None:
+            raise ValueError("learning a review's mark bias needs the model or its marginals")
         joint = review_marginals(restorer, [d.word for d in decisions], reviewed)
-    return Adaptation.learn(decisions, joint, common=common_words(restorer.vocab) if restorer is not None else (),
-                            reviewed=reviewed)
+    if common is None:
+        common = common_words(restorer.vocab) if restorer is not None else ()
+    return Adaptation.learn(decisions, joint, common=common, reviewed=reviewed)
 
 
 def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "",

@@ -8,6 +8,10 @@ In a worker process neither does; the window's process never imports torch. What
 is columns of plain values (the words' fields; each suggestion's fields), which pickle at C speed:
 pickling the frozen records themselves runs Python for each (0.6 s for 100,000 tokens).
 
+A save's learning asks the worker for what it takes from the model (``model_lessons``: the
+marginals of the reviewed words, the model's common words) rather than loading the model a second
+time in the window's process.
+
 One pass at a time; a pass asked for while another runs waits for it (a cancelled one stops at
 its next region). The process starts at first use, keeps the models it loaded, and stops with
 ``close`` or with the process that started it (it is a daemon). Spawned, never forked (torch holds
@@ -22,17 +26,22 @@ import pickle
 import queue
 import signal
 import threading
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from editor.core.document import Kind, State, Suggestion, Token, WordsSnapshot
 from editor.core.errors import UserError
 from editor.restore.pipeline import (NothingToRestore, NotTheLanguage, PassOutcome, PassSettings, PassSource,
                                      RestoredRegion)
 from editor.restore.prediction import Cancelled
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from editor.restore.learned_store import MarginalRead
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +168,10 @@ def _serve(conn: Connection, threads: int | None) -> None:
             if what == "pass":
                 outcome = _run(found, pass_id, message[4:], cancel, conn)
                 _send(conn, ("done", pass_id, outcome.model_name, outcome.words, outcome.notes))
+            elif what == "lessons":
+                from editor.restore.learned_store import model_lessons
+
+                _send(conn, ("answer", pass_id, model_lessons(found, message[4])))
         except Exception as err:  # noqa: BLE001 - every failure is the parent's to report
             kind = next((k for k, cls in _FAILURES.items() if isinstance(err, cls)), "error")
             text = str(err) if kind != "error" else f"{type(err).__name__}: {err}"
@@ -228,6 +241,15 @@ class PassProcess:
         found: list[Loaded] = []
         self._exchange(("load", model, device), None, on_loaded=found.append)
         return found[-1]
+
+    def model_lessons(self, model: str | None, device: str,
+                      reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str]]:
+        """`editor.restore.learned_store.model_lessons` with ``model`` on ``device``, in the worker
+        (what a save's learning takes from the model); waits for a pass under way. Raises what
+        loading the model raises (`UserError`; another failure as a RuntimeError), and
+        `WorkerStopped` when the worker dies."""
+        found: tuple[list[np.ndarray], frozenset[str]] = self._exchange(("lessons", model, device, list(reads)), None)
+        return found
 
     def run_pass(self, model: str | None, device: str, source: PassSource,
                  settings: PassSettings, *,
@@ -304,6 +326,8 @@ class PassProcess:
                         on_loaded(Loaded(message[2]))
                     if request[0] == "load":
                         return None
+                elif what == "answer":
+                    return message[2]
                 elif what == "done":
                     return PassOutcome(message[2], message[3], tuple(message[4]))
                 elif what == "failed":

@@ -145,3 +145,43 @@ def test_the_process_that_asks_never_imports_torch(tiny_model_dir):
                           check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[0] == "False"
+
+
+def review_of(n: int) -> tuple[list, list[bool]]:
+    """``n`` words of a review (marks and capitals the person left, some not reviewed)."""
+    from editor.restore.review_lessons import Decision
+
+    decisions, reviewed = [], []
+    for i in range(n):
+        word = WORDS[i % len(WORDS)]
+        punct = "." if word == "now" else "," if word == "okay" else ""
+        decisions.append(Decision(word, punct, word, i == 0, "" if word == "now" else punct, word))
+        reviewed.append(i % 97 != 5)
+    return decisions, reviewed
+
+
+def test_a_review_learned_through_the_worker_is_the_review_learned_here(worker, tiny_model_dir):
+    """What a save's learning takes from the model (the marginals of the reviewed words, read in
+    blocks spread over a long review, and the common words) comes from the worker as it is here."""
+    from editor.restore.inference import Restorer
+    from editor.restore.learned_store import BIAS_WORDS, learn_review, marginal_reads, model_lessons, placed_marginals
+
+    decisions, reviewed = review_of(BIAS_WORDS * 2 + 300)
+    reads = marginal_reads([d.word for d in decisions], reviewed)
+    assert len(reads) > 1 and reads[-1][1] == len(decisions) and reads[1][0] > 1000  # blocks spread over it
+    blocks, common = worker.model_lessons(str(tiny_model_dir), "cpu", reads)
+    restorer = Restorer.load(str(tiny_model_dir), device="cpu")
+    here_blocks, here_common = model_lessons(restorer, reads)
+    assert common == here_common and "the" in common
+    assert len(blocks) == len(here_blocks) and all(a.dtype == b.dtype and (a == b).all()
+                                                  for a, b in zip(blocks, here_blocks))
+    joint = placed_marginals(len(decisions), reads, blocks)
+    through_worker = learn_review(None, decisions, reviewed, joint=joint, common=common)
+    here = learn_review(restorer, decisions, reviewed)  # as `stet eval --simulate-review` learns
+    assert through_worker.to_dict() == here.to_dict()
+    assert through_worker.punct_bias.any() and through_worker.pair_marks  # the marginals taught a bias
+
+
+def test_a_model_that_cannot_load_is_said_when_learning_too(worker, tmp_path):
+    with pytest.raises(UserError, match="no such model directory"):
+        worker.model_lessons(str(tmp_path / "missing"), "cpu", [])
