@@ -336,3 +336,116 @@ def test_a_capital_typed_on_a_frequent_word_repeats_a_slice_at_a_time_in_one_und
         assert window.undo()  # one step takes the capital typed and all it repeated
     assert doc[2].surface == "okafor"
     assert all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in others)
+
+
+def _long_review() -> Transcript:
+    """A review of about 210 words (enough for a mark bias: BIAS_MIN_WORDS) with marks the person chose."""
+    phrase = "so we met okafor at the station and okafor said that the library moved okay".split()
+    doc = Transcript.from_words((phrase * 16)[:220])
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})
+                         for i in range(len(doc)) if doc[i].word in ("station", "okay")])
+    for i in range(len(doc)):
+        if doc[i].word == "station":
+            doc.accept(doc[i].id, Kind.PUNCT)
+        elif doc[i].word == "okay":
+            doc.reject(doc[i].id, Kind.PUNCT)
+        elif doc[i].word == "moved":
+            doc.edit_token(i, punct=".")
+    return doc
+
+
+def test_learning_through_the_worker_process_learns_what_the_window_s_process_learns(window, qtbot, tmp_path):
+    """A save's learning asks the worker process the window restores in for the model's
+    marginals and common words; what it keeps is what the same review taught in this process."""
+    from editor.gui.restoration import Restorers
+    from editor.restore.learned_store import load_learned, profile_key, reset_learned
+
+    kept = {}
+    for where in ("worker process", "thread"):
+        restorers = window.restoration.restorers = Restorers(in_worker=where == "worker process")
+        try:
+            with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
+                window.set_transcript(_long_review(), restore=False)
+                window.save(tmp_path / "talk.stet", wait=True)
+            assert restorers.in_worker is (where == "worker process")  # (not fallen back to a thread)
+        finally:
+            restorers.close()
+        assert got.args[0] > 200  # the stretch from the first decision to the last
+        kept[where] = load_learned(profile_key(window.transcript.metadata.language, [])).to_dict()
+        reset_learned()
+    assert kept["worker process"] == kept["thread"]
+    assert any(kept["thread"]["punct_bias"]) and kept["thread"]["pair_marks"]  # the marginals taught a bias
+
+
+def test_a_worker_that_dies_while_learning_leaves_the_forms_and_pair_marks(window, qtbot, tmp_path, caplog):
+    from editor.restore.learned_store import load_learned, profile_key
+    from editor.restore.pass_process import WorkerStopped
+
+    def died(*args):
+        raise WorkerStopped("the restoration worker stopped (exit status -9)")
+
+    window.restoration.restorers.model_lessons = died
+    doc = _long_review()
+    window.set_transcript(doc, restore=False)
+    with qtbot.waitSignal(window.learning.learned, timeout=60000) as got:
+        window.save(tmp_path / "talk.stet", wait=True)
+    assert got.args[0] > 200
+    assert "learning without the model's marginals: the restoration worker stopped" in caplog.text
+    kept = load_learned(profile_key(doc.metadata.language, []))
+    assert kept.pair_marks and not kept.punct_bias.any()  # no marginals: no bias
+
+
+def test_saving_a_review_never_imports_torch_into_the_window_s_process(tiny_model_dir, tmp_path):
+    """The point of the worker process: the window's process loads no model, for restoring or for
+    learning after a save (the model's common words still keep "station" out of the lexicon)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "save_and_learn.py"
+    script.write_text(f"""
+import json, sys, time
+from editor.core.process import configure_process
+
+if __name__ == "__main__":
+    configure_process(gui=True)
+    from PySide6.QtWidgets import QApplication
+    app = QApplication([])
+    from editor.core.document import Kind, Suggestion, Transcript
+    from editor.core.lexicon import UserLexicon
+    from editor.core.settings import Settings
+    from editor.gui import MainWindow
+    settings = Settings()
+    settings.set("engine.restore_model", {str(tiny_model_dir)!r})
+    settings.set("engine.device", "cpu")
+    window = MainWindow(settings, interactive=False)
+    doc = Transcript.from_words("we met okafor at the station and okafor said hello".split())
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.CASE, "Okafor", {{"Okafor": 0.7, "okafor": 0.3}}),
+                         Suggestion(doc[5].id, Kind.CASE, "Station", {{"Station": 0.6, "station": 0.4}})])
+    window.set_transcript(doc, restore=False)
+    for i in (2, 5):
+        doc.accept(doc[i].id, Kind.CASE)
+    doc.edit_token(7, surface="Okafor")
+    learned = []
+    window.learning.learned.connect(learned.append)
+    window.save({str(tmp_path / "talk.stet")!r}, wait=True)
+    began = time.monotonic()
+    while not learned and time.monotonic() - began < 90:
+        app.processEvents()
+        time.sleep(0.01)
+    print(json.dumps({{"learned": learned, "worker": window.restoration.restorers.in_worker,
+                      "torch": "torch" in sys.modules, "lexicon": UserLexicon.load().forms}}))
+    window.close()
+""", encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=180,
+                          check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    import json
+
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["learned"] == [4] and found["worker"]
+    assert found["lexicon"] == {"okafor": "Okafor"}  # "station" is among the tiny model's common words
+    assert found["torch"] is False
