@@ -55,7 +55,10 @@ def window(qtbot, settings):
     qtbot.addWidget(w)
     w.resize(1000, 700)
     w.show()
-    return w
+    yield w
+    # a save's learning still under way would keep what it learned in the next test's folders
+    # (its user lexicon and profiles: see private_folders), where that test does not expect it
+    qtbot.waitUntil(lambda: not w.learning.running, timeout=60000)
 
 
 @pytest.fixture
