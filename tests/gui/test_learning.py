@@ -449,3 +449,18 @@ if __name__ == "__main__":
     assert found["learned"] == [4] and found["worker"]
     assert found["lexicon"] == {"okafor": "Okafor"}  # "station" is among the tiny model's common words
     assert found["torch"] is False
+
+
+def test_a_learning_that_ends_after_the_window_closed_still_reads_the_model(tiny_model_dir):
+    """The window's close stops its worker process; a save's learning still under way then reads
+    the model on its own thread, as where no worker could start, rather than losing the marks."""
+    from editor.gui.restoration import Restorers
+    from editor.restore.inference import Restorer
+    from editor.restore.learned_store import marginal_reads, model_lessons
+
+    reads = marginal_reads("so what do we do now okay i think that the answer is yes".split() * 20)
+    restorers = Restorers(in_worker=True)
+    restorers.close()
+    blocks, common = restorers.model_lessons(str(tiny_model_dir), "cpu", reads)
+    expected, expected_common = model_lessons(Restorer.load(str(tiny_model_dir), device="cpu"), reads)
+    assert common == expected_common and len(blocks) == len(expected) == 1 and (blocks[0] == expected[0]).all()
