@@ -1,5 +1,5 @@
 """The window's longest stall while a fresh window's first save learns from a review: the window's
-thread ticks every millisecond (a Qt timer) from Save until the learning after it has ended, and
+thread ticks every 5 ms (gui_bench.Heartbeat) from Save until the learning after it has ended, and
 the longest gaps between ticks are what the person would feel; also the window's process's peak
 resident memory (Linux).
 
@@ -27,24 +27,12 @@ from pathlib import Path
 
 def one(words: int, share: float, model: str) -> dict[str, object]:
     """In this (fresh) process: a window saves a reviewed document while its thread ticks."""
-    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="bench-learn-stall-")  # never the person's own
-    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="bench-learn-stall-")
-    from editor.core.process import configure_process
+    os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="bench-learn-stall-")  # never the person's own
+    from gui_bench import Heartbeat, bench_window
 
-    configure_process(gui=True)
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
-
-    app = QApplication([])
     from editor.core.document import Kind, Suggestion, Transcript
-    from editor.core.settings import Settings
-    from editor.gui import MainWindow
 
-    settings = Settings()
-    settings.set("engine.restore_model", model)
-    settings.set("engine.device", "cpu")
-    window = MainWindow(settings, interactive=False)
-    window.show()
+    app, window, _tmp, _name = bench_window(model or None, "cpu", prefix="bench-learn-stall-")  # its own data folder
     phrase = "so we met okafor at the station and okafor said that the library moved okay".split()
     doc = Transcript.from_words((phrase * (words // len(phrase) + 1))[:words])
     doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})
@@ -59,28 +47,18 @@ def one(words: int, share: float, model: str) -> dict[str, object]:
         time.sleep(0.01)
     learned: list[int] = []
     window.learning.learned.connect(learned.append)
-    gaps: list[float] = []
-    last = [0.0]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(1)
-    timer.timeout.connect(tick)
+    beat = Heartbeat()
     target = Path(tempfile.mkdtemp(prefix="bench-learn-stall-")) / "talk.stet"
-    began = last[0] = time.perf_counter()
-    timer.start()
+    began = time.perf_counter()
+    beat.start()
     window.save(target)
     while not learned and time.perf_counter() - began < 120:
         app.processEvents()
     ended = time.perf_counter()
     while time.perf_counter() - ended < 0.3:  # what comes on the UI thread after it
         app.processEvents()
-    timer.stop()
-    gaps.sort(reverse=True)
+    beat.stop()
+    gaps = sorted(beat.gaps, reverse=True)
     import resource
 
     result = {"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
