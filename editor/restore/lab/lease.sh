@@ -20,5 +20,4 @@ export PYTHONPATH="$PWD:$PWD/.gpu/site" PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,memory.total --format=csv 2>/dev/null
 ${PY:-python3} -m editor.restore.lab.train_encoder --from-model "$FROM" --data "$D" --out "$OUT/run" \
   --seconds "$SECS" --device "${DEVICE:-cuda}" --eval-seconds "${EVAL_EVERY:-90}" ${EXTRA:-} 2>&1 | tee "$OUT/train.log"
-rm -f "$OUT/run/tokenizer.json"  # it is the model directory's own; one file fewer to bring back
 ls -la "$OUT/run"

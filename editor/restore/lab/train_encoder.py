@@ -168,7 +168,10 @@ def load_run_model(run_dir: Path) -> tuple[EncoderBiLSTMCRF, dict]:
     run = read_run(run_dir)
     model = EncoderBiLSTMCRF(EncoderConfig(**run["model_args"]))
     model.load_state_dict(load_parts(run_dir, run["parts"]))
-    model.pieces = Pieces.from_file(run_dir / "tokenizer.json", model.cfg.max_pieces)
+    tok = run_dir / "tokenizer.json"
+    if not tok.is_file():
+        raise SystemExit(f"{run_dir}: no tokenizer.json; copy the one of the model the run started from")
+    model.pieces = Pieces.from_file(tok, model.cfg.max_pieces)
     return model.eval(), run
 
 
