@@ -92,3 +92,26 @@ def test_a_first_encoder_run_without_an_encoder_says_what_it_needs(data_dir, tmp
     assert _train(data_dir, tmp_path / "run") != 0
     err = capsys.readouterr().err
     assert "--encoder" in err and "Traceback" not in err
+
+
+def test_a_source_missing_from_the_data_is_skipped_and_the_run_records_what_it_drew(
+        encoder_dir, data_dir, tmp_path, capsys):
+    # a GPU lease carries three of the five sources: the run says so, and its record holds the
+    # weights it drew by, not the ones it was asked for
+    run = tmp_path / "run"
+    assert main(["train", "--family", "encoder", "--data", str(data_dir), "--out", str(run), "--device", "cpu",
+                 "--seconds", "4", "--words-per-batch", "120", "--workers", "0", "--eval-seconds", "2",
+                 "--sources", "ted_saranyan=0.3,presidential_speeches=0.7", "--encoder", str(encoder_dir)]) == 0
+    said = next(line for line in capsys.readouterr().out.splitlines() if "skipped:" in line)
+    assert "presidential_speeches" in said and said.endswith("drawing ted_saranyan 1.00")
+    assert json.loads((run / "run.json").read_text())["sources"] == {"ted_saranyan": 1.0}
+
+
+def test_an_export_of_a_run_without_its_tokenizer_says_so(encoder_dir, data_dir, tmp_path, capsys):
+    run = tmp_path / "run"
+    assert _train(data_dir, run, "--encoder", str(encoder_dir), "--seconds", "3") == 0
+    (run / "tokenizer.json").unlink()
+    code = main(["train", "--family", "encoder", "--data", str(data_dir), "--out", str(run),
+                 "--export", str(tmp_path / "model")])
+    err = capsys.readouterr().err
+    assert code != 0 and "no tokenizer.json" in err and "Traceback" not in err

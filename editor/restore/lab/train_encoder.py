@@ -170,7 +170,9 @@ def load_run_model(run_dir: Path) -> tuple[EncoderBiLSTMCRF, dict]:
     model.load_state_dict(load_parts(run_dir, run["parts"]))
     tok = run_dir / "tokenizer.json"
     if not tok.is_file():
-        raise SystemExit(f"{run_dir}: no tokenizer.json; copy the one of the model the run started from")
+        from editor.core.errors import UserError
+
+        raise UserError(f"{run_dir}: no tokenizer.json; copy the one of the model the run started from")
     model.pieces = Pieces.from_file(tok, model.cfg.max_pieces)
     return model.eval(), run
 
@@ -291,6 +293,13 @@ def train(a: argparse.Namespace) -> int:
     model.to(device)
 
     forms, arrays = prepare_sources(data / "train", list(weights), workers=min(len(weights), max(1, workers)))
+    skipped = [n for n, w in weights.items() if w > 0 and n not in arrays]
+    if skipped:
+        # the sampler draws from the sources there are, by their weights renormalised; the run records those
+        total = sum(w for n, w in weights.items() if n in arrays)
+        weights = {n: round(w / total, 4) for n, w in weights.items() if n in arrays}
+        print(f"not in {data / 'train'}, skipped: {', '.join(skipped)}; drawing "
+              + ", ".join(f"{n} {w:.2f}" for n, w in weights.items()), flush=True)
     table, lens = pieces.table(forms)
     print(f"prepared {sum(len(x.forms) for x in arrays.values()):,} words, {len(forms):,} forms "
           f"in {time.time() - t_start:.0f} s on {device}", flush=True)
