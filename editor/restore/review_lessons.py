@@ -29,10 +29,13 @@ if TYPE_CHECKING:
 #: How strongly a remembered case form or a remembered mark between two words moves the odds
 #: (multiplies them), measured with `stet eval ted_dev2012_talks.txt --simulate-review 0.2
 #: --case-odds X` on the even-numbered dev talks, reported on the odd ones. For the case forms, 30
-#: to 1,000 leave as many words to change there (10,908-10,910 of 110,493; odd talks 11,586-11,590),
-#: and the MiniLM model is surer of a name than the word model was (a lowercase "zarvex" at
-#: 0.3-0.6 %): 1,000 is the strength at which a form the person kept in lowercase outweighs it.
-CASE_MEMORY_ODDS = 1000.0
+#: to 1,000 leave as many words to change there (10,908-10,910 of 110,493; odd talks 11,586-11,590).
+#: The odds act on the model's raw marginals, before its case temperature (1.25 for the stage-3
+#: MiniLM model): a name the model shows at 99.8 % ("Zarvex") is 2,200 to 1 there, so 1,000 let the
+#: model overrule a form the person kept in lowercase. 10,000 outweighs a name shown at up to 99.9 %;
+#: on the 125 dev talks (20 % reviewed) it leaves 11 more words to change than 1,000 (21,499 against
+#: 21,488; 3,000: 4 more; 100,000: 20 more): forms a reviewer writes one way here, another there.
+CASE_MEMORY_ODDS = 10000.0
 PAIR_MEMORY_ODDS = 3.0
 #: The bias's pull towards 0 (an L2 penalty on the mean log-likelihood of the reviewed words); with
 #: a few hundred reviewed words the bias moves only where the reviewer's evidence is consistent. A
