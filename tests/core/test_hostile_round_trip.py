@@ -115,3 +115,24 @@ def test_invisible_characters_that_are_part_of_words_stay():
     assert strip_controls("👨\u200d👩") == "👨\u200d👩"
     assert [p.word for p in split_words(strip_controls("สวัสดี\u200bครับ"))] == ["สวัสดี", "ครับ"]
     assert strip_controls("a\u200fb\u00adc\u202e") == "abc"
+
+
+def test_words_that_look_like_tags_or_entities_survive_every_subtitle_format(tmp_path):
+    """A word "<i>" or "&amp;" written to a .ass came back as italics or "&": SubStation Alpha has
+    no escapes, and Stet reads SubRip's tags and entities in it (converters write them there)."""
+    words = ["write", "<i>", "and", "&amp;", "</b>", "<font", "color=red>", "a<b", "at&t", "here"]
+    src = tmp_path / "in.json"
+    src.write_text(json.dumps({"result": [{"word": w, "start": i, "end": i + 0.5, "conf": 1.0}
+                                          for i, w in enumerate(words)]}), encoding="utf-8")
+    doc = read_any(src)
+    failures = []
+    for ext in [e for e in BOTH if e != ".txt"]:  # plain text reads character references as characters, and says so
+        out = tmp_path / f"out{ext}"
+        write_any(doc, out)
+        if read_any(out).words() != doc.words():
+            failures.append(f"{ext}: {read_any(out).words()}")
+    assert not failures, "\n".join(failures)
+    # what a player shows: the empty override block after "<" is invisible, the text is as written
+    dialogue = " ".join(line for line in (tmp_path / "out.ass").read_text(encoding="utf-8").splitlines()
+                        if line.startswith("Dialogue:"))
+    assert "<{}i>" in dialogue and "&{}amp;" in dialogue and "a<b" in dialogue and "at&t" in dialogue.lower()

@@ -15,7 +15,8 @@ from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write
 from editor.core.formats.cue_writing import OutCue, ass_text, cues_to_write, styling_warnings
-from editor.core.formats.subtitles import Cue, checked_times, css_color, transcript_from_cues, visible
+from editor.core.formats.subtitles import (Cue, checked_times, css_color, protect_ass, transcript_from_cues, unprotect_ass,
+                                          visible)
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
@@ -69,7 +70,7 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
                       .replace("\\n", "\n").replace("\\N", "\n").split("\n") if line.strip())
         # the text with its override tags ({\\i1}, {\\an8}; comments in braces dropped) and
         # its style's italics, bold and position, which carry to other formats (cue_style)
-        tagged = _COMMENT.sub("", event.text).replace("\\h", "\u00a0").replace(
+        tagged = _COMMENT.sub("", unprotect_ass(event.text)).replace("\\h", "\u00a0").replace(
             "\\n", "\n").replace("\\N", "\n")
         cues.append(Cue(event.start / 1000, event.end / 1000, lines, event.name.strip() or None,
                         text=_style_tags(subs, event.style) + tagged if lines else "",
@@ -162,7 +163,7 @@ def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> tuple
             if part.styled:
                 text = ass_text(part.styled)
             else:
-                text = "\\N".join(line.replace("{", "(").replace("}", ")") for line in part.lines)
+                text = "\\N".join(protect_ass(line.replace("{", "(").replace("}", ")")) for line in part.lines)
                 if part.italic:
                     text = "{\\i1}" + text
             if part.align:

@@ -15,7 +15,7 @@ from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
 from editor.core.formats.subtitles import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
                                            PREFIXES, class_sets, cue_lines, cue_style, is_italic,
-                                           piece_styles, protect, words_of_line, vtt_palette)
+                                           piece_styles, protect, protect_ass, words_of_line, vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
 from editor.core.text import Piece, ends_sentence, join_mark
 
@@ -628,7 +628,7 @@ def ass_text(lines: Sequence[StyledLine]) -> str:
                     closing = []
                 if closing or opening:
                     out.append("{" + "".join(closing + opening) + "}")
-                out.append(text.replace("{", "(").replace("}", ")"))
+                out.append(protect_ass(text.replace("{", "(").replace("}", ")")))
                 current = styles
     return "".join(out)
 

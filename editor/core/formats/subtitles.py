@@ -76,6 +76,33 @@ def protect(text: str) -> str:
     return "".join(out)
 
 
+#: What SubStation Alpha text writes after a "<" or "&" of the text that Stet's reader (which takes
+#: SubRip's tags and entities in .ass files too, as converters write them) would read as a tag or an
+#: entity: an empty override block, which players show as nothing (SubStation Alpha has no escapes).
+ASS_LITERAL = "{}"
+
+
+def protect_ass(text: str) -> str:
+    """Text as SubStation Alpha is to hold it: like `protect`, but a "<" that would begin a tag and
+    a "&" that would begin an entity are followed by an empty override block ("<{}i>"), so players
+    show the text as it is and `unprotect_ass` reads it back."""
+    if "<" not in text and "&" not in text:
+        return text
+    out = []
+    for i, ch in enumerate(text):
+        out.append(ch)
+        entity = _ENTITY.match(text, i) if ch == "&" else None
+        if (ch == "<" and _TAG.match(text, i)) or (entity and html.unescape(entity.group(0)) != entity.group(0)):
+            out.append(ASS_LITERAL)
+    return "".join(out)
+
+
+def unprotect_ass(text: str) -> str:
+    """SubStation Alpha text with the literal "<" and "&" that `protect_ass` marked written as the
+    entities the tag reader reads back as those characters."""
+    return text.replace("<" + ASS_LITERAL, "&lt;").replace("&" + ASS_LITERAL, "&amp;")
+
+
 def cue_lines(text: str, prefixed: bool = False) -> list[tuple[str, str | None]]:
     """(visible line, voice) for each non-empty line of a cue's text; a line without a voice tag
     has the voice of the line before it. ``prefixed``: a speaker prefix a diarizing recogniser
