@@ -7,11 +7,15 @@
 #
 # It starts from MODEL_DIR (default: the shipped encoder model), so each lease continues the last
 # exported model; the run folder it leaves resumes with `--resume RUN` where it can be carried.
+# EXTRA (options of train_encoder) defaults to what moved the shipped model last (its card's stage 3:
+# a quarter of the first run's peak learning rates, mostly TED); EXTRA="" trains with the defaults
+# of a first run, whose high peaks undo an annealed model's last steps before they help.
 set -uo pipefail
 SECS=${1:-500}
 FROM=${2:-resources/models/stet-en-minilm-bilstm-crf}
 OUT=${OUT:-/tmp/stet-lease-out}
 D=/tmp/stetdata
+CONTINUE="--lr 2e-5 --head-lr 2.5e-4 --sources ted_saranyan=0.85,scotus_oyez_2010plus=0.1,presidential_speeches=0.05"
 mkdir -p "$D/train" "$D/dev" "$OUT/run"
 for f in .gpu/data/train/*.xz; do (xz -dc "$f" | gzip -1 > "$D/train/$(basename "$f" .xz).gz") & done
 xz -dc .gpu/data/dev/dev2012.tsv.xz > "$D/dev/dev2012.tsv"
@@ -19,5 +23,5 @@ wait
 export PYTHONPATH="$PWD:$PWD/.gpu/site" PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,memory.total --format=csv 2>/dev/null
 ${PY:-python3} -m editor.restore.lab.train_encoder --from-model "$FROM" --data "$D" --out "$OUT/run" \
-  --seconds "$SECS" --device "${DEVICE:-cuda}" --eval-seconds "${EVAL_EVERY:-90}" ${EXTRA:-} 2>&1 | tee "$OUT/train.log"
+  --seconds "$SECS" --device "${DEVICE:-cuda}" --eval-seconds "${EVAL_EVERY:-90}" ${EXTRA-$CONTINUE} 2>&1 | tee "$OUT/train.log"
 ls -la "$OUT/run"
