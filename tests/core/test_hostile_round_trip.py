@@ -136,3 +136,18 @@ def test_words_that_look_like_tags_or_entities_survive_every_subtitle_format(tmp
     dialogue = " ".join(line for line in (tmp_path / "out.ass").read_text(encoding="utf-8").splitlines()
                         if line.startswith("Dialogue:"))
     assert "<{}i>" in dialogue and "&{}amp;" in dialogue and "a<b" in dialogue and "at&t" in dialogue.lower()
+
+
+@pytest.mark.parametrize("ext", [".ass", ".ttml"])
+def test_braces_written_as_parentheses_are_said(tmp_path, ext):
+    """SubStation Alpha never shows text in braces (its styling codes), nor pysubs2's TTML, which is
+    written from it: the writer puts parentheses in their place, and now says so."""
+    src = tmp_path / "in.json"
+    src.write_text(json.dumps({"result": [{"word": w, "start": i, "end": i + 0.5, "conf": 1.0}
+                                          for i, w in enumerate(["see", "{note}", "here"])]}), encoding="utf-8")
+    warnings = write_any(read_any(src), tmp_path / f"out{ext}")
+    assert any("braces written as parentheses" in w for w in warnings), warnings
+    assert "(note)" in (tmp_path / f"out{ext}").read_text(encoding="utf-8")
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps({"result": [{"word": "fine", "start": 0, "end": 0.5, "conf": 1.0}]}), encoding="utf-8")
+    assert not any("braces" in w for w in write_any(read_any(plain), tmp_path / f"plain{ext}"))

@@ -173,6 +173,14 @@ def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> tuple
     return subs, cues
 
 
+def _brace_warning(cues: list[OutCue], name: str) -> list[str]:
+    """One line where braces of the text were written as parentheses: in SubStation Alpha text (and
+    pysubs2's TTML is written from it) "{...}" holds styling codes and is never shown."""
+    n = sum(1 for cue in cues if any("{" in line or "}" in line for line in cue.lines))
+    return [f"{n} cue{'' if n == 1 else 's'}: braces written as parentheses ({name} reads "
+            "text in braces as styling codes)"] if n else []
+
+
 def _by_voice(cue: OutCue) -> list[OutCue]:
     """The cue parted where its lines' speaker changes (one part when one speaks)."""
     voices = cue.line_voices()
@@ -194,10 +202,10 @@ def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     """Write SubStation Alpha (pysubs2); the warnings say what styling could not be written."""
     subs, cues = _subs(transcript, policy, path)
     atomic_write(path, subs.to_string("ass").encode("utf-8"))
-    return styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False)
+    return styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + _brace_warning(cues, "SubStation Alpha")
 
 
 def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
     subs, cues = _subs(transcript, policy, path)
     atomic_write(path, subs.to_string("ttml").encode("utf-8"))
-    return styling_warnings(cues, "ttml", "TTML", verbatim=False)
+    return styling_warnings(cues, "ttml", "TTML", verbatim=False) + _brace_warning(cues, "the TTML writer")
