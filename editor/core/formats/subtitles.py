@@ -64,16 +64,16 @@ def protect(text: str) -> str:
     stays as it is."""
     if "<" not in text and "&" not in text:
         return text
-    out = []
-    for i, ch in enumerate(text):
-        entity = _ENTITY.match(text, i) if ch == "&" else None
-        if ch == "<" and _TAG.match(text, i):
-            out.append("&lt;")
-        elif entity and html.unescape(entity.group(0)) != entity.group(0):
-            out.append("&amp;")
-        else:
-            out.append(ch)
-    return "".join(out)
+    return "".join(("&lt;" if ch == "<" else "&amp;") if _read_as_markup(text, i) else ch
+                   for i, ch in enumerate(text))
+
+
+def _read_as_markup(text: str, i: int) -> bool:
+    """Whether the "<" or "&" at ``text[i]`` would be read as the start of a tag or an entity."""
+    if text[i] == "<":
+        return _TAG.match(text, i) is not None
+    entity = _ENTITY.match(text, i) if text[i] == "&" else None
+    return entity is not None and html.unescape(entity.group(0)) != entity.group(0)
 
 
 #: What SubStation Alpha text writes after a "<" or "&" of the text that Stet's reader (which takes
@@ -88,13 +88,7 @@ def protect_ass(text: str) -> str:
     show the text as it is and `unprotect_ass` reads it back."""
     if "<" not in text and "&" not in text:
         return text
-    out = []
-    for i, ch in enumerate(text):
-        out.append(ch)
-        entity = _ENTITY.match(text, i) if ch == "&" else None
-        if (ch == "<" and _TAG.match(text, i)) or (entity and html.unescape(entity.group(0)) != entity.group(0)):
-            out.append(ASS_LITERAL)
-    return "".join(out)
+    return "".join(ch + ASS_LITERAL if _read_as_markup(text, i) else ch for i, ch in enumerate(text))
 
 
 def unprotect_ass(text: str) -> str:
