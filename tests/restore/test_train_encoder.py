@@ -115,3 +115,36 @@ def test_an_export_of_a_run_without_its_tokenizer_says_so(encoder_dir, data_dir,
                  "--export", str(tmp_path / "model")])
     err = capsys.readouterr().err
     assert code != 0 and "no tokenizer.json" in err and "Traceback" not in err
+
+
+def test_two_runs_average_into_a_run_that_exports(encoder_dir, data_dir, tmp_path, capsys):
+    from editor.restore.lab.average import main as average
+    from editor.restore.lab.train_encoder import load_parts, read_run
+
+    a, b, both = tmp_path / "a", tmp_path / "b", tmp_path / "avg"
+    assert _train(data_dir, a, "--encoder", str(encoder_dir), "--seconds", "3") == 0
+    assert _train(data_dir, b, "--encoder", str(encoder_dir), "--seconds", "3", "--seed", "8") == 0
+    assert average([str(both), f"{a}=1", f"{b}=3"]) == 0
+    sa, sb, s = (load_parts(r, read_run(r)["parts"]) for r in (a, b, both))
+    key = "lstm.weight_ih_l0"
+    assert not torch.equal(sa[key], sb[key])
+    assert torch.allclose(s[key], 0.25 * sa[key] + 0.75 * sb[key], atol=2e-3)
+    record = read_run(both)
+    assert record["origin"]["averaged"] == {str(a): 0.25, str(b): 0.75}
+    out = tmp_path / "model"
+    assert main(["train", "--family", "encoder", "--data", str(data_dir), "--out", str(both), "--export", str(out)]) == 0
+    assert len(Restorer.load(str(out), device="cpu").restore("so what is it for".split())) == 5
+
+
+def test_averaging_says_what_it_cannot_average(encoder_dir, data_dir, tmp_path, capsys):
+    from editor.restore.lab.average import main as average
+
+    a, wide = tmp_path / "a", tmp_path / "wide"
+    assert _train(data_dir, a, "--encoder", str(encoder_dir), "--seconds", "2") == 0
+    assert _train(data_dir, wide, "--encoder", str(encoder_dir), "--seconds", "2", "--lstm-hidden", "24") == 0
+    for args, said in (([f"{a}=1"], "at least two runs"), ([f"{a}=1", f"{wide}=1"], "a different network"),
+                       ([f"{a}=x", f"{wide}=1"], "not a number"), ([f"{a}=1", f"{a}=-1"], "above 0"),
+                       ([f"{a}=1", str(tmp_path)], "no run.json")):
+        with pytest.raises(SystemExit) as e:
+            average([str(tmp_path / "out"), *args])
+        assert said in str(e.value)
