@@ -21,7 +21,6 @@ from editor.core.formats._common import PathLike
 from editor.core.formats.subtitles import Cue, checked_times, css_color, transcript_from_cues
 from editor.core.formats.txt import read_text
 
-_TTP = "{http://www.w3.org/ns/ttml#parameter}"
 _OFFSET = re.compile(r"(\d+(?:\.\d+)?)(h|m|s|ms|f|t)")
 _CLOCK = re.compile(r"(\d+):(\d{2}):(\d{2})(?:\.(\d+))?(?::(\d+(?:\.\d+)?))?")
 _UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
@@ -119,13 +118,18 @@ def _local(tag: str) -> str:
 
 
 def _rates(root: ET.Element) -> dict[str, float]:
+    # the parameters' namespace is TTML's (ns/ttml#parameter) or, in DFXP written before TTML 1.0
+    # (Flash players' captions), the draft's (2006/10/ttaf1#parameter)
+    params = {_local(key): value for key, value in root.attrib.items()
+              if key.startswith("{") and key[1:key.index("}")].endswith("#parameter")}
+
     def number(name: str, default: float) -> float:
         try:
-            return float(root.get(f"{_TTP}{name}", default))
+            return float(params.get(name, default))
         except ValueError:
             return default
     frame = number("frameRate", 30.0)
-    multiplier = root.get(f"{_TTP}frameRateMultiplier", "1 1").split()
+    multiplier = params.get("frameRateMultiplier", "1 1").split()
     try:
         frame *= float(multiplier[0]) / float(multiplier[1])
     except (ValueError, IndexError, ZeroDivisionError):
