@@ -52,7 +52,11 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
     if body is not None:
         try:
             styles = _style_sheet(root)
-            _walk(body, 0.0, rates, cues, _element_style(body, styles, {}), styles)
+            open_ends: list[int] = []
+            ends = _time(body.get("end"), rates), _time(body.get("dur"), rates)
+            until = next((t for t in ends if t is not None), None)  # the body's begin is 0
+            _walk(body, 0.0, rates, cues, _element_style(body, styles, {}), styles, until, open_ends)
+            cues = _close_open_ends(cues, open_ends, warnings)
         except ValueError as err:
             raise FormatError(path, str(err)) from None
         except RecursionError:  # thousands of nested elements: no subtitle file has them
@@ -171,23 +175,77 @@ _STYLE_DEPTH = 32
 
 
 def _walk(element: ET.Element, offset: float, rates: dict[str, float], cues: list[Cue],
-          inherited: Style, styles: dict[str, Style]) -> None:
+          inherited: Style, styles: dict[str, Style], until: float | None = None,
+          open_ends: list[int] | None = None) -> None:
+    """The <p>s under ``element`` as cues. ``until``: when the element ends, where known; a <p>
+    with no end of its own ends with the spans it times, else there, else (its index put in
+    ``open_ends``) where `_close_open_ends` says."""
     for child in element:
         name = _local(child.tag)
         begin = _time(child.get("begin"), rates)
         start = offset + (begin or 0.0)
+        end = _time(child.get("end"), rates)
+        dur = _time(child.get("dur"), rates)
+        stop = offset + end if end is not None else start + dur if dur is not None else None
         if name == "p":
-            end = _time(child.get("end"), rates)
-            dur = _time(child.get("dur"), rates)
-            stop = offset + end if end is not None else start + dur if dur is not None else None
+            spans = _span_times(child, rates)
+            if stop is None and spans is not None:  # times on its spans only (word by word)
+                start, stop = start + spans[0], start + spans[1]
             lines = [line for line in _text(child).split("\n") if line.strip()]
-            if lines and stop is not None:
+            if lines:
                 speaker = child.get("{http://www.w3.org/ns/ttml#metadata}agent")
-                cues.append(Cue(start, stop, tuple(" ".join(line.split()) for line in lines),
-                                speaker, text=_tagged(child, inherited, styles),
-                                ident=child.get(_XML_ID)))
+                if stop is None and until is not None and until > start:
+                    stop = until
+                if stop is None and open_ends is not None:
+                    open_ends.append(len(cues))
+                if stop is not None or open_ends is not None:
+                    cues.append(Cue(start, start if stop is None else stop,
+                                    tuple(" ".join(line.split()) for line in lines),
+                                    speaker, text=_tagged(child, inherited, styles),
+                                    ident=child.get(_XML_ID)))
         elif name in ("div", "body"):
-            _walk(child, start, rates, cues, _element_style(child, styles, inherited), styles)
+            _walk(child, start, rates, cues, _element_style(child, styles, inherited), styles,
+                  stop if stop is not None else until, open_ends)
+
+
+def _span_times(p: ET.Element, rates: dict[str, float]) -> tuple[float, float] | None:
+    """(first begin, last end) of the timed elements inside a <p>, from the <p>'s begin; None
+    when none has an end (or a begin and a duration)."""
+    first, last = None, None
+    for el in p.iter():
+        if el is p:
+            continue
+        begin = _time(el.get("begin"), rates)
+        end = _time(el.get("end"), rates)
+        dur = _time(el.get("dur"), rates)
+        stop = end if end is not None else (begin or 0.0) + dur if dur is not None else None
+        if stop is None:
+            continue
+        first = min(first, begin or 0.0) if first is not None else begin or 0.0
+        last = max(last, stop) if last is not None else stop
+    return (first, last) if first is not None and last is not None and last >= first else None
+
+
+#: How long a word of a <p> without an end is shown, when nothing after it says (reading speed)
+_SECONDS_PER_WORD = 0.4
+
+
+def _close_open_ends(cues: list[Cue], open_ends: list[int], warnings: list[str]) -> list[Cue]:
+    """Cues whose <p> had no end (nor its spans or parents): each ends where the next cue after
+    it begins, the last after a reading time of its words (at least 1 s); said once."""
+    if not open_ends:
+        return cues
+    out = list(cues)
+    starts = sorted(c.start for c in cues)
+    for i in open_ends:
+        cue = out[i]
+        later = [s for s in starts if s > cue.start]
+        words = sum(len(line.split()) for line in cue.lines)
+        end = later[0] if later else cue.start + max(1.0, _SECONDS_PER_WORD * words)
+        out[i] = Cue(cue.start, end, cue.lines, cue.speaker, cue.text, cue.ident, cue.timing)
+    warnings.append(f"{len(open_ends)} <p> element{'s' if len(open_ends) > 1 else ''} had no end "
+                    "time; each was shown until the next one begins")
+    return out
 
 
 def _style_attributes(element: ET.Element) -> Style:
