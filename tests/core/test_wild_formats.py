@@ -4,7 +4,7 @@ invented words or times (the program and flavour are named on each test)."""
 import pytest
 
 from editor.core import render
-from editor.core.formats import read_any
+from editor.core.formats import read_any, write_any
 
 
 def read(tmp_path, name, text, encoding="utf-8"):
@@ -54,3 +54,55 @@ def test_ttml_paragraphs_without_an_end_keep_their_words(tmp_path):
     assert ttml[11].start == 9.0 and ttml[13].end == 10.0
     assert ttml[14].start == 12.0 and ttml[-1].end == 13.2
     assert any("2 <p> elements had no end time" in w for w in ttml.metadata.warnings)
+
+
+# -- words highlighted one at a time --------------------------------------------------------------
+def _highlighted(segments, tag=("<u>", "</u>"), prefix=lambda n: ""):
+    """SubRip as openai-whisper's --highlight_words writes it (whisper/utils.py, WhisperX and
+    stable-ts alike): per segment, a cue per word with that word marked, and a cue with none
+    marked for a pause between two words."""
+    def clock(t):
+        return f"00:00:{int(t):02d},{round(t % 1 * 1000):03d}"
+    cues = []
+    for n, words in enumerate(segments):
+        texts = [w for w, _, _ in words]
+        last, first = words[0][1], len(cues)
+        for i, (_, start, end) in enumerate(words):
+            if last != start:
+                cues.append((last, start, " ".join(texts)))
+            cues.append((start, end, " ".join(f"{tag[0]}{w}{tag[1]}" if j == i else w
+                                              for j, w in enumerate(texts))))
+            last = end
+        cues[first:] = [(a, b, prefix(n) + t) for a, b, t in cues[first:]]
+    return "".join(f"{k}\n{clock(a)} --> {clock(b)}\n{t}\n\n" for k, (a, b, t) in enumerate(cues, 1))
+
+
+SEGMENTS = [[("Thank", 0.0, 0.3), ("you.", 0.3, 0.6)], [("Thank", 1.0, 1.3), ("you.", 1.3, 1.8)],
+            [("So", 2.0, 2.2), ("the", 2.4, 2.5), ("garden", 2.5, 3.0), ("grew.", 3.0, 3.6)]]
+
+
+@pytest.mark.parametrize("tag", [("<u>", "</u>"), ('<font color="#00ff00">', "</font>")])
+def test_whisper_highlighted_words_are_read_once_at_their_times(tmp_path, tag):
+    """openai-whisper's --highlight_words (<u>) and stable-ts (a colour) repeat a segment's text
+    for every word: read as cues, each word came once per word of its segment."""
+    doc = read(tmp_path, "hl.srt", _highlighted(SEGMENTS, tag))
+    assert render(doc).split() == "Thank you. Thank you. So the garden grew.".split()
+    assert [t.start for t in doc.tokens] == pytest.approx([0.0, 0.3, 1.0, 1.3, 2.0, 2.4, 2.5, 3.0])
+    assert doc[-1].end == pytest.approx(3.6)
+    assert any("highlighted one at a time" in w for w in doc.metadata.warnings)
+    write_any(doc, tmp_path / "out.srt")
+    assert render(read_any(tmp_path / "out.srt")) == render(doc)
+
+
+def test_whisperx_highlighted_words_keep_their_speakers(tmp_path):
+    names = ["SPEAKER_00", "SPEAKER_01", "SPEAKER_00"]
+    doc = read(tmp_path, "x.srt", _highlighted(SEGMENTS, prefix=lambda n: f"[{names[n]}]: "))
+    assert [t.text for t in doc.tokens] == "Thank you. Thank you. So the garden grew.".split()
+    assert [t.speaker for t in doc.tokens] == ["SPEAKER_00"] * 2 + ["SPEAKER_01"] * 2 + ["SPEAKER_00"] * 4
+
+
+def test_a_cue_held_in_italics_then_plain_is_not_a_highlight(tmp_path):
+    srt = ("1\n00:00:01,000 --> 00:00:02,000\n<i>Over here!</i>\n\n"
+           "2\n00:00:02,000 --> 00:00:03,000\nOver here!\n\n")
+    doc = read(tmp_path, "held.srt", srt)
+    assert render(doc) == "Over here! Over here!" and len(doc.metadata.cues) == 2

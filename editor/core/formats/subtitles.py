@@ -12,7 +12,7 @@ from typing import Any
 
 from editor.core.document import Metadata, SourceCue, Token, Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import (MAX_SECONDS, PARAGRAPH_GAP, PathLike,
+from editor.core.formats._common import (MAX_SECONDS, PARAGRAPH_GAP, PathLike, format_clock,
                                          gap_paragraph_starts, spread)
 from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
 from editor.core.formats.whisper import CUE_FORMAT as WHISPER_CUES
@@ -180,13 +180,22 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
     if early is not None:
         warnings.append(f"cue {cues[early].ident or early + 1} starts before the cue above it; the "
                         "cues were kept in the file's order")
-    if is_rolling(sorted(cues, key=lambda c: c.start)):
+    highlighted = word_highlights(cues)
+    if highlighted is not None:
+        cues = highlighted
+        tokens = [t for cue in cues for t in _tagged_words(" ".join((cue.text or "").split("\n")), cue,
+                                                             cue.speaker)]
+        warnings.append("words highlighted one at a time (each cue repeating the one before with "
+                        "the next word marked, as Whisper's --highlight_words writes them): every "
+                        "word was read once; written back as subtitles, the cues are cut afresh")
+        kept: tuple[SourceCue, ...] = ()
+    elif is_rolling(sorted(cues, key=lambda c: c.start)):
         cues = sorted(cues, key=lambda c: c.start)
         tokens = collapse_rolling(cues)
         warnings.append("captions timed word by word or rolling (each cue repeating the line "
                         "before it, as YouTube's automatic captions): every line was read once; "
                         "written back as subtitles, the cues are cut afresh")
-        kept: tuple[SourceCue, ...] = ()
+        kept = ()
     else:
         prefixed = takes_prefixes([line for c in cues if c.text for line, _ in cue_lines(c.text)])
         if prefixed:
@@ -307,6 +316,104 @@ def collapse_rolling(cues: Sequence[Cue]) -> list[Token]:
             tokens.extend(spread(_words(text), cue.start, cue.end, speaker=speaker))
             recent.append(line)
     return tokens
+
+
+def word_highlights(cues: Sequence[Cue]) -> list[Cue] | None:
+    """The cues with each run of highlighted words made one cue, or None where the file has no
+    such run. A run is what openai-whisper and WhisperX (``--highlight_words``) and stable-ts
+    (word level) write: cue after cue with the same text, one word after the next marked
+    (underlined, coloured), each cue as long as its word is spoken. The cue made of a run has
+    the text once, each highlighted word after an inline timestamp at the time it was marked
+    (read as karaoke is); every cue has its text as seen (speaker prefixes taken as speakers)."""
+    runs = _highlight_runs(cues)
+    if not runs:
+        return None
+    lines_of = [[line for line, _ in cue_lines(c.text)] if c.text is not None else list(c.lines)
+                for c in cues]
+    prefixed = takes_prefixes([line for lines in lines_of for line in lines])
+    out: list[Cue] = []
+    k = 0
+    while k < len(cues):
+        run = runs.get(k)
+        last = run[-1][0] if run else k
+        first = cues[k]
+        voices = [v for _, v in cue_lines(first.text)] if first.text is not None else []
+        speaker = first.speaker or (voices[0] if voices else None)
+        times = {i: cues[n].start for n, i in run} if run else {}
+        text_lines, at = [], 0
+        for line in lines_of[k]:
+            if prefixed:
+                name, rest = speaker_prefix(line)
+                if name is not None:  # its words were counted as the line's in the run
+                    speaker, at = name, at + len(_words(line)) - len(_words(rest))
+                    line = rest
+            pieces, cursor, text = _words(line), 0, ""
+            for p in pieces:
+                found = line.find(p.surface, cursor)
+                if at in times and times[at] > first.start:
+                    text += protect(line[cursor:found]) + f"<{format_clock(times[at])}>"
+                    cursor = found
+                at += 1
+            text_lines.append(text + protect(line[cursor:]))
+        out.append(Cue(first.start, max(cues[n].end for n in range(k, last + 1)), speaker=speaker,
+                       text="\n".join(text_lines), ident=first.ident, timing=first.timing))
+        k = last + 1
+    return out
+
+
+def _highlight_runs(cues: Sequence[Cue]) -> dict[int, list[tuple[int, int]]]:
+    """Runs of highlighted words (see `word_highlights`), by the index of the run's first cue:
+    each its cues as (index, the first word each highlights) in order; a cue that highlights no
+    word (the text between two words) belongs to the run it is in but is not listed."""
+    runs: dict[int, list[tuple[int, int]]] = {}
+    k = 0
+    while k < len(cues):
+        key = _shown(cues[k])
+        j = k + 1
+        while (j < len(cues) and key and _shown(cues[j]) == key
+               and cues[j].start >= cues[j - 1].end - 0.001):
+            j += 1
+        if j - k >= 2:
+            runs.update(_highlights_in(cues, k, j))
+        k = j
+    return runs
+
+
+def _shown(cue: Cue) -> tuple[str, ...]:
+    lines = [line for line, _ in cue_lines(cue.text)] if cue.text is not None else list(cue.lines)
+    return tuple(_norm(line) for line in lines if line.strip())
+
+
+def _highlights_in(cues: Sequence[Cue], k: int, j: int) -> dict[int, list[tuple[int, int]]]:
+    """The runs among cues k..j-1, which show the same text: the words each marks beyond what
+    all of them mark, in one group, and moving on; a group that starts again from an earlier word
+    (the same sentence said again) begins a new run. Two marked cues or more make a run."""
+    styles: list[tuple[frozenset[str], ...]] = []
+    for cue in cues[k:j]:
+        words = [p.surface for line in _shown(cue) for p in _words(line)]
+        style = cue_style(cue.text, words) if cue.text else None
+        if style is None or not words:
+            return {}
+        styles.append(style.words)
+    base = [frozenset.intersection(*column) for column in zip(*styles)]
+    runs: dict[int, list[tuple[int, int]]] = {}
+    start, previous = k, -1
+    marked: list[tuple[int, int]] = []
+    for n, marks in enumerate(styles, k):
+        lit = [i for i, (word, common) in enumerate(zip(marks, base)) if word - common]
+        if not lit:
+            continue
+        if lit[-1] - lit[0] + 1 != len(lit):
+            return {}  # marks two places at once: not one word highlighted at a time
+        if lit[0] <= previous:
+            if len(marked) >= 2:
+                runs[start] = marked
+            start, marked = n, []
+        marked.append((n, lit[0]))
+        previous = lit[-1]
+    if len(marked) >= 2:
+        runs[start] = marked
+    return runs
 
 
 def _tagged_words(raw: str, cue: Cue, speaker: str | None) -> list[Token]:
