@@ -106,3 +106,51 @@ def test_a_cue_held_in_italics_then_plain_is_not_a_highlight(tmp_path):
            "2\n00:00:02,000 --> 00:00:03,000\nOver here!\n\n")
     doc = read(tmp_path, "held.srt", srt)
     assert render(doc) == "Over here! Over here!" and len(doc.metadata.cues) == 2
+
+
+# -- SubStation Alpha -----------------------------------------------------------------------------
+SSA_V4 = """[Script Info]
+Title: made with SubStation Alpha 4
+ScriptType: v4.00
+
+[V4 Styles]
+""" + ("Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, TertiaryColour, BackColour, "
+       "Bold, Italic, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, AlphaLevel, "
+       "Encoding\n") + """Style: Default,Tahoma,24,16777215,65535,65535,-2147483640,-1,0,1,1,2,2,30,30,10,0,0
+Style: Top,Tahoma,24,16777215,65535,65535,-2147483640,0,-1,1,1,2,6,30,30,10,0,0
+
+[Events]
+Format: Marked, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+Dialogue: Marked=0,0:00:01.00,0:00:02.50,Default,Ann,0000,0000,0000,,Old style line
+Dialogue: Marked=0,0:00:03.00,0:00:04.50,*Default,Bob,0000,0000,0000,,Second one
+Dialogue: Marked=0,0:00:05.00,0:00:06.00,Top,,0000,0000,0000,,up here
+"""
+
+
+def test_substation_alpha_v4_styles_are_read_by_its_own_columns(tmp_path, recwarn):
+    """An SSA v4 file ([V4 Styles], "Marked=0") was read with ASS's columns: its bold style
+    came out bold, underlined and struck through, and pysubs2 warned on stderr."""
+    doc = read(tmp_path, "old.ssa", SSA_V4)
+    assert render(doc) == "Ann: Old style line\n\nBob: Second one\n\nup here"
+    assert not [w for w in recwarn if "pysubs2" in str(w.filename)]
+    write_any(doc, tmp_path / "out.srt")
+    assert (tmp_path / "out.srt").read_text().split("\n\n") == [
+        "1\n00:00:01,000 --> 00:00:02,500\nAnn: <b>Old style line</b>",
+        "2\n00:00:03,000 --> 00:00:04,500\nBob: <b>Second one</b>",
+        "3\n00:00:05,000 --> 00:00:06,000\n{\\an8}<i>up here</i>\n"]
+
+
+@pytest.mark.parametrize("columns,line", [
+    ("Start, End, Style, Actor, Text", "0:00:01.00,0:00:02.00,Default,Ann,Hello there, friend"),
+    ("Layer, Start, End, Style, Text", "0,0:00:01.00,0:00:02.00,Default,Hello there, friend"),
+    ("Start, End, Style, Name, Text, Layer", "0:00:01.00,0:00:02.00,Default,Ann,Hello there,0"),
+])
+def test_substation_events_are_read_by_their_format_line(tmp_path, columns, line):
+    """A Format line with other columns than Aegisub's ten: words were read as names and
+    margins, or the file was refused ("Failed to parse timestamp")."""
+    doc = read(tmp_path, "cols.ass", f"[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: {columns}\n"
+                                     f"Dialogue: {line}\n")
+    words = line.rsplit(",Default,", 1)[1].removeprefix("Ann,").removesuffix(",0")
+    assert " ".join(t.text for t in doc.tokens) == words
+    assert doc[0].start == 1.0 and doc[-1].end == 2.0
+    assert {t.speaker for t in doc.tokens} == ({"Ann"} if "Ann" in line else {None})

@@ -7,6 +7,7 @@ times and <i>, <b>, <u> but not <font color>, so the text is read again here."""
 from __future__ import annotations
 
 import re
+import warnings as warnings_module
 from dataclasses import replace
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING
@@ -31,7 +32,7 @@ _COMMENT = re.compile(r"\{(?!\\)[^}]*\}")
 def _style_tags(subs: SSAFile, name: str) -> str:
     """Override tags saying what an event's style sets of what other formats carry: italics,
     bold, underline, strike-through and a position other than bottom centre."""
-    style = subs.styles.get(name)
+    style = subs.styles.get(name) or subs.styles.get(name.lstrip("*"))  # SSA's "*Default"
     if style is None:
         return ""
     tags = [f"\\{tag}1" for tag, on in (("b", style.bold), ("i", style.italic), ("u", style.underline),
@@ -52,10 +53,68 @@ def _parse(path: PathLike, encoding: str | None, format_: str, name: str, marker
         return None, text, warnings
     if marker not in text.lower():
         raise FormatError(path, f"this is not {name}: {missing}")
+    if format_ == "ass":
+        format_, text = _in_pysubs2_order(text)
     try:
-        return pysubs2.SSAFile.from_string(text, format_=format_), text, warnings
+        with warnings_module.catch_warnings():  # a field it cannot read: its default, unsaid
+            warnings_module.simplefilter("ignore")
+            return pysubs2.SSAFile.from_string(text, format_=format_), text, warnings
     except Exception as err:  # noqa: BLE001 - pysubs2 raises many kinds; the user needs one line
         raise FormatError(path, f"this {name} file cannot be read ({_reason(err)})") from None
+
+
+#: The columns of a Format line as the spec orders them, and what a column a file leaves out
+#: holds: pysubs2 reads fields in this order whatever the file's Format line says
+_EVENT_COLUMNS = {
+    "ass": ("Layer", "Start", "End", "Style", "Name", "MarginL", "MarginR", "MarginV", "Effect", "Text"),
+    "ssa": ("Marked", "Start", "End", "Style", "Name", "MarginL", "MarginR", "MarginV", "Effect", "Text")}
+_STYLE_COLUMNS = {
+    "ass": ("Name", "Fontname", "Fontsize", "PrimaryColour", "SecondaryColour", "OutlineColour",
+            "BackColour", "Bold", "Italic", "Underline", "StrikeOut", "ScaleX", "ScaleY", "Spacing",
+            "Angle", "BorderStyle", "Outline", "Shadow", "Alignment", "MarginL", "MarginR", "MarginV",
+            "Encoding"),
+    "ssa": ("Name", "Fontname", "Fontsize", "PrimaryColour", "SecondaryColour", "TertiaryColour",
+            "BackColour", "Bold", "Italic", "BorderStyle", "Outline", "Shadow", "Alignment", "MarginL",
+            "MarginR", "MarginV", "AlphaLevel", "Encoding")}
+_DEFAULTS = {"layer": "0", "marked": "Marked=0", "style": "Default", "start": "0:00:00.00",
+             "end": "0:00:00.00", "fontname": "Arial", "fontsize": "20", "primarycolour": "&H00FFFFFF",
+             "secondarycolour": "&H000000FF", "bold": "0", "italic": "0", "underline": "0",
+             "strikeout": "0", "scalex": "100", "scaley": "100", "spacing": "0", "angle": "0",
+             "borderstyle": "1", "outline": "2", "shadow": "2", "alignment": "2", "marginl": "0",
+             "marginr": "0", "marginv": "0", "encoding": "1", "alphalevel": "0"}
+_SECTION = re.compile(r"^\s*\[([^\]]*)\]\s*$")
+_FIELDS = re.compile(r"^(\s*)(Format|Style|Dialogue|Comment)(\s*:\s*)(.*)$", re.IGNORECASE)
+
+
+def _in_pysubs2_order(text: str) -> tuple[str, str]:
+    """("ass" or "ssa", the text with each Style and Dialogue line's fields in the order of the
+    spec's Format line): pysubs2 ignores Format lines, so a file whose columns are in another
+    order, or fewer (``Format: Start, End, Style, Actor, Text``), had words read as names or times
+    or was refused. A SubStation Alpha v4 file ([V4 Styles]) has SSA's columns (no Underline,
+    "Marked=0" for Layer); read as ASS, its styles were underlined and struck through."""
+    sections = [m.group(1).strip().lower() for m in re.finditer(r"^\s*\[([^\]]*)\]", text, re.MULTILINE)]
+    format_ = "ssa" if "v4 styles" in sections and "v4+ styles" not in sections else "ass"
+    lines = text.split("\n")
+    section, columns = "", None
+    for n, line in enumerate(lines):
+        heading = _SECTION.match(line)
+        if heading:
+            section, columns = heading.group(1).strip().lower(), None
+            continue
+        found = _FIELDS.match(line)
+        if found is None or not ("styles" in section or section == "events"):
+            continue
+        kind = found.group(2).lower()
+        wanted = _EVENT_COLUMNS[format_] if section == "events" else _STYLE_COLUMNS[format_]
+        if kind == "format":
+            names = [c.strip().lower() for c in found.group(4).split(",")]
+            names = ["name" if c == "actor" else c for c in names]
+            columns = None if names == [c.lower() for c in wanted] else names
+        elif columns is not None and (kind == "style") == (section != "events"):
+            values = dict(zip(columns, found.group(4).split(",", len(columns) - 1)))
+            fields = [values.get(c.lower(), _DEFAULTS.get(c.lower(), "")) for c in wanted]
+            lines[n] = f"{found.group(1)}{found.group(2)}{found.group(3)}{','.join(fields)}"
+    return format_, "\n".join(lines)
 
 
 def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
