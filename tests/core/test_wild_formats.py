@@ -154,3 +154,47 @@ def test_substation_events_are_read_by_their_format_line(tmp_path, columns, line
     assert " ".join(t.text for t in doc.tokens) == words
     assert doc[0].start == 1.0 and doc[-1].end == 2.0
     assert {t.speaker for t in doc.tokens} == ({"Ann"} if "Ann" in line else {None})
+
+
+# -- SAMI -----------------------------------------------------------------------------------------
+SAMI_TWO_LANGUAGES = """<SAMI>
+<HEAD>
+<SAMIParam>
+  Metrics {time:ms;}
+  Spec {MSFT:1.0;}
+</SAMIParam>
+<STYLE TYPE="text/css">
+<!--
+  P { font-family: Arial; color: white; text-align: center; }
+  .ENUSCC { Name: English; lang: en-US ; SAMIType: CC ; }
+  .FRFRCC { Name: French; lang: fr-FR ; SAMIType: CC ; }
+-->
+</STYLE>
+</HEAD>
+<BODY>
+<SYNC Start=1000>
+  <P Class=ENUSCC>The tide is <i>out</i>.
+  <P Class=FRFRCC>La marée est basse.
+<SYNC Start=3000>
+  <P Class=ENUSCC>&nbsp;
+  <P Class=FRFRCC>&nbsp;
+<SYNC Start=3500>
+  <P Class=ENUSCC>Walk with me.
+  <P Class=FRFRCC>Marche avec moi.
+<SYNC Start=5500>
+  <P Class=ENUSCC>&nbsp;
+  <P Class=FRFRCC>&nbsp;
+</BODY>
+</SAMI>
+"""
+
+
+def test_sami_with_two_languages_reads_one(tmp_path):
+    """Windows Media captions hold a <P> per language in each <SYNC>: both languages' words
+    were read into one transcript, a line of English then its French."""
+    doc = read(tmp_path, "two.smi", SAMI_TWO_LANGUAGES)
+    assert " ".join(render(doc).split()) == "The tide is out. Walk with me."
+    assert doc[0].start == 1.0 and doc[-1].end == 5.5
+    assert "the SAMI file holds 2 languages (English, French); English was read" in doc.metadata.warnings
+    write_any(doc, tmp_path / "out.srt")
+    assert "<i>out</i>" in (tmp_path / "out.srt").read_text()

@@ -143,7 +143,7 @@ def read_sami(path: PathLike, encoding: str | None = None) -> Transcript:
     subs, _text, warnings = _parse(path, encoding, "sami", "SAMI", "<sync", "no <SYNC> element")
     if subs is None:
         return transcript_from_cues([], path, warnings, "sami")
-    styled = _SamiText.texts_of(_text)
+    styled = _SamiText.texts_of(_text, warnings)
     if len(styled) != len(subs.events):  # the two readers disagree on the <SYNC>s: no styles
         styled = ["\n".join(_escape(line) for line in event.plaintext.split("\n"))
                   for event in subs.events]
@@ -163,47 +163,78 @@ def _escape(text: str) -> str:
 
 class _SamiText(HTMLParser):
     """The text of each <SYNC> of a SAMI file as SubRip text: <br> a line break, a line break
-    in the source a space (as HTML reads it), <i> <b> <u> <s> and <font color> kept as tags."""
+    in the source a space (as HTML reads it), <i> <b> <u> <s> and <font color> kept as tags.
+    Windows Media captions may hold a <P> per language in each <SYNC> (Class=ENUSCC,
+    Class=FRFRCC): each language's text is kept apart, by its class."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.texts: list[str] = []
+        self.texts: list[dict[str | None, str]] = []  # by <SYNC>: the text of each <P> class
+        self.classes: list[str | None] = []  # the classes of <P>s, in the order first seen
+        self._class: str | None = None
         self._fonts: list[bool] = []  # open <font>s: whether each wrote a tag
 
     @classmethod
-    def texts_of(cls, text: str) -> list[str]:
+    def texts_of(cls, text: str, warnings: list[str] | None = None) -> list[str]:
+        """The text of each <SYNC>; of one language where there are more (the style sheet's
+        first, said in ``warnings``)."""
         parser = cls()
         parser.feed(text)
         parser.close()
-        return ["\n".join(" ".join(line.split()) for line in t.split("\n")) for t in parser.texts]
+        chosen = parser._language(text, warnings)
+        return ["\n".join(" ".join(line.split()) for line in
+                          ("".join(t.values()) if chosen is None else t.get(chosen, "")).split("\n"))
+                for t in parser.texts]
+
+    def _language(self, text: str, warnings: list[str] | None) -> str | None:
+        """The <P> class to read, None for all: a file whose <P>s are of two classes or more
+        that the style sheet names as languages (``.FRFRCC { Name: French; lang: fr-FR }``)."""
+        declared = {m.group(1).lower(): (m.group(2) or m.group(1)).strip() for m in re.finditer(
+            r"\.([\w-]+)\s*\{(?=[^}]*\blang\s*:)(?:[^}]*\bname\s*:\s*([^;}]+))?", text, re.IGNORECASE)}
+        used = [c for c in self.classes if c in declared]
+        if len(used) < 2:
+            return None
+        chosen = next(c for c in declared if c in used)
+        if warnings is not None:
+            warnings.append(f"the SAMI file holds {len(used)} languages ({', '.join(declared[c] for c in used)}); "
+                            f"{declared[chosen]} was read")
+        return chosen
+
+    def _add(self, text: str) -> None:
+        self.texts[-1][self._class] = self.texts[-1].get(self._class, "") + text
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "sync":
-            self.texts.append("")
+            self.texts.append({})
             self._fonts = []
+            self._class = None
         elif not self.texts:
             return
+        elif tag == "p":
+            self._class = (dict(attrs).get("class") or "").lower() or None
+            if self._class not in self.classes:
+                self.classes.append(self._class)
         elif tag == "br":
-            self.texts[-1] += "\n"
+            self._add("\n")
         elif tag in ("b", "i", "u", "s"):
-            self.texts[-1] += f"<{tag}>"
+            self._add(f"<{tag}>")
         elif tag == "font":
             color = css_color(dict(attrs).get("color") or "")
             self._fonts.append(color is not None)
             if color is not None:
-                self.texts[-1] += f'<font color="#{color}">'
+                self._add(f'<font color="#{color}">')
 
     def handle_endtag(self, tag: str) -> None:
         if not self.texts:
             return
         if tag in ("b", "i", "u", "s"):
-            self.texts[-1] += f"</{tag}>"
+            self._add(f"</{tag}>")
         elif tag == "font" and self._fonts and self._fonts.pop():
-            self.texts[-1] += "</font>"
+            self._add("</font>")
 
     def handle_data(self, data: str) -> None:
         if self.texts:
-            self.texts[-1] += _escape(" ".join(data.split("\n")))
+            self._add(_escape(" ".join(data.split("\n"))))
 
 
 def _reason(err: Exception) -> str:
