@@ -198,3 +198,16 @@ def test_sami_with_two_languages_reads_one(tmp_path):
     assert "the SAMI file holds 2 languages (English, French); English was read" in doc.metadata.warnings
     write_any(doc, tmp_path / "out.srt")
     assert "<i>out</i>" in (tmp_path / "out.srt").read_text()
+
+
+def test_substation_words_after_a_drawing_are_kept(tmp_path):
+    """Aegisub typesetting may draw a shape and write words after it in one line ({\\p0} ends
+    the drawing): the whole line was skipped, its words with it."""
+    ass = ("[Script Info]\nScriptType: v4.00+\n\n[Events]\n"
+           "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+           "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,{\\p1}m 0 0 l 100 0 100 100{\\p0}After the box\n"
+           "Dialogue: 0,0:00:02.00,0:00:03.00,Default,,0,0,0,,{\\pos(10,10)\\p2}m 0 0 l 5 5\n"
+           "Dialogue: 0,0:00:03.00,0:00:04.00,Default,,0,0,0,,Before {\\p1}m 0 0 l 5 5{\\p0} and after\n")
+    doc = read(tmp_path, "draw.ass", ass)
+    assert render(doc) == "After the box Before and after"
+    assert len(doc.metadata.cues) == 2

@@ -123,10 +123,16 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
         return transcript_from_cues([], path, warnings, "ass")
     cues = []
     for n, event in enumerate(subs.events, 1):
-        if event.is_comment or _DRAWING.search(event.text):
+        if event.is_comment:
             continue
+        drawn = _DRAWING.search(event.text) is not None
+        if drawn:  # the shape is no text; words after {\p0} are
+            event = event.copy()
+            event.text = _without_drawings(event.text)
         lines = tuple(line for line in _OVERRIDE.sub("", event.text).replace("\\h", "\u00a0")
                       .replace("\\n", "\n").replace("\\N", "\n").split("\n") if line.strip())
+        if drawn and not lines:
+            continue  # a shape alone
         # the text with its override tags ({\\i1}, {\\an8}; comments in braces dropped) and
         # its style's italics, bold and position, which carry to other formats (cue_style)
         tagged = _COMMENT.sub("", unprotect_ass(event.text)).replace("\\h", "\u00a0").replace(
@@ -137,6 +143,25 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
     if not cues and subs.events == [] and "dialogue:" in text.lower():
         raise FormatError(path, "no Dialogue line could be read (is the [Events] Format line missing?)")
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ass")
+
+
+_BLOCK_OR_TEXT = re.compile(r"\{[^}]*\}|[^{]+|\{")
+_DRAWING_MODE = re.compile(r"\\p(\d+)")
+
+
+def _without_drawings(text: str) -> str:
+    """An event's text without its vector drawings: what follows an override block that sets
+    \\p1 (or any scale but 0) up to one that sets \\p0 is a shape's commands, not words."""
+    out, drawing = [], False
+    for part in _BLOCK_OR_TEXT.findall(text):
+        if part.startswith("{") and part.endswith("}"):
+            modes = _DRAWING_MODE.findall(part)
+            if modes:
+                drawing = int(modes[-1]) != 0
+            out.append(part)
+        elif not drawing:
+            out.append(part)
+    return "".join(out)
 
 
 def read_sami(path: PathLike, encoding: str | None = None) -> Transcript:
