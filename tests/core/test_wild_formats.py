@@ -211,3 +211,21 @@ def test_substation_words_after_a_drawing_are_kept(tmp_path):
     doc = read(tmp_path, "draw.ass", ass)
     assert render(doc) == "After the box Before and after"
     assert len(doc.metadata.cues) == 2
+
+
+# -- whisper.cpp ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("name,text", [
+    ("wcpp.srt", "1\n00:00:00,000 --> 00:00:02,000\n(speaker 0) And so my fellow Americans\n\n"
+                 "2\n00:00:02,000 --> 00:00:04,000\n(speaker ?) ask not\n\n"
+                 "3\n00:00:04,000 --> 00:00:05,000\n(speaker 1) what your country\n\n"),
+    ("wcpp.txt", "(speaker 0) And so my fellow Americans\n(speaker ?) ask not\n(speaker 1) what your country\n"),
+])
+def test_whisper_cpp_diarized_speakers_are_speakers(tmp_path, name, text):
+    """whisper.cpp --diarize (stereo) writes "(speaker 0) " before a segment in SubRip and text
+    ("?" where the channels do not tell): it was read as the words "(speaker 0)"."""
+    doc = read(tmp_path, name, text)
+    assert [t.text for t in doc.tokens] == "And so my fellow Americans ask not what your country".split()
+    assert [t.speaker for t in doc.tokens] == ["Speaker 0"] * 5 + ["Speaker ?"] * 2 + ["Speaker 1"] * 3
+    out = tmp_path / f"out{name[-4:]}"
+    write_any(doc, out)
+    assert [(t.text, t.speaker) for t in read_any(out).tokens] == [(t.text, t.speaker) for t in doc.tokens]

@@ -7,10 +7,10 @@ import re
 from collections.abc import Sequence
 
 #: What diarizing recognisers write before a speaker's words: WhisperX "[SPEAKER_01]: ", others
-#: "SPEAKER_00: " or "Speaker 1: " (always a speaker), and "Ann: " or "Dr. Jones: " (a capitalised
+#: "SPEAKER_00: " or "Speaker 1: ", whisper.cpp "(speaker 1) " (always a speaker), and "Ann: " or "Dr. Jones: " (a capitalised
 #: name of up to four words: a speaker only where the file has many, see `takes_prefixes`).
 _STRONG_PREFIX = re.compile(r"^[ \t]*(?:\[(SPEAKER_\d+|Speaker \d+)\]:?|\[([^\[\]\n:]{1,60})\]:"
-                            r"|(SPEAKER_\d+|Speaker \d+):)[ \t]*")
+                            r"|(SPEAKER_\d+|Speaker (?:\d+|\?)):|\((?:speaker|Speaker) (\d+|\?)\)(?=[ \t]|$))[ \t]*")
 _NAME_PREFIX = re.compile(r"^[ \t]*([^\W\d_][\w'’.-]*(?: [\w'’.-]+){0,3}):[ \t]+(?=\S)")
 #: lower-case words a name may hold ("Ludwig van Beethoven")
 _PARTICLES = frozenset({"de", "del", "der", "van", "von", "da", "di", "la", "le", "du", "bin", "al"})
@@ -31,10 +31,12 @@ def speaker_prefix(line: str) -> tuple[str | None, str]:
         if found is None or not _is_name(found.group(1)):
             return None, line
     name = next(g for g in found.groups() if g)
+    if found.re is _STRONG_PREFIX and found.group(4):  # whisper.cpp --diarize: "(speaker 1) ", "(speaker ?) " where unsure
+        name = f"Speaker {name}"
     return " ".join(name.split()), line[found.end():].lstrip()
 
 
-_NUMBERED = re.compile(r"SPEAKER_\d+|Speaker \d+")
+_NUMBERED = re.compile(r"SPEAKER_\d+|Speaker (?:\d+|\?)")
 
 
 def is_strong_prefix(line: str) -> bool:
