@@ -229,3 +229,24 @@ def test_whisper_cpp_diarized_speakers_are_speakers(tmp_path, name, text):
     out = tmp_path / f"out{name[-4:]}"
     write_any(doc, out)
     assert [(t.text, t.speaker) for t in read_any(out).tokens] == [(t.text, t.speaker) for t in doc.tokens]
+
+
+@pytest.mark.parametrize("ext", [".ass", ".ttml"])
+@pytest.mark.parametrize("line", ["Open C:\\New folder\\notes and \\h here",
+                                  "<i>Open C:\\New folder\\notes and \\h here</i>"])
+def test_a_backslash_of_the_text_stays_text_in_substation_and_ttml(tmp_path, ext, line):
+    """SubStation Alpha reads \\N and \\n as line breaks and \\h as a hard space: a Windows path
+    in a tutorial's SubRip came back from .ass (and from .ttml, written through it) as
+    "C: ew folder otes"."""
+    doc = read(tmp_path, "paths.srt", f"1\n00:00:01,000 --> 00:00:02,000\n{line}\n")
+    write_any(doc, tmp_path / f"out{ext}")
+    back = read_any(tmp_path / f"out{ext}")
+    assert [t.text for t in back.tokens] == ["Open", "C:\\New", "folder\\notes", "and", "\\h", "here"]
+
+
+def test_text_that_looks_like_a_tag_in_italics_stays_one_word_in_ttml(tmp_path):
+    """The empty override block that keeps "<i>" text in .ass parted the text into spans in
+    .ttml, and pysubs2 indents spans: "<i>" came back as "<" and "i>"."""
+    doc = read(tmp_path, "tag.srt", "1\n00:00:01,000 --> 00:00:02,000\n<i>type &lt;i&gt; here</i>\n")
+    write_any(doc, tmp_path / "out.ttml")
+    assert [t.text for t in read_any(tmp_path / "out.ttml").tokens] == ["type", "<i>", "here"]

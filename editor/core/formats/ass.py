@@ -11,12 +11,13 @@ import warnings as warnings_module
 from dataclasses import replace
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write
 from editor.core.formats.cue_writing import OutCue, ass_text, cues_to_write, styling_warnings
-from editor.core.formats.subtitles import (Cue, checked_times, css_color, protect_ass, transcript_from_cues, unprotect_ass,
+from editor.core.formats.subtitles import (ASS_BACKSLASH, Cue, checked_times, css_color, protect_ass, transcript_from_cues, unprotect_ass,
                                           visible)
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
@@ -24,6 +25,8 @@ from editor.core.render import NONE, RenderPolicy
 if TYPE_CHECKING:
     from pysubs2 import SSAFile  # imported when a file is read or written
 
+#: Holds a literal backslash while the escapes are read (a character no subtitle holds)
+_BACKSLASH = "\ue000"
 _DRAWING = re.compile(r"\{[^}]*\\p[1-9]")
 _OVERRIDE = re.compile(r"\{[^}]*\}")
 _COMMENT = re.compile(r"\{(?!\\)[^}]*\}")
@@ -129,14 +132,16 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
         if drawn:  # the shape is no text; words after {\p0} are
             event = event.copy()
             event.text = _without_drawings(event.text)
-        lines = tuple(line for line in _OVERRIDE.sub("", event.text).replace("\\h", "\u00a0")
-                      .replace("\\n", "\n").replace("\\N", "\n").split("\n") if line.strip())
+        # a backslash Stet wrote as text ("C:\\{}New", see protect_ass) is no line break
+        source = event.text.replace(ASS_BACKSLASH, _BACKSLASH)
+        lines = tuple(line.replace(_BACKSLASH, "\\") for line in _OVERRIDE.sub("", source).replace(
+            "\\h", "\u00a0").replace("\\n", "\n").replace("\\N", "\n").split("\n") if line.strip())
         if drawn and not lines:
             continue  # a shape alone
         # the text with its override tags ({\\i1}, {\\an8}; comments in braces dropped) and
         # its style's italics, bold and position, which carry to other formats (cue_style)
-        tagged = _COMMENT.sub("", unprotect_ass(event.text)).replace("\\h", "\u00a0").replace(
-            "\\n", "\n").replace("\\N", "\n")
+        tagged = _COMMENT.sub("", unprotect_ass(source)).replace("\\h", "\u00a0").replace(
+            "\\n", "\n").replace("\\N", "\n").replace(_BACKSLASH, "\\")
         cues.append(Cue(event.start / 1000, event.end / 1000, lines, event.name.strip() or None,
                         text=_style_tags(subs, event.style) + tagged if lines else "",
                         ident=str(n)))
@@ -266,8 +271,10 @@ def _reason(err: Exception) -> str:
     return " ".join(str(err).split())[:100] or type(err).__name__
 
 
-def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> tuple[SSAFile, list[OutCue]]:
-    """The cues as pysubs2 events, their styles as override tags ({\\i1}, {\\an8}...)."""
+def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike,
+          protect: Callable[[str], str] = protect_ass) -> tuple[SSAFile, list[OutCue]]:
+    """The cues as pysubs2 events, their styles as override tags ({\\i1}, {\\an8}...), their
+    text as ``protect`` writes it."""
     import pysubs2
 
     subs = pysubs2.SSAFile()
@@ -276,9 +283,9 @@ def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> tuple
         # a cue where two speak is an event per speaker, at the same time: Name holds one
         for part in _by_voice(cue):
             if part.styled:
-                text = ass_text(part.styled)
+                text = ass_text(part.styled, protect)
             else:
-                text = "\\N".join(protect_ass(line.replace("{", "(").replace("}", ")")) for line in part.lines)
+                text = "\\N".join(protect(line.replace("{", "(").replace("}", ")")) for line in part.lines)
                 if part.italic:
                     text = "{\\i1}" + text
             if part.align:
@@ -320,7 +327,15 @@ def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     return styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + _brace_warning(cues, "SubStation Alpha")
 
 
+def _ttml_protect(text: str) -> str:
+    """Text for pysubs2's TTML writer, which reads \\N and \\h as SubStation Alpha does: each
+    backslash held as `_BACKSLASH` (put back in the XML). XML escapes "<" and "&", and Stet's TTML
+    reader takes text as text: no empty override blocks, which part the text into spans."""
+    return text.replace("\\", _BACKSLASH)
+
+
 def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
-    subs, cues = _subs(transcript, policy, path)
-    atomic_write(path, subs.to_string("ttml").encode("utf-8"))
+    subs, cues = _subs(transcript, policy, path, _ttml_protect)
+    xml = subs.to_string("ttml").replace(f"&#{ord(_BACKSLASH)};", "\\").replace(_BACKSLASH, "\\")
+    atomic_write(path, xml.encode("utf-8"))
     return styling_warnings(cues, "ttml", "TTML", verbatim=False) + _brace_warning(cues, "the TTML writer")

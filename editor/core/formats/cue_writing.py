@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from editor.core.document import SourceCue, Transcript
@@ -602,9 +602,9 @@ def _close(style: str) -> str:
 _ON_OFF = tuple(s for s in STYLE_ORDER if s in ("b", "i", "u", "s"))
 
 
-def ass_text(lines: Sequence[StyledLine]) -> str:
+def ass_text(lines: Sequence[StyledLine], protect: Callable[[str], str] = protect_ass) -> str:
     """SubStation Alpha text of styled lines: an override block where the styles change
-    ({\\i1}, {\\b0}, {\\c&HBBGGRR&}), lines parted by \\N."""
+    ({\\i1}, {\\b0}, {\\c&HBBGGRR&}), lines parted by \\N; ``protect`` writes the text between."""
     out: list[str] = []
     current: frozenset[str] = frozenset()
     for n, line in enumerate(lines):
@@ -628,7 +628,7 @@ def ass_text(lines: Sequence[StyledLine]) -> str:
                     closing = []
                 if closing or opening:
                     out.append("{" + "".join(closing + opening) + "}")
-                out.append(protect_ass(text.replace("{", "(").replace("}", ")")))
+                out.append(protect(text.replace("{", "(").replace("}", ")")))
                 current = styles
     return "".join(out)
 

@@ -82,10 +82,20 @@ def _read_as_markup(text: str, i: int) -> bool:
 ASS_LITERAL = "{}"
 
 
+#: A backslash that SubStation Alpha would read with the letter after it as a line break or a hard
+#: space (\\N, \\n, \\h): "C:\\New" is written "C:\\{}New", shown as it is
+ASS_ESCAPE = re.compile(r"\\(?=[Nnh])")
+#: A literal backslash so written, as the reader holds it while it reads the escapes
+ASS_BACKSLASH = "\\" + ASS_LITERAL
+
+
 def protect_ass(text: str) -> str:
     """Text as SubStation Alpha is to hold it: like `protect`, but a "<" that would begin a tag and
     a "&" that would begin an entity are followed by an empty override block ("<{}i>"), so players
-    show the text as it is and `unprotect_ass` reads it back."""
+    show the text as it is and `unprotect_ass` reads it back; so is a backslash before N, n or h
+    ("C:\\{}New"), which would be a line break or a hard space."""
+    if "\\" in text:
+        text = ASS_ESCAPE.sub(lambda _: ASS_BACKSLASH, text)
     if "<" not in text and "&" not in text:
         return text
     return "".join(ch + ASS_LITERAL if _read_as_markup(text, i) else ch for i, ch in enumerate(text))
