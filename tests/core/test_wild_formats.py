@@ -250,3 +250,8 @@ def test_text_that_looks_like_a_tag_in_italics_stays_one_word_in_ttml(tmp_path):
     doc = read(tmp_path, "tag.srt", "1\n00:00:01,000 --> 00:00:02,000\n<i>type &lt;i&gt; here</i>\n")
     write_any(doc, tmp_path / "out.ttml")
     assert [t.text for t in read_any(tmp_path / "out.ttml").tokens] == ["type", "<i>", "here"]
+
+
+def test_a_highlighted_word_said_twice_in_a_row_takes_its_own_time(tmp_path):
+    doc = read(tmp_path, "no.srt", _highlighted([[("No,", 1.0, 1.5), ("no,", 1.5, 2.0), ("no.", 2.0, 2.5)]]))
+    assert [(t.text, t.start) for t in doc.tokens] == [("No,", 1.0), ("no,", 1.5), ("no.", 2.0)]

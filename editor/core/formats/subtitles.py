@@ -357,12 +357,13 @@ def word_highlights(cues: Sequence[Cue]) -> list[Cue] | None:
                 if name is not None:  # its words were counted as the line's in the run
                     speaker, at = name, at + len(_words(line)) - len(_words(rest))
                     line = rest
-            pieces, cursor, text = _words(line), 0, ""
-            for p in pieces:
-                found = line.find(p.surface, cursor)
+            cursor, seen, text = 0, 0, ""  # written up to, searched up to
+            for p in _words(line):
+                found = max(line.find(p.surface, seen), seen)
                 if at in times and times[at] > first.start:
                     text += protect(line[cursor:found]) + f"<{format_clock(times[at])}>"
                     cursor = found
+                seen = found + len(p.surface)
                 at += 1
             text_lines.append(text + protect(line[cursor:]))
         out.append(Cue(first.start, max(cues[n].end for n in range(k, last + 1)), speaker=speaker,
