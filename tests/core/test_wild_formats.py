@@ -255,3 +255,13 @@ def test_text_that_looks_like_a_tag_in_italics_stays_one_word_in_ttml(tmp_path):
 def test_a_highlighted_word_said_twice_in_a_row_takes_its_own_time(tmp_path):
     doc = read(tmp_path, "no.srt", _highlighted([[("No,", 1.0, 1.5), ("no,", 1.5, 2.0), ("no.", 2.0, 2.5)]]))
     assert [(t.text, t.start) for t in doc.tokens] == [("No,", 1.0), ("no,", 1.5), ("no.", 2.0)]
+
+
+def test_substation_styles_are_read_by_their_format_line(tmp_path):
+    """A style Format line with fewer columns: the colours it leaves out have their defaults
+    (they were read as "" and the file was refused: "string index out of range")."""
+    doc = read(tmp_path, "few.ass", "[Script Info]\nScriptType: v4.00+\n\n[V4+ Styles]\nFormat: Name, Italic, Fontname\n"
+                                    "Style: Aside,-1,Arial\n\n[Events]\nFormat: Start, End, Style, Text\n"
+                                    "Dialogue: 0:00:01.00,0:00:02.00,Aside,quietly now\n")
+    write_any(doc, tmp_path / "out.srt")
+    assert (tmp_path / "out.srt").read_text() == "1\n00:00:01,000 --> 00:00:02,000\n<i>quietly now</i>\n"

@@ -79,9 +79,10 @@ _STYLE_COLUMNS = {
     "ssa": ("Name", "Fontname", "Fontsize", "PrimaryColour", "SecondaryColour", "TertiaryColour",
             "BackColour", "Bold", "Italic", "BorderStyle", "Outline", "Shadow", "Alignment", "MarginL",
             "MarginR", "MarginV", "AlphaLevel", "Encoding")}
-_DEFAULTS = {"layer": "0", "marked": "Marked=0", "style": "Default", "start": "0:00:00.00",
+_DEFAULTS = {"layer": "0", "marked": "Marked=0", "style": "Default", "name": "", "start": "0:00:00.00",
              "end": "0:00:00.00", "fontname": "Arial", "fontsize": "20", "primarycolour": "&H00FFFFFF",
-             "secondarycolour": "&H000000FF", "bold": "0", "italic": "0", "underline": "0",
+             "secondarycolour": "&H000000FF", "outlinecolour": "&H00000000", "tertiarycolour": "&H00000000",
+             "backcolour": "&H00000000", "bold": "0", "italic": "0", "underline": "0",
              "strikeout": "0", "scalex": "100", "scaley": "100", "spacing": "0", "angle": "0",
              "borderstyle": "1", "outline": "2", "shadow": "2", "alignment": "2", "marginl": "0",
              "marginr": "0", "marginv": "0", "encoding": "1", "alphalevel": "0"}
