@@ -265,3 +265,11 @@ def test_substation_styles_are_read_by_their_format_line(tmp_path):
                                     "Dialogue: 0:00:01.00,0:00:02.00,Aside,quietly now\n")
     write_any(doc, tmp_path / "out.srt")
     assert (tmp_path / "out.srt").read_text() == "1\n00:00:01,000 --> 00:00:02,000\n<i>quietly now</i>\n"
+
+
+def test_sami_paragraphs_in_one_sync_are_lines_not_one_word(tmp_path):
+    """Two <P>s in a <SYNC> (two speakers, or classes no style sheet names as languages) were
+    joined with no space between: "one" and "two" read as "onetwo"."""
+    doc = read(tmp_path, "p.smi", "<SAMI><BODY><SYNC Start=1000><P Class=A>one<P Class=B>two"
+                                  "<SYNC Start=2000><P>three<P>four<SYNC Start=3000><P>&nbsp;</BODY></SAMI>")
+    assert [t.text for t in doc.tokens] == ["one", "two", "three", "four"]

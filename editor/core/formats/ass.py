@@ -214,7 +214,7 @@ class _SamiText(HTMLParser):
         parser.close()
         chosen = parser._language(text, warnings)
         return ["\n".join(" ".join(line.split()) for line in
-                          ("".join(t.values()) if chosen is None else t.get(chosen, "")).split("\n"))
+                          ("\n".join(t.values()) if chosen is None else t.get(chosen, "")).split("\n"))
                 for t in parser.texts]
 
     def _language(self, text: str, warnings: list[str] | None) -> str | None:
@@ -245,6 +245,8 @@ class _SamiText(HTMLParser):
             self._class = (dict(attrs).get("class") or "").lower() or None
             if self._class not in self.classes:
                 self.classes.append(self._class)
+            if self.texts[-1].get(self._class, "").strip():
+                self._add("\n")  # a paragraph begins a line
         elif tag == "br":
             self._add("\n")
         elif tag in ("b", "i", "u", "s"):
