@@ -273,3 +273,27 @@ def test_sami_paragraphs_in_one_sync_are_lines_not_one_word(tmp_path):
     doc = read(tmp_path, "p.smi", "<SAMI><BODY><SYNC Start=1000><P Class=A>one<P Class=B>two"
                                   "<SYNC Start=2000><P>three<P>four<SYNC Start=3000><P>&nbsp;</BODY></SAMI>")
     assert [t.text for t in doc.tokens] == ["one", "two", "three", "four"]
+
+
+def test_ttml_agents_are_speakers_by_their_names(tmp_path):
+    """IMSC and EBU-TT name who speaks with ttm:agent, an id of a <ttm:agent> in the head holding
+    the person's names: the id ("ann") was shown as the speaker, and a <div>'s agent was lost."""
+    ttml = """<?xml version="1.0" encoding="UTF-8"?>
+<tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" xml:lang="en">
+  <head><metadata>
+    <ttm:agent xml:id="ann" type="person"><ttm:name type="alias">Annie</ttm:name><ttm:name type="full">Ann Smith</ttm:name></ttm:agent>
+    <ttm:agent xml:id="bob" type="person"><ttm:name type="given">Bob</ttm:name></ttm:agent>
+    <ttm:agent xml:id="crowd" type="group"/>
+  </metadata></head>
+  <body><div ttm:agent="bob">
+    <p begin="00:00:01.000" end="00:00:02.000" ttm:agent="ann">Hello there.</p>
+    <p begin="00:00:02.000" end="00:00:03.000">Hi Ann.</p>
+    <p begin="00:00:03.000" end="00:00:04.000" ttm:agent="crowd">Cheers.</p>
+    <p begin="00:00:04.000" end="00:00:05.000" ttm:agent="ann bob">Both of us.</p>
+  </div></body>
+</tt>
+"""
+    doc = read(tmp_path, "agents.ttml", ttml)
+    assert [t.text for t in doc.tokens] == "Hello there. Hi Ann. Cheers. Both of us.".split()
+    assert [t.speaker for t in doc.tokens] == (["Ann Smith"] * 2 + ["Bob"] * 2 + ["crowd"]
+                                               + ["Ann Smith & Bob"] * 3)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from typing import NamedTuple
 from html.parser import HTMLParser
 
 from editor.core.document import Transcript
@@ -52,10 +53,12 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
     if body is not None:
         try:
             styles = _style_sheet(root)
+            names = _agent_names(root)
             open_ends: list[int] = []
             ends = _time(body.get("end"), rates), _time(body.get("dur"), rates)
             until = next((t for t in ends if t is not None), None)  # the body's begin is 0
-            _walk(body, 0.0, rates, cues, _element_style(body, styles, {}), styles, until, open_ends)
+            _walk(body, 0.0, rates, cues, _element_style(body, styles, {}), styles, until, open_ends,
+                  _Agents(names, _agent_of(body, names)))
             cues = _close_open_ends(cues, open_ends, warnings)
         except ValueError as err:
             raise FormatError(path, str(err)) from None
@@ -174,12 +177,41 @@ _XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 _STYLE_DEPTH = 32
 
 
+_TTM = "{http://www.w3.org/ns/ttml#metadata}"
+
+
+class _Agents(NamedTuple):
+    names: dict[str, str]  # an agent's xml:id -> the name to show
+    current: str | None  # the speaker of the element being read (a <div>'s agent holds for its <p>s)
+
+
+def _agent_names(root: ET.Element) -> dict[str, str]:
+    """The ``<ttm:agent xml:id="ann"><ttm:name type="full">Ann Smith</ttm:name>`` of the head: id
+    -> its full name, else its first name of any type, else nothing (the id is shown)."""
+    names: dict[str, str] = {}
+    for agent in root.iter(_TTM + "agent"):
+        ident = agent.get(_XML_ID)
+        given = [(n.get("type", ""), " ".join("".join(n.itertext()).split())) for n in agent.iter(_TTM + "name")]
+        given = [(kind, name) for kind, name in given if name]
+        if ident and given:
+            names[ident] = next((name for kind, name in given if kind == "full"), given[0][1])
+    return names
+
+
+def _agent_of(element: ET.Element, names: dict[str, str], inherited: str | None = None) -> str | None:
+    """The speaker ``ttm:agent`` (IDREFS: one or more ids) gives an element: their names, joined
+    by " & " where several speak; else ``inherited``."""
+    refs = (element.get(_TTM + "agent") or "").split()
+    return " & ".join(names.get(r, r) for r in refs) if refs else inherited
+
+
 def _walk(element: ET.Element, offset: float, rates: dict[str, float], cues: list[Cue],
           inherited: Style, styles: dict[str, Style], until: float | None = None,
-          open_ends: list[int] | None = None) -> None:
+          open_ends: list[int] | None = None, agents: _Agents | None = None) -> None:
     """The <p>s under ``element`` as cues. ``until``: when the element ends, where known; a <p>
     with no end of its own ends with the spans it times, else there, else (its index put in
-    ``open_ends``) where `_close_open_ends` says."""
+    ``open_ends``) where `_close_open_ends` says. ``agents``: who speaks (``ttm:agent``)."""
+    agents = agents or _Agents({}, None)
     for child in element:
         name = _local(child.tag)
         begin = _time(child.get("begin"), rates)
@@ -193,7 +225,7 @@ def _walk(element: ET.Element, offset: float, rates: dict[str, float], cues: lis
                 start, stop = start + spans[0], start + spans[1]
             lines = [line for line in _text(child).split("\n") if line.strip()]
             if lines:
-                speaker = child.get("{http://www.w3.org/ns/ttml#metadata}agent")
+                speaker = _agent_of(child, agents.names, agents.current)
                 if stop is None and until is not None and until > start:
                     stop = until
                 if stop is None and open_ends is not None:
@@ -205,7 +237,8 @@ def _walk(element: ET.Element, offset: float, rates: dict[str, float], cues: lis
                                     ident=child.get(_XML_ID)))
         elif name in ("div", "body"):
             _walk(child, start, rates, cues, _element_style(child, styles, inherited), styles,
-                  stop if stop is not None else until, open_ends)
+                  stop if stop is not None else until, open_ends,
+                  agents._replace(current=_agent_of(child, agents.names, agents.current)))
 
 
 def _span_times(p: ET.Element, rates: dict[str, float]) -> tuple[float, float] | None:
