@@ -238,7 +238,7 @@ def _walk(element: ET.Element, offset: float, rates: dict[str, float], cues: lis
         elif name in ("div", "body"):
             _walk(child, start, rates, cues, _element_style(child, styles, inherited), styles,
                   stop if stop is not None else until, open_ends,
-                  agents._replace(current=_agent_of(child, agents.names, agents.current)))
+                  _Agents(agents.names, _agent_of(child, agents.names, agents.current)))
 
 
 def _span_times(p: ET.Element, rates: dict[str, float]) -> tuple[float, float] | None:
