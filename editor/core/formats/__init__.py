@@ -172,6 +172,13 @@ def read_json(path: PathLike) -> Transcript:
             and all("start" in s and "end" in s and "text" in s for s in data)):
         # faster-whisper's segments dumped as a list (no "segments" key around them)
         return whisper.transcript_from_whisper({"segments": data}, path)
+    if isinstance(data, dict) and isinstance(data.get("chunks"), list) and "segments" not in data:
+        # transformers' pipeline (insanely-fast-whisper): "chunks", and with pyannote's
+        # speakers "speakers", each {"text", "timestamp": [start, end]} (+ "speaker")
+        speakers = data.get("speakers")
+        turns: list[Any] = speakers if isinstance(speakers, list) and speakers else data["chunks"]
+        return whisper.transcript_from_whisper({"segments": _pipeline_segments(turns),
+                                                "language": data.get("language")}, path)
     if isinstance(data, dict) and "format_version" in data and "tokens" in data:
         return stet.transcript_from_stet(data, path)
     if isinstance(data, dict) and "result" not in data:
@@ -181,6 +188,24 @@ def read_json(path: PathLike) -> Transcript:
         if words is not None:
             return whisper.transcript_from_timed_words(data, words, path)
     return vosk.transcript_from_vosk(data, path)
+
+
+def _pipeline_segments(chunks: list[Any]) -> list[Any]:
+    """transformers' ASR pipeline chunks ({"text", "timestamp": [start, end], "speaker"}) as
+    Whisper segments; anything else is passed on for the Whisper reader to refuse."""
+    out: list[Any] = []
+    for chunk in chunks:
+        if not isinstance(chunk, dict):
+            out.append(chunk)
+            continue
+        stamp = chunk.get("timestamp")
+        start, end = (stamp[0], stamp[1]) if isinstance(stamp, list | tuple) and len(stamp) == 2 \
+            else (None, None)
+        segment = {"start": start, "end": end, "text": chunk.get("text")}
+        if isinstance(chunk.get("speaker"), str):
+            segment["speaker"] = chunk["speaker"]
+        out.append(segment)
+    return out
 
 
 def _whisper_cpp_not_utf8(path: PathLike, err: FormatError, warnings: list[str]) -> Any:
