@@ -42,3 +42,81 @@ def test_insanely_fast_whisper_speakers_and_chunks(tmp_path):
     assert render(plain, speakers=False).split() == text.split() and plain[5].start == 2.5
     write_any(doc, tmp_path / "out.srt")
     assert speakers_in_order(read_any(tmp_path / "out.srt")) == ["SPEAKER_00", "SPEAKER_01"]
+
+
+# -- plain text exports: a time on the speaker's line, or alone on a line -------------------------
+OTTER = """Speaker 1  0:03
+Hello everyone, and welcome to the weekly sync.
+
+Jane Doe  0:15
+Thanks. I have two updates: the budget and the hiring plan.
+
+Speaker 1  1:02
+Great, go ahead.
+
+Unknown Speaker  1:05:12
+Can you hear me?
+"""
+
+
+def test_otter_speaker_lines_are_speakers_and_times(tmp_path):
+    doc = _read(tmp_path, "otter.txt", OTTER)
+    assert _turns(doc) == [
+        ("Speaker 1", "Hello everyone, and welcome to the weekly sync."),
+        ("Jane Doe", "Thanks. I have two updates: the budget and the hiring plan."),
+        ("Speaker 1", "Great, go ahead."), ("Unknown Speaker", "Can you hear me?")]
+    assert doc[0].start == 3.0 and doc[8].start == 15.0 and doc[-4].start == 3912.0
+    assert any("times" in w for w in doc.metadata.warnings)
+    write_any(doc, tmp_path / "out.srt")
+    assert _turns(read_any(tmp_path / "out.srt")) == _turns(doc)
+
+
+def test_rev_speaker_lines(tmp_path):
+    rev = ("Jane Doe (00:01:02):\nThanks for coming in today.\n\nJohn Smith (00:01:09):\n"
+           "Sure. I grew up in Ohio: Cleveland, mostly.\n\nJane Doe (01:20):\nAnd then?\n")
+    doc = _read(tmp_path, "rev.txt", rev)
+    assert _turns(doc) == [("Jane Doe", "Thanks for coming in today."),
+                           ("John Smith", "Sure. I grew up in Ohio: Cleveland, mostly."),
+                           ("Jane Doe", "And then?")]
+    assert doc[0].start == 62.0
+
+
+def test_descript_time_then_speaker_on_each_line(tmp_path):
+    text = ("[00:00:05] John: Welcome to the podcast.\n[00:00:09] Mary Ann: Thanks, John. Happy "
+            "to be here.\n[00:00:14] John: Let's dive in.\n")
+    doc = _read(tmp_path, "descript.txt", text)
+    assert _turns(doc) == [("John", "Welcome to the podcast."),
+                           ("Mary Ann", "Thanks, John. Happy to be here."), ("John", "Let's dive in.")]
+    assert doc[0].start == 5.0 and doc[4].start == 9.0
+
+
+def test_google_meet_times_alone_on_a_line_are_not_words(tmp_path):
+    text = ("Weekly sync (2024-03-05 10:02 GMT) - Transcript\nAttendees\nJane Doe, John Smith\n"
+            "Transcript\n00:00:00\n \nJane Doe: Good morning, everyone.\nJohn Smith: Morning.\n"
+            "Jane Doe: First: the launch date.\n00:01:12\n \nJohn Smith: It slips a week.\n")
+    doc = _read(tmp_path, "meet.txt", text)
+    assert _turns(doc)[1:] == [("Jane Doe", "Good morning, everyone."), ("John Smith", "Morning."),
+                               ("Jane Doe", "First: the launch date."),
+                               ("John Smith", "It slips a week.")]
+    assert _turns(doc)[0] == (None, "Weekly sync (2024-03-05 10:02 GMT) - Transcript Attendees "
+                                    "Jane Doe, John Smith Transcript")
+    assert doc[-4].start == 72.0
+
+
+def test_youtube_transcript_copied_with_its_times(tmp_path):
+    text = ("0:00\nhello everyone and welcome back to\n0:02\nthe channel today we're going to "
+            "talk\n0:05\nabout transcripts\n1:02\n[Music]\n")
+    doc = _read(tmp_path, "yt.txt", text)
+    assert render(doc) == ("hello everyone and welcome back to the channel today we're going to "
+                           "talk about transcripts\n\n[Music]")
+    assert doc[0].start == 0.0 and doc[6].start == 2.0 and doc[-1].start == 62.0
+
+
+def test_times_that_are_not_the_file_s_pattern_stay_words(tmp_path):
+    once = _read(tmp_path, "once.txt", "We met at the station.\n10:30\nThen we left.\n")
+    assert "10:30" in render(once) and not once.metadata.warnings
+    backwards = _read(tmp_path, "back.txt", "Ann  10:30\nHello.\nBob  9:15\nHi.\n")
+    assert render(backwards).split()[:2] == ["Ann", "10:30"]
+    prose = _read(tmp_path, "prose.txt", "[10:30] We met (as agreed): no one came.\n"
+                                         "[11:00] So we left: early.\n")
+    assert speakers_in_order(prose) == [] and render(prose).startswith("We met (as agreed): no one")

@@ -16,7 +16,8 @@ _NAME_PREFIX = re.compile(r"^[ \t]*([^\W\d_][\w'’.-]*(?: [\w'’.-]+){0,3}):[ 
 _PARTICLES = frozenset({"de", "del", "der", "van", "von", "da", "di", "la", "le", "du", "bin", "al"})
 
 
-def _is_name(name: str) -> bool:
+def is_name(name: str) -> bool:
+    """Whether words are shaped as a person's name: capitalised, particles ("van") aside."""
     words = name.split()
     return words[0][0].isupper() and all(w[0].isupper() or w[0].isdigit() or w in _PARTICLES
                                          for w in words[1:])
@@ -28,7 +29,7 @@ def speaker_prefix(line: str) -> tuple[str | None, str]:
     found = _STRONG_PREFIX.match(line)
     if found is None:
         found = _NAME_PREFIX.match(line)
-        if found is None or not _is_name(found.group(1)):
+        if found is None or not is_name(found.group(1)):
             return None, line
     name = next(g for g in found.groups() if g)
     if found.re is _STRONG_PREFIX and found.group(4):  # whisper.cpp --diarize: "(speaker 1) ", "(speaker ?) " where unsure

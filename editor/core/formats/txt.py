@@ -10,6 +10,7 @@ from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, check_word_count, read_bytes
 from editor.core.formats.encodings import decode_text
 from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
+from editor.core.formats.stamped import stamped_transcript
 from editor.core.render import NONE, RenderPolicy, render
 from editor.core.text import character_references, strip_controls, unescape, words_of_blocks
 
@@ -58,6 +59,9 @@ def from_speaker_text(text: str, metadata: Metadata) -> Transcript:
     Stet and diarizing recognisers write them): where they are the text's pattern (see
     `prefixes.takes_prefixes`), each such line starts a paragraph of that speaker, and a
     paragraph without one goes on with the speaker before; else the text is read as it is."""
+    stamped = stamped_transcript(text, metadata)
+    if stamped is not None:
+        return stamped
     lines = [line for line in text.split("\n") if line.strip()]
     if not takes_prefixes(lines):
         return Transcript.from_text(text, metadata)
