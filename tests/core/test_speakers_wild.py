@@ -120,3 +120,31 @@ def test_times_that_are_not_the_file_s_pattern_stay_words(tmp_path):
     prose = _read(tmp_path, "prose.txt", "[10:30] We met (as agreed): no one came.\n"
                                          "[11:00] So we left: early.\n")
     assert speakers_in_order(prose) == [] and render(prose).startswith("We met (as agreed): no one")
+
+
+# -- meeting platforms' WebVTT ---------------------------------------------------------------------
+def test_zoom_names_before_every_cue_are_speakers_whatever_they_are(tmp_path):
+    """Zoom writes "Name: " at the start of every cue, the name as the person set it."""
+    vtt = ("WEBVTT\n\n1\n00:00:05.790 --> 00:00:13.514\njsmith: okay so let's get going. Note: "
+           "it's recorded\n\n2\n00:00:14.080 --> 00:00:16.320\nChristina Smith (she/her): can "
+           "everyone hear me\n\n3\n00:00:17.000 --> 00:00:19.500\n+1 415-555-0100: yes loud and "
+           "clear\n\n4\n00:00:20.100 --> 00:00:22.000\njsmith: great\n\n5\n00:00:22.500 --> "
+           "00:00:24.000\niPhone de Pierre: oui\n")
+    doc = _read(tmp_path, "zoom.vtt", vtt)
+    assert _turns(doc) == [("jsmith", "okay so let's get going. Note: it's recorded"),
+                           ("Christina Smith (she/her)", "can everyone hear me"),
+                           ("+1 415-555-0100", "yes loud and clear"), ("jsmith", "great"),
+                           ("iPhone de Pierre", "oui")]
+    assert any("jsmith" in w for w in doc.metadata.warnings)
+    write_any(doc, tmp_path / "back.vtt", )
+    assert (tmp_path / "back.vtt").read_text() == vtt
+    write_any(doc, tmp_path / "out.json")
+    assert _turns(read_any(tmp_path / "out.json")) == _turns(doc)
+
+
+def test_a_colon_in_most_cues_is_not_zoom(tmp_path):
+    """Cues that begin "Word: " only now and then, or never with a name coming back, keep it."""
+    srt = "".join(f"{n}\n00:00:0{n},000 --> 00:00:0{n},900\n{text}\n\n" for n, text in enumerate(
+        ["step one: open it", "then: close it", "and finally: done"], 1))
+    doc = _read(tmp_path, "steps.srt", srt)
+    assert speakers_in_order(doc) == [] and render(doc).startswith("step one: open it")

@@ -13,6 +13,7 @@ from editor.core.document import SourceCue, Transcript
 from editor.core.errors import UserError
 from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
+from editor.core.formats.prefixes import EVERY_CUE
 from editor.core.formats.subtitles import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
                                            PREFIXES, class_sets, cue_lines, cue_style, is_italic,
                                            piece_styles, protect, protect_ass, words_of_line, vtt_palette)
@@ -279,7 +280,7 @@ def run_times(cue: SourceCue, run: Sequence[TimedWord], whole: bool) -> tuple[fl
     return min(cue.start, run[0].start), max(cue.end, run[-1].end)
 
 
-def source_lines(cue: SourceCue, prefixed: bool = False) -> list[str]:
+def source_lines(cue: SourceCue, prefixed: bool | str = False) -> list[str]:
     """A source cue's lines as seen: a subtitle's lines as written (without a speaker prefix
     when ``prefixed``: `subtitles.cue_lines`), a segment's words wrapped."""
     if cue.format in SEGMENT_FORMATS:
@@ -287,7 +288,7 @@ def source_lines(cue: SourceCue, prefixed: bool = False) -> list[str]:
     return [line.strip() for line, _ in cue_lines(cue.text, prefixed)]
 
 
-def _speakers_as_read(cue: SourceCue, prefixed: bool) -> list[str | None]:
+def _speakers_as_read(cue: SourceCue, prefixed: bool | str) -> list[str | None]:
     """The speaker each of a subtitle cue's words was read with (see `subtitles._cue_tokens`)."""
     if not prefixed and "<v" not in cue.text.lower():  # no voice in it: the cue's (a quick pass)
         return [cue.speaker] * len(cue.words)
@@ -333,7 +334,8 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
     cues: list[OutCue] = []
     minimum: list[float] = []
     palette = vtt_palette(transcript.metadata.extra.get("vtt_header"))
-    prefixed = transcript.metadata.extra.get(PREFIXES) is True
+    mode = transcript.metadata.extra.get(PREFIXES)
+    prefixed = mode if mode is True or mode == EVERY_CUE else False
     for n, run in runs:
         cue = source[n]
         first = len(cues)
@@ -364,7 +366,7 @@ def _decor_styled(out: OutCue, cue: SourceCue, palette: Mapping[str, ClassStyle]
 
 
 def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, cue: SourceCue,
-              run: list[TimedWord], whole: bool, prefixed: bool = False) -> None:
+              run: list[TimedWord], whole: bool, prefixed: bool | str = False) -> None:
     """Append the cues written for the words ``run`` of source cue ``cue`` (see `cues_to_write`),
     and the least time each is to last. A cue whose words now have other speakers than it was
     read with (a rename) is not the cue as read."""
@@ -505,7 +507,7 @@ def _assign_new_words(source: Sequence[SourceCue], owned: list[int | None],
 
 
 def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int],
-                cue: SourceCue, prefixed: bool = False) -> tuple[str, ...] | None:
+                cue: SourceCue, prefixed: bool | str = False) -> tuple[str, ...] | None:
     """The changed words of a cue on its own lines (broken where its lines began), or wrapped
     afresh; None when they no longer fit in one cue."""
     starts = set(cue.line_starts)

@@ -23,10 +23,22 @@ def is_name(name: str) -> bool:
                                          for w in words[1:])
 
 
-def speaker_prefix(line: str) -> tuple[str | None, str]:
+#: Any name a meeting app shows before a colon, as Zoom writes one at the start of every cue
+#: ("jsmith: ", "iPhone de Pierre: ", "+1 415-555-0100: ", "Ann Lee (she/her): "): up to six words
+_ANY_PREFIX = re.compile(r"^[ \t]*([^\s:<>\[\]][^:<>\[\]\n]{0,59}?):[ \t]+(?=\S)")
+#: `cue_lines`'s mode where the first line of every cue begins with a name (see `names_every_cue`)
+EVERY_CUE = "every cue"
+
+
+def speaker_prefix(line: str, any_name: bool = False) -> tuple[str | None, str]:
     """(name, the rest of the line) for a line that begins with a speaker prefix, else (None,
-    line). The rest keeps no leading space."""
-    found = _STRONG_PREFIX.match(line)
+    line). The rest keeps no leading space. ``any_name``: any name up to the colon, not only one
+    shaped as a name (see `names_every_cue`)."""
+    found = _ANY_PREFIX.match(line) if any_name else None
+    if found is not None and len(found.group(1).split()) > 6:
+        found = None
+    if found is None:
+        found = _STRONG_PREFIX.match(line)
     if found is None:
         found = _NAME_PREFIX.match(line)
         if found is None or not is_name(found.group(1)):
@@ -35,6 +47,14 @@ def speaker_prefix(line: str) -> tuple[str | None, str]:
     if found.re is _STRONG_PREFIX and found.group(4):  # whisper.cpp --diarize: "(speaker 1) ", "(speaker ?) " where unsure
         name = f"Speaker {name}"
     return " ".join(name.split()), line[found.end():].lstrip()
+
+
+def names_every_cue(first_lines: Sequence[str]) -> bool:
+    """Whether every cue begins with "Name: " and names come back, as in Zoom's transcripts,
+    where a name is whatever a person calls themselves ("jsmith", "iPhone de Pierre"): then the
+    words before the first colon of each cue are its speaker."""
+    names = [speaker_prefix(line, any_name=True)[0] for line in first_lines]
+    return len(names) >= 3 and all(names) and len(set(names)) < len(names)
 
 
 _NUMBERED = re.compile(r"SPEAKER_\d+|Speaker (?:\d+|\?)")

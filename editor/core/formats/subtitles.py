@@ -14,7 +14,8 @@ from editor.core.document import Metadata, SourceCue, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_SECONDS, PARAGRAPH_GAP, PathLike, format_clock,
                                          gap_paragraph_starts, spread)
-from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
+from editor.core.formats.prefixes import (EVERY_CUE, names_every_cue, speaker_prefix,
+                                          takes_prefixes)
 from editor.core.formats.whisper import CUE_FORMAT as WHISPER_CUES
 from editor.core.text import CHARACTER_REFERENCE, Piece, join_mark, split_words, unescape
 
@@ -107,11 +108,12 @@ def unprotect_ass(text: str) -> str:
     return text.replace("<" + ASS_LITERAL, "&lt;").replace("&" + ASS_LITERAL, "&amp;")
 
 
-def cue_lines(text: str, prefixed: bool = False) -> list[tuple[str, str | None]]:
+def cue_lines(text: str, prefixed: bool | str = False) -> list[tuple[str, str | None]]:
     """(visible line, voice) for each non-empty line of a cue's text; a line without a voice tag
     has the voice of the line before it. ``prefixed``: a speaker prefix a diarizing recogniser
     wrote at a line's start ("SPEAKER_00: ", "Ann: ", see `speaker_prefix`) is the line's voice
-    and not part of it (the file's reader decides, `takes_prefixes`)."""
+    and not part of it (the file's reader decides, `takes_prefixes`); ``EVERY_CUE``: the first
+    line's prefix may be any name (`names_every_cue`)."""
     out: list[tuple[str, str | None]] = []
     voice = None
     for raw in _BREAK.sub("\n", text).split("\n"):
@@ -120,7 +122,7 @@ def cue_lines(text: str, prefixed: bool = False) -> list[tuple[str, str | None]]
             voice = " ".join(unescape(found.group(1)).split()) or None
         line = visible(raw)
         if prefixed:
-            name, rest = speaker_prefix(line)
+            name, rest = speaker_prefix(line, any_name=prefixed == EVERY_CUE and not out)
             if name is not None:
                 voice, line = name, rest
         if line.strip():
@@ -207,9 +209,18 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
                         "written back as subtitles, the cues are cut afresh")
         kept = ()
     else:
-        prefixed = takes_prefixes([line for c in cues if c.text for line, _ in cue_lines(c.text)])
+        seen = [cue_lines(c.text) for c in cues if c.text]
+        prefixed: bool | str = takes_prefixes([line for lines in seen for line, _ in lines])
+        if names_every_cue([lines[0][0] for lines in seen if lines]):
+            prefixed = EVERY_CUE
+            names = list(dict.fromkeys(speaker_prefix(lines[0][0], any_name=True)[0]
+                                       for lines in seen if lines))
+            odd = [name for name in names if name and speaker_prefix(f"{name}: x")[0] != name]
+            if odd:
+                warnings.append("every cue begins with a name and a colon, so these were read as "
+                                f"speakers too: {', '.join(odd[:3])}{', ...' if len(odd) > 3 else ''}")
         if prefixed:
-            extra = {**(extra or {}), PREFIXES: True}
+            extra = {**(extra or {}), PREFIXES: prefixed}
         tokens, kept = _cue_tokens(cues, fmt, prefixed)
     duration = max((c.end for c in cues), default=None)
     doc = Transcript(tokens, paragraph_starts=gap_paragraph_starts(tokens, PARAGRAPH_GAP),
@@ -228,7 +239,7 @@ PREFIXES = "speaker_prefixes"
 
 
 def _cue_tokens(cues: Sequence[Cue], fmt: str,
-                prefixed: bool = False) -> tuple[list[Token], tuple[SourceCue, ...]]:
+                prefixed: bool | str = False) -> tuple[list[Token], tuple[SourceCue, ...]]:
     tokens: list[Token] = []
     kept = []
     carried: str | None = None  # prefixes name a speaker where one starts: a cue without goes on
