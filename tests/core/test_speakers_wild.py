@@ -148,3 +148,26 @@ def test_a_colon_in_most_cues_is_not_zoom(tmp_path):
         ["step one: open it", "then: close it", "and finally: done"], 1))
     doc = _read(tmp_path, "steps.srt", srt)
     assert speakers_in_order(doc) == [] and render(doc).startswith("step one: open it")
+
+
+# -- writing: a speaker's words that begin "Word: " are not read back as a name --------------------
+def test_words_that_look_like_a_name_keep_their_speaker_through_text_and_subrip(tmp_path):
+    """Jane's second paragraph begins "Ohio: "; written with "Jane Doe: " only where the speaker
+    changes, it came back as the speaker "Ohio" and the word was gone. Her name goes before it."""
+    from editor.core import Token, Transcript
+
+    def tokens(text, speaker, t):
+        out = []
+        for k, w in enumerate(text.split()):
+            surface, punct = (w[:-1], w[-1]) if w[-1] in ":,." else (w, "")
+            out.append(Token(surface.lower(), surface, punct, t + k, t + k + 0.5, speaker=speaker))
+        return out
+
+    words = [*tokens("I grew up in", "Jane Doe", 0), *tokens("Ohio: Cleveland, mostly.", "Jane Doe", 10),
+             *tokens("Yes I see.", "Bob", 20)]
+    doc = Transcript(words, paragraph_starts=[0, 4, 7])
+    for ext in (".txt", ".srt", ".sbv"):
+        write_any(doc, tmp_path / f"out{ext}")
+        back = read_any(tmp_path / f"out{ext}")
+        assert _turns(back) == [("Jane Doe", "I grew up in Ohio: Cleveland, mostly."),
+                                ("Bob", "Yes I see.")], ext

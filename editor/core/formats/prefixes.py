@@ -57,6 +57,12 @@ def names_every_cue(first_lines: Sequence[str]) -> bool:
     return len(names) >= 3 and all(names) and len(set(names)) < len(names)
 
 
+def reads_as_name(line: str) -> bool:
+    """Whether a line of a speaker's words would be read back as another speaker's name where the
+    file takes prefixes ("Ohio: Cleveland, mostly."): a writer puts their own name before it."""
+    return speaker_prefix(line)[0] is not None
+
+
 _NUMBERED = re.compile(r"SPEAKER_\d+|Speaker (?:\d+|\?)")
 
 
