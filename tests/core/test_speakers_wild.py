@@ -171,3 +171,32 @@ def test_words_that_look_like_a_name_keep_their_speaker_through_text_and_subrip(
         back = read_any(tmp_path / f"out{ext}")
         assert _turns(back) == [("Jane Doe", "I grew up in Ohio: Cleveland, mostly."),
                                 ("Bob", "Yes I see.")], ext
+
+
+def test_a_list_of_times_is_not_a_transcript(tmp_path):
+    """Chapters as a video's description lists them: a time with no words after it before the
+    next is not a speaker's line; every word stays."""
+    text = "Intro 0:00\nSetting up 1:23\nThe Build  4:56\nOutro 9:10\n"
+    doc = _read(tmp_path, "chapters.txt", text)
+    assert render(doc).split() == text.split() and not doc.metadata.warnings
+    laps = _read(tmp_path, "laps.txt", "1:02\n1:05\n1:07\n")
+    assert render(laps).split() == ["1:02", "1:05", "1:07"]
+
+
+def test_teams_word_transcript(tmp_path):
+    """Teams' .docx transcript: the name and the time on a line (one space or more), the words in
+    the paragraph after it or on the next line of the same one."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Weekly sync")
+    document.add_paragraph("Jane Doe 0:03")
+    document.add_paragraph("Hi everyone, thanks for joining.")
+    paragraph = document.add_paragraph("John Smith   0:10")
+    paragraph.add_run().add_break()
+    paragraph.add_run("Sure. First item: the budget.")
+    document.save(tmp_path / "teams.docx")
+    doc = read_any(tmp_path / "teams.docx")
+    assert _turns(doc) == [(None, "Weekly sync"), ("Jane Doe", "Hi everyone, thanks for joining."),
+                           ("John Smith", "Sure. First item: the budget.")]
+    assert doc[2].start == 3.0

@@ -14,6 +14,7 @@ from editor.core.document import Metadata, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock, read_bytes
 from editor.core.formats.cue_writing import color_of, colons_not_bold, styled_runs, word_styles
+from editor.core.formats.stamped import stamped_transcript
 from editor.core.formats.txt import transcript_of_blocks
 from editor.core.render import NONE, RenderPolicy, render_paragraphs
 
@@ -72,7 +73,8 @@ MAX_UNPACKED = 256 * 2**20
 def read_docx(path: PathLike) -> Transcript:
     """A Word document's paragraphs as Stet writes them (and as transcripts are typed): a bold
     "Ann: " at a paragraph's start is who speaks from there, an italic "[0:01:02] " timestamp is
-    left out. Tables, headers and footnotes are not read."""
+    left out. Without bold names, times and names as Teams, Otter and Rev write them are read as
+    plain text's are (`stamped`). Tables, headers and footnotes are not read."""
     data = read_bytes(path)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
@@ -83,11 +85,18 @@ def read_docx(path: PathLike) -> Transcript:
         raise FormatError(path, f"this Word document unpacks to {unpacked // 2**20} MB; Stet reads "
                           f"up to {MAX_UNPACKED // 2**20} MB")
     try:
-        blocks = _blocks(docx.Document(io.BytesIO(data)))
+        document = docx.Document(io.BytesIO(data))
+        blocks = _blocks(document)
+        text = "\n\n".join(paragraph.text for paragraph in document.paragraphs)
     except Exception as err:  # noqa: BLE001 - zip, XML and python-docx's own: the user needs one line
         raise FormatError(path, f"this Word document cannot be read ({type(err).__name__}: "
                           f"{str(err)[:80]})") from None
-    return transcript_of_blocks(blocks, Metadata(source_file=str(path)))
+    metadata = Metadata(source_file=str(path))
+    if not any(name for name, _ in blocks):  # times and names as text (Teams, Otter, Rev)
+        stamped = stamped_transcript(text, metadata)
+        if stamped is not None:
+            return stamped
+    return transcript_of_blocks(blocks, metadata)
 
 
 def _blocks(document: Any) -> list[tuple[str | None, str]]:

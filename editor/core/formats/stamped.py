@@ -1,13 +1,15 @@
 """Plain-text transcripts with times, as meeting and transcription services export them: Otter.ai
-puts the speaker and the time on a line of their own ("Jane Doe  0:15"), Rev the same in
-parentheses ("Jane Doe (00:01:02):"), Descript the time first ("[00:00:05] John: ..."), Google
-Meet's transcript and YouTube's transcript panel a time alone on a line ("00:01:12", "0:02").
+and Microsoft Teams' Word transcripts put the speaker and the time on a line of their own ("Jane
+Doe  0:15"), Rev the same in parentheses ("Jane Doe (00:01:02):"), Descript the time first
+("[00:00:05] John: ..."), Google Meet's transcript and YouTube's transcript panel a time alone on
+a line ("00:01:12", "0:02").
 
-Where such lines are the file's pattern (two or more, never going back in time), a time is when
-the words after it begin, not words, and a name on its line is the speaker of the paragraph it
-heads; this is said in one warning. The words after a time are spread at a speaking pace (15
-characters a second), up to the next time at most. Elsewhere a time is
-text like any other ("We met at\\n10:30\\n..." once)."""
+Where such lines are the file's pattern (two or more, never going back in time, each with words
+after it before the next), a time is when the words after it begin, not words, and a name on its
+line is the speaker of the paragraph it heads; this is said in one warning. The words after a
+time are spread at a speaking pace (15 characters a second), up to the next time at most.
+Elsewhere a time is text like any other ("We met at\n10:30\n..." once, "Intro 0:00" in a list
+of chapters)."""
 
 from __future__ import annotations
 
@@ -25,8 +27,8 @@ _CLOCK = r"(?:\d{1,2}:)?\d{1,2}:[0-5]\d(?:[.,]\d{1,3})?"
 #: a time alone on a line, bare or in brackets ("0:02", "00:01:12", "[00:01:12]")
 _STAMP = re.compile(rf"[ \t]*(?:\[({_CLOCK})\]|\(({_CLOCK})\)|({_CLOCK}))[ \t]*")
 _NAME = r"[^\W\d_][\w'’.&-]*(?:[ \t][\w'’.&-]+){0,5}"
-#: Otter: the name, two or more spaces (or a tab), the time
-_OTTER = re.compile(rf"[ \t]*({_NAME})(?:[ \t]{{2,}}|\t)({_CLOCK})[ \t]*")
+#: Otter and Microsoft Teams' Word transcript: the name, spaces, the time
+_OTTER = re.compile(rf"[ \t]*({_NAME})[ \t]+({_CLOCK})[ \t]*")
 #: Rev: the name, the time in parentheses or brackets, a colon; the words on the next line or after it
 _REV = re.compile(rf"[ \t]*({_NAME})[ \t]*[(\[]({_CLOCK})[)\]](?::[ \t]*(.*?)|[ \t]*)[ \t]*")
 #: Descript and others: the time in brackets at the start of a line, the words after it
@@ -108,6 +110,9 @@ def stamped_transcript(text: str, metadata: Metadata) -> Transcript | None:
             blank = False
         elif not line.timed:
             blank = True
+    spoken = {e.segment for e in entries if any(ch.isalnum() for line in e.lines for ch in line)}
+    if not spoken.issuperset(range(1, segment + 1)):
+        return None  # a time with no words after it: a list of times ("Intro  0:00"), not these
     return _transcript(entries, [t for t in times if t is not None], metadata)
 
 
