@@ -200,3 +200,15 @@ def test_teams_word_transcript(tmp_path):
     assert _turns(doc) == [(None, "Weekly sync"), ("Jane Doe", "Hi everyone, thanks for joining."),
                            ("John Smith", "Sure. First item: the budget.")]
     assert doc[2].start == 3.0
+
+
+def test_webvtt_note_without_a_blank_line_before_the_cue_keeps_the_cue(tmp_path):
+    """The spec ends a NOTE block at a time line after its second line: the cue is read."""
+    vtt = ("WEBVTT\n\nNOTE Confidence: 0.91\n6f1a2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b/13-0\n"
+           "00:00:01.000 --> 00:00:02.000\n<v Jane Doe>hello there</v>\n\n"
+           "00:00:03.000 --> 00:00:04.000\n<v John Smith>again</v>\n")
+    doc = _read(tmp_path, "note.vtt", vtt)
+    assert _turns(doc) == [("Jane Doe", "hello there"), ("John Smith", "again")]
+    one_line = _read(tmp_path, "note1.vtt", "WEBVTT\n\nNOTE x\n00:00:01.000 --> 00:00:02.000\n"
+                                            "hello there\n")
+    assert render(one_line) == "hello there"

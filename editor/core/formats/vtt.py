@@ -137,9 +137,10 @@ def _blocks(lines: list[str], start: int) -> list[tuple[int, list[str]]]:
                 blocks.append((first, current))
             current = []
             continue
-        if current and _TIMING.match(line) and any("-->" in x for x in current):
-            blocks.append((first, current))  # a cue with no blank line before it
-            current = []
+        if current and _TIMING.match(line) and (any("-->" in x for x in current)
+                                                or _BLOCK_KEYWORD.match(current[0])):
+            blocks.append((first, current))  # a cue with no blank line before it: after a cue,
+            current = []  # or after a comment ("NOTE Confidence: 0.9"), whose words it is not
         if not current:
             first = i
         current.append(line)
