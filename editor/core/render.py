@@ -113,14 +113,14 @@ def render(transcript: Transcript, policy: RenderPolicy = NONE, *, speakers: boo
     """The clean text: paragraphs separated by a blank line, "Name: " where the speaker changes,
     and before a paragraph of theirs that begins as a name would ("Ohio: Cleveland."), so that it
     is not read back as one."""
-    from editor.core.formats.prefixes import reads_as_name  # formats imports this module
+    from editor.core.formats.prefixes import reads_as_name, written_prefix  # (imports this module)
 
     out = []
     previous: str | None = None
     for speaker, words in render_paragraphs(transcript, policy):
         text = join_rendered(words)
         if speakers and speaker and (speaker != previous or reads_as_name(text)):
-            text = f"{speaker}: {text}"
+            text = f"{written_prefix(speaker)}{text}"
         previous = speaker
         out.append(text)
     return "\n\n".join(out)

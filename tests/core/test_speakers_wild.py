@@ -212,3 +212,19 @@ def test_webvtt_note_without_a_blank_line_before_the_cue_keeps_the_cue(tmp_path)
     one_line = _read(tmp_path, "note1.vtt", "WEBVTT\n\nNOTE x\n00:00:01.000 --> 00:00:02.000\n"
                                             "hello there\n")
     assert render(one_line) == "hello there"
+
+
+def test_names_not_shaped_as_names_come_back_from_text_and_subrip(tmp_path):
+    """Teams shows "Doe, Jane" (the directory's order), Zoom "jsmith" or a phone number: written
+    as "Doe, Jane: " they came back as words. They go in brackets, as WhisperX writes its."""
+    from editor.core import Token, Transcript
+
+    names = ["Doe, Jane", "jsmith", "Doe, Jane", "+1 415-555-0100", "Ann Lee (she/her)"]
+    tokens = [Token(w, start=4.0 * k + j, end=4.0 * k + j + 0.5, speaker=name)
+              for k, name in enumerate(names) for j, w in enumerate(["hello", "there"])]
+    doc = Transcript(tokens, paragraph_starts=range(0, 10, 2))
+    for ext in (".txt", ".srt"):
+        write_any(doc, tmp_path / f"out{ext}")
+        back = read_any(tmp_path / f"out{ext}")
+        assert [name for name, _ in _turns(back)] == names, ext
+        assert render(back, speakers=False).split() == ["hello", "there"] * 5

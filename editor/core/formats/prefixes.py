@@ -57,6 +57,13 @@ def names_every_cue(first_lines: Sequence[str]) -> bool:
     return len(names) >= 3 and all(names) and len(set(names)) < len(names)
 
 
+def written_prefix(name: str) -> str:
+    """The prefix a writer puts before a speaker's words: "Ann: ", or "[Doe, Jane]: " for a name
+    that would not be read back as one ("jsmith", "Doe, Jane", "+1 415-555-0100"), as WhisperX
+    brackets its."""
+    return f"{name}: " if speaker_prefix(f"{name}: x") == (name, "x") else f"[{name}]: "
+
+
 def reads_as_name(line: str) -> bool:
     """Whether a line of a speaker's words would be read back as another speaker's name where the
     file takes prefixes ("Ohio: Cleveland, mostly."): a writer puts their own name before it."""

@@ -16,7 +16,7 @@ from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings
-from editor.core.formats.prefixes import reads_as_name
+from editor.core.formats.prefixes import reads_as_name, written_prefix
 from editor.core.formats.subtitles import Cue, checked_times, parse_clock, protect, transcript_from_cues
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
@@ -125,7 +125,7 @@ def _srt_text(cue: OutCue, previous: str | None, speaker_style: str = "name") ->
         for k, voice in enumerate(voices):  # a line that begins as a name would gets theirs
             if voice and (voice != previous or reads_as_name(cue.lines[k] if k < len(cue.lines)
                                                              else lines[k])):
-                lines[k] = f"{protect(voice)}: {lines[k]}"
+                lines[k] = f"{protect(written_prefix(voice))}{lines[k]}"
             previous = voice
     if cue.align and lines:
         lines[0] = f"{{\\an{cue.align}}}{lines[0]}"
