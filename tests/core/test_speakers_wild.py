@@ -228,3 +228,17 @@ def test_names_not_shaped_as_names_come_back_from_text_and_subrip(tmp_path):
         back = read_any(tmp_path / f"out{ext}")
         assert [name for name, _ in _turns(back)] == names, ext
         assert render(back, speakers=False).split() == ["hello", "there"] * 5
+
+
+def test_whisperx_subrip_cue_without_a_speaker_has_none(tmp_path):
+    """WhisperX prefixes every cue it has a speaker for; a segment diarization gave to no one
+    has no prefix, and is no one's (it was given to the speaker before)."""
+    texts = ["[SPEAKER_00]: Welcome back to the show,", "[SPEAKER_00]: it's 2023 already.",
+             "[SPEAKER_01]: Thanks for having me.", "[SPEAKER_01]: Glad to be here.", "Mm-hmm.",
+             "[SPEAKER_00]: So, tell us."]
+    srt = "".join(f"{n}\n00:00:0{n},000 --> 00:00:0{n},900\n{t}\n\n" for n, t in enumerate(texts, 1))
+    doc = _read(tmp_path, "wx.srt", srt)
+    assert [name for name, _ in _turns(doc)] == ["SPEAKER_00", "SPEAKER_01", None, "SPEAKER_00"]
+    stets = ("Ann: Hello there.", "How are you?", "Bob: Fine.", "And you?", "Ann: Good.")
+    own = "".join(f"{n}\n00:00:0{n},000 --> 00:00:0{n},900\n{t}\n\n" for n, t in enumerate(stets, 1))
+    assert [name for name, _ in _turns(_read(tmp_path, "own.srt", own))] == ["Ann", "Bob", "Ann"]

@@ -221,7 +221,7 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
                                 f"speakers too: {', '.join(odd[:3])}{', ...' if len(odd) > 3 else ''}")
         if prefixed:
             extra = {**(extra or {}), PREFIXES: prefixed}
-        tokens, kept = _cue_tokens(cues, fmt, prefixed)
+        tokens, kept = _cue_tokens(cues, fmt, prefixed, carry=not (prefixed and _named_each_cue(seen)))
     duration = max((c.end for c in cues), default=None)
     doc = Transcript(tokens, paragraph_starts=gap_paragraph_starts(tokens, PARAGRAPH_GAP),
                      metadata=Metadata(source_file=str(path), duration=duration,
@@ -234,12 +234,25 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
     return doc
 
 
+def _named_each_cue(seen: Sequence[list[tuple[str, str | None]]]) -> bool:
+    """Whether the file names the speaker on each cue, not only where one starts, as WhisperX
+    does: most cues (four in five) begin with a prefix and the same name begins cue after cue
+    (twice or more). Then a cue without one has no speaker ("Mm-hmm." that diarization gave to
+    no one), rather than the one before."""
+    names = [speaker_prefix(lines[0][0])[0] if lines else None for lines in seen]
+    repeats = sum(1 for a, b in zip(names, names[1:]) if a and a == b)
+    return repeats >= 2 and sum(1 for n in names if n) * 5 >= 4 * len(names)
+
+
 #: ``Metadata.extra`` key: the cues' text begins with speaker prefixes ("Ann: "), read as speakers
 PREFIXES = "speaker_prefixes"
 
 
 def _cue_tokens(cues: Sequence[Cue], fmt: str,
-                prefixed: bool | str = False) -> tuple[list[Token], tuple[SourceCue, ...]]:
+                prefixed: bool | str = False,
+                carry: bool = True) -> tuple[list[Token], tuple[SourceCue, ...]]:
+    """Tokens and kept cues; ``carry``: a cue without a prefix goes on with the speaker before
+    (as Stet names a speaker where one starts), else it has none."""
     tokens: list[Token] = []
     kept = []
     carried: str | None = None  # prefixes name a speaker where one starts: a cue without goes on
@@ -255,7 +268,7 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str,
                 line_starts.append(len(pieces))
             pieces.extend(words)
             speakers.extend([voice or cue.speaker or carried] * len(words))
-        if prefixed and speakers:
+        if prefixed and speakers and carry:
             carried = speakers[-1]
         first = len(tokens)
         timed = spread(pieces, cue.start, cue.end)
