@@ -242,3 +242,10 @@ def test_whisperx_subrip_cue_without_a_speaker_has_none(tmp_path):
     stets = ("Ann: Hello there.", "How are you?", "Bob: Fine.", "And you?", "Ann: Good.")
     own = "".join(f"{n}\n00:00:0{n},000 --> 00:00:0{n},900\n{t}\n\n" for n, t in enumerate(stets, 1))
     assert [name for name, _ in _turns(_read(tmp_path, "own.srt", own))] == ["Ann", "Bob", "Ann"]
+
+
+def test_youtube_transcript_with_the_time_before_each_line(tmp_path):
+    doc = _read(tmp_path, "yt2.txt", "0:00 hello everyone and welcome\n0:02 to the channel\n")
+    assert render(doc) == "hello everyone and welcome to the channel" and doc[4].start == 2.0
+    some = _read(tmp_path, "some.txt", "10:30 is fine for me.\nSee you then.\n11:00 works too.\n")
+    assert render(some).split()[0] == "10:30" and not some.metadata.warnings

@@ -2,7 +2,7 @@
 and Microsoft Teams' Word transcripts put the speaker and the time on a line of their own ("Jane
 Doe  0:15"), Rev the same in parentheses ("Jane Doe (00:01:02):"), Descript the time first
 ("[00:00:05] John: ..."), Google Meet's transcript and YouTube's transcript panel a time alone on
-a line ("00:01:12", "0:02").
+a line ("00:01:12", "0:02") or, copied otherwise, at the start of every line ("0:02 the channel").
 
 Where such lines are the file's pattern (two or more, never going back in time, each with words
 after it before the next), a time is when the words after it begin, not words, and a name on its
@@ -33,6 +33,8 @@ _OTTER = re.compile(rf"[ \t]*({_NAME})[ \t]+({_CLOCK})[ \t]*")
 _REV = re.compile(rf"[ \t]*({_NAME})[ \t]*[(\[]({_CLOCK})[)\]](?::[ \t]*(.*?)|[ \t]*)[ \t]*")
 #: Descript and others: the time in brackets at the start of a line, the words after it
 _LEADING = re.compile(rf"[ \t]*\[({_CLOCK})\][ \t]+(\S.*)")
+#: the same without brackets ("0:03 hello everyone"), taken only where every line begins so
+_BARE_LEADING = re.compile(rf"[ \t]*({_CLOCK})[ \t]+(\S.*)")
 
 
 #: How fast words are taken to be spoken after their time (about 180 words a minute), where the
@@ -66,7 +68,7 @@ def _seconds(clock: str) -> float | None:
     return seconds
 
 
-def _classify(line: str) -> _Line:
+def _classify(line: str, bare: bool = False) -> _Line:
     found = _STAMP.fullmatch(line)
     if found:
         return _Line(_seconds(next(g for g in found.groups() if g)), timed=True)
@@ -74,7 +76,7 @@ def _classify(line: str) -> _Line:
     if found and is_name(found.group(1)):
         rest = found.group(3) if found.re is _REV else None
         return _Line(_seconds(found.group(2)), " ".join(found.group(1).split()), rest or "", True)
-    found = _LEADING.fullmatch(line)
+    found = _LEADING.fullmatch(line) or (_BARE_LEADING.fullmatch(line) if bare else None)
     if found:
         return _Line(_seconds(found.group(1)), None, found.group(2), True)
     return _Line(text=line)
@@ -83,7 +85,9 @@ def _classify(line: str) -> _Line:
 def stamped_transcript(text: str, metadata: Metadata) -> Transcript | None:
     """The transcript of text whose lines carry times (see the module's docstring), or None when
     times are not the text's pattern."""
-    lines = [_classify(line) for line in text.split("\n")]
+    raw = text.split("\n")
+    bare = all(_BARE_LEADING.fullmatch(line) for line in raw if line.strip())
+    lines = [_classify(line, bare) for line in raw]
     times = [line.time for line in lines if line.timed]
     if len(times) < 2 or any(t is None for t in times) or any(
             b < a for a, b in zip(times, times[1:]) if a is not None and b is not None):
@@ -103,7 +107,8 @@ def stamped_transcript(text: str, metadata: Metadata) -> Transcript | None:
             segment += 1
         if not entries or line.timed or line.name or name or (blank and words.strip()):
             entries.append(_Entry(line.name or name, segment,
-                                  bool(line.name or name or blank or (line.timed and words))))
+                                  bool(line.name or name or blank or (line.timed and words
+                                                                       and not bare))))
         if words.strip():
             entries[-1].lines.append(words)
         if line.text.strip() or line.name:
