@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from editor.core.document import Metadata, Token, Transcript
 from editor.core.formats._common import check_word_count, gap_paragraph_starts, spread
 from editor.core.formats.prefixes import is_name, speaker_prefix, takes_prefixes
-from editor.core.text import words_of_blocks
+from editor.core.text import Piece, words_of_blocks
 
 #: m:ss, mm:ss, h:mm:ss or hh:mm:ss, with milliseconds or not
 _CLOCK = r"(?:\d{1,2}:)?\d{1,2}:[0-5]\d(?:[.,]\d{1,3})?"
@@ -127,8 +127,10 @@ def _transcript(entries: Sequence[_Entry], times: Sequence[float], metadata: Met
     tokens: list[Token] = []
     starts: set[int] = set()
     speaker: str | None = None
-    for k in range(len(times) + 1):  # the words before the first time, then after each
-        group = [(e, p) for e, p in zip(entries, pieces_of) if e.segment == k]
+    groups: list[list[tuple[_Entry, list[Piece]]]] = [[] for _ in range(len(times) + 1)]
+    for entry, pieces in zip(entries, pieces_of):
+        groups[entry.segment].append((entry, pieces))
+    for k, group in enumerate(groups):  # the words before the first time, then after each
         words = [p for _, ps in group for p in ps]
         start = times[k - 1] if k else None
         end = None
@@ -153,8 +155,8 @@ def _transcript(entries: Sequence[_Entry], times: Sequence[float], metadata: Met
     shown = ", ".join(_clock(t) for t in times[:3]) + (", ..." if len(times) > 3 else "")
     warning = (f"{len(times)} times on lines of their own or before a speaker's words ({shown}) "
                "were read as the times the words after them begin, not as words")
-    return Transcript(tokens, paragraph_starts=sorted(starts), metadata=Metadata(
-        source_file=metadata.source_file, warnings=(*metadata.warnings, warning)))
+    return Transcript(tokens, paragraph_starts=sorted(starts),
+                      metadata=replace(metadata, warnings=(*metadata.warnings, warning)))
 
 
 def _clock(seconds: float) -> str:
