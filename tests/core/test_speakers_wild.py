@@ -249,3 +249,14 @@ def test_youtube_transcript_with_the_time_before_each_line(tmp_path):
     assert render(doc) == "hello everyone and welcome to the channel" and doc[4].start == 2.0
     some = _read(tmp_path, "some.txt", "10:30 is fine for me.\nSee you then.\n11:00 works too.\n")
     assert render(some).split()[0] == "10:30" and not some.metadata.warnings
+
+
+def test_teams_names_in_directory_order_go_through_subrip_without_a_word(tmp_path):
+    vtt = "WEBVTT\n\n" + "".join(
+        f"{n}-0\n00:00:0{n}.000 --> 00:00:0{n}.900\n<v {name}>{text}</v>\n\n" for n, (name, text) in
+        enumerate([("Doe, Jane", "Morning all."), ("Smith, John (Contractor)", "Morning."),
+                   ("Doe, Jane", "Let's begin.")], 1))
+    doc = _read(tmp_path, "teams.vtt", vtt)
+    write_any(doc, tmp_path / "out.srt")
+    back = read_any(tmp_path / "out.srt")
+    assert _turns(back) == _turns(doc) and not back.metadata.warnings

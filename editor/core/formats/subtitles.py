@@ -213,9 +213,10 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
         prefixed: bool | str = takes_prefixes([line for lines in seen for line, _ in lines])
         if names_every_cue([lines[0][0] for lines in seen if lines]):
             prefixed = EVERY_CUE
-            names = list(dict.fromkeys(speaker_prefix(lines[0][0], any_name=True)[0]
-                                       for lines in seen if lines))
-            odd = [name for name in names if name and speaker_prefix(f"{name}: x")[0] != name]
+            firsts = [lines[0][0] for lines in seen if lines]
+            odd = list(dict.fromkeys(loose for loose, strict in (
+                (speaker_prefix(line, any_name=True)[0], speaker_prefix(line)[0]) for line in firsts)
+                if loose and loose != strict))
             if odd:
                 warnings.append("every cue begins with a name and a colon, so these were read as "
                                 f"speakers too: {', '.join(odd[:3])}{', ...' if len(odd) > 3 else ''}")
