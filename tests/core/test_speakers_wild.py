@@ -260,3 +260,17 @@ def test_teams_names_in_directory_order_go_through_subrip_without_a_word(tmp_pat
     write_any(doc, tmp_path / "out.srt")
     back = read_any(tmp_path / "out.srt")
     assert _turns(back) == _turns(doc) and not back.metadata.warnings
+
+
+def test_whisperx_segment_whose_words_have_two_speakers_keeps_both_in_subtitles(tmp_path):
+    """A WhisperX segment with no speaker of its own whose words diarization gave to two people
+    (the segment is written as one cue): each speaker's words get their own cue."""
+    data = {"language": "en", "segments": [{"start": 0.0, "end": 3.0, "text": " Hello there. Hi.",
+            "words": [{"word": "Hello", "start": 0.0, "end": 0.5, "speaker": "SPEAKER_00"},
+                      {"word": "there.", "start": 0.6, "end": 1.0, "speaker": "SPEAKER_00"},
+                      {"word": "Hi.", "start": 2.0, "end": 2.5, "speaker": "SPEAKER_01"}]}]}
+    doc = _read(tmp_path, "wx.json", json.dumps(data))
+    assert _turns(doc) == [("SPEAKER_00", "Hello there."), ("SPEAKER_01", "Hi.")]
+    for ext in (".srt", ".vtt", ".ass"):
+        write_any(doc, tmp_path / f"out{ext}")
+        assert _turns(read_any(tmp_path / f"out{ext}")) == _turns(doc), ext

@@ -105,12 +105,39 @@ def _segment_cues(tokens: list[Token], segments: list[tuple[int, float | None, f
             continue
         if cues and start < cues[-1].start:
             return ()
+        if speaker is None and len({t.speaker for t in own}) > 1:
+            cues.extend(_cues_by_speaker(own, ids[first:last], start, end))
+            continue
         words = tuple(join_mark(t.surface or t.word, t.punct) for t in own)
         cues.append(SourceCue(tuple(ids[first:last]), start, end,
                               " ".join(text.split()) or " ".join(words), words,
                               speaker=speaker or (own[0].speaker if own else None),
                               format=CUE_FORMAT))
     return tuple(cues)
+
+
+def _cues_by_speaker(own: list[Token], ids: list[int], start: float,
+                     end: float) -> list[SourceCue]:
+    """A segment without a speaker of its own whose words have several (WhisperX gives each word
+    the speaker diarization found for it) as a cue per speaker's run of words: a cue has one
+    speaker. Each runs from its first timed word (the first from the segment's start) to the
+    next run's start (the last to the segment's end)."""
+    runs: list[list[int]] = []
+    for k, token in enumerate(own):
+        if not runs or token.speaker != own[runs[-1][0]].speaker:
+            runs.append([])
+        runs[-1].append(k)
+    starts = [start]
+    for run in runs[1:]:
+        found = next((t for k in run if (t := own[k].start) is not None), None)
+        starts.append(found if found is not None else starts[-1])
+    out = []
+    for n, run in enumerate(runs):
+        run_end = max(starts[n + 1], starts[n]) if n + 1 < len(runs) else end
+        words = tuple(join_mark(own[k].surface or own[k].word, own[k].punct) for k in run)
+        out.append(SourceCue(tuple(ids[k] for k in run), starts[n], run_end, " ".join(words),
+                             words, speaker=own[run[0]].speaker, format=CUE_FORMAT))
+    return out
 
 
 def _str(value: Any) -> str | None:
