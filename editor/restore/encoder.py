@@ -162,10 +162,17 @@ class EncoderBiLSTMCRF(nn.Module):
     def emissions(self, pieces: torch.Tensor, firsts: torch.Tensor, word_mask: torch.Tensor) -> torch.Tensor:
         """pieces (B, S), firsts (B, T) the position of each word's first sub-word, word_mask (B, T)
         -> emissions (B, T, 7 + 4): the marks' CRF emissions, then the case logits."""
+        return self.emissions_of_states(self.word_states(pieces, firsts), word_mask)
+
+    def word_states(self, pieces: torch.Tensor, firsts: torch.Tensor) -> torch.Tensor:
+        """pieces (B, S), firsts (B, T) -> the encoder's state of each word's first sub-word (B, T, H)."""
         B, T = firsts.shape
-        h = self.encoder(pieces, pieces == 0)
-        # shape: (B, T, H): each word's first sub-word
-        h = h.gather(1, firsts.unsqueeze(2).expand(B, T, h.size(2)))
+        h: torch.Tensor = self.encoder(pieces, pieces == 0)
+        return h.gather(1, firsts.unsqueeze(2).expand(B, T, h.size(2)))
+
+    def emissions_of_states(self, h: torch.Tensor, word_mask: torch.Tensor) -> torch.Tensor:
+        """Word states (B, T, H) -> emissions (B, T, 7 + 4) through the BiLSTM and the heads."""
+        T = h.size(1)
         h = self.drop(h)
         lengths = word_mask.sum(1)
         if bool((lengths == T).all()):
@@ -196,7 +203,12 @@ class EncoderBiLSTMCRF(nn.Module):
     @torch.no_grad()
     def joint_marginals(self, pieces: torch.Tensor, firsts: torch.Tensor, word_mask: torch.Tensor) -> torch.Tensor:
         """p(joint label) per word, (B, T, 28): CRF mark marginals times the case softmax."""
-        em = self.emissions(pieces, firsts, word_mask).float()
+        return self.joint_marginals_of_states(self.word_states(pieces, firsts), word_mask)
+
+    @torch.no_grad()
+    def joint_marginals_of_states(self, h: torch.Tensor, word_mask: torch.Tensor) -> torch.Tensor:
+        """`joint_marginals` from the word states (`word_states`), which may be read in parts."""
+        em = self.emissions_of_states(h, word_mask).float()
         em_p, em_c = em[..., :N_PUNCT], em[..., N_PUNCT:]
         pm = self.crf.marginals(em_p, word_mask) if self.crf is not None else torch.softmax(em_p, dim=2)
         cm = torch.softmax(em_c, dim=2)

@@ -138,12 +138,39 @@ class PieceWindows:
             s, e = plan.windows[i]
             self.encode(s, e)
             table[b, : e - s], counts[b, : e - s] = self.table[s:e], self.lens[s:e]
-        pieces, firsts = assemble(table, counts, self.pieces.cls, self.pieces.sep)
+        groups = length_groups(counts.sum(1, dtype=np.int64), self.device)
+        states: torch.Tensor | None = None
+        for group in groups:
+            # the encoder reads windows of like length together; the BiLSTM and CRF, whose cost
+            # is in their steps over the words, then take the whole batch at once
+            pieces, firsts = assemble(table[group], counts[group], self.pieces.cls, self.pieces.sep)
+            h = self.model.word_states(torch.from_numpy(pieces).to(self.device), torch.from_numpy(firsts).to(self.device))
+            if len(groups) == 1:
+                states = h
+                break
+            if states is None:
+                states = h.new_zeros((B, T, h.size(2)))
+            states[torch.from_numpy(group).to(self.device)] = h
+        assert states is not None
         mask = torch.from_numpy(counts > 0).to(self.device)
-        joint = self.model.joint_marginals(torch.from_numpy(pieces).to(self.device),
-                                           torch.from_numpy(firsts).to(self.device), mask)
-        joint_np = joint.float().cpu().numpy()
+        joint_np = self.model.joint_marginals_of_states(states, mask).float().cpu().numpy()
         return [joint_np[b, :L] for b, L in enumerate(lens)]
+
+
+#: Windows per encoder call on a CPU, sorted by length: a batch padded to its longest window
+#: wasted 15 % of the sub-words of dev2012 (64 windows a batch; 4 % in groups of 16)
+CPU_GROUP = 16
+
+
+def length_groups(lengths: np.ndarray, device: torch.device) -> list[np.ndarray]:
+    """The windows of one batch (their sub-word counts) in the groups the encoder reads them in:
+    on a CPU, sorted by length in groups of `CPU_GROUP`, so that little is spent on padding; on a
+    GPU, which is fed best in one large batch, all at once."""
+    order = np.arange(len(lengths))
+    if device.type != "cpu" or len(order) <= CPU_GROUP:
+        return [order]
+    order = np.argsort(lengths, kind="stable")
+    return [order[i : i + CPU_GROUP] for i in range(0, len(order), CPU_GROUP)]
 
 
 def windows_for(model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, words: Sequence[str],
