@@ -277,7 +277,8 @@ class Editor:
         if caret is None:  # a long paste, going on a slice per turn: it places the caret
             self._run = None
             return
-        self._run = (kind, caret) if len(typed) <= 1 and not typed.isspace() else None
+        # a held space and the letter after it begin a run: the word's next letters join it
+        self._run = (kind, caret) if len(typed.lstrip()) <= 1 and not typed.isspace() else None
         if typed and typed.isspace() and start == end and self._view.transcript.revision == revision:
             # A space (or line break) next to a space or at the end changes no word yet: hold it
             # for the word typed next, so "a|" + " " + "b" gives two words, not "ab".

@@ -240,6 +240,22 @@ def test_typing_new_words_between_and_after_words(qtbot):
     assert shown(view) == "one two three four five\n\nsix"
 
 
+@pytest.mark.parametrize("at", ["one", "one three"])  # between two words, and at the end
+def test_one_undo_takes_back_a_whole_new_word(qtbot, at):
+    """A space typed next to a space is held for the next letter; that letter and the ones
+    after it are one step, so Ctrl+Z after " dear" did not leave "d" behind."""
+    doc = Transcript([Token("one"), Token("three")])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    cursor = view.textCursor()
+    cursor.setPosition(len(at))
+    view.setTextCursor(cursor)
+    qtbot.keyClicks(view, " dear")
+    assert "dear" in doc.words()
+    doc.history.undo()
+    assert doc.words() == ["one", "three"] and shown(view) == "one three"
+
+
 def long_doc(words: int, per_paragraph: int = 150) -> Transcript:
     return Transcript([Token(f"w{i % 37}") for i in range(words)],
                       paragraph_starts=range(0, words, per_paragraph))
