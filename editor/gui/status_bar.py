@@ -1,14 +1,19 @@
 """The window's status bar: a message too long for the room left of the permanent widgets ends
 in "…" with the whole of it in the bar's tooltip, instead of being cut mid-word against them
-(a reader's note about YouTube captions read "…written back as subtitles, the cuEditing")."""
+(a reader's note about YouTube captions read "…written back as subtitles, the cuEditing"). The
+message is fitted again when its room shrinks: the window narrows, or a permanent widget grows
+(the mode label's "Editing" becoming "Reviewing: Enter accepts, Delete rejects" cut the "…" off)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent
+import time
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QStatusBar, QToolTip, QWidget
 
 _SPARE = 24  # the size grip and the bar's margins
+_CUT = 8  # QStatusBar paints a message from x = 6 to 2 px short of its first permanent widget
 
 
 class StatusBar(QStatusBar):
@@ -17,18 +22,49 @@ class StatusBar(QStatusBar):
         self._permanent: list[QWidget] = []
         self._full = ""  # the message as given
         self._shown = ""  # as shown, elided when it did not fit
+        self._ends: float | None = None  # when a message with a timeout goes (time.monotonic)
         self.messageChanged.connect(self._message_changed)
 
     def addPermanentWidget(self, widget: QWidget, stretch: int | None = 0) -> None:
         self._permanent.append(widget)
+        widget.installEventFilter(self)  # its size or showing changes the message's room
         super().addPermanentWidget(widget, stretch)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Move, QEvent.Type.Show, QEvent.Type.Hide):
+            self._refit()
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._refit()
+
+    def _refit(self) -> None:
+        """Fit the message shown to the room it has now, keeping the rest of its time."""
+        if not self._full or super().currentMessage() != self._shown:
+            return
+        shown = self._fitted(self._full)
+        if shown == self._shown:
+            return
+        left = 0
+        if self._ends is not None:
+            left = max(1, round((self._ends - time.monotonic()) * 1000))
+        self._shown = shown
+        super().showMessage(shown, left)
+        self.setToolTip(self._full if shown != self._full else "")
+
     def room(self) -> int:
-        """Pixels a message has, left of the permanent widgets shown."""
+        """Pixels a message has, left of the permanent widgets shown: as their size hints ask
+        (a label's new text), and no more than where the first of them is now, as QStatusBar
+        cuts the message it paints (``QStatusBarPrivate::messageRect``)."""
         layout = self.layout()  # a status bar always has one
         spacing = layout.spacing() if layout is not None else 0
-        taken = sum(w.sizeHint().width() + spacing for w in self._permanent if w.isVisible())
-        return self.width() - taken - _SPARE
+        shown = [w for w in self._permanent if w.isVisible()]
+        room = self.width() - sum(w.sizeHint().width() + spacing for w in shown) - _SPARE
+        placed = [w.x() for w in shown if w.width() > 0]
+        if placed:
+            room = min(room, min(placed) - _CUT)
+        return room
 
     def _fitted(self, text: str) -> str:
         room = self.room()
@@ -39,6 +75,7 @@ class StatusBar(QStatusBar):
     def showMessage(self, text: str, timeout: int | None = 0) -> None:
         self._full = text
         self._shown = self._fitted(text)
+        self._ends = time.monotonic() + timeout / 1000 if timeout else None
         super().showMessage(self._shown, timeout)
         self.setToolTip(text if self._shown != text else "")
 
@@ -50,6 +87,7 @@ class StatusBar(QStatusBar):
     def _message_changed(self, text: str) -> None:
         if not text:  # cleared (timed out): no tooltip for a message gone
             self._full = self._shown = ""
+            self._ends = None
             self.setToolTip("")
 
 

@@ -524,3 +524,34 @@ def test_a_long_status_message_ends_in_an_ellipsis_whole_in_the_tooltip(window, 
     assert bar.currentMessage() == note and bar.toolTip() == note
     bar.showMessage("Saved talk.stet")
     assert QStatusBar.currentMessage(bar) == "Saved talk.stet" and bar.toolTip() == ""
+
+
+@pytest.mark.parametrize("change", ["review mode", "narrower"])
+def test_a_status_message_is_fitted_again_when_its_room_shrinks(window, qtbot, change):
+    """Opening YouTube captions and pressing Tab: the mode label grew to "Reviewing: Enter
+    accepts, Delete rejects" over the note fitted beside "Editing", which then read "…read
+    once; ." (its "…" cut off); narrowing the window did the same. The message is fitted
+    again, still whole in the tooltip, and still goes when its time is up."""
+    from PySide6.QtWidgets import QLabel, QStatusBar
+
+    bar = window.statusBar()
+    qtbot.waitExposed(window)
+    note = ("talk.vtt: captions timed word by word or rolling (each cue repeating the line before "
+            "it, as YouTube's automatic captions): every line was read once; written back as "
+            "subtitles, the cues are cut afresh")
+    bar.showMessage(note, 3000)
+    assert window.mode_label.text() == "Editing"
+    if change == "review mode":
+        window.mode_label.setText("Reviewing: Enter accepts, Delete rejects")
+    else:
+        window.resize(700, window.height())
+
+    label = bar.findChild(QLabel, "review-mode")
+    qtbot.waitUntil(lambda: label.width() >= label.sizeHint().width() and label.geometry().right()
+                    < bar.width() - 8 and window.width() == (700 if change == "narrower" else 1000))
+    qtbot.wait(50)
+    shown = QStatusBar.currentMessage(bar)  # what the bar paints, cut where the mode label is
+    assert shown.endswith("…") and bar.fontMetrics().horizontalAdvance(shown) <= label.x() - 8
+    assert bar.currentMessage() == note and bar.toolTip() == note
+    qtbot.waitUntil(lambda: QStatusBar.currentMessage(bar) == "", timeout=5000)
+    assert bar.toolTip() == ""
