@@ -151,9 +151,18 @@ def names() -> list[str]:
                                    or (isinstance(value, list) and value))]
 
 
+def _on_every_keyboard(sequence: QKeySequence) -> bool:
+    """Not one of the dedicated keys of multimedia keyboards (Open, Save, Find, Zoom In…) that
+    Qt's standard keys also bind: listed beside Ctrl+O they read as a key to press with it."""
+    key = sequence[0].key().value if sequence.count() else 0  # type: ignore[index]  # stubs lack []
+    return not Qt.Key.Key_Back.value <= key <= Qt.Key.Key_MediaLast.value
+
+
 def shortcut_text(key: Key | list[str] | list[Key]) -> str:
-    """A shortcut as a person reads it ("Ctrl+Shift+Z, Ctrl+Y"; a run of nine as "Alt+1 … Alt+9")."""
-    texts = [s.toString(QKeySequence.SequenceFormat.NativeText) for s in sequences(key)]
+    """A shortcut as a person reads it ("Ctrl+Shift+Z, Ctrl+Y"; a run of nine as "Alt+1 … Alt+9"),
+    without the multimedia keyboards' own keys (they still work)."""
+    texts = [s.toString(QKeySequence.SequenceFormat.NativeText) for s in sequences(key)
+             if _on_every_keyboard(s)]
     if len(texts) > 3:
         return f"{texts[0]} … {texts[-1]}"
     return ", ".join(texts)

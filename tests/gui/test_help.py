@@ -43,6 +43,18 @@ def test_the_sheet_lists_every_shortcut_of_the_hotkeys_module(window, qtbot):
     assert keys["Help ▸ Keyboard shortcuts"] == "Ctrl+/"
 
 
+def test_the_sheet_names_no_key_of_a_multimedia_keyboard(window):
+    """The standard keys bind a keyboard's own Open, Save, Find and Zoom In keys too: the sheet
+    read "Ctrl+O, Open" and "Ctrl++, Zoom In", as if "Open" were a key to press with Ctrl+O.
+    Those keys still work; the sheet and the tour name only the keys every keyboard has."""
+    keys = {action: key for action, key, _ in window.help.show_shortcuts().shown_rows()}
+    assert keys["File ▸ Open"] == "Ctrl+O" and keys["File ▸ Save"] == "Ctrl+S"
+    assert keys["Edit ▸ Find"] == "Ctrl+F"
+    assert keys["View ▸ Zoom in"] == "Ctrl++" and keys["View ▸ Zoom out"] == "Ctrl+-"
+    open_action = next(a for a in window.actions() if a.text() == "&Open…")
+    assert len(open_action.shortcuts()) == len(hotkeys.sequences(hotkeys.OPEN))  # all still bound
+
+
 def test_a_shortcut_added_to_the_module_shows_in_the_sheet(window, monkeypatch):
     """The sheet reads the module, so a new key is listed even before it is described."""
     monkeypatch.setattr(hotkeys, "MAKE_TEA", "Ctrl+Alt+T", raising=False)
