@@ -304,7 +304,7 @@ class QtTranscriptView(QPlainTextEdit):
         self.layout_gutter()
 
     def _splice(self, start: int, removed: int, inserted: int) -> None:
-        self.flush()  # pending restyles use indices from before the splice
+        self._flush_before(start)
         tm = self.text_map
         if self.build.building and start + removed >= self.build.built:
             # Past what is shown yet: the build shows it when it gets there (from ``start``, if
@@ -358,6 +358,30 @@ class QtTranscriptView(QPlainTextEdit):
         if following < min(len(self.transcript), self.build.built) and \
                 self.look(following)[:3] != tm.piece(following):
             self.rewrite([following])
+
+    def _flush_before(self, start: int) -> None:
+        """Before words from ``start`` on are replaced on screen: restyle the words pending a
+        restyle (``dirty``) that come before them, whose places the change keeps. The others wait
+        for ``flush``: the document has changed already, so their indices are those after the
+        change, which the text on screen reaches only with it. (Flushed here, a word waiting from
+        one undo was drawn over the word at its new index while the next undo's change was
+        still to come: "noon today" read "noon noon".)"""
+        doc = self.transcript
+        before: list[int] = []
+        later: set[int] = set()
+        for token_id in self.dirty:
+            try:
+                index = doc.index_of(token_id)
+            except KeyError:
+                continue
+            if index < start:
+                before.append(index)
+            else:
+                later.add(token_id)
+        self.dirty = later
+        self.rewrite(i for i in before if i < self.build.built)
+        if later:
+            self._flush_timer.start()
 
     def flush(self) -> None:
         """Bring the tokens named by recent events up to date (runs once per event-loop turn)."""

@@ -407,3 +407,25 @@ def test_words_off_screen_are_restyled_without_a_repaint(qtbot):
     at = view.token_range(last)[1]
     assert background_at(view, at) == Settings().appearance.high_colour.lower()
     assert view.cursorRect(QTextCursor(view.document())).height() > 0
+
+
+def test_two_undos_in_one_turn_leave_the_text_as_the_transcript(qtbot):
+    """Ctrl+Z held down undoes twice before the view's restyles run: undoing a paragraph join
+    (a word restyled, waiting) and then a deletion before it drew the waiting word at its new
+    place over another: "we met at / noon today" read "we met at / noon / noon"."""
+    from PySide6.QtCore import Qt
+
+    doc = Transcript([Token(w) for w in "we met at noon today".split()], paragraph_starts=[0, 3])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    cursor = view.textCursor()
+    cursor.setPosition(len("we m"))
+    cursor.setPosition(len("we met at"), QTextCursor.MoveMode.KeepAnchor)
+    view.setTextCursor(cursor)
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    qtbot.keyClick(view, Qt.Key.Key_Delete)  # at the paragraph's end: joins the next one
+    assert shown(view) == "we m noon today"
+    doc.history.undo()
+    doc.history.undo()  # no turn of the event loop between
+    assert doc.words() == ["we", "met", "at", "noon", "today"]
+    assert shown(view) == "we met at\n\nnoon today" == expected(doc)
