@@ -34,6 +34,24 @@ _WORDS = re.compile(r"(\s+)")
 _MODIFIER_KEYS = frozenset({Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta,
                             Qt.Key.Key_AltGr})
 
+#: The keys QTextEdit deletes with besides Backspace and Delete, and where each deletes to from
+#: the caret (DeleteCompleteLine: from the paragraph's start).
+_DELETIONS = {
+    QKeySequence.StandardKey.DeleteStartOfWord: QTextCursor.MoveOperation.PreviousWord,  # Ctrl+Backspace
+    QKeySequence.StandardKey.DeleteEndOfWord: QTextCursor.MoveOperation.NextWord,  # Ctrl+Delete
+    QKeySequence.StandardKey.DeleteEndOfLine: QTextCursor.MoveOperation.EndOfBlock,  # Ctrl+K on X11
+    QKeySequence.StandardKey.DeleteCompleteLine: QTextCursor.MoveOperation.EndOfBlock,  # Ctrl+U on X11
+}
+
+
+def _types_text(mods: Qt.KeyboardModifier) -> bool:
+    """Whether a key with these modifiers types its text, as in QTextEdit
+    (``QInputControl::isAcceptableInput``): with any but Ctrl and Ctrl+Shift."""
+    mods &= ~Qt.KeyboardModifier.KeypadModifier
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    return mods not in (ctrl, ctrl | Qt.KeyboardModifier.ShiftModifier)
+
+
 #: ``slicer(slices, done)``: runs ``next(slices)`` a few at a time per turn of the event loop,
 #: keys that would edit waiting meanwhile (``frozen``), then calls ``done()``. The window gives one.
 Slicer = Callable[[Iterator[object], Callable[[], None]], None]
@@ -518,15 +536,39 @@ class Editor:
             event.ignore()  # the window's actions undo in the transcript
         elif key == Qt.Key.Key_Backspace and not mods & Qt.KeyboardModifier.ControlModifier:
             self._delete(backwards=True)
-        elif key == Qt.Key.Key_Delete and plain:
-            self._delete(backwards=False)
+        elif (key == Qt.Key.Key_Delete and plain) or event.matches(QKeySequence.StandardKey.Delete):
+            self._delete(backwards=False)  # also Ctrl+D on X11 desktops
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain:
             self.split_paragraph()
-        elif plain and event.text() and event.text().isprintable():
-            self._type(event.text())
+        elif (standard := next((k for k in _DELETIONS if event.matches(k)), None)) is not None:
+            self.delete_standard(standard)
+        elif event.text() and event.text().isprintable() and _types_text(mods):
+            self._type(event.text())  # Alt+key, AltGr as Ctrl+Alt, a Mac's Option+key too
         else:
             return False  # moving, selecting, copying
         return True
+
+    def delete_standard(self, standard: QKeySequence.StandardKey) -> None:
+        """Ctrl+Backspace, Ctrl+Delete and the like (``_DELETIONS``): what QTextEdit would delete
+        (the selection, else up to where the key's move goes), deleted from the transcript. Left
+        to QTextEdit they changed only the text on the screen, not what is saved."""
+        keys = QKeySequence.StandardKey
+        cursor = self._view.textCursor()
+        if not cursor.hasSelection():
+            block = cursor.block()
+            if standard == keys.DeleteStartOfWord and cursor.position() == block.position():
+                self._delete(backwards=True)  # at a paragraph's start: joins it to the one before
+                return
+            if (standard in (keys.DeleteEndOfWord, keys.DeleteEndOfLine)
+                    and cursor.position() == block.position() + block.length() - 1):
+                self._delete(backwards=False)  # at its end: joins the next one to it
+                return
+            if standard == keys.DeleteCompleteLine:
+                cursor.movePosition(QTextCursor.MoveOperation.StartOfBlock)
+            cursor.movePosition(_DELETIONS[standard], QTextCursor.MoveMode.KeepAnchor)
+        start, end = cursor.selectionStart(), cursor.selectionEnd()
+        if start < end:
+            self._edit_and_place(start, end, "")
 
     def input_method(self, event: QInputMethodEvent) -> None:
         """Text composed by an input method."""

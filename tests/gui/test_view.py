@@ -409,6 +409,72 @@ def test_words_off_screen_are_restyled_without_a_repaint(qtbot):
     assert view.cursorRect(QTextCursor(view.document())).height() > 0
 
 
+def _key_case(name: str):
+    from PySide6.QtCore import Qt
+
+    key, mod = Qt.Key, Qt.KeyboardModifier
+    return {"Ctrl+Backspace": (key.Key_Backspace, mod.ControlModifier, "we t at noon today"),
+            "Ctrl+Delete": (key.Key_Delete, mod.ControlModifier, "we meat noon today"),
+            "Alt+X": (key.Key_X, mod.AltModifier, "we mext at noon today"),
+            "Ctrl+Alt+Q": (key.Key_Q, mod.ControlModifier | mod.AltModifier, "we meqt at noon today"),
+            "Meta+E": (key.Key_E, mod.MetaModifier, "we meet at noon today")}[name]
+
+
+@pytest.mark.parametrize("name", ["Ctrl+Backspace", "Ctrl+Delete", "Alt+X", "Ctrl+Alt+Q", "Meta+E"])
+def test_keys_the_text_edit_would_edit_with_go_through_the_transcript(qtbot, name):
+    """Ctrl+Backspace deleted "me" from the screen while the transcript kept "met" (what a save
+    writes), and Alt+X typed an "x" on the screen only: keys the view did not handle fell to
+    QTextEdit, which edited its own text. They now edit the transcript, as Backspace and
+    typing do, and one undo takes the edit back."""
+    key, mods, after = _key_case(name)
+    doc = Transcript([Token(w) for w in "we met at noon today".split()])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    cursor = view.textCursor()
+    cursor.setPosition(len("we me"))
+    view.setTextCursor(cursor)
+    qtbot.keyClick(view, key, mods)
+    assert " ".join(doc.words()) == after
+    assert shown(view) == after
+    doc.history.undo()
+    assert shown(view) == "we met at noon today" == " ".join(doc.words())
+
+
+
+def test_deleting_to_the_end_of_the_line_goes_through_the_transcript(qtbot):
+    """Ctrl+K and Ctrl+U on X11 desktops (DeleteEndOfLine, DeleteCompleteLine; no such keys
+    offscreen, so asked for by name): to the end of the paragraph, then its break (joining the
+    next paragraph, as Delete there does); the whole paragraph. Ctrl+Backspace at a paragraph's
+    start joins it to the one before, as Backspace does."""
+    from PySide6.QtGui import QKeySequence
+
+    doc = Transcript([Token(w) for w in "we met at noon today".split()], paragraph_starts=[0, 3])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    assert shown(view) == "we met at\n\nnoon today"
+    cursor = view.textCursor()
+    cursor.setPosition(len("we m"))
+    view.setTextCursor(cursor)
+    view.editing.delete_standard(QKeySequence.StandardKey.DeleteEndOfLine)
+    assert doc.words() == ["we", "m", "noon", "today"] and shown(view) == "we m\n\nnoon today"
+    view.editing.delete_standard(QKeySequence.StandardKey.DeleteEndOfLine)  # at the end: the break
+    assert doc.words() == ["we", "m", "noon", "today"] and shown(view) == "we m noon today"
+    doc.history.undo()
+    doc.history.undo()
+    assert doc.words() == ["we", "met", "at", "noon", "today"] and shown(view) == expected(doc)
+    cursor = view.textCursor()
+    cursor.setPosition(len("we met at\n\nno"))
+    view.setTextCursor(cursor)
+    view.editing.delete_standard(QKeySequence.StandardKey.DeleteCompleteLine)
+    assert doc.words() == ["we", "met", "at"] and shown(view) == expected(doc)
+    doc.history.undo()
+    cursor = view.textCursor()
+    cursor.setPosition(len("we met at\n\n"))
+    view.setTextCursor(cursor)
+    view.editing.delete_standard(QKeySequence.StandardKey.DeleteStartOfWord)
+    assert shown(view) == "we met at noon today" == " ".join(doc.words())
+
+
 def test_two_undos_in_one_turn_leave_the_text_as_the_transcript(qtbot):
     """Ctrl+Z held down undoes twice before the view's restyles run: undoing a paragraph join
     (a word restyled, waiting) and then a deletion before it drew the waiting word at its new
