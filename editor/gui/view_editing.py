@@ -476,7 +476,9 @@ class Editor:
     def paste(self) -> None:
         from PySide6.QtWidgets import QApplication
 
-        self.insert_from(QApplication.clipboard().mimeData())
+        source = QApplication.clipboard().mimeData()
+        if source is not None:  # None where the platform has no clipboard (offscreen)
+            self.insert_from(source)
 
     def shortcut_override(self, event: QKeyEvent) -> bool:
         """A key the window's shortcuts would take: whether the view keeps it from them."""
@@ -544,6 +546,8 @@ class Editor:
             self.delete_standard(standard)
         elif event.text() and event.text().isprintable() and _types_text(mods):
             self._type(event.text())  # Alt+key, AltGr as Ctrl+Alt, a Mac's Option+key too
+        elif key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            pass  # Alt+Tab and the like: QTextEdit would put a tab on the screen only
         else:
             return False  # moving, selecting, copying
         return True

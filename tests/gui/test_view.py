@@ -417,10 +417,11 @@ def _key_case(name: str):
             "Ctrl+Delete": (key.Key_Delete, mod.ControlModifier, "we meat noon today"),
             "Alt+X": (key.Key_X, mod.AltModifier, "we mext at noon today"),
             "Ctrl+Alt+Q": (key.Key_Q, mod.ControlModifier | mod.AltModifier, "we meqt at noon today"),
-            "Meta+E": (key.Key_E, mod.MetaModifier, "we meet at noon today")}[name]
+            "Meta+E": (key.Key_E, mod.MetaModifier, "we meet at noon today"),
+            "Meta+Tab": (key.Key_Tab, mod.MetaModifier, "we met at noon today")}[name]
 
 
-@pytest.mark.parametrize("name", ["Ctrl+Backspace", "Ctrl+Delete", "Alt+X", "Ctrl+Alt+Q", "Meta+E"])
+@pytest.mark.parametrize("name", ["Ctrl+Backspace", "Ctrl+Delete", "Alt+X", "Ctrl+Alt+Q", "Meta+E", "Meta+Tab"])
 def test_keys_the_text_edit_would_edit_with_go_through_the_transcript(qtbot, name):
     """Ctrl+Backspace deleted "me" from the screen while the transcript kept "met" (what a save
     writes), and Alt+X typed an "x" on the screen only: keys the view did not handle fell to
@@ -495,3 +496,18 @@ def test_two_undos_in_one_turn_leave_the_text_as_the_transcript(qtbot):
     doc.history.undo()  # no turn of the event loop between
     assert doc.words() == ["we", "met", "at", "noon", "today"]
     assert shown(view) == "we met at\n\nnoon today" == expected(doc)
+
+
+def test_paste_with_no_clipboard_does_nothing(qtbot):
+    """Where the platform has no clipboard (offscreen) Ctrl+V raised AttributeError in the view."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    doc = Transcript([Token(w) for w in "we met".split()])
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    QApplication.clipboard().clear()
+    if QApplication.clipboard().mimeData() is not None:
+        pytest.skip("this platform has a clipboard")
+    qtbot.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert shown(view) == "we met" == " ".join(doc.words())
