@@ -134,7 +134,11 @@ class Reviewer:
         kind = Kind(kind)
         repeat = self._view.settings.review.repeat_choices
         merge_id = ("decision", id(self), next(_DECISIONS))
-        with doc.history.group("Accept suggestion" if accept else "Reject suggestion", merge_id=merge_id):
+        proposed = doc.suggestion(token_id, kind)
+        label = ("Reject suggestion" if not accept
+                 else "Choose alternative" if value is not None and proposed is not None and value != proposed.value
+                 else "Accept suggestion")  # as the core names its step: undo says which
+        with doc.history.group(label, merge_id=merge_id):
             decided, note, _n = decide(doc, token_id, kind, accept=accept, value=value, repeat=False)
         self._note_decision(decided.key)
         targets = repeat_targets(doc, token_id, kind) if repeat else []

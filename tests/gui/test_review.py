@@ -225,6 +225,22 @@ def test_undo_and_redo_say_what_they_did(reviewed, qtbot):
     assert reviewed.statusBar().currentMessage() == "Redid Accept all ≥ 90%"
 
 
+def test_undoing_a_picked_alternative_says_so(reviewed, qtbot):
+    """Picking alternative 2 ("so" for the proposed "So") and undoing said "Undid Accept
+    suggestion": the person had not accepted it."""
+    view = reviewed.view
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    assert view.current.value == "So"
+    qtbot.keyClick(view, Qt.Key.Key_2)
+    assert reviewed.transcript[0].surface == "so"
+    assert reviewed.undo()
+    assert reviewed.statusBar().currentMessage() == "Undid Choose alternative"
+    qtbot.keyClick(view, Qt.Key.Key_Return)  # the same suggestion, under review again
+    assert reviewed.undo()
+    assert reviewed.statusBar().currentMessage() == "Undid Accept suggestion"
+
+
 def test_accept_all_takes_percent_and_shows_the_count_first(reviewed, qtbot):
     from PySide6.QtWidgets import QDialogButtonBox
 
