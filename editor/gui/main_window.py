@@ -473,8 +473,11 @@ class MainWindow(QMainWindow):
         selected = self.view.textCursor().selectedText()
         if selected and "\u2029" not in selected:
             self.find_bar.find_edit.setText(selected)
-        (self.find_bar.replace_edit if replace else self.find_bar.find_edit).setFocus()
-        self.find_bar.find_edit.selectAll()
+        # Replace: the keyboard goes to "Replace with" once there is something to find (a word
+        # selected); before that, what a person types first is what to look for
+        bar = self.find_bar
+        (bar.replace_edit if replace and bar.find_edit.text() else bar.find_edit).setFocus()
+        bar.find_edit.selectAll()
 
     # -- settings ----------------------------------------------------------------------------------
     def learned_dialog(self) -> LearnedDialog:

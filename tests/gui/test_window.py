@@ -135,6 +135,28 @@ def test_find_and_replace_all_is_one_undo_step(restored):
     assert doc.words().count("seeds") == count
 
 
+def test_replace_puts_the_keyboard_in_find_while_find_is_empty(restored, qtbot):
+    """Ctrl+H with nothing to find put the caret in "Replace with", so the word a person typed
+    to look for became the replacement; with a word selected (Find filled) it goes to Replace."""
+    from PySide6.QtGui import QTextCursor
+
+    w, bar = restored, restored.find_bar
+    w.activateWindow()
+    w.view.setFocus()
+    qtbot.keyClick(w.view, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    assert bar.isVisible() and bar.find_edit.hasFocus()
+    qtbot.keyClicks(bar.find_edit, "seeds")
+    assert bar.find_edit.text() == "seeds" and bar.replace_edit.text() == ""
+    bar.close_bar()
+    bar.find_edit.clear()
+    cursor = w.view.textCursor()
+    cursor.setPosition(0)
+    cursor.movePosition(QTextCursor.MoveOperation.EndOfWord, QTextCursor.MoveMode.KeepAnchor)
+    w.view.setTextCursor(cursor)
+    qtbot.keyClick(w.view, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    assert bar.find_edit.text() == cursor.selectedText() != "" and bar.replace_edit.hasFocus()
+
+
 def test_settings_change_thresholds_and_font(restored):
     from editor.gui.dialogs import SettingsDialog
 
