@@ -55,6 +55,14 @@ def suggested_export(source: Path | None, project: Path | None, folder: Path) ->
     return suggested
 
 
+def with_export_suffix(path: Path, ext: str) -> Path:
+    """``path`` in the export format ``ext``: its extension swapped when it is an export
+    format's, else ``ext`` added ("Interview with Dr. Smith" keeps its ". Smith")."""
+    if path.suffix.lower() in EXPORT_FORMATS:
+        return path.with_suffix(ext)
+    return path.with_name(path.name + ext)
+
+
 class ExportDialog(QDialog):
     """Where to export and what to do with suggestions still pending."""
 
@@ -133,7 +141,7 @@ class ExportDialog(QDialog):
 
     def _format_changed(self) -> None:
         path = Path(self.path_edit.text())
-        self.path_edit.setText(str(path.with_suffix(self.format.currentData())))
+        self.path_edit.setText(str(with_export_suffix(path, self.format.currentData())))
 
     @property
     def chosen_path(self) -> Path:

@@ -24,7 +24,7 @@ from editor.core.speakers import writer_options
 from editor.core.lexicon import with_project_forms
 from editor.core.render import NONE, RenderPolicy
 from editor.gui import opening, overwrite
-from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, suggested_export
+from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, suggested_export, with_export_suffix
 from editor.gui.saving import SaveJob
 from editor.gui.modal import run_modal
 from editor.media.kinds import MEDIA_SUFFIXES, is_media
@@ -294,7 +294,7 @@ class FileCommands:
             return
         path, policy = dialog.chosen_path, dialog.chosen_policy
         if path.suffix.lower() not in EXPORT_FORMATS:
-            path = path.with_suffix(dialog.format.currentData())
+            path = with_export_suffix(path, dialog.format.currentData())
         if not overwrite.may_replace(self._widget, path, action="export", source=session.source,
                                      confirmed=path == dialog.confirmed_path):
             return

@@ -257,3 +257,20 @@ def test_exporting_a_subrip_source_as_offered_keeps_its_cues_and_the_source(wind
         [(1000, 2500, "the raw words"), (3000, 4250, "of the talk")]
     window.files.export_dialog()  # again: the earlier export is there now, and that is asked about
     assert len(asked.texts) == 1 and "already exists" in asked.texts[0]
+
+
+def test_a_name_with_a_dot_keeps_all_of_it_when_the_format_is_added(window, talk, monkeypatch,
+                                                                    tmp_path):
+    """Exporting as "Interview with Dr. Smith" wrote "Interview with Dr.txt": the format's
+    extension replaced ". Smith" as if it were one. It is added to the name as typed; a name
+    that ends in an export format's extension keeps it, and choosing another format in the
+    dialog swaps only such an extension."""
+    _export_to(monkeypatch, tmp_path / "Interview with Dr. Smith")
+    window.files.export_dialog()
+    assert [p.name for p in tmp_path.glob("Interview*")] == [
+        "Interview with Dr. Smith.docx"]  # the format the dialog proposed for a .txt source
+    dialog = ExportDialog(window.settings, tmp_path / "notes v1.2", 0, window)
+    dialog.format.setCurrentIndex(dialog.format.findData(".srt"))
+    assert dialog.chosen_path.name == "notes v1.2.srt"
+    dialog.format.setCurrentIndex(dialog.format.findData(".md"))
+    assert dialog.chosen_path.name == "notes v1.2.md"
