@@ -73,6 +73,18 @@ class FilesHost(Protocol):
     def save_settings(self) -> None: ...
 
 
+def project_path(path: Path) -> Path:
+    """``path`` as a .stet project: the extension of a file Stet reads or writes, or of a
+    recording, swapped for .stet ("talk.srt" -> "talk.stet"); any other end kept and .stet
+    added ("Interview with Dr. Smith" did lose ". Smith")."""
+    suffix = path.suffix.lower()
+    if suffix == ".stet":
+        return path
+    if suffix in READERS or suffix in EXPORT_FORMATS or suffix in MEDIA_SUFFIXES:
+        return path.with_suffix(".stet")
+    return path.with_name(path.name + ".stet")
+
+
 class FileCommands:
     """Opening, saving and exporting, for the main window."""
 
@@ -153,8 +165,7 @@ class FileCommands:
         target = Path(path) if path is not None else self._host.saver.last_target or self._host.session.project
         if target is None:
             raise UserError("no project file to save to yet; give a path")
-        if target.suffix.lower() != ".stet":
-            target = target.with_suffix(".stet")
+        target = project_path(target)
         self._host.statusBar().showMessage(f"Saving {target.name}…")
         self._host.saver.save(target)
         if wait:
@@ -264,9 +275,7 @@ class FileCommands:
                                                     "Stet project (*.stet)")
             if not chosen:
                 return
-            target = Path(chosen)
-            if target.suffix.lower() != ".stet":
-                target = target.with_suffix(".stet")
+            target = project_path(Path(chosen))
             if not overwrite.may_replace(self._widget, target, action="save", source=session.source,
                                          confirmed=target == Path(chosen)):
                 return

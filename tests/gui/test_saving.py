@@ -274,3 +274,15 @@ def test_a_name_with_a_dot_keeps_all_of_it_when_the_format_is_added(window, talk
     assert dialog.chosen_path.name == "notes v1.2.srt"
     dialog.format.setCurrentIndex(dialog.format.findData(".md"))
     assert dialog.chosen_path.name == "notes v1.2.md"
+
+
+def test_saving_as_a_name_with_a_dot_keeps_all_of_it(window, talk, monkeypatch, tmp_path):
+    """File > Save as "Interview with Dr. Smith" wrote "Interview with Dr.stet"; "talk.srt"
+    still becomes "talk.stet" (the extension of a file Stet reads is swapped, not kept)."""
+    for typed, written in (("Interview with Dr. Smith", "Interview with Dr. Smith.stet"),
+                           ("talk.srt", "talk.stet")):
+        monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                            lambda *_a, typed=typed, **_k: (str(tmp_path / typed), ""))
+        window.files.save_dialog(ask=True, wait=True)
+        assert (tmp_path / written).is_file()
+    assert not (tmp_path / "Interview with Dr.stet").exists()
