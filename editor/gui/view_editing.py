@@ -18,7 +18,7 @@ from editor.core.repeat_choices import snapshot_shown, typed_to_repeat
 from editor.core.text import text_as_read
 from editor.gui import hotkeys
 from editor.gui.looks import PARAGRAPH_GAP, SOFT_BREAK
-from editor.gui.view_review import OUT_OF_VIEW_NOTE, repeated_note
+from editor.gui.view_review import NO_SELECTION_NOTE, OUT_OF_VIEW_NOTE, repeated_note
 
 if TYPE_CHECKING:
     from editor.core.settings import Settings
@@ -516,8 +516,7 @@ class Editor:
         elif hotkeys.pressed(event, hotkeys.PREVIOUS_SUGGESTION):
             self._view.review.next_suggestion(reverse=True)
         elif review_key and self._view.review.current_key is None:  # review mode, nothing left under review
-            self._view.message.emit("No suggestion selected: Tab goes to the next one; move the caret "
-                              "(arrow keys, a click) to edit the text")
+            self._view.message.emit(NO_SELECTION_NOTE)
         elif review_key and not self._view.review.current_in_view():  # scrolled away: not visibly current
             self._view.ensureCursorVisible()
             self._view.message.emit(OUT_OF_VIEW_NOTE)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMenu, QScrollBar, QTextEdit, QToolTip, QWidget
 from editor.core.document import Kind, State, Suggestion
 from editor.gui.gutter import format_time
 from editor.gui.looks import describe_value, percent
-from editor.gui.view_review import EDITING_NOTE, underlined
+from editor.gui.view_review import EDITING_NOTE, NO_SELECTION_NOTE, underlined
 
 if TYPE_CHECKING:
     from editor.core.document import Transcript
@@ -162,6 +162,7 @@ class Pointer:
         """Pop up the current suggestion's alternatives at the caret (Ctrl+Space)."""
         s = self._view.review.current
         if s is None:
+            self._view.message.emit(NO_SELECTION_NOTE)
             return
         rect = self._view.cursorRect()
         QToolTip.showText(self._view.viewport().mapToGlobal(rect.bottomLeft()), self.tooltip_html([s]),

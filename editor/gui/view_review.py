@@ -35,6 +35,9 @@ Repeater = Callable[[int, Kind, list[int], object, Callable[[int], None]], None]
 OUT_OF_VIEW_NOTE = ("The suggestion under review was out of view; here it is again: Enter accepts "
                     "it, Delete rejects it")
 EDITING_NOTE = "Editing: Enter, Delete and 1–9 edit the text again (Tab goes back to the suggestions)"
+#: Review > Accept, Reject or Show alternatives (or their keys) with no suggestion selected.
+NO_SELECTION_NOTE = ("No suggestion selected: Tab goes to the next one; move the caret (arrow keys, "
+                     "a click) to edit the text")
 
 
 def underlined(document: QTextDocument, start: int, end: int, colour: QColor, *,
@@ -347,6 +350,7 @@ class Reviewer:
     def accept_current(self, value: str | None = None) -> Suggestion | None:
         s = self.current
         if s is None:
+            self._view.message.emit(NO_SELECTION_NOTE)  # (from the Review menu: the keys say it first)
             return None
         def announce(accepted: Suggestion, note: str, repeated: int) -> None:
             said = [note] if note else []
@@ -365,6 +369,7 @@ class Reviewer:
     def reject_current(self) -> Suggestion | None:
         s = self.current
         if s is None:
+            self._view.message.emit(NO_SELECTION_NOTE)  # (from the Review menu: the keys say it first)
             return None
         def announce(rejected: Suggestion, note: str, repeated: int) -> None:
             said = [note] if note else []

@@ -225,6 +225,18 @@ def test_undo_and_redo_say_what_they_did(reviewed, qtbot):
     assert reviewed.statusBar().currentMessage() == "Redid Accept all ≥ 90%"
 
 
+@pytest.mark.parametrize("entry", ["Accept", "Reject", "Show alternatives"])
+def test_the_review_menu_says_when_no_suggestion_is_selected(reviewed, entry):
+    """Review > Accept, Reject and Show alternatives did nothing, and said nothing, with no
+    suggestion selected (the keys said "No suggestion selected")."""
+    menu = next(a.menu() for a in reviewed.menuBar().actions() if a.text() == "&Review")
+    action = next(a for a in menu.actions() if a.text().split("\t")[0].replace("&", "") == entry)
+    assert reviewed.view.current is None
+    action.trigger()
+    assert reviewed.statusBar().currentMessage().startswith("No suggestion selected: Tab")
+    assert len(reviewed.transcript.pending()) == 4
+
+
 def test_undoing_a_picked_alternative_says_so(reviewed, qtbot):
     """Picking alternative 2 ("so" for the proposed "So") and undoing said "Undid Accept
     suggestion": the person had not accepted it."""
