@@ -39,6 +39,25 @@ def test_no_arguments_opens_the_editor_or_explains(monkeypatch):
     assert cli.main([str(SAMPLE)]) == 0 and opened == [None, str(SAMPLE)]  # `stet FILE`
 
 
+def test_the_window_without_a_display_says_so_in_one_line(tmp_path):
+    """`stet talk.srt` over ssh, with no display: Qt aborted (exit 134, a core dump) with a
+    page about platform plugins. Stet says in one line why, and what works without one."""
+    import os
+
+    from editor import cli
+
+    if "gui" not in cli._commands(cli.build_parser()) or not sys.platform.startswith("linux"):
+        pytest.skip("no window in this build, or not a platform that needs DISPLAY")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path)  # never the person's own settings
+    result = subprocess.run([sys.executable, "-m", "editor", str(SAMPLE)], capture_output=True,
+                            text=True, env=env, timeout=120)
+    assert result.returncode == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("stet: error: ") and "display" in line and "stet show" in line
+
+
 def test_bad_usage_exits_2():
     assert stet("convert", SAMPLE).returncode == 2
     assert stet("no-such-command").returncode == 2

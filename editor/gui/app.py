@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,9 @@ def run(file: str | None = None, *, screenshot: str | None = None, model: str | 
 
     if file and not Path(file).exists():  # said on the terminal, before any window appears
         raise FormatError(file, "no such file")
+    why = no_display()
+    if why:
+        raise UserError(why)
     configure_process(gui=True)
     app = application(sys.argv[:1])
     if screenshot:  # the same picture on every machine: default settings, no dialogs
@@ -39,6 +43,19 @@ def run(file: str | None = None, *, screenshot: str | None = None, model: str | 
         return _screenshot(app, window, file, Path(screenshot), timeout)
     QTimer.singleShot(0, window, lambda: begin(window, file))
     return app.exec()
+
+
+def no_display() -> str | None:
+    """Why the window cannot open here, or None. On Linux with neither X11 nor Wayland to draw
+    on (a login over ssh, a server) Qt aborts the process with a page about platform plugins;
+    this says it in one line first. A platform chosen by QT_QPA_PLATFORM is Qt's to judge."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return ("no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set): run "
+            "Stet in a desktop session, or use its commands here (stet show, convert, restore; "
+            "stet --help)")
 
 
 def begin(window: MainWindow, file: str | None) -> None:
