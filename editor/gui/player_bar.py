@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QSlid
 from editor.audio import MAX_SPEED, MIN_SPEED, PcmAudio, Player
 from editor.gui import hotkeys
 from editor.gui.background import BackgroundOp
+from editor.gui.status_bar import ElidingLabel
 
 POLL_MS = 33  # ~30 Hz: smooth enough for a moving word highlight, cheap for the UI thread
 REWIND_SECONDS = 2.0
@@ -82,6 +83,7 @@ class QtPlayerBar(QWidget):
         self.timeline = _Timeline()
         self.timeline.setObjectName("player-timeline")
         self.timeline.setToolTip("Click to play from there")
+        self.timeline.setMinimumWidth(120)  # a narrow window shortens the note beside it first
         self.timeline.clicked.connect(self._timeline_moved)
         self.timeline.sliderMoved.connect(self._timeline_moved)
         self.timeline.actionTriggered.connect(
@@ -114,7 +116,7 @@ class QtPlayerBar(QWidget):
         options.setMenu(menu)
         self.options_button = options
 
-        self.notice_label = QLabel()
+        self.notice_label = ElidingLabel()  # gives way in a narrow window, whole in its tooltip
         self.notice_label.setObjectName("player-notice")
         self.notice_label.setStyleSheet(_FAINT)
 

@@ -117,3 +117,12 @@ class StatusLabel(QLabel):
             QToolTip.showText(event.globalPos(), self.text(), self)  # type: ignore[attr-defined]
             return True
         return super().event(event)
+
+
+class ElidingLabel(StatusLabel):
+    """A ``StatusLabel`` that asks for the room its whole text takes and, short of it, ends in
+    "…" rather than hold the window wide: the player's "No sound output found…" note made a
+    window with a recording at least 669 px wide."""
+
+    def sizeHint(self) -> QSize:
+        return QLabel.sizeHint(self)

@@ -16,7 +16,7 @@ if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `py
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
 
 from editor.audio import PcmAudio, Player  # noqa: E402
-from editor.gui.player_bar import QtPlayerBar, format_time  # noqa: E402
+from editor.gui.player_bar import NO_SOUND, QtPlayerBar, format_time  # noqa: E402
 from tests.fakes.audio import FakeOutputBackend  # noqa: E402
 
 RATE = 16_000
@@ -138,6 +138,28 @@ def test_no_device_shows_one_line_and_seeking_still_works(qtbot):
     with qtbot.waitSignal(bar.position_changed, timeout=1000):
         bar.seek(7.5)
     assert bar.time_label.text() == "0:07 / 0:10"
+
+
+def test_the_no_sound_note_gives_way_in_a_narrow_window(qtbot):
+    """The note's whole line was the bar's minimum, so a window with a recording and no sound
+    card could not be narrower than 669 px; it now ends in "…" (whole in its tooltip)."""
+    player = Player(FakeOutputBackend(reason="no sound: no audio output device"))
+    player.set_audio(audio())
+    bar = QtPlayerBar(player)
+    qtbot.addWidget(bar)
+    bar.show()
+    whole = bar.notice_label.fontMetrics().horizontalAdvance(NO_SOUND)
+    narrowest = bar.minimumSizeHint().width()
+    bar.notice_label.hide()
+    assert narrowest <= bar.minimumSizeHint().width() + 10  # the note adds no more than a gap
+    bar.notice_label.show()
+    bar.resize(bar.sizeHint().width(), bar.sizeHint().height())
+    qtbot.wait(10)
+    assert bar.notice_label.shown() == NO_SOUND  # room for it: whole
+    bar.resize(bar.sizeHint().width() - whole // 2, bar.height())
+    qtbot.waitUntil(lambda: bar.notice_label.shown().endswith("…"))
+    assert NO_SOUND in bar.notice_label.toolTip()
+    assert bar.timeline.width() >= 120  # the timeline keeps room to click in
 
 
 def test_open_audio_decodes_off_the_ui_thread(qtbot, output, tmp_path):
