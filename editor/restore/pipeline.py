@@ -172,13 +172,18 @@ class _Builder:
 
     def __init__(self, restorer: Restorer, tokens: Sequence[Token], snapshot: WordsSnapshot,
                  marks: Mapping[int, str], only: Collection[int] | None, keep_author: bool | None) -> None:
-        from editor.restore.suggest import authored, rare_word
+        from editor.restore.suggest import authored, rare_word, raw_runs
 
         self.tokens, self.snapshot, self.marks = tokens, snapshot, marks
         self.only = None if only is None else frozenset(only)
         # pasted raw words were written by no one, whatever the text around them: the model's say
-        # is all the evidence there is for them (see make_suggestions' author prior)
-        self.written = authored(tokens if only is None else [tokens[i] for i in sorted(only)])
+        # is all the evidence there is for them (see make_suggestions' author prior); so are long
+        # runs of words without a mark or a capital in a written text (a transcript exported half
+        # reviewed): the author's evidence is that of the rest
+        self.raw: list[tuple[int, int]] = raw_runs(tokens) if only is None else []
+        in_raw = {i for a, b in self.raw for i in range(a, b)}
+        self.written = authored([tokens[i] for i in (sorted(only) if only is not None else range(len(tokens)))
+                                 if i not in in_raw])
         self.lexicon = getattr(restorer, "lexicon", None)
         self.prior = getattr(restorer, "author_prior", None)
         self.names = getattr(restorer, "may_capitalize_after_comma", None)
@@ -198,21 +203,28 @@ class _Builder:
         from editor.restore.suggest import make_suggestions
 
         if self.only is None:
-            runs = [(a, b)]
+            runs = _cut(a, b, self.raw)
         else:  # the pasted words only, run by run (the words around were read for context)
             runs = _runs([i for i in range(a, b) if i in self.only])
         made: list[Suggestion] = []
         for ra, rb in runs:
+            raw = any(x <= ra and rb <= y for x, y in self.raw)
             part = make_suggestions(self.tokens[ra:rb], predictions[ra - a:rb - a], self.lexicon,
-                                    author_prior=self.prior, written=self.written,
+                                    author_prior=self.prior, written=(False, False) if raw else self.written,
                                     mark_before=self.mark_before(ra),
-                                    follow_marks=True if self.only is not None else None,
+                                    follow_marks=True if self.only is not None or (raw and any(self.written)) else None,
                                     comma_capital=self.names, keep_author=self.keep_author, rare=self.rare)
             last = self.tokens[rb - 1]
             self.after[rb - 1] = next((s.value for s in reversed(part)
                                        if s.token_id == last.id and s.kind == Kind.PUNCT), last.punct)
             made += part
         return RestoredRegion(self.snapshot.revision, a, self.snapshot.ids[a:b], tuple(made), tuple(runs))
+
+
+def _cut(a: int, b: int, raw: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """[a, b) cut where the raw runs (sorted, disjoint) begin and end: [(0, 10)], [(4, 6)] -> [(0, 4), (4, 6), (6, 10)]."""
+    cuts = sorted({a, b, *(x for r in raw for x in r if a < x < b)})
+    return list(zip(cuts, cuts[1:]))
 
 
 def _runs(indices: list[int]) -> list[tuple[int, int]]:

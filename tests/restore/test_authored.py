@@ -94,3 +94,52 @@ def test_stet_restore_of_a_finished_subtitle_changes_none_of_its_marks(tmp_path)
                  "Dorabella; she", "my life!", "Well..."):
         assert kept in text
     assert text.count("<i>") == FILM.count("<i>")
+
+
+WRITTEN = ("We started the repair café three years ago, in a church hall. Nobody came at first. "
+           "Then a woman brought a toaster, and her neighbour brought a lamp. ")
+RAW = ("so every saturday people bring us things that are broken and we try to fix them together "
+       "most of the time it is something small a loose wire or a fuse but sometimes it is harder "
+       "and then we sit with them and we learn how the thing was made and what went wrong with it ")
+
+
+def test_a_long_raw_stretch_after_written_text_gets_the_suggestions_raw_words_get(shipped, tmp_path):
+    """A transcript exported half reviewed (or raw words after a written opening): the written
+    words made the whole text "written", so the author's evidence (no mark where none is written)
+    held for the raw words too: 3 suggestions where raw words alone get 65. A run of RAW_RUN words
+    or more without a mark or a capital is now read as raw."""
+    from editor.restore.suggest import RAW_RUN
+
+    raw = RAW * 4
+    assert len(raw.split()) >= RAW_RUN
+    half, whole = tmp_path / "half.txt", tmp_path / "raw.txt"
+    half.write_text(WRITTEN + raw + "\n")
+    whole.write_text(WRITTEN.lower().replace(".", "").replace(",", "") + raw + "\n")
+    skip = len(WRITTEN.split()) + 3  # the first raw words' case follows the mark before them
+
+    def proposed(path):
+        doc = read_any(path)
+        restore_transcript(shipped, doc, PassSettings())
+        at = {t.id: i for i, t in enumerate(doc.tokens)}
+        return doc, {(at[s.token_id], s.kind, s.value) for s in doc.iter_suggestions() if at[s.token_id] >= skip}
+
+    doc, on_half = proposed(half)
+    _, on_raw = proposed(whole)
+    assert len(on_raw) >= 20 and on_half == on_raw
+    at = {t.id: i for i, t in enumerate(doc.tokens)}
+    assert not [s for s in doc.iter_suggestions() if at[s.token_id] < len(WRITTEN.split()) - 1]  # the author's stand
+
+
+def test_raw_runs_are_long_runs_without_a_mark_or_a_capital():
+    from editor.core.document import Token
+    from editor.restore.suggest import RAW_RUN, raw_runs
+
+    def toks(spec):
+        return [Token(w.lower().strip("."), surface=w.strip("."), punct="." if w.endswith(".") else "", id=i)
+                for i, w in enumerate(spec)]
+
+    words = ["Hello."] + ["word"] * RAW_RUN + ["Ann"] + ["word"] * (RAW_RUN - 1) + ["end."]
+    assert raw_runs(toks(words)) == [(1, 1 + RAW_RUN)]
+    with_tag = ["word"] * 10 + ["[noise]"] + ["word"] * (RAW_RUN - 10)
+    assert raw_runs(toks(with_tag)) == [(0, RAW_RUN + 1)]
+    assert raw_runs(toks(["word"] * (RAW_RUN - 1))) == []
