@@ -203,8 +203,12 @@ class _Builder:
         from editor.restore.suggest import make_suggestions
 
         if self.only is None:
-            runs = _cut(a, b, self.raw)
+            # a raw stretch's first word follows the written mark before it; the rest of the
+            # stretch gets what raw words get
+            starts = {x for x, _y in self.raw if x > 0}
+            runs = _cut(a, b, [*self.raw, *((x, x + 1) for x in starts)])
         else:  # the pasted words only, run by run (the words around were read for context)
+            starts = set()
             runs = _runs([i for i in range(a, b) if i in self.only])
         made: list[Suggestion] = []
         for ra, rb in runs:
@@ -212,7 +216,7 @@ class _Builder:
             part = make_suggestions(self.tokens[ra:rb], predictions[ra - a:rb - a], self.lexicon,
                                     author_prior=self.prior, written=(False, False) if raw else self.written,
                                     mark_before=self.mark_before(ra),
-                                    follow_marks=True if self.only is not None or (raw and any(self.written)) else None,
+                                    follow_marks=True if self.only is not None or ra in starts else None,
                                     comma_capital=self.names, keep_author=self.keep_author, rare=self.rare)
             last = self.tokens[rb - 1]
             self.after[rb - 1] = next((s.value for s in reversed(part)
@@ -222,7 +226,7 @@ class _Builder:
 
 
 def _cut(a: int, b: int, raw: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """[a, b) cut where the raw runs (sorted, disjoint) begin and end: [(0, 10)], [(4, 6)] -> [(0, 4), (4, 6), (6, 10)]."""
+    """[a, b) cut where the runs begin and end: (0, 10), [(4, 6)] -> [(0, 4), (4, 6), (6, 10)]."""
     cuts = sorted({a, b, *(x for r in raw for x in r if a < x < b)})
     return list(zip(cuts, cuts[1:]))
 
