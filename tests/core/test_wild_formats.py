@@ -297,3 +297,22 @@ def test_ttml_agents_are_speakers_by_their_names(tmp_path):
     assert [t.text for t in doc.tokens] == "Hello there. Hi Ann. Cheers. Both of us.".split()
     assert [t.speaker for t in doc.tokens] == (["Ann Smith"] * 2 + ["Bob"] * 2 + ["crowd"]
                                                + ["Ann Smith & Bob"] * 3)
+
+
+def test_speakers_go_into_ttml_as_agents_and_come_back(tmp_path):
+    """TTML was written without speakers, silently (pysubs2 writes none): a captioner's WebVTT
+    voices were gone from the .ttml. They go in as ttm:agent, named in the head."""
+    doc = read(tmp_path, "two.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Ann & Co>Hello there.\n"
+               "<v Bob \"B\">Hi Ann.\n\n00:00:02.000 --> 00:00:03.000\n<v Ann & Co>Bye now.\n")
+    write_any(doc, tmp_path / "out.ttml")
+    xml = (tmp_path / "out.ttml").read_text()
+    assert xml.count("<ttm:agent ") == 2 and xml.count('ttm:agent="speaker1"') == 2
+    back = read_any(tmp_path / "out.ttml")
+    assert [(t.text, t.speaker) for t in back.tokens] == [(t.text, t.speaker) for t in doc.tokens]
+    assert {t.speaker for t in back.tokens} == {"Ann & Co", 'Bob "B"'}
+
+
+def test_ttml_without_speakers_is_written_as_before(tmp_path):
+    doc = read(tmp_path, "one.srt", "1\n00:00:01,000 --> 00:00:02,000\nHello there.\n")
+    write_any(doc, tmp_path / "out.ttml")
+    assert "ttm:" not in (tmp_path / "out.ttml").read_text()

@@ -337,8 +337,43 @@ def _ttml_protect(text: str) -> str:
     return text.replace("\\", _BACKSLASH)
 
 
+_TTM = "http://www.w3.org/ns/ttml#metadata"
+
+
+def _with_agents(xml: str, speakers: list[str]) -> str:
+    """pysubs2's TTML with who speaks (it writes none): each <p> of a speaker's cue gets a
+    ``ttm:agent``, and each speaker a ``<ttm:agent>`` in the head holding the name, as IMSC and
+    EBU-TT name speakers. Unchanged where no cue has a speaker. The text pysubs2 wrote is kept as
+    it is (its <p>s are found in order, a <p> per text event) and the result parsed to check it."""
+    if not any(speakers):
+        return xml
+    from xml.sax.saxutils import quoteattr, escape
+    import xml.etree.ElementTree as ET
+
+    opens = list(re.finditer(r"<p(?=[\s>/])", xml))
+    if len(opens) != len(speakers) or "<head>" not in xml or not xml.startswith("<tt "):
+        raise FormatError("", "the TTML writer's output is not as expected; speakers cannot be added")
+    ids: dict[str, str] = {}
+    out, at = [], 0
+    for m, who in zip(opens, speakers):
+        out.append(xml[at:m.end()])
+        if who:
+            out.append(f' ttm:agent="{ids.setdefault(who, f"speaker{len(ids) + 1}")}"')
+        at = m.end()
+    out.append(xml[at:])
+    text = "".join(out)
+    agents = "".join(f'\n      <ttm:agent xml:id="{ident}" type="person">\n        <ttm:name type="full">'
+                     f"{escape(who)}</ttm:name>\n      </ttm:agent>" for who, ident in ids.items())
+    text = text.replace("<head>", f"<head>\n    <metadata>{agents}\n    </metadata>", 1)
+    if "xmlns:ttm=" not in text.split(">", 1)[0]:
+        text = text.replace("<tt ", f"<tt xmlns:ttm={quoteattr(_TTM)} ", 1)
+    ET.fromstring(text)  # well-formed, or the error is the writer's
+    return text
+
+
 def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
     subs, cues = _subs(transcript, policy, path, _ttml_protect)
-    xml = subs.to_string("ttml").replace(f"&#{ord(_BACKSLASH)};", "\\").replace(_BACKSLASH, "\\")
+    xml = _with_agents(subs.to_string("ttml"), [e.name for e in subs.get_text_events()])
+    xml = xml.replace(f"&#{ord(_BACKSLASH)};", "\\").replace(_BACKSLASH, "\\")
     atomic_write(path, xml.encode("utf-8"))
     return styling_warnings(cues, "ttml", "TTML", verbatim=False) + _brace_warning(cues, "the TTML writer")
