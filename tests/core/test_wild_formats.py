@@ -316,3 +316,15 @@ def test_ttml_without_speakers_is_written_as_before(tmp_path):
     doc = read(tmp_path, "one.srt", "1\n00:00:01,000 --> 00:00:02,000\nHello there.\n")
     write_any(doc, tmp_path / "out.ttml")
     assert "ttm:" not in (tmp_path / "out.ttml").read_text()
+
+
+def test_ttml_that_is_not_well_formed_keeps_a_p_without_an_end(tmp_path):
+    """TTML read leniently (an HTML entity makes it not XML) dropped, without a word, every <p>
+    that had no end time, and every one without a begin."""
+    doc = read(tmp_path, "soup.ttml", '<tt xmlns="http://www.w3.org/ns/ttml"><body><div>\n'
+               '<p begin="00:00:01.000" end="00:00:02.000">One &nbsp; two</p>\n'
+               '<p begin="00:00:03.000">three four</p>\n'
+               '<p begin="00:00:05.000" end="00:00:06.000">five</p>\n<p>six seven</p>\n</div></body></tt>\n')
+    assert [t.text for t in doc.tokens] == "One two three four five six seven".split()
+    assert [t.start is not None and t.start >= 1.0 for t in doc.tokens] == [True] * 7
+    assert any("2 <p> elements had no end time" in w for w in doc.metadata.warnings)

@@ -39,11 +39,13 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
         root = ET.fromstring(re.sub(r"^\s*<\?xml[^>]*\?>", "", text.lstrip("\ufeff \t\r\n"))
                              .encode("utf-8"))
     except ET.ParseError as err:
-        lenient = _lenient_cues(text, path)
+        said: list[str] = []
+        lenient = _lenient_cues(text, path, said)
         if lenient is None:
             raise FormatError(path, "this is not well-formed XML", line=err.position[0]) from None
         warnings.append(f"the XML is not well-formed (line {err.position[0]}); its <p> elements "
                         "were read as HTML is, leniently")
+        warnings.extend(said)
         return transcript_from_cues(checked_times(lenient, path, warnings), path, warnings, "ttml")
     if _local(root.tag) != "tt":
         raise FormatError(path, "this is not TTML: the root element is not <tt>")
@@ -69,13 +71,16 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
 
 class _LenientParser(HTMLParser):
     """<p begin= end=|dur=> elements of TTML that XML will not parse (raw "<<", HTML entities,
-    an undeclared prefix), read as an HTML parser reads tag soup. Nested times are not added."""
+    an undeclared prefix), read as an HTML parser reads tag soup. Nested times are not added; a <p>
+    without an end (its index put in `open_ends`) ends where `_close_open_ends` says, one without a
+    begin where the cue before it ends."""
 
     def __init__(self, rates: dict[str, float]) -> None:
         super().__init__(convert_charrefs=True)
         self.rates = rates
         self.cues: list[Cue] = []
-        self._p: tuple[float, float] | None = None
+        self.open_ends: list[int] = []
+        self._p: tuple[float | None, float | None] | None = None
         self._text: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -85,7 +90,7 @@ class _LenientParser(HTMLParser):
             end = _time(values.get("end"), self.rates)
             dur = _time(values.get("dur"), self.rates)
             stop = end if end is not None else (start or 0.0) + dur if dur is not None else None
-            self._p = (start or 0.0, stop) if stop is not None else None
+            self._p = (start, stop)
             self._text = []
         elif tag.split(":")[-1] == "br":
             self._text.append("\n")
@@ -95,7 +100,12 @@ class _LenientParser(HTMLParser):
             lines = [" ".join(line.split()) for line in "".join(self._text).split("\n")]
             lines = [line for line in lines if line]
             if lines:
-                self.cues.append(Cue(self._p[0], self._p[1], tuple(lines), text="\n".join(lines)))
+                start, stop = self._p
+                if start is None:
+                    start = self.cues[-1].end if self.cues else 0.0
+                if stop is None:
+                    self.open_ends.append(len(self.cues))
+                self.cues.append(Cue(start, start if stop is None else stop, tuple(lines), text="\n".join(lines)))
             self._p = None
 
     def handle_data(self, data: str) -> None:
@@ -103,7 +113,7 @@ class _LenientParser(HTMLParser):
             self._text.append(" ".join(data.split("\n")))
 
 
-def _lenient_cues(text: str, path: PathLike) -> list[Cue] | None:
+def _lenient_cues(text: str, path: PathLike, warnings: list[str]) -> list[Cue] | None:
     """Cues from TTML that is not well-formed XML, or None when it is not TTML at all."""
     if not re.search(r"<tt[\s>]", text) or not re.search(r"<p[\s>]", text):
         return None
@@ -117,7 +127,7 @@ def _lenient_cues(text: str, path: PathLike) -> list[Cue] | None:
         parser.close()
     except ValueError as err:
         raise FormatError(path, str(err)) from None
-    return parser.cues
+    return _close_open_ends(parser.cues, parser.open_ends, warnings)
 
 
 def _local(tag: str) -> str:
