@@ -8,7 +8,7 @@ import html
 import time
 from collections.abc import Iterator
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QPainter, QPixmap, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QComboBox,
@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLayout,
+    QLayoutItem,
     QListWidget,
     QListWidgetItem,
     QToolButton,
@@ -53,6 +55,69 @@ def _as_shown(doc: Transcript, token: Token) -> tuple[str, str]:
             mark.value if mark is not None and mark.state == State.PENDING else token.punct)
 
 
+class FlowLayout(QLayout):
+    """Widgets side by side while they fit, going on in a new row when they do not: the legend's
+    confidence chips wrap in a narrow panel instead of holding it ~360 px wide (Qt's own "Flow
+    Layout" example, left to right only). Its height follows its width (``heightForWidth``)."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
+        super().__init__(parent)
+        self.setContentsMargins(0, 0, 0, 0)
+        self.setSpacing(spacing)
+        self._items: list[QLayoutItem] = []
+
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._place(QRect(0, 0, width, 0), move=False)
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._place(rect, move=True)
+
+    def sizeHint(self) -> QSize:
+        """All in one row."""
+        hints = [item.sizeHint() for item in self._items]
+        width = sum(h.width() for h in hints) + self.spacing() * max(0, len(hints) - 1)
+        return QSize(width, max((h.height() for h in hints), default=0))
+
+    def minimumSize(self) -> QSize:
+        """One a row: as narrow as the widest."""
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        return size
+
+    def _place(self, rect: QRect, *, move: bool) -> int:
+        """Lay the items out in ``rect`` (when ``move``); the height they take."""
+        x, y, row_height = rect.x(), rect.y(), 0
+        for item in self._items:
+            hint = item.sizeHint()
+            if x > rect.x() and x + hint.width() > rect.right() + 1:  # the next row
+                x, y, row_height = rect.x(), y + row_height + self.spacing(), 0
+            if move:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + self.spacing()
+            row_height = max(row_height, hint.height())
+        return y + row_height - rect.y()
+
+
 class QtLegend(QWidget):
     """Three colour chips with the thresholds they stand for, and a compact key: one line per kind
     of proposal, with a "More" that opens the rest (the margin's signs, cue bars, underlines)."""
@@ -63,7 +128,7 @@ class QtLegend(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(3)
-        layout = QHBoxLayout()
+        layout = FlowLayout()  # in a row while the panel is wide enough, else wrapped
         outer.addLayout(layout)
         self.labels: dict[str, QLabel] = {}
         for band in BANDS:
@@ -71,7 +136,6 @@ class QtLegend(QWidget):
             label.setObjectName(f"legend-{band}")
             layout.addWidget(label)
             self.labels[band] = label
-        layout.addStretch(1)
         key = QGridLayout()
         key.setContentsMargins(0, 0, 0, 0)
         key.setHorizontalSpacing(8)

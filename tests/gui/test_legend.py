@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtGui import QColor, QTextCursor
+from PySide6.QtWidgets import QApplication
 
 from editor.core.document import Kind, Suggestion, Token, Transcript
 from editor.core.settings import Settings
@@ -34,9 +35,18 @@ def test_the_legend_is_a_line_per_kind_with_the_rest_behind_more(window, qtbot):
 
 
 def test_the_collapsed_legend_leaves_the_list_room(window):
-    """The old legend was 13 lines of 9-point text over the list."""
+    """The old legend was 13 lines of 9-point text over the list. At the panel's default share of a
+    wide window the chips share a row; in the narrowest panel they wrap, a line each, and so do the key's lines."""
+    window.resize(1400, 800)
+    window.splitter.setSizes([1000, 400])
+    QApplication.processEvents()
     legend = window.panel.legend
     assert legend.height() <= 10 * legend.fontMetrics().height()
+    narrowest = window.panel.minimumSizeHint().width()
+    window.splitter.setSizes([1400 - narrowest, narrowest])  # the panel as narrow as it goes
+    QApplication.processEvents()
+    assert window.panel.width() == narrowest
+    assert legend.height() <= 18 * legend.fontMetrics().height()  # each key line in two
 
 
 @pytest.fixture
@@ -121,3 +131,30 @@ def test_the_list_names_the_mark_it_proposes(window):
     window.panel.refresh()
     rows = [window.panel.list.item(i).text() for i in range(window.panel.list.count())]
     assert rows[0].endswith("· add ‘,’ comma") and rows[1].endswith("· add ‘.’ full stop")
+
+
+@pytest.mark.parametrize("width", [640, 700, 900])
+def test_a_narrow_window_leaves_the_text_most_of_its_width(qtbot, settings, width):
+    """The three confidence chips sat in one row, so the panel could not go below ~363 px and at
+    half a screen the text column was 190-290 px wide: they wrap instead, whole and in sight."""
+    from editor.gui import MainWindow
+
+    window = MainWindow(settings, interactive=False)
+    qtbot.addWidget(window)
+    window.resize(width, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.panel.minimumSizeHint().width() <= 240
+    assert window.view.width() >= 0.6 * window.splitter.width(), (window.view.width(), window.panel.width())
+    legend = window.panel.legend
+    for label in legend.labels.values():  # every chip whole, inside the panel
+        assert label.isVisible() and label.width() >= label.sizeHint().width()
+        assert 0 <= label.mapTo(legend, label.rect().topRight()).x() < legend.width()
+
+
+def test_a_wide_panel_shows_the_chips_in_one_row(window):
+    window.resize(1400, 800)
+    window.splitter.setSizes([900, 500])
+    QApplication.processEvents()
+    ys = {label.mapTo(window.panel, label.rect().topLeft()).y() for label in window.panel.legend.labels.values()}
+    assert len(ys) == 1
