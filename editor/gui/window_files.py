@@ -108,8 +108,7 @@ class FileCommands:
         return doc
 
     def open_dialog(self) -> None:
-        if not self.may_discard():
-            return
+        """File > Open: the file first, then (once one is chosen) whether to save the open work."""
         patterns = " ".join(f"*{ext}" for ext in READERS)
         media = " ".join(f"*{ext}" for ext in MEDIA_SUFFIXES)
         path, _ = QFileDialog.getOpenFileName(
@@ -117,7 +116,16 @@ class FileCommands:
             f"Transcripts and recordings ({patterns} {media});;Transcripts ({patterns});;"
             f"Audio and video ({media});;All files (*)")
         if path:
-            self.open_reporting(path)
+            self.open_chosen(path)
+
+    def open_chosen(self, path: str | os.PathLike[str]) -> None:
+        """Open a file a person chose (File > Open, the recent list, a drop), asking first whether
+        to save unsaved work, and keeping it when they cancel. A file read in the background is
+        asked about when the read ends instead (``Opener``): asked here as well, a "Discard"
+        would leave the work modified, and the same question came again."""
+        if not opening.needs_background(Path(path)) and not self.may_discard():
+            return
+        self.open_reporting(path)
 
     def open_reporting(self, path: str | os.PathLike[str]) -> None:
         """Open from a menu, a drop or the command line: errors are reported, not raised. A large
@@ -330,8 +338,7 @@ class FileCommands:
             self._host.recent_menu.addAction("(none)").setEnabled(False)
 
     def _open_recent(self, path: str) -> None:
-        if self.may_discard():
-            self.open_reporting(path)
+        self.open_chosen(path)
 
     def last_folder(self) -> str:
         """Where the file dialogs start: the folder of the latest file that still has one."""
@@ -349,6 +356,6 @@ class FileCommands:
 
     def drop(self, event: QDropEvent) -> None:
         urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile() and self.may_discard():
+        if urls and urls[0].isLocalFile():
             event.acceptProposedAction()
-            self.open_reporting(urls[0].toLocalFile())
+            self.open_chosen(urls[0].toLocalFile())
