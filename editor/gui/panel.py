@@ -128,7 +128,7 @@ class QtLegend(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(3)
-        layout = FlowLayout()  # in a row while the panel is wide enough, else wrapped
+        layout = FlowLayout(spacing=4)  # in a row while the panel is wide enough, else wrapped
         outer.addLayout(layout)
         self.labels: dict[str, QLabel] = {}
         for band in BANDS:
@@ -186,7 +186,7 @@ class QtLegend(QWidget):
             label.setText(text[band])
             label.setToolTip(f"Suggestions with {text[band].lower()} confidence")
             label.setStyleSheet(
-                f"QLabel {{ border-left: 12px solid {colour}; padding: 2px 6px; "
+                f"QLabel {{ border-left: 10px solid {colour}; padding: 2px 4px; "
                 f"background: rgba({light.red()},{light.green()},{light.blue()},{light.alpha()}); }}")
         for (sample, meaning), (look, meaning_html) in zip(self.rows, self._key_lines()):
             if isinstance(look, QPixmap):
