@@ -1,9 +1,10 @@
 """The Help menu: the keyboard shortcuts sheet, the review tour (also shown once, on the first
-start), the user guide and About Stet."""
+start), the bundled sample to try Stet on, the user guide and About Stet."""
 
 from __future__ import annotations
 
 import importlib.metadata as metadata
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -31,6 +32,11 @@ class Host(Protocol):
                    tip: str = "") -> QAction: ...
     def save_settings(self) -> None: ...
     def statusBar(self) -> QStatusBar: ...
+    def open_chosen(self, path: str | os.PathLike[str]) -> None: ...
+
+
+#: Help > Open sample: a speech recogniser's raw words (no marks, no capitals), with their times
+SAMPLE = ("samples", "repair-cafe.json")
 
 
 def guide_path() -> Path | None:
@@ -75,6 +81,8 @@ class HelpCommands:
         add(menu, "&Keyboard shortcuts", self.show_shortcuts, hotkeys.SHORTCUT_SHEET,
             "Every key of the editor, with a filter")
         add(menu, "Review &tour", self.show_tour, tip="A short tour of reviewing proposals")
+        add(menu, "Open &sample", self.open_sample,
+            tip="A speech recogniser's raw transcript of a short talk, to try restoring and reviewing")
         add(menu, "&User guide", self.open_user_guide, tip="docs/user-guide.md")
         menu.addSeparator()
         add(menu, "&About Stet", self.show_about, tip="Version, the restoration model and its quality, licences")
@@ -87,6 +95,10 @@ class HelpCommands:
         self.sheet.raise_()
         self.sheet.activateWindow()
         return self.sheet
+
+    def open_sample(self) -> None:
+        """Open the bundled sample (asking first about unsaved work, as File > Open does)."""
+        self.window.open_chosen(resource_path(*SAMPLE))
 
     def show_tour(self) -> ReviewTour:
         self.tour = ReviewTour(self.window.settings, self.parent)

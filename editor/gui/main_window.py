@@ -254,6 +254,10 @@ class MainWindow(QMainWindow):
         """Open from a menu, a drop or the command line (``FileCommands.open_reporting``)."""
         self.files.open_reporting(path)
 
+    def open_chosen(self, path: str | os.PathLike[str]) -> None:
+        """Open a file a person chose, asking about unsaved work (``FileCommands.open_chosen``)."""
+        self.files.open_chosen(path)
+
     def may_discard(self) -> bool:
         """The current work may be replaced (``FileCommands.may_discard``)."""
         return self.files.may_discard()

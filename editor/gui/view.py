@@ -19,7 +19,7 @@ from typing import cast
 
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import (QColor, QContextMenuEvent, QDropEvent, QFont, QHelpEvent, QInputMethodEvent, QKeyEvent,
-                           QMouseEvent, QPaintEvent, QResizeEvent, QTextCursor)
+                           QKeySequence, QMouseEvent, QPaintEvent, QResizeEvent, QTextCursor)
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from editor.core.document import Kind, State, Suggestion, Transcript
@@ -27,6 +27,7 @@ from editor.core.formats.subtitles import WordStyles
 from editor.core.paragraphs import kept_lines
 from editor.core.settings import Settings
 from editor.core.textmap import TextMap
+from editor.gui import hotkeys
 from editor.gui.gutter import TimeGutter, paint_cue_bars
 from editor.gui.links import DocumentLinks
 from editor.gui.looks import (  # noqa: F401  (names other modules and tests import from here)
@@ -80,7 +81,11 @@ class QtTranscriptView(QPlainTextEdit):
         self.setCenterOnScroll(False)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self.setMouseTracking(True)
-        self.setPlaceholderText("Open a transcript (Ctrl+O) or drop a file here.")
+        # what File > Open and a drop take (window_files), and Help > Open sample (help)
+        self.setPlaceholderText(
+            f"Open a transcript, subtitles, audio or video "
+            f"({QKeySequence(hotkeys.OPEN).toString(QKeySequence.SequenceFormat.NativeText)}, or drop "
+            "a file here) — or try Help ▸ Open sample")
         self.document().setDocumentMargin(12)
         self.order = self.settings.review.order  # "position" or "confidence"
         self.text_map = TextMap()

@@ -22,6 +22,7 @@ from editor.core.errors import UserError
 from editor.core.formats import READERS, can_read, read_any, write_any
 from editor.core.speakers import writer_options
 from editor.core.lexicon import with_project_forms
+from editor.core.paths import resource_path
 from editor.core.render import NONE, RenderPolicy
 from editor.gui import opening, overwrite
 from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, suggested_export, with_export_suffix
@@ -83,6 +84,11 @@ def project_path(path: Path) -> Path:
     if suffix in READERS or suffix in EXPORT_FORMATS or suffix in MEDIA_SUFFIXES:
         return path.with_suffix(".stet")
     return path.with_name(path.name + ".stet")
+
+
+def _is_resource(path: Path) -> bool:
+    """``path`` is among Stet's own files (resources/: the sample), not somewhere to save to."""
+    return path.resolve().is_relative_to(resource_path().resolve())
 
 
 class FileCommands:
@@ -276,8 +282,7 @@ class FileCommands:
         session = self._host.session
         target = self._host.saver.last_target or session.project
         if target is None or ask:
-            suggested = session.project or (session.source.with_suffix(".stet") if session.source
-                                            else Path(self.last_folder()) / "untitled.stet")
+            suggested = session.project or self._new_project_name()
             # the dialog asks before replacing a file (Qt's default, kept on)
             chosen, _ = QFileDialog.getSaveFileName(self._widget, "Save session", str(suggested),
                                                     "Stet project (*.stet)")
@@ -297,6 +302,17 @@ class FileCommands:
             return
         if wait:
             self.finish_saving()
+
+    def _new_project_name(self) -> Path:
+        """Where Save first offers to put a new project: beside its source file, unless that is
+        among Stet's own files (Help > Open sample), which are not the person's to fill."""
+        source = self._host.session.source
+        folder = Path(self.last_folder())
+        if source is None:
+            return folder / "untitled.stet"
+        if _is_resource(source):
+            return folder / project_path(source).name
+        return project_path(source)
 
     def export_dialog(self) -> None:
         session = self._host.session
@@ -341,9 +357,10 @@ class FileCommands:
         self.open_chosen(path)
 
     def last_folder(self) -> str:
-        """Where the file dialogs start: the folder of the latest file that still has one."""
+        """Where the file dialogs start: the folder of the latest file that still has one, and is
+        not among Stet's own files (the sample)."""
         for text in self._host.settings.recent_files:
-            if Path(text).parent.exists():
+            if Path(text).parent.exists() and not _is_resource(Path(text)):
                 return str(Path(text).parent)
         return str(Path.home())
 

@@ -4,8 +4,10 @@ tour shows once; About shows the model's measured quality from its config.json; 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from PySide6.QtGui import QAction
 
 from editor.gui import hotkeys
 
@@ -21,7 +23,7 @@ def help_entries(window) -> list[str]:
 
 def test_the_help_menu_has_its_entries(window):
     assert menu_titles(window)[-1] == "Help"
-    assert help_entries(window) == ["Keyboard shortcuts", "Review tour", "User guide", "About Stet"]
+    assert help_entries(window) == ["Keyboard shortcuts", "Review tour", "Open sample", "User guide", "About Stet"]
 
 
 def test_every_shortcut_has_a_description():
@@ -252,3 +254,38 @@ def test_the_tours_example_draws_plain_words_plain(qapp):
             plain.append((fragment.text(), fmt.fontUnderline()))
         it += 1
     assert plain and all(not underlined for _, underlined in plain), plain
+
+
+def test_the_empty_window_says_what_opens_and_how(window):
+    """The hint named only transcripts: a new user did not learn that subtitles, recordings or
+    the bundled sample open here, nor where. Each way it names is one the menus offer."""
+    from PySide6.QtGui import QKeySequence
+
+    hint = window.view.placeholderText()
+    for what in ("transcript", "subtitles", "audio", "video", "drop"):
+        assert what in hint, what
+    (open_action,) = [a for a in window.findChildren(QAction) if a.text() == "&Open…"]
+    assert open_action.shortcut().toString(QKeySequence.SequenceFormat.NativeText) in hint
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    (sample,) = [a for a in help_menu.actions() if a.text() and a.text().replace("&", "") in hint]
+    assert "Help ▸ " + sample.text().replace("&", "") in hint
+    sample.trigger()
+    assert len(window.transcript) > 100 and window.source.name == "repair-cafe.json"
+    assert window.view.placeholderText() == hint and window.view.toPlainText()  # hidden under the text
+
+
+def test_saving_the_sample_suggests_a_folder_of_ones_own(window, monkeypatch, tmp_path):
+    """The sample lives among Stet's installed files: a project saved beside it would go there."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from editor.core.paths import resource_path
+
+    window.help.open_sample()
+    window.cancel_restoration()
+    suggested = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda _parent, _title, path, *_: suggested.append(path) or ("", ""))
+    window.files.save_dialog()
+    (path,) = suggested
+    assert Path(path).name == "repair-cafe.stet"
+    assert not Path(path).resolve().is_relative_to(resource_path().resolve())
