@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt, SignalInstance
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
 from editor.core.document import Transcript
@@ -24,7 +24,7 @@ from editor.core.speakers import writer_options
 from editor.core.lexicon import with_project_forms
 from editor.core.paths import resource_path
 from editor.core.render import NONE, RenderPolicy
-from editor.gui import opening, overwrite
+from editor.gui import hotkeys, opening, overwrite
 from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, suggested_export, with_export_suffix
 from editor.gui.saving import SaveJob
 from editor.gui.modal import run_modal
@@ -156,7 +156,7 @@ class FileCommands:
         """True when the current work may be replaced (saved, nothing done, or the person agrees)."""
         if not self.finish_saving():  # a save under way ends first (it may leave nothing unsaved)
             return False
-        if not self._host.session.dirty or not self._host.interactive:
+        if not self._host.session.dirty or not self._host.interactive or self.nothing_open():
             return True
         answer = QMessageBox.question(
             self._widget, "Unsaved changes", "Save the changes to this transcript first?",
@@ -170,6 +170,22 @@ class FileCommands:
         return True
 
     # -- saving and exporting ----------------------------------------------------------------------
+    def nothing_open(self) -> bool:
+        """No transcript: no words, and no file they came from (a recording being transcribed
+        counts) or were saved to. Saving would write an empty "untitled.stet"."""
+        session = self._host.session
+        return len(self._host.transcript) == 0 and session.source is None and session.project is None
+
+    def _said_nothing_to(self, what: str) -> bool:
+        """With nothing open, say so in the status bar (True): File > Save, Save As and Export."""
+        if not self.nothing_open():
+            return False
+        open_keys = QKeySequence(hotkeys.OPEN).toString(QKeySequence.SequenceFormat.NativeText)
+        self._host.statusBar().showMessage(
+            f"Nothing to {what} yet: open a transcript or a recording first ({open_keys})",
+            6000)
+        return True
+
     def save(self, path: str | os.PathLike[str] | None = None, *, wait: bool = False) -> Path:
         """Save the session as a .stet project (every suggestion and its state kept): the document
         is taken as it stands now and written on a thread of its own (``editor.gui.saving``);
@@ -279,6 +295,8 @@ class FileCommands:
 
     def save_dialog(self, ask: bool = False, *, wait: bool = False) -> None:
         """File > Save (As): ``wait``: until it is written (errors are reported either way)."""
+        if self._said_nothing_to("save"):
+            return
         session = self._host.session
         target = self._host.saver.last_target or session.project
         if target is None or ask:
@@ -315,6 +333,8 @@ class FileCommands:
         return project_path(source)
 
     def export_dialog(self) -> None:
+        if self._said_nothing_to("export"):
+            return
         session = self._host.session
         suggested = suggested_export(session.source, session.project, Path(self.last_folder()))
         doc = self._host.transcript
