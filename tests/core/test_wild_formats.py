@@ -328,3 +328,17 @@ def test_ttml_that_is_not_well_formed_keeps_a_p_without_an_end(tmp_path):
     assert [t.text for t in doc.tokens] == "One two three four five six seven".split()
     assert [t.start is not None and t.start >= 1.0 for t in doc.tokens] == [True] * 7
     assert any("2 <p> elements had no end time" in w for w in doc.metadata.warnings)
+
+
+def test_a_cue_past_ten_hours_in_substation_is_said_not_warned_by_pysubs2(tmp_path):
+    """SubStation Alpha's times have one digit of hours: pysubs2 clamps a later cue to 9:59:59.99
+    and says so with a RuntimeWarning on stderr, which the window never shows."""
+    import warnings
+
+    doc = read(tmp_path, "long.srt", "1\n09:59:58,000 --> 09:59:59,000\nStill here.\n\n"
+               "2\n10:00:05,000 --> 10:00:07,000\nLate words.\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        said = write_any(doc, tmp_path / "out.ass")
+    assert any("1 cue past 9:59:59.99" in w for w in said)
+    assert [t.text for t in read_any(tmp_path / "out.ass").tokens] == ["Still", "here.", "Late", "words."]

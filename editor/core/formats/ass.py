@@ -326,8 +326,24 @@ def _by_voice(cue: OutCue) -> list[OutCue]:
 def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
     """Write SubStation Alpha (pysubs2); the warnings say what styling could not be written."""
     subs, cues = _subs(transcript, policy, path)
-    atomic_write(path, subs.to_string("ass").encode("utf-8"))
-    return styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + _brace_warning(cues, "SubStation Alpha")
+    with warnings_module.catch_warnings():  # pysubs2 clamps a time past its limit, said below
+        warnings_module.simplefilter("ignore", RuntimeWarning)
+        text = subs.to_string("ass")
+    atomic_write(path, text.encode("utf-8"))
+    return (styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + _brace_warning(cues, "SubStation Alpha")
+            + _late_warning(subs))
+
+
+#: The latest time SubStation Alpha can write (H:MM:SS.cc, one digit of hours): 9:59:59.99
+ASS_LAST_MS = 10 * 3600 * 1000 - 10
+
+
+def _late_warning(subs: SSAFile) -> list[str]:
+    """One line where cues run past 9:59:59.99, which SubStation Alpha cannot write (a recording
+    of ten hours or more): pysubs2 writes them at that time."""
+    n = sum(1 for e in subs if e.end > ASS_LAST_MS)
+    return [f"{n} cue{'' if n == 1 else 's'} past 9:59:59.99, the last time SubStation Alpha can "
+            f"hold, {'was' if n == 1 else 'were'} written ending (or starting and ending) there"] if n else []
 
 
 def _ttml_protect(text: str) -> str:
