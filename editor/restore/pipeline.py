@@ -181,6 +181,10 @@ class _Builder:
         # runs of words without a mark or a capital in a written text (a transcript exported half
         # reviewed): the author's evidence is that of the rest
         self.raw: list[tuple[int, int]] = raw_runs(tokens) if only is None else []
+        # a raw stretch's first word follows the written mark before it; the rest of the stretch
+        # gets what raw words get
+        self.raw_starts = frozenset(x for x, _y in self.raw if x > 0)
+        self.cuts = [*self.raw, *((x, x + 1) for x in self.raw_starts)]
         in_raw = {i for a, b in self.raw for i in range(a, b)}
         self.written = authored([tokens[i] for i in (sorted(only) if only is not None else range(len(tokens)))
                                  if i not in in_raw])
@@ -203,12 +207,8 @@ class _Builder:
         from editor.restore.suggest import make_suggestions
 
         if self.only is None:
-            # a raw stretch's first word follows the written mark before it; the rest of the
-            # stretch gets what raw words get
-            starts = {x for x, _y in self.raw if x > 0}
-            runs = _cut(a, b, [*self.raw, *((x, x + 1) for x in starts)])
+            runs = _cut(a, b, self.cuts)
         else:  # the pasted words only, run by run (the words around were read for context)
-            starts = set()
             runs = _runs([i for i in range(a, b) if i in self.only])
         made: list[Suggestion] = []
         for ra, rb in runs:
@@ -216,7 +216,7 @@ class _Builder:
             part = make_suggestions(self.tokens[ra:rb], predictions[ra - a:rb - a], self.lexicon,
                                     author_prior=self.prior, written=(False, False) if raw else self.written,
                                     mark_before=self.mark_before(ra),
-                                    follow_marks=True if self.only is not None or ra in starts else None,
+                                    follow_marks=True if self.only is not None or ra in self.raw_starts else None,
                                     comma_capital=self.names, keep_author=self.keep_author, rare=self.rare)
             last = self.tokens[rb - 1]
             self.after[rb - 1] = next((s.value for s in reversed(part)

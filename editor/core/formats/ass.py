@@ -334,14 +334,12 @@ def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
             + _late_warning(subs))
 
 
-#: The latest time SubStation Alpha can write (H:MM:SS.cc, one digit of hours): 9:59:59.99
-ASS_LAST_MS = 10 * 3600 * 1000 - 10
-
-
 def _late_warning(subs: SSAFile) -> list[str]:
     """One line where cues run past 9:59:59.99, which SubStation Alpha cannot write (a recording
-    of ten hours or more): pysubs2 writes them at that time."""
-    n = sum(1 for e in subs if e.end > ASS_LAST_MS)
+    of ten hours or more): pysubs2 writes them at that time (its MAX_REPRESENTABLE_TIME)."""
+    from pysubs2.formats.substation import MAX_REPRESENTABLE_TIME
+
+    n = sum(1 for e in subs if e.end > MAX_REPRESENTABLE_TIME)
     return [f"{n} cue{'' if n == 1 else 's'} past 9:59:59.99, the last time SubStation Alpha can "
             f"hold, {'was' if n == 1 else 'were'} written ending (or starting and ending) there"] if n else []
 
