@@ -194,6 +194,27 @@ def test_about_of_the_shipped_model_shows_its_recorded_figures_and_licences():
     assert facts.training_licences and any("public domain" in t for t in facts.training_licences)
 
 
+def test_about_states_stets_licence_and_the_weights_non_commercial_terms():
+    """About said the licence was "not stated", and nothing of what the shipped weights may be used for."""
+    from editor.gui.about import about_html, read_model
+    from editor.restore.package import default_model_dir
+
+    text = about_html(read_model(default_model_dir()))
+    assert "not stated" not in text
+    assert "Stet's code: <a href='https://www.apache.org/licenses/LICENSE-2.0'>Apache-2.0</a>" in text
+    weights = text[text.index("The restoration model's weights"):]
+    assert "non-commercial" in weights and "CC BY-NC-ND 4.0" in weights and "CC BY-NC)" in weights
+
+
+def test_about_of_a_model_whose_card_has_no_licence_section_names_its_nc_sources(tmp_path):
+    from editor.gui.about import ModelFacts, about_html
+
+    facts = ModelFacts(tmp_path, name="mine", training_licences=["talks: CC BY-NC-SA 4.0", "books: public domain"])
+    assert "non-commercial terms (talks: CC BY-NC-SA 4.0)" in about_html(facts)
+    facts.training_licences = ["books: public domain"]
+    assert "states no licence for its weights" in about_html(facts)
+
+
 @pytest.mark.parametrize("key, value, shown", [
     ("dev2012_period_f1", 72.53, ("full stop F1", "IWSLT 2012 dev", "72.5")),
     ("case_ece_odd_talks", 0.0017, ("calibration error, capitals (lower is better)",
