@@ -1,5 +1,6 @@
 """The Help menu: the shortcut sheet lists every key of editor/gui/hotkeys.py and filters; the review
-tour shows once; About shows the model's measured quality from its config.json; the user guide."""
+tour shows once; About shows the model's measured quality from its config.json and the licences; the
+user guide."""
 
 from __future__ import annotations
 
@@ -229,29 +230,17 @@ def test_metric_names_read_as_words(key, value, shown):
 
 # -- the user guide --------------------------------------------------------------------------------
 
-def test_the_user_guide_opens_the_local_file(window, monkeypatch):
+def test_the_user_guide_needs_no_browser_nor_checkout(window, monkeypatch):
+    """It opened docs/user-guide.md of the checkout with the desktop's handler: "Could not open
+    file:///…" where there was none (an installed Stet), raw Markdown where there was. It is
+    shown in Stet's own window now (tests/gui/test_help_window.py)."""
     from PySide6.QtGui import QDesktopServices
 
     opened = []
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
-    url = window.help.open_user_guide()
-    assert opened == [url] and url.isLocalFile() and url.toLocalFile().endswith("docs/user-guide.md")
-
-
-def test_without_a_local_guide_the_project_page_or_a_message(window, monkeypatch):
-    from PySide6.QtGui import QDesktopServices
-
-    from editor.gui import help as help_module
-
-    opened = []
-    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
-    monkeypatch.setattr(help_module, "guide_path", lambda: None)
-    monkeypatch.setattr(help_module, "project_url", lambda: "https://example.org/stet")
-    assert window.help.open_user_guide().toString() == "https://example.org/stet"
-    monkeypatch.setattr(help_module, "project_url", lambda: None)
-    assert window.help.open_user_guide() is None
-    assert "docs/user-guide.md" in window.statusBar().currentMessage()
-    assert len(opened) == 1
+    shown = window.help.open_user_guide()
+    assert opened == [] and shown.isVisible() and shown.page.name == "user-guide.md"
+    assert "Could not open" not in window.statusBar().currentMessage()
 
 
 def test_the_tours_example_draws_plain_words_plain(qapp):
