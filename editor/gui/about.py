@@ -9,6 +9,7 @@ import importlib.metadata as metadata
 import json
 import platform
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -225,7 +226,10 @@ def about_html(model: ModelFacts) -> str:
 class AboutDialog(QDialog):
     """About Stet, for the model in ``model_folder``."""
 
-    def __init__(self, model_folder: Path, parent: QWidget | None = None) -> None:
+    def __init__(self, model_folder: Path, parent: QWidget | None = None,
+                 open_link: Callable[[QUrl], object] | None = None) -> None:
+        """``open_link(url)`` follows a link (the model card in the help window, the licence in the
+        browser); without it, links open with the desktop's handler."""
         super().__init__(parent)
         self.setWindowTitle("About Stet")
         self.model = read_model(model_folder)
@@ -233,7 +237,9 @@ class AboutDialog(QDialog):
         self.text.setObjectName("about-text")
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setWordWrap(True)
-        self.text.setOpenExternalLinks(True)
+        self.text.setOpenExternalLinks(open_link is None)
+        if open_link is not None:
+            self.text.linkActivated.connect(lambda href: open_link(QUrl(href)))
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         scroll = QScrollArea()

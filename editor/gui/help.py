@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QStatusBar, QWidget
 
@@ -101,9 +102,18 @@ class HelpCommands:
         return default_model_dir()
 
     def show_about(self) -> AboutDialog:
-        self.about = AboutDialog(self.model_folder(), self.parent)
+        self.about = AboutDialog(self.model_folder(), self.parent, open_link=self.open_link)
         self.about.open()
         return self.about
+
+    def open_link(self, url: QUrl) -> None:
+        """A link in About: a Markdown file Stet carries (the model card) in the help window, the
+        rest (the licence's page) as the help window follows links: in the browser."""
+        if self.pages is None:
+            self.pages = HelpWindow(self.parent)
+        if url.isLocalFile() and url.toLocalFile().lower().endswith(".md"):
+            self.pages.bring_up()
+        self.pages.follow(url)
 
     def open_user_guide(self) -> HelpWindow:
         return self.show_help("user-guide.md")

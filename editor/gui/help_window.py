@@ -181,14 +181,14 @@ class HelpWindow(QWidget):
         bring the window up. False, said in the window, where this copy of Stet lacks the page."""
         name, _, anchor = topic.partition("#")
         path = docs_path(name or HELP_PAGES[0])
-        self._raise()
+        self.bring_up()
         if not path.is_file():
             self.status.setText(f"{name} is not among the help pages of this copy of Stet ({docs_path()}).")
             return False
         self._visit(path, anchor)
         return True
 
-    def _raise(self) -> None:
+    def bring_up(self) -> None:
         self.show()
         self.raise_()
         self.activateWindow()

@@ -148,3 +148,22 @@ def test_the_tour_opens_the_guide_at_its_pages_section(window, qtbot):
     more.linkActivated.emit("user-guide.md#keys")  # what a click on it sends
     assert window.help.pages is not None and window.help.pages.section == "Keys"
     assert "href='user-guide.md#keys'" in more.text()
+
+
+def test_abouts_model_card_opens_in_the_help_window_and_the_licence_in_the_browser(window, monkeypatch):
+    from editor.restore.package import default_model_dir
+
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    window.settings.set("engine.restore_model", "")
+    about = window.help.show_about()
+    links = re.findall(r"href='([^']+)'", about.text.text())
+    card = next(link for link in links if link.endswith("MODEL_CARD.md"))
+    about.text.linkActivated.emit(card)  # what a click on it sends
+    pages = window.help.pages
+    assert pages is not None and pages.isVisible() and opened == []
+    assert pages.page == default_model_dir() / "MODEL_CARD.md"
+    assert pages.browser.toPlainText().startswith("Model card:")
+    licence = next(link for link in links if link.startswith("https://"))
+    about.text.linkActivated.emit(licence)
+    assert opened == [QUrl(licence)] and pages.page.name == "MODEL_CARD.md"
