@@ -1,5 +1,6 @@
 """The Help menu: the shortcut sheet lists every key of editor/gui/hotkeys.py and filters; the review
-tour shows once; About shows the model's measured quality from its config.json; the user guide."""
+tour shows once; About shows the model's measured quality from its config.json and the licences; the
+user guide."""
 
 from __future__ import annotations
 
@@ -194,6 +195,27 @@ def test_about_of_the_shipped_model_shows_its_recorded_figures_and_licences():
     assert facts.training_licences and any("public domain" in t for t in facts.training_licences)
 
 
+def test_about_states_stets_licence_and_the_weights_non_commercial_terms():
+    """About said the licence was "not stated", and nothing of what the shipped weights may be used for."""
+    from editor.gui.about import about_html, read_model
+    from editor.restore.package import default_model_dir
+
+    text = about_html(read_model(default_model_dir()))
+    assert "not stated" not in text
+    assert "Stet's code: <a href='https://www.apache.org/licenses/LICENSE-2.0'>Apache-2.0</a>" in text
+    weights = text[text.index("The restoration model's weights"):]
+    assert "non-commercial" in weights and "CC BY-NC-ND 4.0" in weights and "CC BY-NC)" in weights
+
+
+def test_about_of_a_model_whose_card_has_no_licence_section_names_its_nc_sources(tmp_path):
+    from editor.gui.about import ModelFacts, about_html
+
+    facts = ModelFacts(tmp_path, name="mine", training_licences=["talks: CC BY-NC-SA 4.0", "books: public domain"])
+    assert "non-commercial terms (talks: CC BY-NC-SA 4.0)" in about_html(facts)
+    facts.training_licences = ["books: public domain"]
+    assert "states no licence for its weights" in about_html(facts)
+
+
 @pytest.mark.parametrize("key, value, shown", [
     ("dev2012_period_f1", 72.53, ("full stop F1", "IWSLT 2012 dev", "72.5")),
     ("case_ece_odd_talks", 0.0017, ("calibration error, capitals (lower is better)",
@@ -208,29 +230,17 @@ def test_metric_names_read_as_words(key, value, shown):
 
 # -- the user guide --------------------------------------------------------------------------------
 
-def test_the_user_guide_opens_the_local_file(window, monkeypatch):
+def test_the_user_guide_needs_no_browser_nor_checkout(window, monkeypatch):
+    """It opened docs/user-guide.md of the checkout with the desktop's handler: "Could not open
+    file:///…" where there was none (an installed Stet), raw Markdown where there was. It is
+    shown in Stet's own window now (tests/gui/test_help_window.py)."""
     from PySide6.QtGui import QDesktopServices
 
     opened = []
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
-    url = window.help.open_user_guide()
-    assert opened == [url] and url.isLocalFile() and url.toLocalFile().endswith("docs/user-guide.md")
-
-
-def test_without_a_local_guide_the_project_page_or_a_message(window, monkeypatch):
-    from PySide6.QtGui import QDesktopServices
-
-    from editor.gui import help as help_module
-
-    opened = []
-    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
-    monkeypatch.setattr(help_module, "guide_path", lambda: None)
-    monkeypatch.setattr(help_module, "project_url", lambda: "https://example.org/stet")
-    assert window.help.open_user_guide().toString() == "https://example.org/stet"
-    monkeypatch.setattr(help_module, "project_url", lambda: None)
-    assert window.help.open_user_guide() is None
-    assert "docs/user-guide.md" in window.statusBar().currentMessage()
-    assert len(opened) == 1
+    shown = window.help.open_user_guide()
+    assert opened == [] and shown.isVisible() and shown.page.name == "user-guide.md"
+    assert "Could not open" not in window.statusBar().currentMessage()
 
 
 def test_the_tours_example_draws_plain_words_plain(qapp):

@@ -110,6 +110,11 @@ def _training_data_lines(tc: dict, extra: dict) -> list[str]:
     a("The text is not redistributed; TED and Oyez text is for non-commercial research use, so these weights "
       "inherit a non-commercial restriction.")
     a("")
+    a("## Licence")
+    a("")
+    a(licence_paragraph([(key, lic) for key, _, _, lic, _ in SOURCES
+                         if any(st["sources"].get(key, 0) > 0 for st in stages)]))
+    a("")
     return L
 
 
@@ -343,6 +348,24 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
         a(f"- {line}")
     a("")
     return "\n".join(L) + "\n"
+
+
+def licence_paragraph(sources: list[tuple[str, str]]) -> str:
+    """What the weights may be used for, from the licences of the ``(source, licence)`` texts they
+    were trained on: a non-commercial ("NC") licence among them binds the weights too."""
+    restricted = []
+    for key, lic in sources:
+        terms, _, owner = lic.partition(" (")  # "CC BY-NC-ND 4.0 (TED)"
+        if "NC" in terms.replace("-", " ").split():
+            restricted.append(f"{owner.rstrip(')') or key} text ({terms})")
+    text = "Stet's code is under the Apache License 2.0; these weights are not covered by it. "
+    if restricted:
+        text += ("They were trained on " + " and ".join(restricted) + " and inherit those "
+                 "non-commercial terms: they may be used and shared for non-commercial purposes only, "
+                 "with the sources credited. The rest of the training text is in the public domain.")
+    else:
+        text += "Every text they were trained on is in the public domain."
+    return text
 
 
 def card_from_sources(model_dir: Path) -> str:
