@@ -12,7 +12,8 @@ from editor.core.formats.encodings import decode_text
 from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
 from editor.core.formats.stamped import stamped_transcript
 from editor.core.render import NONE, RenderPolicy, render
-from editor.core.text import character_references, strip_controls, unescape, words_of_blocks
+from editor.core.text import (character_references, normalize_newlines, strip_controls, unescape,
+                              words_of_blocks)
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BINARY = re.compile("[\x00-\x08\x0e-\x1f]")
@@ -20,14 +21,17 @@ _BINARY = re.compile("[\x00-\x08\x0e-\x1f]")
 _MAX_CONTROL_SHARE = 0.05
 
 
-def read_text(path: PathLike, encoding: str | None = None) -> tuple[str, list[str]]:
-    """A text file's contents with "\n" line ends and no control characters, and the guesses
-    made decoding it (none when ``encoding`` is given); a binary file is a FormatError."""
+def read_text(path: PathLike, encoding: str | None = None, *,
+              line_breaks: bool = True) -> tuple[str, list[str]]:
+    """A text file's contents with "\n" line ends (whatever their style: `normalize_newlines`)
+    and no control characters, and the guesses made decoding it (none when ``encoding`` is
+    given); a binary file is a FormatError. ``line_breaks``: the other characters that end lines
+    (form feed, NEL, U+2028...) are line breaks too (see `strip_controls`)."""
     text, warnings = decode_text(read_bytes(path), path, encoding)
     controls = len(_BINARY.findall(text))
     if text and controls > _MAX_CONTROL_SHARE * len(text):
         raise FormatError(path, "this looks like a binary file, not text")
-    return strip_controls(text.replace("\r\n", "\n").replace("\r", "\n")), warnings
+    return strip_controls(normalize_newlines(text), line_breaks), warnings
 
 
 def read_txt(path: PathLike, encoding: str | None = None) -> Transcript:

@@ -31,7 +31,7 @@ _BLOCK_KEYWORD = re.compile(r"^(NOTE|STYLE|REGION)(?:[ \t].*)?$")
 
 
 def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
-    text, warnings = read_text(path, encoding)
+    text, warnings = read_text(path, encoding, line_breaks=False)
     lines = text.split("\n")
     if not text.strip():
         return transcript_from_cues([], path, warnings, "vtt")
