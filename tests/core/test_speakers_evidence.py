@@ -169,3 +169,8 @@ def test_one_name_or_a_credit_on_the_first_line_is_no_pattern():
     assert not takes_prefixes(["Subtitles: @x", "Hello.", "MARCEL: Hi.", *["Words."] * 20, "ANNE: Bye."])
     assert takes_prefixes(["Subtitles: @x", "JOHN: Hello.", "Words.", "MARY: Hi.", "Words.", *["Words."] * 20])
     assert takes_prefixes(["JOHN: Hi.", "MARY: Hello.", "JOHN: Bye."])
+
+
+def test_roles_that_speak_are_speakers():
+    assert speaker_prefix("TRANSLATOR: He says hello.") == ("TRANSLATOR", "He says hello.")
+    assert takes_prefixes(["JOHN: Hi.", "TRANSLATOR: He says hello.", "JOHN: Good."])

@@ -35,11 +35,12 @@ EVERY_CUE = "every cue"
 #: labels within the words ("Note: ...", "Time: 10:30"). Hand-written: no library lists them.
 #: A file where one of them is a speaker's name keeps the words, without that speaker; a
 #: speaker so named is written "[Note]: ", which reads back as the speaker (`written_prefix`).
+#: Roles that speak ("Translator:", "Interpreter:", "Narrator:") are not among them.
 CREDIT_WORDS = frozenset({
     "subtitles", "subtitle", "subs", "subbed", "captions", "caption", "captioning", "closed captions",
-    "translation", "translations", "translator", "transcript", "transcription", "transcriber",
+    "translation", "translations", "transcript", "transcription",
     "sync", "synced", "synchro", "resync", "timing", "encoded", "ripped", "ripper", "release",
-    "credits", "corrections", "corrected", "proofreading", "proofread", "edited", "editor",
+    "credits", "corrections", "corrected", "proofreading", "proofread", "edited",
     "downloaded from", "source", "website", "web", "facebook", "twitter", "instagram", "telegram",
     "email", "e-mail", "contact", "support us", "advertise", "sponsor", "sponsored",
     "sottotitoli", "untertitel", "subtítulos", "subtitulos", "subtitulado", "legendas", "legenda",
