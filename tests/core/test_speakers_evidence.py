@@ -174,3 +174,13 @@ def test_one_name_or_a_credit_on_the_first_line_is_no_pattern():
 def test_roles_that_speak_are_speakers():
     assert speaker_prefix("TRANSLATOR: He says hello.") == ("TRANSLATOR", "He says hello.")
     assert takes_prefixes(["JOHN: Hi.", "TRANSLATOR: He says hello.", "JOHN: Good."])
+
+
+def test_an_interview_written_to_webvtt_reads_back_with_its_speakers(tmp_path):
+    path = tmp_path / "i.srt"
+    path.write_text(srt(INTERVIEW[:-1] + ["Translated by: Jane Doe", "MARY: One more thing.", "It was blue."]))
+    doc = read_any(path)
+    write_any(doc, tmp_path / "i.vtt")
+    back = read_any(tmp_path / "i.vtt")
+    assert [t.speaker for t in back.tokens] == [t.speaker for t in doc.tokens]
+    assert "<v" not in (tmp_path / "i.vtt").read_text()

@@ -215,7 +215,7 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     previous: str | None = None
     for cue in cues:
         src = cue.source
-        before, previous = previous, next((v for v in reversed(cue.line_voices()) if v), previous)
+        before, previous = previous, (cue.line_voices() or (cue.speaker,))[-1]
         if src is not None and src.format == "vtt":
             blocks.append("\n".join(x for x in (src.ident, src.timing, src.text or None) if x is not None))
             continue
@@ -227,9 +227,10 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
                 lines = [f"<i>{line}</i>" for line in lines]
         voices = cue.line_voices()
         for k, voice in enumerate(voices):
-            if voice and mode:
-                plain = cue.lines[k] if k < len(cue.lines) else lines[k]
-                lines[k] = with_prefix(plain, lines[k], voice, before, mode, k == 0, _escape)
+            if mode:
+                if voice:
+                    plain = cue.lines[k] if k < len(cue.lines) else lines[k]
+                    lines[k] = with_prefix(plain, lines[k], voice, before, mode, k == 0, _escape)
                 before = voice
             elif voice and (k == 0 or voice != voices[k - 1]):
                 lines[k] = f"<v {_escape(voice)}>{lines[k]}"
