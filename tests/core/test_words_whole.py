@@ -120,6 +120,11 @@ SRT = "1\n00:00:01,000 --> 00:00:02,000\nHello there,\nmy friend.\n\n2\n00:00:03
 VTT = "WEBVTT\n\nNOTE made by hand\n\n00:00:01.000 --> 00:00:02.000\nHello there,\nmy friend.\n\n" \
       "00:00:03.000 --> 00:00:04.000\nGeneral Kenobi.\n"
 TXT = "Hello there, my friend.\n\nGeneral Kenobi.\nYou are a bold one.\n"
+SBV = "0:00:01.000,0:00:02.000\nHello there,\nmy friend.\n\n0:00:03.000,0:00:04.000\nGeneral Kenobi.\n"
+ASS = ("[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, "
+       "MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,Hello there,\\N"
+       "my friend.\nDialogue: 0,0:00:03.00,0:00:04.00,Default,,0,0,0,,General Kenobi.\n")
+MD = "**Ann:** Hello there, my friend.\n\n**Bob:** General Kenobi.\n"
 ENDS = {"LF": "\n", "CRLF": "\r\n", "CR": "\r", "LFCR": "\n\r", "CRCRLF": "\r\r\n"}
 
 
@@ -135,10 +140,12 @@ def cues_of(doc):
     return [(c.start, c.end, c.words, c.line_starts) for c in doc.metadata.cues]
 
 
-@pytest.mark.parametrize("name,text", [("a.srt", SRT), ("a.vtt", VTT), ("a.txt", TXT)])
+@pytest.mark.parametrize("name,text", [("a.srt", SRT), ("a.vtt", VTT), ("a.txt", TXT), ("a.sbv", SBV),
+                                       ("a.ass", ASS), ("a.md", MD)])
 @pytest.mark.parametrize("style", [*ENDS, "mixed"])
 def test_every_line_end_style_reads_alike(tmp_path, name, text, style):
     plain = read_any(write(tmp_path, "lf-" + name, text))
+    assert plain.words()[:5] == ["hello", "there", "my", "friend", "general"]
     styled = text.replace("\n", ENDS[style]) if style != "mixed" else mixed(text)
     doc = read_any(write(tmp_path, name, styled))
     assert [t.text for t in doc.tokens] == [t.text for t in plain.tokens]
