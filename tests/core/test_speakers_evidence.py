@@ -184,3 +184,8 @@ def test_an_interview_written_to_webvtt_reads_back_with_its_speakers(tmp_path):
     back = read_any(tmp_path / "i.vtt")
     assert [t.speaker for t in back.tokens] == [t.speaker for t in doc.tokens]
     assert "<v" not in (tmp_path / "i.vtt").read_text()
+
+
+def test_one_name_on_most_lines_is_a_pattern_once_is_not():
+    assert takes_prefixes(["ANN: So I began.", "ANN: Then I moved.", "It was cold.", "ANN: The end."])
+    assert not takes_prefixes(["ANN: So I began.", "ANN: Then I moved.", "It was cold.", "And far.", "The end."])

@@ -133,7 +133,8 @@ def is_strong_prefix(line: str) -> bool:
 def takes_prefixes(lines: Sequence[str]) -> bool:
     """Whether the speaker prefixes at the start of these lines (of cues, or paragraphs) name
     speakers: a recogniser's "SPEAKER_00: " always does; a "Name: " does where it is the file's
-    pattern, not chance: two names or more, and labels on half the lines, or from the first line
+    pattern, not chance: one name on half the lines (three or more); two names or more, and
+    labels on half the lines, or from the first line
     on (credits aside: as Stet writes a speaker at each change), or three labels or more with a
     name coming back on one line in ten or more (an interview's turns). A film's subtitles that
     name a voice now and then, a credit line ("Subtitles: @handle") or a "Note: " in the words
@@ -143,8 +144,8 @@ def takes_prefixes(lines: Sequence[str]) -> bool:
         return False
     if any(is_strong_prefix(line) for line in lines):
         return True
-    if len(set(names)) < 2:
-        return False
+    if len(set(names)) < 2:  # one name: a pattern only where it labels most lines, three or more
+        return len(names) >= 3 and len(names) * 2 >= len(lines)
     first = next((line for line in lines if not is_credit(line)), "")
     return (len(names) * 2 >= len(lines) or speaker_prefix(first)[0] is not None
             or (len(names) >= 3 and len(set(names)) < len(names) and len(names) * 10 >= len(lines)))
