@@ -33,12 +33,12 @@ _ORPHAN_CUE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*[ \t]*(\d+)[ \t]*\n")
 
 
 def read_srt(path: PathLike, encoding: str | None = None) -> Transcript:
-    text, warnings = read_text(path, encoding)
+    text, warnings = read_text(path, encoding, line_breaks=False)
     return transcript_from_cues(parse_blocks(text, path, warnings, SRT_TIMING), path, warnings, "srt")
 
 
 def read_sbv(path: PathLike, encoding: str | None = None) -> Transcript:
-    text, warnings = read_text(path, encoding)
+    text, warnings = read_text(path, encoding, line_breaks=False)
     return transcript_from_cues(parse_blocks(text, path, warnings, SBV_TIMING, "SubViewer (.sbv)",
                                              "0:00:01.000,0:00:02.000"), path, warnings, "sbv")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,8 +14,8 @@ from editor.core.document import Metadata, SourceCue, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_SECONDS, PARAGRAPH_GAP, PathLike, format_clock,
                                          gap_paragraph_starts, spread)
-from editor.core.formats.prefixes import (EVERY_CUE, names_every_cue, speaker_prefix,
-                                          takes_prefixes)
+from editor.core.formats.prefixes import (EVERY_CUE, is_credit, names_every_cue, reads_as_name,
+                                          speaker_prefix, takes_prefixes, written_prefix)
 from editor.core.formats.whisper import CUE_FORMAT as WHISPER_CUES
 from editor.core.text import CHARACTER_REFERENCE, Piece, join_mark, split_words, unescape
 
@@ -249,6 +249,33 @@ def _named_each_cue(seen: Sequence[list[tuple[str, str | None]]]) -> bool:
 PREFIXES = "speaker_prefixes"
 
 
+def shown_by_prefixes(transcript: Transcript) -> bool | str:
+    """How the subtitles ``transcript`` was read from showed who speaks, for a writer of WebVTT
+    to show it alike: True where "Ann: " began a speaker's lines, ``EVERY_CUE`` where a name
+    began every cue (Zoom); False where voice tags did, or nothing did (then any speaker the
+    transcript has came from a recogniser or the person, and is shown with voice tags)."""
+    mode = transcript.metadata.extra.get(PREFIXES)
+    if mode is not True and mode != EVERY_CUE:
+        return False
+    if any(_VOICE.search(cue.text) for cue in transcript.metadata.cues):
+        return False
+    return mode
+
+
+def with_prefix(line: str, shown: str, voice: str, previous: str | None, mode: bool | str,
+                first: bool, escape: Callable[[str], str]) -> str:
+    """A cue's line ``shown`` (its visible text ``line`` as the writer will put it) with the
+    speaker's prefix (``escape``d as the format needs) where the file had shown one
+    (`shown_by_prefixes`' ``mode``): where another speaker than ``previous`` begins, at each
+    cue's ``first`` line in Zoom's way, and where the words would read as a name."""
+    if mode == EVERY_CUE and first:
+        zoom = speaker_prefix(f"{voice}: x", any_name=True) == (voice, "x")
+        return escape(f"{voice}: " if zoom else written_prefix(voice)) + shown
+    if voice != previous or reads_as_name(line):
+        return escape(written_prefix(voice)) + shown
+    return shown
+
+
 def _cue_tokens(cues: Sequence[Cue], fmt: str,
                 prefixed: bool | str = False,
                 carry: bool = True) -> tuple[list[Token], tuple[SourceCue, ...]]:
@@ -260,6 +287,8 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str,
     for cue in cues:
         lines = cue_lines(cue.text, prefixed) if cue.text is not None else [(line, cue.speaker)
                                                                    for line in cue.lines]
+        if prefixed and lines and lines[0][1] is None and is_credit(lines[0][0]):
+            carried = None  # "Translated by: ...": no one says it, nor what follows unnamed
         pieces: list[Piece] = []
         speakers: list[str | None] = []
         line_starts: list[int] = []

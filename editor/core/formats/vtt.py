@@ -20,7 +20,8 @@ from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.srt import SRT_TIMING, parse_blocks
 from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings
 from editor.core.formats.subtitles import (VTT_DEFAULT_CLASSES, ClassStyle, Cue, checked_times, class_sets,
-                                           parse_clock, transcript_from_cues, vtt_palette)
+                                           parse_clock, shown_by_prefixes, transcript_from_cues,
+                                           vtt_palette, with_prefix)
 from editor.core.formats.txt import read_text
 from editor.core.render import NONE, RenderPolicy
 
@@ -31,7 +32,7 @@ _BLOCK_KEYWORD = re.compile(r"^(NOTE|STYLE|REGION)(?:[ \t].*)?$")
 
 
 def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
-    text, warnings = read_text(path, encoding)
+    text, warnings = read_text(path, encoding, line_breaks=False)
     lines = text.split("\n")
     if not text.strip():
         return transcript_from_cues([], path, warnings, "vtt")
@@ -210,8 +211,11 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     cues, rules = _colour_classes(cues_to_write(transcript, policy, path), palette)
     if rules:
         blocks.append("STYLE\n" + "\n".join(rules))
+    mode = shown_by_prefixes(transcript)  # no voice tag where the file showed names as text
+    previous: str | None = None
     for cue in cues:
         src = cue.source
+        before, previous = previous, (cue.line_voices() or (cue.speaker,))[-1]
         if src is not None and src.format == "vtt":
             blocks.append("\n".join(x for x in (src.ident, src.timing, src.text or None) if x is not None))
             continue
@@ -223,7 +227,12 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
                 lines = [f"<i>{line}</i>" for line in lines]
         voices = cue.line_voices()
         for k, voice in enumerate(voices):
-            if voice and (k == 0 or voice != voices[k - 1]):
+            if mode:
+                if voice:
+                    plain = cue.lines[k] if k < len(cue.lines) else lines[k]
+                    lines[k] = with_prefix(plain, lines[k], voice, before, mode, k == 0, _escape)
+                before = voice
+            elif voice and (k == 0 or voice != voices[k - 1]):
                 lines[k] = f"<v {_escape(voice)}>{lines[k]}"
         settings = _SETTINGS.get(cue.align or 2, "")
         blocks.append(f"{format_clock(cue.start)} --> {format_clock(cue.end)}{settings}\n"
