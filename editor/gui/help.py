@@ -5,17 +5,14 @@ guarantees, in a window of Stet's own: editor.gui.help_window) and About Stet.""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QStatusBar, QWidget
+from PySide6.QtWidgets import QStatusBar, QWidget
 
 from editor.core.paths import resource_path
 from editor.core.settings import Settings
-from editor.gui import hotkeys
 from editor.gui.about import AboutDialog
 from editor.gui.help_window import HelpWindow
 from editor.gui.shortcut_sheet import ShortcutSheet
@@ -28,8 +25,6 @@ class Host(Protocol):
     settings: Settings
     restore_model_override: str | None
 
-    def add_action(self, menu: QMenu, text: str, slot: Callable[[], object], shortcut: hotkeys.Shortcut | None = None,
-                   tip: str = "") -> QAction: ...
     def save_settings(self) -> None: ...
     def statusBar(self) -> QStatusBar: ...
     def open_chosen(self, path: str | os.PathLike[str]) -> None: ...
@@ -53,18 +48,6 @@ class HelpCommands:
     @property
     def parent(self) -> QWidget | None:
         return self.window if isinstance(self.window, QWidget) else None
-
-    def build_menu(self, menu: QMenu) -> None:
-        add = self.window.add_action
-        add(menu, "&Keyboard shortcuts", self.show_shortcuts, hotkeys.SHORTCUT_SHEET,
-            "Every key of the editor, with a filter")
-        add(menu, "Review &tour", self.show_tour, tip="A short tour of reviewing proposals")
-        add(menu, "Open &sample", self.open_sample,
-            tip="A speech recogniser's raw transcript of a short talk, to try restoring and reviewing")
-        add(menu, "&User guide", self.open_user_guide,
-            tip="The user guide, the formats and the guarantees, with a find field")
-        menu.addSeparator()
-        add(menu, "&About Stet", self.show_about, tip="Version, the restoration model and its quality, licences")
 
     def show_shortcuts(self) -> ShortcutSheet:
         if self.sheet is None:

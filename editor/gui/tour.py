@@ -9,12 +9,18 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from editor.core.settings import Settings
-from editor.gui import hotkeys
+from editor.gui.actions import BY_ID, keys_of
 from editor.gui.looks import band_colour
 
 
-def _keys(key: hotkeys.Key | list[str] | list[hotkeys.Key]) -> str:
-    return f"<b>{hotkeys.shortcut_text(key)}</b>"
+def _keys(action_id: str) -> str:
+    return f"<b>{keys_of(action_id)}</b>"
+
+
+def _command(action_id: str) -> str:
+    """A command as its menu shows it: "Review ▸ Accept all confident"."""
+    action = BY_ID[action_id]
+    return f"<b>{action.menu} ▸ {action.name}</b>"
 
 
 def _tint(settings: Settings, band: str) -> str:
@@ -24,7 +30,7 @@ def _tint(settings: Settings, band: str) -> str:
 
 def pages(settings: Settings) -> list[tuple[str, str, str]]:
     """(title, rich text, the section of the user guide that tells more) of each page, with the
-    keys of editor/gui/hotkeys.py and the colours and thresholds of ``settings``."""
+    keys and names of the table of actions (editor/gui/actions.py) and the colours and thresholds of ``settings``."""
     high, medium, low = (_tint(settings, band) for band in ("high", "medium", "low"))
     review = settings.review
     example = (f"so how does it work<b style='{high}; font-size:large'>?</b> "
@@ -40,21 +46,21 @@ def pages(settings: Settings) -> list[tuple[str, str, str]]:
          "&nbsp;</span> (low ones are also dotted-underlined). The key above the list on the right "
          "explains every mark.</p>", "user-guide.md#reviewing-in-the-editor"),
         ("Review with three keys",
-         f"<p>{_keys(hotkeys.NEXT_SUGGESTION)} selects the next proposal (it is framed), "
-         f"{_keys(hotkeys.PREVIOUS_SUGGESTION)} the previous one. Then:</p>"
-         f"<p>{_keys(hotkeys.ACCEPT)} <b>accepts</b> it · {_keys(hotkeys.REJECT)} <b>rejects</b> it · "
-         f"{_keys(hotkeys.ALTERNATIVES)} picks one of its alternatives, listed on the right.</p>"
-         f"<p>Move the caret or press {_keys(hotkeys.LEAVE_SUGGESTION)} and the keys edit the text "
+         f"<p>{_keys('review.next')} selects the next proposal (it is framed), "
+         f"{_keys('review.previous')} the previous one. Then:</p>"
+         f"<p>{_keys('review.accept')} <b>accepts</b> it · {_keys('review.reject')} <b>rejects</b> it · "
+         f"{_keys('review.alternative')} picks one of its alternatives, listed on the right.</p>"
+         f"<p>Move the caret or press {_keys('review.leave')} and the keys edit the text "
          "again; the status bar always says which (“Reviewing” or “Editing”).</p>", "user-guide.md#keys"),
         ("Accept many at once",
-         f"<p><b>Review ▸ Accept all confident</b> ({_keys(hotkeys.ACCEPT_ALL)}) accepts every "
-         f"pending proposal at or above {review.high:.0%}; <b>Accept all at or above…</b> asks for "
+         f"<p>{_command('review.accept_confident')} ({_keys('review.accept_confident')}) accepts every "
+         f"pending proposal at or above {review.high:.0%}; {_command('review.accept_above')} asks for "
          "the threshold and says how many first.</p>"
-         f"<p>Each accept-all is one step of {_keys(hotkeys.UNDO)} (undo). Export writes only what "
+         f"<p>Each accept-all is one step of {_keys('edit.undo')} (undo). Export writes only what "
          "you accepted unless you choose otherwise.</p>", "user-guide.md#keys"),
         ("Help is in the Help menu",
-         f"<p><b>Help ▸ Keyboard shortcuts</b> ({_keys(hotkeys.SHORTCUT_SHEET)}) lists every key; "
-         "<b>Help ▸ Review tour</b> shows this again; <b>Help ▸ User guide</b> tells the rest.</p>",
+         f"<p>{_command('help.shortcuts')} ({_keys('help.shortcuts')}) lists every key; "
+         f"{_command('help.tour')} shows this again; {_command('help.guide')} tells the rest.</p>",
          "user-guide.md#help"),
     ]
 
