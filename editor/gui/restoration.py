@@ -433,7 +433,7 @@ class RestorationController(QObject):
         ``made`` for them: a pending suggestion of the model's takes the new proposal or goes where
         the new pass agrees with the text; nothing else changes (see the module's note)."""
         from editor.core.document import Kind, State
-        from editor.core.repeat_choices import CHOICE
+        from editor.core.records import CHOICE
 
         new = {s.key: s for s in made}
         changes: list[Any] = []
