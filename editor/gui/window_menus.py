@@ -87,6 +87,11 @@ def build_menus(w: Any) -> None:
     add(m, "Accept all at or a&bove…", w.review.accept_all_dialog)
     add(m, "Accept all pending", lambda: w.accept_all(0.0))
     add(m, "Reject all pending", w.review.reject_all, hotkeys.REJECT_ALL)
+    add(m, "Accept all from your c&hoice", w.review.accept_choices,
+        tip="Accept every pending proposal that repeats a choice you made elsewhere")
+    add(m, "Reject all from your choice", w.review.reject_choices,
+        tip="Turn down every pending proposal that repeats a choice you made elsewhere; "
+            "Stet's own proposals come back where it had one")
     m.addSeparator()
     w.keep_author_action = add(m, "&Keep the author's punctuation", w.restoring.toggle_keep_author,
                                tip="Propose only missing marks and capitals; never remove or replace "
