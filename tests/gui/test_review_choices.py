@@ -163,3 +163,24 @@ def test_a_decision_from_the_context_menu_says_where_it_was_proposed(window, qtb
     window.view.review.decide_and_say(doc[apples[0]].id, Kind.CASE, value="Apple")
     said = window.statusBar().currentMessage()
     assert "Accepted Apple" in said and "proposed the same in 2 other places" in said
+
+
+def test_restoring_again_keeps_a_pending_proposal_from_your_choice(window, qtbot):
+    """A pass's proposals went in over the person's: "Restore again" (or a pass still streaming
+    in while they review) took a proposal from their choice away unseen."""
+    from tests.gui.conftest import WORDS
+
+    doc = Transcript([Token(w) for w in (WORDS * 3)])
+    seeds = [i for i, t in enumerate(doc) if t.word == "seed"]
+    doc.set_suggestions([Suggestion(doc[seeds[0]].id, Kind.CASE, "Seed", {"Seed": 0.8, "seed": 0.2})])
+    with qtbot.waitSignal(window.restoration_finished, timeout=5000):
+        window.set_transcript(doc, restore=False)
+    window.view.review.decide(doc[seeds[0]].id, Kind.CASE)
+    chosen = {i: doc.suggestion(doc[i].id, Kind.CASE) for i in seeds[1:]}
+    assert all(s.source == "choice" and s.state == State.PENDING for s in chosen.values())
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        window.start_restoration()
+    assert window.restoration_status == "done"
+    for i in seeds[1:]:
+        s = doc.suggestion(doc[i].id, Kind.CASE)
+        assert s.source == "choice" and s.value == "Seed" and s.state == State.PENDING
