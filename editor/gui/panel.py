@@ -242,6 +242,9 @@ class QtLegend(QWidget):
             "A proposal is not in the text until accepted (Enter); a mark's box is narrow for a "
             "pause (, ; :) and wide for a sentence end (. ? !). "
             "Dotted underline: low confidence. Framed: the suggestion under review. "
+            "A proposal “from your choice” (so says its hover, and the list) repeats a choice you "
+            "made elsewhere; a tinted word or mark that would not change proposes keeping it as "
+            "it is. "
             + (f"<span style='color:{UNSURE_COLOUR}'>Dashed underline</span>: a word the speech "
                "recogniser was unsure of (View &gt; Underline unsure words). "
                if self.settings.appearance.underline_unsure else "") +
