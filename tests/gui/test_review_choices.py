@@ -184,3 +184,37 @@ def test_restoring_again_keeps_a_pending_proposal_from_your_choice(window, qtbot
     for i in seeds[1:]:
         s = doc.suggestion(doc[i].id, Kind.CASE)
         assert s.source == "choice" and s.value == "Seed" and s.state == State.PENDING
+
+
+def test_a_choice_on_a_frequent_word_is_proposed_and_turned_down_a_slice_at_a_time(window, qtbot):
+    """Over REPEAT_AT_ONCE places (and BULK_AT_ONCE words) the repeat and "Reject all from your
+    choice" run a slice per turn of the event loop; each is still one undo step."""
+    from editor.gui.view_review import REPEAT_AT_ONCE
+    from editor.gui.window_review import BULK_AT_ONCE
+
+    doc = Transcript([Token(w) for w in ["an", "apple", "and"] * (BULK_AT_ONCE // 3 + 100)])
+    apples = [i for i, t in enumerate(doc) if t.word == "apple"]
+    assert len(apples) > REPEAT_AT_ONCE and len(doc) > BULK_AT_ONCE
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.CASE, "Apple", {"Apple": 0.6, "apple": 0.4})
+                         for i in apples])
+    window.set_transcript(doc, restore=False)
+    qtbot.waitUntil(lambda: not window.view.building, timeout=20_000)
+    view = window.view
+    view.setFocus()
+    view.set_current(doc.suggestion(doc[apples[0]].id, Kind.CASE))
+    with qtbot.waitSignal(window.bulk_finished, timeout=30_000):
+        qtbot.keyClick(view, Qt.Key.Key_Delete)
+    assert f"keeping it as it is in {len(apples) - 1:,} other places" in window.statusBar().currentMessage()
+    assert doc.pending_count == len(apples) - 1
+    assert all(doc.suggestion(doc[i].id, Kind.CASE).source == "choice" for i in apples[1:])
+    with qtbot.waitSignal(window.bulk_finished, timeout=30_000):
+        assert window.review.reject_choices() == -1
+    assert all(doc.suggestion(doc[i].id, Kind.CASE).source == "model" for i in apples[1:])
+    assert f"Turned down {len(apples) - 1:,} suggestions" in window.statusBar().currentMessage()
+    with qtbot.waitSignal(window.bulk_finished, timeout=30_000):
+        window.undo()  # the turning down, in one step
+    assert all(doc.suggestion(doc[i].id, Kind.CASE).source == "choice" for i in apples[1:])
+    with qtbot.waitSignal(window.bulk_finished, timeout=30_000):
+        window.undo()  # the Delete and all it proposed, in one step
+    assert all(doc.suggestion(doc[i].id, Kind.CASE).source == "model" for i in apples)
+    assert doc.pending_count == len(apples)
