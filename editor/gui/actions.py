@@ -125,6 +125,12 @@ ACTIONS: tuple[Action, ...] = (
            handler="accept_all", args=(0.0,), group=2),
     Action("review.reject_all", "Reject all pending", "Reject every pending suggestion (one undo step)", "Review",
            hotkeys.REJECT_ALL, handler="review.reject_all", group=2),
+    Action("review.accept_choices", "Accept all from your c&hoice",
+           "Accept every pending proposal that repeats a choice you made elsewhere", "Review",
+           handler="review.accept_choices", group=2),
+    Action("review.reject_choices", "Reject all from your choice",
+           "Turn down every pending proposal that repeats a choice you made elsewhere; Stet's own proposals "
+           "come back where it had one", "Review", handler="review.reject_choices", group=2),
     Action("review.keep_author", "&Keep the author's punctuation",
            "Propose only missing marks and capitals; never remove or replace those the text was written with",
            "Review", handler="restoring.toggle_keep_author", checkable=True, group=3),

@@ -229,7 +229,9 @@ class LearnedDialog(QDialog):
             row.addWidget(b)
         row.addStretch(1)
         layout.addLayout(row)
-        self.repeat = QCheckBox("Repeat my choices elsewhere in the document (same word, same word pair)")
+        self.repeat = QCheckBox("Propose my choices elsewhere in the document (same word, same word pair)")
+        self.repeat.setToolTip("A choice repeats only as pending proposals “from your choice”, to "
+                               "accept or reject where they are; nothing elsewhere changes unseen")
         self.repeat.setChecked(settings.review.repeat_choices)
         self.learn = QCheckBox("Learn from my reviews when I save (forms and marks I choose)")
         self.learn.setChecked(settings.review.learn_from_reviews)

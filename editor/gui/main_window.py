@@ -45,6 +45,7 @@ from editor.gui.fonts import font_advice
 from editor.gui.disposal import Disposer
 from editor.gui.help import HelpCommands
 from editor.gui.links import DocumentLinks
+from editor.gui.looks import band_phrase
 from editor.gui.learned_dialog import LearnedDialog, LearningController
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
@@ -487,7 +488,7 @@ class MainWindow(QMainWindow):
     def _band_changed(self, band: str | None) -> None:
         """Tab and the list agree: filtered to a band, Tab goes only to its suggestions."""
         self.view.review.set_band(band)
-        self.statusBar().showMessage(f"Tab and Shift+Tab now go only to {band}-confidence suggestions, as "
+        self.statusBar().showMessage(f"Tab and Shift+Tab now go only to {band_phrase(band)}, as "
                                      "the list shows" if band else "Tab and Shift+Tab go to every pending "
                                      "suggestion", 5000)
 
