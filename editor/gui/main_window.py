@@ -124,7 +124,7 @@ class MainWindow(QMainWindow):
         self.autosaver.saved.connect(self.autosaved)
         self.autosaver.failed.connect(self._autosave_failed)
         # the project is written off the UI thread (editor.gui.saving)
-        self.saver = ProjectSaver(self, give_way=self.turns.give_way)
+        self.saver = ProjectSaver(self, self, give_way=self.turns.give_way)
         self.files = FileCommands(self, self)  # open, save, export, recent files (window_files)
         self.saver.written.connect(self.files.project_written)
         self.saver.failed.connect(self.files.project_not_written)
