@@ -3,10 +3,11 @@ cue kept as a `SourceCue`), rolling captions collapsed. Writing them back is cue
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,6 +32,10 @@ class Cue:
     text: str | None = None
     ident: str | None = None
     timing: str | None = None
+    #: where it stands in the file, as line numbers from 0: (its first line, the identifier's or
+    #: the time line's; its first line of text; the line after its text). None when not read
+    #: from a file's lines.
+    span: tuple[int, int, int] | None = None
 
 
 # -- cue text ---------------------------------------------------------------------------------------
@@ -181,12 +186,14 @@ def _count(items: Sequence[object], noun: str) -> str:
 
 
 def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence[str] = (),
-                         fmt: str = "", extra: dict[str, Any] | None = None) -> Transcript:
+                         fmt: str = "", extra: dict[str, Any] | None = None,
+                         source: dict[str, Any] | None = None) -> Transcript:
     """Words spread over their cue's time; a long silence or a new speaker starts a paragraph.
     Each cue is kept as a `SourceCue`; rolling captions (each cue repeating the line before, or
     words timed by inline tags) are read once each instead, and not kept. Cues stay in the
     file's order, and a cue without text (a timed blank) is kept, so that they go back out as
-    they came."""
+    they came. ``source``: the file as it came (`txt.read_source`), kept with where each cue
+    stands in it, so that the file is written back as it came (see `writeback`)."""
     warnings = list(warnings)
     early = next((n for n in range(1, len(cues)) if cues[n].start < cues[n - 1].start), None)
     if early is not None:
@@ -223,6 +230,10 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
         if prefixed:
             extra = {**(extra or {}), PREFIXES: prefixed}
         tokens, kept = _cue_tokens(cues, fmt, prefixed, carry=not (prefixed and _named_each_cue(seen)))
+    if source is not None:
+        spans = [list(c.span) if c.span else None for c in cues if c.text is not None] if kept else None
+        extra = {**(extra or {}), SOURCE: {**source, "format": fmt, "cues": spans,
+                                           "digest": words_digest((t.text, t.speaker) for t in tokens)}}
     duration = max((c.end for c in cues), default=None)
     doc = Transcript(tokens, paragraph_starts=gap_paragraph_starts(tokens, PARAGRAPH_GAP),
                      metadata=Metadata(source_file=str(path), duration=duration,
@@ -233,6 +244,19 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
             replace(c, token_ids=tuple(ids[i] for i in c.token_ids),
                     line_starts=tuple(ids[i] for i in c.line_starts)) for c in kept))
     return doc
+
+
+#: ``Metadata.extra`` key: the subtitle file as it came (see `transcript_from_cues`)
+SOURCE = "source_file"
+
+
+def words_digest(words: Iterable[tuple[str, str | None]]) -> str:
+    """A fingerprint of a transcript's words as written with their speakers, to tell that none
+    has changed."""
+    digest = hashlib.sha256()
+    for word, speaker in words:
+        digest.update(f"{word}\x1e{speaker or ''}\x1f".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def _named_each_cue(seen: Sequence[list[tuple[str, str | None]]]) -> bool:
