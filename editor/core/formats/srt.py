@@ -103,8 +103,10 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
         warnings.append(f"{len(before)} line{'s' if len(before) > 1 else ''} of text before the "
                         "first cue joined to it")
         first = cues[0]
+        top = next(i for i, line in enumerate(lines) if line.strip())
+        span = (top, top, first.span[2]) if first.span else None  # the cue's lines from the text on
         cues[0] = Cue(first.start, first.end, text="\n".join([*before, first.text or ""]).strip("\n"),
-                      ident=first.ident, timing=first.timing, span=first.span)
+                      ident=first.ident, timing=first.timing, span=span)
     return checked_times(cues, path, warnings)
 
 

@@ -232,7 +232,7 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
         tokens, kept = _cue_tokens(cues, fmt, prefixed, carry=not (prefixed and _named_each_cue(seen)))
     if source is not None:
         spans = [list(c.span) if c.span else None for c in cues if c.text is not None] if kept else None
-        extra = {**(extra or {}), SOURCE: {**source, "format": fmt, "cues": spans,
+        extra = {**(extra or {}), SOURCE: {"format": fmt, **source, "cues": spans,
                                            "digest": words_digest((t.text, t.speaker) for t in tokens)}}
     duration = max((c.end for c in cues), default=None)
     doc = Transcript(tokens, paragraph_starts=gap_paragraph_starts(tokens, PARAGRAPH_GAP),
@@ -297,6 +297,10 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str,
             carried = speakers[-1]
         first = len(tokens)
         timed = spread(pieces, cue.start, cue.end)
+        if cue.text is not None and INLINE_TIME.search(cue.text):  # words timed by their tags
+            tagged = _tagged_words(" ".join(_BREAK.sub("\n", cue.text).split("\n")), cue, None)
+            if [t.text for t in tagged] == [t.text for t in timed]:
+                timed = [replace(t, start=g.start, end=g.end) for t, g in zip(timed, tagged)]
         tokens.extend(replace(t, speaker=s) for t, s in zip(timed, speakers))
         if cue.text is not None:  # a cue without words ("♪ ♪", a timed blank) goes back too
             kept.append(SourceCue(
@@ -326,8 +330,9 @@ def is_rolling(cues: Sequence[Cue]) -> bool:
     count."""
     if len(cues) < 2:
         return False
-    if any(c.text and INLINE_TIME.search(c.text) for c in cues):
-        return True
+    # words timed by inline tags: a roll where a line comes back (YouTube's automatic captions
+    # show each line twice); cues that never repeat one (lyrics, karaoke) are kept as cues
+    inline = any(c.text and INLINE_TIME.search(c.text) for c in cues)
     repeats = 0
     before: dict[str | None, tuple[float, set[str]]] = {}  # by region: the last cue's start, lines
     for cue in cues:
@@ -344,7 +349,7 @@ def is_rolling(cues: Sequence[Cue]) -> bool:
         if (kept or grown) and lines - kept:
             repeats += 1
         before[key] = (cue.start, lines)
-    return repeats >= max(2, 0.3 * len(cues))
+    return repeats >= (1 if inline else max(2, 0.3 * len(cues)))
 
 
 def _norm(line: str) -> str:

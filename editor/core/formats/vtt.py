@@ -40,7 +40,7 @@ def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
         if any(SRT_TIMING.match(line) for line in lines):
             warnings.append("the file does not begin with WEBVTT; it was read as SubRip")
             return transcript_from_cues(parse_blocks(text, path, warnings, SRT_TIMING), path,
-                                        warnings, "srt", source=source)
+                                        warnings, "srt", source={**source, "format": "vtt"})
         raise FormatError(path, "this is not WebVTT: it must begin with the line WEBVTT", line=1)
     header_end = _header_end(lines)
     cues: list[Cue] = []
@@ -58,8 +58,9 @@ def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
             if cues:  # text with no time line: kept with the cue before it, and said
                 orphans.append(first + 1)
                 last = cues[-1]
+                span = (last.span[0], last.span[1], first + len(block)) if last.span else None
                 cues[-1] = Cue(last.start, last.end, text=f"{last.text}\n\n" + "\n".join(block),
-                               ident=last.ident, timing=last.timing, span=last.span)
+                               ident=last.ident, timing=last.timing, span=span)
             else:
                 skipped.append(first + 1)
             continue

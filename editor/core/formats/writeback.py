@@ -18,20 +18,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from editor.core.document import SourceCue, Transcript
-from editor.core.formats.cue_writing import (MAX_LINE_CHARS, OutCue, TimedWord, line_voices, source_lines,
+from editor.core.formats.cue_writing import (OutCue, TimedWord, line_voices, source_lines,
                                              source_runs, timed_words, wrap_lines)
 from editor.core.formats.prefixes import EVERY_CUE, speaker_prefix
 from editor.core.formats.subtitles import (_BREAK, _RUBY_TEXT, _TAG, PREFIXES, SOURCE, cue_lines, is_italic,
                                            visible, words_digest, words_of_line)
 from editor.core.formats._common import PathLike
 from editor.core.render import RenderPolicy, render_words
-from editor.core.text import CHARACTER_REFERENCE, join_mark, strip_controls
+from editor.core.text import CHARACTER_REFERENCE, strip_controls
 
 #: What ends a line as the reader counts lines (see `text.strip_controls`): "\r\n", "\r", "\n",
 #: and the whitespace controls it reads as line breaks (U+2029 as two).
 _LINE_END = re.compile("\r\n|[\r\n\x0b\x0c\x1c-\x1f\x85\u2028\u2029]")
 _CLOSING_TAG = re.compile(r"</[^<>\n]*>")
-_SPACES = re.compile(r"[ \t]+")
+#: The line length a file is taken to allow at least, however short its lines: a caption row
+#: of CEA-608 (broadcast captions), the narrowest in common use.
+NARROWEST_LINE = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,19 +143,19 @@ def write_back(transcript: Transcript, policy: RenderPolicy, path: PathLike, sou
     if runs is None:
         return None
     by_cue: dict[int, list[TimedWord]] = {}
-    for n, run in runs:
-        by_cue.setdefault(n, []).extend(run)
+    for n, found in runs:
+        by_cue.setdefault(n, []).extend(found)
     mode = transcript.metadata.extra.get(PREFIXES)
     prefixed: bool | str = mode if mode is True or mode == EVERY_CUE else False
-    width = max([MAX_LINE_CHARS, *(len(line) for cue in cues for line in source_lines(cue, prefixed))])
+    width = max([NARROWEST_LINE, *(len(line) for cue in cues for line in source_lines(cue, prefixed))])
     lines = list(source.lines)
     # cue by cue from the last, so that the line numbers of the cues before stay right
     previous_voice: dict[int, str | None] = {}
     voice = None
     for n, cue in enumerate(cues):
         previous_voice[n] = voice
-        run = by_cue.get(n, [])
-        voice = run[-1].speaker if run else cue.speaker
+        words_of = by_cue.get(n)
+        voice = words_of[-1].speaker if words_of else cue.speaker
     for n in range(len(cues) - 1, -1, -1):
         cue, span = cues[n], source.spans[n]
         assert span is not None  # checked above
@@ -166,26 +168,65 @@ def write_back(transcript: Transcript, policy: RenderPolicy, path: PathLike, sou
         ids = tuple(transcript[w.index].id for w in run)
         texts = tuple(w.text for w in run)
         speakers = [w.speaker for w in run]
-        if ids == cue.token_ids and texts == cue.words:
+        was = dict(zip(cue.token_ids, _speakers(cue, prefixed)))
+        same_speakers = all(was[tid] == who if tid in was else who in was.values()
+                            for tid, who in zip(ids, speakers))
+        if ids == cue.token_ids and texts == cue.words and same_speakers:
             continue
-        raw = [text for text, _ in lines[top:bottom]]
-        same_speakers = speakers == _speakers(cue, prefixed)
+        at = _text_lines([text for text, _ in lines[top:bottom]], cue.text)
         patched = None
-        if same_speakers and "\n".join(strip_controls(line) for line in raw) == cue.text:
-            patched = patch_text("\n".join(raw), cue, ids, texts, escape, prefixed)
+        if same_speakers and at is not None:
+            patched = patch_text("\n".join(lines[top + i][0] for i in at), cue, ids, texts, escape, prefixed)
         if patched is None:
             kept = _plain_lines(run, ids, cue, prefixed, width)
             out = OutCue(cue.start, cue.end, kept, run[0].speaker, is_italic(cue.text),
                          voices=line_voices(kept, run))
             patched = cue_text(out, previous_voice[n])
-        else:
-            patched = wrap_long(patched, width, escape)
-        ends = [end for _, end in lines[top:bottom]]
-        new = patched.split("\n")
-        if len(new) != len(ends):
-            ends = [ends[0] if ends else source.newline] * (len(new) - 1) + [ends[-1] if ends else source.newline]
-        lines[top:bottom] = list(zip(new, ends))
+        elif _letters(texts) != _letters(cue.words):  # words typed in, not marks or capitals
+            patched = wrap_long(patched, width)
+        _put_text(lines, top, at if at is not None else list(range(bottom - top)), patched.split("\n"),
+                  source.newline)
     return encode_as("".join(text + end for text, end in lines), source)
+
+
+def _text_lines(raw: list[str], text: str) -> list[int] | None:
+    """Which of a cue's lines as written (``raw``) hold its text as read (``text``): all of them,
+    or fewer where the reader passed some over (the number of a cue that lost its time line,
+    joined to the cue before); None where the text is not found in them in order."""
+    out: list[int] = []
+    at = 0
+    for line in text.split("\n"):
+        while at < len(raw) and strip_controls(raw[at]) != line:
+            at += 1
+        if at == len(raw):
+            return None
+        out.append(at)
+        at += 1
+    return out
+
+
+def _put_text(lines: list[tuple[str, str]], top: int, at: list[int], new: list[str], newline: str) -> None:
+    """Put a cue's new text lines in place of its lines ``top + at``; lines between them that
+    are not its text stay. More lines than before go after the last; fewer leave out the last."""
+    if not at:  # a cue without text: its lines go after its time line
+        end = lines[top - 1][1]
+        lines[top - 1] = (lines[top - 1][0], end or newline)
+        lines[top:top] = [(line, newline) for line in new[:-1]] + [(new[-1], end)]
+        return
+    keep = min(len(at), len(new)) - 1
+    last = top + at[keep]
+    end = lines[last][1]
+    extra = [(line, end or newline) for line in new[keep:-1]] + [(new[-1], end)]
+    for k in range(keep):
+        lines[top + at[k]] = (new[k], lines[top + at[k]][1])
+    lines[last:last + 1] = extra
+    for k in reversed(at[keep + 1:]):  # fewer lines than before
+        del lines[top + k + len(extra) - 1]
+
+
+def _letters(words: Sequence[str]) -> str:
+    """Words without their marks and case: what a restoration does not change."""
+    return "".join(ch for word in words for ch in word.lower() if ch.isalnum())
 
 
 def _speakers(cue: SourceCue, prefixed: bool | str) -> list[str | None]:
@@ -318,32 +359,47 @@ def patch_text(raw: str, cue: SourceCue, ids: Sequence[int], texts: Sequence[str
     def put(start: int, end: int, text: str) -> None:
         edits.append((start, end, text))
 
-    new_set = set(ids)
-    tails: dict[int, int] = {}  # old word -> where what follows it goes in raw
-    for k, (a, b) in enumerate(spans):
-        if cue.token_ids[k] not in new_set:
-            _delete_word(seen, starts, ends, spans, k, put)
-            continue
-        new = texts[ids.index(cue.token_ids[k])]
-        tails[k] = _patch_word(seen, raw, starts, ends, a, b, new, escape, put)
-    # words typed in: after the word before them, or before the cue's first word left
+    # words typed in, each run between two old words: in place of the first word deleted there
+    # (typed over it), else after the word before them, or before the cue's first word left
+    runs: list[tuple[list[str], int | None, int | None]] = []
     pending: list[str] = []
     anchor: int | None = None
     for tid, text in zip(ids, texts):
         if tid in old:
-            k = old[tid]
             if pending:
-                if anchor is None:
-                    put(starts[spans[k][0]], starts[spans[k][0]], escape(" ".join(pending) + " "))
-                else:
-                    put(tails[anchor], tails[anchor], escape(" " + " ".join(pending)))
+                runs.append((pending, anchor, old[tid]))
                 pending = []
-            anchor = k
+            anchor = old[tid]
         else:
             pending.append(text)
     if pending:
-        assert anchor is not None  # some word of the cue is kept
-        put(tails[anchor], tails[anchor], escape(" " + " ".join(pending)))
+        runs.append((pending, anchor, None))
+    gone = {k for k, tid in enumerate(cue.token_ids) if tid not in set(ids)}
+    slots: dict[int, str] = {}  # deleted word -> the words typed over it
+    placed: set[int] = set()  # the runs so put
+    for n, (words, after, before) in enumerate(runs):
+        over = [d for d in range(0 if after is None else after + 1, len(spans) if before is None else before)
+                if d in gone]
+        if over:
+            slots[over[0]] = " ".join(words)
+            placed.add(n)
+    tails: dict[int, int] = {}  # old word -> where what follows it goes in raw
+    for k, (a, b) in enumerate(spans):
+        if k in slots:  # typed over: rewritten as the new words, where it stood and in its tags
+            tails[k] = _patch_word(seen, raw, starts, ends, a, b, slots[k], escape, put)
+        elif k in gone:
+            _delete_word(seen, starts, ends, spans, k, put)
+        else:
+            tails[k] = _patch_word(seen, raw, starts, ends, a, b, texts[ids.index(cue.token_ids[k])],
+                                   escape, put)
+    for n, (words, after, before) in enumerate(runs):
+        if n in placed:
+            continue
+        if after is None:
+            assert before is not None  # some word of the cue is kept
+            put(starts[spans[before][0]], starts[spans[before][0]], escape(" ".join(words) + " "))
+        else:
+            put(tails[after], tails[after], escape(" " + " ".join(words)))
     return _drop_emptied_lines(_apply(raw, edits), raw)
 
 
@@ -435,10 +491,9 @@ def _drop_emptied_lines(text: str, raw: str) -> str:
     return "\n".join(out)
 
 
-def wrap_long(text: str, width: int, escape: Callable[[str], str]) -> str:
+def wrap_long(text: str, width: int) -> str:
     """A patched cue's lines that outgrew ``width`` broken within the cue, where the words
     wrap (`cue_writing.wrap_lines`): a space becomes a line break, tags stay where they are."""
-    del escape  # breaks are written as they are: "\n" needs no escape
     seen, starts, ends = visible_map(text)
     edits: list[tuple[int, int, str]] = []
     offset = 0
