@@ -210,7 +210,12 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
         kept: tuple[SourceCue, ...] = ()
     elif is_rolling(sorted(cues, key=lambda c: c.start)):
         cues = sorted(cues, key=lambda c: c.start)
-        tokens = collapse_rolling(cues)
+        places: list[list[tuple[int, int, int]]] = []
+        tokens = collapse_rolling(cues, places)
+        if source is not None:
+            source = {**source, "rolling": {"cues": [list(c.span) if c.span else None for c in cues],
+                                            "places": [[list(p) for p in at] for at in places],
+                                            "words": [t.text for t in tokens]}}
         warnings.append("captions timed word by word or rolling (each cue repeating the line "
                         "before it, as YouTube's automatic captions): every line was read once; "
                         "written back as subtitles, the cues are cut afresh")
@@ -356,29 +361,43 @@ def _norm(line: str) -> str:
     return " ".join(line.split())
 
 
-def collapse_rolling(cues: Sequence[Cue]) -> list[Token]:
+def collapse_rolling(cues: Sequence[Cue],
+                     places: list[list[tuple[int, int, int]]] | None = None) -> list[Token]:
     """Each spoken word once: a line already shown is skipped, a line that grows one already
-    shown adds only its new words, and words after an inline timestamp take its time."""
+    shown adds only its new words, and words after an inline timestamp take its time.
+    ``places`` learns, for each token, every place it is shown: (cue, line of the cue's text,
+    word of the line), the line shown again included, so that a word changed can be written
+    back everywhere it stands."""
     tokens: list[Token] = []
     recent: deque[str] = deque(maxlen=4)
-    for cue in cues:
-        raw_lines = [r for r in _BREAK.sub("\n", cue.text or "\n".join(cue.lines)).split("\n")
-                     if visible(r).strip()]
-        for raw in raw_lines:
+    shown: dict[str, list[int]] = {}  # a recent line -> its tokens
+    where: list[list[tuple[int, int, int]]] = [] if places is None else places
+    for n, cue in enumerate(cues):
+        for k, raw in enumerate(_BREAK.sub("\n", cue.text or "\n".join(cue.lines)).split("\n")):
+            if not visible(raw).strip():
+                continue
             line = _norm(visible(raw))
             speaker = cue.speaker
-            if INLINE_TIME.search(raw):
-                if line in recent:
-                    continue
-                tokens.extend(_tagged_words(raw, cue, speaker))
-                recent.append(line)
-                continue
             if line in recent:
-                continue
-            grown = next((p for p in reversed(recent) if line.startswith(p + " ")), None)
-            text = line[len(grown):] if grown else line
-            tokens.extend(spread(_words(text), cue.start, cue.end, speaker=speaker))
-            recent.append(line)
+                ids = shown.get(line, [])
+            elif INLINE_TIME.search(raw):
+                ids = list(range(len(tokens), len(tokens) + len(added := _tagged_words(raw, cue, speaker))))
+                tokens.extend(added)
+            else:
+                grown = next((p for p in reversed(recent) if line.startswith(p + " ")), None)
+                text = line[len(grown):] if grown else line
+                added = spread(_words(text), cue.start, cue.end, speaker=speaker)
+                ids = [*(shown.get(grown, []) if grown else []),
+                       *range(len(tokens), len(tokens) + len(added))]
+                tokens.extend(added)
+            where.extend([] for _ in range(len(tokens) - len(where)))
+            for m, i in enumerate(ids):
+                where[i].append((n, k, m))
+            if line not in recent:
+                if len(recent) == recent.maxlen:
+                    shown.pop(recent[0], None)
+                recent.append(line)
+                shown[line] = ids
     return tokens
 
 

@@ -16,6 +16,7 @@ import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from editor.core.document import SourceCue, Transcript
 from editor.core.formats.cue_writing import (OutCue, TimedWord, line_voices, source_lines,
@@ -48,6 +49,9 @@ class Source:
     bom: bool
     spans: list[tuple[int, int, int] | None] | None
     digest: str
+    #: for rolling captions, read once each (see `subtitles.collapse_rolling`): the cues' spans
+    #: ("cues"), every place each token is shown ("places") and the tokens as read ("words")
+    rolling: dict[str, Any] | None = None
 
     @property
     def newline(self) -> str:
@@ -71,7 +75,9 @@ def source_of(transcript: Transcript, fmt: str) -> Source | None:
         else:
             spans = [tuple(s) if isinstance(s, list | tuple) and len(s) == 3
                      and all(isinstance(n, int) for n in s) else None for s in spans]
-    return Source(fmt, split_lines(text), encoding, bool(found.get("bom")), spans, digest)
+    rolling = found.get("rolling")
+    return Source(fmt, split_lines(text), encoding, bool(found.get("bom")), spans, digest,
+                  rolling if isinstance(rolling, dict) else None)
 
 
 def split_lines(text: str) -> list[tuple[str, str]]:
@@ -136,6 +142,8 @@ def write_back(transcript: Transcript, policy: RenderPolicy, path: PathLike, sou
     if unchanged(transcript, policy, source):
         return encode_as("".join(text + end for text, end in source.lines), source)
     cues = transcript.metadata.cues
+    if source.rolling is not None and not cues:
+        return _rolling_back(transcript, policy, source, escape)
     if source.spans is None or not cues or any(s is None for s in source.spans):
         return None
     words = timed_words(transcript, policy, path)
@@ -186,6 +194,43 @@ def write_back(transcript: Transcript, policy: RenderPolicy, path: PathLike, sou
             patched = wrap_long(patched, width)
         _put_text(lines, top, at if at is not None else list(range(bottom - top)), patched.split("\n"),
                   source.newline)
+    return encode_as("".join(text + end for text, end in lines), source)
+
+
+def _rolling_back(transcript: Transcript, policy: RenderPolicy, source: Source,
+                  escape: Callable[[str], str]) -> tuple[bytes, list[str]] | None:
+    """Rolling captions (YouTube's automatic ones: each line shown twice, words timed by inline
+    tags) with their words changed in every place they are shown, each cue as it came. Only
+    words changed in place (marks and case, as a restoration changes them) are written so: None
+    where words were deleted, added or typed over (then the cues are cut afresh)."""
+    rolling = source.rolling or {}
+    spans, places, read = rolling.get("cues"), rolling.get("places"), rolling.get("words")
+    words = render_words(transcript, policy)
+    if not (isinstance(spans, list) and isinstance(places, list) and isinstance(read, list)) \
+            or len(words) != len(read) or len(places) != len(read) \
+            or [t.id for t in transcript.tokens] != list(range(len(read))):
+        return None
+    # (cue, line) -> {word of the line: token}
+    shown: dict[tuple[int, int], dict[int, int]] = {}
+    for token, at in enumerate(places):
+        for cue, line, word in at:
+            shown.setdefault((cue, line), {})[word] = token
+    lines = list(source.lines)
+    for (cue, line), tokens in shown.items():
+        if not any(words[t].text != read[t] for t in tokens.values()):
+            continue
+        span = spans[cue] if 0 <= cue < len(spans) else None
+        if not isinstance(span, list) or len(span) != 3 or not 0 <= span[1] + line < span[2]:
+            return None
+        raw = lines[span[1] + line][0]
+        order = [tokens[k] for k in sorted(tokens)]
+        if sorted(tokens) != list(range(len(order))):
+            return None
+        fake = SourceCue(tuple(order), 0.0, 0.0, strip_controls(raw), tuple(read[t] for t in order))
+        patched = patch_text(raw, fake, order, [words[t].text for t in order], escape)
+        if patched is None or "\n" in patched:
+            return None
+        lines[span[1] + line] = (patched, lines[span[1] + line][1])
     return encode_as("".join(text + end for text, end in lines), source)
 
 
