@@ -288,3 +288,51 @@ def test_written_to_another_format_nothing_of_the_source_layout_goes_along(tmp_p
     doc = read_any(path)
     data = written(doc, tmp_path, "out.vtt", RenderPolicy())
     assert data.startswith(b"WEBVTT\n") and b"\r\n" not in data
+
+
+def test_a_project_keeps_the_file_it_came_from(tmp_path):
+    path = write(tmp_path, "in.srt", codecs.BOM_UTF8 + SRT.encode())
+    doc = read_any(path)
+    _edit(doc, "fine", "fine.")
+    write_any(doc, tmp_path / "film.stet")
+    again = read_any(tmp_path / "film.stet")
+    expected = codecs.BOM_UTF8 + SRT.replace("fine\r\n", "fine.\r\n").encode()
+    assert written(again, tmp_path, "out.srt") == expected
+
+
+# -- SubViewer, SubStation Alpha, TTML: the file as it came where nothing changed; else its line
+# ends and byte-order mark
+OTHERS = [e["file"] for e in MANIFEST if e["expect"] == "intact" and Path(e["file"]).suffix in (".ass", ".ttml")]
+
+
+@pytest.mark.parametrize("name", OTHERS)
+def test_substation_and_ttml_written_unchanged_are_byte_identical(tmp_path, name):
+    source = CORPUS / "files" / name
+    assert written(read_any(source), tmp_path, f"out{source.suffix}", RenderPolicy()) == source.read_bytes()
+
+
+def test_subviewer_keeps_crlf_and_its_cues(tmp_path):
+    text = "0:00:01.000,0:00:03.000\r\nhello there\r\n\r\n0:00:04.000,0:00:06.000\r\nsee you\r\n"
+    path = write(tmp_path, "in.sbv", codecs.BOM_UTF8 + text.encode())
+    doc = read_any(path)
+    assert written(doc, tmp_path, "same.sbv", RenderPolicy()) == path.read_bytes()
+    _edit(doc, "you", "you.")
+    assert written(doc, tmp_path, "out.sbv") == codecs.BOM_UTF8 + text.replace("see you", "see you.").encode()
+
+
+def test_substation_changed_keeps_its_line_ends_and_bom(tmp_path):
+    text = ("[Script Info]\r\nScriptType: v4.00+\r\n\r\n[V4+ Styles]\r\n"
+            "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, "
+            "Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, "
+            "Alignment, MarginL, MarginR, MarginV, Encoding\r\n"
+            "Style: Default,Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,2,2,"
+            "10,10,10,1\r\n\r\n[Events]\r\n"
+            "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\r\n"
+            "Dialogue: 0,0:00:01.00,0:00:03.00,Default,,0,0,0,,hello there\r\n")
+    path = write(tmp_path, "in.ass", codecs.BOM_UTF8 + text.encode())
+    doc = read_any(path)
+    assert written(doc, tmp_path, "same.ass", RenderPolicy()) == path.read_bytes()
+    _edit(doc, "there", "there.")
+    data = written(doc, tmp_path, "out.ass")
+    assert data.startswith(codecs.BOM_UTF8) and b"hello there." in data
+    assert data.count(b"\r\n") == data.count(b"\n")

@@ -163,7 +163,7 @@ def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     """Write SubRip; the warnings say what styling could not be written (see `styling_warnings`).
     ``speaker_style``: how speakers are shown (`SPEAKER_STYLES`)."""
     _check_style(speaker_style)
-    source = source_of(transcript, "srt")
+    source = source_of(transcript, "srt", path)
     if source is not None:
         patched = write_back(transcript, policy, path, source, protect,
                              lambda cue, before: _srt_text(cue, before, speaker_style))
@@ -188,7 +188,7 @@ def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
 def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
               speaker_style: str = "name") -> list[str]:
     _check_style(speaker_style)
-    source = source_of(transcript, "sbv")
+    source = source_of(transcript, "sbv", path)
     if source is not None:
         patched = write_back(transcript, policy, path, source, protect, lambda cue, before: _srt_text(
             OutCue(cue.start, cue.end, cue.lines, cue.speaker, voices=cue.voices), before, speaker_style))

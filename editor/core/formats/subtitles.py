@@ -218,7 +218,8 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
                                             "words": [t.text for t in tokens]}}
         warnings.append("captions timed word by word or rolling (each cue repeating the line "
                         "before it, as YouTube's automatic captions): every line was read once; "
-                        "written back as subtitles, the cues are cut afresh")
+                        "written back to this file's format, marks and capitals go into every cue "
+                        "as it came, and other edits cut the cues afresh")
         kept = ()
     else:
         seen = [cue_lines(c.text) for c in cues if c.text]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from editor.core.document import Metadata, Token, Transcript
@@ -37,7 +38,8 @@ def read_source(path: PathLike, encoding: str | None = None) -> tuple[str, list[
     if raw and controls > _MAX_CONTROL_SHARE * len(raw):
         raise FormatError(path, "this looks like a binary file, not text")
     text = strip_controls(raw.replace("\r\n", "\n").replace("\r", "\n"))
-    return text, warnings, {"encoding": decoding.codec, "bom": decoding.bom, "text": raw}
+    return text, warnings, {"encoding": decoding.codec, "bom": decoding.bom, "text": raw,
+                            "suffix": Path(path).suffix.lower()}
 
 
 def read_txt(path: PathLike, encoding: str | None = None) -> Transcript:

@@ -207,7 +207,7 @@ def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     """Write WebVTT; colours as classes with a style sheet (see `_colour_classes`); the warnings
     say what styling could not be written. Written back to the WebVTT file it was read from, the
     file is patched (see `writeback`)."""
-    source = source_of(transcript, "vtt")
+    source = source_of(transcript, "vtt", path)
     if source is not None:
         patched = write_back(transcript, policy, path, source, _escape, lambda cue, _: _cue_text(cue, {}))
         if patched is not None:

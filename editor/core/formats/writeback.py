@@ -16,6 +16,7 @@ import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from editor.core.document import SourceCue, Transcript
@@ -60,10 +61,12 @@ class Source:
         return max(dict.fromkeys(ends), key=ends.count) if ends else "\n"
 
 
-def source_of(transcript: Transcript, fmt: str) -> Source | None:
-    """The file the transcript was read from, if it was a ``fmt`` file whose layout was kept."""
+def source_of(transcript: Transcript, fmt: str, path: PathLike) -> Source | None:
+    """The file the transcript was read from, if it was a ``fmt`` file whose layout was kept and
+    ``path`` (the file to write) has its extension."""
     found = transcript.metadata.extra.get(SOURCE)
-    if not isinstance(found, dict) or found.get("format") != fmt:
+    if not isinstance(found, dict) or found.get("format") != fmt \
+            or found.get("suffix") != Path(path).suffix.lower():
         return None
     text, encoding, digest = found.get("text"), found.get("encoding"), found.get("digest")
     if not isinstance(text, str) or not isinstance(encoding, str) or not isinstance(digest, str):
