@@ -139,6 +139,15 @@ def test_a_mark_after_a_word_in_tags_goes_outside_them_when_the_line_goes_on(tmp
     assert b'<font color="#ffff00">stop</font>, he said' in written(doc, tmp_path, "out.srt")
 
 
+@pytest.mark.parametrize("codec,bom", [("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE)])
+@pytest.mark.parametrize("named", [None, "utf-16"])
+def test_utf16_named_or_not_goes_back_in_its_byte_order(tmp_path, codec, bom, named):
+    path = write(tmp_path, "in.srt", bom + SRT.encode(codec))
+    doc = read_any(path, named)
+    _edit(doc, "fine", "fine.")
+    assert written(doc, tmp_path, "out.srt") == bom + SRT.replace("fine\r\n", "fine.\r\n").encode(codec)
+
+
 def test_mixed_line_ends_stay_line_by_line(tmp_path):
     text = "1\r\n00:00:01,000 --> 00:00:02,000\nhello there\r\n\n2\n00:00:03,000 --> 00:00:04,000\r\nbye now\n"
     path = write(tmp_path, "in.srt", text.encode())

@@ -68,9 +68,11 @@ def decode_source(data: bytes, path: PathLike, encoding: str | None = None
         codec = check_encoding(encoding)
         bom = False
         for mark, name in _BOMS:
-            if data.startswith(mark) and _name(name) in (codec, _name(codec.replace("-sig", ""))):
+            if data.startswith(mark) and (_name(name) in (codec, _name(codec.replace("-sig", "")))
+                                          or name.startswith(f"{codec}-")):  # "utf-16": LE or BE
                 data = data[len(mark):]
                 bom = True
+                codec = _name(name)
                 break
         try:
             return data.decode("utf-8-sig" if codec == "utf-8" else codec), [], Decoding(codec, bom)

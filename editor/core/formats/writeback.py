@@ -12,6 +12,7 @@ characters that changed are rewritten.
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 import html
 import re
 from collections.abc import Callable, Sequence
@@ -54,11 +55,8 @@ class Source:
     #: ("cues"), every place each token is shown ("places") and the tokens as read ("words")
     rolling: dict[str, Any] | None = None
 
-    @property
-    def newline(self) -> str:
-        """The line end most lines have ("\\n" for a file of one line)."""
-        ends = [end for _, end in self.lines if end]
-        return max(dict.fromkeys(ends), key=ends.count) if ends else "\n"
+    #: the line end most lines have ("\\n" for a file of one line)
+    newline: str = "\n"
 
 
 def source_of(transcript: Transcript, fmt: str, path: PathLike) -> Source | None:
@@ -79,8 +77,11 @@ def source_of(transcript: Transcript, fmt: str, path: PathLike) -> Source | None
             spans = [tuple(s) if isinstance(s, list | tuple) and len(s) == 3
                      and all(isinstance(n, int) for n in s) else None for s in spans]
     rolling = found.get("rolling")
-    return Source(fmt, split_lines(text), encoding, bool(found.get("bom")), spans, digest,
-                  rolling if isinstance(rolling, dict) else None)
+    lines = split_lines(text)
+    ends = Counter(end for _, end in lines if end)
+    return Source(fmt, lines, encoding, bool(found.get("bom")), spans, digest,
+                  rolling if isinstance(rolling, dict) else None,
+                  ends.most_common(1)[0][0] if ends else "\n")
 
 
 def split_lines(text: str) -> list[tuple[str, str]]:
@@ -331,6 +332,13 @@ def visible_map(raw: str) -> tuple[str, list[int], list[int]]:
     ends: list[int] = []
     at, n = 0, len(raw)
     while at < n:
+        ch = raw[at]
+        if ch.isprintable() and ch not in "<{&":  # most of a cue's text
+            out.append(ch)
+            starts.append(at)
+            ends.append(at + 1)
+            at += 1
+            continue
         found = _RUBY_TEXT.match(raw, at) or _TAG.match(raw, at)
         if found is not None and not _BREAK.fullmatch(found.group()):
             at = found.end()
@@ -342,8 +350,8 @@ def visible_map(raw: str) -> tuple[str, list[int], list[int]]:
             ends.append(found.end())
             at = found.end()
             continue
-        found = CHARACTER_REFERENCE.match(raw, at) if raw[at] == "&" else None
-        seen = html.unescape(found.group()) if found is not None else strip_controls(raw[at])
+        found = CHARACTER_REFERENCE.match(raw, at) if ch == "&" else None
+        seen = html.unescape(found.group()) if found is not None else strip_controls(ch)
         end = found.end() if found is not None else at + 1
         for ch in seen:
             out.append(ch)
