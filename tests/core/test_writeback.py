@@ -345,3 +345,27 @@ def test_substation_changed_keeps_its_line_ends_and_bom(tmp_path):
     data = written(doc, tmp_path, "out.ass")
     assert data.startswith(codecs.BOM_UTF8) and b"hello there." in data
     assert data.count(b"\r\n") == data.count(b"\n")
+
+
+def test_text_typed_in_reads_back_as_typed(tmp_path):
+    """SubRip has no escapes: "&amp;" typed as text is written "&amp;amp;", which reads back
+    as it was typed; WebVTT escapes each character."""
+    for name, text in (("in.srt", SRT), ("in.vtt", VTT)):
+        path = write(tmp_path, name, text.encode())
+        doc = read_any(path)
+        _edit(doc, "fine" if name == "in.srt" else "colour", "&amp;")
+        _edit(doc, "odd &" if name == "in.srt" else "is", "a<b")
+        out = tmp_path / f"out{path.suffix}"
+        write_any(doc, out, SURE)
+        assert read_any(out).words() == doc.words()
+
+
+def test_deleting_the_words_of_a_cue_that_lost_its_time_line_leaves_no_number(tmp_path):
+    source = CORPUS / "files" / "webvtt-py" / "missing_timeframe.srt"
+    doc = read_any(source)  # cue 2 has no time line: its words were joined to cue 1
+    texts = [t.text for t in doc.tokens]
+    start = next(k for k in range(len(doc) - 2) if texts[k:k + 3] == ["Caption", "text", "#2"])
+    doc.delete_span(start, start + 3)
+    out = tmp_path / "out.srt"
+    write_any(doc, out, SURE)
+    assert read_any(out).words() == doc.words()

@@ -263,14 +263,13 @@ def _put_text(lines: list[tuple[str, str]], top: int, at: list[int], new: list[s
         lines[top:top] = [(line, newline) for line in new[:-1]] + [(new[-1], end)]
         return
     keep = min(len(at), len(new)) - 1
-    last = top + at[keep]
-    end = lines[last][1]
-    extra = [(line, end or newline) for line in new[keep:-1]] + [(new[-1], end)]
     for k in range(keep):
         lines[top + at[k]] = (new[k], lines[top + at[k]][1])
-    lines[last:last + 1] = extra
-    for k in reversed(at[keep + 1:]):  # fewer lines than before
-        del lines[top + k + len(extra) - 1]
+    last, old_last = top + at[keep], top + at[-1]
+    end = lines[old_last][1]
+    # more lines: after the last; fewer: the lines from the last kept one to the old last go,
+    # with what stood between them (a lost cue's number)
+    lines[last:old_last + 1] = [(line, end or newline) for line in new[keep:-1]] + [(new[-1], end)]
 
 
 def _letters(words: Sequence[str]) -> str:
@@ -466,6 +465,11 @@ def _patch_word(seen: str, raw: str, starts: list[int], ends: list[int], a: int,
     old = seen[a:b]
     tail = ends[b - 1]
     if old == new:
+        return tail
+    if escape(new) != "".join(map(escape, new)):  # escaped by its context ("&amp;" in SubRip): whole
+        put(starts[a], starts[a], escape(new))
+        for m in range(a, b):
+            put(starts[m], ends[m], "")
         return tail
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if op == "equal":
