@@ -54,6 +54,8 @@ _VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>\n]+)>", re.IGNORECASE)
 _ITALIC_LINE = re.compile(r"^\s*(?:\{\\i1\}|<i>)(.*)(?:\{\\i0\}|</i>)\s*$", re.IGNORECASE | re.DOTALL)
 #: A WebVTT cue's region, in its settings (``region:fred``)
 _REGION = re.compile(r"(?:^|\s)region:(\S+)")
+#: The same, for the writer that patches a cue's text where it stands (`writeback`)
+CUE_TAG, RUBY_TEXT, BREAK_TAG = _TAG, _RUBY_TEXT, _BREAK
 #: An inline timestamp in a cue ("karaoke" and YouTube auto-caption word times).
 INLINE_TIME = re.compile(r"<((?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3})>")
 

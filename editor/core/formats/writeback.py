@@ -12,9 +12,9 @@ characters that changed are rewritten.
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 import html
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,8 +24,8 @@ from editor.core.document import SourceCue, Transcript
 from editor.core.formats.cue_writing import (OutCue, TimedWord, line_voices, source_lines,
                                              source_runs, timed_words, wrap_lines)
 from editor.core.formats.prefixes import EVERY_CUE, speaker_prefix
-from editor.core.formats.subtitles import (_BREAK, _RUBY_TEXT, _TAG, PREFIXES, SOURCE, cue_lines, is_italic,
-                                           visible, words_digest, words_of_line)
+from editor.core.formats.subtitles import (BREAK_TAG, CUE_TAG, PREFIXES, RUBY_TEXT, SOURCE, cue_lines,
+                                           is_italic, visible, words_digest, words_of_line)
 from editor.core.formats._common import PathLike
 from editor.core.render import RenderPolicy, render_words
 from editor.core.text import CHARACTER_REFERENCE, strip_controls
@@ -338,11 +338,11 @@ def visible_map(raw: str) -> tuple[str, list[int], list[int]]:
             ends.append(at + 1)
             at += 1
             continue
-        found = _RUBY_TEXT.match(raw, at) or _TAG.match(raw, at)
-        if found is not None and not _BREAK.fullmatch(found.group()):
+        found = RUBY_TEXT.match(raw, at) or CUE_TAG.match(raw, at)
+        if found is not None and not BREAK_TAG.fullmatch(found.group()):
             at = found.end()
             continue
-        found = _BREAK.match(raw, at)
+        found = BREAK_TAG.match(raw, at)
         if found is not None:
             out.append("\n")
             starts.append(at)
@@ -398,7 +398,7 @@ def patch_text(raw: str, cue: SourceCue, ids: Sequence[int], texts: Sequence[str
     typed in put after the word before it; tags, references and spacing elsewhere as they were.
     None where the words cannot be found in the text, or where no word of the cue is left."""
     seen, starts, ends = visible_map(raw)
-    reader = "\n".join(visible(line) for line in _BREAK.sub("\n", cue.text).split("\n"))
+    reader = "\n".join(visible(line) for line in BREAK_TAG.sub("\n", cue.text).split("\n"))
     if seen != reader:
         return None
     spans = _word_spans(seen, prefixed)
@@ -540,7 +540,7 @@ def _drop_emptied_lines(text: str, raw: str) -> str:
     carried = ""
     for was, line in zip(before, after):
         if visible(was).strip() and not visible(line).strip():
-            carried += "".join(_TAG.findall(line))
+            carried += "".join(CUE_TAG.findall(line))
             continue
         out.append(carried + line)
         carried = ""
