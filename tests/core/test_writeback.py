@@ -369,3 +369,24 @@ def test_deleting_the_words_of_a_cue_that_lost_its_time_line_leaves_no_number(tm
     out = tmp_path / "out.srt"
     write_any(doc, out, SURE)
     assert read_any(out).words() == doc.words()
+
+
+@pytest.mark.parametrize("prefix", ["", "[SPEAKER_00]: "])
+def test_words_highlighted_one_at_a_time_keep_their_cues(tmp_path, prefix):
+    """WhisperX's --highlight_words: the text in a cue per word, that word underlined; read once
+    each, a mark or capital goes into every cue that shows the word."""
+    words = ["hello", "there", "my", "friend"]
+    text = "".join(
+        f"{n + 1}\n00:00:0{n + 1},000 --> 00:00:0{n + 2},000\n{prefix}"
+        + " ".join(f"<u>{w}</u>" if k == n else w for k, w in enumerate(words)) + "\n\n"
+        for n in range(4))
+    path = write(tmp_path, "in.srt", text.encode())
+    doc = read_any(path)
+    assert [t.text for t in doc.tokens] == words
+    assert written(doc, tmp_path, "same.srt", RenderPolicy()) == text.encode()
+    doc.edit_token(0, surface="Hello")
+    doc.edit_token(1, punct=",")
+    doc.edit_token(3, punct=".")
+    expected = (text.replace("hello", "Hello").replace("there ", "there, ").replace("there</u> ", "there</u>, ")
+                .replace("friend\n", "friend.\n").replace("friend</u>\n", "friend.</u>\n"))
+    assert written(doc, tmp_path, "out.srt") == expected.encode()

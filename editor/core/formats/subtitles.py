@@ -201,14 +201,20 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
     if early is not None:
         warnings.append(f"cue {cues[early].ident or early + 1} starts before the cue above it; the "
                         "cues were kept in the file's order")
-    highlighted = word_highlights(cues)
+    ranges: list[tuple[int, int]] = []
+    highlighted = word_highlights(cues, ranges)
     if highlighted is not None:
+        each = [_tagged_words(" ".join((cue.text or "").split("\n")), cue, cue.speaker) for cue in highlighted]
+        tokens = [t for words in each for t in words]
+        if source is not None:
+            shown = _highlight_places(cues, ranges, [len(words) for words in each])
+            if shown is not None:
+                source = {**source, "rolling": {**shown, "words": [t.text for t in tokens]}}
         cues = highlighted
-        tokens = [t for cue in cues for t in _tagged_words(" ".join((cue.text or "").split("\n")), cue,
-                                                             cue.speaker)]
         warnings.append("words highlighted one at a time (each cue repeating the one before with "
                         "the next word marked, as Whisper's --highlight_words writes them): every "
-                        "word was read once; written back as subtitles, the cues are cut afresh")
+                        "word was read once; written back to this file's format, marks and capitals "
+                        "go into every cue as it came, and other edits cut the cues afresh")
         kept: tuple[SourceCue, ...] = ()
     elif is_rolling(sorted(cues, key=lambda c: c.start)):
         cues = sorted(cues, key=lambda c: c.start)
@@ -404,13 +410,46 @@ def collapse_rolling(cues: Sequence[Cue],
     return tokens
 
 
-def word_highlights(cues: Sequence[Cue]) -> list[Cue] | None:
+def _highlight_places(cues: Sequence[Cue], ranges: Sequence[tuple[int, int]],
+                      counts: Sequence[int]) -> dict[str, Any] | None:
+    """Where each word read from highlighted cues (see `word_highlights`: the cues ``ranges``
+    made one, each giving ``counts`` words) is shown: in every cue of its run, at the same line
+    and word (as `collapse_rolling` gives them, for `writeback`); None where a run's cues do
+    not show the same words on the same lines."""
+    lines_of = [[line for line, _ in cue_lines(c.text)] if c.text is not None else list(c.lines) for c in cues]
+    prefixed = takes_prefixes([line for lines in lines_of for line in lines])
+
+    def layout(cue: Cue) -> list[tuple[int, list[str]]]:
+        out = []
+        for at, raw in enumerate(_BREAK.sub("\n", cue.text or "").split("\n")):
+            line = visible(raw)
+            if prefixed:
+                line = speaker_prefix(line)[1]
+            words = [p.surface for p in _words(line)]
+            if words:
+                out.append((at, words))
+        return out
+
+    places: list[list[list[int]]] = []
+    for (first, last), count in zip(ranges, counts):
+        shown = layout(cues[first])
+        if sum(len(words) for _, words in shown) != count or any(
+                layout(cues[n]) != shown for n in range(first + 1, last + 1)):
+            return None
+        places.extend([[n, at, k] for n in range(first, last + 1)] for at, words in shown
+                      for k in range(len(words)))
+    return {"cues": [list(c.span) if c.span else None for c in cues], "places": places,
+            "prefixed": bool(prefixed)}
+
+
+def word_highlights(cues: Sequence[Cue], ranges: list[tuple[int, int]] | None = None) -> list[Cue] | None:
     """The cues with each run of highlighted words made one cue, or None where the file has no
     such run. A run is what openai-whisper and WhisperX (``--highlight_words``) and stable-ts
     (word level) write: cue after cue with the same text, one word after the next marked
     (underlined, coloured), each cue as long as its word is spoken. The cue made of a run has
     the text once, each highlighted word after an inline timestamp at the time it was marked
-    (read as karaoke is); every cue has its text as seen (speaker prefixes taken as speakers)."""
+    (read as karaoke is); every cue has its text as seen (speaker prefixes taken as speakers).
+    ``ranges`` learns the first and last cue each cue made was made of."""
     runs = _highlight_runs(cues)
     if not runs:
         return None
@@ -444,6 +483,8 @@ def word_highlights(cues: Sequence[Cue]) -> list[Cue] | None:
             text_lines.append(text + protect(line[cursor:]))
         out.append(Cue(first.start, max(cues[n].end for n in range(k, last + 1)), speaker=speaker,
                        text="\n".join(text_lines), ident=first.ident, timing=first.timing))
+        if ranges is not None:
+            ranges.append((k, last))
         k = last + 1
     return out
 

@@ -231,7 +231,8 @@ def _rolling_back(transcript: Transcript, policy: RenderPolicy, source: Source,
         if sorted(tokens) != list(range(len(order))):
             return None
         fake = SourceCue(tuple(order), 0.0, 0.0, strip_controls(raw), tuple(read[t] for t in order))
-        patched = patch_text(raw, fake, order, [words[t].text for t in order], escape)
+        patched = patch_text(raw, fake, order, [words[t].text for t in order], escape,
+                             bool(rolling.get("prefixed")))
         if patched is None or "\n" in patched:
             return None
         lines[span[1] + line] = (patched, lines[span[1] + line][1])
