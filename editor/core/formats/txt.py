@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from editor.core.document import Metadata, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, check_word_count, read_bytes
-from editor.core.formats.encodings import decode_text
+from editor.core.formats.encodings import decode_source
 from editor.core.formats.prefixes import is_credit, speaker_prefix, takes_prefixes
 from editor.core.formats.stamped import stamped_transcript
 from editor.core.render import NONE, RenderPolicy, render
@@ -27,11 +29,22 @@ def read_text(path: PathLike, encoding: str | None = None, *,
     and no control characters, and the guesses made decoding it (none when ``encoding`` is
     given); a binary file is a FormatError. ``line_breaks``: the other characters that end lines
     (form feed, NEL, U+2028...) are line breaks too (see `strip_controls`)."""
-    text, warnings = decode_text(read_bytes(path), path, encoding)
-    controls = len(_BINARY.findall(text))
-    if text and controls > _MAX_CONTROL_SHARE * len(text):
+    text, warnings, _ = read_source(path, encoding, line_breaks=line_breaks)
+    return text, warnings
+
+
+def read_source(path: PathLike, encoding: str | None = None, *,
+                line_breaks: bool = True) -> tuple[str, list[str], dict[str, Any]]:
+    """`read_text`, and the text as it came (``"text"``: its line ends and every character) with
+    how it was encoded (``"encoding"``, ``"bom"``): what a subtitle file keeps to be written
+    back as it came (see `writeback`)."""
+    raw, warnings, decoding = decode_source(read_bytes(path), path, encoding)
+    controls = len(_BINARY.findall(raw))
+    if raw and controls > _MAX_CONTROL_SHARE * len(raw):
         raise FormatError(path, "this looks like a binary file, not text")
-    return strip_controls(normalize_newlines(text), line_breaks), warnings
+    text = strip_controls(normalize_newlines(raw), line_breaks)
+    return text, warnings, {"encoding": decoding.codec, "bom": decoding.bom, "text": raw,
+                            "suffix": Path(path).suffix.lower()}
 
 
 def read_txt(path: PathLike, encoding: str | None = None) -> Transcript:
