@@ -118,7 +118,7 @@ class Restorers:
         return run_pass(restorer, source, settings, **kwargs)
 
     def model_lessons(self, model: str | None, device: str,
-                      reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str]]:
+                      reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str], frozenset[str]]:
         """What a save's learning takes from ``model`` (editor.restore.learned_store.model_lessons),
         from the worker process, or on this thread (a pool thread) where passes run here: where
         the worker cannot start, and once the window closed (its learning still ends as it would
