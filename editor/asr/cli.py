@@ -84,8 +84,7 @@ def _speakers(text: str) -> int | str:
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2
+    parser.error("say what to do with the models: list, download NAME or path")
 
 
 # -- handlers ----------------------------------------------------------------------------------
@@ -158,7 +157,8 @@ def run_models_list(args: argparse.Namespace) -> int:
         print(f"{mark} {e.name:<{width}}  {e.language:<6} {e.language_name:<16} {size:>9}"
               f"{'  (obsolete)' if e.obsolete else ''}")
     if not entries:
-        print(f"no model in the catalogue is for {args.language!r}", file=sys.stderr)
+        print(f"stet: error: --language {args.language}: no model in the catalogue is for this "
+              "language (`stet models list` shows them all)", file=sys.stderr)
         return 1
     return 0
 
