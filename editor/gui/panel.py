@@ -292,6 +292,7 @@ class QtSuggestionList(QWidget):
         row.addWidget(self.count_label, 1)
         self.filter = QComboBox()
         self.filter.addItems(_FILTERS)
+        self.filter.setAccessibleName("Which suggestions to list")
         self.filter.setToolTip("Which pending suggestions to list (Tab and Shift+Tab go only to "
                                "those listed)")
         self.filter.currentIndexChanged.connect(self._filter_changed)
@@ -306,6 +307,7 @@ class QtSuggestionList(QWidget):
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)  # only what the delegate missed
         self.list.setItemDelegate(QtPendingRowDelegate(self.list))
         self.list.setObjectName("pending-list")
+        self.list.setAccessibleName("Pending suggestions")
         self.list.setToolTip(
             "Pending suggestions, least confident first: the confidence, the words around it as "
             "they would read, and what changes —<br><b>capital</b>: the word would start with a "

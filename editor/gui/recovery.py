@@ -245,6 +245,7 @@ class RecoveryDialog(QDialog):
         layout.addWidget(label)
         self.table = QTreeWidget()
         self.table.setObjectName("recovery-list")
+        self.table.setAccessibleName("Unsaved work")
         self.table.setRootIsDecorated(False)
         self.table.setHeaderLabels(["File", "Last autosave", "Words", "Folder"])
         for orphan in self.orphans:
