@@ -127,15 +127,35 @@ def run_transcribe(args: argparse.Namespace) -> int:
                                 speakers=args.speakers, encoder=encoder)
     finally:
         bar.close()
+    for note in transcript.metadata.warnings:
+        print(f"stet: warning: {args.audio}: {note}", file=sys.stderr)
+    skipped = not_restored(model.language)
+    if skipped:
+        print(f"stet: {skipped}", file=sys.stderr)
     if args.output:
         check_output(args.output, [args.audio], force=args.force)
-        write_any(transcript, args.output)
+        for warning in write_any(transcript, args.output):
+            print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     else:
         from editor.core.render import render
 
         text = render(transcript)
         sys.stdout.write(text + "\n" if text else "")
     return 0
+
+
+def not_restored(language: str | None) -> str | None:
+    """Why a transcript in another language will not get punctuation and capitals: the
+    restoration model Stet ships is for English, so the window leaves such a transcript
+    unrestored (and says so in its panel) and `stet restore` refuses it; the command line said
+    nothing of it. None for English, or a model whose language is not known."""
+    from editor.asr.catalogue import language_name
+
+    if language is None or language.split("-")[0].lower() == "en":
+        return None
+    return (f"note: punctuation and capitals will not be restored: the words are in "
+            f"{language_name(language)} ({language}), and Stet's restoration model is for English "
+            "(`stet restore` refuses such a text, unless given --any-language)")
 
 
 def run_models_list(args: argparse.Namespace) -> int:

@@ -49,6 +49,8 @@ def build_menus(w: Any) -> None:
     add(m, "Save &As…", lambda: w.files.save_dialog(ask=True), hotkeys.SAVE_AS)
     add(m, "&Export…", w.files.export_dialog, hotkeys.EXPORT, "Write txt, md, docx, srt, vtt, ass, ttml, sbv or json")
     m.addSeparator()
+    add(m, "&Transcribe again", w.files.transcribe_again,
+        tip="Transcribe the open transcript's recording afresh, with the same speech model")
     add(m, "Speech &model…", lambda: w.transcription.choose_model(),
         tip="Download a Vosk model or choose a model folder for transcribing")
     m.addSeparator()
