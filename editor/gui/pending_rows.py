@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleO
 #: The item data role a row's parts are kept under (its text is the whole row, as its tooltip).
 PARTS_ROLE = Qt.ItemDataRole.UserRole + 1
 _ELLIPSIS = "…"
+SPARE_PX = 2  # see QtPendingRowDelegate._fitted
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,4 +103,6 @@ class QtPendingRowDelegate(QStyledItemDelegate):
         rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
         # The style draws the text this far inside that rect on either side (QCommonStyle).
         margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, opt, widget) + 1
-        return fit_row(parts, rect.width() - 2 * margin, opt.fontMetrics)
+        # The style elides in fractional pixels, fit_row measures whole ones: a row measured
+        # exactly as wide as its room was cut all the same ("add ‘.’ full st…"): 2 px spare.
+        return fit_row(parts, rect.width() - 2 * margin - SPARE_PX, opt.fontMetrics)

@@ -125,16 +125,51 @@ def test_a_narrow_row_cuts_the_context_never_the_change(qapp, parts):
 def test_rows_at_800x600_show_the_whole_change(listed, monkeypatch):
     """The list as painted in a window of 800x600: every row in sight shows its word and its
     change whole."""
+    from PySide6.QtGui import QFontMetricsF
+
     painted = []
 
     def fitted(parts, width, metrics):
-        painted.append((parts, original(parts, width, metrics)))
-        return painted[-1][1]
+        painted.append((parts, width, original(parts, width, metrics)))
+        return painted[-1][2]
 
     original = pending_rows.fit_row
     monkeypatch.setattr(pending_rows, "fit_row", fitted)
     listed.panel.list.grab()
     assert painted
-    for parts, shown in painted:
+    from PySide6.QtWidgets import QStyle
+
+    exact = QFontMetricsF(listed.panel.list.font())
+    plist = listed.panel.list
+    margin = plist.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1
+    room = plist.viewport().width() - 2 * margin  # where the style draws a row's text
+    for parts, _width, shown in painted:
         assert f" {parts.word}" in shown, shown
         assert shown.endswith(f"· {parts.what}") or shown.endswith(f"· {parts.brief}"), shown
+        # as the style measures it (in fractions of a pixel), so it does not cut the row again:
+        # the first row, exactly as wide as its room in whole pixels, read "add ‘.’ full st…"
+        assert exact.horizontalAdvance(shown) <= room, (shown, room)
+
+
+def test_no_row_is_cut_again_by_the_style(listed):
+    """A row exactly as wide as its room in whole pixels (199 px; 199.33 in the fractions the
+    style measures in) read "60%  we. met.  · add ‘.’ full st…": the style cut it after the
+    delegate had fitted it. At every width, what the delegate leaves fits the style's room."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QFontMetricsF
+    from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
+
+    plist = listed.panel.list
+    delegate, style = plist.itemDelegate(), plist.style()
+    exact = QFontMetricsF(plist.font())
+    margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1
+    for row in range(3):
+        index = plist.model().index(row, 0)
+        for width in range(120, 420):
+            opt = QStyleOptionViewItem()
+            opt.initFrom(plist)
+            delegate.initStyleOption(opt, index)
+            opt.rect = QRect(0, 0, width, 20)
+            room = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, plist).width() - 2 * margin
+            shown = delegate._fitted(opt, index)
+            assert exact.horizontalAdvance(shown) <= room, (row, width, shown)
