@@ -81,121 +81,150 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     learning ("missed", the first 20)."""
     if not 0.0 < share < 1.0:
         raise ValueError("the reviewed share must be between 0 and 1 (e.g. 0.2)")
-    from editor.restore.windows import joint_marginals_chunked
-
-    before_parts, after_parts = [], []
-    names_total = names_before = names_after = 0
-    fixed_total = fixed_before = fixed_after = 0
-    fixed_words = 0
-    once_total = once_after = once_before = once_words = 0
-    misses: list[str] = []
     from editor.restore.review_lessons import common_words, plain_words
 
     common = common_words(restorer.vocab)
     # what stays out of the user lexicon (see editor.restore.learned_store.remember_review)
     unlisted = common | plain_words(restorer.vocab, getattr(restorer, "names", None))
+    options = {"bias": bias, "case_memory": case_memory, "pair_memory": pair_memory, "lexicon": lexicon,
+               "case_odds": case_odds, "unlisted": unlisted}
+    before_parts, after_parts = [], []
+    names, fixed, once = _Tally(), _Tally(), _Tally(misses=20)
     fit_seconds: list[float] = []
     chosen = sorted(set(talks)) if talks is not None else range(len(docs))
-    model_lexicon = restorer.lexicon
     for k in chosen:
         doc = docs[k]
-        words = [w.word for w in doc]
-        n = len(words)
+        n = len(doc)
         cut = int(round(n * share))
         if cut < 1 or n - cut < 1:
             continue
-        joint = joint_marginals_chunked(restorer.model, restorer.vocab, words, restorer.size, restorer.overlap,
-                                        restorer.cut, restorer.merge, device=restorer.device)
-        para_end = np.zeros(n, bool)
-        for i in (paragraphs[k] if paragraphs else ()):
-            if 0 < i <= n - 1:
-                para_end[i - 1] = True
-        t0 = time.perf_counter()
-        proposed = restorer.predictions(words[:cut], joint[:cut], first_is_start=True, paragraph_ends=para_end[:cut])
-        # what the editor learns from a review (see editor.restore.learned_store.learn_review)
-        adapt = learn_review(restorer, _decisions(doc, 0, cut, proposed), joint=joint[:cut])
-        if case_odds is not None:
-            adapt.case_odds = float(case_odds)
-        if not bias:
-            adapt.punct_bias = np.zeros_like(adapt.punct_bias)
-        if not case_memory:
-            adapt.case_forms, adapt.context_forms = {}, {}
-        if not pair_memory:
-            adapt.pair_marks = {}
-        if lexicon:  # the forms a save puts in the user lexicon, written outright by the next restoration
-            adapt.fixed_forms = _lexicon_forms(_decisions(doc, 0, cut, proposed), unlisted)
-        fit_seconds.append(time.perf_counter() - t0)
-        # the reviewed words stand as the reviewer left them (the rest's first word reads its mark)
-        joint = np.array(joint, np.float32)
-        for i in range(cut):
-            joint[i] = 0.0
-            joint[i, PUNCT_INDEX.get(doc[i].punct, 0) * N_CASE + CASE_INDEX[case_of(doc[i].surface)]] = 1.0
-        before = restorer.predictions(words, joint, first_is_start=True, last_is_end=True, paragraph_ends=para_end)
-        restorer.lexicon = {**model_lexicon, **adapt.mixed_forms()}
-        try:
-            source = joint
-            if head:
-                gold = np.asarray([PUNCT_INDEX.get(w.punct, 0) * N_CASE + CASE_INDEX[case_of(w.surface)] for w in doc[:cut]])
-                t1 = time.perf_counter()
-                tuned = adapt_head(restorer.model, restorer.vocab, words[:cut], gold, **head_options)
-                fit_seconds[-1] += time.perf_counter() - t1
-                if tuned is not None:
-                    source = joint_marginals_chunked(tuned, restorer.vocab, words, restorer.size, restorer.overlap,
-                                                     restorer.cut, restorer.merge, device=restorer.device)
-                    source[:cut] = joint[:cut]
-            adapted = adapt.apply(words, source)
-            after = restorer.predictions(words, adapted, first_is_start=True, last_is_end=True, paragraph_ends=para_end)
-        finally:
-            restorer.lexicon = model_lexicon
+        proposed, before, after, seconds = _review_talk(restorer, doc, cut, paragraphs[k] if paragraphs else (), options,
+                                              head, head_options)
+        fit_seconds.append(seconds)
         # the rest of the talk; its first word reads the reviewed (now right) mark before it
         rest = doc[cut:]
         b = _score(rest, before[cut:])
         a = _score(rest, after[cut:])
         before_parts.append(b)
         after_parts.append(a)
-        names = {d.word for d in _decisions(doc, 0, cut) if not d.sentence_start and d.surface != d.word
-                 and any(ch.isalpha() for ch in d.word)}
-        fixed = {d.word for d in _decisions(doc, 0, cut, proposed) if not d.sentence_start
-                 and d.surface != d.word and d.surface != d.proposed_surface and d.word not in common
-                 and any(ch.isalpha() for ch in d.word)}
-        fixed_words += len(fixed)
-        # of those, the talk's names as its reviewed part shows them: written in one form at every
-        # mid-sentence occurrence there (not "campaign" of "my campaign" and "SING Campaign")
-        written: dict[str, set[str]] = {}
-        for d in _decisions(doc, 0, cut):
-            if not d.sentence_start:
-                written.setdefault(d.word, set()).add(d.surface)
-        once = {w for w in fixed if len(written.get(w, ())) == 1}
-        once_words += len(once)
-        for i in range(cut, n):
-            if doc[i].word in names:
-                names_total += 1
-                names_before += b["psurf"][i - cut] == doc[i].surface
-                names_after += a["psurf"][i - cut] == doc[i].surface
-            if doc[i].word in fixed:
-                fixed_total += 1
-                fixed_before += b["psurf"][i - cut] == doc[i].surface
-                fixed_after += a["psurf"][i - cut] == doc[i].surface
-            if doc[i].word in once:
-                once_total += 1
-                once_before += b["psurf"][i - cut] == doc[i].surface
-                once_after += a["psurf"][i - cut] == doc[i].surface
-                if a["psurf"][i - cut] != doc[i].surface and len(misses) < 20:
-                    misses.append(f"talk {k}: {doc[i].surface} written {a['psurf'][i - cut]}")
+        sets = _name_sets(doc, cut, proposed, common)
+        for tally, words in zip((names, fixed, once), sets):
+            tally.words += len(words)
+            tally.count(k, doc, cut, words, b["psurf"], a["psurf"])
         if log:
             log(f"talk {k}: {n} words, reviewed {cut}")
     if not before_parts:
         raise ValueError("no talk long enough to split into a reviewed part and a rest")
     return {"share": share, "talks": len(before_parts),
             "before": _summary(before_parts), "after": _summary(after_parts),
-            "names": {"later_occurrences": names_total,
-                      "right_before": round(100 * names_before / names_total, 1) if names_total else None,
-                      "right_after": round(100 * names_after / names_total, 1) if names_total else None},
-            "corrected_names": {"words": fixed_words, "later_occurrences": fixed_total,
-                                "right_before": round(100 * fixed_before / fixed_total, 1) if fixed_total else None,
-                                "right_after": round(100 * fixed_after / fixed_total, 1) if fixed_total else None},
-            "names_corrected_once": {"words": once_words, "later_occurrences": once_total,
-                                     "right_before": round(100 * once_before / once_total, 1) if once_total else None,
-                                     "right_after": round(100 * once_after / once_total, 1) if once_total else None,
-                                     "missed": misses},
+            "names": names.summary(words=False),
+            "corrected_names": fixed.summary(),
+            "names_corrected_once": {**once.summary(), "missed": once.missed},
             "fit_seconds_median": round(float(np.median(fit_seconds)), 4) if fit_seconds else None}
+
+
+def _review_talk(restorer, doc: Sequence, cut: int, paragraph_starts: Iterable[int], options: dict, head: bool,
+                 head_options: dict) -> tuple[list, list, list, float]:
+    """One talk: what the model proposed for the reviewed first ``cut`` words, its proposals for
+    the whole talk before and after learning from their review (the reviewed words then standing
+    as the reviewer left them), and how long the learning took."""
+    from editor.restore.windows import joint_marginals_chunked
+
+    words = [w.word for w in doc]
+    n = len(words)
+    joint = joint_marginals_chunked(restorer.model, restorer.vocab, words, restorer.size, restorer.overlap,
+                                    restorer.cut, restorer.merge, device=restorer.device)
+    para_end = np.zeros(n, bool)
+    for i in paragraph_starts:
+        if 0 < i <= n - 1:
+            para_end[i - 1] = True
+    t0 = time.perf_counter()
+    proposed = restorer.predictions(words[:cut], joint[:cut], first_is_start=True, paragraph_ends=para_end[:cut])
+    adapt = _learned(restorer, doc, cut, proposed, joint, options)
+    seconds = time.perf_counter() - t0
+    # the reviewed words stand as the reviewer left them (the rest's first word reads its mark)
+    joint = np.array(joint, np.float32)
+    for i in range(cut):
+        joint[i] = 0.0
+        joint[i, PUNCT_INDEX.get(doc[i].punct, 0) * N_CASE + CASE_INDEX[case_of(doc[i].surface)]] = 1.0
+    before = restorer.predictions(words, joint, first_is_start=True, last_is_end=True, paragraph_ends=para_end)
+    model_lexicon = restorer.lexicon
+    restorer.lexicon = {**model_lexicon, **adapt.mixed_forms()}
+    try:
+        source = joint
+        if head:
+            gold = np.asarray([PUNCT_INDEX.get(w.punct, 0) * N_CASE + CASE_INDEX[case_of(w.surface)] for w in doc[:cut]])
+            t1 = time.perf_counter()
+            tuned = adapt_head(restorer.model, restorer.vocab, words[:cut], gold, **head_options)
+            seconds += time.perf_counter() - t1
+            if tuned is not None:
+                source = joint_marginals_chunked(tuned, restorer.vocab, words, restorer.size, restorer.overlap,
+                                                 restorer.cut, restorer.merge, device=restorer.device)
+                source[:cut] = joint[:cut]
+        adapted = adapt.apply(words, source)
+        after = restorer.predictions(words, adapted, first_is_start=True, last_is_end=True, paragraph_ends=para_end)
+    finally:
+        restorer.lexicon = model_lexicon
+    return proposed, before, after, seconds
+
+
+def _learned(restorer, doc: Sequence, cut: int, proposed: Sequence, joint, options: dict):
+    """What the editor learns from the review of the first ``cut`` words (see
+    editor.restore.learned_store.learn_review), less the parts ``options`` turn off."""
+    decisions = _decisions(doc, 0, cut, proposed)
+    adapt = learn_review(restorer, decisions, joint=joint[:cut])
+    if options["case_odds"] is not None:
+        adapt.case_odds = float(options["case_odds"])
+    if not options["bias"]:
+        adapt.punct_bias = np.zeros_like(adapt.punct_bias)
+    if not options["case_memory"]:
+        adapt.case_forms, adapt.context_forms = {}, {}
+    if not options["pair_memory"]:
+        adapt.pair_marks = {}
+    if options["lexicon"]:  # the forms a save puts in the user lexicon, written outright by the next restoration
+        adapt.fixed_forms = _lexicon_forms(decisions, options["unlisted"])
+    return adapt
+
+
+def _name_sets(doc: Sequence, cut: int, proposed: Sequence, common) -> tuple[set[str], set[str], set[str]]:
+    """The words whose later uses the simulation follows: mid-sentence capitals the reviewer wrote
+    (names); of those outside the model's `common` words, the ones the reviewer had to correct
+    (Stet proposed another form there); and of those, the ones the reviewed part writes in one
+    form at every mid-sentence occurrence (not "campaign" of "my campaign" and "SING Campaign")."""
+    names = {d.word for d in _decisions(doc, 0, cut) if not d.sentence_start and d.surface != d.word
+             and any(ch.isalpha() for ch in d.word)}
+    fixed = {d.word for d in _decisions(doc, 0, cut, proposed) if not d.sentence_start
+             and d.surface != d.word and d.surface != d.proposed_surface and d.word not in common
+             and any(ch.isalpha() for ch in d.word)}
+    written: dict[str, set[str]] = {}
+    for d in _decisions(doc, 0, cut):
+        if not d.sentence_start:
+            written.setdefault(d.word, set()).add(d.surface)
+    once = {w for w in fixed if len(written.get(w, ())) == 1}
+    return names, fixed, once
+
+
+class _Tally:
+    """How often the later uses of a set of words are written right, before and after learning
+    (and, with ``misses``, the first wrong ones after)."""
+
+    def __init__(self, misses: int = 0) -> None:
+        self.words = self.total = self.before = self.after = 0
+        self.limit = misses
+        self.missed: list[str] = []
+
+    def count(self, talk: int, doc: Sequence, cut: int, words: set[str], before: Sequence[str],
+              after: Sequence[str]) -> None:
+        for i in range(cut, len(doc)):
+            if doc[i].word in words:
+                self.total += 1
+                self.before += before[i - cut] == doc[i].surface
+                self.after += after[i - cut] == doc[i].surface
+                if after[i - cut] != doc[i].surface and len(self.missed) < self.limit:
+                    self.missed.append(f"talk {talk}: {doc[i].surface} written {after[i - cut]}")
+
+    def summary(self, words: bool = True) -> dict:
+        out = {"words": self.words} if words else {}
+        return {**out, "later_occurrences": self.total,
+                "right_before": round(100 * self.before / self.total, 1) if self.total else None,
+                "right_after": round(100 * self.after / self.total, 1) if self.total else None}
