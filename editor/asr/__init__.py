@@ -3,8 +3,9 @@
 Imports only ``editor.core`` and ``editor.media``; vosk and PyAV load when first used, so importing
 this stays cheap.
 
-``transcribe(audio, model)`` is the whole job; ``iter_transcription`` gives its events as they come
-(for a view that shows words as they are recognised, with :class:`TokenAssembler`). Models are found
+``transcribe(audio, model)`` is the whole job; ``transcription_pass`` is the same pass as events
+(words as they are heard, progress, who speaks when; what the window, ``stet transcribe`` and
+batches all run; a view shows the words as they come with :class:`TokenAssembler`). Models are found
 with ``resolve_model``/``installed_models``, listed with ``load_catalogue`` and fetched with
 ``download_model``. Everything that crosses a thread or process is a frozen dataclass.
 """
@@ -28,7 +29,10 @@ _EXPORTS = {
     "RecognitionCancelled": "errors",
     "ModelInfo": "models", "installed_models": "models", "models_dir": "models",
     "resolve_model": "models", "validate_model": "models",
-    "TokenAssembler": "transcribe", "iter_transcription": "transcribe", "transcribe": "transcribe",
+    "Speakers": "speakers", "VoiceEncoder": "speakers", "check_speakers_installed": "speakers",
+    "PassEvent": "transcribe", "SpeakersFound": "transcribe", "TokenAssembler": "transcribe",
+    "iter_transcription": "transcribe", "transcribe": "transcribe",
+    "transcription_pass": "transcribe",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -46,4 +50,6 @@ if TYPE_CHECKING:
                                    ModelError, NoSpeechError, RecognitionCancelled)
     from editor.asr.models import (ModelInfo, installed_models, models_dir, resolve_model,
                                    validate_model)
-    from editor.asr.transcribe import TokenAssembler, iter_transcription, transcribe
+    from editor.asr.speakers import Speakers, VoiceEncoder, check_speakers_installed
+    from editor.asr.transcribe import (PassEvent, SpeakersFound, TokenAssembler, iter_transcription,
+                                       transcribe, transcription_pass)

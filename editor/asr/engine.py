@@ -19,6 +19,10 @@ from editor.asr.errors import ModelError, RecognitionCancelled
 if TYPE_CHECKING:
     from vosk import Model as VoskModel  # vosk ships no types: an opaque handle here
 
+ETA_AFTER = 1.0
+"""Seconds of work before a time left is estimated: the first blocks go faster or slower than the
+rest (a warm cache, a model still paging in), and a guess from them jumps about."""
+
 BLOCK_SECONDS = 0.5
 """Audio fed to Vosk at a time: long enough to cost nothing, short enough to cancel in time."""
 
@@ -68,8 +72,9 @@ class Progress:
 
     @property
     def eta(self) -> float | None:
-        """Seconds left at the speed so far; None until there is a speed to go by."""
-        if not self.duration or self.position <= 0 or self.elapsed <= 0:
+        """Seconds left at the speed so far; None until there is a speed to go by (some audio
+        done, and :data:`ETA_AFTER` seconds of work to measure it over)."""
+        if not self.duration or self.position <= 0 or self.elapsed < ETA_AFTER:
             return None
         speed = self.position / self.elapsed  # seconds of audio per second
         return max(0.0, (self.duration - self.position) / speed)
