@@ -3,8 +3,9 @@
 Imports only ``editor.core`` and ``editor.media``; vosk and PyAV load when first used, so importing
 this stays cheap.
 
-``transcribe(audio, model)`` is the whole job; ``iter_transcription`` gives its events as they come
-(for a view that shows words as they are recognised, with :class:`TokenAssembler`). Models are found
+``transcribe(audio, model)`` is the whole job; ``transcription_pass`` is the same pass as events
+(words as they are heard, progress, who speaks when; what the window, ``stet transcribe`` and
+batches all run; a view shows the words as they come with :class:`TokenAssembler`). Models are found
 with ``resolve_model``/``installed_models``, listed with ``load_catalogue`` and fetched with
 ``download_model``. Everything that crosses a thread or process is a frozen dataclass.
 """
@@ -18,17 +19,20 @@ from editor.core.lazy import lazy_exports
 # name -> submodule. Names load on first use: the recognition worker process imports this package
 # and needs only the engine, and `stet --help` needs none of it.
 _EXPORTS = {
-    "Catalogue": "catalogue", "CatalogueEntry": "catalogue", "load_catalogue": "catalogue",
-    "refresh_catalogue": "catalogue",
     "AudioInfo": "audio_blocks", "iter_pcm": "audio_blocks", "probe_audio": "audio_blocks",
+    "Catalogue": "catalogue", "CatalogueEntry": "catalogue", "MODEL_LIST_URL": "catalogue",
+    "language_name": "catalogue", "load_catalogue": "catalogue", "refresh_catalogue": "catalogue",
     "DownloadProgress": "download", "download_model": "download",
     "Finished": "engine", "Progress": "engine", "Word": "engine", "WordBatch": "engine",
     "AsrError": "errors", "AudioError": "errors", "DownloadCancelled": "errors",
     "DownloadError": "errors", "ModelError": "errors", "NoSpeechError": "errors",
     "RecognitionCancelled": "errors",
-    "ModelInfo": "models", "installed_models": "models", "models_dir": "models",
-    "resolve_model": "models", "validate_model": "models",
-    "TokenAssembler": "transcribe", "iter_transcription": "transcribe", "transcribe": "transcribe",
+    "ModelInfo": "models", "installed_models": "models", "language_matches": "models",
+    "models_dir": "models", "resolve_model": "models", "validate_model": "models",
+    "Speakers": "speakers", "VoiceEncoder": "speakers", "check_speakers_installed": "speakers",
+    "PassEvent": "transcribe", "SpeakersFound": "transcribe", "TokenAssembler": "transcribe",
+    "audio_notes": "transcribe", "iter_transcription": "transcribe", "transcribe": "transcribe",
+    "transcription_pass": "transcribe",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -38,12 +42,15 @@ __getattr__ = lazy_exports(__name__, _EXPORTS)
 
 
 if TYPE_CHECKING:
-    from editor.asr.catalogue import Catalogue, CatalogueEntry, load_catalogue, refresh_catalogue
     from editor.asr.audio_blocks import AudioInfo, iter_pcm, probe_audio
+    from editor.asr.catalogue import (Catalogue, CatalogueEntry, MODEL_LIST_URL, language_name,
+                                      load_catalogue, refresh_catalogue)
     from editor.asr.download import DownloadProgress, download_model
     from editor.asr.engine import Finished, Progress, Word, WordBatch
     from editor.asr.errors import (AsrError, AudioError, DownloadCancelled, DownloadError,
                                    ModelError, NoSpeechError, RecognitionCancelled)
-    from editor.asr.models import (ModelInfo, installed_models, models_dir, resolve_model,
-                                   validate_model)
-    from editor.asr.transcribe import TokenAssembler, iter_transcription, transcribe
+    from editor.asr.models import (ModelInfo, installed_models, language_matches, models_dir,
+                                   resolve_model, validate_model)
+    from editor.asr.speakers import Speakers, VoiceEncoder, check_speakers_installed
+    from editor.asr.transcribe import (PassEvent, SpeakersFound, TokenAssembler, audio_notes,
+                                       iter_transcription, transcribe, transcription_pass)

@@ -19,6 +19,7 @@ from editor.asr.errors import ModelError, RecognitionCancelled
 if TYPE_CHECKING:
     from vosk import Model as VoskModel  # vosk ships no types: an opaque handle here
 
+
 BLOCK_SECONDS = 0.5
 """Audio fed to Vosk at a time: long enough to cost nothing, short enough to cancel in time."""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -148,6 +148,11 @@ def check_installed() -> None:
     _weights_path()
 
 
+check_speakers_installed = check_installed
+"""The name :func:`check_installed` has at the package face (``editor.asr``), where "installed"
+alone would not say of what."""
+
+
 class VoiceEncoder:
     """Resemblyzer's GE2E encoder: 40 mel bands per 10 ms in, a 256-value unit vector out."""
 
@@ -210,7 +215,8 @@ class _Windows:
 
 
 def _embed_windows(encoder: VoiceEncoder, audio_path: str | os.PathLike[str], regions: Sequence[_Region],
-                   should_stop: Callable[[], bool], on_progress: Callable[[float], None] | None) -> _Windows:
+                   should_stop: Callable[[], bool]) -> Generator[float, None, _Windows]:
+    """The windows of ``regions``, yielding the fraction done after each region."""
     import numpy as np
     import torch
 
@@ -246,8 +252,7 @@ def _embed_windows(encoder: VoiceEncoder, audio_path: str | os.PathLike[str], re
                 full_times.append((at + s * FRAME, at + (s + WINDOW_FRAMES) * FRAME))
                 if len(full) >= _BATCH:
                     flush()
-        if on_progress is not None:
-            on_progress(min(1.0, region.end / last))
+        yield min(1.0, region.end / last)
     flush()
     if not embeddings:
         return _Windows(np.zeros((0, _HIDDEN), np.float32), np.zeros((0, 2), np.float32))
@@ -360,6 +365,24 @@ def find_speaker_turns(audio_path: str | os.PathLike[str], words: Sequence[tuple
     ``speakers`` is how many there are, or ``"auto"``. ``on_progress`` gets the fraction done.
     Raises :class:`AsrError` when the ``speakers`` extra is not installed (saying how to install
     it), :class:`~editor.asr.errors.AudioError` and :class:`RecognitionCancelled`."""
+    stage = iter_speaker_turns(audio_path, words, speakers, cancel=cancel, encoder=encoder)
+    while True:
+        try:
+            fraction = next(stage)
+        except StopIteration as done:
+            turns: tuple[SpeakerTurn, ...] = done.value
+            return turns
+        if on_progress is not None:
+            on_progress(fraction)
+
+
+def iter_speaker_turns(audio_path: str | os.PathLike[str], words: Sequence[tuple[float, float]],
+                       speakers: Speakers = "auto", *, cancel: threading.Event | None = None,
+                       encoder: VoiceEncoder | None = None
+                       ) -> Generator[float, None, tuple[SpeakerTurn, ...]]:
+    """:func:`find_speaker_turns` as a generator: yields the fraction done as it goes, and
+    returns the turns (the ``StopIteration``'s value, or ``turns = yield from ...``), so that
+    a caller that yields its own events can report the stage without a thread or a callback."""
     if speakers != "auto" and not 1 <= speakers <= MAX_SPEAKERS:
         raise ValueError(f"speakers must be 'auto' or 1..{MAX_SPEAKERS}, not {speakers!r}")
     if not words:
@@ -369,6 +392,6 @@ def find_speaker_turns(audio_path: str | os.PathLike[str], words: Sequence[tuple
     encoder = encoder if encoder is not None else VoiceEncoder()
     regions = _regions(words)
     stop = (lambda: cancel.is_set()) if cancel is not None else (lambda: False)
-    windows = _embed_windows(encoder, audio_path, regions, stop, on_progress)
+    windows = yield from _embed_windows(encoder, audio_path, regions, stop)
     centroids = cluster(windows.embeddings, speakers)
     return turns_of(words, word_speakers(words, windows, centroids))

@@ -1,19 +1,28 @@
-"""Audio file in, :class:`~editor.core.Transcript` out: the whole of speech recognition in one call."""
+"""Audio file in, :class:`~editor.core.Transcript` out: the whole of speech recognition in one call.
+
+:func:`transcription_pass` is the one pass every caller runs (the window, ``stet transcribe`` and
+batches): the recogniser's words as they are heard, progress, then who speaks when, all as events,
+with one cancel. :func:`transcribe` folds those events into a transcript; the window folds them
+into the transcript it shows as they arrive.
+"""
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from editor.asr.audio_blocks import probe_audio
 from editor.asr.engine import Event, Finished, Progress, Word, WordBatch, recognise
-from editor.asr.errors import NoSpeechError
+from editor.asr.errors import NoSpeechError, RecognitionCancelled
 from editor.asr.models import ModelInfo, resolve_model
 from editor.asr.worker import recognise_in_worker
 from editor.core.document import Metadata, Token, Transcript
+from editor.core.speakers import SpeakerTurn, apply_turns
 
 if TYPE_CHECKING:
     from vosk import Model as VoskModel
@@ -81,7 +90,7 @@ def iter_transcription(audio_path: str | os.PathLike[str],
                        model: str | os.PathLike[str] | ModelInfo | None = None, *,
                        cancel: threading.Event | None = None, verbose: bool = False,
                        in_worker: bool = True, vosk_model: VoskModel | None = None) -> Iterator[Event]:
-    """The lower level of :func:`transcribe`: its events, as they come.
+    """The recogniser's part of :func:`transcription_pass`: its events, as they come.
 
     Yields :class:`Progress`, :class:`WordBatch` and, last, :class:`Finished`. Recognition runs in a
     spawned child process unless ``in_worker`` is False; then it runs on this thread, where a crash
@@ -98,6 +107,77 @@ def iter_transcription(audio_path: str | os.PathLike[str],
         yield from recognise_in_worker(audio_path, info.path, cancel=cancel, verbose=verbose)
 
 
+@dataclass(frozen=True)
+class SpeakersFound:
+    """Who speaks when, found after the words: turns at the words' times, to give the words
+    their speakers with :func:`editor.core.speakers.apply_turns` (by time, so words edited while
+    the turns were found take their speakers all the same)."""
+
+    turns: tuple[SpeakerTurn, ...]
+
+
+PassEvent = Progress | WordBatch | Finished | SpeakersFound
+"""What :func:`transcription_pass` yields."""
+
+
+def transcription_pass(audio_path: str | os.PathLike[str],
+                       model: str | os.PathLike[str] | ModelInfo | None = None, *,
+                       speakers: Speakers | None = None, cancel: threading.Event | None = None,
+                       verbose: bool = False, in_worker: bool = True,
+                       vosk_model: VoskModel | None = None,
+                       encoder: VoiceEncoder | None = None) -> Iterator[PassEvent]:
+    """The one transcription pass, as events: what the window, ``stet transcribe`` and batches run.
+
+    Yields, in order: :class:`Progress` (stage ``"loading"``, then ``"recognising"``) and a
+    :class:`WordBatch` each time the recogniser settles on words, as they are heard;
+    :class:`Finished` at the end of the audio; then, when ``speakers`` is given (a number, or
+    ``"auto"``) and words were heard, :class:`Progress` in stage ``"speakers"`` while who speaks
+    when is found (:mod:`editor.asr.speakers`, with ``encoder`` if one is loaded already) and,
+    last, :class:`SpeakersFound`. A progress's :attr:`Progress.eta` is None until there is a speed
+    to go by. Setting ``cancel`` stops the pass within a second, at any stage, with
+    :class:`RecognitionCancelled`. ``in_worker`` and ``vosk_model`` are as for
+    :func:`iter_transcription`. Raises the errors :func:`transcribe` names, except
+    :class:`NoSpeechError`: a pass that hears nothing just has no words.
+    """
+    info = model if isinstance(model, ModelInfo) else resolve_model(model)
+    words: list[tuple[float, float]] = []
+    duration: float | None = None
+    for event in iter_transcription(audio_path, info, cancel=cancel, verbose=verbose,
+                                    in_worker=in_worker, vosk_model=vosk_model):
+        if isinstance(event, WordBatch):
+            words.extend((w.start, w.end) for w in event.words)
+        elif isinstance(event, Finished):
+            duration = event.duration
+        yield event
+    if speakers is None or not words:
+        return
+    if cancel is not None and cancel.is_set():
+        raise RecognitionCancelled("transcription cancelled")
+    yield from _speaker_stage(audio_path, words, speakers, duration or words[-1][1], cancel=cancel,
+                              encoder=encoder)
+
+
+def _speaker_stage(audio_path: str | os.PathLike[str], words: list[tuple[float, float]],
+                   speakers: Speakers, total: float, *, cancel: threading.Event | None,
+                   encoder: VoiceEncoder | None) -> Iterator[Progress | SpeakersFound]:
+    """Who speaks when at ``words``' times: :class:`Progress` in stage ``"speakers"`` (in seconds
+    of the recording, ``total`` long, as recognition's), then :class:`SpeakersFound`."""
+    from editor.asr.speakers import iter_speaker_turns
+
+    began = time.monotonic()
+    yield Progress(stage="speakers", position=0.0, duration=total, elapsed=0.0)
+    stage = iter_speaker_turns(audio_path, words, speakers, cancel=cancel, encoder=encoder)
+    while True:
+        try:
+            fraction = next(stage)
+        except StopIteration as done:
+            turns: tuple[SpeakerTurn, ...] = done.value
+            break
+        yield Progress(stage="speakers", position=fraction * total, duration=total,
+                       elapsed=time.monotonic() - began)
+    yield SpeakersFound(turns)
+
+
 def transcribe(audio_path: str | os.PathLike[str],
                model: str | os.PathLike[str] | ModelInfo | None = None, *,
                on_progress: Callable[[Progress], None] | None = None,
@@ -112,7 +192,8 @@ def transcribe(audio_path: str | os.PathLike[str],
     found (see :func:`editor.asr.models.resolve_model`). ``on_progress`` and ``on_words`` are called
     on this thread. ``speakers`` (a number, or ``"auto"``) also finds who speaks when
     (:mod:`editor.asr.speakers`; progress in stage ``"speakers"``), with ``encoder`` if one is
-    loaded already; None leaves the words without speakers. Raises :class:`~editor.asr.errors.AudioError`, :class:`ModelError`,
+    loaded already; None leaves the words without speakers. This is :func:`transcription_pass`
+    folded into a transcript. Raises :class:`~editor.asr.errors.AudioError`, :class:`ModelError`,
     :class:`NoSpeechError` or :class:`RecognitionCancelled`, all of them ``UserError``.
     """
     info = model if isinstance(model, ModelInfo) else resolve_model(model)
@@ -120,8 +201,10 @@ def transcribe(audio_path: str | os.PathLike[str],
     tokens: list[Token] = []
     starts: list[int] = []
     duration = header = None
-    for event in iter_transcription(audio_path, info, cancel=cancel, verbose=verbose,
-                                    in_worker=in_worker, vosk_model=vosk_model):
+    turns: tuple[SpeakerTurn, ...] = ()
+    for event in transcription_pass(audio_path, info, speakers=speakers, cancel=cancel,
+                                    verbose=verbose, in_worker=in_worker, vosk_model=vosk_model,
+                                    encoder=encoder):
         if isinstance(event, Progress) and event.stage == "loading":
             header = event.duration  # what the file's header says, before a block is decoded
         if isinstance(event, WordBatch):
@@ -136,6 +219,8 @@ def transcribe(audio_path: str | os.PathLike[str],
                 on_progress(event)
         elif isinstance(event, Finished):
             duration = event.duration
+        elif isinstance(event, SpeakersFound):
+            turns = event.turns
     name = Path(audio_path).name
     if not tokens:
         raise NoSpeechError(f"{name}: no speech was recognised; the file may be silent, or not in "
@@ -147,8 +232,8 @@ def transcribe(audio_path: str | os.PathLike[str],
     metadata = Metadata(audio_file=os.fspath(audio_path), language=info.language, model=info.name,
                         duration=duration, warnings=tuple(notes))
     doc = Transcript(tokens, paragraph_starts=starts, metadata=metadata)
-    if speakers is not None:
-        add_speaker_turns(doc, audio_path, speakers, on_progress=on_progress, cancel=cancel, encoder=encoder)
+    if turns:
+        apply_turns(doc, turns)
         doc.history.clear()  # the turns are part of what was transcribed, not an edit to undo
     return doc
 
@@ -156,23 +241,18 @@ def transcribe(audio_path: str | os.PathLike[str],
 def add_speaker_turns(doc: Transcript, audio_path: str | os.PathLike[str], speakers: Speakers, *,
                       on_progress: Callable[[Progress], None] | None = None,
                       cancel: threading.Event | None = None, encoder: VoiceEncoder | None = None) -> int:
-    """Find who speaks when in ``audio_path`` at the times of ``doc``'s words, and give the words
-    their speakers (one undo step, :func:`editor.core.speakers.apply_turns`); returns how many
-    words changed. ``on_progress`` gets :class:`Progress` in stage ``"speakers"``."""
-    import time
-
-    from editor.asr.speakers import find_speaker_turns
-    from editor.core.speakers import apply_turns
-
+    """Find who speaks when in ``audio_path`` at the times of ``doc``'s words (a transcript that
+    has its words already), and give the words their speakers (one undo step,
+    :func:`editor.core.speakers.apply_turns`); returns how many words changed. ``on_progress``
+    gets :class:`Progress` in stage ``"speakers"``: the speaker stage of :func:`transcription_pass`."""
     words = [(t.start, t.end) for t in doc.tokens if t.start is not None and t.end is not None]
-    began = time.monotonic()
-    duration = doc.metadata.duration or (words[-1][1] if words else None)
-
-    def report(fraction: float) -> None:
-        if on_progress is not None:
-            on_progress(Progress(stage="speakers", position=fraction * (duration or 0.0), duration=duration,
-                                 elapsed=time.monotonic() - began))
-
-    report(0.0)
-    turns = find_speaker_turns(audio_path, words, speakers, cancel=cancel, on_progress=report, encoder=encoder)
+    if not words:
+        return 0
+    turns: tuple[SpeakerTurn, ...] = ()
+    for event in _speaker_stage(audio_path, words, speakers, doc.metadata.duration or words[-1][1],
+                                cancel=cancel, encoder=encoder):
+        if isinstance(event, SpeakersFound):
+            turns = event.turns
+        elif on_progress is not None:
+            on_progress(event)
     return apply_turns(doc, turns)

@@ -139,6 +139,8 @@ class TranscribeJob(Job):
         return self.info.name if self.info is not None else ""
 
     def run(self, source: Path, output: Path, report: Report) -> Outcome:
+        # not `from editor.asr import transcribe`: once the submodule of that name is imported,
+        # the package's attribute is the module, not the function
         from editor.asr.transcribe import transcribe
         from editor.core.formats import write_any
 
@@ -146,6 +148,7 @@ class TranscribeJob(Job):
             if p.fraction is not None and p.stage != "speakers":
                 report(p.fraction)
 
+        # the one transcription pass the window and `stet transcribe` run, folded into a transcript
         doc = transcribe(source, self.info, on_progress=on_progress, verbose=self.verbose,
                          in_worker=False, vosk_model=self.vosk_model, speakers=self.speakers,
                          encoder=self.encoder)

@@ -89,7 +89,7 @@ class HelpCommands:
         chosen = self.window.restore_model_override or self.window.settings.engine.restore_model
         if chosen:
             return Path(chosen)
-        from editor.restore.package import default_model_dir
+        from editor.restore import default_model_dir
 
         return default_model_dir()
 

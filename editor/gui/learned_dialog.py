@@ -28,12 +28,12 @@ from editor.core.settings import Settings
 from editor.gui.background import BackgroundOp
 # with the window, not at the first file shown: it brings numpy, whose import there held the
 # window's thread ~100 ms (tests/perf/bench_gui_stalls.py, a fresh window)
-from editor.restore.learned_store import LEARNING, list_profiles, reset_learned, suggestions_snapshot
+from editor.restore import LEARNING, list_profiles, reset_learned, suggestions_snapshot
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from editor.restore.learned_store import MarginalRead
+    from editor.restore import MarginalRead
 
 log = logging.getLogger(__name__)
 
@@ -147,10 +147,10 @@ class LearningController(QObject):
         def learn(_report: Callable[[Any], None]) -> _Learned:
             import time
 
-            from editor.restore.learned_store import (learn_review, marginal_reads, placed_marginals, profile_key,
-                                                      profile_label, remember_review, review_digest,
-                                                      reviewed_decisions_in)
-            from editor.restore.review_lessons import Adaptation
+            from editor.restore import (learn_review, marginal_reads, placed_marginals, profile_key,
+                                        profile_label, remember_review, review_digest,
+                                        reviewed_decisions_in)
+            from editor.restore import Adaptation
 
             began = time.perf_counter()
             _start, decisions, reviewed = reviewed_decisions_in(tokens, suggestions)

@@ -65,7 +65,7 @@ from editor.gui.window_menus import build_menus, confident_text
 from editor.gui.window_restoring import RestorationCommands
 from editor.gui.window_review import BULK_AT_ONCE, ReviewCommands
 from editor.gui.modal import run_modal
-from editor.restore.learned_store import CHOSEN, profile_key
+from editor.restore import CHOSEN, profile_key
 
 
 #: Words whose characters are looked at for a script no font here has (see ``_check_fonts``).

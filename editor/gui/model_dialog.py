@@ -33,9 +33,7 @@ from editor.gui.background import BackgroundOp
 from editor.gui.language_dialog import describe_model
 
 if TYPE_CHECKING:
-    from editor.asr.catalogue import Catalogue, CatalogueEntry
-    from editor.asr.download import DownloadProgress
-    from editor.asr.models import ModelInfo
+    from editor.asr import Catalogue, CatalogueEntry, DownloadProgress, ModelInfo
 
 _STEPS = 1000
 _PHASES = {"download": "Downloading", "verify": "Checking", "extract": "Unpacking"}
@@ -60,8 +58,7 @@ class ModelDialog(QDialog):
     def __init__(self, parent: QWidget | None = None, *, catalogue: Catalogue | None = None,
                  dest_dir: str | os.PathLike[str] | None = None, in_use: ModelInfo | None = None) -> None:
         super().__init__(parent)
-        from editor.asr.catalogue import MODEL_LIST_URL, load_catalogue
-        from editor.asr.models import models_dir
+        from editor.asr import MODEL_LIST_URL, load_catalogue, models_dir
 
         self.setWindowTitle("Speech model")
         self.resize(640, 480)
@@ -155,7 +152,7 @@ class ModelDialog(QDialog):
         return f"{len(self._entries)} models (list {made}{when}); they go to {self.dest_dir}"
 
     def _fill_installed(self) -> None:
-        from editor.asr.models import installed_models
+        from editor.asr import installed_models
 
         models = installed_models()
         if self.in_use is not None and self.in_use.path not in [m.path for m in models]:
@@ -231,7 +228,7 @@ class ModelDialog(QDialog):
     def refresh(self) -> BackgroundOp | None:
         """Fetch the official list again in the background (it carries exact sizes and checksums,
         which the shipped snapshot lacks); kept for next time."""
-        from editor.asr.catalogue import refresh_catalogue
+        from editor.asr import refresh_catalogue
 
         if self.downloading or self._refreshing:
             return None
@@ -274,7 +271,7 @@ class ModelDialog(QDialog):
     def download(self, entry: CatalogueEntry | None = None) -> BackgroundOp | None:
         """Fetch ``entry`` (default: the selected one) in the background; the dialog is accepted
         when the model is in place."""
-        from editor.asr.download import download_model
+        from editor.asr import download_model
 
         entry = entry or self.selected_entry()
         if entry is None or self.downloading:
@@ -324,7 +321,7 @@ class ModelDialog(QDialog):
         self.accept()
 
     def _failed(self, err: BaseException) -> None:
-        from editor.asr.errors import DownloadCancelled
+        from editor.asr import DownloadCancelled
 
         self._op = None
         self.progress.hide()
@@ -346,8 +343,7 @@ class ModelDialog(QDialog):
 
     def use_folder(self, path: str | os.PathLike[str]) -> bool:
         """Take the model in ``path`` and accept; False (and why, in the dialog) if it is not one."""
-        from editor.asr.errors import ModelError
-        from editor.asr.models import resolve_model
+        from editor.asr import ModelError, resolve_model
 
         try:  # a folder is checked; a packaged model's folder keeps the package's name, language
             info = resolve_model(Path(path).expanduser().absolute())

@@ -29,14 +29,14 @@ from editor.core.document import Suggestion, Transcript
 from editor.core.repeat_choices import keep_choices
 from editor.gui.background import BackgroundOp
 from editor.gui.turns import WindowTurns
-from editor.restore.pipeline import WORDS_AROUND, PassOutcome, PassSettings, PassSource, RestoredRegion, run_pass
+from editor.restore import WORDS_AROUND, PassOutcome, PassSettings, PassSource, RestoredRegion, run_pass
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from editor.restore.inference import Restorer
-    from editor.restore.learned_store import MarginalRead
-    from editor.restore.pass_process import PassProcess
+    from editor.restore import Restorer
+    from editor.restore import MarginalRead
+    from editor.restore import PassProcess
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class Restorers:
         self._closed = False
         if in_worker:
             from editor.core.process import configured_threads
-            from editor.restore.pass_process import PassProcess
+            from editor.restore import PassProcess
 
             self._worker = PassProcess(threads=configured_threads())
 
@@ -86,7 +86,7 @@ class Restorers:
             if found is None:
                 # torch is imported here, not on the UI thread; its thread count was decided once
                 # when the window started (editor.core.process), not again for each model
-                from editor.restore.inference import Restorer
+                from editor.restore import Restorer
 
                 found = self._loaded[key] = Restorer.load(model or None, device=device)
             return found
@@ -125,7 +125,7 @@ class Restorers:
         have). Raises what loading the model raises, and `WorkerStopped` when the worker dies."""
         worker = self._worker
         if worker is not None:
-            from editor.restore.pass_process import WorkerStopped
+            from editor.restore import WorkerStopped
 
             try:
                 return worker.model_lessons(model, device, reads)
@@ -134,7 +134,7 @@ class Restorers:
             except WorkerStopped:
                 if not self._closed:
                     raise
-        from editor.restore.learned_store import model_lessons
+        from editor.restore import model_lessons
 
         return model_lessons(self.get(model, device), reads)
 
@@ -152,7 +152,7 @@ class Restorers:
 
 
 def _unavailable() -> type[BaseException]:
-    from editor.restore.pass_process import WorkerUnavailable
+    from editor.restore import WorkerUnavailable
 
     return WorkerUnavailable
 
@@ -466,7 +466,7 @@ class RestorationController(QObject):
 
     def _worker_failed(self, pass_id: int, err: BaseException) -> None:
         from editor.restore import Cancelled
-        from editor.restore.pipeline import NothingToRestore, NotTheLanguage
+        from editor.restore import NothingToRestore, NotTheLanguage
 
         if pass_id != self._pass_id:
             return

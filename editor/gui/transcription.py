@@ -27,10 +27,7 @@ from editor.gui.session import Session
 from editor.gui.modal import run_modal
 
 if TYPE_CHECKING:
-    from editor.asr.engine import Event
-    from editor.asr.models import ModelInfo
-    from editor.asr.speakers import Speakers
-    from editor.asr.transcribe import TokenAssembler
+    from editor.asr import ModelInfo, PassEvent, Speakers, TokenAssembler
     from editor.core.speakers import SpeakerTurn
 
 _PROGRESS_STEPS = 1000
@@ -102,8 +99,7 @@ class TranscriptionController(QObject):
     def find_model(self) -> ModelInfo:
         """The Vosk model to use: the one chosen in the model dialog (kept in settings), else the
         first installed. Raises ``ModelError`` when there is none."""
-        from editor.asr.errors import ModelError
-        from editor.asr.models import installed_models, resolve_model
+        from editor.asr import ModelError, installed_models, resolve_model
 
         chosen = self.settings.engine.vosk_model_dir
         if chosen:
@@ -118,7 +114,7 @@ class TranscriptionController(QObject):
 
     def model_named(self, name: str | None) -> ModelInfo | None:
         """The installed model called ``name`` (a transcript's ``metadata.model``), or None."""
-        from editor.asr.models import installed_models
+        from editor.asr import installed_models
 
         if not name:
             return None
@@ -129,7 +125,7 @@ class TranscriptionController(QObject):
 
     def model_in_use(self) -> ModelInfo | None:
         """The model the next transcription is offered with, or None when none is installed."""
-        from editor.asr.errors import ModelError
+        from editor.asr import ModelError
 
         try:
             return self.find_model()
@@ -147,16 +143,13 @@ class TranscriptionController(QObject):
     def ask_language(self, path: Path, current: ModelInfo) -> ModelInfo | None:
         """Which language ``path`` is spoken in (:class:`LanguageDialog`, offered with
         ``current``): the model for it, remembered for next time; None if the person cancels."""
-        from editor.asr.models import installed_models
+        from editor.asr import AsrError, check_speakers_installed, installed_models
 
         models = installed_models()
         if current.path not in [m.path for m in models]:  # a folder chosen in the model dialog
             models.insert(0, current)
-        from editor.asr.errors import AsrError
-        from editor.asr.speakers import check_installed
-
         try:
-            check_installed()
+            check_speakers_installed()
             missing = ""
         except AsrError as err:
             missing = f"Speakers cannot be found here: {err}."
@@ -190,7 +183,7 @@ class TranscriptionController(QObject):
         Interactively, the language spoken in it is asked first (None when the person cancels,
         and nothing changes). Raises ``UserError`` (before anything changes) when the file is
         missing or no model is installed and none is chosen in the model dialog."""
-        from editor.asr.errors import ModelError
+        from editor.asr import ModelError
 
         path = Path(path)
         if not path.is_file():
@@ -222,7 +215,7 @@ class TranscriptionController(QObject):
         return doc
 
     def _start(self, job: int, doc: Transcript, audio: Path, model: ModelInfo) -> None:
-        from editor.asr.transcribe import TokenAssembler
+        from editor.asr import TokenAssembler
 
         self._assembler = TokenAssembler()
         self._running = True
@@ -241,24 +234,17 @@ class TranscriptionController(QObject):
 
         speakers = self.speakers
 
-        def work(report: Callable[[Event], None]) -> Sequence[SpeakerTurn]:  # a pool thread; the recogniser itself runs in a child process
-            from editor.asr.engine import Progress, WordBatch
-            from editor.asr.transcribe import iter_transcription
+        def work(report: Callable[[PassEvent], None]) -> Sequence[SpeakerTurn]:  # a pool thread; the recogniser itself runs in a child process
+            from editor.asr import SpeakersFound, transcription_pass
 
-            words: list[tuple[float, float]] = []
-            for event in iter_transcription(audio, model, cancel=cancel):
+            # the one pass `stet transcribe` and batches run: its events are shown as they come,
+            # and the turns it finds go to the words when it ends (by the words' times, so words
+            # edited meanwhile take their speakers all the same)
+            for event in transcription_pass(audio, model, speakers=speakers, cancel=cancel):
+                if isinstance(event, SpeakersFound):
+                    return event.turns
                 report(event)
-                if isinstance(event, WordBatch):
-                    words.extend((w.start, w.end) for w in event.words)
-            if speakers is None or not words:
-                return ()
-            from editor.asr.speakers import find_speaker_turns
-
-            began, end = time.monotonic(), words[-1][1]
-            report(Progress(stage="speakers", position=0.0, duration=end, elapsed=0.0))
-            # by the words' times, so words edited meanwhile take their speakers all the same
-            return find_speaker_turns(audio, words, speakers, cancel=cancel, on_progress=lambda f: report(
-                Progress(stage="speakers", position=f * end, duration=end, elapsed=time.monotonic() - began)))
+            return ()
 
         BackgroundOp(self, work).progress(lambda event: self._event(job, event)) \
             .success(lambda turns: self._ended(job, None, turns)) \
@@ -285,8 +271,8 @@ class TranscriptionController(QObject):
     def _current(self, job: int) -> bool:
         return job == self._job and self.doc is not None and self.doc is self.session.transcript
 
-    def _event(self, job: int, event: Event) -> None:
-        from editor.asr.engine import Finished, Progress, WordBatch
+    def _event(self, job: int, event: PassEvent) -> None:
+        from editor.asr import Finished, Progress, WordBatch
 
         if not self._current(job):
             return
@@ -332,7 +318,7 @@ class TranscriptionController(QObject):
             self._say(f"{name} — transcribing ({self.language}): {len(doc):,} words"
                       + (f", {eta}" if eta else ""))
         elif isinstance(event, Finished) and doc.metadata.duration is None:
-            from editor.asr.transcribe import audio_notes
+            from editor.asr import audio_notes
 
             self._heard = event.duration
             self.notes = audio_notes(self._header, event.duration)
@@ -341,7 +327,7 @@ class TranscriptionController(QObject):
                                  warnings=(*doc.metadata.warnings, *self.notes))
 
     def _ended(self, job: int, err: BaseException | None, turns: Sequence[SpeakerTurn] = ()) -> None:
-        from editor.asr.errors import RecognitionCancelled
+        from editor.asr import RecognitionCancelled
         from editor.core.speakers import apply_turns, speakers_in_order
 
         if not self._current(job):

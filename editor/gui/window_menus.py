@@ -6,16 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial, reduce
-from typing import TYPE_CHECKING
-
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMainWindow, QMenu
 
 from editor.gui import hotkeys
 from editor.gui.actions import MENUS, WINDOW, Action, in_menu
-
-if TYPE_CHECKING:
-    from editor.gui.main_window import MainWindow
 
 
 def confident_text(high: float) -> str:
@@ -41,9 +36,9 @@ class Menus:
     recent: QMenu
 
 
-def build_menus(window: MainWindow) -> Menus:
-    """The menu bar of ``window`` from the table. An action whose keys work everywhere gets them as
-    shortcuts (working while the menu is closed); one whose keys belong to a part (the text view's
+def build_menus(window: QMainWindow) -> Menus:
+    """The menu bar of ``window`` (the ``MainWindow``, whose handlers the table names) from the
+    table. An action whose keys work everywhere gets them as shortcuts (working while the menu is closed); one whose keys belong to a part (the text view's
     review keys) shows them after a tab, without taking them over."""
     bar = window.menuBar()
     actions: dict[str, QAction] = {}
@@ -67,7 +62,7 @@ def build_menus(window: MainWindow) -> Menus:
     return Menus(actions, menus, recent)
 
 
-def make_action(window: MainWindow, menu: QMenu, action: Action) -> QAction:
+def make_action(window: QMainWindow, menu: QMenu, action: Action) -> QAction:
     made = QAction(action.title, window)
     if action.keys is not None:
         if action.context == WINDOW:
@@ -84,7 +79,7 @@ def make_action(window: MainWindow, menu: QMenu, action: Action) -> QAction:
     return made
 
 
-def _enable(window: MainWindow, title: str, actions: dict[str, QAction], showing: bool) -> None:
+def _enable(window: QMainWindow, title: str, actions: dict[str, QAction], showing: bool) -> None:
     """While a menu is open, an action that cannot act now is shown disabled; once it closes, every
     action is enabled again, so that its keys still reach it and it says why it cannot act."""
     for action in in_menu(title):

@@ -20,7 +20,7 @@ from editor.core.document import Kind, Transcript
 from editor.gui import hotkeys
 from editor.gui.status_bar import StatusLabel
 from editor.gui.window_review import BULK_AT_ONCE
-from editor.restore.suggest import authored, removes_authors
+from editor.restore import authored, removes_authors
 
 if TYPE_CHECKING:
     from editor.core.settings import Settings

@@ -124,6 +124,9 @@ def test_progress_fraction_and_eta():
     assert p.fraction == 0.25 and p.eta == pytest.approx(15.0)
     assert Progress(stage="loading", position=0.0, duration=None, elapsed=0.0).fraction is None
     assert Progress(stage="recognising", position=0.0, duration=10.0, elapsed=0.0).eta is None
+    # a time left only once there is a speed to go by: not from the first fraction of a second
+    assert Progress(stage="recognising", position=0.5, duration=10.0, elapsed=0.02).eta is None
+    assert Progress(stage="recognising", position=5.0, duration=10.0, elapsed=3.0).eta == pytest.approx(3.0)
 
 
 def test_the_time_left_is_said_only_once_it_can_be_estimated():
