@@ -38,8 +38,9 @@ class Menus:
 
 def build_menus(window: QMainWindow) -> Menus:
     """The menu bar of ``window`` (the ``MainWindow``, whose handlers the table names) from the
-    table. An action whose keys work everywhere gets them as shortcuts (working while the menu is closed); one whose keys belong to a part (the text view's
-    review keys) shows them after a tab, without taking them over."""
+    table. An action whose keys work everywhere gets them as shortcuts (working while the menu
+    is closed); one whose keys belong to a part (the text view's review keys) shows them after a
+    tab, without taking them over."""
     bar = window.menuBar()
     actions: dict[str, QAction] = {}
     menus: dict[str, QMenu] = {}
