@@ -151,6 +151,8 @@ def test_the_offer_shows_file_time_and_words_then_restores(make_window, qtbot, m
     assert fresh.recovery_path.exists() and not crashed.recovery_path.exists()
     other = make_window(interactive=True)
     assert not other.offer_recovery()
+    # written again at once: the edits replayed from the journal beside it are the state's now
+    qtbot.waitUntil(lambda: not fresh.autosaver.pending and not fresh.autosaver._writing, timeout=10_000)
     fresh.view.edit_characters(0, 0, "Again ")
     with qtbot.waitSignal(fresh.autosaved, timeout=10_000):
         fresh.autosave()
