@@ -83,7 +83,8 @@ class EditJournal:
 
         doc = self._doc
         if self._take(inserted) and doc is not None:
-            tokens = doc.tokens[start:start + inserted]
+            # by index: ``doc.tokens`` would build a tuple of them all (10 ms at 1,000,000 words)
+            tokens = [doc[i] for i in range(start, start + inserted)]
             self._write(f',"splice":[{start},{_removed},{dumps([token_record(t) for t in tokens])}]}}')
 
     def _suggestions_changed(self, token_ids: tuple[int, ...]) -> None:
