@@ -31,6 +31,7 @@ from editor.core.atomic import atomic_write, fsync_folder
 from editor.core.errors import UserError
 from editor.core.document import Transcript
 from editor.core.formats.journal import is_journal, journal_info, read_recovery, replay_edits
+from editor.core.recovery_edits import NEW
 from editor.core.recovery_journal import Journal
 from editor.core.recovery_lock import HeldLock, close_fd, lock_unheld, try_lock
 from editor.core.recovery_state import (DocumentTracker, EncodeCache, RecoveryInfo, RecoveryState,
@@ -71,6 +72,11 @@ class _Files:
     @property
     def edits_path(self) -> Path:
         return self.folder / f"{self.name}{EDITS}"
+
+    def remove_edits(self) -> None:
+        """The edit journal, and one a kill left half rewritten."""
+        self.edits_path.unlink(missing_ok=True)
+        self.folder.joinpath(f"{self.name}{EDITS}{NEW}").unlink(missing_ok=True)
 
 
 class RecoverySlot(_Files):
@@ -172,7 +178,7 @@ class RecoverySlot(_Files):
             self.clean_path.unlink(missing_ok=True)
             self._at = self.data
             os.replace(orphan.data, self.data)
-            orphan.edits_path.unlink(missing_ok=True)  # replayed into the document taken over
+            orphan.remove_edits()  # replayed into the document taken over
             if orphan.info_path.exists():
                 os.replace(orphan.info_path, self.info_path)
             else:
@@ -187,7 +193,7 @@ class RecoverySlot(_Files):
             if self.owned:
                 self.clean_path.unlink(missing_ok=True)
                 if not self.data.exists():
-                    self.edits_path.unlink(missing_ok=True)
+                    self.remove_edits()
                 self._lock.release(remove=not self.data.exists())
 
 
@@ -215,8 +221,9 @@ class Orphan(_Files):
         self._lock.release(remove=remove)
 
     def discard(self) -> None:
-        for path in (self.data, self.info_path, self.clean_path, self.edits_path):
+        for path in (self.data, self.info_path, self.clean_path):
             path.unlink(missing_ok=True)
+        self.remove_edits()
         self.release(remove=True)
 
 
@@ -245,7 +252,7 @@ def find_orphans(folder: Path) -> list[Orphan]:
         if not lock_path.with_suffix(DATA).exists() and (lock := lock_unheld(lock_path, create=False)):
             if not lock_path.with_suffix(DATA).exists():  # checked again, under the lock
                 lock_path.with_suffix(CLEAN).unlink(missing_ok=True)
-                lock_path.with_suffix(EDITS).unlink(missing_ok=True)
+                _Files(folder, lock_path.name[:-len(LOCK)]).remove_edits()
                 lock.release(remove=True)
             else:
                 lock.release()

@@ -24,6 +24,8 @@ from editor.core.document import Transcript
 from editor.core.formats.journal import EDITS_HEAD
 from editor.core.recovery_state import dumps
 
+NEW = ".new"  # the journal being written again, before it is renamed over the old one
+
 #: A change of more tokens or suggestions than this is not journaled (its encoding would hold
 #: the window: an accept-all, undoing one, a rename of a speaker everywhere); the autosave after
 #: it takes it.
@@ -109,7 +111,9 @@ class EditJournal:
     def _take(self, items: int) -> bool:
         """Number the change; False (a gap, and an autosave asked for) when it is not written."""
         self.seq += 1
-        if items <= MAX_ITEMS and self.failed is None and self.recording():
+        if self.failed is not None:  # the file cannot be written: the autosaves' timers go on
+            return False             # (not one asked for at every key), until a save resets it
+        if items <= MAX_ITEMS and self.recording():
             return True
         self.on_gap()
         return False
@@ -159,7 +163,7 @@ class EditJournal:
         """Start the file afresh with ``lines`` (written whole, then put in place by a rename, so
         a kill meanwhile leaves the old one) and append to it from now on."""
         data = b"".join([EDITS_HEAD, *lines])
-        temporary = self.path.with_name(self.path.name + ".new")
+        temporary = self.path.with_name(self.path.name + NEW)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND
                      | getattr(os, "O_CLOEXEC", 0), 0o600)
         try:

@@ -129,3 +129,19 @@ def test_a_journal_of_another_document_or_hostile_lines_apply_nothing_wrong(live
     _same(_recovered(slot), state)
     slot.edits_path.unlink()
     _same(_recovered(slot), state)
+
+
+def test_a_journal_that_cannot_be_written_asks_for_one_autosave_not_one_a_key(tmp_path):
+    doc = _doc()
+    gaps = []
+    journal = EditJournal(tmp_path / "gone" / "session.edits", on_gap=lambda: gaps.append(True))
+    journal.follow(doc)
+    for n in range(5):
+        doc.replace_span(0, 0, f"key{n}")
+    assert journal.failed and gaps == [True] and journal.seq == 5
+    (tmp_path / "gone").mkdir()
+    journal.reset()  # after a save: tried again
+    doc.replace_span(0, 0, "again")
+    assert journal.failed is None and journal.path.exists()
+    journal.close(remove=True)
+    assert not journal.path.exists()
