@@ -49,6 +49,50 @@ install -m 644 "$root_dir/README.md" "$pkg/usr/share/doc/stet/README.md"
 install -d "$pkg/usr/share/doc/stet/docs"
 install -m 644 "$root_dir"/docs/*.md "$pkg/usr/share/doc/stet/docs/"
 
+# The licences, in Debian's machine-readable format (the last stanza that matches a file is its):
+# the code under Apache-2.0 (its text is base-files' /usr/share/common-licenses/Apache-2.0), the
+# bundled libraries under theirs, the shipped model's weights under the non-commercial terms of
+# their training text (each model card's "Licence").
+cat > "$pkg/usr/share/doc/stet/copyright" <<EOF
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: Stet
+Upstream-Contact: $maintainer
+Source: ${homepage%/}
+
+Files: *
+Copyright: The Stet authors
+License: Apache-2.0
+
+Files: opt/stet/_internal/*
+Copyright: Their authors
+License: LicenseRef-bundled-libraries
+ The bundle carries Python, PySide6 and Qt (LGPL-3.0), PyTorch (BSD-3-Clause),
+ Vosk (Apache-2.0), FFmpeg through PyAV (LGPL-2.1+), NumPy and other libraries,
+ each under its own licence; Help > About Stet lists the libraries Stet uses.
+
+Files: opt/stet/_internal/resources/*
+Copyright: The Stet authors
+License: Apache-2.0
+
+Files: opt/stet/_internal/resources/models/*
+Copyright: The Stet authors
+License: LicenseRef-weights-non-commercial
+ The restoration models' weights were trained on TED talk transcripts
+ (CC BY-NC-ND 4.0, TED) and US Supreme Court oral arguments (CC BY-NC, Oyez),
+ with public-domain text, and inherit those sources' non-commercial terms: they
+ may be used and shared for non-commercial purposes only, with the sources
+ credited. Each model's MODEL_CARD.md, in its folder, lists every source.
+
+License: Apache-2.0
+ Licensed under the Apache License, Version 2.0 (the "License"); you may not
+ use this software except in compliance with the License.
+ .
+ On Debian systems, the full text of the Apache License, Version 2.0 can be
+ found in /usr/share/common-licenses/Apache-2.0.
+EOF
+chmod 644 "$pkg/usr/share/doc/stet/copyright"
+install -m 644 "$root_dir/LICENSE" "$pkg/usr/share/doc/stet/LICENSE"
+
 installed_kb=$(du -sk --exclude=DEBIAN "$pkg" | cut -f1)
 # The bundle carries Python, torch, Qt and FFmpeg; what it takes from the system is glibc (it was
 # built against this machine's), the X11/OpenGL libraries Qt's xcb platform opens, and PortAudio.

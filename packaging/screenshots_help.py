@@ -4,8 +4,8 @@ settings, no restoration run (the proposals are made up; About reads the shipped
     QT_QPA_PLATFORM=offscreen .venv/bin/python packaging/screenshots_help.py [OUT_FOLDER]
 
 Writes to docs/images/: shortcuts.png (the sheet filtered to "review"), tour.png (its first
-page), about.png, legend.png (the key over the list) and marks.png (proposed marks in the text at
-the default size).
+page), about.png, help.png (the help window at a section, with a word found), legend.png (the key
+over the list) and marks.png (proposed marks in the text at the default size).
 """
 
 from __future__ import annotations
@@ -85,6 +85,14 @@ def main() -> int:
     about.resize(620, 640)
     shot(about, "about.png")
     about.close()
+    pages = window.help.show_help("user-guide.md#reviewing-in-the-editor")
+    pages.resize(1100, 720)
+    settle(app)
+    pages.go_to_anchor("reviewing-in-the-editor")
+    pages.find_edit.setText("accept")
+    pages.find_next()
+    shot(pages, "help.png")
+    pages.close()
     window.close()
     return 0
 

@@ -28,3 +28,12 @@ from tests.system_required import pytest_runtest_makereport  # noqa: E402, F401 
 # The editor calls this when its window starts (editor.core.process.configure_process); the Qt
 # tests create windows without that start, and on Python 3.11 PySide6 needs it (see there).
 make_singletons_immortal()
+
+# Property tests draw the same examples on every run (a suite that fails one run in ten turns away
+# good work): what a random draw once found is kept as an explicit case beside its test. To explore
+# new draws on purpose: HYPOTHESIS_PROFILE=explore pytest tests/core/test_hostile_fuzz.py
+from hypothesis import settings as _hypothesis  # noqa: E402
+
+_hypothesis.register_profile("suite", derandomize=True, database=None)
+_hypothesis.register_profile("explore", derandomize=False)
+_hypothesis.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))

@@ -132,122 +132,153 @@ def run_ray(job: Job, items: Sequence[Item], tracker: BatchProgress, *, address:
             workers: int | None = None) -> str:
     """Run every item on the cluster at ``address`` ("local": a throwaway one here). Returns what
     the actors hold (the model's name); raises UserError when they cannot load it."""
-    from editor.core.formats import atomic_write
-
     ray = _import_ray()
     _connect(ray, address, workers)
     try:
-        resources = ray.cluster_resources()
-        gpus = int(resources.get("GPU", 0))
-        cpus = max(1, int(resources.get("CPU", 1)))
-        use_gpu = gpus > 0 and job.device in ("auto", "cuda")
-        count = min(workers or (gpus if use_gpu else cpus), len(items))
-        actor_class = ray.remote(concurrency_groups={"progress": 1})(ModelWorker).options(
-            num_cpus=0 if use_gpu else 1, num_gpus=1 if use_gpu else 0, max_restarts=ATTEMPTS)
-        actors: list[_Actor] = [actor_class.remote(job, 1, use_gpu) for _ in range(count)]
+        actors = _start_actors(ray, job, len(items), workers)
         try:
             names: list[str] = ray.get([a.describe.remote() for a in actors])
         except ray.exceptions.RayActorError as err:
             raise UserError(_actor_failure(err)) from None
         tracker.ready(len(actors))
-        queue = sorted(range(len(items)), key=lambda i: -items[i].size)[::-1]
-        pending: dict[ObjectRef[_Result], tuple[_Actor, int]] = {}  # a file's task -> (actor, file)
-        # a lost actor's describe() call -> the actor: it takes files again once back
-        probes: dict[ObjectRef[str], _Actor] = {}
-        polls: dict[ObjectRef[tuple[str, float]], _Actor] = {}  # a busy actor's progress() call -> the actor
-        by_source = {str(item.source): index for index, item in enumerate(items)}
-        last_poll = time.monotonic()
-        live = list(actors)  # actors that have not used up their restarts
-        attempts = {i: 0 for i in range(len(items))}
-        lost = (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
-                ray.exceptions.NodeDiedError, ray.exceptions.ObjectLostError)
-
-        def load_of(actor: _Actor) -> int:
-            return sum(1 for a, _ in pending.values() if a is actor)
-
-        def submit(actor: _Actor) -> None:
-            if queue:
-                index = queue.pop()
-                attempts[index] += 1
-                ref = actor.run.remote(str(items[index].source), items[index].output.name)
-                pending[ref] = (actor, index)
-                tracker.started(index)
-
-        def fill(actor: _Actor) -> None:
-            while queue and load_of(actor) < IN_FLIGHT:
-                submit(actor)
-
-        def retry(index: int, why: str, avoid: _Actor) -> None:
-            if attempts[index] < ATTEMPTS and live:
-                tracker.retrying(index, why, attempts[index] + 1, ATTEMPTS)
-                queue.append(index)
-                working = [a for a in live if a is not avoid and a not in probes.values()]
-                if working:  # on an actor that works; a restarting one gets files when it is back
-                    submit(min(working, key=load_of))
-            else:
-                tracker.failed(index, f"{why}; gave up after {attempts[index]} tries")
-
-        for actor in actors:
-            fill(actor)
-        while pending or (probes and queue):
-            if not polls and time.monotonic() - last_poll >= PROGRESS_EVERY:
-                last_poll = time.monotonic()
-                for actor in {a for a, _ in pending.values() if a not in probes.values()}:
-                    polls[actor.progress.options(concurrency_group="progress").remote()] = actor
-            done, _ = ray.wait(list(pending) + list(probes) + list(polls), num_returns=1, timeout=0.5)
-            for ref in done:
-                if ref in polls:
-                    del polls[ref]
-                    try:
-                        source: str
-                        fraction: float
-                        source, fraction = ray.get(ref)
-                    except lost:  # its loss is seen through its file
-                        continue
-                    if source in by_source:
-                        tracker.progress(by_source[source], fraction)
-                    continue
-                if ref in probes:
-                    actor = probes.pop(ref)
-                    try:
-                        ray.get(ref)
-                    except ray.exceptions.ActorDiedError:  # its restarts are used up
-                        live.remove(actor)
-                    except lost:  # still restarting: asked again
-                        probes[actor.describe.remote()] = actor
-                    else:
-                        fill(actor)
-                    continue
-                actor, index = pending.pop(ref)
-                item = items[index]
-                try:
-                    result: _Result = ray.get(ref)
-                except lost as err:
-                    if actor in live and actor not in probes.values():
-                        probes[actor.describe.remote()] = actor  # restarted, and the model loaded?
-                    retry(index, f"its worker was lost ({type(err).__name__})", actor)
-                    continue
-                if result[0] == "failed":
-                    tracker.failed(index, result[1])
-                else:
-                    try:
-                        item.output.parent.mkdir(parents=True, exist_ok=True)
-                        atomic_write(item.output, result[2])
-                    except (OSError, UserError) as err:
-                        tracker.failed(index, describe_failure(item.source, err))
-                    else:
-                        tracker.finished_ok(index, result[1])
-                fill(actor)
-            if queue and not pending and not probes:  # nothing in flight: the live actors take the rest
-                for actor in live:
-                    fill(actor)
-            if not live and queue:  # every actor gone for good: what is left cannot run
-                for index in queue:
-                    tracker.failed(index, "not run: every worker on the cluster was lost")
-                queue.clear()
+        _RayRun(ray, items, tracker, actors).run()
         return names[0] if names else ""
     finally:
         ray.shutdown()
+
+
+def _start_actors(ray: ModuleType, job: Job, files: int, workers: int | None) -> list[_Actor]:
+    """One actor a GPU (when the job may use one) or a CPU, or ``workers``, never more than files."""
+    resources = ray.cluster_resources()
+    gpus = int(resources.get("GPU", 0))
+    cpus = max(1, int(resources.get("CPU", 1)))
+    use_gpu = gpus > 0 and job.device in ("auto", "cuda")
+    count = min(workers or (gpus if use_gpu else cpus), files)
+    actor_class = ray.remote(concurrency_groups={"progress": 1})(ModelWorker).options(
+        num_cpus=0 if use_gpu else 1, num_gpus=1 if use_gpu else 0, max_restarts=ATTEMPTS)
+    return [actor_class.remote(job, 1, use_gpu) for _ in range(count)]
+
+
+class _RayRun:
+    """Files handed to actors a few at a time, largest first; a lost actor's file tried again
+    elsewhere (up to ``ATTEMPTS`` times), the actor probed until it is back or gone for good."""
+
+    def __init__(self, ray: ModuleType, items: Sequence[Item], tracker: BatchProgress, actors: list[_Actor]) -> None:
+        self.ray, self.items, self.tracker = ray, items, tracker
+        self.actors = actors
+        self.queue = sorted(range(len(items)), key=lambda i: -items[i].size)[::-1]
+        self.pending: dict[ObjectRef[_Result], tuple[_Actor, int]] = {}  # a file's task -> (actor, file)
+        # a lost actor's describe() call -> the actor: it takes files again once back
+        self.probes: dict[ObjectRef[str], _Actor] = {}
+        self.polls: dict[ObjectRef[tuple[str, float]], _Actor] = {}  # a busy actor's progress() call -> the actor
+        self.by_source = {str(item.source): index for index, item in enumerate(items)}
+        self.last_poll = time.monotonic()
+        self.live = list(actors)  # actors that have not used up their restarts
+        self.attempts = {i: 0 for i in range(len(items))}
+        self.lost = (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
+                     ray.exceptions.NodeDiedError, ray.exceptions.ObjectLostError)
+
+    def run(self) -> None:
+        for actor in self.actors:
+            self.fill(actor)
+        while self.pending or (self.probes and self.queue):
+            self.ask_progress()
+            done, _ = self.ray.wait(list(self.pending) + list(self.probes) + list(self.polls), num_returns=1,
+                                    timeout=0.5)
+            for ref in done:
+                if ref in self.polls:
+                    self.progress_came(ref)
+                elif ref in self.probes:
+                    self.probe_came(ref)
+                else:
+                    self.file_came(ref)
+            if self.queue and not self.pending and not self.probes:  # nothing in flight: the live actors take the rest
+                for actor in self.live:
+                    self.fill(actor)
+            if not self.live and self.queue:  # every actor gone for good: what is left cannot run
+                for index in self.queue:
+                    self.tracker.failed(index, "not run: every worker on the cluster was lost")
+                self.queue.clear()
+
+    def load_of(self, actor: _Actor) -> int:
+        return sum(1 for a, _ in self.pending.values() if a is actor)
+
+    def submit(self, actor: _Actor) -> None:
+        if self.queue:
+            index = self.queue.pop()
+            self.attempts[index] += 1
+            ref = actor.run.remote(str(self.items[index].source), self.items[index].output.name)
+            self.pending[ref] = (actor, index)
+            self.tracker.started(index)
+
+    def fill(self, actor: _Actor) -> None:
+        while self.queue and self.load_of(actor) < IN_FLIGHT:
+            self.submit(actor)
+
+    def retry(self, index: int, why: str, avoid: _Actor) -> None:
+        if self.attempts[index] < ATTEMPTS and self.live:
+            self.tracker.retrying(index, why, self.attempts[index] + 1, ATTEMPTS)
+            self.queue.append(index)
+            working = [a for a in self.live if a is not avoid and a not in self.probes.values()]
+            if working:  # on an actor that works; a restarting one gets files when it is back
+                self.submit(min(working, key=self.load_of))
+        else:
+            self.tracker.failed(index, f"{why}; gave up after {self.attempts[index]} tries")
+
+    def ask_progress(self) -> None:
+        """Every ``PROGRESS_EVERY`` seconds, ask each busy actor how far its file is."""
+        if self.polls or time.monotonic() - self.last_poll < PROGRESS_EVERY:
+            return
+        self.last_poll = time.monotonic()
+        for actor in {a for a, _ in self.pending.values() if a not in self.probes.values()}:
+            self.polls[actor.progress.options(concurrency_group="progress").remote()] = actor
+
+    def progress_came(self, ref: ObjectRef[tuple[str, float]]) -> None:
+        del self.polls[ref]
+        try:
+            source: str
+            fraction: float
+            source, fraction = self.ray.get(ref)
+        except self.lost:  # its loss is seen through its file
+            return
+        if source in self.by_source:
+            self.tracker.progress(self.by_source[source], fraction)
+
+    def probe_came(self, ref: ObjectRef[str]) -> None:
+        actor = self.probes.pop(ref)
+        try:
+            self.ray.get(ref)
+        except self.ray.exceptions.ActorDiedError:  # its restarts are used up
+            self.live.remove(actor)
+        except self.lost:  # still restarting: asked again
+            self.probes[actor.describe.remote()] = actor
+        else:
+            self.fill(actor)
+
+    def file_came(self, ref: ObjectRef[_Result]) -> None:
+        """A file's task ended: its output written here, or its failure told, or tried again."""
+        from editor.core.formats import atomic_write
+
+        actor, index = self.pending.pop(ref)
+        item = self.items[index]
+        try:
+            result: _Result = self.ray.get(ref)
+        except self.lost as err:
+            if actor in self.live and actor not in self.probes.values():
+                self.probes[actor.describe.remote()] = actor  # restarted, and the model loaded?
+            self.retry(index, f"its worker was lost ({type(err).__name__})", actor)
+            return
+        if result[0] == "failed":
+            self.tracker.failed(index, result[1])
+        else:
+            try:
+                item.output.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write(item.output, result[2])
+            except (OSError, UserError) as err:
+                self.tracker.failed(index, describe_failure(item.source, err))
+            else:
+                self.tracker.finished_ok(index, result[1])
+        self.fill(actor)
 
 
 def _actor_failure(err: BaseException) -> str:

@@ -144,116 +144,138 @@ def run_local(job: Job, items: Sequence[Item], tracker: BatchProgress, *, worker
     (a crash in native code) is seen at once, its file is reported failed, and a new worker takes
     its place. Returns what the workers hold (the model's name). Raises UserError when the workers
     cannot load the model (nothing is run then)."""
-    ctx = multiprocessing.get_context("spawn")
-    pending = deque(sorted(range(len(items)), key=lambda i: -items[i].size))
-    remaining = set(pending)
-    workers = max(1, min(workers, len(items)))
-    live: list[_Worker] = []
-    started = 0
-    idle_deaths = 0  # workers that died holding no file: at start-up, or between files
-    ever_ready = False  # a worker has loaded the model
-    loaded = last_load_error = ""
+    pool = _Pool(job, items, tracker, workers=max(1, min(workers, len(items))), threads=threads)
+    try:
+        pool.run()
+    finally:
+        pool.close()
+    return pool.loaded
 
-    def start_worker() -> None:
-        nonlocal started
-        live.append(_Worker(ctx, job, threads, started))
-        started += 1
 
-    def give_work(worker: _Worker) -> None:
+class _Pool:
+    """The parent's side of a local batch: which files wait, which workers live, what each said."""
+
+    def __init__(self, job: Job, items: Sequence[Item], tracker: BatchProgress, *, workers: int,
+                 threads: int) -> None:
+        self.ctx = multiprocessing.get_context("spawn")
+        self.job, self.items, self.tracker = job, items, tracker
+        self.workers, self.threads = workers, threads
+        self.pending = deque(sorted(range(len(items)), key=lambda i: -items[i].size))
+        self.remaining = set(self.pending)
+        self.live: list[_Worker] = []
+        self.started = 0
+        self.idle_deaths = 0  # workers that died holding no file: at start-up, or between files
+        self.ever_ready = False  # a worker has loaded the model
+        self.loaded = self.last_load_error = ""
+
+    def run(self) -> None:
+        """Start the workers and answer them until every file has an outcome."""
+        for _ in range(self.workers):
+            self.start_worker()
+        while self.remaining:
+            if not self.live:  # every worker gone, too many times: what is left cannot run here
+                for index in sorted(self.remaining):
+                    self.tracker.failed(index, "not run: the workers kept stopping")
+                self.remaining.clear()
+                return
+            for worker in self.wait_for_ended():
+                _receive(worker, self.take)  # what it said before it ended counts
+                self.bury(worker)
+
+    def wait_for_ended(self) -> list[_Worker]:
+        """Wait for messages or ends (at most ``_POLL`` seconds), take the messages, and return the
+        workers that ended."""
+        by_key: dict[int, _Worker] = {}
+        for worker in self.live:
+            by_key[id(worker.conn)] = worker
+            by_key[worker.proc.sentinel] = worker
+        ready = connection.wait([w.conn for w in self.live] + [w.proc.sentinel for w in self.live],
+                                timeout=_POLL)
+        ended: list[_Worker] = []
+        for key in ready:
+            worker = by_key[key if isinstance(key, int) else id(key)]
+            if worker in ended:
+                continue
+            if not _receive(worker, self.take) or key == worker.proc.sentinel:
+                ended.append(worker)
+        return ended
+
+    def start_worker(self) -> None:
+        self.live.append(_Worker(self.ctx, self.job, self.threads, self.started))
+        self.started += 1
+
+    def give_work(self, worker: _Worker) -> None:
+        """The next file to a worker that is free, or the stop once none is left."""
         if worker.retiring:
             return
-        if not pending:
+        if not self.pending:
             worker.retiring = True
             worker.stopped = _send(worker, None)
             return
-        index = pending.popleft()
-        item = items[index]
+        index = self.pending.popleft()
+        item = self.items[index]
         if _send(worker, (index, str(item.source), str(item.output))):
             worker.holding = index
-            tracker.started(index)
+            self.tracker.started(index)
         else:  # it is dying (its end is seen next): the file waits for another worker
-            pending.appendleft(index)
+            self.pending.appendleft(index)
             worker.retiring = True
 
-    def take(worker: _Worker, message: _Message) -> None:
-        nonlocal loaded, ever_ready, last_load_error
+    def take(self, worker: _Worker, message: _Message) -> None:
+        """One message from a worker."""
         if message[0] == "ready":
-            ever_ready = True
-            loaded = loaded or message[1]
-            tracker.ready()
-            give_work(worker)
+            self.ever_ready = True
+            self.loaded = self.loaded or message[1]
+            self.tracker.ready()
+            self.give_work(worker)
         elif message[0] == "load_failed":  # the worker ends; its end decides what follows
             worker.retiring = True
-            last_load_error = message[1]
-            if not ever_ready:  # the model cannot be loaded here: nothing will run
+            self.last_load_error = message[1]
+            if not self.ever_ready:  # the model cannot be loaded here: nothing will run
                 raise UserError(message[1])
         elif message[0] == "progress":
-            tracker.progress(message[1], message[2])
+            self.tracker.progress(message[1], message[2])
         elif message[0] == "done" or message[0] == "failed":
             index = message[1]
             worker.holding = None
-            if index in remaining:
-                remaining.discard(index)
+            if index in self.remaining:
+                self.remaining.discard(index)
                 if message[0] == "done":
-                    tracker.finished_ok(index, message[2])
+                    self.tracker.finished_ok(index, message[2])
                 else:
-                    tracker.failed(index, message[2])
-            give_work(worker)
+                    self.tracker.failed(index, message[2])
+            self.give_work(worker)
 
-    def bury(worker: _Worker) -> None:
-        nonlocal idle_deaths
-        live.remove(worker)
+    def bury(self, worker: _Worker) -> None:
+        """A worker ended: its file (if it held one) failed; another takes its place while files
+        wait, unless workers keep dying."""
+        self.live.remove(worker)
         why = worker.exit_text()
         worker.conn.close()
-        if worker.holding is not None and worker.holding in remaining:  # the crash is that file's
-            remaining.discard(worker.holding)
-            tracker.failed(worker.holding, f"the worker processing it stopped ({why}); "
-                                           "the other files go on")
+        if worker.holding is not None and worker.holding in self.remaining:  # the crash is that file's
+            self.remaining.discard(worker.holding)
+            self.tracker.failed(worker.holding, f"the worker processing it stopped ({why}); "
+                                                "the other files go on")
         elif not worker.stopped:
-            idle_deaths += 1  # it died loading the model, or between files
-        if not ever_ready and idle_deaths >= workers:  # each worker had its chance to start
-            if not live:
-                raise UserError(last_load_error or f"the {job.kind} workers could not start ({why})")
+            self.idle_deaths += 1  # it died loading the model, or between files
+        if not self.ever_ready and self.idle_deaths >= self.workers:  # each worker had its chance to start
+            if not self.live:
+                raise UserError(self.last_load_error or f"the {self.job.kind} workers could not start ({why})")
             return
-        if pending and idle_deaths <= 2 * workers:
-            start_worker()  # it takes the place of the dead one
+        if self.pending and self.idle_deaths <= 2 * self.workers:
+            self.start_worker()  # it takes the place of the dead one
 
-    for _ in range(workers):
-        start_worker()
-    try:
-        while remaining:
-            if not live:  # every worker gone, too many times: what is left cannot run here
-                for index in sorted(remaining):
-                    tracker.failed(index, "not run: the workers kept stopping")
-                remaining.clear()
-                break
-            by_key: dict[int, _Worker] = {}
-            for worker in live:
-                by_key[id(worker.conn)] = worker
-                by_key[worker.proc.sentinel] = worker
-            ready = connection.wait([w.conn for w in live] + [w.proc.sentinel for w in live],
-                                    timeout=_POLL)
-            ended: list[_Worker] = []
-            for key in ready:
-                worker = by_key[key if isinstance(key, int) else id(key)]
-                if worker in ended:
-                    continue
-                if not _receive(worker, take) or key == worker.proc.sentinel:
-                    ended.append(worker)
-            for worker in ended:
-                _receive(worker, take)  # what it said before it ended counts
-                bury(worker)
-    finally:
-        for worker in live:
-            if remaining or not worker.stopped:  # stopped early, or still loading a needless model
+    def close(self) -> None:
+        """Stop what still runs: workers told to stop end by themselves; the others are ended."""
+        for worker in self.live:
+            if self.remaining or not worker.stopped:  # stopped early, or still loading a needless model
                 worker.proc.terminate()
-        for worker in live:
+        for worker in self.live:
             worker.proc.join(timeout=5)
             if worker.proc.is_alive():
                 worker.proc.kill()
                 worker.proc.join(timeout=5)
             worker.conn.close()
-    return loaded
 
 
 def _send(worker: _Worker, message: _Task) -> bool:

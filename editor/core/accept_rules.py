@@ -1,14 +1,16 @@
 """The review rules: which pending suggestions accepting them all applies (a word's capital follows
-the sentence end before it as the text will stand), and what a mark picked after a word does to
-the capital of the word after it. Functions of the tokens and their suggestions; the Transcript
-applies what they decide as undoable commands."""
+the sentence end before it as the text will stand), what a mark picked after a word does to
+the capital of the word after it, what a capital accepted does to the end mark proposed before it
+(one decision, both halves), and what turning down a proposal from the person's choice leaves.
+Functions of the tokens and their suggestions; the Transcript applies what they decide as
+undoable commands."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
-from editor.core.records import Kind, State, Suggestion, Token
+from editor.core.records import CHOICE, Kind, State, Suggestion, Token, evolve
 from editor.core.text import ends_sentence, split_opening
 
 #: A capital whose lowercase form is less likely than this does not hang on the sentence start
@@ -106,7 +108,11 @@ def next_case_step(token: Token, case: Suggestion | None, sentence_end: bool) ->
             if case is not None and case.state == State.PENDING and not proposes_capital:
                 return CaseStep("reject", f"kept ‘{rest}’ capitalised")  # a sentence start keeps its capital
             return CaseStep("")
-        if proposes_capital and case is not None and case.state != State.ACCEPTED:
+        if proposes_capital and case is not None and case.state == State.PENDING:
+            # The capital is a decision of its own: it stays proposed, shown in the text, and
+            # review goes to it next (only what the person decided changes).
+            return CaseStep("", f"the capital ‘{case.value}’ after it is still yours to decide")
+        if proposes_capital and case is not None and case.state == State.REJECTED:
             return CaseStep("accept", f"capitalised ‘{case.value}’")
         surface = opening + rest[0].upper() + rest[1:]
         return CaseStep("edit", f"capitalised ‘{surface}’", surface)
@@ -117,6 +123,32 @@ def next_case_step(token: Token, case: Suggestion | None, sentence_end: bool) ->
     if case.state == State.ACCEPTED and case.original is not None and rest[0].isupper():
         return CaseStep("reject", f"lowercased ‘{case.original}’")  # gives the word its earlier form back
     return CaseStep("")
+
+
+def capital_settles_mark(case: Suggestion, mark: Suggestion | None, written: str) -> bool:
+    """Whether accepting ``case`` (the capital as accepted) also settles ``mark``, the proposal
+    after the word before it, whose written mark is ``written``: a capital that hangs on a
+    sentence start (``hangs_on_start``) where only a pending proposal ends the sentence comes
+    with that sentence end, so accepting the one accepts the other ("maria And today" never
+    stands). A name or "I" does not hang on it and leaves the mark pending."""
+    return (mark is not None and mark.kind == Kind.PUNCT and mark.state == State.PENDING
+            and ends_sentence(mark.value) and not ends_sentence(written)
+            and split_opening(case.value)[1][:1].isupper() and hangs_on_start(case))
+
+
+def turned_down(s: Suggestion) -> Suggestion:
+    """What turning down ``s`` leaves in its place: a pending proposal from the person's choice
+    that stood in for one of Stet's (``Suggestion.original``) gives that one back, pending (the
+    choice does not hold here; nothing of the text changes); any other is rejected."""
+    if s.state == State.PENDING and s.source == CHOICE and s.original is not None and s.original != s.value:
+        return Suggestion(s.token_id, s.kind, s.original, s.probs, needs_start=s.needs_start)
+    return evolve(s, state=State.REJECTED)
+
+
+def is_keep(s: Suggestion, token: Token) -> bool:
+    """Whether ``s`` proposes to keep ``token`` as it is (a pending proposal from the person's
+    choice where the text already reads as chosen: accepting it changes no letter)."""
+    return s.kind != Kind.BREAK and s.value == token.value(s.kind)
 
 
 def next_pending(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Suggestion]], after: int = -1, *,

@@ -26,6 +26,24 @@ def resource_path(*parts: str) -> Path:
     return base.joinpath(*parts)
 
 
+#: The pages of docs/ that Help lists, in its order. The whole of docs/ (its pages and images) is
+#: shipped, so that their links to each other (performance, architecture) open in the help window too.
+HELP_PAGES = ("user-guide.md", "formats.md", "guarantees.md")
+
+
+def docs_path(*parts: str) -> Path:
+    """A file under ``docs/``, found as :func:`resource_path` finds resources: a frozen build carries
+    it as ``docs/`` beside ``resources/`` (packaging/stet.spec), a wheel as the package data
+    ``editor/docs/`` (pyproject.toml), a source checkout beside ``editor/``. One copy, docs/ itself."""
+    frozen_root = getattr(sys, "_MEIPASS", None)
+    if frozen_root is not None:
+        return Path(frozen_root).joinpath("docs", *parts)
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "docs"
+    base = installed if installed.is_dir() else package.parent / "docs"
+    return base.joinpath(*parts)
+
+
 def config_dir() -> Path:
     """Settings (created on first use)."""
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False, ensure_exists=True))

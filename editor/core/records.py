@@ -58,6 +58,9 @@ class Suggestion:
     """A proposed punctuation mark or surface for one token, with the full distribution behind it.
 
     ``original`` is the token's value before the suggestion was accepted (so it can be taken back).
+    On a pending proposal from the person's choice (``source == CHOICE``) it is the value Stet had
+    proposed there before the choice stood in for it (None: none), which comes back when the
+    person turns the choice down there (``accept_rules.turned_down``).
     """
 
     token_id: int
@@ -144,6 +147,9 @@ class WordsSnapshot:
     words: tuple[str, ...]
     paragraph_starts: tuple[int, ...] = ()  # indices into `words` of the words that start a paragraph
 
+
+#: ``Suggestion.source`` of a proposal that repeats a choice the person made elsewhere.
+CHOICE = "choice"
 
 _R = TypeVar("_R")
 

@@ -1,13 +1,20 @@
 """What the person's review decisions teach the rest of the document (pure Python, no Qt).
 
 When the person accepts, rejects or chooses a case or a mark, the same word (case) or the same
-pair of words (mark) elsewhere gets its pending suggestion updated to that choice, marked
+pair of words (mark) elsewhere gets a *pending* proposal of that choice, marked
 ``source="choice"`` ("from your choice" in the editor), in the same undo step as the decision.
+Nothing elsewhere is decided or removed unseen: where the word already reads as chosen, Stet's
+proposal to change it becomes a pending proposal to keep it as it is (a rejection carried
+elsewhere), which the person accepts or turns down there (turning it down gives Stet's proposal
+back: ``accept_rules.turned_down``), one by one or all at once (``choice_proposals``,
+``turn_down_choices``).
 
-- A case choice counts only mid-sentence: a capital after a sentence end says nothing about the
-  word ("The" starts a sentence; "Okafor" is a name).
-- Suggestions the person already decided are never changed; a word that already reads as chosen
-  loses a pending suggestion that would change it back.
+- A case choice counts only mid-sentence: a capital after a sentence end, or after an end mark
+  only proposed, says nothing about the word ("The" starts a sentence; "Okafor" is a name); and
+  it is proposed only at words mid-sentence.
+- A form the language fixes (English "I" and its contractions) is never generalised from a
+  choice against it: one "i" left lower case (a Delete on "I") proposes nothing elsewhere.
+- Suggestions the person already decided are never changed.
 - Marks are propagated only where the text after the word is a plain mark (no quotes, brackets
   or ellipses), which is how recognisers and the restorer write them.
 
@@ -24,13 +31,19 @@ import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from editor.core import accept_rules
 from editor.core.document import Kind, State, Suggestion, Token, Transcript
 from editor.core.lexicon import is_entry
+from editor.core.records import CHOICE
 from editor.core.text import ends_sentence, split_opening
 
 #: A mark that can stand alone after a word and be propagated (the restorer's own marks).
 PLAIN_MARKS = frozenset({"", ",", ".", "?", "!", ":", ";"})
-CHOICE = "choice"
+#: Words whose case English fixes: the pronoun I and its contractions (either apostrophe). A
+#: choice against that form (one "i" left lower case) is a slip or a quotation, never a form
+#: of the word to repeat.
+FIXED_FORMS = frozenset(f"i{end}".replace("'", q) for end in ("", "'m", "'ve", "'ll", "'d")
+                        for q in ("'", "\u2019"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +80,18 @@ def _bare(surface: str | None) -> str:
     return rest if rest else (surface or "")
 
 
+def fixed_by_language(doc: Transcript, word: str) -> bool:
+    """Whether English fixes the case of ``word`` ("i", "i'm"...) in ``doc`` (English, or a
+    document that does not say its language)."""
+    language = (doc.metadata.language or "en").lower()
+    return word.lower() in FIXED_FORMS and (language == "en" or language.startswith(("en-", "en_")))
+
+
 def propagate(doc: Transcript, token_id: int, kind: Kind | str) -> int:
     """Repeat the person's decision on ``token_id`` (its current case or mark) wherever the same
-    word (case) or word pair (mark) has no decision of the person's yet. Returns how many
-    suggestions changed. Call it inside the history group of the decision so that one undo takes
-    both back (``decide`` does)."""
+    word (case) or word pair (mark) has no decision of the person's yet, as pending proposals.
+    Returns how many suggestions changed. Call it inside the history group of the decision so
+    that one undo takes both back (``decide`` does)."""
     return repeat_on(doc, token_id, kind, repeat_targets(doc, token_id, kind))
 
 
@@ -80,8 +100,9 @@ def repeat_targets(doc: Transcript, token_id: int, kind: Kind | str) -> list[int
     same word (case: ``repeat_on`` skips those that start a sentence) or the same word pair
     (mark), found at C speed (the most
     frequent word of 100,000 takes a few milliseconds). Empty when the decision repeats
-    nowhere. An editor repeats a decision on many words a slice of them at a time with
-    ``repeat_on``."""
+    nowhere: a capital of the place (a sentence start, or an end mark proposed before it), an
+    edited word, a form against the one the language fixes ("i"). An editor repeats a decision
+    on many words a slice of them at a time with ``repeat_on``."""
     kind = Kind(kind)
     if kind == Kind.BREAK:
         return []  # a paragraph break is a choice about this place only
@@ -93,6 +114,8 @@ def repeat_targets(doc: Transcript, token_id: int, kind: Kind | str) -> list[int
         form = _bare(token.surface)
         if not any(ch.isalpha() for ch in form) or form.lower() != token.word.lower():
             return []  # an edited word, not a case choice
+        if fixed_by_language(doc, token.word) and not form[:1].isupper():
+            return []  # "i" left lower case once says nothing about the pronoun elsewhere
     elif token.punct not in PLAIN_MARKS or index + 1 >= len(doc):
         return []
     words = doc.words()
@@ -107,22 +130,38 @@ def repeat_targets(doc: Transcript, token_id: int, kind: Kind | str) -> list[int
     return found
 
 
+def _proposal(old: Suggestion | None, token_id: int, kind: Kind, value: str) -> Suggestion | None:
+    """The pending proposal of the person's choice ``value`` on a word whose suggestion is
+    ``old``; None where it is proposed there already. It keeps Stet's probabilities, and Stet's
+    own proposal (in ``original``) to give back if the person turns the choice down there."""
+    if old is None:
+        return Suggestion(token_id, kind, value, source=CHOICE)
+    if old.source == CHOICE and old.value == value:
+        return None
+    replaced = old.original if old.source == CHOICE else old.value
+    return Suggestion(token_id, kind, value, dict(old.probs), source=CHOICE, original=replaced,
+                      needs_start=old.needs_start)
+
+
 def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequence[int], *,
               merge_id: object | None = None) -> int:
     """Repeat the decision on ``token_id`` on the words at ``targets`` (from ``repeat_targets``)
-    that have no decision of the person's yet; one undo step (joined to the step before when
-    ``merge_id`` is the same). Returns how many suggestions changed."""
+    that have no decision of the person's yet, as pending proposals from the person's choice:
+    the chosen form or mark where the word differs, and where it already reads as chosen but
+    Stet proposes to change it, a proposal to keep it as it is. Nothing is decided or removed.
+    One undo step (joined to the step before when ``merge_id`` is the same). Returns how many
+    suggestions changed."""
     kind = Kind(kind)
     if kind == Kind.BREAK:
         return 0  # a paragraph break is a choice about this place only
     index = doc.index_of(token_id)
     token = doc[index]
-    changes: list[Suggestion | tuple[int, Kind]] = []
+    changes: list[Suggestion] = []
     if kind == Kind.CASE:
         form = _bare(token.surface)
         for j in targets:
-            if starts_sentence(doc, j):
-                continue
+            if starts_sentence(doc, j) or _start_proposed(doc, j):
+                continue  # a sentence start's capital is the place's, not the word's
             t = doc[j]
             old = doc.suggestion(t.id, Kind.CASE)
             if old is not None and old.state != State.PENDING:
@@ -130,12 +169,11 @@ def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequenc
             lead, now = split_opening(t.surface or t.word)
             if not now:
                 continue
-            if now == form:
-                if old is not None:
-                    changes.append((t.id, Kind.CASE))
-                continue
-            probs = dict(old.probs) if old is not None else {}
-            changes.append(Suggestion(t.id, Kind.CASE, lead + form, probs, source=CHOICE))
+            if now == form and old is None:
+                continue  # reads as chosen, and nothing proposes otherwise
+            made = _proposal(old, t.id, Kind.CASE, lead + form)  # (now == form: keep it as it is)
+            if made is not None:
+                changes.append(made)
     else:
         mark = token.punct
         for j in targets:
@@ -145,29 +183,24 @@ def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequenc
             old = doc.suggestion(t.id, Kind.PUNCT)
             if old is not None and old.state != State.PENDING:
                 continue
-            if t.punct == mark:
-                if old is not None:
-                    changes.append((t.id, Kind.PUNCT))
+            if t.punct == mark and old is None:
                 continue
-            probs = dict(old.probs) if old is not None else {}
-            changes.append(Suggestion(t.id, Kind.PUNCT, mark, probs, source=CHOICE))
+            made = _proposal(old, t.id, Kind.PUNCT, mark)
+            if made is not None:
+                changes.append(made)
     if not changes:
         return 0
-    new = [c for c in changes if isinstance(c, Suggestion)]
-    gone = [c for c in changes if not isinstance(c, Suggestion)]
-    with doc.history.group("Repeat your choice", merge_id=merge_id):
-        if gone:
-            doc.drop_suggestions(gone, text="Repeat your choice")
-        if new:
-            doc.set_suggestions(new, text="Repeat your choice")
+    doc.set_suggestions(changes, text="Repeat your choice", merge_id=merge_id)
     return len(changes)
 
 
 def decide(doc: Transcript, token_id: int, kind: Kind | str, *, accept: bool = True,
            value: str | None = None, repeat: bool = True) -> tuple[Suggestion, str, int]:
     """Accept (as a reviewer picks: see ``Transcript.pick``) or choose ``value``, or reject a
-    suggestion, and with ``repeat`` propagate the choice; one undo step. Returns the decided
-    suggestion, what happened to the next word ("" if nothing) and how many others changed."""
+    suggestion (as a reviewer turns one down: ``Transcript.turn_down``), and with ``repeat``
+    propagate the choice; one undo step. Turning down a proposal from the person's own choice
+    repeats nothing (it says the choice does not hold there). Returns the decided suggestion,
+    what happened next to it ("" if nothing) and how many others changed."""
     kind = Kind(kind)
     note = ""
     with doc.history.group("Accept suggestion" if accept else "Reject suggestion"):
@@ -175,8 +208,51 @@ def decide(doc: Transcript, token_id: int, kind: Kind | str, *, accept: bool = T
             decided, note = doc.pick(token_id, kind, value)
         else:
             decided, note = doc.turn_down(token_id, kind)
-        n = propagate(doc, token_id, kind) if repeat else 0
+        n = propagate(doc, token_id, kind) if repeat and repeats(decided, accept) else 0
     return decided, note, n
+
+
+def repeats(decided: Suggestion, accept: bool) -> bool:
+    """Whether a decision repeats elsewhere: all but turning down a proposal from the person's
+    own choice."""
+    return accept or decided.source != CHOICE
+
+
+def choice_proposals(doc: Transcript, start: int = 0, end: int | None = None) -> list[Suggestion]:
+    """The pending proposals from the person's choice on words ``start:end``, in text order."""
+    out = []
+    for i in range(max(0, start), len(doc) if end is None else min(end, len(doc))):
+        for s in doc.suggestion_view(doc[i].id).values():
+            if s.state == State.PENDING and s.source == CHOICE:
+                out.append(s)
+    return out
+
+
+def turn_down_choices(doc: Transcript, start: int = 0, end: int | None = None, *,
+                      merge_id: object | None = None) -> int:
+    """Turn down every pending proposal from the person's choice on words ``start:end``
+    (``accept_rules.turned_down``: Stet's own proposal comes back where the choice stood in for
+    one); one undo step, joined to the step before when ``merge_id`` is the same. Returns how
+    many."""
+    changes: list[tuple[tuple[int, Kind], Suggestion | None]] = [
+        (s.key, accept_rules.turned_down(s)) for s in choice_proposals(doc, start, end)]
+    return doc.push_changes(changes, "Reject all from your choice", merge_id=merge_id)
+
+
+def keep_choices(doc: Transcript, made: Sequence[Suggestion]) -> list[Suggestion]:
+    """A restoration pass's suggestions ``made`` as they go into ``doc``: where a pending proposal
+    from the person's choice stands, it stays (a pass never takes it away unseen), with the
+    pass's proposal kept to give back if the person turns the choice down there."""
+    out = []
+    for s in made:
+        old = doc.suggestion(s.token_id, s.kind) if doc.has_token(s.token_id) else None
+        if old is not None and old.state == State.PENDING and old.source == CHOICE:
+            if old.original != s.value:
+                out.append(Suggestion(old.token_id, old.kind, old.value, old.probs, source=CHOICE,
+                                      original=s.value, needs_start=old.needs_start))
+            continue
+        out.append(s)
+    return out
 
 
 def shown(doc: Transcript, token: Token) -> tuple[str, str]:

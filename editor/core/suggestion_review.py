@@ -81,8 +81,11 @@ class SuggestionReview:
         mark (``.``, ``?``, ``!``) capitalises that word: its capital suggestion is accepted, or the
         word is capitalised by hand when there is none ("Later. we" never stands). Any other mark
         (or none) takes back a capital that hangs on a sentence start: a pending or accepted capital
-        suggestion whose lowercase form is not unlikely (names and "I" keep theirs). Returns the
-        accepted suggestion and what happened to the next word ("" if nothing), e.g. "capitalised 'We'"."""
+        suggestion whose lowercase form is not unlikely (names and "I" keep theirs); a capital
+        proposal after it stays pending, the person's to decide. A capital picked where only a
+        pending proposal ends the sentence before it settles that mark too
+        (``accept_rules.capital_settles_mark``). Returns the accepted suggestion and what happened
+        to the word next to it ("" if nothing), e.g. "capitalised 'We'"."""
         kind = Kind(kind)
         note = ""
         with self.history.group("Accept suggestion"):
@@ -90,22 +93,36 @@ class SuggestionReview:
             index = self.index_of(token_id)
             if kind == Kind.PUNCT and index + 1 < len(self):
                 note = self._settle_next_case(index + 1, any(ch in ".?!" for ch in accepted.value))
+            elif kind == Kind.CASE and index > 0:
+                before = self[index - 1]
+                mark = self.suggestion(before.id, Kind.PUNCT)
+                if mark is not None and accept_rules.capital_settles_mark(accepted, mark, before.punct):
+                    self.accept(before.id, Kind.PUNCT)
+                    note = f"accepted the ‘{mark.value}’ before it too: the capital comes with that sentence end"
         return accepted, note
 
     def turn_down(self, token_id: int, kind: Kind | str) -> tuple[Suggestion, str]:
         """Reject as a reviewer does (Delete, "reject" in a menu): like ``reject``, and a sentence
         end turned down takes back a capital of the next word that hangs on it, accepted or
         proposed, in the same undo step, as picking another mark does ("Maria And today" never
-        stands). Returns the rejected suggestion and what happened to the next word ("" if
-        nothing), e.g. "lowercased 'And'"."""
+        stands). A pending proposal from the person's choice that stood in for one of Stet's gives
+        that one back, pending (``accept_rules.turned_down``). Returns the rejected suggestion
+        (as turned down) and what happened ("" if nothing), e.g. "lowercased 'And'"."""
         kind = Kind(kind)
         note = ""
         with self.history.group("Reject suggestion"):
-            rejected = self.reject(token_id, kind)
+            s = self._require(token_id, kind)
+            left = accept_rules.turned_down(s)
+            if left.state == State.PENDING:  # a choice that does not hold here: Stet's own is back
+                self.push_suggestions([(s.key, left)], "")
+                rejected = evolve(s, state=State.REJECTED)
+                note = f"Stet's own proposal here is back: {f'‘{left.value}’' if left.value else 'no mark'}"
+            else:
+                rejected = self.reject(token_id, kind)
             index = self.index_of(token_id)
             if (kind == Kind.PUNCT and index + 1 < len(self) and ends_sentence(rejected.value)
                     and not ends_sentence(self[index].punct)):
-                note = self._settle_next_case(index + 1, False)
+                note = "; ".join(x for x in (note, self._settle_next_case(index + 1, False)) if x)
         return rejected, note
 
     def _settle_next_case(self, index: int, sentence_end: bool) -> str:

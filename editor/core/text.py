@@ -25,13 +25,28 @@ SENTENCE_END = frozenset(".?!…")
 CHARACTER_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
 _WHITESPACE = re.compile(r"\s+")
-_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u200e\u200f"
-                       "\u202a-\u202e\u2060-\u2064\ufeff]")
-#: Whitespace that is not a space, tab or newline: each separates words like a line break does
-#: (pdftotext puts a form feed between pages; NEL and the Unicode line separators end lines).
-_LINE_BREAKS = str.maketrans({"\u200b": " ", "\x0b": "\n", "\x0c": "\n", "\x1c": "\n", "\x1d": "\n",
+#: Characters that show nothing and are no whitespace, yet belong to the text where they stand:
+#: the soft hyphen, the zero-width space, non-joiner and joiner (Persian and Indic spelling, emoji
+#: sequences), the word joiner and the invisible operators, and the direction marks, embeddings
+#: and isolates of right-to-left text (U+061C, U+200E/F, U+202A-E, U+2066-9). None of them parts
+#: words (``str.split`` and ``\s`` take none of them for a space): a word keeps them where they
+#: were, and is written back with them. The model reads words without them (`bare_word`).
+INVISIBLE = frozenset("\u00ad\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d"
+                      "\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069")
+_INVISIBLE = re.compile("[" + "".join(sorted(INVISIBLE)) + "]")
+#: Control characters no text holds (NUL, escape codes) and a byte order mark within the text
+#: (where files were joined): dropped on reading.
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\ufeff]")
+#: Whitespace that is not a space, tab or newline but ends a line, as ``str.splitlines`` and the
+#: Unicode line breaking rules (UAX #14: BK, NL) take it: in plain text each is a line break
+#: (pdftotext puts a form feed between pages; NEL and U+2028 end lines, U+2029 a paragraph).
+_LINE_BREAKS = str.maketrans({"\x0b": "\n", "\x0c": "\n", "\x1c": "\n", "\x1d": "\n",
                               "\x1e": "\n", "\x1f": "\n", "\x85": "\n", "\u2028": "\n",
                               "\u2029": "\n\n"})
+#: A line end of any style: CR LF (Windows), LF (Unix), CR (classic Mac OS), LF CR (written by
+#: some converters and by hand-rolled writers), and CR CR LF (CR LF sent through a text-mode
+#: write once more). Read left to right, so "\n\r\n\r" is two line ends, not LF, CR LF, CR.
+_LINE_END = re.compile("\r\r\n|\r\n|\n\r|\r")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
 
 
@@ -77,11 +92,15 @@ def normalize_word(surface: str) -> str:
 
 
 def split_chunk(chunk: str) -> tuple[str, str]:
-    """Split one whitespace-free chunk into (surface, trailing punctuation). An abbreviation keeps
-    its own period ("Mr." -> ("Mr.", ""); "U.S.," -> ("U.S.", ","))."""
+    r"""Split one whitespace-free chunk into (surface, trailing punctuation). An abbreviation keeps
+    its own period ("Mr." -> ("Mr.", ""); "U.S.," -> ("U.S.", ",")). `INVISIBLE` characters
+    stay where they stand: after the marks with the marks ("שלום.\u200f" -> ("שלום", ".\u200f"),
+    a right-to-left mark after a full stop), else with the word ("fi\u200drst\u200b")."""
     cut = len(chunk)
-    while cut > 0 and chunk[cut - 1] in TRAILING_MARKS:
+    while cut > 0 and (chunk[cut - 1] in TRAILING_MARKS or chunk[cut - 1] in INVISIBLE):
         cut -= 1
+    while cut < len(chunk) and chunk[cut] in INVISIBLE:
+        cut += 1
     if cut < len(chunk) and chunk[cut] == "." and cut > 0 and is_abbreviation(split_opening(chunk[:cut])[1].lower()):
         cut += 1
     return chunk[:cut], chunk[cut:]
@@ -164,7 +183,7 @@ def split_paragraphs(text: str) -> list[str]:
     """Blocks separated by blank lines; without any blank line, every non-empty line is a paragraph
     (a recogniser's or subtitle tool's text, one utterance per line), unless the lines are hard-
     wrapped at a fixed width: then a line that ends short ends a paragraph (see `unwrap`)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = normalize_newlines(text)
     if _PARAGRAPH_BREAK.search(text):
         return [block for block in _PARAGRAPH_BREAK.split(text) if block.strip()]
     lines = [line for line in text.split("\n") if line.strip()]
@@ -252,10 +271,24 @@ def is_tag(text: str) -> bool:
     return bool(_TAG.fullmatch(text)) or not any(ch.isalnum() for ch in text)
 
 
-def strip_controls(text: str) -> str:
-    """Drop control and invisible format characters (NUL, escape codes, BOMs, bidi marks) but
-    keep line breaks, tabs, the zero-width joiner that emoji need and the zero-width non-joiner
-    that is part of Persian and Indic words. Other whitespace controls (form feed, vertical tab,
-    NEL, U+2028/2029) become line breaks, and the zero-width space (the word break of Thai, Khmer
-    or Lao text) a space, so they still part words."""
-    return _CONTROLS.sub("", text).translate(_LINE_BREAKS)
+def strip_controls(text: str, line_breaks: bool = True) -> str:
+    """Drop control characters (NUL, escape codes, a BOM within the text) but keep line breaks,
+    tabs and the `INVISIBLE` characters, which belong to the words they stand in. Other
+    whitespace controls that end lines (form feed, vertical tab, NEL, U+2028/2029) become line
+    breaks, unless ``line_breaks`` is False (subtitle files, whose lines end at CR and LF only:
+    there they stay in the text as written, and part words as any whitespace does)."""
+    text = _CONTROLS.sub("", text)
+    return text.translate(_LINE_BREAKS) if line_breaks else text
+
+
+def normalize_newlines(text: str) -> str:
+    r"""Text with every line end ("\r\n", "\r", "\n\r", "\r\r\n", mixed within it) made "\n"."""
+    return _LINE_END.sub("\n", text) if "\r" in text else text
+
+
+def bare_word(word: str) -> str:
+    r"""A word without its `INVISIBLE` characters, as the restoration model reads it ("fi\u200brst"
+    is "first"); a word of nothing else stays as it is."""
+    if not _INVISIBLE.search(word):
+        return word
+    return _INVISIBLE.sub("", word) or word

@@ -39,6 +39,10 @@ class _Chunk:
             self._local = [0, *itertools.accumulate(self.lens)]
         return self._local
 
+    def forget_offsets(self) -> None:
+        """The lengths changed: the offsets are worked out again when next asked for."""
+        self._local = None
+
 
 def _joined(seps: list[str], surfs: list[str], puncts: list[str]) -> list[str]:
     return list(map(str.__add__, map(str.__add__, seps, surfs), puncts))  # at C speed
@@ -203,7 +207,7 @@ class TextMap:
             return False
         chunk.lens[k] = length
         chunk.total += delta
-        chunk._local = None
+        chunk.forget_offsets()
         self._chars = None
         return True
 

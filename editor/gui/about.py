@@ -9,6 +9,7 @@ import importlib.metadata as metadata
 import json
 import platform
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +46,7 @@ class ModelFacts:
     language: str = ""
     metrics: list[tuple[str, str, str]] = field(default_factory=list)  # (what, measured on, value)
     training_licences: list[str] = field(default_factory=list)  # "source: licence"
+    weights_licence: str = ""  # the card's "Licence" section: what the weights may be used for
     problem: str = ""  # why config.json could not be read
 
 
@@ -88,6 +90,31 @@ def training_licences(card: Path) -> list[str]:
     return out
 
 
+def card_licence(card: Path) -> str:
+    """The paragraph under the card's "## Licence" heading, "" where it has none."""
+    try:
+        lines = card.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return ""
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        if line.startswith("#"):
+            if inside:
+                break
+            inside = line.strip().lower() in ("## licence", "## license")
+        elif inside and line.strip():
+            out.append(line.strip())
+        elif inside and out:
+            break
+    return " ".join(out)
+
+
+def non_commercial(licences: list[str]) -> list[str]:
+    """The "source: licence" entries whose licence is non-commercial (a Creative Commons NC one)."""
+    return [t for t in licences if "NC" in t.partition(": ")[2].replace("-", " ").split()]
+
+
 def read_model(folder: Path) -> ModelFacts:
     """The name, language and measured quality of the model in ``folder``, from its config.json."""
     facts = ModelFacts(folder)
@@ -105,6 +132,7 @@ def read_model(folder: Path) -> ModelFacts:
         facts.metrics = [describe_metric(k, float(v)) for k, v in metrics.items()
                          if isinstance(v, int | float) and not isinstance(v, bool)]
     facts.training_licences = training_licences(folder / "MODEL_CARD.md")
+    facts.weights_licence = card_licence(folder / "MODEL_CARD.md")
     return facts
 
 
@@ -143,11 +171,14 @@ def library_licences() -> list[tuple[str, str, str]]:
     return out
 
 
+#: The licence's text, for the link About gives (the .deb also has it in /usr/share/doc/stet).
+LICENCE_URL = "https://www.apache.org/licenses/LICENSE-2.0"
+
+
 def stet_licence() -> str:
-    try:
-        return _licence(metadata.metadata(DISTRIBUTION))
-    except metadata.PackageNotFoundError:
-        return "not stated"
+    """The code's licence: editor.__license__, which pyproject.toml states too (an editable install's
+    metadata can be older than the checkout, and a frozen build has none)."""
+    return editor.__license__
 
 
 def about_html(model: ModelFacts) -> str:
@@ -172,7 +203,16 @@ def about_html(model: ModelFacts) -> str:
                          f"<table cellspacing='0' cellpadding='2'>{rows}</table>")
         else:
             parts.append("<p>Its config.json records no measured quality.</p>")
-    parts.append(f"<h3>Licences</h3><p>Stet: {e(stet_licence())}</p>")
+    parts.append(f"<h3>Licences</h3><p>Stet's code: <a href='{LICENCE_URL}'>{e(stet_licence())}</a>.</p>")
+    if not model.problem:
+        if model.weights_licence:
+            weights = model.weights_licence
+        else:
+            restricted = non_commercial(model.training_licences)
+            weights = ("Its weights were trained on text under non-commercial terms ("
+                       + "; ".join(restricted) + ") and inherit them: non-commercial use only."
+                       if restricted else "Its model card states no licence for its weights.")
+        parts.append(f"<p><b>The restoration model's weights</b> ({e(model.name)}): {e(weights)}</p>")
     libraries = library_licences()
     if libraries:
         parts.append("<p>Libraries: " + "; ".join(f"{e(n)} {e(v)} ({e(lic)})" for n, v, lic in libraries)
@@ -186,7 +226,10 @@ def about_html(model: ModelFacts) -> str:
 class AboutDialog(QDialog):
     """About Stet, for the model in ``model_folder``."""
 
-    def __init__(self, model_folder: Path, parent: QWidget | None = None) -> None:
+    def __init__(self, model_folder: Path, parent: QWidget | None = None,
+                 open_link: Callable[[QUrl], object] | None = None) -> None:
+        """``open_link(url)`` follows a link (the model card in the help window, the licence in the
+        browser); without it, links open with the desktop's handler."""
         super().__init__(parent)
         self.setWindowTitle("About Stet")
         self.model = read_model(model_folder)
@@ -194,7 +237,9 @@ class AboutDialog(QDialog):
         self.text.setObjectName("about-text")
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setWordWrap(True)
-        self.text.setOpenExternalLinks(True)
+        self.text.setOpenExternalLinks(open_link is None)
+        if open_link is not None:
+            self.text.linkActivated.connect(lambda href: open_link(QUrl(href)))
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         scroll = QScrollArea()

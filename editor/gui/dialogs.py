@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QShowEvent, QTextCursor, QTextDocument
+from PySide6.QtGui import QColor, QKeyEvent, QShowEvent, QStandardItemModel, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QColorDialog,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QToolButton,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from editor.core.render import ALL, NONE, RenderPolicy
 from editor.core.settings import Settings
+from editor.gui.overwrite import same_file
 
 if TYPE_CHECKING:
     from editor.gui.view import QtTranscriptView
@@ -42,17 +44,28 @@ SUBTITLE_EXPORTS = {".srt": ".srt", ".vtt": ".vtt", ".sbv": ".sbv", ".ass": ".as
                     ".ttml": ".ttml", ".dfxp": ".ttml"}
 
 
-def suggested_export(source: Path | None, project: Path | None, folder: Path) -> Path:
-    """The name the export dialog proposes: a subtitle source in its own format (SubRip stays
-    SubRip, its cues and timings kept), plain text as a Word document, anything else as plain
-    text; never the source itself ("talk.srt" -> "talk-edited.srt"), which a person would lose
-    by pressing Enter."""
-    base = source or project or folder / "transcript"
+def suggested_export(source: Path | None, project: Path | None, folder: Path, *,
+                     last_format: str = "", unavailable: Mapping[str, str] | None = None) -> Path:
+    """The name the export dialog proposes, in ``folder``: the format of the last export
+    (``last_format``), else a subtitle source's own (SubRip stays SubRip, its cues and timings
+    kept), plain text as a Word document, anything else as plain text; never a format the document
+    cannot fill (``unavailable``: extension -> why), and never the source itself ("talk.srt" ->
+    "talk-edited.srt"), which a person would lose by pressing Enter."""
+    unavailable = unavailable or {}
+    base = folder / (source or project or Path("transcript")).name
     ext = SUBTITLE_EXPORTS.get(base.suffix.lower()) or (".docx" if base.suffix.lower() == ".txt" else ".txt")
-    suggested = base.with_suffix(ext)
-    if source is not None and suggested.suffix.lower() == source.suffix.lower():
-        suggested = base.with_name(f"{base.stem}-edited{ext}")
-    return suggested
+    if last_format in EXPORT_FORMATS and last_format not in unavailable:
+        ext = last_format
+    elif ext in unavailable:
+        ext = ".txt"
+    return not_the_source(base.with_suffix(ext), source)
+
+
+def not_the_source(path: Path, source: Path | None) -> Path:
+    """``path``, or where it would be the ``source`` file itself, "NAME-edited.EXT" beside it."""
+    if source is not None and same_file(path, source):
+        return path.with_name(f"{path.stem}-edited{path.suffix}")
+    return path
 
 
 def with_export_suffix(path: Path, ext: str) -> Path:
@@ -64,16 +77,29 @@ def with_export_suffix(path: Path, ext: str) -> Path:
 
 
 class ExportDialog(QDialog):
-    """Where to export and what to do with suggestions still pending."""
+    """Where to export and what to do with suggestions still pending.
+
+    ``unavailable`` names the formats the document cannot fill (extension -> why): they are listed
+    but disabled, the reason their tooltip. ``may_write(path, confirmed)`` is asked on OK (a file
+    that exists, the source itself); a No leaves the dialog open as it was. ``open_help(topic)``
+    opens the help at the formats page."""
 
     def __init__(self, settings: Settings, suggested: Path, pending: int,
-                 parent: QWidget | None = None, count: Callable[[float], object] | None = None) -> None:
+                 parent: QWidget | None = None, count: Callable[[float], object] | None = None, *,
+                 source: Path | None = None, unavailable: Mapping[str, str] | None = None,
+                 may_write: Callable[[Path, bool], bool] | None = None,
+                 open_help: Callable[[str], object] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export")
         self.settings = settings
+        self.source = source
+        self.unavailable = dict(unavailable or {})
+        self.may_write = may_write
+        self.export_path: Path | None = None  # what OK settled on, its format's extension on it
         form = QFormLayout(self)
         row = QHBoxLayout()
         self.path_edit = QLineEdit(str(suggested))
+        self.path_edit.textEdited.connect(self._typed)
         self.confirmed_path: Path | None = None  # a file dialog asked about replacing it
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
@@ -81,13 +107,22 @@ class ExportDialog(QDialog):
         row.addWidget(browse)
         form.addRow("File:", row)
         self.format = QComboBox()
+        items = cast(QStandardItemModel, self.format.model())
         for ext, name in EXPORT_FORMATS.items():
             self.format.addItem(f"{name} ({ext})", ext)
-        ext = suggested.suffix.lower()
-        if ext in EXPORT_FORMATS:
-            self.format.setCurrentIndex(list(EXPORT_FORMATS).index(ext))
+            why = self.unavailable.get(ext)
+            if why:
+                item = items.item(self.format.count() - 1)
+                item.setEnabled(False)
+                item.setToolTip(f"Not for this transcript: {why}")
+        self.format_note = QLabel()  # why a typed extension's format cannot be had
+        self.format_note.setObjectName("export-format-note")
+        self.format_note.setWordWrap(True)
+        self.format_note.hide()
+        self._match_format(suggested.suffix.lower())
         self.format.currentIndexChanged.connect(self._format_changed)
         form.addRow("Format:", self.format)
+        form.addRow(self.format_note)
         # Pending suggestions are tinted proposals in the text, not part of it: say so, and let
         # the person choose what goes out, with counts, rather than export silently differ from
         # what the screen shows.
@@ -118,6 +153,9 @@ class ExportDialog(QDialog):
         self._policy_changed()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
+        if open_help is not None:
+            buttons.addButton(QDialogButtonBox.StandardButton.Help)
+            buttons.helpRequested.connect(lambda: open_help("formats.md#reading-and-writing"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -136,16 +174,53 @@ class ExportDialog(QDialog):
             self._match_format(Path(path).suffix.lower())
 
     def _match_format(self, ext: str) -> None:
+        """Show ``ext``'s format in the box (without touching the name), where it is one; say why
+        not where the document cannot fill it."""
         if ext in EXPORT_FORMATS:
-            self.format.setCurrentIndex(list(EXPORT_FORMATS).index(ext))
+            why = self.unavailable.get(ext)
+            if why is None:
+                self.format.blockSignals(True)
+                self.format.setCurrentIndex(list(EXPORT_FORMATS).index(ext))
+                self.format.blockSignals(False)
+            self.format_note.setText(f"{EXPORT_FORMATS[ext]} cannot be written: {why}." if why else "")
+            self.format_note.setVisible(bool(why))
+
+    def _typed(self, text: str) -> None:
+        """A name typed with an export format's extension ("talk.srt") chooses that format."""
+        self._match_format(Path(text.strip()).suffix.lower())
 
     def _format_changed(self) -> None:
         path = Path(self.path_edit.text())
-        self.path_edit.setText(str(with_export_suffix(path, self.format.currentData())))
+        self.path_edit.setText(str(not_the_source(with_export_suffix(path, self.format.currentData()), self.source)))
+        self.format_note.hide()
 
     @property
     def chosen_path(self) -> Path:
         return Path(self.path_edit.text()).expanduser()
+
+    @property
+    def chosen_format(self) -> str:
+        """The extension the export is written in: the name's where it is an export format's."""
+        ext = self.chosen_path.suffix.lower()
+        return ext if ext in EXPORT_FORMATS else cast(str, self.format.currentData())
+
+    def accept(self) -> None:
+        """OK: refused with the reason where the document cannot fill the format; asked about a
+        file that exists (``may_write``), and left open, as it was, where the answer is No."""
+        path = self.chosen_path
+        if path.suffix.lower() not in EXPORT_FORMATS:
+            path = with_export_suffix(path, self.format.currentData())
+        why = self.unavailable.get(path.suffix.lower())
+        if why:
+            QMessageBox.warning(self, "Cannot export", f"{path.name}: {EXPORT_FORMATS[path.suffix.lower()]} "
+                                f"cannot be written: {why}.")
+            return
+        if self.may_write is not None and not self.may_write(path, path == self.confirmed_path):
+            self.path_edit.setFocus()
+            self.path_edit.selectAll()
+            return
+        self.export_path = path
+        super().accept()
 
     def _policy_changed(self) -> None:
         data = self.policy.currentData()
@@ -380,6 +455,10 @@ class SettingsDialog(QDialog):
         self.srt_speakers.addItem('A dash before each speaker\'s line in a shared cue ("- ")', "dash")
         self.srt_speakers.setCurrentIndex(1 if settings.export.srt_speakers == "dash" else 0)
         form.addRow("Speakers in exported .srt:", self.srt_speakers)
+        self.author = QLineEdit(settings.export.author)
+        self.author.setPlaceholderText("empty: the name this computer has for you")
+        self.author.setToolTip("Written as the author of exported Word documents")
+        form.addRow("Your name (Word documents):", self.author)
         self.restore_model = self._folder_row(form, "Restoration model folder:",
                                               settings.engine.restore_model, "the shipped model")
         self.vosk_model = self._folder_row(form, "Vosk model folder:",
@@ -418,6 +497,7 @@ class SettingsDialog(QDialog):
         s.set("appearance.font_size", self.font_size.value())
         s.set("engine.device", self.device.currentData())
         s.set("export.srt_speakers", self.srt_speakers.currentData())
+        s.set("export.author", self.author.text().strip())
         s.set("engine.restore_model", self.restore_model.text().strip())
         s.set("engine.vosk_model_dir", self.vosk_model.text().strip())
 

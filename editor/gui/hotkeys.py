@@ -1,9 +1,8 @@
-"""Every keyboard shortcut of the editor, in one place: menus and the view read the keys from here,
-and Help > Keyboard shortcuts lists them, with what each does (``ABOUT``), from here too."""
+"""Every key of the editor, in one place: the table of actions (``editor.gui.actions``), which the
+menus, the shortcut sheet and the tour are built from, and the view's own key handling read the keys
+from here."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from PySide6.QtCore import QKeyCombination, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
@@ -92,65 +91,6 @@ FASTER = "F4"
 SHORTCUT_SHEET = "Ctrl+/"
 
 
-@dataclass(frozen=True)
-class About:
-    """What a shortcut above is for, as the shortcut sheet shows it."""
-
-    area: str  # the menu (or part of the window) it belongs to
-    action: str
-    does: str
-
-
-#: What every shortcut above does, by its name (tests/gui/test_help.py checks that none is missing).
-ABOUT: dict[str, About] = {
-    "OPEN": About("File", "Open", "Open a transcript, subtitle file, .stet project or a recording"),
-    "SAVE": About("File", "Save", "Save the session, suggestions and decisions included, as a .stet project"),
-    "SAVE_AS": About("File", "Save as", "Save the project under another name"),
-    "EXPORT": About("File", "Export", "Write txt, md, docx, srt, vtt, ass, ttml, sbv or json"),
-    "QUIT": About("File", "Quit", "Close Stet (it asks first when work is not saved)"),
-    "UNDO": About("Edit", "Undo", "Undo the last change: a typed edit, a decision or a whole restoration"),
-    "REDO": About("Edit", "Redo", "Do again what was undone"),
-    "FIND": About("Edit", "Find", "Search the text"),
-    "REPLACE": About("Edit", "Replace", "Find and replace"),
-    "FIND_NEXT": About("Edit", "Find next", "Go to the next match"),
-    "PREFERENCES": About("Edit", "Settings", "Thresholds, colours, font size, models"),
-    "INSERT_TIME": About("Edit", "Insert playback time", "Type the recording's current time as [m:ss] at the caret"),
-    "SPEAKERS": About("Speakers", "Speaker 1 … 9", "Give the selection (or the caret's paragraph) that speaker"),
-    "NEW_SPEAKER": About("Speakers", "New speaker", "Type a name and give it to the selection"),
-    "NEXT_SUGGESTION": About("Review", "Next suggestion", "Select the next pending suggestion (review mode)"),
-    "PREVIOUS_SUGGESTION": About("Review", "Previous suggestion", "Select the previous pending suggestion"),
-    "NEXT_LOWEST": About("Review", "Lowest confidence", "Jump to the least confident pending suggestion"),
-    "ACCEPT": About("Review", "Accept", "Accept the selected suggestion (in review mode; else a new paragraph)"),
-    "REJECT": About("Review", "Reject", "Reject the selected suggestion (in review mode; else delete)"),
-    "ALTERNATIVES": About("Review", "Pick an alternative", "Take alternative n of the selected suggestion"),
-    "LEAVE_SUGGESTION": About("Review", "Leave review", "Stop reviewing: Enter and Delete edit the text again"),
-    "ACCEPT_ALL": About("Review", "Accept all confident", "Accept every pending suggestion at or above the high threshold"),
-    "REJECT_ALL": About("Review", "Reject all pending", "Reject every pending suggestion (one undo step)"),
-    "TOGGLE_ORDER": About("Review", "Lowest confidence first", "Tab goes by confidence, lowest first, or by position"),
-    "RESTORE_AGAIN": About("Review", "Restore again", "Run punctuation and case restoration again"),
-    "CANCEL": About("Review", "Cancel restoration", "Stop the restoration under way"),
-    "SHOW_ALTERNATIVES": About("Review", "Show alternatives", "List the selected suggestion's alternatives"),
-    "FOCUS_TEXT": About("View", "Text", "Put the keyboard in the text"),
-    "FOCUS_LIST": About("View", "Suggestion list", "Put the keyboard in the list of pending suggestions"),
-    "ZOOM_IN": About("View", "Zoom in", "Larger text"),
-    "ZOOM_OUT": About("View", "Zoom out", "Smaller text"),
-    "UNDERLINE_UNSURE": About("View", "Underline unsure words", "Mark words the speech recogniser was unsure of"),
-    "PLAY_PAUSE": About("Playback", "Play / pause", "With a recording: play or pause (Ctrl+click a word plays from it)"),
-    "SKIP_BACK": About("Playback", "Skip back", "With a recording: a few seconds back"),
-    "SKIP_FORWARD": About("Playback", "Skip forward", "With a recording: a few seconds on"),
-    "SLOWER": About("Playback", "Slower", "With a recording: play slower (pitch kept)"),
-    "FASTER": About("Playback", "Faster", "With a recording: play faster (pitch kept)"),
-    "SHORTCUT_SHEET": About("Help", "Keyboard shortcuts", "This list"),
-}
-
-
-def names() -> list[str]:
-    """The names of the shortcuts above (upper case, a key or a list of keys), in their order."""
-    return [name for name, value in globals().items()
-            if name.isupper() and (isinstance(value, str | QKeySequence.StandardKey)
-                                   or (isinstance(value, list) and value))]
-
-
 def _on_every_keyboard(sequence: QKeySequence) -> bool:
     """Not one of the dedicated keys of multimedia keyboards (Open, Save, Find, Zoom In…) that
     Qt's standard keys also bind: listed beside Ctrl+O they read as a key to press with it."""
@@ -166,11 +106,3 @@ def shortcut_text(key: Key | list[str] | list[Key]) -> str:
     if len(texts) > 3:
         return f"{texts[0]} … {texts[-1]}"
     return ", ".join(texts)
-
-
-def described() -> list[tuple[str, About]]:
-    """Every shortcut above as (keys, what it is for), in their order; one that ``ABOUT`` forgot
-    is listed all the same, under its name."""
-    return [(shortcut_text(globals()[name]),
-             ABOUT.get(name, About("", name.replace("_", " ").capitalize(), "")))
-            for name in names()]

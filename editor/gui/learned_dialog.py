@@ -69,7 +69,8 @@ class LearningController(QObject):
     def __init__(self, settings: Settings, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
-        self.reader: Callable[[Sequence[MarginalRead]], tuple[list[np.ndarray], frozenset[str]]] | None = None
+        self.reader: Callable[[Sequence[MarginalRead]],
+                              tuple[list[np.ndarray], frozenset[str], frozenset[str]]] | None = None
         self.last_seconds: float | None = None  # how long the last adaptation took (worker time)
         self.last_added = 0  # forms the last save added to the user lexicon
         self._op: BackgroundOp | None = None
@@ -169,17 +170,21 @@ class LearningController(QObject):
                     log.warning("learning without the model's marginals: %s", err)
             # the model's most frequent words keep their capitals in the profile's context forms only
             common = lessons[1] if lessons is not None else frozenset()
+            # its vocabulary's words that are not names: a capital there is kept with the name around it
+            plain = lessons[2] if lessons is not None else frozenset()
             learned = None
             if any(reviewed):
                 try:
                     if lessons is not None:
                         joint = placed_marginals(len(decisions), reads, lessons[0])
-                        learned = learn_review(None, decisions, reviewed, joint=joint, common=common)
+                        learned = learn_review(None, decisions, reviewed, joint=joint, common=common,
+                                               plain=plain)
                 except (OSError, ValueError, RuntimeError, UserError) as err:
                     log.warning("learning without the model's marginals: %s", err)
                 if learned is None:
                     learned = Adaptation.learn(decisions, None, reviewed=reviewed)
-            added, words = remember_review(learned, forms, key, profile_label(language, speakers), source, common)
+            added, words = remember_review(learned, forms, key, profile_label(language, speakers), source,
+                                           common | plain)
             return _Learned(digest, (added, words, time.perf_counter() - began))
 
         self._op = BackgroundOp(self, work).success(
@@ -229,7 +234,9 @@ class LearnedDialog(QDialog):
             row.addWidget(b)
         row.addStretch(1)
         layout.addLayout(row)
-        self.repeat = QCheckBox("Repeat my choices elsewhere in the document (same word, same word pair)")
+        self.repeat = QCheckBox("Propose my choices elsewhere in the document (same word, same word pair)")
+        self.repeat.setToolTip("A choice repeats only as pending proposals “from your choice”, to "
+                               "accept or reject where they are; nothing elsewhere changes unseen")
         self.repeat.setChecked(settings.review.repeat_choices)
         self.learn = QCheckBox("Learn from my reviews when I save (forms and marks I choose)")
         self.learn.setChecked(settings.review.learn_from_reviews)

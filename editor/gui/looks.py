@@ -7,8 +7,9 @@ import math
 
 from PySide6.QtGui import QColor, QFont, QPen, QTextCharFormat, QTextCursor, QTextFormat
 
-from editor.core.document import Kind, State, Transcript
+from editor.core.document import Kind, State, Suggestion, Transcript
 from editor.core.formats.subtitles import WordStyles
+from editor.core.records import CHOICE
 from editor.core.settings import Settings
 from editor.core.text import ends_sentence
 
@@ -59,6 +60,26 @@ def band_of(confidence: float, settings: Settings) -> str:
     if confidence >= settings.review.high:
         return "high"
     return "low" if confidence < settings.review.low else "medium"
+
+
+#: The suggestion list's filter (and Tab's) to the proposals that repeat the person's choice
+#: elsewhere, beside the confidence bands.
+CHOICE_BAND = "choice"
+
+
+def in_band(s: Suggestion, band: str | None, settings: Settings) -> bool:
+    """Whether the list filtered to ``band`` (a confidence band, ``CHOICE_BAND`` or None: all)
+    shows ``s``."""
+    if band is None:
+        return True
+    if band == CHOICE_BAND:
+        return s.source == CHOICE
+    return band_of(s.confidence, settings) == band
+
+
+def band_phrase(band: str) -> str:
+    """"low-confidence suggestions", "suggestions from your choice"."""
+    return "suggestions from your choice" if band == CHOICE_BAND else f"{band}-confidence suggestions"
 
 
 def band_colour(band: str, settings: Settings, alpha: int | None = None) -> QColor:
@@ -195,7 +216,9 @@ class Looks:
             if mark is not None and mark.state == State.PENDING:
                 punct = mark.value
                 pfmt = self.mark_format(band_of(mark.confidence, self.settings), punct)
-                if not punct:  # a mark to take away: underline the word in the band's colour
+                if not punct and not token.punct:  # keep it without a mark (from your choice):
+                    sfmt = sfmt or self.formats[band_of(mark.confidence, self.settings)]  # the word tinted
+                elif not punct:  # a mark to take away: underline the word in the band's colour
                     sfmt = QTextCharFormat(sfmt or self.plain)
                     sfmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
                     sfmt.setUnderlineColor(band_colour(band_of(mark.confidence, self.settings),

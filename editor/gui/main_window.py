@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from collections.abc import Callable
 from typing import cast
 
 from PySide6.QtCore import QEvent, Signal
@@ -38,12 +37,14 @@ from editor.core.recovery import Orphan
 from editor.core.render import NONE, RenderPolicy
 from editor.core.paths import resource_path
 from editor.core.settings import Settings
-from editor.gui import hotkeys, opening, recovery
+from editor.gui import opening, recovery
 from editor.gui.dialogs import FindBar, SettingsDialog
+from editor.gui.encoding import reopen_with_encoding as reopen_encoding
 from editor.gui.fonts import font_advice
 from editor.gui.disposal import Disposer
 from editor.gui.help import HelpCommands
 from editor.gui.links import DocumentLinks
+from editor.gui.looks import band_phrase
 from editor.gui.learned_dialog import LearnedDialog, LearningController
 from editor.gui.panel import QtSuggestionList
 from editor.gui.playback import PlaybackController
@@ -59,7 +60,7 @@ from editor.gui.unsure_words import UnsureWords
 from editor.gui.view import QtTranscriptView
 from editor.gui.window_files import RECENT_LIMIT, FileCommands
 from editor.gui.speakers import SpeakerCommands
-from editor.gui.window_menus import add_action, build_menus, confident_text
+from editor.gui.window_menus import build_menus, confident_text
 from editor.gui.window_restoring import RestorationCommands
 from editor.gui.window_review import BULK_AT_ONCE, ReviewCommands
 from editor.gui.modal import run_modal
@@ -86,9 +87,9 @@ class MainWindow(QMainWindow):
     project_saved = Signal(str)  # path of the project, once written (``save``)
     project_save_failed = Signal(str)  # why a save could not be written
 
-    # made by window_menus.build_menus
+    # made from the table of actions by window_menus.build_menus
+    menu_actions: dict[str, QAction]
     recent_menu: QMenu
-    view_menu: QMenu
     undo_action: QAction
     redo_action: QAction
     order_action: QAction
@@ -122,7 +123,7 @@ class MainWindow(QMainWindow):
         self.autosaver.saved.connect(self.autosaved)
         self.autosaver.failed.connect(self._autosave_failed)
         # the project is written off the UI thread (editor.gui.saving)
-        self.saver = ProjectSaver(self, give_way=self.turns.give_way)
+        self.saver = ProjectSaver(self, self, give_way=self.turns.give_way)
         self.files = FileCommands(self, self)  # open, save, export, recent files (window_files)
         self.saver.written.connect(self.files.project_written)
         self.saver.failed.connect(self.files.project_not_written)
@@ -146,10 +147,22 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(widget)
         self.panel.counted.connect(self.restoring.show_pending)
         self._review_mode_changed(False)
-        self.speakers = SpeakerCommands(self)  # the Speakers menu (editor.gui.speakers)
+        self.speakers = SpeakerCommands(self.view, self.say)  # the Speakers menu (editor.gui.speakers)
         self.help = HelpCommands(self)  # the Help menu (editor.gui.help)
-        build_menus(self)
-        self.unsure_words = UnsureWords(self, self.view_menu)  # low ASR confidence, underlined
+        menus = build_menus(self)  # from the table of actions (editor.gui.actions)
+        self.menu_actions = menus.actions
+        self.recent_menu = menus.recent
+        self.undo_action, self.redo_action = menus.actions["edit.undo"], menus.actions["edit.redo"]
+        self.order_action = menus.actions["review.order"]
+        self.order_action.setChecked(self.view.order == "confidence")
+        self.accept_confident_action = menus.actions["review.accept_confident"]
+        self.accept_confident_action.setText(confident_text(self.settings.review.high))
+        self.keep_author_action = menus.actions["review.keep_author"]
+        self.keep_author_action.setChecked(self.restoring.keeping_author)
+        self.speakers.use_menu(menus.menus["Speakers"], [menus.actions[f"speakers.number.{n}"] for n in range(1, 10)])
+        # low ASR confidence, underlined
+        self.unsure_words = UnsureWords(self.settings, self.view, menus.actions["view.unsure"],
+                                        save_settings=self.save_settings, refresh_legend=self.panel.legend.refresh)
         self._watch(self.transcript)
         self.update_undo_actions()
         self.view.setFocus()
@@ -224,10 +237,21 @@ class MainWindow(QMainWindow):
         self.transcript_opened.connect(self._check_fonts)
         t.words_added.connect(self._check_arriving_fonts)
 
-    def add_action(self, menu: QMenu, text: str, slot: Callable[[], object],
-                   shortcut: hotkeys.Shortcut | None = None, tip: str = "") -> QAction:
-        """A menu command of this window (see ``window_menus.add_action``)."""
-        return add_action(self, menu, text, slot, shortcut, tip)
+    def say(self, text: str) -> None:
+        """A short note in the status bar."""
+        self.statusBar().showMessage(text, 5000)
+
+    def has_document(self) -> bool:
+        """Whether a transcript is open (what menus enable their commands by)."""
+        return not self.files.nothing_open()
+
+    def accept_confident(self) -> int:
+        """Review > Accept all confident: every pending suggestion at or above the high threshold."""
+        return self.accept_all(self.settings.review.high)
+
+    def reopen_with_encoding(self) -> None:
+        """File > Reopen with Encoding."""
+        reopen_encoding(self)
 
     def add_bottom_widget(self, widget: QWidget) -> None:
         """Put a widget (e.g. a player bar) under the text, across the whole window."""
@@ -463,7 +487,7 @@ class MainWindow(QMainWindow):
     def _band_changed(self, band: str | None) -> None:
         """Tab and the list agree: filtered to a band, Tab goes only to its suggestions."""
         self.view.review.set_band(band)
-        self.statusBar().showMessage(f"Tab and Shift+Tab now go only to {band}-confidence suggestions, as "
+        self.statusBar().showMessage(f"Tab and Shift+Tab now go only to {band_phrase(band)}, as "
                                      "the list shows" if band else "Tab and Shift+Tab go to every pending "
                                      "suggestion", 5000)
 

@@ -25,17 +25,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.core.accept_rules import is_keep
 from editor.core.document import Kind, State, Suggestion, Token, Transcript
+from editor.core.records import CHOICE
 from editor.core.settings import Settings
 from editor.core.text import join_mark
 from editor.gui.gutter import CUE_COLOUR
 from editor.gui.links import DocumentLinks
-from editor.gui.looks import BANDS, Looks, band_colour, band_of, describe_value, named_mark, percent
+from editor.gui.looks import (BANDS, CHOICE_BAND, Looks, band_colour, band_of, describe_value,
+                              in_band, named_mark, percent)
 from editor.gui.pending_rows import PARTS_ROLE, QtPendingRowDelegate, RowParts
 from editor.gui.turns import WindowTurns
 from editor.gui.unsure_words import UNSURE_COLOUR
 
-_FILTERS = ("All pending", "Low", "Medium", "High")
+_FILTERS = ("All pending", "Low", "Medium", "High", "From your choice")
+_BANDS_LISTED = ("low", "medium", "high", CHOICE_BAND)  # what each filter after the first lists
 #: Rows listed at most: the least confident ones are the ones to look at, and a short list is
 #: rebuilt in a few milliseconds while restoration results stream in.
 LIST_LIMIT = 400
@@ -238,6 +242,9 @@ class QtLegend(QWidget):
             "A proposal is not in the text until accepted (Enter); a mark's box is narrow for a "
             "pause (, ; :) and wide for a sentence end (. ? !). "
             "Dotted underline: low confidence. Framed: the suggestion under review. "
+            "A proposal “from your choice” (so says its hover, and the list) repeats a choice you "
+            "made elsewhere; a tinted word or mark that would not change proposes keeping it as "
+            "it is. "
             + (f"<span style='color:{UNSURE_COLOUR}'>Dashed underline</span>: a word the speech "
                "recogniser was unsure of (View &gt; Underline unsure words). "
                if self.settings.appearance.underline_unsure else "") +
@@ -274,6 +281,7 @@ class QtSuggestionList(QWidget):
         self.reviewing = False  # the view's review mode (what Enter and Delete do)
         self._shown: Suggestion | None = None
         self.pending_count = 0
+        self._listed = 0  # how many pending suggestions the last refresh found in the filter
         self._cost = 0.0  # seconds the last refresh took
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -293,7 +301,8 @@ class QtSuggestionList(QWidget):
         self.filter = QComboBox()
         self.filter.addItems(_FILTERS)
         self.filter.setToolTip("Which pending suggestions to list (Tab and Shift+Tab go only to "
-                               "those listed)")
+                               "those listed); From your choice: those that repeat a choice you "
+                               "made elsewhere")
         self.filter.currentIndexChanged.connect(self._filter_changed)
         row.addWidget(self.filter)
         layout.addLayout(row)
@@ -357,7 +366,7 @@ class QtSuggestionList(QWidget):
     def band(self) -> str | None:
         """The confidence band the list is filtered to, None when it lists all pending."""
         wanted = self.filter.currentIndex()
-        return ("low", "medium", "high")[wanted - 1] if wanted > 0 else None
+        return _BANDS_LISTED[wanted - 1] if wanted > 0 else None
 
     def _filter_changed(self) -> None:
         self.refresh()
@@ -439,7 +448,7 @@ class QtSuggestionList(QWidget):
                     if s.state != State.PENDING:
                         continue
                     p = s.probs[s.value]
-                    if band is not None and band_of(p, self.settings) != band:
+                    if band is not None and not in_band(s, band, self.settings):
                         continue
                     order += 1
                     if len(worst) < LIST_LIMIT:
@@ -461,6 +470,7 @@ class QtSuggestionList(QWidget):
             worked += time.perf_counter() - t0
         t0 = time.perf_counter()
         self.items = lowest
+        self._listed = order
         self.list.setUpdatesEnabled(False)
         self.list.clear()
         brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
@@ -487,6 +497,10 @@ class QtSuggestionList(QWidget):
         if wanted == 0:
             text = f"{pending:,} pending"
             shown = pending
+        elif self.band == CHOICE_BAND:
+            # (the document keeps no count of these: the last refresh's, a moment behind)
+            shown = min(self._listed, pending)
+            text = f"{shown:,} of {pending:,} pending from your choice"
         else:
             review = self.settings.review
             low, high = min(review.low, review.high), review.high
@@ -516,8 +530,13 @@ class QtSuggestionList(QWidget):
         i = doc.index_of(s.token_id)
         token = doc[i]
         surface, punct = _as_shown(doc, token)
+        keep = s.source == CHOICE and is_keep(s, token)
         if s.kind == Kind.BREAK:
             word, what = f"¶ {join_mark(surface, punct)}", "paragraph break before"
+        elif keep and s.kind == Kind.CASE:
+            word, what = join_mark(s.value, punct), f"keep ‘{s.value}’ as it is"
+        elif keep:
+            word, what = join_mark(surface, s.value), f"keep {named_mark(s.value)}" if s.value else "keep without a mark"
         elif s.kind == Kind.CASE:
             word = join_mark(s.value, punct)
             what = "capital" if s.value[:1].isupper() else "lower case"
@@ -529,7 +548,7 @@ class QtSuggestionList(QWidget):
             word, what = join_mark(surface, token.punct), f"remove {named_mark(token.punct)}"
         before = " ".join(join_mark(*_as_shown(doc, t)) for t in doc.tokens[max(0, i - 3):i])
         after = join_mark(*_as_shown(doc, doc[i + 1])) if i + 1 < len(doc) else ""
-        if s.source == "choice":
+        if s.source == CHOICE:
             what += " · from your choice"
         return RowParts(f"{percent(s.confidence):>4}", f"{'…' if i > 3 else ''}{before}", word, after, what)
 
@@ -552,7 +571,8 @@ class QtSuggestionList(QWidget):
     def show_current(self, s: Suggestion | None) -> None:
         self._shown = s
         if s is None:
-            among = f" {self.band}-confidence" if self.band else ""
+            among = ("" if self.band is None else " (from your choice)" if self.band == CHOICE_BAND
+                     else f" {self.band}-confidence")
             if self.reviewing:
                 self.current_label.setText(
                     f"<b>Reviewing</b> — no suggestion selected<br>Tab / Shift+Tab: next / previous{among}"
@@ -565,8 +585,14 @@ class QtSuggestionList(QWidget):
                     "Delete rejects, 1–9 picks an alternative")
             return
         title = {Kind.CASE: "Capitals", Kind.BREAK: "Paragraph break"}.get(s.kind, "Mark after the word")
-        origin = ", from your choice elsewhere" if s.source == "choice" else ""
-        rows = [f"<b>{title}</b> ({s.state.value}{origin}) — Enter: accept · Delete: reject · "
+        doc = self._transcript
+        origin, delete = "", "reject"
+        if s.source == CHOICE:
+            keep = doc is not None and doc.has_token(s.token_id) and is_keep(s, doc.token(s.token_id))
+            origin = ", from your choice elsewhere" + (": keep it as it is" if keep and s.state == State.PENDING else "")
+            if s.state == State.PENDING and s.original is not None and s.original != s.value:
+                delete = "Stet's proposal back"  # (accept_rules.turned_down)
+        rows = [f"<b>{title}</b> ({s.state.value}{origin}) — Enter: accept · Delete: {delete} · "
                 f"1–9: pick"]
         for n, (value, p) in enumerate(s.alternatives()[:6], 1):
             text = html.escape(describe_value(s.kind, value))

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QSlid
 
 from editor.audio import MAX_SPEED, MIN_SPEED, PcmAudio, Player
 from editor.gui import hotkeys
+from editor.gui.actions import BY_ID
 from editor.gui.background import BackgroundOp
 from editor.gui.status_bar import ElidingLabel
 
@@ -130,13 +131,11 @@ class QtPlayerBar(QWidget):
         layout.addWidget(options)
         layout.addWidget(self.notice_label)
 
+        # the player's keys and their names, from the table of actions (editor/gui/actions.py)
         self.actions_by_name = {
-            "play_pause": self._shortcut("Play or pause", hotkeys.PLAY_PAUSE, self.toggle),
-            "skip_back": self._shortcut("Skip back", hotkeys.SKIP_BACK, self.skip_back),
-            "skip_forward": self._shortcut("Skip forward", hotkeys.SKIP_FORWARD, self.skip_forward),
-            "slower": self._shortcut("Slower", hotkeys.SLOWER, self.slower),
-            "faster": self._shortcut("Faster", hotkeys.FASTER, self.faster),
-        }
+            name: self._shortcut(BY_ID[f"playback.{name}"].name, BY_ID[f"playback.{name}"].keys, slot)
+            for name, slot in (("play_pause", self.toggle), ("skip_back", self.skip_back),
+                               ("skip_forward", self.skip_forward), ("slower", self.slower), ("faster", self.faster))}
 
         self.timer = QTimer(self)
         self.timer.setInterval(POLL_MS)
@@ -159,9 +158,9 @@ class QtPlayerBar(QWidget):
         button.clicked.connect(slot)
         return button
 
-    def _shortcut(self, text: str, key: hotkeys.Shortcut, slot: Callable[[], object]) -> QAction:
+    def _shortcut(self, text: str, key: hotkeys.Shortcut | None, slot: Callable[[], object]) -> QAction:
         action = QAction(text, self)
-        action.setShortcuts(hotkeys.sequences(key))
+        action.setShortcuts(hotkeys.sequences(key) if key is not None else [])
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)  # while the bar is shown
         action.triggered.connect(slot)
         self.addAction(action)

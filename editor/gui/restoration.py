@@ -8,7 +8,9 @@ been edited are dropped (``words_revision`` check) and the pass is run again whe
 A pass ``only_pending`` (Review > Re-suggest with what Stet learned) reads the whole document for
 context but changes only the suggestions still pending: each gets the new pass's proposal, or goes
 where the new pass agrees with the text; a word the person decided on or typed is never touched,
-nor a proposal that repeats their own choice elsewhere ("from your choice").
+nor a proposal that repeats their own choice elsewhere ("from your choice"). Nor does any other
+pass take such a proposal away: it stays, and the pass's proposal is what turning it down gives
+back (``editor.core.repeat_choices.keep_choices``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from editor.core.document import Suggestion, Transcript
+from editor.core.repeat_choices import keep_choices
 from editor.gui.background import BackgroundOp
 from editor.gui.turns import WindowTurns
 from editor.restore.pipeline import WORDS_AROUND, PassOutcome, PassSettings, PassSource, RestoredRegion, run_pass
@@ -115,7 +118,7 @@ class Restorers:
         return run_pass(restorer, source, settings, **kwargs)
 
     def model_lessons(self, model: str | None, device: str,
-                      reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str]]:
+                      reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str], frozenset[str]]:
         """What a save's learning takes from ``model`` (editor.restore.learned_store.model_lessons),
         from the worker process, or on this thread (a pool thread) where passes run here: where
         the worker cannot start, and once the window closed (its learning still ends as it would
@@ -402,7 +405,9 @@ class RestorationController(QObject):
                 continue
             spans += region.proposed  # (indices as the words stand: their revision is the pass's)
             made = list(region.suggestions)
-            found += self._pending_changes(doc, region.ids, made) if self.only_pending else made
+            # A pending proposal from the person's choice stays where the pass proposes another
+            # (keep_choices): only the person turns it down.
+            found += self._pending_changes(doc, region.ids, made) if self.only_pending else keep_choices(doc, made)
         if found:
             self.applying = True
             try:
@@ -433,7 +438,7 @@ class RestorationController(QObject):
         ``made`` for them: a pending suggestion of the model's takes the new proposal or goes where
         the new pass agrees with the text; nothing else changes (see the module's note)."""
         from editor.core.document import Kind, State
-        from editor.core.repeat_choices import CHOICE
+        from editor.core.records import CHOICE
 
         new = {s.key: s for s in made}
         changes: list[Any] = []

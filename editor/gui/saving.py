@@ -26,9 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, SignalInstance
 
 from editor.core import process
 from editor.core.document import Transcript
@@ -51,6 +51,29 @@ class SaveJob:
     reported: bool = False
 
 
+class SaverHost(Protocol):
+    """What ``ProjectSaver`` uses of its window (``MainWindow``)."""
+
+    bulk_finished: SignalInstance  # an accept-all, undo or redo carried out completely
+    transcript_opened: SignalInstance
+
+    @property
+    def bulk_running(self) -> bool: ...
+    def finish_bulk(self) -> None: ...
+    @property
+    def transcript(self) -> Transcript: ...
+    @property
+    def source(self) -> Path | None: ...
+    @property
+    def learning(self) -> LearningRecorder: ...
+
+
+class LearningRecorder(Protocol):
+    """What a save asks of learning: the project's learning record, as it is written."""
+
+    def recorder(self, transcript: Transcript) -> ExtraFor: ...
+
+
 class ProjectSaver(QObject):
     """The window's saves, one at a time, written off the UI thread."""
 
@@ -58,8 +81,8 @@ class ProjectSaver(QObject):
     written = Signal(object)  # SaveJob with its result
     failed = Signal(object)  # SaveJob with its error
 
-    def __init__(self, window: Any, *, give_way: Callable[[], float] | None = None) -> None:
-        super().__init__(window)
+    def __init__(self, window: SaverHost, parent: QObject, *, give_way: Callable[[], float] | None = None) -> None:
+        super().__init__(parent)
         self._window = window
         self._give_way = give_way  # the window's turns: the encoding rests while one runs
         self._job: SaveJob | None = None
@@ -68,12 +91,8 @@ class ProjectSaver(QObject):
         self._writer: ProjectWriter | None = None
         self.last_capture_s = 0.0  # how long the last capture held the UI thread
         self.last_job: SaveJob | None = None  # the last save done (written or not)
-        finished = getattr(window, "bulk_finished", None)
-        if finished is not None:
-            finished.connect(self._next)
-        opened = getattr(window, "transcript_opened", None)
-        if opened is not None:
-            opened.connect(self._opened)
+        window.bulk_finished.connect(self._next)
+        window.transcript_opened.connect(self._opened)
 
     @property
     def running(self) -> bool:
@@ -100,7 +119,7 @@ class ProjectSaver(QObject):
         while self.running:
             job = self._job
             if job is None:
-                if getattr(self._window, "bulk_running", False):
+                if self._window.bulk_running:
                     self._window.finish_bulk()
                 self._next()
                 continue
@@ -122,7 +141,7 @@ class ProjectSaver(QObject):
 
     # -- one save ----------------------------------------------------------------------------------
     def _next(self) -> None:
-        if self._job is not None or not self._queue or getattr(self._window, "bulk_running", False):
+        if self._job is not None or not self._queue or self._window.bulk_running:
             return  # (after a bulk step, ``bulk_finished`` comes back here)
         self._start(self._queue.pop(0))
 

@@ -5,26 +5,24 @@ speaks where (``editor.gui.gutter``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox
 
 from editor.core.speakers import clean_name, speakers_in_order
-from editor.gui import hotkeys
+
+if TYPE_CHECKING:
+    from editor.gui.view import QtTranscriptView
 
 
 class SpeakerCommands:
-    """The Speakers menu's commands for ``window`` (a ``MainWindow``: its view and status bar)."""
+    """The Speakers menu's commands on ``view``; ``say`` puts a short note in the status bar."""
 
-    def __init__(self, window: Any) -> None:
-        self.window = window
-
-    @property
-    def view(self) -> Any:
-        return self.window.view
-
-    def say(self, text: str) -> None:
-        self.window.statusBar().showMessage(text, 5000)
+    def __init__(self, view: QtTranscriptView, say: Callable[[str], None]) -> None:
+        self.view = view
+        self.say = say
 
     # -- the words a command is for -------------------------------------------------------------
     def target(self) -> tuple[int, int] | None:
@@ -86,7 +84,7 @@ class SpeakerCommands:
         if not names:
             self.say("No speakers to rename: give words a speaker first (Speakers > New speaker…)")
             return
-        old, ok = QInputDialog.getItem(self.window, "Rename speaker", "Speaker:", names, 0, False)
+        old, ok = QInputDialog.getItem(self.view.window(), "Rename speaker", "Speaker:", names, 0, False)
         if not ok:
             return
         new = self._ask_name("Rename speaker", f"New name for {old} (a name already used merges "
@@ -104,12 +102,12 @@ class SpeakerCommands:
         if len(names) < 2:
             self.say("Merging needs two speakers")
             return
-        old, ok = QInputDialog.getItem(self.window, "Merge speakers", "Merge this speaker…",
+        old, ok = QInputDialog.getItem(self.view.window(), "Merge speakers", "Merge this speaker…",
                                        names, len(names) - 1, False)
         if not ok:
             return
         others = [n for n in names if n != old]
-        into, ok = QInputDialog.getItem(self.window, "Merge speakers", f"…into ({old}'s words "
+        into, ok = QInputDialog.getItem(self.view.window(), "Merge speakers", f"…into ({old}'s words "
                                         "become theirs):", others, 0, False)
         if not ok or self.busy():
             return
@@ -118,13 +116,13 @@ class SpeakerCommands:
 
     def _ask_name(self, title: str, label: str, text: str) -> str | None:
         while True:
-            typed, ok = QInputDialog.getText(self.window, title, label, text=text)
+            typed, ok = QInputDialog.getText(self.view.window(), title, label, text=text)
             if not ok:
                 return None
             try:
                 name = clean_name(typed)
             except ValueError as err:
-                QMessageBox.warning(self.window, title, str(err))
+                QMessageBox.warning(self.view.window(), title, str(err))
                 text = typed
                 continue
             if name is None:
@@ -132,26 +130,15 @@ class SpeakerCommands:
             return name
 
     def _confirm_merge(self, old: str, new: str) -> bool:
-        answer = QMessageBox.question(self.window, "Merge speakers",
+        answer = QMessageBox.question(self.view.window(), "Merge speakers",
                                       f"{new} is already a speaker: give {new} all of {old}'s words?")
         return answer == QMessageBox.StandardButton.Yes
 
     # -- the menu -------------------------------------------------------------------------------
-    def build_menu(self, menu: QMenu) -> None:
-        add = self.window.add_action
-        self.number_actions = [
-            add(menu, f"Speaker &{n}", lambda n=n: self.assign_number(n), hotkeys.SPEAKERS[n - 1],
-                f"Give the selection (or the caret's paragraph) speaker {n}, in the order they "
-                "first speak")
-            for n in range(1, 10)]
-        menu.addSeparator()
-        add(menu, "&New speaker…", self.new_speaker, hotkeys.NEW_SPEAKER,
-            "Name a speaker for the selection (or the caret's paragraph)")
-        add(menu, "No s&peaker", lambda: self.assign(None),
-            tip="Take the speaker off the selection (or the caret's paragraph)")
-        menu.addSeparator()
-        add(menu, "&Rename speaker…", self.rename, tip="Rename a speaker everywhere")
-        add(menu, "&Merge speakers…", self.merge, tip="Give one speaker's words to another")
+    def use_menu(self, menu: QMenu, number_actions: list[QAction]) -> None:
+        """The Speakers menu (built from the table of actions): speaker n's entry says the name it
+        gives each time the menu opens."""
+        self.number_actions = number_actions
         menu.aboutToShow.connect(self.name_entries)
 
     def name_entries(self) -> None:

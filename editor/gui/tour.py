@@ -3,16 +3,24 @@ accept-all. Shown once on the first start (``settings.help.tour_seen``) and from
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from editor.core.settings import Settings
-from editor.gui import hotkeys
+from editor.gui.actions import BY_ID, keys_of
 from editor.gui.looks import band_colour
 
 
-def _keys(key: hotkeys.Key | list[str] | list[hotkeys.Key]) -> str:
-    return f"<b>{hotkeys.shortcut_text(key)}</b>"
+def _keys(action_id: str) -> str:
+    return f"<b>{keys_of(action_id)}</b>"
+
+
+def _command(action_id: str) -> str:
+    """A command as its menu shows it: "Review ▸ Accept all confident"."""
+    action = BY_ID[action_id]
+    return f"<b>{action.menu} ▸ {action.name}</b>"
 
 
 def _tint(settings: Settings, band: str) -> str:
@@ -20,9 +28,9 @@ def _tint(settings: Settings, band: str) -> str:
     return f"background:rgba({c.red()},{c.green()},{c.blue()},{c.alpha()})"
 
 
-def pages(settings: Settings) -> list[tuple[str, str]]:
-    """(title, rich text) of each page, with the keys of editor/gui/hotkeys.py and the colours and
-    thresholds of ``settings``."""
+def pages(settings: Settings) -> list[tuple[str, str, str]]:
+    """(title, rich text, the section of the user guide that tells more) of each page, with the
+    keys and names of the table of actions (editor/gui/actions.py) and the colours and thresholds of ``settings``."""
     high, medium, low = (_tint(settings, band) for band in ("high", "medium", "low"))
     review = settings.review
     example = (f"so how does it work<b style='{high}; font-size:large'>?</b> "
@@ -36,34 +44,38 @@ def pages(settings: Settings) -> list[tuple[str, str]]:
          f"<p>The tint says how sure Stet is: <span style='{high}'>&nbsp;high ≥ {review.high:.0%}&nbsp;</span> "
          f"<span style='{medium}'>&nbsp;medium&nbsp;</span> <span style='{low}'>&nbsp;low &lt; {review.low:.0%}"
          "&nbsp;</span> (low ones are also dotted-underlined). The key above the list on the right "
-         "explains every mark.</p>"),
+         "explains every mark.</p>", "user-guide.md#reviewing-in-the-editor"),
         ("Review with three keys",
-         f"<p>{_keys(hotkeys.NEXT_SUGGESTION)} selects the next proposal (it is framed), "
-         f"{_keys(hotkeys.PREVIOUS_SUGGESTION)} the previous one. Then:</p>"
-         f"<p>{_keys(hotkeys.ACCEPT)} <b>accepts</b> it · {_keys(hotkeys.REJECT)} <b>rejects</b> it · "
-         f"{_keys(hotkeys.ALTERNATIVES)} picks one of its alternatives, listed on the right.</p>"
-         f"<p>Move the caret or press {_keys(hotkeys.LEAVE_SUGGESTION)} and the keys edit the text "
-         "again; the status bar always says which (“Reviewing” or “Editing”).</p>"),
+         f"<p>{_keys('review.next')} selects the next proposal (it is framed), "
+         f"{_keys('review.previous')} the previous one. Then:</p>"
+         f"<p>{_keys('review.accept')} <b>accepts</b> it · {_keys('review.reject')} <b>rejects</b> it · "
+         f"{_keys('review.alternative')} picks one of its alternatives, listed on the right.</p>"
+         f"<p>Move the caret or press {_keys('review.leave')} and the keys edit the text "
+         "again; the status bar always says which (“Reviewing” or “Editing”).</p>", "user-guide.md#keys"),
         ("Accept many at once",
-         f"<p><b>Review ▸ Accept all confident</b> ({_keys(hotkeys.ACCEPT_ALL)}) accepts every "
-         f"pending proposal at or above {review.high:.0%}; <b>Accept all at or above…</b> asks for "
+         f"<p>{_command('review.accept_confident')} ({_keys('review.accept_confident')}) accepts every "
+         f"pending proposal at or above {review.high:.0%}; {_command('review.accept_above')} asks for "
          "the threshold and says how many first.</p>"
-         f"<p>Each accept-all is one step of {_keys(hotkeys.UNDO)} (undo). Export writes only what "
-         "you accepted unless you choose otherwise.</p>"),
+         f"<p>Each accept-all is one step of {_keys('edit.undo')} (undo). Export writes only what "
+         "you accepted unless you choose otherwise.</p>", "user-guide.md#keys"),
         ("Help is in the Help menu",
-         f"<p><b>Help ▸ Keyboard shortcuts</b> ({_keys(hotkeys.SHORTCUT_SHEET)}) lists every key; "
-         "<b>Help ▸ Review tour</b> shows this again; <b>Help ▸ User guide</b> tells the rest.</p>"),
+         f"<p>{_command('help.shortcuts')} ({_keys('help.shortcuts')}) lists every key; "
+         f"{_command('help.tour')} shows this again; {_command('help.guide')} tells the rest.</p>",
+         "user-guide.md#help"),
     ]
 
 
 class ReviewTour(QDialog):
-    """The tour's pages with Back, Next (Done on the last) and Skip tour."""
+    """The tour's pages with Back, Next (Done on the last) and Skip tour; each page links to the
+    section of the user guide that tells more, opened by ``open_help(topic)`` (the help window)."""
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, parent: QWidget | None = None,
+                 open_help: Callable[[str], object] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Review in Stet — a short tour")
+        self.open_help = open_help
         self.stack = QStackedWidget()
-        for title, text in pages(settings):
+        for title, text, topic in pages(settings):
             page = QWidget()
             column = QVBoxLayout(page)
             heading = QLabel(f"<h3>{title}</h3>")
@@ -73,6 +85,13 @@ class ReviewTour(QDialog):
             body.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
             column.addWidget(heading)
             column.addWidget(body, 1)
+            if open_help is not None:
+                more = QLabel(f"<a href='{topic}'>More in the user guide…</a>")
+                more.setObjectName("tour-more")
+                more.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+                more.linkActivated.connect(open_help)
+                column.addWidget(more)
             self.stack.addWidget(page)
         self.where = QLabel()
         self.skip_button = QPushButton("Skip tour")

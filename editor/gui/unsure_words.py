@@ -8,13 +8,16 @@ suggestion colours) without changing them, and cost nothing while the toggle is 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextBlock, QTextCharFormat
-from PySide6.QtWidgets import QMenu
+from PySide6.QtGui import QAction, QColor, QSyntaxHighlighter, QTextBlock, QTextCharFormat
 
-from editor.gui import hotkeys
+from editor.core.settings import Settings
+
+if TYPE_CHECKING:
+    from editor.gui.view import QtTranscriptView
 
 UNSURE_COLOUR = "#CC79A7"  # Okabe-Ito reddish purple: none of the confidence bands uses it
 
@@ -27,7 +30,7 @@ class UnsureWordsHighlighter(QSyntaxHighlighter):
     event loop instead.
     """
 
-    def __init__(self, view: Any, threshold: float) -> None:
+    def __init__(self, view: QtTranscriptView, threshold: float) -> None:
         super().__init__(None)  # type: ignore[call-overload]  # Qt takes no document; the stubs say one
         self.view = view
         self.threshold = threshold
@@ -72,34 +75,33 @@ class UnsureWordsHighlighter(QSyntaxHighlighter):
 
 
 class UnsureWords(QObject):
-    """The View menu's toggle (``appearance.underline_unsure``) and the highlighter it switches."""
+    """The View menu's toggle (``appearance.underline_unsure``) and the highlighter it switches.
+    Given what it uses: the settings and how to save them, the view, the legend's refresh (the
+    legend explains the underline while it is shown) and its action from the table of actions."""
 
-    def __init__(self, window: Any, menu: QMenu) -> None:
-        super().__init__(window)
-        self.window = window
-        settings = window.settings.appearance
-        self.highlighter = UnsureWordsHighlighter(window.view, settings.unsure_below)
-        self.action = window.add_action(menu, "&Underline unsure words", self.toggle,
-                                     hotkeys.UNDERLINE_UNSURE,
-                                     "Underline words the speech recogniser was unsure of")
-        self.action.setCheckable(True)
+    def __init__(self, settings: Settings, view: QtTranscriptView, action: QAction, *,
+                 save_settings: Callable[[], None], refresh_legend: Callable[[], None]) -> None:
+        super().__init__(view)
+        self.settings, self.view, self.action = settings, view, action
+        self.save_settings, self.refresh_legend = save_settings, refresh_legend
+        self.highlighter = UnsureWordsHighlighter(view, settings.appearance.unsure_below)
         self.apply()
 
     @property
     def on(self) -> bool:
-        return bool(self.window.settings.appearance.underline_unsure)
+        return bool(self.settings.appearance.underline_unsure)
 
     def toggle(self) -> None:
-        self.window.settings.set("appearance.underline_unsure", not self.on)
+        self.settings.set("appearance.underline_unsure", not self.on)
         self.apply()
-        self.window.save_settings()
+        self.save_settings()
 
     def apply(self) -> None:
         """Follow the settings (after the toggle, or the settings dialog)."""
         self.action.setChecked(self.on)
-        self.window.panel.legend.refresh()  # the legend explains the underline while it is shown
-        self.highlighter.threshold = self.window.settings.appearance.unsure_below
-        document = self.window.view.document() if self.on else None
+        self.refresh_legend()
+        self.highlighter.threshold = self.settings.appearance.unsure_below
+        document = self.view.document() if self.on else None
         if self.highlighter.document() is not document:
             self.highlighter.setDocument(document)  # attaching marks every block
         elif document is not None:

@@ -358,7 +358,7 @@ class Editor:
             return False
         self._view.flush()
         self._view.review.decide(token.id, Kind.PUNCT, accept=False, announce=lambda _r, _n, repeated: self._view.message.emit(
-            f"Rejected the proposed ‘{s.value}’" + (f"; {repeated_note(repeated)}" if repeated else "")))
+            f"Rejected the proposed ‘{s.value}’" + (f"; {repeated_note(repeated, rejected=True)}" if repeated else "")))
         self._view.flush()
         self._run = None
         self._place_caret(min(position, self._view.text_map.total))

@@ -12,7 +12,9 @@ from PySide6.QtCore import QPoint, QRect, Qt, SignalInstance
 from PySide6.QtGui import QColor, QContextMenuEvent, QHelpEvent, QMouseEvent, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QMenu, QScrollBar, QTextEdit, QToolTip, QWidget
 
+from editor.core.accept_rules import is_keep
 from editor.core.document import Kind, State, Suggestion
+from editor.core.records import CHOICE
 from editor.gui.gutter import format_time
 from editor.gui.looks import describe_value, percent
 from editor.gui.view_review import EDITING_NOTE, NO_SELECTION_NOTE, underlined
@@ -74,9 +76,14 @@ class Pointer:
 
     def tooltip_html(self, suggestions: list[Suggestion]) -> str:
         rows = []
+        doc = self._view.transcript
         for s in suggestions:
             title = "Capitals" if s.kind == Kind.CASE else "Mark after the word"
-            origin = " — from your choice" if s.source == "choice" else ""
+            origin = ""
+            if s.source == CHOICE:
+                keep = doc.has_token(s.token_id) and is_keep(s, doc.token(s.token_id))
+                origin = " — from your choice" + (
+                    ": keep it as it is" if keep and s.state == State.PENDING else "")
             rows.append(f"<b>{title}</b> <i>({s.state.value}{origin})</i>")
             for n, (value, p) in enumerate(s.alternatives()[:6], 1):
                 chosen = " ◀" if value == s.value else ""
@@ -148,10 +155,10 @@ class Pointer:
             for value, p in s.alternatives()[:6]:
                 action = menu.addAction(f"{title}: {describe_value(s.kind, value)}  ({percent(p)})")
                 action.triggered.connect(
-                    lambda _=False, s=s, v=value: self._view.review.decide(s.token_id, s.kind, value=v))
+                    lambda _=False, s=s, v=value: self._view.review.decide_and_say(s.token_id, s.kind, value=v))
             if s.state != State.REJECTED:
                 menu.addAction(f"{title}: reject").triggered.connect(
-                    lambda _=False, s=s: self._view.review.decide(s.token_id, s.kind, accept=False))
+                    lambda _=False, s=s: self._view.review.decide_and_say(s.token_id, s.kind, accept=False))
             menu.addSeparator()
         menu.addAction("Cut").triggered.connect(self._view.cut)
         menu.addAction("Copy").triggered.connect(self._view.copy)

@@ -14,8 +14,8 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextEdit, QWidget
 
 from editor.core.document import Kind, State, Suggestion
-from editor.core.repeat_choices import decide, repeat_on, repeat_targets
-from editor.gui.looks import CURRENT_COLOUR, band_of, describe_value
+from editor.core.repeat_choices import decide, repeat_on, repeat_targets, repeats
+from editor.gui.looks import CURRENT_COLOUR, band_phrase, describe_value, in_band
 
 if TYPE_CHECKING:
     from editor.core.document import Transcript
@@ -58,8 +58,24 @@ def underlined(document: QTextDocument, start: int, end: int, colour: QColor, *,
     return selection
 
 
-def repeated_note(n: int) -> str:
-    return f"proposed the same in {n} other place{'s' if n != 1 else ''} (from your choice)"
+def repeated_note(n: int, *, rejected: bool = False) -> str:
+    """What the status bar says of a choice repeated on ``n`` other words: proposals there, to
+    accept or turn down (a rejection's are proposals to keep the word as it is)."""
+    places = f"{n:,} other place{'s' if n != 1 else ''}"
+    what = f"proposed keeping it as it is in {places}" if rejected else f"proposed the same in {places}"
+    return (f"{what} (pending, from your choice: Review > Accept or Reject all from your choice, "
+            "or one by one)")
+
+
+def decision_note(kind: Kind, value: str, accept: bool, note: str, repeated: int) -> str:
+    """The status bar's line after a decision: what was decided, what it did next to it, and
+    where it was proposed elsewhere."""
+    said = [f"{'Accepted' if accept else 'Rejected'} {describe_value(kind, value)}"]
+    if note:
+        said.append(note)
+    if repeated:
+        said.append(repeated_note(repeated, rejected=not accept))
+    return "; ".join(said)
 
 
 class Framer(Protocol):
@@ -123,7 +139,7 @@ class Reviewer:
         self.band = band
 
     def in_band(self, s: Suggestion) -> bool:
-        return self.band is None or band_of(s.confidence, self._view.settings) == self.band
+        return in_band(s, self.band, self._view.settings)
 
     def decide(self, token_id: int, kind: Kind | str, *, accept: bool = True, value: str | None = None,
                announce: Callable[[Suggestion, str, int], None] | None = None) -> tuple[Suggestion, str, int]:
@@ -135,7 +151,6 @@ class Reviewer:
         (else it is called at once)."""
         doc = self._view.transcript
         kind = Kind(kind)
-        repeat = self._view.settings.review.repeat_choices
         merge_id = ("decision", id(self), next(_DECISIONS))
         proposed = doc.suggestion(token_id, kind)
         label = ("Reject suggestion" if not accept
@@ -144,6 +159,7 @@ class Reviewer:
         with doc.history.group(label, merge_id=merge_id):
             decided, note, _n = decide(doc, token_id, kind, accept=accept, value=value, repeat=False)
         self._note_decision(decided.key)
+        repeat = self._view.settings.review.repeat_choices and repeats(decided, accept)
         targets = repeat_targets(doc, token_id, kind) if repeat else []
         if len(targets) > REPEAT_AT_ONCE and self.repeater is not None:
             self.repeater(token_id, kind, targets, merge_id,
@@ -153,6 +169,18 @@ class Reviewer:
         if announce is not None:
             announce(decided, note, repeated)
         return decided, note, repeated
+
+    def decide_and_say(self, token_id: int, kind: Kind | str, *, accept: bool = True,
+                       value: str | None = None) -> tuple[Suggestion, str, int]:
+        """``decide``, and say in the status bar what it did, next to it and elsewhere (a menu's
+        decision, as the keys' are: a choice never repeats unseen)."""
+        kind = Kind(kind)
+        proposed = self._view.transcript.suggestion(token_id, kind)
+
+        def announce(decided: Suggestion, note: str, repeated: int) -> None:
+            shown = decided.value if accept or proposed is None else proposed.value
+            self._view.message.emit(decision_note(kind, shown, accept, note, repeated))
+        return self.decide(token_id, kind, accept=accept, value=value, announce=announce)
 
     #: the history step each recent decision made -> the suggestion it decided (see ``review_again``)
     #: (weakly: a step the history lets go of, or a replaced document's, is not kept alive here)
@@ -284,12 +312,13 @@ class Reviewer:
         if self._current is not None or self._reviewing:
             self.leave_review(announce=not self._view.pointer.mouse_down)
 
-    def next_suggestion(self, reverse: bool = False) -> Suggestion | None:
-        """Go to the next (or previous) pending suggestion in the review order; wraps around."""
+    def next_suggestion(self, reverse: bool = False, *, quiet: bool = False) -> Suggestion | None:
+        """Go to the next (or previous) pending suggestion in the review order; wraps around.
+        Says when there is none, unless ``quiet`` (the caller says it)."""
         self._view.flush()
         found = self._next_by_confidence(reverse) if self._view.order == "confidence" \
             else self._next_by_position(reverse)
-        if found is None:
+        if found is None and not quiet:
             self._view.message.emit(self._none_note())
         self.make_current(found)
         return found
@@ -299,7 +328,7 @@ class Reviewer:
         pending = self._view.transcript.pending_count
         if self.band is None or not pending:
             return "No pending suggestions"
-        return (f"No pending {self.band}-confidence suggestions: Tab goes only to those the list "
+        return (f"No pending {band_phrase(self.band)}: Tab goes only to those the list "
                 f"shows; {pending:,} other{'s' if pending != 1 else ''} pending (choose “All "
                 f"pending” above the list)")
 
@@ -348,42 +377,41 @@ class Reviewer:
         return found
 
     def accept_current(self, value: str | None = None) -> Suggestion | None:
-        s = self.current
-        if s is None:
-            self._view.message.emit(NO_SELECTION_NOTE)  # (from the Review menu: the keys say it first)
-            return None
-        def announce(accepted: Suggestion, note: str, repeated: int) -> None:
-            said = [note] if note else []
-            if repeated:
-                said.append(repeated_note(repeated))
-            if said:
-                self._view.message.emit(f"Accepted {describe_value(s.kind, accepted.value)}; {'; '.join(said)}")
-
-        accepted, _note, _repeated = self.decide(s.token_id, s.kind, value=value, announce=announce)
-        self._view.flush()
-        self._last_rank = self._rank(accepted)
-        self._current = accepted.key
-        self.next_suggestion()
-        return accepted
+        return self._decide_current(True, value)
 
     def reject_current(self) -> Suggestion | None:
+        return self._decide_current(False)
+
+    def _decide_current(self, accept: bool, value: str | None = None) -> Suggestion | None:
+        """Enter (or a digit) or Delete on the suggestion under review, then on to the next one;
+        the status bar says what the decision did beside it and elsewhere, also when no
+        suggestion is left (that is said after it, not in its place)."""
         s = self.current
         if s is None:
             self._view.message.emit(NO_SELECTION_NOTE)  # (from the Review menu: the keys say it first)
             return None
-        def announce(rejected: Suggestion, note: str, repeated: int) -> None:
-            said = [note] if note else []
-            if repeated:
-                said.append(repeated_note(repeated))
-            if said:
-                self._view.message.emit(f"Rejected {describe_value(s.kind, rejected.value)}; {'; '.join(said)}")
+        held: list[str] = []  # what the decision says, until review has moved on
+        moved_on = False
 
-        rejected, _note, _repeated = self.decide(s.token_id, s.kind, accept=False, announce=announce)
+        def announce(decided: Suggestion, note: str, repeated: int) -> None:
+            if not (note or repeated):
+                return
+            said = decision_note(s.kind, decided.value if accept else s.value, accept, note, repeated)
+            if moved_on:  # a choice repeated a slice at a time: said when it is done
+                self._view.message.emit(said)
+            else:
+                held.append(said)
+
+        decided, _note, _repeated = self.decide(s.token_id, s.kind, accept=accept, value=value,
+                                                announce=announce)
         self._view.flush()
-        self._last_rank = self._rank(rejected)
-        self._current = rejected.key
-        self.next_suggestion()
-        return rejected
+        self._last_rank = self._rank(decided)
+        self._current = decided.key
+        found = self.next_suggestion(quiet=bool(held))
+        moved_on = True
+        if held:
+            self._view.message.emit(held[0] if found is not None else f"{held[0]} — {self._none_note()}")
+        return decided
 
     def choose_alternative(self, number: int) -> Suggestion | None:
         """Accept alternative ``number`` (1 = the most likely) of the current suggestion."""

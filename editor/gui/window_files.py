@@ -9,6 +9,7 @@ dialogs belong to.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -17,21 +18,23 @@ from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
+import editor
 from editor.core.document import Transcript
 from editor.core.errors import UserError
-from editor.core.formats import READERS, can_read, read_any, write_any
+from editor.core.formats import READERS, can_read, read_any, why_not_writable, write_any
 from editor.core.speakers import writer_options
 from editor.core.lexicon import with_project_forms
 from editor.core.paths import resource_path
 from editor.core.render import NONE, RenderPolicy
 from editor.gui import hotkeys, opening, overwrite
-from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, suggested_export, with_export_suffix
+from editor.gui.dialogs import EXPORT_FORMATS, ExportDialog, suggested_export
 from editor.gui.saving import SaveJob
 from editor.gui.modal import run_modal
 from editor.media.kinds import MEDIA_SUFFIXES, is_media
 
 if TYPE_CHECKING:
     from editor.core.settings import Settings
+    from editor.gui.help import HelpCommands
     from editor.gui.learned_dialog import LearningController
     from editor.gui.opening import Opener
     from editor.gui.recovery import Autosaver
@@ -58,6 +61,7 @@ class FilesHost(Protocol):
     learning: LearningController
     restoration: RestorationController
     restoring: RestorationCommands  # (the model learning reads is the one restoring uses)
+    help: HelpCommands  # the export dialog's Help opens the formats page there
     recent_menu: QMenu
     project_saved: SignalInstance
     project_save_failed: SignalInstance
@@ -97,8 +101,14 @@ def check_recording(path: Path) -> None:
 
 
 def _is_resource(path: Path) -> bool:
-    """``path`` is among Stet's own files (resources/: the sample), not somewhere to save to."""
-    return path.resolve().is_relative_to(resource_path().resolve())
+    """``path`` is among Stet's own files (resources/: the sample; the package; a frozen build's
+    folder), not somewhere to save to."""
+    own = [resource_path(), Path(editor.__file__).parent]
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen is not None:
+        own.append(Path(frozen))
+    where = path.resolve()
+    return any(where.is_relative_to(folder.resolve()) for folder in own)
 
 
 class FileCommands:
@@ -323,8 +333,10 @@ class FileCommands:
         applies them. No dialog."""
         path = Path(path)
         self._host.autosaver.save_now()  # before a long job
-        warnings = write_any(self._host.transcript, path, policy,
-                             **writer_options(path, self._host.settings.export.srt_speakers))
+        options: dict[str, object] = dict(writer_options(path, self._host.settings.export.srt_speakers))
+        if path.suffix.lower() == ".docx" and self._host.settings.export.author.strip():
+            options["author"] = self._host.settings.export.author.strip()  # else the system's name
+        warnings = write_any(self._host.transcript, path, policy, **options)
         # what the format could not carry (a subtitle's colours in WebVTT) is said, not hidden
         self._host.statusBar().showMessage(f"Exported {path.name}" + "".join(f" — {w}" for w in warnings),
                                      12000 if warnings else 4000)
@@ -372,26 +384,47 @@ class FileCommands:
     def export_dialog(self) -> None:
         if self._said_nothing_to("export"):
             return
-        session = self._host.session
-        suggested = suggested_export(session.source, session.project, Path(self.last_folder()))
+        session, settings = self._host.session, self._host.settings
         doc = self._host.transcript
+        unavailable = {ext: why for ext in EXPORT_FORMATS if (why := why_not_writable(doc, ext))}
+        suggested = suggested_export(session.source, session.project, self.export_folder(),
+                                     last_format=settings.export.last_format, unavailable=unavailable)
         def count(threshold: float) -> Iterator[int]:  # a slice per turn (dialogs.SlicedCount)
             for start in range(0, len(doc), 500):
                 yield len(doc.pending_to_apply(threshold, start=start, end=start + 500))
 
-        dialog = ExportDialog(self._host.settings, suggested, doc.pending_count, self._widget, count=count)
-        if not run_modal(dialog):
+        def may_write(path: Path, confirmed: bool) -> bool:  # asked on OK; No: back to the dialog
+            return overwrite.may_replace(self._widget, path, action="export", source=session.source,
+                                         confirmed=confirmed)
+
+        dialog = ExportDialog(settings, suggested, doc.pending_count, self._widget, count=count,
+                              source=session.source, unavailable=unavailable, may_write=may_write,
+                              open_help=self._host.help.show_help)
+        if not run_modal(dialog) or dialog.export_path is None:
             return
-        path, policy = dialog.chosen_path, dialog.chosen_policy
-        if path.suffix.lower() not in EXPORT_FORMATS:
-            path = with_export_suffix(path, dialog.format.currentData())
-        if not overwrite.may_replace(self._widget, path, action="export", source=session.source,
-                                     confirmed=path == dialog.confirmed_path):
-            return
+        path, policy = dialog.export_path, dialog.chosen_policy
         try:
             self.export(path, policy)
         except (UserError, OSError) as err:
             self._host.report_error("Cannot export", err)
+            return
+        # the next Export proposes this format, and this folder where the source's is not one's own
+        settings.set("export.last_format", path.suffix.lower())
+        settings.set("export.last_folder", str(path.parent))
+        self._host.save_settings()
+
+    def export_folder(self) -> Path:
+        """Where Export proposes to write: beside the source (or the project), unless that is among
+        Stet's own files (Help > Open sample, the package, the bundle); then where the last export
+        went, else where the file dialogs start."""
+        session = self._host.session
+        for near in (session.source, session.project):
+            if near is not None and near.parent.is_dir() and not _is_resource(near):
+                return near.parent
+        last = self._host.settings.export.last_folder
+        if last and Path(last).is_dir() and not _is_resource(Path(last)):
+            return Path(last)
+        return Path(self.last_folder())
 
     # -- recent files ------------------------------------------------------------------------------
     def remember_recent(self, path: Path) -> None:

@@ -20,7 +20,8 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 
 from editor.core import process
 from editor.core.document import Kind, State
-from editor.core.repeat_choices import repeat_on
+from editor.core.records import CHOICE
+from editor.core.repeat_choices import repeat_on, turn_down_choices
 from editor.gui.dialogs import AcceptAllDialog
 from editor.gui.gutter import format_time
 from editor.gui.modal import run_modal
@@ -111,24 +112,31 @@ class ReviewCommands(QObject):
                 yield
         self._run_bulk(slices(), lambda: announce(count[0]))
 
-    def accept_all(self, min_confidence: float = 0.0) -> int:
+    def accept_all(self, min_confidence: float = 0.0, *, source: str | None = None) -> int:
         """Accept every pending suggestion with confidence >= ``min_confidence`` (a word's case
-        follows the sentence end before it: see ``Transcript.pending_to_apply``); one undo step.
-        Returns how many; on a transcript of more than BULK_AT_ONCE words it runs a slice per turn
-        of the event loop and returns -1: ``bulk_finished`` then, and ``last_accepted``."""
+        follows the sentence end before it: see ``Transcript.pending_to_apply``), only those
+        proposed by ``source`` when given (``CHOICE``: Review > Accept all from your choice); one
+        undo step. Returns how many; on a transcript of more than BULK_AT_ONCE words it runs a
+        slice per turn of the event loop and returns -1: ``bulk_finished`` then, and
+        ``last_accepted``."""
         if self.busy_with_bulk():
             return 0
         doc = self._host.transcript
-        text = f"Accept all ≥ {min_confidence:.0%}"
-        counts = [0, 0]  # accepted, held back
+        mine = source == CHOICE
+        text = "Accept all from your choice" if mine else f"Accept all ≥ {min_confidence:.0%}"
+        counts = [0, 0, 0]  # accepted, held back, pending of that source
         surest = [0.0]  # the most confident pending suggestion under the threshold
         pending = doc.pending_count
 
         def note() -> None:
-            count, held = counts
+            count, held, of_source = counts
             self.last_accepted = count
-            if count or not pending:
-                self._host.statusBar().showMessage(f"Accepted {_count(count, 'suggestion')}" + (
+            if mine and not of_source:
+                self._host.statusBar().showMessage("No suggestions from your choice are pending: "
+                                                   "nothing to accept", 6000)
+            elif count or not pending:
+                self._host.statusBar().showMessage(f"Accepted {_count(count, 'suggestion')}"
+                    + (" from your choice" if mine else "") + (
                     f"; {_count(held, 'case suggestion')} "
                     + ("waits for the sentence end before it" if held == 1
                        else "wait for the sentence end before them") if held else "")
@@ -141,13 +149,16 @@ class ReviewCommands(QObject):
             above = 0
             for i in range(start, len(doc) if end is None else min(end, len(doc))):
                 for s in doc.suggestion_view(doc[i].id).values():
-                    if s.state != State.PENDING:
+                    if s.state != State.PENDING or (source is not None and s.source != source):
                         continue
+                    counts[2] += 1
                     if s.confidence >= min_confidence:
                         above += 1
                     elif s.confidence > surest[0]:
                         surest[0] = s.confidence
             chosen = doc.pending_to_apply(min_confidence, start=start, end=end)
+            if source is not None:
+                chosen = [s for s in chosen if s.source == source]
             counts[0] += doc.accept_suggestions(chosen, text=text, merge_id=merge_id)
             counts[1] += above - len(chosen)
 
@@ -164,6 +175,43 @@ class ReviewCommands(QObject):
                 accept(start, start + _BULK_SLICE, merge_id)
                 yield
         self._host.statusBar().showMessage("Accepting suggestions…")
+        self._run_bulk(slices(), note)
+        return -1
+
+    def accept_choices(self) -> int:
+        """Review > Accept all from your choice: every pending proposal that repeats a choice of
+        the person's elsewhere (``accept_all`` restricted to them); one undo step."""
+        return self.accept_all(0.0, source=CHOICE)
+
+    def reject_choices(self) -> int:
+        """Review > Reject all from your choice: turn down every pending proposal that repeats a
+        choice of the person's (Stet's own proposal comes back where the choice stood in for one:
+        ``editor.core.accept_rules.turned_down``); one undo step, a slice of words per turn of the
+        event loop on a long transcript (then -1, and ``bulk_finished``)."""
+        if self.busy_with_bulk():
+            return 0
+        doc = self._host.transcript
+        count = [0]
+
+        def note() -> None:
+            self.last_accepted = 0
+            self._host.statusBar().showMessage(
+                f"Turned down {_count(count[0], 'suggestion')} from your choice; Stet's own "
+                "proposals are back where it had one" if count[0]
+                else "No suggestions from your choice are pending: nothing to reject", 6000)
+
+        if len(doc) <= BULK_AT_ONCE:
+            count[0] = turn_down_choices(doc)
+            note()
+            QTimer.singleShot(0, self, self._host.bulk_finished.emit)
+            return count[0]
+        merge_id = ("reject choices", id(self), time.perf_counter())
+
+        def slices() -> Iterator[None]:
+            for start in range(0, len(doc), _BULK_SLICE):
+                count[0] += turn_down_choices(doc, start, start + _BULK_SLICE, merge_id=merge_id)
+                yield
+        self._host.statusBar().showMessage("Turning down suggestions from your choice…")
         self._run_bulk(slices(), note)
         return -1
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import torch
 
+from editor.core.text import bare_word
 from editor.restore.chunks import merge_weighted, plan_chunks
 from editor.restore.decision import (boost_sentence_ends, decide_jointly, decision_scales, end_with_sentence_end,
                                     settle_case, temper)
@@ -122,7 +123,7 @@ class Restorer:
         """Whether `words` look like the restorer's language: the share of them in the model's
         vocabulary (tags such as "[noise]" and words without letters are not counted). Cheap: one
         dictionary look-up per distinct word. A model whose config names no language matches anything."""
-        counts = Counter(str(w).lower() for w in words)
+        counts = Counter(bare_word(str(w)).lower() for w in words)
         known = total = 0
         vocab = self.vocab
         for w, n in counts.items():
@@ -203,7 +204,9 @@ class Restorer:
         between pieces of the work done in Python (a few ms each), where another thread may be
         given the interpreter (the editor's window: `editor.core.process.give_way`).
         """
-        words = [str(w).lower() for w in words]
+        # the model knows words without the invisible characters a text may hold inside them
+        # (a zero-width space, a direction mark: see `bare_word`); the document keeps them
+        words = [bare_word(str(w)).lower() for w in words]
         empty = next((i for i, w in enumerate(words) if not w.strip()), None)
         if empty is not None:
             raise ValueError(f"word {empty} is empty: restore() takes the words of a text, each non-empty")

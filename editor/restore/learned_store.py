@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from editor.restore.labels import END_MARKS
-from editor.restore.review_lessons import Adaptation, Decision, common_words
+from editor.restore.review_lessons import Adaptation, Decision, common_words, plain_words
 
 if TYPE_CHECKING:
     from editor.core.document import Transcript
@@ -303,10 +303,11 @@ def marginal_reads(words: Sequence[str], reviewed: Sequence[bool] | None = None)
     return reads
 
 
-def model_lessons(restorer: Restorer, reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str]]:
+def model_lessons(restorer: Restorer, reads: Sequence[MarginalRead]
+                  ) -> tuple[list[np.ndarray], frozenset[str], frozenset[str]]:
     """What learning from a review takes from the model: the (end - start, 28) joint marginals of
-    each read's block, and the model's `common_words`. Run where the model is loaded: in the
-    window's worker process (editor.restore.pass_process), or in this one."""
+    each read's block, the model's `common_words` and its `plain_words`. Run where the model is
+    loaded: in the window's worker process (editor.restore.pass_process), or in this one."""
     from editor.restore.windows import joint_marginals_chunked
 
     blocks = []
@@ -314,7 +315,7 @@ def model_lessons(restorer: Restorer, reads: Sequence[MarginalRead]) -> tuple[li
         joint = joint_marginals_chunked(restorer.model, restorer.vocab, words, restorer.size, restorer.overlap,
                                         restorer.cut, restorer.merge, device=restorer.device)
         blocks.append(np.asarray(joint[a - lo : b - lo], np.float32))
-    return blocks, common_words(restorer.vocab)
+    return blocks, common_words(restorer.vocab), plain_words(restorer.vocab, restorer.names)
 
 
 def placed_marginals(n: int, reads: Sequence[MarginalRead], blocks: Sequence[np.ndarray]) -> np.ndarray:
@@ -337,27 +338,32 @@ def review_marginals(restorer: Restorer, words: Sequence[str], reviewed: Sequenc
 
 
 def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
-                 joint: np.ndarray | None = None, common: Collection[str] | None = None) -> Adaptation:
+                 joint: np.ndarray | None = None, common: Collection[str] | None = None,
+                 plain: Collection[str] | None = None) -> Adaptation:
     """What a review teaches: the same in the editor (after a save) and in the simulated review
     (`stet eval --simulate-review`). The mark bias is fitted on the marginals the model gives the
     reviewed words (`joint`, or computed here from `restorer`'s model for at most `BIAS_WORDS` of
     them: under a second on one core); forms and pair marks as `Adaptation.learn` says, from every
-    reviewed word; `common`: the model's `common_words` (by default `restorer`'s). Without
-    `restorer`, `joint` and `common` are needed (what `model_lessons` gave, in another process)."""
+    reviewed word; `common` and `plain`: the model's `common_words` and `plain_words` (by default
+    `restorer`'s). Without `restorer`, `joint`, `common` and `plain` are needed (what
+    `model_lessons` gave, in another process)."""
     if joint is None and decisions:
         if restorer is None:
             raise ValueError("learning a review's mark bias needs the model or its marginals")
         joint = review_marginals(restorer, [d.word for d in decisions], reviewed)
     if common is None:
         common = common_words(restorer.vocab) if restorer is not None else ()
-    return Adaptation.learn(decisions, joint, common=common, reviewed=reviewed)
+    if plain is None:
+        plain = plain_words(restorer.vocab, restorer.names) if restorer is not None else ()
+    return Adaptation.learn(decisions, joint, common=common, reviewed=reviewed, plain=plain)
 
 
 def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "",
                     source: str | None = None, common: Collection[str] = ()) -> tuple[int, int]:
     """Keep what a review taught: `forms` join the user lexicon, but for words in `common` (the
-    model's most frequent, see `common_words`: a capital there, as in "Saddleback Church" or a
-    quoted "We", belongs to the words around it, which the adaptation's context forms keep; written
+    model's most frequent and its `plain_words`: a capital there, as in "Saddleback Church", "the
+    Great Divergence" or a quoted "We", mostly belongs to the words around it, which the
+    adaptation's context forms keep, and a capital of its own stays with the profile; written
     outright in every later file it made more errors than it fixed: see the model card), and
     `learned` (see `learn_review`) joins the adaptation kept for `key` (see `profile_key`). `source` names the reviewed document
     (its project file): saving it again replaces what it taught before instead of counting its

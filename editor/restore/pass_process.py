@@ -9,7 +9,7 @@ is columns of plain values (the words' fields; each suggestion's fields), which 
 pickling the frozen records themselves runs Python for each (0.6 s for 100,000 tokens).
 
 A save's learning asks the worker for what it takes from the model (``model_lessons``: the
-marginals of the reviewed words, the model's common words) rather than loading the model a second
+marginals of the reviewed words, the model's common and plain words) rather than loading the model a second
 time in the window's process.
 
 One pass at a time; a pass asked for while another runs waits for it (a cancelled one stops at
@@ -243,12 +243,12 @@ class PassProcess:
         return found[-1]
 
     def model_lessons(self, model: str | None, device: str,
-                      reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str]]:
+                      reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str], frozenset[str]]:
         """`editor.restore.learned_store.model_lessons` with ``model`` on ``device``, in the worker
         (what a save's learning takes from the model); waits for a pass under way. Raises what
         loading the model raises (`UserError`; another failure as a RuntimeError), and
         `WorkerStopped` when the worker dies."""
-        found: tuple[list[np.ndarray], frozenset[str]] = self._exchange(("lessons", model, device, list(reads)), None)
+        found: tuple[list[np.ndarray], frozenset[str], frozenset[str]] = self._exchange(("lessons", model, device, list(reads)), None)
         return found
 
     def run_pass(self, model: str | None, device: str, source: PassSource,

@@ -27,15 +27,14 @@ if TYPE_CHECKING:
     from editor.restore.vocab import Vocab
 
 #: How strongly a remembered case form or a remembered mark between two words moves the odds
-#: (multiplies them), measured with `stet eval ted_dev2012_talks.txt --simulate-review 0.2
-#: --case-odds X` on the even-numbered dev talks, reported on the odd ones. For the case forms, 30
-#: to 1,000 leave as many words to change there (10,908-10,910 of 110,493; odd talks 11,586-11,590).
-#: The odds act on the model's raw marginals, before its case temperature (1.25 for the stage-3
-#: MiniLM model): a name the model shows at 99.8 % ("Zarvex") is 2,200 to 1 there, so 1,000 let the
-#: model overrule a form the person kept in lowercase. 10,000 outweighs a name shown at up to 99.9 %;
-#: on the 125 dev talks (20 % reviewed) it leaves 11 more words to change than 1,000 (21,499 against
-#: 21,488; 3,000: 4 more; 100,000: 20 more): forms a reviewer writes one way here, another there.
-CASE_MEMORY_ODDS = 10000.0
+#: (multiplies them). The odds act on the model's raw marginals, before its case temperature (1.25
+#: for the shipped MiniLM model). Re-fitted for that model on 2026-12-04 with `stet eval
+#: ted_dev2012_talks.txt --simulate-review 0.2 --case-odds X` on the even-numbered dev talks (20 %
+#: reviewed; words left to change in the rest, 10,602 before learning): 30 and 300 left 10,445 but
+#: lost names the model doubts (later uses of corrected names right 84.8 % and 89.1 %); 3,000:
+#: 10,447 with them kept (91.3 %); 10,000: 10,454; 100,000: 10,463 (forms a reviewer writes one way
+#: here, another there). Pair marks: 1.5, 3 and 6 left 10,464, 10,454 and 10,460.
+CASE_MEMORY_ODDS = 3000.0
 PAIR_MEMORY_ODDS = 3.0
 #: The bias's pull towards 0 (an L2 penalty on the mean log-likelihood of the reviewed words); with
 #: a few hundred reviewed words the bias moves only where the reviewer's evidence is consistent. A
@@ -57,6 +56,15 @@ HEAD_STEPS, HEAD_LR, HEAD_PENALTY = 40, 2e-3, 1.0
 def common_words(vocab: Vocab) -> frozenset[str]:
     """The `COMMON_WORDS` most frequent words of a model's vocabulary (after padding and unknown)."""
     return frozenset(vocab.words[2 : 2 + COMMON_WORDS])
+
+
+def plain_words(vocab: Vocab, names: Collection[str] | None) -> frozenset[str]:
+    """The words of a model's vocabulary that are not in its names lexicon (names.json): words the
+    model knows as ordinary lowercase words ("bay", "divergence"), whose capital in a review may
+    belong to a name around them. Empty for a model without a names lexicon."""
+    if names is None:
+        return frozenset()
+    return frozenset(w for w in vocab.words[2:] if w not in names)
 
 
 @dataclass
@@ -103,41 +111,74 @@ class Adaptation:
     words: int = 0  # how many reviewed words it was learned from
     case_odds: float = CASE_MEMORY_ODDS
     pair_odds: float = PAIR_MEMORY_ODDS
+    #: (word, word after) -> form of the word, for a known word that opens a capitalised name
+    #: ("great divergence" -> "Great") or is numbered ("route 128" -> "Route")
+    next_forms: dict[tuple[str, str], str] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ learning
     @classmethod
     def learn(cls, decisions: Sequence[Decision], joint: np.ndarray | None = None, *,
               bias: bool = True, penalty: float = BIAS_PENALTY, case_bias: bool = False,
-              common: Collection[str] = (), reviewed: Sequence[bool] | None = None) -> Adaptation:
+              common: Collection[str] = (), reviewed: Sequence[bool] | None = None,
+              plain: Collection[str] = ()) -> Adaptation:
         """Learn from reviewed words; `joint` ((N, 28) marginals the model gave those words) is
         needed for the bias (a row of NaN: a word it is not fitted on). `reviewed` (a flag per
         word; default all): words the person did not review (a suggestion still waits there) stand
         in the sequence but teach nothing. A word is remembered in the form written mid-sentence when every
         such occurrence agrees; a pair's mark when every occurrence agrees. A word in `common` (the
         most frequent words: "church", "new", "we") is remembered only with the word before it, so
-        "Saddleback Church" does not capitalise every church, nor a quoted "We" every we."""
+        "Saddleback Church" does not capitalise every church, nor a quoted "We" every we.
+
+        `plain` (the model's vocabulary words that are not names: "divergence", "bay"... see
+        `plain_words`): where such a word's capital stands inside a capitalised name ("the Great
+        Divergence", "Route 128"), it is remembered with its neighbour in the name, not alone, so
+        that the later "a huge divergence" stays lowercase; written with a capital on its own
+        ("at Interface"), it is remembered alone like any name, unless it is also written
+        lowercase mid-sentence (then only its capitals inside names are kept). A common word's
+        capital inside a name is kept with its neighbour in the name too ("World Peace Game":
+        ("world", "peace"), not ("the", "world"))."""
         # every mid-sentence occurrence must agree (a capital that is only sometimes there, as in a
         # title, or "The" after a quote, is not the word's form), and one must be a decision
         seen = [True] * len(decisions) if reviewed is None else [bool(r) for r in reviewed]
         if len(seen) != len(decisions):
             raise ValueError("one reviewed flag per decision")
-        forms: dict[object, set[str]] = {}
-        decided: set[object] = set()
+        n = len(decisions)
+
+        def capital_mid(j: int) -> bool:  # written with a capital where no sentence starts
+            x = decisions[j]
+            return seen[j] and not x.sentence_start and x.surface != x.word and any(ch.isalpha() for ch in x.surface)
+
+        def numbered(j: int) -> bool:  # "128" of "Route 128", "2.0" of "Atheism 2.0"
+            x = decisions[j].word
+            return seen[j] and any(ch.isdigit() for ch in x) and not any(ch.isalpha() for ch in x)
+
+        forms: dict[tuple[str, ...], set[str]] = {}
+        decided: set[tuple[str, ...]] = set()
         for k, d in enumerate(decisions):
-            if not seen[k]:
+            if not seen[k] or d.sentence_start or not any(ch.isalpha() for ch in d.surface):
                 continue
-            if not d.sentence_start and any(ch.isalpha() for ch in d.surface):
-                key: object = d.word
-                if d.word in common:
-                    if k == 0:
-                        continue
-                    key = (decisions[k - 1].word, d.word)
+            w = d.word
+            before: list[tuple[str, ...]] = [("before", decisions[k - 1].word, w)] if k > 0 else []
+            after: list[tuple[str, ...]] = [("after", w, decisions[k + 1].word)] if k + 1 < n else []
+            keys: list[tuple[str, ...]]
+            if w in common or w in plain:
+                if d.surface != w:  # a capital: with its neighbours in the name, if it stands in one
+                    keys = [*(before if k > 0 and capital_mid(k - 1) else []),
+                            *(after if k + 1 < n and (capital_mid(k + 1) or numbered(k + 1)) else [])]
+                    if not keys:
+                        keys = before if w in common else [("word", w)]
+                else:
+                    keys = before if w in common else [("word", w), *before, *after]
+            else:
+                keys = [("word", w)]
+            for key in keys:
                 forms.setdefault(key, set()).add(d.surface)
                 if d.decided_case:
                     decided.add(key)
         agreed = {key: next(iter(f)) for key, f in forms.items() if len(f) == 1 and key in decided}
-        case_forms = {k: f for k, f in agreed.items() if isinstance(k, str)}
-        context_forms = {k: f for k, f in agreed.items() if isinstance(k, tuple)}
+        case_forms = {k[1]: f for k, f in agreed.items() if k[0] == "word"}
+        context_forms = {(k[1], k[2]): f for k, f in agreed.items() if k[0] == "before"}
+        next_forms = {(k[1], k[2]): f for k, f in agreed.items() if k[0] == "after"}
         pairs: dict[tuple[str, str], set[str]] = {}
         corrected: set[tuple[str, str]] = set()
         for k, (a, b) in enumerate(zip(decisions, decisions[1:])):
@@ -149,7 +190,7 @@ class Adaptation:
         pair_marks = {p: next(iter(m)) for p, m in pairs.items() if len(m) == 1 and p in corrected}
         rows = [k for k in range(len(decisions)) if seen[k]]
         out = cls(case_forms=case_forms, pair_marks=pair_marks, context_forms=context_forms,
-                  words=len(rows))
+                  next_forms=next_forms, words=len(rows))
         if bias and joint is not None and rows:
             if len(joint) != len(decisions):
                 raise ValueError("one row of marginals per decision")
@@ -170,13 +211,16 @@ class Adaptation:
         w = other.words / n if n else 0.0
         return Adaptation((1 - w) * self.punct_bias + w * other.punct_bias,
                           (1 - w) * self.case_bias + w * other.case_bias,
-                          {**self.case_forms, **other.case_forms}, {**self.pair_marks, **other.pair_marks},
-                          {**self.context_forms, **other.context_forms}, {**self.fixed_forms, **other.fixed_forms},
-                          n, self.case_odds, self.pair_odds)
+                          case_forms={**self.case_forms, **other.case_forms},
+                          pair_marks={**self.pair_marks, **other.pair_marks},
+                          context_forms={**self.context_forms, **other.context_forms},
+                          next_forms={**self.next_forms, **other.next_forms},
+                          fixed_forms={**self.fixed_forms, **other.fixed_forms},
+                          words=n, case_odds=self.case_odds, pair_odds=self.pair_odds)
 
     # ------------------------------------------------------------------ applying
     def is_empty(self) -> bool:
-        return not (self.case_forms or self.context_forms or self.fixed_forms or self.pair_marks
+        return not (self.case_forms or self.context_forms or self.next_forms or self.fixed_forms or self.pair_marks
                     or np.any(self.punct_bias)
                     or np.any(self.case_bias))
 
@@ -197,6 +241,11 @@ class Adaptation:
         if self.context_forms:
             for i in range(1, len(words)):
                 form = self.context_forms.get((words[i - 1], words[i]))
+                if form is not None:
+                    j[i, :, CASE_INDEX[case_of(form)]] *= self.case_odds
+        if self.next_forms:
+            for i in range(len(words) - 1):
+                form = self.next_forms.get((words[i], words[i + 1]))
                 if form is not None:
                     j[i, :, CASE_INDEX[case_of(form)]] *= self.case_odds
         if self.fixed_forms:
@@ -221,6 +270,7 @@ class Adaptation:
                 "case_forms": dict(sorted(self.case_forms.items())),
                 "pair_marks": [[a, b, m] for (a, b), m in sorted(self.pair_marks.items())],
                 "context_forms": [[a, b, f] for (a, b), f in sorted(self.context_forms.items())],
+                "next_forms": [[a, b, f] for (a, b), f in sorted(self.next_forms.items())],
                 "words": self.words}
 
     @classmethod
@@ -250,6 +300,10 @@ class Adaptation:
         if not (isinstance(contexts, list) and all(isinstance(p, list) and len(p) == 3 and all(isinstance(x, str) for x in p)
                                                    and p[2].lower() == p[1] for p in contexts)):
             raise ValueError("context_forms must be a list of [word before, word, form of the word]")
+        nexts = data.get("next_forms", [])
+        if not (isinstance(nexts, list) and all(isinstance(p, list) and len(p) == 3 and all(isinstance(x, str) for x in p)
+                                                and p[2].lower() == p[0] for p in nexts)):
+            raise ValueError("next_forms must be a list of [word, word after, form of the word]")
         words = data.get("words", 0)
         if not isinstance(words, int) or isinstance(words, bool) or words < 0:
             raise ValueError("words must be a count")
@@ -257,7 +311,8 @@ class Adaptation:
         if words < BIAS_MIN_WORDS:  # kept before such short reviews stopped teaching a bias: not applied
             punct, case = np.zeros(N_PUNCT), np.zeros(N_CASE)
         return cls(punct, case, dict(forms),
-                   {(a, b): m for a, b, m in pairs}, {(a, b): f for a, b, f in contexts}, words=words)
+                   {(a, b): m for a, b, m in pairs}, {(a, b): f for a, b, f in contexts}, words=words,
+                   next_forms={(a, b): f for a, b, f in nexts})
 
 
 def adapt_head(model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, words: Sequence[str], gold: np.ndarray, *,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from editor.core.document import Kind, Suggestion, Token
-from editor.core.text import CLOSING_BRACKETS, CLOSING_QUOTES, ends_sentence, is_tag, split_opening
+from editor.core.text import (CLOSING_BRACKETS, CLOSING_QUOTES, INVISIBLE, ends_sentence, is_tag,
+                              split_opening)
 from editor.restore.labels import PUNCT_MARKS, apply_case, mark_of
 from editor.restore.prediction import WordPrediction
 
@@ -45,12 +46,17 @@ def current_mark(punct: str) -> str:
 
 def with_mark(punct: str, mark: str) -> str:
     """`punct` (what follows a word now) with its marks replaced by `mark`, keeping closing quotes
-    and brackets: ',"' -> '?"', ')' -> ').'. A mark goes inside closing quotes, after brackets."""
+    and brackets: ',"' -> '?"', ')' -> ').'. A mark goes inside closing quotes, after brackets.
+    Invisible characters after the marks (a right-to-left mark: `INVISIBLE`) stay after them."""
+    cut = len(punct)
+    while cut > 0 and punct[cut - 1] in INVISIBLE:
+        cut -= 1
+    punct, tail = punct[:cut], punct[cut:]
     closers = "".join(ch for ch in punct if ch in _CLOSERS)
     if not closers:
-        return mark
+        return mark + tail
     q = next((i for i, ch in enumerate(closers) if ch in _QUOTES), len(closers))
-    return closers[:q] + mark + closers[q:]
+    return closers[:q] + mark + closers[q:] + tail
 
 
 def with_author_prior(probs: dict[str, float], current: str, prior: float) -> dict[str, float]:

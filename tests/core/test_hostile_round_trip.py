@@ -109,12 +109,13 @@ def test_a_dash_before_the_first_word_opens_it_as_in_text(tmp_path):
 
 def test_invisible_characters_that_are_part_of_words_stay():
     """The zero-width non-joiner is spelling in Persian and Indic scripts, the joiner holds emoji
-    together; the zero-width space parts Thai or Khmer words; direction marks and soft hyphens
-    are not words' letters."""
+    together; a zero-width space, a direction mark or a soft hyphen stands where its author put
+    it, and parts no word (issue 41: "fi\u200brst" was read as "fi" "rst"), so Thai or Khmer
+    words that only zero-width spaces part are one word each run between spaces."""
     assert strip_controls("می\u200cخواهم") == "می\u200cخواهم"
     assert strip_controls("👨\u200d👩") == "👨\u200d👩"
-    assert [p.word for p in split_words(strip_controls("สวัสดี\u200bครับ"))] == ["สวัสดี", "ครับ"]
-    assert strip_controls("a\u200fb\u00adc\u202e") == "abc"
+    assert [p.word for p in split_words(strip_controls("สวัสดี\u200bครับ"))] == ["สวัสดี\u200bครับ"]
+    assert strip_controls("a\u200fb\u00adc\u202e\x07") == "a\u200fb\u00adc\u202e"
 
 
 def test_words_that_look_like_tags_or_entities_survive_every_subtitle_format(tmp_path):

@@ -56,8 +56,9 @@ def test_a_capital_where_a_sentence_end_is_proposed_teaches_nothing():
     doc = _doc("i'm maria and today the cafe opens and the doors and tea")
     doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ".", {".": 0.55, "": 0.45}),
                          _case(doc, 2, "And", 0.7), _case(doc, 4, "The", 0.6)])
-    _, _note, n = decide(doc, doc[2].id, Kind.CASE)  # the "." before it still pending
+    _, note, n = decide(doc, doc[2].id, Kind.CASE)  # the "." before it still pending
     assert doc[2].surface == "And" and n == 0
+    assert doc[1].punct == "." and "accepted the ‘.’ before it" in note  # both halves
     assert all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in (7, 10))
     doc.reject(doc[1].id, Kind.PUNCT)  # no sentence end proposed there now: a choice of form
     _, _note, n = decide(doc, doc[4].id, Kind.CASE)
@@ -82,14 +83,20 @@ def test_a_capital_accepted_where_a_sentence_end_is_proposed_is_no_form_to_remem
     assert read_any(tmp_path / "p.stet").metadata.extra.get("lexicon") == {"okafor": "Okafor"}
 
 
-def test_a_rejected_capital_removes_the_same_proposal_elsewhere_but_keeps_decided_ones():
+def test_a_rejected_capital_proposes_keeping_the_word_elsewhere_but_keeps_decided_ones():
+    """A rejection carried elsewhere is a pending "keep as is" proposal there, never a silent
+    removal of Stet's proposal (issue #41: one Delete took 30 suggestions away unseen)."""
     doc = _doc("i like apple pie and apple juice and apple cake")
     apples = [i for i, t in enumerate(doc.tokens) if t.word == "apple"]
     doc.set_suggestions([_case(doc, i, "Apple") for i in apples])
     doc.accept(doc[apples[2]].id, Kind.CASE)  # the person wanted this one capitalised
+    pending = doc.pending_count
     _, _note, n = decide(doc, doc[apples[0]].id, Kind.CASE, accept=False)
     assert n == 1
-    assert doc.suggestion(doc[apples[1]].id, Kind.CASE) is None
+    keep = doc.suggestion(doc[apples[1]].id, Kind.CASE)
+    assert keep.state == State.PENDING and keep.source == "choice"
+    assert keep.value == "apple" and keep.original == "Apple"  # Stet's, to give back if turned down
+    assert doc.pending_count == pending - 1  # only the one decided
     assert doc.suggestion(doc[apples[2]].id, Kind.CASE).state == State.ACCEPTED
     assert doc[apples[2]].surface == "Apple"
 
@@ -100,8 +107,9 @@ def test_a_mark_choice_is_repeated_for_the_same_word_pair():
     doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": 0.55, "": 0.45}) for i in becauses])
     _, _note, n = decide(doc, doc[becauses[0]].id, Kind.PUNCT, accept=False)
     assert n == 2
-    for i in becauses[1:]:
-        assert doc.suggestion(doc[i].id, Kind.PUNCT) is None
+    for i in becauses[1:]:  # proposed: keep "stayed because" without a comma
+        keep = doc.suggestion(doc[i].id, Kind.PUNCT)
+        assert keep.state == State.PENDING and keep.source == "choice" and keep.value == ""
     assert [t.punct for t in doc.tokens] == [""] * len(doc)
 
 

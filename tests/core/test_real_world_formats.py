@@ -268,7 +268,7 @@ def test_round_trip_with_edits_changes_only_touched_cues(tmp_path):
     original = FILM.split("\n\n")
     assert len(blocks) == len(original) == 5
     assert blocks[0] == original[0] and blocks[1] == original[1] and blocks[3] == original[3]
-    assert blocks[2].split("\n")[1:] == ["00:00:05,000 --> 00:00:07,250",
+    assert blocks[2].split("\n")[1:] == ["00:00:05,000 --> 00:00:07,250  X1:10 X2:20 Y1:30 Y2:40",
                                          "JOHN: We have to go", "before the flood rises."]
     assert blocks[4].strip().split("\n")[1:] == ["00:00:09,000 --> 00:00:12,000", "Then we wait, for the",
                                          "morning light."]

@@ -9,9 +9,14 @@ def capital(token_id, value="We", lower=0.3, state=State.PENDING, original=None)
                       original=original)
 
 
-def test_an_end_mark_capitalises_the_next_word():
+def test_an_end_mark_capitalises_the_next_word_unless_a_capital_is_proposed_there():
+    """A proposed capital stays pending, the person's to decide (issue #41: accepting the full
+    stop leaves the capital as it is); a word with none is capitalised ("Later. we" never stands),
+    as is one whose capital was turned down before."""
     we = Token("we", id=1)
-    assert next_case_step(we, capital(1), sentence_end=True)[:2] == ("accept", "capitalised ‘We’")
+    step = next_case_step(we, capital(1), sentence_end=True)
+    assert step.action == "" and "‘We’" in step.note
+    assert next_case_step(we, capital(1, state=State.REJECTED), sentence_end=True)[:2] == ("accept", "capitalised ‘We’")
     assert next_case_step(we, None, sentence_end=True) == ("edit", "capitalised ‘We’", "We")
     quoted = Token("we", '"we', id=1)
     assert next_case_step(quoted, None, sentence_end=True).surface == '"We'

@@ -106,7 +106,9 @@ def test_diarized_subrip_prefixes_are_speakers_and_paragraphs(tmp_path, prefix):
     assert out.read_text() == path.read_text()  # the cues as they were
     vtt = tmp_path / "d.vtt"
     write_any(doc, vtt)
-    assert "<v SPEAKER_01>Hi, how are you?\n" in vtt.read_text()
+    # the names were text on screen and stay so: a player shows no voice tag's name (issue 41)
+    assert "\nSPEAKER_01: Hi, how are you?\n" in vtt.read_text() and "<v" not in vtt.read_text()
+    assert _turns(read_any(vtt)) == _turns(doc)
 
 
 def test_diarized_text_lines_are_paragraphs_of_their_speakers(tmp_path):

@@ -217,6 +217,9 @@ def test_substation_styles_and_overrides_carry_and_what_cannot_is_said(tmp_path)
     assert "\\k" in warning and "1 cue" in warning
     vtt, warnings = write(doc, tmp_path / "out.vtt")
     assert "line:0\nSing along" in vtt and len(warnings) == 1
+    ass, warnings = write(doc, tmp_path / "same.ass")  # nothing changed: the file as it came
+    assert (tmp_path / "same.ass").read_bytes() == (tmp_path / "a.ass").read_bytes() and warnings == []
+    edit(doc, "late", "late.")
     ass, warnings = write(doc, tmp_path / "out.ass")  # pysubs2 writes events afresh: \k is lost
     assert "{\\i1}I should not have come" in ass and "{\\an8}Sing along" in ass
     assert len(warnings) == 1 and "\\k" in warnings[0]

@@ -38,12 +38,15 @@ class Asked:
 
 
 def _export_to(monkeypatch, path, browsed=False):
+    """The person types ``path`` (or picks it with Browse…) and presses OK once; if the dialog
+    stays open (a question answered No), they cancel it then."""
     def exec_(dialog):
         dialog.path_edit.setText(str(path))
-        dialog._match_format(path.suffix.lower())
+        dialog._typed(str(path))
         if browsed:
             dialog.confirmed_path = path
-        return 1
+        dialog.accept()
+        return dialog.result()
     monkeypatch.setattr(ExportDialog, "exec", exec_)
 
 
@@ -246,7 +249,8 @@ def test_exporting_a_subrip_source_as_offered_keeps_its_cues_and_the_source(wind
 
     def exec_(dialog):  # the person presses Enter on what the dialog proposes
         offered.append((dialog.chosen_path, dialog.format.currentData()))
-        return 1
+        dialog.accept()
+        return dialog.result()
     monkeypatch.setattr(ExportDialog, "exec", exec_)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
     window.files.export_dialog()

@@ -57,6 +57,18 @@ def test_sdist_and_wheel_carry_the_resources(built):
         for name in RUNTIME[:5]:
             assert whl.read(f"editor/resources/{name}") == (ROOT / "resources" / name).read_bytes()
     assert not any(n.startswith(("tests/", "editor/resources/screenshots/")) for n in names)
+    # Help shows docs/ in a window: the pages and their pictures, byte for byte docs/ itself
+    with zipfile.ZipFile(wheel) as whl:
+        shipped = [*sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "images").glob("*.png"))]
+        for page in shipped:
+            name = f"editor/docs/{page.relative_to(ROOT / 'docs').as_posix()}"
+            assert whl.read(name) == page.read_bytes(), name
+        assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+        metadata = next(whl.read(n) for n in names if n.endswith(".dist-info/METADATA")).decode()
+        assert "License-Expression: Apache-2.0" in metadata.splitlines()
+    with tarfile.open(sdist) as tar:
+        sdist_names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    assert {"docs/user-guide.md", "docs/formats.md", "docs/guarantees.md", "LICENSE"} <= sdist_names
 
 
 def test_installed_wheel_restores_and_draws_its_window(built, tmp_path, clean_env, window_picture_ok):
@@ -77,10 +89,12 @@ def test_installed_wheel_restores_and_draws_its_window(built, tmp_path, clean_en
     work.mkdir()
     env = clean_env(path=f"{venv / 'bin'}:/usr/bin:/bin", QT_QPA_PLATFORM="offscreen")
     where = run([python, "-c", "import editor, editor.core.paths as p; "
-                 "print(editor.__file__); print(p.resource_path('models'))"], cwd=work, env=env)
-    package_file, models = where.stdout.split("\n")[:2]
+                 "print(editor.__file__); print(p.resource_path('models')); print(p.docs_path('user-guide.md'))"],
+                cwd=work, env=env)
+    package_file, models, guide = where.stdout.split("\n")[:3]
     assert package_file.startswith(str(site)), f"editor imported from {package_file}, not the wheel"
     assert models == str(Path(site) / "editor" / "resources" / "models")
+    assert guide == str(Path(site) / "editor" / "docs" / "user-guide.md") and Path(guide).is_file()
 
     stet = venv / "bin" / "stet"
     assert run([stet, "--version"], cwd=work, env=env).stdout.startswith("stet ")

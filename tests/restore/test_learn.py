@@ -83,7 +83,8 @@ def test_an_adaptation_round_trips_and_bad_ones_are_refused():
     short = Adaptation.from_dict({**a.to_dict(), "words": 12})
     assert not np.any(short.punct_bias) and short.case_forms == a.case_forms
     for bad in ({"punct_bias": [1e300] * N_PUNCT}, {"punct_bias": [0] * 3}, {"case_forms": {"x": "Y"}},
-                {"pair_marks": [["a", "b", "#"]]}, {"words": -1}, [1, 2]):
+                {"pair_marks": [["a", "b", "#"]]}, {"next_forms": [["great", "divergence", "Divergence"]]},
+                {"words": -1}, [1, 2]):
         with pytest.raises(ValueError):
             Adaptation.from_dict(bad)
 
@@ -114,6 +115,9 @@ def test_simulated_review_scores_the_rest_before_and_after(shipped_restorer, tmp
     fixed = res["corrected_names"]  # the names the reviewer had to correct (none, or Zarvex)
     assert set(fixed) == {"words", "later_occurrences", "right_before", "right_after"}
     assert fixed["later_occurrences"] == 0 or fixed["right_after"] == 100.0
+    once = res["names_corrected_once"]  # of those, the ones the reviewed part writes one way
+    assert set(once) == {"words", "later_occurrences", "right_before", "right_after", "missed"}
+    assert once["words"] <= fixed["words"] and once["later_occurrences"] <= fixed["later_occurrences"]
     with pytest.raises(ValueError):
         simulate_review(shipped_restorer, [w for w, _ in docs], None, 1.5)
 
@@ -269,6 +273,67 @@ def test_a_common_word_is_remembered_with_the_word_before_it():
     assert j[3, :, cap].sum() > 0.8 and abs(j[1, :, cap].sum() - 0.25) < 1e-6
     back = Adaptation.from_dict(json.loads(json.dumps(a.to_dict())))
     assert back.context_forms == a.context_forms
+
+
+def _said(text: str, decided: bool = True) -> list[Decision]:
+    """A reviewed stretch as written ("the Great Divergence, a huge divergence"): every word
+    mid-sentence but the first, Stet having proposed lowercase (so each capital is a decision)."""
+    out = []
+    for i, token in enumerate(text.split()):
+        word = token.rstrip(",.")
+        out.append(Decision(word.lower(), token[len(word):], word, i == 0, "", word.lower() if decided else word, False))
+    return out
+
+
+def test_a_known_word_capitalised_inside_a_name_is_remembered_with_the_name_only():
+    # "divergence" is a word the model knows in lowercase (a plain word): its capital belongs to
+    # "Great Divergence", and a later "huge divergence" stays as the model has it
+    d = _said("so the Great Divergence began and the Great Divergence ended")
+    plain = {"great", "divergence", "huge", "began", "ended"}
+    a = Adaptation.learn(d, bias=False, common={"the", "so", "and", "a"}, plain=plain)
+    assert a.case_forms == {} and a.fixed_forms == {}
+    assert a.context_forms == {("great", "divergence"): "Divergence"}
+    assert a.next_forms == {("great", "divergence"): "Great"}
+    words = ["the", "great", "divergence", "a", "huge", "divergence"]
+    j = a.apply(words, _uniform(6)).reshape(6, N_PUNCT, N_CASE)
+    cap = CASE_INDEX["capitalized"]
+    assert j[1, :, cap].sum() > 0.99 and j[2, :, cap].sum() > 0.99
+    assert abs(j[5, :, cap].sum() - 0.25) < 1e-6 and abs(j[4, :, cap].sum() - 0.25) < 1e-6
+    back = Adaptation.from_dict(json.loads(json.dumps(a.to_dict())))
+    assert back.next_forms == a.next_forms and back.context_forms == a.context_forms
+    assert a.merged(Adaptation()).next_forms == a.next_forms
+    # without the model's plain words (an older caller), every capital is the word's own, as before
+    assert Adaptation.learn(d, bias=False).case_forms == {"great": "Great", "divergence": "Divergence"}
+
+
+def test_a_known_word_capitalised_on_its_own_is_a_name_unless_also_written_lowercase():
+    plain = {"interface", "company", "founded", "uses", "every", "an"}
+    alone = _said("so I founded Interface and every team at Interface uses it")
+    assert Adaptation.learn(alone, bias=False, plain=plain).case_forms == {"i": "I", "interface": "Interface"}
+    both = _said("so I founded Interface and every team uses an interface")
+    assert "interface" not in Adaptation.learn(both, bias=False, plain=plain).case_forms
+    # a number after it makes a name of it too: "Route 128", not "the route I took"
+    numbered = _said("we drove on Route 128 and the route was long")
+    a = Adaptation.learn(numbered, bias=False, plain={"route", "drove", "long"})
+    assert a.next_forms == {("route", "128"): "Route"} and "route" not in a.case_forms
+
+
+def test_a_common_word_capitalised_inside_a_name_is_kept_with_the_name_not_the_word_before():
+    d = _said("it is called the World Peace Game and we save the world")
+    a = Adaptation.learn(d, bias=False, common={"the", "world", "and", "we", "is", "it"},
+                         plain={"peace", "game", "save", "called"})
+    assert a.next_forms[("world", "peace")] == "World" and "world" not in a.case_forms
+    assert ("the", "world") not in a.context_forms or a.context_forms[("the", "world")] == "world"
+
+
+def test_plain_words_are_the_vocabulary_less_its_names():
+    from editor.restore.review_lessons import plain_words
+
+    class Words:  # the vocabulary's word list (after padding and unknown) is all plain_words reads
+        words = ["<pad>", "<unk>", "the", "bay", "mandela"]
+
+    assert plain_words(Words(), {"mandela"}) == {"the", "bay"}
+    assert plain_words(Words(), None) == frozenset()  # a model without a names lexicon: none
 
 
 def test_a_profile_is_listed_and_applied_to_another_file_only_when_chosen(tmp_path, monkeypatch):

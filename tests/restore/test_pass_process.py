@@ -169,14 +169,14 @@ def test_a_review_learned_through_the_worker_is_the_review_learned_here(worker, 
     decisions, reviewed = review_of(BIAS_WORDS * 2 + 300)
     reads = marginal_reads([d.word for d in decisions], reviewed)
     assert len(reads) > 1 and reads[-1][1] == len(decisions) and reads[1][0] > 1000  # blocks spread over it
-    blocks, common = worker.model_lessons(str(tiny_model_dir), "cpu", reads)
+    blocks, common, plain = worker.model_lessons(str(tiny_model_dir), "cpu", reads)
     restorer = Restorer.load(str(tiny_model_dir), device="cpu")
-    here_blocks, here_common = model_lessons(restorer, reads)
-    assert common == here_common and "the" in common
+    here_blocks, here_common, here_plain = model_lessons(restorer, reads)
+    assert common == here_common and "the" in common and plain == here_plain
     assert len(blocks) == len(here_blocks) and all(a.dtype == b.dtype and (a == b).all()
                                                   for a, b in zip(blocks, here_blocks))
     joint = placed_marginals(len(decisions), reads, blocks)
-    through_worker = learn_review(None, decisions, reviewed, joint=joint, common=common)
+    through_worker = learn_review(None, decisions, reviewed, joint=joint, common=common, plain=plain)
     here = learn_review(restorer, decisions, reviewed)  # as `stet eval --simulate-review` learns
     assert through_worker.to_dict() == here.to_dict()
     assert through_worker.punct_bias.any() and through_worker.pair_marks  # the marginals taught a bias

@@ -132,3 +132,27 @@ def test_text_in_another_language_is_recognised_and_not_restored_unless_asked(sh
     out = tmp_path / "out.txt"
     assert main(["restore", str(src), "-q", "--device", "cpu", "--any-language", "-o", str(out)]) == 0
     assert out.is_file()
+
+
+@pytest.mark.parametrize("model", ["stet-en-minilm-bilstm-crf", "stet-en-bilstm-crf"])
+def test_words_with_invisible_characters_get_the_suggestions_of_the_words_without(model):
+    """Issue 41: a zero-width space or a direction mark inside a word is the document's, not the
+    model's: the model reads the word without it, and what it proposes keeps it where it was.
+    (The encoder's tokenizer drops such characters itself; the word model had none of them in
+    its vocabulary.)"""
+    from editor.core.document import Kind, Transcript
+    from editor.core.render import RenderPolicy, render
+    from editor.restore.pipeline import restore_transcript
+
+    shipped = Restorer.load(str(default_model_dir().parent / model), device="cpu")
+
+    plain = "so we flew to paris and then we went home what did you think of it"
+    hidden = plain.replace("paris", "pa\u200bris").replace("then", "th\u200fen").replace("think", "\u2066think\u2069")
+    assert [(p.punct, p.case, p.punct_probs) for p in shipped.restore(hidden.split())] == \
+        [(p.punct, p.case, p.punct_probs) for p in shipped.restore(plain.split())]
+    doc = restore_transcript(shipped, Transcript.from_text(hidden))
+    values = {doc.token(s.token_id).word: s.value for s in doc.suggestions() if s.kind == Kind.CASE}
+    assert values["pa\u200bris"] == "Pa\u200bris"
+    assert render(doc, RenderPolicy(0.0)) == render(restore_transcript(shipped, Transcript.from_text(plain)),
+                                                     RenderPolicy(0.0)).replace("Paris", "Pa\u200bris").replace(
+        "then", "th\u200fen").replace("think", "\u2066think\u2069")

@@ -82,6 +82,21 @@ def can_write(path: PathLike) -> bool:
     return _extension(path) in WRITERS
 
 
+#: Formats each of whose cues needs a time: a transcript without a single word time cannot fill
+#: them (cue_writing.timed_words refuses it).
+TIMED_FORMATS = frozenset({".srt", ".vtt", ".sbv", ".ass", ".ttml"})
+
+
+def why_not_writable(transcript: Transcript, ext: str) -> str | None:
+    """Why ``transcript`` cannot be written as ``ext`` (".srt"), in one line; None when it can.
+    Asked before a format is offered, so that the refusal comes before the choice, not after."""
+    if ext.lower() in TIMED_FORMATS and len(transcript) and not any(
+            token.start is not None and token.end is not None for token in transcript.tokens):
+        return ("subtitles need times, and this transcript has none: no word was timed (transcribe "
+                "the recording, or open subtitles or a recogniser's JSON)")
+    return None
+
+
 def read_any(path: PathLike, encoding: str | None = None, *, allow_empty: bool = False) -> Transcript:
     """Read a transcript by its extension; every failure is a FormatError. ``encoding`` names the
     text encoding of a text or subtitle file instead of detecting it. A file without a word (zero

@@ -10,7 +10,7 @@ import re
 import warnings as warnings_module
 from dataclasses import replace
 from html.parser import HTMLParser
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from editor.core.document import Transcript
@@ -19,7 +19,8 @@ from editor.core.formats._common import PathLike, atomic_write
 from editor.core.formats.cue_writing import OutCue, ass_text, cues_to_write, styling_warnings
 from editor.core.formats.subtitles import (ASS_BACKSLASH, Cue, checked_times, css_color, protect_ass, transcript_from_cues, unprotect_ass,
                                           visible)
-from editor.core.formats.txt import read_text
+from editor.core.formats.txt import read_source
+from editor.core.formats.writeback import encode, encode_as, source_of, unchanged
 from editor.core.render import NONE, RenderPolicy
 
 if TYPE_CHECKING:
@@ -46,14 +47,14 @@ def _style_tags(subs: SSAFile, name: str) -> str:
 
 
 def _parse(path: PathLike, encoding: str | None, format_: str, name: str, marker: str,
-           missing: str) -> tuple[SSAFile | None, str, list[str]]:
+           missing: str) -> tuple[SSAFile | None, str, list[str], dict[str, Any]]:
     """The file read by pysubs2 as `format_`, its text and the reading's warnings; None for a file
     with no text. A file without `marker` (lower case) is not `name` ("no ..." says what lacks)."""
     import pysubs2
 
-    text, warnings = read_text(path, encoding)
+    text, warnings, source = read_source(path, encoding)
     if not text.strip():
-        return None, text, warnings
+        return None, text, warnings, source
     if marker not in text.lower():
         raise FormatError(path, f"this is not {name}: {missing}")
     if format_ == "ass":
@@ -61,7 +62,7 @@ def _parse(path: PathLike, encoding: str | None, format_: str, name: str, marker
     try:
         with warnings_module.catch_warnings():  # a field it cannot read: its default, unsaid
             warnings_module.simplefilter("ignore")
-            return pysubs2.SSAFile.from_string(text, format_=format_), text, warnings
+            return pysubs2.SSAFile.from_string(text, format_=format_), text, warnings, source
     except Exception as err:  # noqa: BLE001 - pysubs2 raises many kinds; the user needs one line
         raise FormatError(path, f"this {name} file cannot be read ({_reason(err)})") from None
 
@@ -122,7 +123,8 @@ def _in_pysubs2_order(text: str) -> tuple[str, str]:
 
 
 def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
-    subs, text, warnings = _parse(path, encoding, "ass", "SubStation Alpha", "[events]", "no [Events] section")
+    subs, text, warnings, as_read = _parse(path, encoding, "ass", "SubStation Alpha", "[events]",
+                                           "no [Events] section")
     if subs is None:
         return transcript_from_cues([], path, warnings, "ass")
     cues = []
@@ -148,7 +150,7 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
                         ident=str(n)))
     if not cues and subs.events == [] and "dialogue:" in text.lower():
         raise FormatError(path, "no Dialogue line could be read (is the [Events] Format line missing?)")
-    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ass")
+    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ass", source=as_read)
 
 
 _BLOCK_OR_TEXT = re.compile(r"\{[^}]*\}|[^{]+|\{")
@@ -171,7 +173,7 @@ def _without_drawings(text: str) -> str:
 
 
 def read_sami(path: PathLike, encoding: str | None = None) -> Transcript:
-    subs, _text, warnings = _parse(path, encoding, "sami", "SAMI", "<sync", "no <SYNC> element")
+    subs, _text, warnings, _ = _parse(path, encoding, "sami", "SAMI", "<sync", "no <SYNC> element")
     if subs is None:
         return transcript_from_cues([], path, warnings, "sami")
     styled = _SamiText.texts_of(_text, warnings)
@@ -325,12 +327,17 @@ def _by_voice(cue: OutCue) -> list[OutCue]:
 
 def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
     """Write SubStation Alpha (pysubs2); the warnings say what styling could not be written."""
+    source = source_of(transcript, "ass", path)
+    if source is not None and unchanged(transcript, policy, source):  # the file as it came
+        atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
+        return []
     subs, cues = _subs(transcript, policy, path)
     with warnings_module.catch_warnings():  # pysubs2 clamps a time past its limit, said below
         warnings_module.simplefilter("ignore", RuntimeWarning)
         text = subs.to_string("ass")
-    atomic_write(path, text.encode("utf-8"))
-    return (styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + _brace_warning(cues, "SubStation Alpha")
+    data, said = encode(text, source)  # the line ends, encoding and byte-order mark it came with
+    atomic_write(path, data)
+    return said + (styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + _brace_warning(cues, "SubStation Alpha")
             + _late_warning(subs))
 
 
@@ -386,8 +393,14 @@ def _with_agents(xml: str, speakers: list[str]) -> str:
 
 
 def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
+    source = source_of(transcript, "ttml", path)
+    if source is not None and unchanged(transcript, policy, source):  # the file as it came
+        atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
+        return []
     subs, cues = _subs(transcript, policy, path, _ttml_protect)
     xml = _with_agents(subs.to_string("ttml"), [e.name for e in subs.get_text_events()])
     xml = xml.replace(f"&#{ord(_BACKSLASH)};", "\\").replace(_BACKSLASH, "\\")
-    atomic_write(path, xml.encode("utf-8"))
+    # its line ends and byte-order mark; UTF-8 always, as the XML declaration says
+    utf8 = None if source is None else replace(source, encoding="utf-8")
+    atomic_write(path, encode(xml, utf8)[0])
     return styling_warnings(cues, "ttml", "TTML", verbatim=False) + _brace_warning(cues, "the TTML writer")

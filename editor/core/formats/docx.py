@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
+import getpass
 import io
+import os
 import re
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import docx
@@ -16,17 +20,64 @@ from editor.core.formats._common import PathLike, atomic_write, format_clock, re
 from editor.core.formats.cue_writing import color_of, colons_not_bold, styled_runs, word_styles
 from editor.core.formats.stamped import stamped_transcript
 from editor.core.formats.txt import transcript_of_blocks
-from editor.core.render import NONE, RenderPolicy, render_paragraphs
+from editor.core.render import NONE, RenderedWord, RenderPolicy, join_rendered, render_paragraphs
+
+
+def system_author() -> str:
+    """The person's name as the system knows it: the full name of their account (the first field
+    of its GECOS entry), else the login name; "" where neither can be had."""
+    try:
+        import pwd  # (POSIX only)
+
+        entry = pwd.getpwuid(os.getuid())
+        return entry.pw_gecos.split(",")[0].strip() or entry.pw_name
+    except (ImportError, KeyError, OSError):
+        try:
+            return getpass.getuser()
+        except (ImportError, KeyError, OSError):
+            return ""
+
+
+#: A first paragraph this short, and not ending a sentence, is a heading ("Interview with Ann Lee").
+_TITLE_WORDS = 12
+
+
+def document_title(paragraphs: list[tuple[str | None, list[RenderedWord]]], source: str | None,
+                   path: PathLike) -> str:
+    """The title a Word document gets: the first of its ``paragraphs`` where it reads as a heading
+    (short, no sentence end, more text after it), else the name of the ``source`` file without its
+    extension, else the exported file's."""
+    if len(paragraphs) > 1:
+        words = paragraphs[0][1]
+        text = join_rendered(words).strip()
+        if 0 < len(words) <= _TITLE_WORDS and not text.endswith((".", "?", "!", ",", ";", ":", "…")):
+            return text
+    return Path(source).stem if source else Path(path).stem
 
 
 def write_docx(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
-               timestamps: bool = False, speakers: bool = True) -> None:
+               timestamps: bool = False, speakers: bool = True, author: str | None = None) -> None:
+    """``author``: the name the document's properties give (None: the system's, ``system_author``)."""
     document = docx.Document()
-    if transcript.metadata.source_file:
-        document.core_properties.title = transcript.metadata.source_file
+    # python-docx's template says it was written by "python-docx" on 2013-12-23, titled
+    # whatever it was: the file's own properties say who, when and what instead.
+    properties = document.core_properties
+    now = datetime.datetime.now(datetime.UTC).replace(microsecond=0, tzinfo=None)
+    name = system_author() if author is None else author
+    properties.author = name
+    properties.last_modified_by = name
+    properties.created = now
+    properties.modified = now
+    properties.revision = 1
+    paragraphs = render_paragraphs(transcript, policy)
+    properties.title = document_title(paragraphs, transcript.metadata.source_file, path)
+    properties.comments = ""
+    properties.keywords = ""
+    properties.subject = ""
+    properties.category = ""
     previous = None
     styles = word_styles(transcript, policy)
-    for speaker, words in render_paragraphs(transcript, policy):
+    for speaker, words in paragraphs:
         paragraph = document.add_paragraph()
         named = bool(speakers and speaker and speaker != previous)
         if named:

@@ -5,6 +5,7 @@ charset-normalizer (or named by the user with ``--encoding``)."""
 from __future__ import annotations
 
 import codecs
+from dataclasses import dataclass
 from typing import Any
 
 from editor.core.errors import FormatError, UserError
@@ -47,35 +48,55 @@ def check_encoding(name: str) -> str:
 def decode_text(data: bytes, path: PathLike, encoding: str | None = None) -> tuple[str, list[str]]:
     """Decode bytes of text; returns the text and warnings about guesses made. With ``encoding``
     the bytes are decoded with it (a BOM of that encoding is dropped) and nothing is guessed."""
+    text, warnings, _ = decode_source(data, path, encoding)
+    return text, warnings
+
+
+@dataclass(frozen=True, slots=True)
+class Decoding:
+    """How a file's bytes became text: the codec (Python's name) and whether a byte-order mark
+    came first, so that a file written back can be encoded as it came."""
+
+    codec: str
+    bom: bool = False
+
+
+def decode_source(data: bytes, path: PathLike, encoding: str | None = None
+                  ) -> tuple[str, list[str], Decoding]:
+    """`decode_text`, and how the text was decoded (see `Decoding`)."""
     if encoding:
         codec = check_encoding(encoding)
-        for bom, name in _BOMS:
-            if data.startswith(bom) and _name(name) in (codec, _name(codec.replace("-sig", ""))):
-                data = data[len(bom):]
+        bom = False
+        for mark, name in _BOMS:
+            if data.startswith(mark) and (_name(name) in (codec, _name(codec.replace("-sig", "")))
+                                          or name.startswith(f"{codec}-")):  # "utf-16": LE or BE
+                data = data[len(mark):]
+                bom = True
+                codec = _name(name)
                 break
         try:
-            return data.decode("utf-8-sig" if codec == "utf-8" else codec), []
+            return data.decode("utf-8-sig" if codec == "utf-8" else codec), [], Decoding(codec, bom)
         except UnicodeDecodeError as err:
             line = data.count(b"\n", 0, err.start) + 1
             raise FormatError(path, f"the text is not valid {encoding} (a byte that {encoding} "
                               "does not use)", line=line) from None
-    for bom, name in _BOMS:
-        if data.startswith(bom):
+    for mark, name in _BOMS:
+        if data.startswith(mark):
             try:
-                return data[len(bom):].decode(name), []
+                return data[len(mark):].decode(name), [], Decoding(name, True)
             except UnicodeDecodeError as err:
                 raise FormatError(path, f"the text is not valid {name.upper()} despite its "
-                                  "byte-order mark", offset=err.start + len(bom)) from None
+                                  "byte-order mark", offset=err.start + len(mark)) from None
     # NUL bytes are valid UTF-8, and UTF-16 text below U+0080 (or U+0800) is NUL bytes and
     # valid UTF-8 bytes: so UTF-16/32 without a mark is looked for first
     wide = _guess_wide(data) if b"\0" in data else None
     if wide:
         try:
-            return data.decode(wide), [f"no byte-order mark; read as {wide.upper()}"]
+            return data.decode(wide), [f"no byte-order mark; read as {wide.upper()}"], Decoding(wide)
         except UnicodeDecodeError:
             pass
     try:
-        return data.decode("utf-8"), []
+        return data.decode("utf-8"), [], Decoding("utf-8")
     except UnicodeDecodeError:
         pass
     nul = data.find(b"\0")
@@ -86,12 +107,12 @@ def decode_text(data: bytes, path: PathLike, encoding: str | None = None) -> tup
         return data.decode("cp1252", errors="replace"), [
             "the text is not UTF-8 and its encoding could not be told; read it as Windows-1252 "
             "(cp1252): check accented letters, or give the encoding (--encoding, or File > Reopen "
-            "with Encoding)"]
+            "with Encoding)"], Decoding("cp1252")
     guess, language = guessed
     how = f"a guess from its {NAMES[language]} words" if language else "a guess"
     return data.decode(guess), [
         f"the text is not UTF-8; read it as {describe(guess)} ({how}): if letters look wrong, "
-        "give the encoding (--encoding, or File > Reopen with Encoding)"]
+        "give the encoding (--encoding, or File > Reopen with Encoding)"], Decoding(guess)
 
 
 def describe(encoding: str) -> str:

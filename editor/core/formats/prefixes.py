@@ -30,10 +30,58 @@ _ANY_PREFIX = re.compile(r"^[ \t]*([^\s:<>\[\]][^:<>\[\]\n]{0,59}?):[ \t]+(?=\S)
 EVERY_CUE = "every cue"
 
 
+#: Words that stand before a colon in subtitles and transcripts without naming anyone who speaks:
+#: a film's credit lines ("Subtitles: @handle", in the languages subtitle sites credit in) and
+#: labels within the words ("Note: ...", "Time: 10:30"). Hand-written: no library lists them.
+#: A file where one of them is a speaker's name keeps the words, without that speaker; a
+#: speaker so named is written "[Note]: ", which reads back as the speaker (`written_prefix`).
+#: Roles that speak ("Translator:", "Interpreter:", "Narrator:") are not among them.
+CREDIT_WORDS = frozenset({
+    "subtitles", "subtitle", "subs", "subbed", "captions", "caption", "captioning", "closed captions",
+    "translation", "translations", "transcript", "transcription",
+    "sync", "synced", "synchro", "resync", "timing", "encoded", "ripped", "ripper", "release",
+    "credits", "corrections", "corrected", "proofreading", "proofread", "edited",
+    "downloaded from", "source", "website", "web", "facebook", "twitter", "instagram", "telegram",
+    "email", "e-mail", "contact", "support us", "advertise", "sponsor", "sponsored",
+    "sottotitoli", "untertitel", "subtítulos", "subtitulos", "subtitulado", "legendas", "legenda",
+    "sous-titres", "ondertiteling", "ondertitels", "napisy", "altyazı", "titulky", "feliratok",
+    "traducción", "traduccion", "traduzione", "übersetzung", "tradução", "traduction", "vertaling",
+    "tłumaczenie", "çeviri", "překlad",
+})
+LABEL_WORDS = frozenset({
+    "note", "notes", "nb", "ps", "p.s", "time", "date", "location", "place", "setting", "scene",
+    "warning", "caution", "update", "edit", "chapter", "part", "episode", "season", "title",
+    "subject", "topic", "re", "fwd", "to", "from", "cc", "tel", "phone", "fax", "url", "link",
+    "example", "summary", "agenda", "duration", "recorded", "recording", "language",
+})
+_NOT_SPEAKERS = CREDIT_WORDS | LABEL_WORDS
+#: A line that credits who made the subtitles rather than saying anything: "Translated by:",
+#: "Sous-titres par :", "Untertitel von:"
+_BY_CREDIT = re.compile(r"^[ \t]*[^\W\d_][\w'’. -]{0,40}?[ \t](?:by|par|von|di|por|door|przez|av|af|da)"
+                        r"[ \t]*:", re.IGNORECASE)
+#: What follows a credit's colon: handles, addresses and links only ("@moviesubs", "www.x.com")
+_HANDLE = (r"(?:@[\w.]+|(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+\.[\w.]+"
+           r"|[\w-]+\.(?:com|org|net|tv|io|me|info|co)(?:/\S*)?)")
+_HANDLES = re.compile(rf"^{_HANDLE}(?:[ \t]*(?:[&,+/|]|and)?[ \t]*{_HANDLE})*$", re.IGNORECASE)
+
+
+def is_credit(line: str) -> bool:
+    """Whether a line credits the subtitles' makers ("Subtitles: @handle", "Translated by: Jane
+    Doe", "Sync: www.example.com") instead of being words someone says: it has no speaker, and a
+    speaker named before it does not go on through it."""
+    found = _ANY_PREFIX.match(line)
+    if found is None:
+        return False
+    label = " ".join(found.group(1).split()).lower()
+    return (label in CREDIT_WORDS or _BY_CREDIT.match(line) is not None
+            or _HANDLES.match(line[found.end():].strip()) is not None)
+
+
 def speaker_prefix(line: str, any_name: bool = False) -> tuple[str | None, str]:
     """(name, the rest of the line) for a line that begins with a speaker prefix, else (None,
     line). The rest keeps no leading space. ``any_name``: any name up to the colon, not only one
-    shaped as a name (see `names_every_cue`)."""
+    shaped as a name (see `names_every_cue`). A credit or a label ("Subtitles: @handle",
+    "Note: ...", "Time: 10:30": `CREDIT_WORDS`, `LABEL_WORDS`, `is_credit`) names no one."""
     found = _ANY_PREFIX.match(line) if any_name else None
     if found is not None and len(found.group(1).split()) > 6:
         found = None
@@ -42,6 +90,9 @@ def speaker_prefix(line: str, any_name: bool = False) -> tuple[str | None, str]:
     if found is None:
         found = _NAME_PREFIX.match(line)
         if found is None or not is_name(found.group(1)):
+            return None, line
+        if (" ".join(found.group(1).split()).lower() in _NOT_SPEAKERS
+                or _HANDLES.match(line[found.end():].strip())):
             return None, line
     name = next(g for g in found.groups() if g)
     if found.re is _STRONG_PREFIX and found.group(4):  # whisper.cpp --diarize: "(speaker 1) ", "(speaker ?) " where unsure
@@ -81,16 +132,20 @@ def is_strong_prefix(line: str) -> bool:
 
 def takes_prefixes(lines: Sequence[str]) -> bool:
     """Whether the speaker prefixes at the start of these lines (of cues, or paragraphs) name
-    speakers: a recogniser's "SPEAKER_00: " always does; a "Word: " does where it is the file's
-    pattern, not chance ("Note: ..." once): two or more, on half the lines, or from the first
-    line on, or three or more with a name coming back (Ann, Bob, Ann: as Stet writes a speaker
-    at each change)."""
+    speakers: a recogniser's "SPEAKER_00: " always does; a "Name: " does where it is the file's
+    pattern, not chance: one name on half the lines (three or more); two names or more, and
+    labels on half the lines, or from the first line
+    on (credits aside: as Stet writes a speaker at each change), or three labels or more with a
+    name coming back on one line in ten or more (an interview's turns). A film's subtitles that
+    name a voice now and then, a credit line ("Subtitles: @handle") or a "Note: " in the words
+    are no such pattern."""
     names = [name for name in (speaker_prefix(line)[0] for line in lines) if name]
     if not names:
         return False
     if any(is_strong_prefix(line) for line in lines):
         return True
-    if len(names) < 2:
-        return False
-    return (len(names) * 2 >= len(lines) or speaker_prefix(lines[0])[0] is not None
-            or (len(names) >= 3 and len(set(names)) < len(names)))
+    if len(set(names)) < 2:  # one name: a pattern only where it labels most lines, three or more
+        return len(names) >= 3 and len(names) * 2 >= len(lines)
+    first = next((line for line in lines if not is_credit(line)), "")
+    return (len(names) * 2 >= len(lines) or speaker_prefix(first)[0] is not None
+            or (len(names) >= 3 and len(set(names)) < len(names) and len(names) * 10 >= len(lines)))

@@ -18,7 +18,8 @@ from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings
 from editor.core.formats.prefixes import reads_as_name, written_prefix
 from editor.core.formats.subtitles import Cue, checked_times, parse_clock, protect, transcript_from_cues
-from editor.core.formats.txt import read_text
+from editor.core.formats.txt import read_source
+from editor.core.formats.writeback import encode, source_of, write_back
 from editor.core.render import NONE, RenderPolicy
 
 _CLOCK = r"-?(?:\d+:)?\d{1,2}:\d{1,2}(?:[,.:]\d{1,9})?"
@@ -33,14 +34,16 @@ _ORPHAN_CUE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*[ \t]*(\d+)[ \t]*\n")
 
 
 def read_srt(path: PathLike, encoding: str | None = None) -> Transcript:
-    text, warnings = read_text(path, encoding)
-    return transcript_from_cues(parse_blocks(text, path, warnings, SRT_TIMING), path, warnings, "srt")
+    text, warnings, source = read_source(path, encoding, line_breaks=False)
+    return transcript_from_cues(parse_blocks(text, path, warnings, SRT_TIMING), path, warnings, "srt",
+                                source=source)
 
 
 def read_sbv(path: PathLike, encoding: str | None = None) -> Transcript:
-    text, warnings = read_text(path, encoding)
+    text, warnings, source = read_source(path, encoding, line_breaks=False)
     return transcript_from_cues(parse_blocks(text, path, warnings, SBV_TIMING, "SubViewer (.sbv)",
-                                             "0:00:01.000,0:00:02.000"), path, warnings, "sbv")
+                                             "0:00:01.000,0:00:02.000"), path, warnings, "sbv",
+                                source=source)
 
 
 def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Pattern[str],
@@ -66,13 +69,14 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
     cues = []
     for k, i in enumerate(marks):
         nxt = marks[k + 1] if k + 1 < len(marks) else len(lines)
-        body = lines[i + 1:nxt]
-        if k + 1 < len(marks) and body and _NUMBER.match(body[-1]):
-            body = body[:-1]  # the next cue's number
-        while body and not body[-1].strip():
-            body.pop()
-        while body and not body[0].strip():
-            body.pop(0)
+        top, bottom = i + 1, nxt  # the cue's text: lines[top:bottom]
+        if k + 1 < len(marks) and bottom > top and _NUMBER.match(lines[bottom - 1]):
+            bottom -= 1  # the next cue's number
+        while bottom > top and not lines[bottom - 1].strip():
+            bottom -= 1
+        while bottom > top and not lines[top].strip():
+            top += 1
+        body = lines[top:bottom]
         ident = lines[i - 1].strip() if i > 0 and _NUMBER.match(lines[i - 1]) else None
         content = "\n".join(body)
         orphans = _ORPHAN_CUE.findall(content)
@@ -88,7 +92,8 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
         if start is None or end is None:
             raise FormatError(path, f"the time line cannot be read: {lines[i].strip()[:60]!r}",
                               line=i + 1)
-        cues.append(Cue(start, end, text=content, ident=ident, timing=lines[i]))
+        cues.append(Cue(start, end, text=content, ident=ident, timing=lines[i],
+                        span=(i - 1 if ident is not None else i, top, bottom)))
     before = [line for line in lines[:marks[0]] if line.strip()]
     if cues[0].ident is not None:
         before = before[:-1]
@@ -98,8 +103,10 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
         warnings.append(f"{len(before)} line{'s' if len(before) > 1 else ''} of text before the "
                         "first cue joined to it")
         first = cues[0]
+        top = next(i for i, line in enumerate(lines) if line.strip())
+        span = (top, top, first.span[2]) if first.span else None  # the cue's lines from the text on
         cues[0] = Cue(first.start, first.end, text="\n".join([*before, first.text or ""]).strip("\n"),
-                      ident=first.ident, timing=first.timing)
+                      ident=first.ident, timing=first.timing, span=span)
     return checked_times(cues, path, warnings)
 
 
@@ -156,6 +163,13 @@ def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     """Write SubRip; the warnings say what styling could not be written (see `styling_warnings`).
     ``speaker_style``: how speakers are shown (`SPEAKER_STYLES`)."""
     _check_style(speaker_style)
+    source = source_of(transcript, "srt", path)
+    if source is not None:
+        patched = write_back(transcript, policy, path, source, protect,
+                             lambda cue, before: _srt_text(cue, before, speaker_style))
+        if patched is not None:
+            atomic_write(path, patched[0])
+            return patched[1]
     cues = cues_to_write(transcript, policy, path)
     blocks, previous = [], None
     for number, cue in zip(numbered(cues), cues):
@@ -166,13 +180,21 @@ def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
             timing = f"{format_clock(cue.start, separator=',')} --> {format_clock(cue.end, separator=',')}"
             blocks.append(f"{number}\n{timing}\n{_srt_text(cue, previous, speaker_style)}")
         previous = _last_voice(cue)
-    atomic_write(path, ("\n\n".join(blocks) + "\n").encode("utf-8"))
-    return styling_warnings(cues, "srt", "SubRip")
+    data, warnings = encode("\n\n".join(blocks) + "\n", source)
+    atomic_write(path, data)
+    return warnings + styling_warnings(cues, "srt", "SubRip")
 
 
 def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
               speaker_style: str = "name") -> list[str]:
     _check_style(speaker_style)
+    source = source_of(transcript, "sbv", path)
+    if source is not None:
+        patched = write_back(transcript, policy, path, source, protect, lambda cue, before: _srt_text(
+            OutCue(cue.start, cue.end, cue.lines, cue.speaker, voices=cue.voices), before, speaker_style))
+        if patched is not None:
+            atomic_write(path, patched[0])
+            return patched[1]
     blocks, previous = [], None
     cues = cues_to_write(transcript, policy, path)
     for cue in cues:
@@ -184,8 +206,9 @@ def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
             text = _srt_text(plain, previous, speaker_style)
             blocks.append(f"{_sbv_clock(cue.start)},{_sbv_clock(cue.end)}\n{text}")
         previous = _last_voice(cue)
-    atomic_write(path, "\n\n".join(blocks).encode("utf-8") + b"\n")
-    return styling_warnings(cues, "sbv", "SubViewer (.sbv)")
+    data, warnings = encode("\n\n".join(blocks) + "\n", source)
+    atomic_write(path, data)
+    return warnings + styling_warnings(cues, "sbv", "SubViewer (.sbv)")
 
 
 def _sbv_clock(t: float) -> str:

@@ -3,10 +3,11 @@ cue kept as a `SourceCue`), rolling captions collapsed. Writing them back is cue
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,8 +15,8 @@ from editor.core.document import Metadata, SourceCue, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_SECONDS, PARAGRAPH_GAP, PathLike, format_clock,
                                          gap_paragraph_starts, spread)
-from editor.core.formats.prefixes import (EVERY_CUE, names_every_cue, speaker_prefix,
-                                          takes_prefixes)
+from editor.core.formats.prefixes import (EVERY_CUE, is_credit, names_every_cue, reads_as_name,
+                                          speaker_prefix, takes_prefixes, written_prefix)
 from editor.core.formats.whisper import CUE_FORMAT as WHISPER_CUES
 from editor.core.text import CHARACTER_REFERENCE, Piece, join_mark, split_words, unescape
 
@@ -31,6 +32,10 @@ class Cue:
     text: str | None = None
     ident: str | None = None
     timing: str | None = None
+    #: where it stands in the file, as line numbers from 0: (its first line, the identifier's or
+    #: the time line's; its first line of text; the line after its text). None when not read
+    #: from a file's lines.
+    span: tuple[int, int, int] | None = None
 
 
 # -- cue text ---------------------------------------------------------------------------------------
@@ -49,6 +54,8 @@ _VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>\n]+)>", re.IGNORECASE)
 _ITALIC_LINE = re.compile(r"^\s*(?:\{\\i1\}|<i>)(.*)(?:\{\\i0\}|</i>)\s*$", re.IGNORECASE | re.DOTALL)
 #: A WebVTT cue's region, in its settings (``region:fred``)
 _REGION = re.compile(r"(?:^|\s)region:(\S+)")
+#: The same, for the writer that patches a cue's text where it stands (`writeback`)
+CUE_TAG, RUBY_TEXT, BREAK_TAG = _TAG, _RUBY_TEXT, _BREAK
 #: An inline timestamp in a cue ("karaoke" and YouTube auto-caption word times).
 INLINE_TIME = re.compile(r"<((?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3})>")
 
@@ -181,32 +188,46 @@ def _count(items: Sequence[object], noun: str) -> str:
 
 
 def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence[str] = (),
-                         fmt: str = "", extra: dict[str, Any] | None = None) -> Transcript:
+                         fmt: str = "", extra: dict[str, Any] | None = None,
+                         source: dict[str, Any] | None = None) -> Transcript:
     """Words spread over their cue's time; a long silence or a new speaker starts a paragraph.
     Each cue is kept as a `SourceCue`; rolling captions (each cue repeating the line before, or
     words timed by inline tags) are read once each instead, and not kept. Cues stay in the
     file's order, and a cue without text (a timed blank) is kept, so that they go back out as
-    they came."""
+    they came. ``source``: the file as it came (`txt.read_source`), kept with where each cue
+    stands in it, so that the file is written back as it came (see `writeback`)."""
     warnings = list(warnings)
     early = next((n for n in range(1, len(cues)) if cues[n].start < cues[n - 1].start), None)
     if early is not None:
         warnings.append(f"cue {cues[early].ident or early + 1} starts before the cue above it; the "
                         "cues were kept in the file's order")
-    highlighted = word_highlights(cues)
+    ranges: list[tuple[int, int]] = []
+    highlighted = word_highlights(cues, ranges)
     if highlighted is not None:
+        each = [_tagged_words(" ".join((cue.text or "").split("\n")), cue, cue.speaker) for cue in highlighted]
+        tokens = [t for words in each for t in words]
+        if source is not None:
+            shown = _highlight_places(cues, ranges, [len(words) for words in each])
+            if shown is not None:
+                source = {**source, "rolling": {**shown, "words": [t.text for t in tokens]}}
         cues = highlighted
-        tokens = [t for cue in cues for t in _tagged_words(" ".join((cue.text or "").split("\n")), cue,
-                                                             cue.speaker)]
         warnings.append("words highlighted one at a time (each cue repeating the one before with "
                         "the next word marked, as Whisper's --highlight_words writes them): every "
-                        "word was read once; written back as subtitles, the cues are cut afresh")
+                        "word was read once; written back to this file's format, marks and capitals "
+                        "go into every cue as it came, and other edits cut the cues afresh")
         kept: tuple[SourceCue, ...] = ()
     elif is_rolling(sorted(cues, key=lambda c: c.start)):
         cues = sorted(cues, key=lambda c: c.start)
-        tokens = collapse_rolling(cues)
+        places: list[list[tuple[int, int, int]]] = []
+        tokens = collapse_rolling(cues, places)
+        if source is not None:
+            source = {**source, "rolling": {"cues": [list(c.span) if c.span else None for c in cues],
+                                            "places": [[list(p) for p in at] for at in places],
+                                            "words": [t.text for t in tokens]}}
         warnings.append("captions timed word by word or rolling (each cue repeating the line "
                         "before it, as YouTube's automatic captions): every line was read once; "
-                        "written back as subtitles, the cues are cut afresh")
+                        "written back to this file's format, marks and capitals go into every cue "
+                        "as it came, and other edits cut the cues afresh")
         kept = ()
     else:
         seen = [cue_lines(c.text) for c in cues if c.text]
@@ -223,6 +244,10 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
         if prefixed:
             extra = {**(extra or {}), PREFIXES: prefixed}
         tokens, kept = _cue_tokens(cues, fmt, prefixed, carry=not (prefixed and _named_each_cue(seen)))
+    if source is not None:
+        spans = [list(c.span) if c.span else None for c in cues if c.text is not None] if kept else None
+        extra = {**(extra or {}), SOURCE: {"format": fmt, **source, "cues": spans,
+                                           "digest": words_digest((t.text, t.speaker) for t in tokens)}}
     duration = max((c.end for c in cues), default=None)
     doc = Transcript(tokens, paragraph_starts=gap_paragraph_starts(tokens, PARAGRAPH_GAP),
                      metadata=Metadata(source_file=str(path), duration=duration,
@@ -233,6 +258,19 @@ def transcript_from_cues(cues: Sequence[Cue], path: PathLike, warnings: Sequence
             replace(c, token_ids=tuple(ids[i] for i in c.token_ids),
                     line_starts=tuple(ids[i] for i in c.line_starts)) for c in kept))
     return doc
+
+
+#: ``Metadata.extra`` key: the subtitle file as it came (see `transcript_from_cues`)
+SOURCE = "source_file"
+
+
+def words_digest(words: Iterable[tuple[str, str | None]]) -> str:
+    """A fingerprint of a transcript's words as written with their speakers, to tell that none
+    has changed."""
+    digest = hashlib.sha256()
+    for word, speaker in words:
+        digest.update(f"{word}\x1e{speaker or ''}\x1f".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def _named_each_cue(seen: Sequence[list[tuple[str, str | None]]]) -> bool:
@@ -249,6 +287,33 @@ def _named_each_cue(seen: Sequence[list[tuple[str, str | None]]]) -> bool:
 PREFIXES = "speaker_prefixes"
 
 
+def shown_by_prefixes(transcript: Transcript) -> bool | str:
+    """How the subtitles ``transcript`` was read from showed who speaks, for a writer of WebVTT
+    to show it alike: True where "Ann: " began a speaker's lines, ``EVERY_CUE`` where a name
+    began every cue (Zoom); False where voice tags did, or nothing did (then any speaker the
+    transcript has came from a recogniser or the person, and is shown with voice tags)."""
+    mode = transcript.metadata.extra.get(PREFIXES)
+    if mode is not True and mode != EVERY_CUE:
+        return False
+    if any(_VOICE.search(cue.text) for cue in transcript.metadata.cues):
+        return False
+    return mode
+
+
+def with_prefix(line: str, shown: str, voice: str, previous: str | None, mode: bool | str,
+                first: bool, escape: Callable[[str], str]) -> str:
+    """A cue's line ``shown`` (its visible text ``line`` as the writer will put it) with the
+    speaker's prefix (``escape``d as the format needs) where the file had shown one
+    (`shown_by_prefixes`' ``mode``): where another speaker than ``previous`` begins, at each
+    cue's ``first`` line in Zoom's way, and where the words would read as a name."""
+    if mode == EVERY_CUE and first:
+        zoom = speaker_prefix(f"{voice}: x", any_name=True) == (voice, "x")
+        return escape(f"{voice}: " if zoom else written_prefix(voice)) + shown
+    if voice != previous or reads_as_name(line):
+        return escape(written_prefix(voice)) + shown
+    return shown
+
+
 def _cue_tokens(cues: Sequence[Cue], fmt: str,
                 prefixed: bool | str = False,
                 carry: bool = True) -> tuple[list[Token], tuple[SourceCue, ...]]:
@@ -260,6 +325,8 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str,
     for cue in cues:
         lines = cue_lines(cue.text, prefixed) if cue.text is not None else [(line, cue.speaker)
                                                                    for line in cue.lines]
+        if prefixed and lines and lines[0][1] is None and is_credit(lines[0][0]):
+            carried = None  # "Translated by: ...": no one says it, nor what follows unnamed
         pieces: list[Piece] = []
         speakers: list[str | None] = []
         line_starts: list[int] = []
@@ -273,6 +340,10 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str,
             carried = speakers[-1]
         first = len(tokens)
         timed = spread(pieces, cue.start, cue.end)
+        if cue.text is not None and INLINE_TIME.search(cue.text):  # words timed by their tags
+            tagged = _tagged_words(" ".join(_BREAK.sub("\n", cue.text).split("\n")), cue, None)
+            if [t.text for t in tagged] == [t.text for t in timed]:
+                timed = [replace(t, start=g.start, end=g.end) for t, g in zip(timed, tagged)]
         tokens.extend(replace(t, speaker=s) for t, s in zip(timed, speakers))
         if cue.text is not None:  # a cue without words ("♪ ♪", a timed blank) goes back too
             kept.append(SourceCue(
@@ -302,8 +373,9 @@ def is_rolling(cues: Sequence[Cue]) -> bool:
     count."""
     if len(cues) < 2:
         return False
-    if any(c.text and INLINE_TIME.search(c.text) for c in cues):
-        return True
+    # words timed by inline tags: a roll where a line comes back (YouTube's automatic captions
+    # show each line twice); cues that never repeat one (lyrics, karaoke) are kept as cues
+    inline = any(c.text and INLINE_TIME.search(c.text) for c in cues)
     repeats = 0
     before: dict[str | None, tuple[float, set[str]]] = {}  # by region: the last cue's start, lines
     for cue in cues:
@@ -320,46 +392,93 @@ def is_rolling(cues: Sequence[Cue]) -> bool:
         if (kept or grown) and lines - kept:
             repeats += 1
         before[key] = (cue.start, lines)
-    return repeats >= max(2, 0.3 * len(cues))
+    return repeats >= (1 if inline else max(2, 0.3 * len(cues)))
 
 
 def _norm(line: str) -> str:
     return " ".join(line.split())
 
 
-def collapse_rolling(cues: Sequence[Cue]) -> list[Token]:
+def collapse_rolling(cues: Sequence[Cue],
+                     places: list[list[tuple[int, int, int]]] | None = None) -> list[Token]:
     """Each spoken word once: a line already shown is skipped, a line that grows one already
-    shown adds only its new words, and words after an inline timestamp take its time."""
+    shown adds only its new words, and words after an inline timestamp take its time.
+    ``places`` learns, for each token, every place it is shown: (cue, line of the cue's text,
+    word of the line), the line shown again included, so that a word changed can be written
+    back everywhere it stands."""
     tokens: list[Token] = []
     recent: deque[str] = deque(maxlen=4)
-    for cue in cues:
-        raw_lines = [r for r in _BREAK.sub("\n", cue.text or "\n".join(cue.lines)).split("\n")
-                     if visible(r).strip()]
-        for raw in raw_lines:
+    shown: dict[str, list[int]] = {}  # a recent line -> its tokens
+    where: list[list[tuple[int, int, int]]] = [] if places is None else places
+    for n, cue in enumerate(cues):
+        for k, raw in enumerate(_BREAK.sub("\n", cue.text or "\n".join(cue.lines)).split("\n")):
+            if not visible(raw).strip():
+                continue
             line = _norm(visible(raw))
             speaker = cue.speaker
-            if INLINE_TIME.search(raw):
-                if line in recent:
-                    continue
-                tokens.extend(_tagged_words(raw, cue, speaker))
-                recent.append(line)
-                continue
             if line in recent:
-                continue
-            grown = next((p for p in reversed(recent) if line.startswith(p + " ")), None)
-            text = line[len(grown):] if grown else line
-            tokens.extend(spread(_words(text), cue.start, cue.end, speaker=speaker))
-            recent.append(line)
+                ids = shown.get(line, [])
+            elif INLINE_TIME.search(raw):
+                ids = list(range(len(tokens), len(tokens) + len(added := _tagged_words(raw, cue, speaker))))
+                tokens.extend(added)
+            else:
+                grown = next((p for p in reversed(recent) if line.startswith(p + " ")), None)
+                text = line[len(grown):] if grown else line
+                added = spread(_words(text), cue.start, cue.end, speaker=speaker)
+                ids = [*(shown.get(grown, []) if grown else []),
+                       *range(len(tokens), len(tokens) + len(added))]
+                tokens.extend(added)
+            where.extend([] for _ in range(len(tokens) - len(where)))
+            for m, i in enumerate(ids):
+                where[i].append((n, k, m))
+            if line not in recent:
+                if len(recent) == recent.maxlen:
+                    shown.pop(recent[0], None)
+                recent.append(line)
+                shown[line] = ids
     return tokens
 
 
-def word_highlights(cues: Sequence[Cue]) -> list[Cue] | None:
+def _highlight_places(cues: Sequence[Cue], ranges: Sequence[tuple[int, int]],
+                      counts: Sequence[int]) -> dict[str, Any] | None:
+    """Where each word read from highlighted cues (see `word_highlights`: the cues ``ranges``
+    made one, each giving ``counts`` words) is shown: in every cue of its run, at the same line
+    and word (as `collapse_rolling` gives them, for `writeback`); None where a run's cues do
+    not show the same words on the same lines."""
+    lines_of = [[line for line, _ in cue_lines(c.text)] if c.text is not None else list(c.lines) for c in cues]
+    prefixed = takes_prefixes([line for lines in lines_of for line in lines])
+
+    def layout(cue: Cue) -> list[tuple[int, list[str]]]:
+        out = []
+        for at, raw in enumerate(_BREAK.sub("\n", cue.text or "").split("\n")):
+            line = visible(raw)
+            if prefixed:
+                line = speaker_prefix(line)[1]
+            words = [p.surface for p in _words(line)]
+            if words:
+                out.append((at, words))
+        return out
+
+    places: list[list[list[int]]] = []
+    for (first, last), count in zip(ranges, counts):
+        shown = layout(cues[first])
+        if sum(len(words) for _, words in shown) != count or any(
+                layout(cues[n]) != shown for n in range(first + 1, last + 1)):
+            return None
+        places.extend([[n, at, k] for n in range(first, last + 1)] for at, words in shown
+                      for k in range(len(words)))
+    return {"cues": [list(c.span) if c.span else None for c in cues], "places": places,
+            "prefixed": bool(prefixed)}
+
+
+def word_highlights(cues: Sequence[Cue], ranges: list[tuple[int, int]] | None = None) -> list[Cue] | None:
     """The cues with each run of highlighted words made one cue, or None where the file has no
     such run. A run is what openai-whisper and WhisperX (``--highlight_words``) and stable-ts
     (word level) write: cue after cue with the same text, one word after the next marked
     (underlined, coloured), each cue as long as its word is spoken. The cue made of a run has
     the text once, each highlighted word after an inline timestamp at the time it was marked
-    (read as karaoke is); every cue has its text as seen (speaker prefixes taken as speakers)."""
+    (read as karaoke is); every cue has its text as seen (speaker prefixes taken as speakers).
+    ``ranges`` learns the first and last cue each cue made was made of."""
     runs = _highlight_runs(cues)
     if not runs:
         return None
@@ -393,6 +512,8 @@ def word_highlights(cues: Sequence[Cue]) -> list[Cue] | None:
             text_lines.append(text + protect(line[cursor:]))
         out.append(Cue(first.start, max(cues[n].end for n in range(k, last + 1)), speaker=speaker,
                        text="\n".join(text_lines), ident=first.ident, timing=first.timing))
+        if ranges is not None:
+            ranges.append((k, last))
         k = last + 1
     return out
 

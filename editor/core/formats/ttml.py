@@ -20,7 +20,7 @@ from editor.core.document import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike
 from editor.core.formats.subtitles import Cue, checked_times, css_color, transcript_from_cues
-from editor.core.formats.txt import read_text
+from editor.core.formats.txt import read_source
 
 _OFFSET = re.compile(r"(\d+(?:\.\d+)?)(h|m|s|ms|f|t)")
 _CLOCK = re.compile(r"(\d+):(\d{2}):(\d{2})(?:\.(\d+))?(?::(\d+(?:\.\d+)?))?")
@@ -28,7 +28,7 @@ _UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
 
 
 def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
-    text, warnings = read_text(path, encoding)
+    text, warnings, source = read_source(path, encoding)
     if not text.strip():
         return transcript_from_cues([], path, warnings, "ttml")
     if "<!ENTITY" in text or "<!DOCTYPE" in text:
@@ -46,7 +46,8 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
         warnings.append(f"the XML is not well-formed (line {err.position[0]}); its <p> elements "
                         "were read as HTML is, leniently")
         warnings.extend(said)
-        return transcript_from_cues(checked_times(lenient, path, warnings), path, warnings, "ttml")
+        return transcript_from_cues(checked_times(lenient, path, warnings), path, warnings, "ttml",
+                                    source=source)
     if _local(root.tag) != "tt":
         raise FormatError(path, "this is not TTML: the root element is not <tt>")
     rates = _rates(root)
@@ -66,7 +67,7 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
             raise FormatError(path, str(err)) from None
         except RecursionError:  # thousands of nested elements: no subtitle file has them
             raise FormatError(path, "its elements are nested too deep to be subtitles") from None
-    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ttml")
+    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ttml", source=source)
 
 
 class _LenientParser(HTMLParser):

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from editor.core.document import Metadata, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, check_word_count, read_bytes
-from editor.core.formats.encodings import decode_text
-from editor.core.formats.prefixes import speaker_prefix, takes_prefixes
+from editor.core.formats.encodings import decode_source
+from editor.core.formats.prefixes import is_credit, speaker_prefix, takes_prefixes
 from editor.core.formats.stamped import stamped_transcript
 from editor.core.render import NONE, RenderPolicy, render
-from editor.core.text import character_references, strip_controls, unescape, words_of_blocks
+from editor.core.text import (character_references, normalize_newlines, strip_controls, unescape,
+                              words_of_blocks)
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BINARY = re.compile("[\x00-\x08\x0e-\x1f]")
@@ -20,14 +23,28 @@ _BINARY = re.compile("[\x00-\x08\x0e-\x1f]")
 _MAX_CONTROL_SHARE = 0.05
 
 
-def read_text(path: PathLike, encoding: str | None = None) -> tuple[str, list[str]]:
-    """A text file's contents with "\n" line ends and no control characters, and the guesses
-    made decoding it (none when ``encoding`` is given); a binary file is a FormatError."""
-    text, warnings = decode_text(read_bytes(path), path, encoding)
-    controls = len(_BINARY.findall(text))
-    if text and controls > _MAX_CONTROL_SHARE * len(text):
+def read_text(path: PathLike, encoding: str | None = None, *,
+              line_breaks: bool = True) -> tuple[str, list[str]]:
+    """A text file's contents with "\n" line ends (whatever their style: `normalize_newlines`)
+    and no control characters, and the guesses made decoding it (none when ``encoding`` is
+    given); a binary file is a FormatError. ``line_breaks``: the other characters that end lines
+    (form feed, NEL, U+2028...) are line breaks too (see `strip_controls`)."""
+    text, warnings, _ = read_source(path, encoding, line_breaks=line_breaks)
+    return text, warnings
+
+
+def read_source(path: PathLike, encoding: str | None = None, *,
+                line_breaks: bool = True) -> tuple[str, list[str], dict[str, Any]]:
+    """`read_text`, and the text as it came (``"text"``: its line ends and every character) with
+    how it was encoded (``"encoding"``, ``"bom"``): what a subtitle file keeps to be written
+    back as it came (see `writeback`)."""
+    raw, warnings, decoding = decode_source(read_bytes(path), path, encoding)
+    controls = len(_BINARY.findall(raw))
+    if raw and controls > _MAX_CONTROL_SHARE * len(raw):
         raise FormatError(path, "this looks like a binary file, not text")
-    return strip_controls(text.replace("\r\n", "\n").replace("\r", "\n")), warnings
+    text = strip_controls(normalize_newlines(raw), line_breaks)
+    return text, warnings, {"encoding": decoding.codec, "bom": decoding.bom, "text": raw,
+                            "suffix": Path(path).suffix.lower()}
 
 
 def read_txt(path: PathLike, encoding: str | None = None) -> Transcript:
@@ -69,25 +86,32 @@ def from_speaker_text(text: str, metadata: Metadata) -> Transcript:
     for paragraph in (_BLANK_LINE.split(text) if _BLANK_LINE.search(text) else lines):
         current: list[str] = []
         for line in paragraph.split("\n"):
-            if current and speaker_prefix(line)[0] is not None:
+            if current and (speaker_prefix(line)[0] is not None or is_credit(line)):
                 blocks.append(current)
                 current = []
             current.append(line)
         blocks.append(current)
-    named = []
+    named: list[tuple[str | None, str]] = []
     for block in blocks:
         name, first = speaker_prefix(block[0])
-        named.append((name, "\n".join([first, *block[1:]])))
+        named.append((NOBODY if name is None and is_credit(first) else name,
+                      "\n".join([first, *block[1:]])))
     return transcript_of_blocks(named, metadata)
 
 
+#: `transcript_of_blocks`'s name for a block no one says (a credit line): the speaker before it
+#: does not go on through it
+NOBODY = ""
+
+
 def transcript_of_blocks(blocks: Sequence[tuple[str | None, str]], metadata: Metadata) -> Transcript:
-    """Paragraphs of text, each with the speaker who starts it (None: the one before goes on)."""
+    """Paragraphs of text, each with the speaker who starts it (None: the one before goes on;
+    `NOBODY`: no one)."""
     tokens: list[Token] = []
     starts: list[int] = []
     speaker: str | None = None
     for name, text in blocks:
-        speaker = name or speaker
+        speaker = None if name == NOBODY else (name or speaker)
         pieces, _ = words_of_blocks([text])
         check_word_count(len(tokens) + len(pieces), metadata.source_file)
         if pieces:

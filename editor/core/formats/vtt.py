@@ -20,8 +20,10 @@ from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.srt import SRT_TIMING, parse_blocks
 from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings
 from editor.core.formats.subtitles import (VTT_DEFAULT_CLASSES, ClassStyle, Cue, checked_times, class_sets,
-                                           parse_clock, transcript_from_cues, vtt_palette)
-from editor.core.formats.txt import read_text
+                                           parse_clock, shown_by_prefixes, transcript_from_cues,
+                                           vtt_palette, with_prefix)
+from editor.core.formats.txt import read_source
+from editor.core.formats.writeback import encode, source_of, write_back
 from editor.core.render import NONE, RenderPolicy
 
 _CLOCK = r"(?:\d+:)?\d{1,2}:\d{1,2}(?:[.,]\d{1,9})?"
@@ -31,7 +33,7 @@ _BLOCK_KEYWORD = re.compile(r"^(NOTE|STYLE|REGION)(?:[ \t].*)?$")
 
 
 def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
-    text, warnings = read_text(path, encoding)
+    text, warnings, source = read_source(path, encoding, line_breaks=False)
     lines = text.split("\n")
     if not text.strip():
         return transcript_from_cues([], path, warnings, "vtt")
@@ -39,7 +41,7 @@ def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
         if any(SRT_TIMING.match(line) for line in lines):
             warnings.append("the file does not begin with WEBVTT; it was read as SubRip")
             return transcript_from_cues(parse_blocks(text, path, warnings, SRT_TIMING), path,
-                                        warnings, "srt")
+                                        warnings, "srt", source={**source, "format": "vtt"})
         raise FormatError(path, "this is not WebVTT: it must begin with the line WEBVTT", line=1)
     header_end = _header_end(lines)
     cues: list[Cue] = []
@@ -57,8 +59,9 @@ def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
             if cues:  # text with no time line: kept with the cue before it, and said
                 orphans.append(first + 1)
                 last = cues[-1]
+                span = (last.span[0], last.span[1], first + len(block)) if last.span else None
                 cues[-1] = Cue(last.start, last.end, text=f"{last.text}\n\n" + "\n".join(block),
-                               ident=last.ident, timing=last.timing)
+                               ident=last.ident, timing=last.timing, span=span)
             else:
                 skipped.append(first + 1)
             continue
@@ -73,7 +76,7 @@ def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
                               "(expected one such as 00:00:01.000 --> 00:00:02.000)",
                               line=first + at + 1)
         cues.append(Cue(start, end, text="\n".join(block[at + 1:]), ident=ident,
-                        timing=block[at]))
+                        timing=block[at], span=(first, first + at + 1, first + len(block))))
     if orphans:
         warnings.append(f"{len(orphans)} block{'s' if len(orphans) > 1 else ''} of text without a "
                         f"time line (from line {orphans[0]}) {'were' if len(orphans) > 1 else 'was'}"
@@ -91,7 +94,8 @@ def read_vtt(path: PathLike, encoding: str | None = None) -> Transcript:
                     default=len(blocks))
     styles = ["\n".join(b) for _, b in blocks[:first_cue] if not b[0].startswith("NOTE")]
     extra = {"vtt_header": "\n\n".join([header, *styles])}
-    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "vtt", extra)
+    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "vtt", extra,
+                                source=source)
 
 
 #: A clock this far from 0 (about 11.5 days) is a stream's, not a recording's.
@@ -109,8 +113,7 @@ def _from_local_clock(cues: list[Cue], header: str, warnings: list[str]) -> list
     if min(min(c.start, c.end) for c in cues) < local:
         return cues
     warnings.append(f"cue times count from X-TIMESTAMP-MAP's LOCAL time {found.group(1)}")
-    return [Cue(c.start - local, c.end - local, c.lines, c.speaker, c.text, c.ident, c.timing)
-            for c in cues]
+    return [replace(c, start=c.start - local, end=c.end - local) for c in cues]
 
 
 def _header_end(lines: list[str]) -> int:
@@ -203,30 +206,56 @@ def _colour_classes(cues: list[OutCue], palette: dict[str, ClassStyle]) -> tuple
 
 def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
     """Write WebVTT; colours as classes with a style sheet (see `_colour_classes`); the warnings
-    say what styling could not be written."""
+    say what styling could not be written. Written back to the WebVTT file it was read from, the
+    file is patched (see `writeback`)."""
+    source = source_of(transcript, "vtt", path)
+    if source is not None:
+        mode = shown_by_prefixes(transcript)
+        patched = write_back(transcript, policy, path, source, _escape,
+                             lambda cue, _: _cue_text(cue, {}, mode))
+        if patched is not None:
+            atomic_write(path, patched[0])
+            return patched[1]
     header = transcript.metadata.extra.get("vtt_header")
     blocks = [header if isinstance(header, str) and header.startswith("WEBVTT") else "WEBVTT"]
     palette = vtt_palette(header)
     cues, rules = _colour_classes(cues_to_write(transcript, policy, path), palette)
     if rules:
         blocks.append("STYLE\n" + "\n".join(rules))
+    mode = shown_by_prefixes(transcript)  # no voice tag where the file showed names as text
+    previous: str | None = None
     for cue in cues:
         src = cue.source
+        before, previous = previous, (cue.line_voices() or (cue.speaker,))[-1]
         if src is not None and src.format == "vtt":
             blocks.append("\n".join(x for x in (src.ident, src.timing, src.text or None) if x is not None))
             continue
-        if cue.styled:
-            lines = html_lines(cue.styled, colors=False, escape=True, classes=palette)
-        else:
-            lines = [_escape(line) for line in cue.lines]
-            if cue.italic:
-                lines = [f"<i>{line}</i>" for line in lines]
-        voices = cue.line_voices()
-        for k, voice in enumerate(voices):
-            if voice and (k == 0 or voice != voices[k - 1]):
-                lines[k] = f"<v {_escape(voice)}>{lines[k]}"
         settings = _SETTINGS.get(cue.align or 2, "")
         blocks.append(f"{format_clock(cue.start)} --> {format_clock(cue.end)}{settings}\n"
-                      + "\n".join(lines))
-    atomic_write(path, ("\n\n".join(blocks) + "\n").encode("utf-8"))
-    return styling_warnings(cues, "vtt", "WebVTT")
+                      + _cue_text(cue, palette, mode, before))
+    data, warnings = encode("\n\n".join(blocks) + "\n", source)
+    atomic_write(path, data)
+    return warnings + styling_warnings(cues, "vtt", "WebVTT")
+
+
+def _cue_text(cue: OutCue, palette: dict[str, ClassStyle], mode: bool | str = False,
+              before: str | None = None) -> str:
+    """A cue's WebVTT text: its styles as tags (classes by ``palette``), a voice where the
+    speaker changes within it; where the file showed speakers as "Name: " text (``mode``, see
+    `shown_by_prefixes`), a prefix where another speaker than ``before`` begins instead."""
+    if cue.styled:
+        lines = html_lines(cue.styled, colors=False, escape=True, classes=palette)
+    else:
+        lines = [_escape(line) for line in cue.lines]
+        if cue.italic:
+            lines = [f"<i>{line}</i>" for line in lines]
+    voices = cue.line_voices()
+    for k, voice in enumerate(voices):
+        if mode:
+            if voice:
+                plain = cue.lines[k] if k < len(cue.lines) else lines[k]
+                lines[k] = with_prefix(plain, lines[k], voice, before, mode, k == 0, _escape)
+            before = voice
+        elif voice and (k == 0 or voice != voices[k - 1]):
+            lines[k] = f"<v {_escape(voice)}>{lines[k]}"
+    return "\n".join(lines)

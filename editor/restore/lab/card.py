@@ -61,26 +61,11 @@ def encoder_architecture(model_dir: Path, ma: dict, extra: dict) -> list[str]:
     ]
 
 
-def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict) -> str:
-    cfg = json.loads((model_dir / "config.json").read_text())
-    ma = cfg["model_args"]
-    tc = tuning["train_config"]
-    tsv, talks = tuning["dev2012_tsv"], tuning["dev_talks"]
-    cal = tuning["calibration_fit"]
-    held = tuning["dev_talks_odd_half"]
-    size_mb = sum(f.stat().st_size for f in model_dir.iterdir() if f.is_file()) / 1e6
-    weights_mb = (model_dir / "weights.pt").stat().st_size / 1e6
-    # a model continued from another (--init) counts the words of both stages
-    seen = extra.get("words_seen_total") or (history[-1]["seen"] if history else 0)
-    minutes = extra.get("train_minutes", 0)
+def _architecture_lines(model_dir: Path, cfg: dict, extra: dict, size_mb: float, weights_mb: float) -> list[str]:
+    """The model's architecture, from its config."""
     L: list[str] = []
     a = L.append
-    a(f"# Model card: {cfg['name']}")
-    a("")
-    a("Restores punctuation (the mark after each word: none , . ? ! : ;) and case (lower, Capitalized, UPPER, "
-      "Mixed) of English ASR output: lowercase words without punctuation. Stet shows its predictions as "
-      "suggestions with calibrated confidences; nothing is applied without review unless the user asks.")
-    a("")
+    ma = cfg["model_args"]
     a("## Architecture")
     a("")
     if cfg.get("family") == "encoder-bilstm-crf":
@@ -104,6 +89,13 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
         a(f"- Files: weights stored as float16 ({weights_mb:.1f} MB), whole directory {size_mb:.1f} MB; "
           "checked against SHA256SUMS and loaded with `torch.load(weights_only=True)`.")
     a("")
+    return L
+
+
+def _training_data_lines(tc: dict, extra: dict) -> list[str]:
+    """Where the training text came from, and by what weights it was drawn."""
+    L: list[str] = []
+    a = L.append
     a("## Training data")
     a("")
     # a model trained in stages may have drawn its sources by different weights in each
@@ -118,6 +110,18 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     a("The text is not redistributed; TED and Oyez text is for non-commercial research use, so these weights "
       "inherit a non-commercial restriction.")
     a("")
+    a("## Licence")
+    a("")
+    a(licence_paragraph([(key, lic) for key, _, _, lic, _ in SOURCES
+                         if any(st["sources"].get(key, 0) > 0 for st in stages)]))
+    a("")
+    return L
+
+
+def _recipe_lines(tc: dict, extra: dict, seen: float, minutes: float) -> list[str]:
+    """How it was trained."""
+    L: list[str] = []
+    a = L.append
     a("## Recipe")
     a("")
     if extra.get("recipe"):
@@ -149,6 +153,13 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
         if extra.get("epoch_note"):
             a(f"- {extra['epoch_note']}")
         a("")
+    return L
+
+
+def _dev_figure_lines(tsv: dict, talks: dict, history: list) -> list[str]:
+    """The dev figures and the learning curve."""
+    L: list[str] = []
+    a = L.append
     a("## Dev figures (IWSLT 2012 dev; the held-out IWSLT 2011 test was not available to us)")
     a("")
     a(f"dev2012.tsv, {tsv['words']:,} words (reference transcripts; contractions joined as ASR writes them), "
@@ -184,6 +195,13 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
             a("| " + (f"{h.get('stage', '')} | " if staged else "")
               + f"{h['seen'] / 1e6:.1f} M | {d['overall']['f1']:.1f} | {d['COMMA']['f1']:.1f} | {d['PERIOD']['f1']:.1f} | {d['QUESTION']['f1']:.1f} |")
         a("")
+    return L
+
+
+def _decision_lines(cfg: dict, tuning: dict, extra: dict) -> list[str]:
+    """Decision rules tuned on dev."""
+    L: list[str] = []
+    a = L.append
     a("## Decisions measured on dev")
     a("")
     a(f"- Chunk merge (windows of {cfg['chunking']['size']} words overlapping by {cfg['chunking']['overlap']}), "
@@ -241,6 +259,13 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     for line in extra.get("comparisons", []):
         a(f"- {line}")
     a("")
+    return L
+
+
+def _calibration_lines(cal: dict, held: dict) -> list[str]:
+    """Calibration and reliability on the odd-numbered dev talks."""
+    L: list[str] = []
+    a = L.append
     a("## Calibration")
     a("")
     a(f"Temperatures fitted on the even-numbered dev talks by log-likelihood: punctuation T = {cal['punct_temperature']:.2f}, "
@@ -264,6 +289,13 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
         a(f"- {head}: suggestions at confidence >= 0.9 are right {h['precision']:.1f} % of the time and cover "
           f"{h['coverage']:.1f} % of the reference {'marks' if head == 'punct' else 'capitalised words'} (odd talks).")
     a("")
+    return L
+
+
+def _speed_lines(bench: dict | list, extra: dict) -> list[str]:
+    """Speed on this project's machine."""
+    L: list[str] = []
+    a = L.append
     a("## Speed (this project's 2-core CPU machine, `tests/perf/bench_restore.py`)")
     a("")
     for b in bench if isinstance(bench, list) else [bench]:
@@ -278,6 +310,35 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     for line in extra.get("speed_notes", []):
         a(f"- {line}")
     a("")
+    return L
+
+
+def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict) -> str:
+    cfg = json.loads((model_dir / "config.json").read_text())
+    tc = tuning["train_config"]
+    tsv, talks = tuning["dev2012_tsv"], tuning["dev_talks"]
+    cal = tuning["calibration_fit"]
+    held = tuning["dev_talks_odd_half"]
+    size_mb = sum(f.stat().st_size for f in model_dir.iterdir() if f.is_file()) / 1e6
+    weights_mb = (model_dir / "weights.pt").stat().st_size / 1e6
+    # a model continued from another (--init) counts the words of both stages
+    seen = extra.get("words_seen_total") or (history[-1]["seen"] if history else 0)
+    minutes = extra.get("train_minutes", 0)
+    L: list[str] = []
+    a = L.append
+    a(f"# Model card: {cfg['name']}")
+    a("")
+    a("Restores punctuation (the mark after each word: none , . ? ! : ;) and case (lower, Capitalized, UPPER, "
+      "Mixed) of English ASR output: lowercase words without punctuation. Stet shows its predictions as "
+      "suggestions with calibrated confidences; nothing is applied without review unless the user asks.")
+    a("")
+    L.extend(_architecture_lines(model_dir, cfg, extra, size_mb, weights_mb))
+    L.extend(_training_data_lines(tc, extra))
+    L.extend(_recipe_lines(tc, extra, seen, minutes))
+    L.extend(_dev_figure_lines(tsv, talks, history))
+    L.extend(_decision_lines(cfg, tuning, extra))
+    L.extend(_calibration_lines(cal, held))
+    L.extend(_speed_lines(bench, extra))
     if extra.get("simulate_review"):
         L.extend(review_lines(extra["simulate_review"]))
     a("## Known failure modes")
@@ -287,6 +348,24 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
         a(f"- {line}")
     a("")
     return "\n".join(L) + "\n"
+
+
+def licence_paragraph(sources: list[tuple[str, str]]) -> str:
+    """What the weights may be used for, from the licences of the ``(source, licence)`` texts they
+    were trained on: a non-commercial ("NC") licence among them binds the weights too."""
+    restricted = []
+    for key, lic in sources:
+        terms, _, owner = lic.partition(" (")  # "CC BY-NC-ND 4.0 (TED)"
+        if "NC" in terms.replace("-", " ").split():
+            restricted.append(f"{owner.rstrip(')') or key} text ({terms})")
+    text = "Stet's code is under the Apache License 2.0; these weights are not covered by it. "
+    if restricted:
+        text += ("They were trained on " + " and ".join(restricted) + " and inherit those "
+                 "non-commercial terms: they may be used and shared for non-commercial purposes only, "
+                 "with the sources credited. The rest of the training text is in the public domain.")
+    else:
+        text += "Every text they were trained on is in the public domain."
+    return text
 
 
 def card_from_sources(model_dir: Path) -> str:

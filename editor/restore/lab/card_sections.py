@@ -173,6 +173,11 @@ def review_lines(sim: dict) -> list[str]:
                  f"mid-sentence where Stet proposed another form): {c['words']:,} words, whose {c['later_occurrences']:,} "
                  f"later occurrences are written right {c['right_before']:.1f} % of the time before, "
                  f"{c['right_after']:.1f} % after.")
+    o = sim.get("names_corrected_once") or {}
+    if o.get("later_occurrences"):
+        L.append(f"- Of those, the names (words the reviewed part writes in one form wherever no sentence starts): "
+                 f"{o['words']:,} words, whose {o['later_occurrences']:,} later occurrences are written right "
+                 f"{o['right_before']:.1f} % of the time before, {o['right_after']:.1f} % after.")
     for line in sim.get("notes", []):
         L.append(f"- {line}")
     L.append("")

@@ -251,6 +251,14 @@ def _review_lines(sim: dict) -> list[str]:
     if names["later_occurrences"]:
         out.append(f"words written mid-sentence with a capital in the reviewed part: {names['later_occurrences']:,} later "
                    f"occurrences, {names['right_before']:.1f} % right without, {names['right_after']:.1f} % with")
+    for key, what in (("corrected_names", "words outside the 2,000 commonest the reviewer corrected to a capital "
+                                          "mid-sentence"),
+                      ("names_corrected_once", "of those, names (one form wherever no sentence starts in the "
+                                               "reviewed part)")):
+        c = sim.get(key) or {}
+        if c.get("later_occurrences"):
+            out.append(f"{what}: {c['words']:,} words, {c['later_occurrences']:,} later occurrences, "
+                       f"{c['right_before']:.1f} % right without, {c['right_after']:.1f} % with")
     out.append(f"learning took {1000 * sim['fit_seconds_median']:.0f} ms per talk (median)")
     return out
 

@@ -74,7 +74,11 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     the strength of the remembered case forms (default: the editor's, `CASE_MEMORY_ODDS`). "corrected_names": the stricter bar "a talk's
     own names are right after their first correction": words outside the model's most frequent
     (`common_words`) that the reviewer had to correct to a capitalised form mid-sentence (Stet
-    proposed another form there), and how often their later occurrences are written right."""
+    proposed another form there), and how often their later occurrences are written right.
+    "names_corrected_once": of those, the ones the reviewed part writes in one form wherever no
+    sentence starts (a talk's names, as far as the review shows: not "campaign" written both
+    "my campaign" and "SING Campaign"), with the later occurrences still written wrong after
+    learning ("missed", the first 20)."""
     if not 0.0 < share < 1.0:
         raise ValueError("the reviewed share must be between 0 and 1 (e.g. 0.2)")
     from editor.restore.windows import joint_marginals_chunked
@@ -83,9 +87,13 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     names_total = names_before = names_after = 0
     fixed_total = fixed_before = fixed_after = 0
     fixed_words = 0
-    from editor.restore.review_lessons import common_words
+    once_total = once_after = once_before = once_words = 0
+    misses: list[str] = []
+    from editor.restore.review_lessons import common_words, plain_words
 
     common = common_words(restorer.vocab)
+    # what stays out of the user lexicon (see editor.restore.learned_store.remember_review)
+    unlisted = common | plain_words(restorer.vocab, getattr(restorer, "names", None))
     fit_seconds: list[float] = []
     chosen = sorted(set(talks)) if talks is not None else range(len(docs))
     model_lexicon = restorer.lexicon
@@ -115,7 +123,7 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
         if not pair_memory:
             adapt.pair_marks = {}
         if lexicon:  # the forms a save puts in the user lexicon, written outright by the next restoration
-            adapt.fixed_forms = _lexicon_forms(_decisions(doc, 0, cut, proposed), common)
+            adapt.fixed_forms = _lexicon_forms(_decisions(doc, 0, cut, proposed), unlisted)
         fit_seconds.append(time.perf_counter() - t0)
         # the reviewed words stand as the reviewer left them (the rest's first word reads its mark)
         joint = np.array(joint, np.float32)
@@ -151,6 +159,14 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
                  and d.surface != d.word and d.surface != d.proposed_surface and d.word not in common
                  and any(ch.isalpha() for ch in d.word)}
         fixed_words += len(fixed)
+        # of those, the talk's names as its reviewed part shows them: written in one form at every
+        # mid-sentence occurrence there (not "campaign" of "my campaign" and "SING Campaign")
+        written: dict[str, set[str]] = {}
+        for d in _decisions(doc, 0, cut):
+            if not d.sentence_start:
+                written.setdefault(d.word, set()).add(d.surface)
+        once = {w for w in fixed if len(written.get(w, ())) == 1}
+        once_words += len(once)
         for i in range(cut, n):
             if doc[i].word in names:
                 names_total += 1
@@ -160,6 +176,12 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
                 fixed_total += 1
                 fixed_before += b["psurf"][i - cut] == doc[i].surface
                 fixed_after += a["psurf"][i - cut] == doc[i].surface
+            if doc[i].word in once:
+                once_total += 1
+                once_before += b["psurf"][i - cut] == doc[i].surface
+                once_after += a["psurf"][i - cut] == doc[i].surface
+                if a["psurf"][i - cut] != doc[i].surface and len(misses) < 20:
+                    misses.append(f"talk {k}: {doc[i].surface} written {a['psurf'][i - cut]}")
         if log:
             log(f"talk {k}: {n} words, reviewed {cut}")
     if not before_parts:
@@ -172,4 +194,8 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
             "corrected_names": {"words": fixed_words, "later_occurrences": fixed_total,
                                 "right_before": round(100 * fixed_before / fixed_total, 1) if fixed_total else None,
                                 "right_after": round(100 * fixed_after / fixed_total, 1) if fixed_total else None},
+            "names_corrected_once": {"words": once_words, "later_occurrences": once_total,
+                                     "right_before": round(100 * once_before / once_total, 1) if once_total else None,
+                                     "right_after": round(100 * once_after / once_total, 1) if once_total else None,
+                                     "missed": misses},
             "fit_seconds_median": round(float(np.median(fit_seconds)), 4) if fit_seconds else None}

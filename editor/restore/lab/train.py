@@ -159,129 +159,163 @@ def train(cfg: TrainConfig, log=print) -> Path:
     torch.set_num_threads(cfg.threads)
     out = Path(cfg.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    data = Path(cfg.data_dir)
-    forms, arrays, counts, mixed_counts = prepare(data / "train", Path(cfg.cache_dir), list(cfg.sources), log=log)
-    if cfg.init:
-        # a run that goes on from a model keeps its vocabulary and lexicon, whatever the training text
-        # now holds (the text may have changed since: see the data folder's README)
-        vocab, lexicon = vocabulary_of_model_dir(Path(cfg.init))
-    else:
-        vocab = Vocab.build(counts, cfg.vocab_size)
-        lexicon = build_mixed_lexicon(mixed_counts, counts)
-    tables = FormTables(forms, vocab)
-    dev_words, dev_gold = read_iwslt_tsv(data / "dev" / "dev2012.tsv")
-    noisy_words, noisy_gold = with_asr_errors(dev_words, dev_gold, seed=0)  # the noisy dev copy of `stet eval`
-    noise = None
-    if cfg.asr_errors > 0 and cfg.asr_noise == "recognizer":
-        t0 = time.time()
-        noise = RecognizerNoise(forms, counts)
-        log(f"recogniser-like errors: {int((np.diff(noise.alike_ptr) > 0).sum()):,} forms with sound-alikes, "
-            f"{len(noise.split_to):,} compounds that split [{time.time() - t0:.0f} s]")
+    run = _WordRun(cfg, out, log)
+    (out / "train_config.json").write_text(json.dumps(asdict(cfg), indent=1))
+    run.loop()
+    save_checkpoint(run.ckpt_path, run.state())
+    (out / "history.json").write_text(json.dumps(run.history, indent=1))
+    return run.best_path
 
-    mcfg = ModelConfig(vocab_size=len(vocab.words), n_chars=len(vocab.chars), max_word_len=vocab.max_word_len, **cfg.model)
-    torch.manual_seed(cfg.seed)
-    model = BiLSTMCRF(mcfg)
-    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
-    sampler = WindowSampler(arrays, cfg.sources, seed=cfg.seed)
-    drop_rng = np.random.default_rng(cfg.seed + 1)
-    noise_rng = np.random.default_rng(cfg.seed + 2)
-    seen, step, best, history = 0, 0, -1.0, []
-    ckpt_path, best_path = out / "checkpoint.pt", out / "best.pt"
-    if ckpt_path.exists():
+
+class _WordRun:
+    """One run of the word model: the data, the model and its optimiser, the random streams, and
+    the counts that a checkpoint keeps so that a stopped run resumes where it was."""
+
+    def __init__(self, cfg: TrainConfig, out: Path, log) -> None:
+        self.cfg, self.out, self.log = cfg, out, log
+        data = Path(cfg.data_dir)
+        forms, arrays, counts, mixed_counts = prepare(data / "train", Path(cfg.cache_dir), list(cfg.sources), log=log)
+        if cfg.init:
+            # a run that goes on from a model keeps its vocabulary and lexicon, whatever the training text
+            # now holds (the text may have changed since: see the data folder's README)
+            self.vocab, self.lexicon = vocabulary_of_model_dir(Path(cfg.init))
+        else:
+            self.vocab = Vocab.build(counts, cfg.vocab_size)
+            self.lexicon = build_mixed_lexicon(mixed_counts, counts)
+        vocab = self.vocab
+        self.tables = FormTables(forms, vocab)
+        self.dev_words, self.dev_gold = read_iwslt_tsv(data / "dev" / "dev2012.tsv")
+        # the noisy dev copy of `stet eval`
+        self.noisy_words, self.noisy_gold = with_asr_errors(self.dev_words, self.dev_gold, seed=0)
+        self.noise = None
+        if cfg.asr_errors > 0 and cfg.asr_noise == "recognizer":
+            t0 = time.time()
+            self.noise = RecognizerNoise(forms, counts)
+            log(f"recogniser-like errors: {int((np.diff(self.noise.alike_ptr) > 0).sum()):,} forms with sound-alikes, "
+                f"{len(self.noise.split_to):,} compounds that split [{time.time() - t0:.0f} s]")
+        self.mcfg = ModelConfig(vocab_size=len(vocab.words), n_chars=len(vocab.chars), max_word_len=vocab.max_word_len,
+                                **cfg.model)
+        torch.manual_seed(cfg.seed)
+        self.model = BiLSTMCRF(self.mcfg)
+        self.opt = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
+        self.sampler = WindowSampler(arrays, cfg.sources, seed=cfg.seed)
+        self.drop_rng = np.random.default_rng(cfg.seed + 1)
+        self.noise_rng = np.random.default_rng(cfg.seed + 2)
+        self.seen, self.step, self.best, self.history = 0, 0, -1.0, []
+        self.ckpt_path, self.best_path = out / "checkpoint.pt", out / "best.pt"
+        if self.ckpt_path.exists():
+            self.resume()
+        elif cfg.init:
+            what = init_from_model_dir(self.model, vocab, Path(cfg.init))
+            log(f"starting from {cfg.init}: {what}")
+
+    def resume(self) -> None:
+        """Everything from the run's checkpoint; a checkpoint of another model shape is refused."""
+        ckpt_path, out = self.ckpt_path, self.out
         st = torch.load(ckpt_path, weights_only=False)  # our own training state, not a shipped model
         saved = st.get("model_args")
-        if saved is not None and saved != mcfg.to_dict():
-            diff = ", ".join(f"{k} {saved.get(k)!r} (now {v!r})" for k, v in mcfg.to_dict().items() if saved.get(k) != v)
+        if saved is not None and saved != self.mcfg.to_dict():
+            diff = ", ".join(f"{k} {saved.get(k)!r} (now {v!r})" for k, v in self.mcfg.to_dict().items()
+                             if saved.get(k) != v)
             raise UserError(f"{ckpt_path}: this run was started with another model: {diff}; resume it with the "
                             f"options in {out / 'train_config.json'}, or give a new --out")
         try:
-            model.load_state_dict(st["model"])
+            self.model.load_state_dict(st["model"])
         except RuntimeError as err:  # a checkpoint from before model_args were saved
             raise UserError(f"{ckpt_path}: this run was started with another model configuration "
                             f"({str(err).splitlines()[0]}); resume it with the options in "
                             f"{out / 'train_config.json'}, or give a new --out") from None
-        opt.load_state_dict(st["optimizer"])
-        sampler.set_state(st["sampler"])
-        drop_rng.bit_generator.state = st["drop_rng"]
+        self.opt.load_state_dict(st["optimizer"])
+        self.sampler.set_state(st["sampler"])
+        self.drop_rng.bit_generator.state = st["drop_rng"]
         if "noise_rng" in st:
-            noise_rng.bit_generator.state = st["noise_rng"]
-        seen, step, best, history = st["seen"], st["step"], st["best"], st["history"]
-        log(f"resumed from {ckpt_path}: {seen:,} words seen, step {step}, best dev F1 {best:.2f}")
-    elif cfg.init:
-        what = init_from_model_dir(model, vocab, Path(cfg.init))
-        log(f"starting from {cfg.init}: {what}")
-    (out / "train_config.json").write_text(json.dumps(asdict(cfg), indent=1))
+            self.noise_rng.bit_generator.state = st["noise_rng"]
+        self.seen, self.step, self.best, self.history = st["seen"], st["step"], st["best"], st["history"]
+        self.log(f"resumed from {ckpt_path}: {self.seen:,} words seen, step {self.step}, best dev F1 {self.best:.2f}")
 
-    def state() -> dict:
+    def state(self) -> dict:
         return {
-            "model": model.state_dict(), "model_args": mcfg.to_dict(), "optimizer": opt.state_dict(), "sampler": sampler.state(),
-            "drop_rng": drop_rng.bit_generator.state, "noise_rng": noise_rng.bit_generator.state, "seen": seen, "step": step, "best": best, "history": history,
+            "model": self.model.state_dict(), "model_args": self.mcfg.to_dict(), "optimizer": self.opt.state_dict(),
+            "sampler": self.sampler.state(), "drop_rng": self.drop_rng.bit_generator.state,
+            "noise_rng": self.noise_rng.bit_generator.state, "seen": self.seen, "step": self.step, "best": self.best,
+            "history": self.history,
         }
 
-    def export_best(metrics: dict) -> None:
-        save_checkpoint(best_path, {
-            "format_version": CKPT_FORMAT, "model_args": mcfg.to_dict(), "state_dict": model.state_dict(),
-            "vocab": vocab.to_dict(), "lexicon": lexicon, "metrics": metrics, "train_config": asdict(cfg),
+    def export_best(self, metrics: dict) -> None:
+        save_checkpoint(self.best_path, {
+            "format_version": CKPT_FORMAT, "model_args": self.mcfg.to_dict(), "state_dict": self.model.state_dict(),
+            "vocab": self.vocab.to_dict(), "lexicon": self.lexicon, "metrics": metrics, "train_config": asdict(self.cfg),
         })
 
-    t_start = time.time()
-    t_last_save = t_last_log = time.time()
-    seen_at_start, next_eval = seen, (seen // cfg.eval_every_tokens + 1) * cfg.eval_every_tokens
-    loss_acc, n_acc = 0.0, 0
-    model.train()
-    while seen < cfg.tokens:
-        f, lab = sampler.batch(cfg.tokens_per_batch)
-        f, lab = batch_with_asr_errors(f, lab, cfg.asr_errors, noise_rng, N_CASE, noise)
+    def loop(self) -> None:
+        """Steps until the word budget (or --max-minutes, or --stop-at); dev scored every
+        eval_every_tokens words and at the end, a checkpoint after each score and every
+        save_every_s seconds."""
+        cfg, log = self.cfg, self.log
+        t_start = time.time()
+        t_last_save = t_last_log = time.time()
+        seen_at_start, next_eval = self.seen, (self.seen // cfg.eval_every_tokens + 1) * cfg.eval_every_tokens
+        loss_acc, n_acc = 0.0, 0
+        self.model.train()
+        while self.seen < cfg.tokens:
+            loss_acc += self.one_step()
+            n_acc += 1
+            now = time.time()
+            if now - t_last_log > 30:
+                rate = (self.seen - seen_at_start) / (now - t_start)
+                eta = (cfg.tokens - self.seen) / max(rate, 1)
+                log(f"step {self.step} seen {self.seen / 1e6:.1f}M/{cfg.tokens / 1e6:.0f}M loss {loss_acc / n_acc:.4f} "
+                    f"lr {lr_at(cfg, self.seen):.2e} {rate:,.0f} words/s ETA {eta / 60:.0f} min")
+                loss_acc, n_acc, t_last_log = 0.0, 0, now
+            stop_for_time = (cfg.max_minutes > 0 and now - t_start > cfg.max_minutes * 60) or (0 < cfg.stop_at <= self.seen)
+            if self.seen >= next_eval or self.seen >= cfg.tokens or stop_for_time:
+                next_eval += cfg.eval_every_tokens
+                self.evaluate((now - t_start) / 60)
+                save_checkpoint(self.ckpt_path, self.state())
+                t_last_save = time.time()
+            elif now - t_last_save > cfg.save_every_s:
+                save_checkpoint(self.ckpt_path, self.state())
+                t_last_save = now
+            if stop_for_time:
+                log(f"stopping at {self.seen:,} words after {(now - t_start) / 60:.0f} minutes; run again to resume")
+                break
+
+    def one_step(self) -> float:
+        """One batch: sampled, made ASR-like, words dropped; returns its loss."""
+        cfg, tables = self.cfg, self.tables
+        f, lab = self.sampler.batch(cfg.tokens_per_batch)
+        f, lab = batch_with_asr_errors(f, lab, cfg.asr_errors, self.noise_rng, N_CASE, self.noise)
         words = tables.word[f]
         if cfg.word_dropout > 0:
-            words = np.where(drop_rng.random(words.shape) < cfg.word_dropout, UNK, words)
+            words = np.where(self.drop_rng.random(words.shape) < cfg.word_dropout, UNK, words)
         chars = torch.from_numpy(tables.chars[f].astype(np.int64))
         words_t, lab_t = torch.from_numpy(words), torch.from_numpy(lab)
         mask = torch.ones(words_t.shape, dtype=torch.bool)
-        for g in opt.param_groups:
-            g["lr"] = lr_at(cfg, seen)
-        loss = model.loss(words_t, chars, lab_t, mask)
-        opt.zero_grad(set_to_none=True)
+        for g in self.opt.param_groups:
+            g["lr"] = lr_at(cfg, self.seen)
+        loss = self.model.loss(words_t, chars, lab_t, mask)
+        self.opt.zero_grad(set_to_none=True)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
-        opt.step()
-        seen += words.size
-        step += 1
-        loss_acc += loss.item()
-        n_acc += 1
-        now = time.time()
-        if now - t_last_log > 30:
-            rate = (seen - seen_at_start) / (now - t_start)
-            eta = (cfg.tokens - seen) / max(rate, 1)
-            log(f"step {step} seen {seen / 1e6:.1f}M/{cfg.tokens / 1e6:.0f}M loss {loss_acc / n_acc:.4f} "
-                f"lr {lr_at(cfg, seen):.2e} {rate:,.0f} words/s ETA {eta / 60:.0f} min")
-            loss_acc, n_acc, t_last_log = 0.0, 0, now
-        stop_for_time = (cfg.max_minutes > 0 and now - t_start > cfg.max_minutes * 60) or (0 < cfg.stop_at <= seen)
-        if seen >= next_eval or seen >= cfg.tokens or stop_for_time:
-            next_eval += cfg.eval_every_tokens
-            model.eval()
-            te = time.time()
-            m = dev_f1(model, vocab, dev_words, dev_gold)
-            mn = dev_f1(model, vocab, noisy_words, noisy_gold)
-            model.train()
-            history.append({"seen": seen, "minutes": (now - t_start) / 60, "dev": m, "dev_noisy": mn})
-            log(f"dev2012 @ {seen / 1e6:.1f}M words: overall F1 {m['overall']['f1']:.2f} "
-                f"(COMMA {m['COMMA']['f1']:.1f} PERIOD {m['PERIOD']['f1']:.1f} QUESTION {m['QUESTION']['f1']:.1f}), "
-                f"noisy copy {mn['overall']['f1']:.2f} [{time.time() - te:.0f} s]")
-            if m["overall"]["f1"] > best:
-                best = m["overall"]["f1"]
-                export_best({"dev2012": m, "seen": seen})
-            save_checkpoint(ckpt_path, state())
-            t_last_save = time.time()
-        elif now - t_last_save > cfg.save_every_s:
-            save_checkpoint(ckpt_path, state())
-            t_last_save = now
-        if stop_for_time:
-            log(f"stopping at {seen:,} words after {(now - t_start) / 60:.0f} minutes; run again to resume")
-            break
-    save_checkpoint(ckpt_path, state())
-    (out / "history.json").write_text(json.dumps(history, indent=1))
-    return best_path
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), cfg.clip)
+        self.opt.step()
+        self.seen += words.size
+        self.step += 1
+        return loss.item()
+
+    def evaluate(self, minutes: float) -> None:
+        """Dev and its noisy copy scored; the best model so far exported."""
+        self.model.eval()
+        te = time.time()
+        m = dev_f1(self.model, self.vocab, self.dev_words, self.dev_gold)
+        mn = dev_f1(self.model, self.vocab, self.noisy_words, self.noisy_gold)
+        self.model.train()
+        self.history.append({"seen": self.seen, "minutes": minutes, "dev": m, "dev_noisy": mn})
+        self.log(f"dev2012 @ {self.seen / 1e6:.1f}M words: overall F1 {m['overall']['f1']:.2f} "
+                 f"(COMMA {m['COMMA']['f1']:.1f} PERIOD {m['PERIOD']['f1']:.1f} QUESTION {m['QUESTION']['f1']:.1f}), "
+                 f"noisy copy {mn['overall']['f1']:.2f} [{time.time() - te:.0f} s]")
+        if m["overall"]["f1"] > self.best:
+            self.best = m["overall"]["f1"]
+            self.export_best({"dev2012": m, "seen": self.seen})
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,6 +21,8 @@ import os
 import sys
 import time
 import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -238,60 +240,25 @@ def main(argv: list[str] | None = None) -> int:
 def train(a: argparse.Namespace) -> int:
     """One run (see the module's docstring); `a` holds the options of `add_encoder_arguments`."""
     t_start = time.time()
-    deadline = t_start + a.seconds
-    from editor.restore.lab.data import read_iwslt_tsv
-    from editor.restore.lab.scoring import with_asr_errors
     from editor.restore.lab.train_config import DEFAULT_SOURCES, source_weights
 
     device = torch.device("cuda" if a.device == "cuda" or (a.device == "auto" and torch.cuda.is_available()) else "cpu")
-    cuda = device.type == "cuda"
     workers = a.workers if a.workers >= 0 else max(0, min(8, (os.cpu_count() or 2) - 2))
-    wpb = a.words_per_batch or (12_800 if cuda else 1_200)
     torch.manual_seed(a.seed)
-    out = a.out
-    out.mkdir(parents=True, exist_ok=True)
-    data = Path(a.data)
+    a.out.mkdir(parents=True, exist_ok=True)
     if isinstance(a.sources, dict):
         weights = a.sources
     else:
         weights = dict(DEFAULT_SOURCES) if a.sources in ("default", None) else source_weights(a.sources)
-
-    history: list[dict] = []
-    seen_before = 0
-    if a.resume:
-        run = read_run(a.resume)
-        cfg = EncoderConfig(**run["model_args"])
-        model = EncoderBiLSTMCRF(cfg)
-        model.load_state_dict(load_parts(a.resume, run["parts"]))
-        origin = run["origin"]
-        history = run["history"]
-        seen_before = run["seen"]
-        tok_path = a.resume / "tokenizer.json"
-    elif getattr(a, "from_model", None):
-        from editor.restore.package import load_model_dir
-
-        class _Loaded:  # load_model_dir builds its result with cls(model, vocab, ...)
-            def __init__(self, model, *_args, **_kw) -> None:
-                self.model = model
-
-        model = load_model_dir(a.from_model, torch.device("cpu"), _Loaded).model
-        if not isinstance(model, EncoderBiLSTMCRF):
-            raise SystemExit(f"{a.from_model}: not an encoder-family model directory")
-        cfg = model.cfg
-        origin = {"from_model": Path(a.from_model).name}
-        tok_path = Path(a.from_model) / "tokenizer.json"
-    elif a.encoder:
-        model, origin = model_from_encoder_dir(a.encoder, {"lstm_hidden": a.lstm_hidden, "dropout": a.dropout})
-        cfg = model.cfg
-        tok_path = a.encoder / "tokenizer.json"
-    else:
-        raise SystemExit("give --encoder (the published encoder) or --resume (an earlier run)")
-    pieces = Pieces.from_file(tok_path, cfg.max_pieces)
-    if tok_path.resolve() != (out / "tokenizer.json").resolve():
-        (out / "tokenizer.json").write_bytes(tok_path.read_bytes())
+    start = _starting_point(a)
+    model = start.model
+    pieces = Pieces.from_file(start.tokenizer, model.cfg.max_pieces)
+    if start.tokenizer.resolve() != (a.out / "tokenizer.json").resolve():
+        (a.out / "tokenizer.json").write_bytes(start.tokenizer.read_bytes())
     model.pieces = pieces
     model.to(device)
 
+    data = Path(a.data)
     forms, arrays = prepare_sources(data / "train", list(weights), workers=min(len(weights), max(1, workers)))
     skipped = [n for n, w in weights.items() if w > 0 and n not in arrays]
     if skipped:
@@ -303,13 +270,60 @@ def train(a: argparse.Namespace) -> int:
     table, lens = pieces.table(forms)
     print(f"prepared {sum(len(x.forms) for x in arrays.values()):,} words, {len(forms):,} forms "
           f"in {time.time() - t_start:.0f} s on {device}", flush=True)
-    dev_words, dev_gold = read_iwslt_tsv(data / "dev" / "dev2012.tsv")
-    noisy_words, noisy_gold = with_asr_errors(dev_words, dev_gold, seed=0)
-    if a.dev_words:
-        dev_words, dev_gold = dev_words[: a.dev_words], dev_gold[: a.dev_words]
-        noisy_words, noisy_gold = noisy_words[: a.dev_words], noisy_gold[: a.dev_words]
+    cuda = device.type == "cuda"
+    stream = BatchStream(arrays, weights, table, lens, pieces.cls, pieces.sep,
+                         a.words_per_batch or (12_800 if cuda else 1_200),
+                         seed=a.seed + len(start.history), asr_errors=a.asr_errors)
+    batches = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=workers, pin_memory=cuda,
+                                          prefetch_factor=4 if workers else None,
+                                          multiprocessing_context="fork" if workers else None)
+    run = _EncoderRun(a, start, device, weights, t_start)
+    if not start.history or a.resume is None:
+        run.evaluate("start")
+    run.steps(batches, _optimizer(model, a, cuda))
+    run.evaluate("end")
+    print(f"done: best dev {run.best:.2f}, {run.seen:,} words this run in {time.time() - t_start:.0f} s", flush=True)
+    return 0
 
-    # the lowest layers kept fixed (a CPU lever: less to compute backwards)
+
+@dataclass
+class _Start:
+    """What a run starts from: the model, where it came from, the curve so far, its tokenizer."""
+
+    model: EncoderBiLSTMCRF
+    origin: dict
+    history: list[dict]
+    seen_before: int
+    tokenizer: Path
+
+
+def _starting_point(a: argparse.Namespace) -> _Start:
+    """An earlier run (--resume), a shipped model (--from-model) or the published encoder (--encoder)."""
+    if a.resume:
+        run = read_run(a.resume)
+        model = EncoderBiLSTMCRF(EncoderConfig(**run["model_args"]))
+        model.load_state_dict(load_parts(a.resume, run["parts"]))
+        return _Start(model, run["origin"], run["history"], run["seen"], a.resume / "tokenizer.json")
+    if getattr(a, "from_model", None):
+        from editor.restore.package import load_model_dir
+
+        class _Loaded:  # load_model_dir builds its result with cls(model, vocab, ...)
+            def __init__(self, model, *_args, **_kw) -> None:
+                self.model = model
+
+        model = load_model_dir(a.from_model, torch.device("cpu"), _Loaded).model
+        if not isinstance(model, EncoderBiLSTMCRF):
+            raise SystemExit(f"{a.from_model}: not an encoder-family model directory")
+        return _Start(model, {"from_model": Path(a.from_model).name}, [], 0, Path(a.from_model) / "tokenizer.json")
+    if a.encoder:
+        model, origin = model_from_encoder_dir(a.encoder, {"lstm_hidden": a.lstm_hidden, "dropout": a.dropout})
+        return _Start(model, origin, [], 0, a.encoder / "tokenizer.json")
+    raise SystemExit("give --encoder (the published encoder) or --resume (an earlier run)")
+
+
+def _optimizer(model: EncoderBiLSTMCRF, a: argparse.Namespace, cuda: bool) -> torch.optim.AdamW:
+    """AdamW over the encoder (at --lr) and the heads (at --head-lr); the lowest --freeze layers
+    kept fixed (a CPU lever: less to compute backwards). Each group's peak is kept as "peak"."""
     frozen = ["encoder.word.", "encoder.position.", "encoder.token_type.", "encoder.norm."] if a.freeze else []
     frozen += [f"encoder.layers.{i}." for i in range(a.freeze)]
     enc_params, head_params = [], []
@@ -320,94 +334,110 @@ def train(a: argparse.Namespace) -> int:
             enc_params.append(prm)
         else:
             head_params.append(prm)
-    groups = [{"params": head_params, "lr": a.head_lr}]
+    groups = [{"params": head_params, "lr": a.head_lr, "peak": a.head_lr}]
     if enc_params:
-        groups.insert(0, {"params": enc_params, "lr": a.lr})
-    peaks = [g["lr"] for g in groups]
-    opt = torch.optim.AdamW(groups, weight_decay=0.01, fused=cuda)
+        groups.insert(0, {"params": enc_params, "lr": a.lr, "peak": a.lr})
+    return torch.optim.AdamW(groups, weight_decay=0.01, fused=cuda)
 
-    stream = BatchStream(arrays, weights, table, lens, pieces.cls, pieces.sep, wpb,
-                         seed=a.seed + len(history), asr_errors=a.asr_errors)
-    dl = torch.utils.data.DataLoader(stream, batch_size=None, num_workers=workers, pin_memory=cuda,
-                                     prefetch_factor=4 if workers else None,
-                                     multiprocessing_context="fork" if workers else None)
-    best = max((h["dev"] for h in history), default=-1.0)
-    seen, step = 0, 0
-    t0 = time.time()
-    budget = max(1.0, deadline - t0)
-    settings = {k: v for k, v in vars(a).items()
-                if k not in ("encoder", "resume", "out", "data", "from_model", "write_int8", "handler", "export")
-                and isinstance(v, (str, int, float, bool, dict, type(None)))}
 
-    run_index = len({h["run_start"] for h in history})
+class _EncoderRun:
+    """The steps of one run and its evaluations on dev, each written to run.json (the best weights
+    kept as parts), so a run stopped at any point resumes from its last evaluation."""
 
-    def evaluate(tag: str) -> None:
-        nonlocal best
-        te = time.time()
-        model.eval()
-        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=cuda):
-            m = dev_scores(model, dev_words, dev_gold)
-            mn = dev_scores(model, noisy_words, noisy_gold)
+    def __init__(self, a: argparse.Namespace, start: _Start, device: torch.device, weights: dict,
+                 t_start: float) -> None:
+        from editor.restore.lab.data import read_iwslt_tsv
+        from editor.restore.lab.scoring import with_asr_errors
+
+        self.a, self.start, self.device, self.weights, self.t_start = a, start, device, weights, t_start
+        self.model, self.out, self.history = start.model, a.out, start.history
+        self.cuda = device.type == "cuda"
+        self.deadline = t_start + a.seconds
+        self.dev_words, self.dev_gold = read_iwslt_tsv(Path(a.data) / "dev" / "dev2012.tsv")
+        self.noisy_words, self.noisy_gold = with_asr_errors(self.dev_words, self.dev_gold, seed=0)
+        if a.dev_words:
+            self.dev_words, self.dev_gold = self.dev_words[: a.dev_words], self.dev_gold[: a.dev_words]
+            self.noisy_words, self.noisy_gold = self.noisy_words[: a.dev_words], self.noisy_gold[: a.dev_words]
+        self.best = max((h["dev"] for h in self.history), default=-1.0)
+        self.seen = 0
+        self.t0 = time.time()
+        self.budget = max(1.0, self.deadline - self.t0)
+        self.settings = {k: v for k, v in vars(a).items()
+                         if k not in ("encoder", "resume", "out", "data", "from_model", "write_int8", "handler", "export")
+                         and isinstance(v, (str, int, float, bool, dict, type(None)))}
+        self.run_index = len({h["run_start"] for h in self.history})
+
+    def steps(self, batches: Iterable, opt: torch.optim.AdamW) -> None:
+        """Train until the deadline (leaving time for the last evaluation), evaluating every
+        --eval-every seconds; the learning rate warms up over 6 % of the budget and decays over the
+        last 70 %."""
+        model, device = self.model, self.device
         model.train()
-        row = {"tag": tag, "run": run_index, "run_start": round(t_start),
-               "seen": seen_before + seen, "s": round(time.time() - t0, 1), "dev": round(m["overall"]["f1"], 2),
+        next_eval = time.time() + self.a.eval_every
+        loss_sum, loss_n, t_log, step = 0.0, 0, time.time(), 0
+        for pcs, firsts, labels in batches:
+            now = time.time()
+            if step and now >= self.deadline - (15 if self.cuda else 5) - self.history[-1]["eval_s"]:
+                break  # (a run always takes one step, however short its budget)
+            el = now - self.t0
+            f = (min(1.0, max(0.02, el / (0.06 * self.budget)))
+                 * max(0.05, 1 - max(0.0, el - 0.3 * self.budget) / (0.7 * self.budget)))
+            for g in opt.param_groups:
+                g["lr"] = g["peak"] * f
+            pcs, firsts, labels = (x.to(device, non_blocking=True) for x in (pcs, firsts, labels))
+            mask = torch.ones(labels.shape, dtype=torch.bool, device=device)
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=self.cuda):
+                loss = model.loss(pcs, firsts, labels, mask)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            step += 1
+            self.seen += labels.numel()
+            if step % 20 == 0:
+                loss_sum += float(loss.detach())
+                loss_n += 1
+            if time.time() - t_log > 30:
+                shown = f"{loss_sum / loss_n:.4f}" if loss_n else "-"  # sampled every 20 steps: none on a slow machine
+                print(f"step {step} seen {self.seen / 1e6:.2f}M loss {shown} lr x{f:.2f} "
+                      f"{self.seen / (time.time() - self.t0):,.0f} words/s", flush=True)
+                loss_sum, loss_n, t_log = 0.0, 0, time.time()
+            if time.time() >= next_eval:
+                self.evaluate("periodic")
+                next_eval = time.time() + self.a.eval_every
+
+    def evaluate(self, tag: str) -> None:
+        """Dev and its noisy copy scored; the row joins the curve; run.json rewritten, with the
+        weights saved when this is the best so far."""
+        te = time.time()
+        model, out = self.model, self.out
+        model.eval()
+        with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.cuda):
+            m = dev_scores(model, self.dev_words, self.dev_gold)
+            mn = dev_scores(model, self.noisy_words, self.noisy_gold)
+        model.train()
+        seen = self.start.seen_before + self.seen
+        row = {"tag": tag, "run": self.run_index, "run_start": round(self.t_start),
+               "seen": seen, "s": round(time.time() - self.t0, 1), "dev": round(m["overall"]["f1"], 2),
                "comma": round(m["COMMA"]["f1"], 2), "period": round(m["PERIOD"]["f1"], 2),
                "question": round(m["QUESTION"]["f1"], 2), "noisy": round(mn["overall"]["f1"], 2),
-               "device": str(device), "eval_s": round(time.time() - te, 1)}
-        history.append(row)
+               "device": str(self.device), "eval_s": round(time.time() - te, 1)}
+        self.history.append(row)
         print(json.dumps(row), flush=True)
         run = read_run(out) if (out / "run.json").is_file() else None
         parts = run["parts"] if run else []
-        if row["dev"] > best or not parts:
-            best = max(best, row["dev"])
+        if row["dev"] > self.best or not parts:
+            self.best = max(self.best, row["dev"])
             parts = save_parts(out, model.state_dict())
             best_row = row
         else:
             best_row = run["best"] if run else row
-        doc = {"format": RUN_FORMAT, "family": FAMILY, "model_args": cfg.to_dict(), "origin": origin,
-               "sources": weights, "settings": settings, "parts": parts, "best": best_row,
-               "seen": seen_before + seen, "history": history}
+        doc = {"format": RUN_FORMAT, "family": FAMILY, "model_args": model.cfg.to_dict(), "origin": self.start.origin,
+               "sources": self.weights, "settings": self.settings, "parts": parts, "best": best_row,
+               "seen": seen, "history": self.history}
         tmp = out / "run.json.tmp"
         tmp.write_text(json.dumps(doc, indent=1))
         os.replace(tmp, out / "run.json")
-
-    if not history or a.resume is None:
-        evaluate("start")
-    model.train()
-    next_eval = time.time() + a.eval_every
-    loss_sum, loss_n, t_log = 0.0, 0, time.time()
-    for pcs, firsts, labels in dl:
-        now = time.time()
-        if step and now >= deadline - (15 if cuda else 5) - history[-1]["eval_s"]:
-            break  # (a run always takes one step, however short its budget)
-        el = now - t0
-        f = min(1.0, max(0.02, el / (0.06 * budget))) * max(0.05, 1 - max(0.0, el - 0.3 * budget) / (0.7 * budget))
-        for g, peak in zip(opt.param_groups, peaks):
-            g["lr"] = peak * f
-        pcs, firsts, labels = (x.to(device, non_blocking=True) for x in (pcs, firsts, labels))
-        mask = torch.ones(labels.shape, dtype=torch.bool, device=device)
-        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=cuda):
-            loss = model.loss(pcs, firsts, labels, mask)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        step += 1
-        seen += labels.numel()
-        if step % 20 == 0:
-            loss_sum += float(loss.detach())
-            loss_n += 1
-        if time.time() - t_log > 30:
-            shown = f"{loss_sum / loss_n:.4f}" if loss_n else "-"  # sampled every 20 steps: none on a slow machine
-            print(f"step {step} seen {seen / 1e6:.2f}M loss {shown} lr x{f:.2f} "
-                  f"{seen / (time.time() - t0):,.0f} words/s", flush=True)
-            loss_sum, loss_n, t_log = 0.0, 0, time.time()
-        if time.time() >= next_eval:
-            evaluate("periodic")
-            next_eval = time.time() + a.eval_every
-    evaluate("end")
-    print(f"done: best dev {best:.2f}, {seen:,} words this run in {time.time() - t_start:.0f} s", flush=True)
-    return 0
 
 
 if __name__ == "__main__":

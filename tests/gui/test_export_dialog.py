@@ -1,0 +1,225 @@
+"""Export as a person meeting it for the first time expects it (issue: "The first hour, round 2"):
+it proposes a folder of their own, never Stet's; a plain-text export of a .txt never proposes the
+source's own name; No to "Replace?" goes back to the dialog; formats the document cannot fill are
+shown disabled with the reason; a typed extension chooses the format, and the next Export proposes
+the last format used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+
+from editor.core.paths import resource_path
+from editor.gui.dialogs import ExportDialog
+
+SRT = ("1\n00:00:01,000 --> 00:00:02,500\nthe raw words\n\n"
+       "2\n00:00:03,000 --> 00:00:04,250\nof the talk\n")
+
+
+class Answers:
+    """Stands in for QMessageBox.question / warning: the answers given in turn, what was asked."""
+
+    def __init__(self, monkeypatch, *answers):
+        self.asked: list[str] = []
+        self.answers = list(answers)
+        for name in ("question", "warning"):
+            monkeypatch.setattr(QMessageBox, name, self._ask)
+
+    def _ask(self, _parent, title, text, *args, **kwargs):
+        self.asked.append(f"{title}: {text}")
+        return self.answers.pop(0) if self.answers else QMessageBox.StandardButton.Ok
+
+
+def opened(window, path: Path) -> Path:
+    window.open_path(path)
+    window.cancel_restoration()
+    window.interactive = True
+    window.may_discard = lambda: True
+    return path
+
+
+def dialog_as_proposed(window, monkeypatch) -> ExportDialog:
+    """Export's dialog as it opens (the person cancels it)."""
+    shown: list[ExportDialog] = []
+
+    def exec_(dialog):
+        shown.append(dialog)
+        return 0
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+    window.files.export_dialog()
+    return shown[-1]
+
+
+@pytest.fixture
+def talk_txt(window, tmp_path):
+    source = tmp_path / "talk.txt"
+    source.write_text("the raw words of the talk as they came in", encoding="utf-8")
+    return opened(window, source)
+
+
+@pytest.fixture
+def talk_srt(window, tmp_path):
+    source = tmp_path / "talk.srt"
+    source.write_text(SRT, encoding="utf-8")
+    return opened(window, source)
+
+
+# -- where --------------------------------------------------------------------------------------------
+
+def test_export_of_the_sample_proposes_the_last_export_folder_never_stets_own(window, monkeypatch, tmp_path):
+    """After Help > Open sample, Export proposed .../resources/samples/repair-cafe.docx: Stet's own
+    folder (read-only in the .deb, inside the package in a wheel)."""
+    window.help.open_sample()
+    window.cancel_restoration()
+    proposed = dialog_as_proposed(window, monkeypatch).chosen_path
+    assert proposed.stem == "repair-cafe"
+    assert not proposed.resolve().is_relative_to(resource_path().resolve())
+    exports = tmp_path / "exports"
+    exports.mkdir()
+    window.settings.set("export.last_folder", str(exports))
+    assert dialog_as_proposed(window, monkeypatch).chosen_path.parent == exports
+
+
+def test_export_of_ones_own_file_proposes_its_folder(window, talk_txt, monkeypatch, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    window.settings.set("export.last_folder", str(elsewhere))
+    assert dialog_as_proposed(window, monkeypatch).chosen_path.parent == talk_txt.parent
+
+
+def test_a_plain_text_export_of_a_txt_never_proposes_the_source(window, talk_txt, monkeypatch):
+    dialog = dialog_as_proposed(window, monkeypatch)
+    dialog.format.setCurrentIndex(dialog.format.findData(".txt"))
+    assert dialog.chosen_path == talk_txt.with_name("talk-edited.txt")
+    dialog.format.setCurrentIndex(dialog.format.findData(".md"))
+    assert dialog.chosen_path == talk_txt.with_name("talk-edited.md")
+
+
+def test_no_to_replacing_goes_back_to_the_dialog(window, talk_txt, monkeypatch):
+    """Cancel on "Replace the original?" closed the whole Export dialog: what was chosen there (the
+    pending suggestions, the threshold) was lost with it."""
+    answers = Answers(monkeypatch, QMessageBox.StandardButton.Cancel)
+    before = talk_txt.read_bytes()
+    steps = []
+
+    def exec_(dialog):
+        dialog.path_edit.setText(str(talk_txt))
+        dialog._typed(str(talk_txt))
+        dialog.accept()  # OK: "Replace the original?" -> Cancel
+        steps.append((dialog.result(), dialog.export_path))
+        dialog.path_edit.setText(str(talk_txt.with_name("talk-final.txt")))
+        dialog.accept()  # still open: another name, OK
+        return dialog.result()
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+    window.files.export_dialog()
+    assert steps == [(0, None)]
+    (question,) = answers.asked
+    assert question.startswith("Replace the original?")
+    assert talk_txt.read_bytes() == before
+    assert talk_txt.with_name("talk-final.txt").read_text(encoding="utf-8").strip()
+
+
+# -- which formats --------------------------------------------------------------------------------------
+
+def test_subtitles_are_shown_disabled_with_the_reason_for_a_text_without_times(window, talk_txt, monkeypatch):
+    dialog = dialog_as_proposed(window, monkeypatch)
+    model = dialog.format.model()
+    for ext in (".srt", ".vtt", ".sbv", ".ass", ".ttml"):
+        item = model.item(dialog.format.findData(ext))
+        assert not item.isEnabled() and "times" in item.toolTip(), ext
+    for ext in (".txt", ".md", ".docx", ".json"):
+        assert model.item(dialog.format.findData(ext)).isEnabled(), ext
+
+
+def test_a_typed_subtitle_name_for_a_text_without_times_is_refused_before_writing(window, talk_txt, monkeypatch,
+                                                                                 qtbot):
+    answers = Answers(monkeypatch)
+    dialog = dialog_as_proposed(window, monkeypatch)
+    qtbot.addWidget(dialog)
+    dialog.path_edit.clear()
+    qtbot.keyClicks(dialog.path_edit, str(talk_txt.with_name("talk.srt")))
+    assert dialog.format.currentData() != ".srt"
+    assert not dialog.format_note.isHidden() and "times" in dialog.format_note.text()
+    dialog.accept()
+    assert dialog.result() == 0 and dialog.export_path is None  # the dialog stays, nothing written
+    assert len(answers.asked) == 1 and "times" in answers.asked[0]
+    assert not talk_txt.with_name("talk.srt").exists()
+
+
+def test_a_timed_transcript_offers_every_format(window, talk_srt, monkeypatch):
+    dialog = dialog_as_proposed(window, monkeypatch)
+    model = dialog.format.model()
+    assert all(model.item(i).isEnabled() for i in range(dialog.format.count()))
+
+
+# -- the format follows the name ---------------------------------------------------------------------
+
+def test_a_typed_extension_chooses_the_format_and_the_next_export_proposes_it(window, talk_srt, monkeypatch, qtbot):
+    """Typing name.srt left the box at "Plain text (.txt)" (the file was SubRip all the same), and the
+    next Export proposed .txt again."""
+    window.settings.set("export.last_format", ".txt")  # an earlier export
+    target = talk_srt.with_name("clip.srt")
+
+    def exec_(dialog):
+        qtbot.addWidget(dialog)
+        assert dialog.format.currentData() == ".txt"
+        dialog.path_edit.selectAll()
+        qtbot.keyClicks(dialog.path_edit, str(target))
+        assert dialog.format.currentData() == ".srt" and dialog.chosen_path == target
+        qtbot.mouseClick(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
+                         Qt.MouseButton.LeftButton)
+        return dialog.result()
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+    window.files.export_dialog()
+    assert target.read_text(encoding="utf-8").startswith("1\n00:00:01,000 --> ")
+    assert window.settings.export.last_format == ".srt"
+    again = dialog_as_proposed(window, monkeypatch)
+    assert again.format.currentData() == ".srt" and again.chosen_path.suffix == ".srt"
+    assert again.chosen_path != talk_srt  # (talk-edited.srt)
+
+
+def test_the_last_format_is_not_proposed_where_the_document_cannot_fill_it(window, talk_txt, monkeypatch):
+    window.settings.set("export.last_format", ".vtt")
+    dialog = dialog_as_proposed(window, monkeypatch)
+    assert dialog.chosen_path.suffix == ".docx" and dialog.format.currentData() == ".docx"
+
+
+def test_the_dialogs_help_opens_the_formats_page(window, talk_txt, monkeypatch):
+    dialog = dialog_as_proposed(window, monkeypatch)
+    dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Help).click()
+    pages = window.help.pages
+    assert pages is not None and pages.page.name == "formats.md" and pages.section == "Reading and writing"
+
+
+# -- the Word document's properties ---------------------------------------------------------------------
+
+def test_a_word_export_names_the_person_now_and_the_documents_title(window, talk_txt, tmp_path):
+    import datetime
+
+    import docx
+
+    from editor.core.formats.docx import system_author
+
+    window.settings.set("export.author", "Ann Lee")
+    out = window.export(tmp_path / "talk.docx")
+    props = docx.Document(str(out)).core_properties
+    now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+    assert props.author == props.last_modified_by == "Ann Lee"
+    for when in (props.created, props.modified):
+        assert abs(when.replace(tzinfo=None) - now) < datetime.timedelta(minutes=2)
+    assert props.title == "talk" and "python-docx" not in (props.comments or "")
+    window.settings.set("export.author", "")
+    props = docx.Document(str(window.export(tmp_path / "again.docx"))).core_properties
+    assert props.author == system_author() != "python-docx"
+
+
+def test_the_settings_dialog_keeps_the_authors_name(window):
+    from editor.gui.dialogs import SettingsDialog
+
+    dialog = SettingsDialog(window.settings, window)
+    dialog.author.setText("  Ann Lee ")
+    dialog.apply()
+    assert window.settings.export.author == "Ann Lee"
