@@ -25,7 +25,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from editor import __version__
 
@@ -142,7 +142,17 @@ def command_modules() -> list[str]:
     return found
 
 
-class StetParser(argparse.ArgumentParser):
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are one line, as every other error of ``stet`` is:
+    argparse printed the whole usage first (four lines for `stet restore`), and the line that
+    says what was wrong came last, under it."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {' '.join(message.split())} "
+                              f"(`{self.prog} --help` says how to use it)\n")
+
+
+class StetParser(OneLineParser):
     """The ``stet`` parser; ``commands`` maps each subcommand's name to its parser."""
 
     commands: Mapping[str, argparse.ArgumentParser]
@@ -153,7 +163,7 @@ def build_parser() -> StetParser:
         prog="stet", description="Stet: edit transcripts; restore punctuation and capitals with "
                                  "confidences you review. Without a command, opens the editor.")
     parser.add_argument("-V", "--version", action="version", version=f"stet {__version__}")
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=argparse.ArgumentParser)
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=OneLineParser)
     _add_builtin_commands(subparsers)
     for module in command_modules():
         importlib.import_module(module).add_parser(subparsers)
@@ -184,7 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.path.exists(args_list[0]) or os.path.splitext(args_list[0])[1]):
         # `stet FILE` (a desktop entry's "Open with"): the editor if present, else the text.
         args_list.insert(0, "gui" if "gui" in commands else "show")
-    args = parser.parse_args(args_list)
+    args, extra = parser.parse_known_args(args_list)
+    if extra:  # said by the command they were given to, not by `stet` as a whole
+        (commands.get(args_list[0]) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)

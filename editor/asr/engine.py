@@ -68,11 +68,11 @@ class Progress:
 
     @property
     def eta(self) -> float | None:
-        """Seconds left at the speed so far; None until there is a speed to go by."""
-        if not self.duration or self.position <= 0 or self.elapsed <= 0:
-            return None
-        speed = self.position / self.elapsed  # seconds of audio per second
-        return max(0.0, (self.duration - self.position) / speed)
+        """Seconds left at the speed so far; None until that speed can be trusted
+        (``editor.core.progress.estimate_left``)."""
+        from editor.core.progress import estimate_left
+
+        return estimate_left(self.position, self.duration, self.elapsed)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,34 @@ if TYPE_CHECKING:
 
 PARAGRAPH_GAP = 2.0
 """Seconds of silence between two words that start a new paragraph."""
+SHORT_RECORDING = 1.0
+"""Seconds of audio under which a recording is said to be short (a word or two at most)."""
+
+
+def _seconds(t: float) -> str:
+    return f"{t:.2f} s" if t < 60 else f"{int(t // 60)}:{t % 60:04.1f}"
+
+
+def audio_notes(header: float | None, decoded: float) -> list[str]:
+    """What a person should know of the audio itself, given the length its file's header states
+    (``header``; None when it states none) and the length actually decoded: a truncated .mp3
+    whose header says 2.2 s but holds 0.31 s of sound gave one cue and no word about it."""
+    if header and decoded < header - max(0.5, 0.02 * header):
+        return [f"only {_seconds(decoded)} of audio could be decoded, though the file says it "
+                f"lasts {_seconds(header)}: it may be cut short or damaged; the words end there"]
+    if decoded < SHORT_RECORDING:
+        return [f"the recording holds only {_seconds(decoded)} of audio"]
+    return []
+
+
+def within(tokens: list[Token], duration: float) -> list[Token]:
+    """``tokens`` with no time past ``duration``, the end of the audio decoded."""
+    import dataclasses
+
+    return [t if (t.end is None or t.end <= duration) and (t.start is None or t.start <= duration)
+            else dataclasses.replace(t, start=None if t.start is None else min(t.start, duration),
+                                     end=None if t.end is None else min(t.end, duration))
+            for t in tokens]
 
 
 class TokenAssembler:
@@ -91,9 +119,11 @@ def transcribe(audio_path: str | os.PathLike[str],
     assembler = TokenAssembler(paragraph_gap)
     tokens: list[Token] = []
     starts: list[int] = []
-    duration = None
+    duration = header = None
     for event in iter_transcription(audio_path, info, cancel=cancel, verbose=verbose,
                                     in_worker=in_worker, vosk_model=vosk_model):
+        if isinstance(event, Progress) and event.stage == "loading":
+            header = event.duration  # what the file's header says, before a block is decoded
         if isinstance(event, WordBatch):
             for group, new_paragraph in assembler.add(event.words):
                 if new_paragraph:
@@ -110,8 +140,12 @@ def transcribe(audio_path: str | os.PathLike[str],
     if not tokens:
         raise NoSpeechError(f"{name}: no speech was recognised; the file may be silent, or not in "
                             f"the model's language ({info.language or info.name})")
+    notes: list[str] = []
+    if duration is not None:
+        tokens = within(tokens, duration)
+        notes = audio_notes(header, duration)
     metadata = Metadata(audio_file=os.fspath(audio_path), language=info.language, model=info.name,
-                        duration=duration)
+                        duration=duration, warnings=tuple(notes))
     doc = Transcript(tokens, paragraph_starts=starts, metadata=metadata)
     if speakers is not None:
         add_speaker_turns(doc, audio_path, speakers, on_progress=on_progress, cancel=cancel, encoder=encoder)

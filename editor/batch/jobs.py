@@ -149,8 +149,9 @@ class TranscribeJob(Job):
         doc = transcribe(source, self.info, on_progress=on_progress, verbose=self.verbose,
                          in_worker=False, vosk_model=self.vosk_model, speakers=self.speakers,
                          encoder=self.encoder)
-        write_any(doc, output)
-        return Outcome(len(doc))
+        written = write_any(doc, output)
+        # a recording cut short or damaged is said for each file, as `stet transcribe` says it
+        return Outcome(len(doc), (*doc.metadata.warnings, *(f"{output.name}: {w}" for w in written)))
 
 
 class ConvertJob(Job):

@@ -145,8 +145,13 @@ def make_plan(specs: Sequence[str], *, out_dir: str | None, to: str | None, recu
         # -o single.txt with many inputs would otherwise become a folder named single.txt
         hint = f" (and --to {out.suffix.lstrip('.').lower()})" if to is None else ""
         n = len(pairs)
-        raise UsageError(f"-o {out_dir}: {n} input{'s' if n != 1 else ''} from a batch need a folder; "
-                        f"give -o DIR{hint}")
+        given = (f"with {len(specs)} inputs" if len(specs) > 1 else
+                 f"{specs[0]} gives {n} input{'s' if n != 1 else ''} (a batch), so")
+        # An input that is not there is named first: `stet restore nothere.txt x.srt -o one.txt`
+        # said only "-o one.txt: 1 input from a batch need a folder".
+        lost = "; ".join(missing) + "; and " if missing else ""
+        raise UsageError(f"{lost}{given}{',' if len(specs) > 1 else ''} -o {out_dir} must name a folder, not a file: give -o "
+                         f"FOLDER{hint}")
     plan = Plan()
     plan.refused.extend((None, why) for why in missing)
     inputs = {p.resolve() for p, _ in pairs}

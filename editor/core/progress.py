@@ -44,6 +44,20 @@ class ProgressBar:
             self.stream.flush()
 
 
+#: A time left is said only after this many seconds of work and this share of it done: the first
+#: blocks go by at no speed a whole file keeps (a recording said "about 1 s left", then 29 s).
+ETA_AFTER_SECONDS = 3.0
+ETA_AFTER_SHARE = 0.05
+
+
+def estimate_left(done: float, total: float | None, elapsed: float) -> float | None:
+    """Seconds left at the speed so far, ``done`` of ``total`` (any unit) in ``elapsed`` seconds;
+    None until the speed can be trusted: ETA_AFTER_SECONDS of work and ETA_AFTER_SHARE done."""
+    if not total or done <= 0 or elapsed < ETA_AFTER_SECONDS or done / total < ETA_AFTER_SHARE:
+        return None
+    return max(0.0, (total - done) * elapsed / done)
+
+
 def format_eta(seconds: float | None) -> str:
     """Time left, as the window and the command line both say it: ``about 40 s left``,
     ``about 3 min left``, ``about 1.5 h left``; empty while there is no speed to go by."""

@@ -100,6 +100,7 @@ class ExportDialog(QDialog):
         row = QHBoxLayout()
         self.path_edit = QLineEdit(str(suggested))
         self.path_edit.textEdited.connect(self._typed)
+        self.path_edit.setAccessibleName("File to export to")
         self.confirmed_path: Path | None = None  # a file dialog asked about replacing it
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
@@ -472,6 +473,7 @@ class SettingsDialog(QDialog):
     def _folder_row(self, form: QFormLayout, label: str, value: str, empty: str) -> QLineEdit:
         row = QHBoxLayout()
         edit = QLineEdit(value)
+        edit.setAccessibleName(label.rstrip(":"))
         edit.setPlaceholderText(f"empty: {empty}")
         browse = QPushButton("Browse…")
         browse.clicked.connect(lambda: self._browse(edit))
@@ -513,13 +515,17 @@ class FindBar(QWidget):
         self.view = view
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 2)
-        layout.addWidget(QLabel("Find:"))
+        find_label = QLabel("Find:")
+        layout.addWidget(find_label)
         self.find_edit = QLineEdit()
+        find_label.setBuddy(self.find_edit)  # its accessible name
         self.find_edit.setPlaceholderText("text to find")
         self.find_edit.returnPressed.connect(self.find_next)
         layout.addWidget(self.find_edit, 2)
-        layout.addWidget(QLabel("Replace with:"))
+        replace_label = QLabel("Replace with:")
+        layout.addWidget(replace_label)
         self.replace_edit = QLineEdit()
+        replace_label.setBuddy(self.replace_edit)
         self.replace_edit.returnPressed.connect(self.replace)
         layout.addWidget(self.replace_edit, 2)
         self.case = QCheckBox("Match case")
@@ -533,6 +539,7 @@ class FindBar(QWidget):
         close = QToolButton()
         close.setText("✕")
         close.setToolTip("Close (Esc)")
+        close.setAccessibleName("Close find and replace")
         close.clicked.connect(self.close_bar)
         layout.addWidget(close)
         self.status = QLabel()

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtWidgets import QStatusBar, QWidget
 
 from editor.core.paths import resource_path
@@ -25,10 +25,15 @@ class Host(Protocol):
     settings: Settings
     restore_model_override: str | None
 
+    @property
+    def idle(self) -> bool: ...  # nothing under way: no reading, transcription or restoration
     def save_settings(self) -> None: ...
     def statusBar(self) -> QStatusBar: ...
     def open_chosen(self, path: str | os.PathLike[str]) -> None: ...
 
+
+#: How often the first-run tour looks again whether the window is idle (see ``first_start``).
+TOUR_WAIT_MS = 1000
 
 #: Help > Open sample: a speech recogniser's raw words (no marks, no capitals), with their times
 SAMPLE = ("samples", "repair-cafe.json")
@@ -70,6 +75,10 @@ class HelpCommands:
     def first_start(self) -> ReviewTour | None:
         """The tour, on the first start only: it is remembered as seen once shown, skipped or not."""
         if self.window.settings.help.tour_seen:
+            return None
+        if not self.window.idle:  # it popped up over the words of a recording as they arrived
+            if self.parent is not None:
+                QTimer.singleShot(TOUR_WAIT_MS, self.parent, self.first_start)
             return None
         self.window.settings.set("help.tour_seen", True)
         self.window.save_settings()

@@ -224,6 +224,7 @@ class LearnedDialog(QDialog):
             "Forms you wrote mid-sentence (names, acronyms, mixed case such as iPad). Every later "
             "restoration writes them this way, before the model's own lexicon."))
         self.list = QListWidget()
+        self.list.setAccessibleName("Forms you wrote")
         self.list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
         layout.addWidget(self.list)
         row = QHBoxLayout()
@@ -248,6 +249,7 @@ class LearnedDialog(QDialog):
             "Learned from reviews, per language and set of speakers. A document uses its own unless "
             "you choose another here (for a new speaker who sounds like one you reviewed)."))
         self.profiles = QListWidget()
+        self.profiles.setAccessibleName("Learned from reviews")
         layout.addWidget(self.profiles)
         prow = QHBoxLayout()
         self.use_profile_button = QPushButton("Use for this document")

@@ -323,6 +323,13 @@ class MainWindow(QMainWindow):
         """Carry out what is left of a bulk step now (``ReviewCommands.finish_bulk``)."""
         self.review.finish_bulk()
 
+    @property
+    def idle(self) -> bool:
+        """Nothing is under way that the person watches: no file being read, no transcription,
+        no restoration pass (the first-run tour waits for this)."""
+        return not (self.opening.running or self.transcription.running
+                    or self.restoration_status == "running")
+
     # -- restoration (window_restoring): the scripting surface ------------------------------------------
     @property
     def restoration_status(self) -> str:

@@ -300,6 +300,7 @@ class QtSuggestionList(QWidget):
         row.addWidget(self.count_label, 1)
         self.filter = QComboBox()
         self.filter.addItems(_FILTERS)
+        self.filter.setAccessibleName("Which suggestions to list")
         self.filter.setToolTip("Which pending suggestions to list (Tab and Shift+Tab go only to "
                                "those listed); From your choice: those that repeat a choice you "
                                "made elsewhere")
@@ -315,6 +316,7 @@ class QtSuggestionList(QWidget):
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)  # only what the delegate missed
         self.list.setItemDelegate(QtPendingRowDelegate(self.list))
         self.list.setObjectName("pending-list")
+        self.list.setAccessibleName("Pending suggestions")
         self.list.setToolTip(
             "Pending suggestions, least confident first: the confidence, the words around it as "
             "they would read, and what changes —<br><b>capital</b>: the word would start with a "
@@ -322,6 +324,7 @@ class QtSuggestionList(QWidget):
             "after the word; <b>remove ‘,’ comma</b>: the mark after it would go; <b>‘,’ → ‘.’ full "
             "stop</b>: its mark would change.")
         self.items: list[Suggestion] = []  # what the rows show, in order
+        self._row_of: dict[tuple[int, Kind], int] = {}  # each listed suggestion's row
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
         # Why there are no suggestions, when the transcript was not restored (another language,
@@ -356,6 +359,7 @@ class QtSuggestionList(QWidget):
             return
         self._timer.stop()
         self.items = []
+        self._row_of = {}
         self.list.clear()
         self._show_count()  # the count at once; the list from the next turn, a slice at a time
         self._again = False
@@ -471,6 +475,7 @@ class QtSuggestionList(QWidget):
         t0 = time.perf_counter()
         self.items = lowest
         self._listed = order
+        self._row_of = {s.key: n for n, s in enumerate(lowest)}
         self.list.setUpdatesEnabled(False)
         self.list.clear()
         brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
@@ -481,6 +486,7 @@ class QtSuggestionList(QWidget):
             item.setToolTip(text)
             item.setBackground(brushes[band_of(s.confidence, self.settings)])
             self.list.addItem(item)
+        self._select_row(self._shown)
         self.list.setUpdatesEnabled(True)
         self._show_count()
         self._cost = worked + time.perf_counter() - t0
@@ -533,24 +539,31 @@ class QtSuggestionList(QWidget):
         keep = s.source == CHOICE and is_keep(s, token)
         if s.kind == Kind.BREAK:
             word, what = f"¶ {join_mark(surface, punct)}", "paragraph break before"
+            brief = "break before"
         elif keep and s.kind == Kind.CASE:
             word, what = join_mark(s.value, punct), f"keep ‘{s.value}’ as it is"
+            brief = f"keep ‘{s.value}’"
         elif keep:
             word, what = join_mark(surface, s.value), f"keep {named_mark(s.value)}" if s.value else "keep without a mark"
+            brief = f"keep ‘{s.value}’" if s.value else "keep no mark"
         elif s.kind == Kind.CASE:
             word = join_mark(s.value, punct)
-            what = "capital" if s.value[:1].isupper() else "lower case"
+            what = brief = "capital" if s.value[:1].isupper() else "lower case"
         elif s.value and token.punct:
             word, what = join_mark(surface, s.value), f"‘{token.punct}’ → {named_mark(s.value)}"
+            brief = f"‘{token.punct}’ → ‘{s.value}’"
         elif s.value:
             word, what = join_mark(surface, s.value), f"add {named_mark(s.value)}"
+            brief = f"add ‘{s.value}’"
         else:
             word, what = join_mark(surface, token.punct), f"remove {named_mark(token.punct)}"
+            brief = f"remove ‘{token.punct}’"
         before = " ".join(join_mark(*_as_shown(doc, t)) for t in doc.tokens[max(0, i - 3):i])
         after = join_mark(*_as_shown(doc, doc[i + 1])) if i + 1 < len(doc) else ""
         if s.source == CHOICE:
             what += " · from your choice"
-        return RowParts(f"{percent(s.confidence):>4}", f"{'…' if i > 3 else ''}{before}", word, after, what)
+        return RowParts(f"{percent(s.confidence):>4}", f"{'…' if i > 3 else ''}{before}", word, after, what,
+                        brief)
 
     def show_notice(self, title: str | None, text: str = "", about: str = "restoration") -> None:
         """Say above the list, in plain words, what the person should know about the text
@@ -568,8 +581,23 @@ class QtSuggestionList(QWidget):
         if self._shown is None:
             self.show_current(None)
 
+    def _select_row(self, s: Suggestion | None) -> None:
+        """Select and scroll to the row of ``s``, the suggestion under review, as Tab, Shift+Tab
+        or a click in the text make it current; no row when it is not listed (beyond the first
+        LIST_LIMIT, or another band). Selecting emits none of the signals a person's click does."""
+        row = self._row_of.get(s.key, -1) if s is not None else -1
+        if row < 0:
+            self.list.setCurrentRow(-1)
+            self.list.clearSelection()
+            return
+        self.list.setCurrentRow(row)
+        item = self.list.item(row)
+        if item is not None:
+            self.list.scrollToItem(item, QListWidget.ScrollHint.EnsureVisible)
+
     def show_current(self, s: Suggestion | None) -> None:
         self._shown = s
+        self._select_row(s)
         if s is None:
             among = ("" if self.band is None else " (from your choice)" if self.band == CHOICE_BAND
                      else f" {self.band}-confidence")

@@ -1,6 +1,6 @@
 """The rows of the panel's list of pending suggestions, and how a long one gives way in a narrow
-panel: the words before the suggestion first, then the word after it, then what it changes; the
-confidence and the word itself stay in sight."""
+panel: the words before the suggestion first, then the word after it, then the mark's name ("add
+‘.’ full stop" becomes "add ‘.’"); the confidence, the word and the change itself stay whole."""
 
 from __future__ import annotations
 
@@ -13,19 +13,21 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleO
 #: The item data role a row's parts are kept under (its text is the whole row, as its tooltip).
 PARTS_ROLE = Qt.ItemDataRole.UserRole + 1
 _ELLIPSIS = "…"
+SPARE_PX = 2  # see QtPendingRowDelegate._fitted
 
 
 @dataclass(frozen=True, slots=True)
 class RowParts:
     """One row: " 62%  …the old train station. And  · add ‘.’ full stop" is confidence " 62%",
     before "…the old train", word "station." (as it would read), after "And", what "add ‘.’ full
-    stop"."""
+    stop"; ``brief`` says the change without the mark's name ("add ‘.’"), for a narrow list."""
 
     confidence: str
     before: str
     word: str
     after: str
     what: str
+    brief: str = ""
 
     @property
     def text(self) -> str:
@@ -36,7 +38,10 @@ class RowParts:
 def fit_row(parts: RowParts, width: int, metrics: QFontMetrics) -> str:
     """The row as it fits ``width`` pixels in ``metrics``' font: the whole row when it fits;
     else the words before the suggestion give way from the left ("…train station. And"), then
-    the word after it from the right, then what changes; the confidence and the word go last."""
+    the word after it from the right, then the mark's name ("add ‘.’ full stop" is said "add
+    ‘.’"), then the ellipsis that stood for the words before. The confidence, the word and the
+    change stay whole: at 800x600 rows read "add ‘.’ f…", the change itself cut. Only a list
+    too narrow for those three is cut at the right."""
     text = parts.text
     advance = metrics.horizontalAdvance
     if advance(text) <= width:
@@ -55,12 +60,12 @@ def fit_row(parts: RowParts, width: int, metrics: QFontMetrics) -> str:
     shown = metrics.elidedText(parts.after, Qt.TextElideMode.ElideRight, room) if room > 0 else ""
     if shown.rstrip(_ELLIPSIS):  # a letter of it at least: a lone "…" there says nothing
         return head + before + word + " " + shown + what
-    # Then what changes; the confidence and the word are what is left, cut at the right last.
-    room = width - advance(head + before + word + "  · ")
-    shown = metrics.elidedText(parts.what, Qt.TextElideMode.ElideRight, room) if room > 0 else ""
-    if shown:
-        return head + before + word + "  · " + shown
-    return metrics.elidedText(head + before + word, Qt.TextElideMode.ElideRight, width)
+    # Then the mark's name, then the ellipsis before the word; the change itself is kept whole.
+    brief = f"  · {parts.brief or parts.what}"
+    for row in (head + before + word + what, head + before + word + brief, head.rstrip() + word + brief):
+        if advance(row) <= width:
+            return row
+    return metrics.elidedText(head.rstrip() + word + brief, Qt.TextElideMode.ElideRight, width)
 
 
 def _whole_words(text: str, elided: str) -> str:
@@ -98,4 +103,6 @@ class QtPendingRowDelegate(QStyledItemDelegate):
         rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
         # The style draws the text this far inside that rect on either side (QCommonStyle).
         margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, opt, widget) + 1
-        return fit_row(parts, rect.width() - 2 * margin, opt.fontMetrics)
+        # The style elides in fractional pixels, fit_row measures whole ones: a row measured
+        # exactly as wide as its room was cut all the same ("add ‘.’ full st…"): 2 px spare.
+        return fit_row(parts, rect.width() - 2 * margin - SPARE_PX, opt.fontMetrics)

@@ -84,6 +84,7 @@ class QtPlayerBar(QWidget):
         self.timeline = _Timeline()
         self.timeline.setObjectName("player-timeline")
         self.timeline.setToolTip("Click to play from there")
+        self.timeline.setAccessibleName("Playback position")
         self.timeline.setMinimumWidth(120)  # a narrow window shortens the note beside it first
         self.timeline.clicked.connect(self._timeline_moved)
         self.timeline.sliderMoved.connect(self._timeline_moved)
@@ -101,6 +102,7 @@ class QtPlayerBar(QWidget):
         self.speed_box.setDecimals(2)
         self.speed_box.setSuffix("×")
         self.speed_box.setToolTip("Speed, pitch kept (F3 slower, F4 faster)")
+        self.speed_box.setAccessibleName("Playback speed")
         self.speed_box.setValue(player.speed)
         self.speed_box.valueChanged.connect(self._speed_edited)
 
@@ -111,6 +113,7 @@ class QtPlayerBar(QWidget):
         options = QToolButton()
         options.setText("⋯")
         options.setToolTip("Playback options")
+        options.setAccessibleName("Playback options")
         options.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(options)
         menu.addAction(self.rewind_action)
@@ -154,6 +157,7 @@ class QtPlayerBar(QWidget):
         button = QToolButton()
         button.setIcon(self.style().standardIcon(icon))
         button.setToolTip(tip)
+        button.setAccessibleName(tip.partition(" (")[0])  # "Back 5 s": an icon says nothing to a reader
         button.setAutoRaise(True)
         button.clicked.connect(slot)
         return button
@@ -241,6 +245,7 @@ class QtPlayerBar(QWidget):
             self._last_playing = playing
             self.play_button.setIcon(self._pause_icon if playing else self._play_icon)
             self.play_button.setToolTip("Pause (Esc)" if playing else "Play (Esc)")
+            self.play_button.setAccessibleName("Pause" if playing else "Play")
         if position != self._last_position:
             self._last_position = position
             if not self.timeline.isSliderDown():

@@ -249,6 +249,19 @@ def _when(seconds: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", moment)
 
 
+def _folder(shown: str | None) -> str:
+    """The Folder column: where the work came from or was saved. A path kept relative to where
+    Stet was started (`stet talk.txt`) showed "."; that folder is named, and work never saved
+    says so."""
+    if not shown:
+        return "(not saved yet)"
+    path = Path(shown)
+    if not path.is_absolute():
+        return f"{path.parent} (where Stet was started)" if str(path.parent) != "." else \
+            "where Stet was started"
+    return str(path.parent)
+
+
 class RecoveryDialog(QDialog):
     """The sessions that were not saved before Stet stopped: restore, discard, or keep them."""
 
@@ -272,14 +285,16 @@ class RecoveryDialog(QDialog):
         layout.addWidget(label)
         self.table = QTreeWidget()
         self.table.setObjectName("recovery-list")
+        self.table.setAccessibleName("Unsaved work")
         self.table.setRootIsDecorated(False)
         self.table.setHeaderLabels(["File", "Last autosave", "Words", "Folder"])
         for orphan in self.orphans:
             info = orphan.info
             shown = info.project or info.source
+            folder = _folder(shown)
             item = QTreeWidgetItem([info.name, _when(info.saved),
-                                    f"{info.words:,}" if info.words >= 0 else "?",
-                                    str(Path(shown).parent) if shown else ""])
+                                    f"{info.words:,}" if info.words >= 0 else "?", folder])
+            item.setToolTip(3, str(shown) if shown else "never saved to a file")
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.addTopLevelItem(item)
         for column in range(3):

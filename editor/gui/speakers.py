@@ -46,6 +46,19 @@ class SpeakerCommands:
         index = view.token_at(cursor.position()) or 0
         return next(((r.start, r.stop) for r in doc.paragraphs() if index in r), (0, len(doc)))
 
+    def caret_speaker(self, names: list[str]) -> int:
+        """The index in ``names`` of the speaker of the word at the caret (or the selection's
+        first), 0 when it has none: the dialogs start from the speaker one is looking at (Rename
+        offered Speaker 1 with the caret in a Speaker 2 paragraph)."""
+        view, doc = self.view, self.view.transcript
+        if not len(doc):
+            return 0
+        view.flush()
+        cursor = view.textCursor()
+        index = view.token_at(cursor.selectionStart() if cursor.hasSelection() else cursor.position())
+        speaker = doc[index].speaker if index is not None and index < len(doc) else None
+        return names.index(speaker) if speaker in names else 0
+
     # -- commands -------------------------------------------------------------------------------
     def assign_number(self, number: int) -> None:
         """Alt+``number``: the selection's speaker is the ``number``-th (in the order they first
@@ -84,7 +97,8 @@ class SpeakerCommands:
         if not names:
             self.say("No speakers to rename: give words a speaker first (Speakers > New speaker…)")
             return
-        old, ok = QInputDialog.getItem(self.view.window(), "Rename speaker", "Speaker:", names, 0, False)
+        old, ok = QInputDialog.getItem(self.view.window(), "Rename speaker", "Speaker:", names,
+                                       self.caret_speaker(names), False)
         if not ok:
             return
         new = self._ask_name("Rename speaker", f"New name for {old} (a name already used merges "
@@ -103,7 +117,7 @@ class SpeakerCommands:
             self.say("Merging needs two speakers")
             return
         old, ok = QInputDialog.getItem(self.view.window(), "Merge speakers", "Merge this speaker…",
-                                       names, len(names) - 1, False)
+                                       names, self.caret_speaker(names), False)
         if not ok:
             return
         others = [n for n in names if n != old]
@@ -142,7 +156,10 @@ class SpeakerCommands:
         menu.aboutToShow.connect(self.name_entries)
 
     def name_entries(self) -> None:
-        """Speaker n's entry says the name it gives."""
+        """Speaker n's entry says the name it gives ("&1: Ann"); a speaker named after the
+        number reads once ("Speaker &2", not "Speaker 2: Speaker 2"); one not there yet says so."""
         names = speakers_in_order(self.view.transcript)
         for n, action in enumerate(self.number_actions, 1):
-            action.setText(f"Speaker &{n}: {names[n - 1]}" if n <= len(names) else f"Speaker &{n}")
+            name = names[n - 1] if n <= len(names) else None
+            action.setText(f"Speaker &{n}" if name == f"Speaker {n}" else
+                           f"&{n}: {name}" if name is not None else f"Speaker &{n} (none yet)")

@@ -14,6 +14,9 @@ from PySide6.QtWidgets import QLabel, QStatusBar, QToolTip, QWidget
 
 _SPARE = 24  # the size grip and the bar's margins
 _CUT = 8  # QStatusBar paints a message from x = 6 to 2 px short of its first permanent widget
+#: Clear space between a cut message's "…" and the permanent widget after it: at 800x600 the
+#: "…" ended 2 px from "Editing" and read as one word with it ("hold them…Editing").
+_GAP = 16
 
 
 class StatusBar(QStatusBar):
@@ -64,7 +67,7 @@ class StatusBar(QStatusBar):
         placed = [w.x() for w in shown if w.width() > 0]
         if placed:
             room = min(room, min(placed) - _CUT)
-        return room
+        return room - (_GAP if shown else 0)
 
     def _fitted(self, text: str) -> str:
         room = self.room()

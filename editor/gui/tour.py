@@ -13,6 +13,10 @@ from editor.gui.actions import BY_ID, keys_of
 from editor.gui.looks import band_colour
 
 
+#: The tour's width; its height is what the longest page needs (``ReviewTour._fit``).
+WIDTH = 520
+
+
 def _keys(action_id: str) -> str:
     return f"<b>{keys_of(action_id)}</b>"
 
@@ -84,7 +88,8 @@ class ReviewTour(QDialog):
             body.setTextFormat(Qt.TextFormat.RichText)
             body.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
             column.addWidget(heading)
-            column.addWidget(body, 1)
+            column.addWidget(body)
+            column.addStretch(1)  # a shorter page keeps its text at the top
             if open_help is not None:
                 more = QLabel(f"<a href='{topic}'>More in the user guide…</a>")
                 more.setObjectName("tour-more")
@@ -109,8 +114,26 @@ class ReviewTour(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.stack, 1)
         layout.addLayout(row)
-        self.resize(560, 320)
+        self._fit(WIDTH)
         self.go(0)
+
+    def _fit(self, width: int) -> None:
+        """As tall as the longest page needs at ``width``: at 560x320 each page was about 60 %
+        empty. The pages' text is set in the dialog's font, so the height follows it."""
+        layout = self.layout()
+        assert layout is not None, "built in __init__"
+        margins = layout.contentsMargins()
+        inner = width - margins.left() - margins.right()
+        tallest = 0
+        for n in range(self.stack.count()):
+            page = self.stack.widget(n)
+            column = page.layout() if page is not None else None
+            if column is not None:
+                tallest = max(tallest, column.totalHeightForWidth(inner))
+        self.stack.setMinimumHeight(tallest)
+        rows = layout.itemAt(1)
+        buttons = rows.sizeHint().height() if rows is not None else 0
+        self.resize(width, margins.top() + tallest + layout.spacing() + buttons + margins.bottom())
 
     @property
     def page(self) -> int:

@@ -20,6 +20,7 @@ from editor.core.paragraphs import EVERY, LONG
 from editor.core.progress import format_eta
 from editor.core.settings import Settings
 from editor.gui.background import BackgroundOp
+from editor.gui.gutter import format_time
 from editor.gui.language_dialog import LanguageDialog, describe_model
 from editor.gui.model_dialog import ModelDialog
 from editor.gui.session import Session
@@ -77,6 +78,9 @@ class TranscriptionController(QObject):
         self._assembler: TokenAssembler | None = None
         self._began = 0.0
         self._shown = 0.0
+        self._heard = 0.0  # seconds of the recording recognised so far
+        self._header: float | None = None  # its length as its file states it
+        self.notes: list[str] = []  # what the last transcription found of the audio itself
         self.progress = QProgressBar()
         self.progress.setObjectName("transcription-progress")
         self.progress.setMaximumWidth(220)
@@ -111,6 +115,17 @@ class TranscriptionController(QObject):
                 if inside:  # a folder of models
                     return inside[0]
         return resolve_model(None)
+
+    def model_named(self, name: str | None) -> ModelInfo | None:
+        """The installed model called ``name`` (a transcript's ``metadata.model``), or None."""
+        from editor.asr.models import installed_models
+
+        if not name:
+            return None
+        chosen = self.model_in_use()
+        if chosen is not None and chosen.name == name:
+            return chosen
+        return next((m for m in installed_models() if m.name == name), None)
 
     def model_in_use(self) -> ModelInfo | None:
         """The model the next transcription is offered with, or None when none is installed."""
@@ -214,6 +229,7 @@ class TranscriptionController(QObject):
         self.status = "running"
         self._began = time.perf_counter()
         self._shown = 0.0
+        self._heard, self._header, self.notes = 0.0, None, []
         cancel = self._cancel = threading.Event()
         self.progress.setValue(0)
         self.progress.show()
@@ -289,6 +305,10 @@ class TranscriptionController(QObject):
                                    merge_id=("asr", id(self), job))
             self.words_added.emit(len(doc))
         elif isinstance(event, Progress):
+            if event.stage == "loading":
+                self._header = event.duration
+            elif event.stage == "recognising":
+                self._heard = max(self._heard, event.position)
             now = time.perf_counter()
             if now - self._shown < 0.2 and event.fraction != 1.0:  # a few repaints a second
                 return
@@ -312,8 +332,13 @@ class TranscriptionController(QObject):
             self._say(f"{name} — transcribing ({self.language}): {len(doc):,} words"
                       + (f", {eta}" if eta else ""))
         elif isinstance(event, Finished) and doc.metadata.duration is None:
+            from editor.asr.transcribe import audio_notes
+
+            self._heard = event.duration
+            self.notes = audio_notes(self._header, event.duration)
             with doc.history.group("Add words", merge_id=("asr", id(self), job)):  # one step
-                doc.set_metadata(duration=event.duration)
+                doc.set_metadata(duration=event.duration,
+                                 warnings=(*doc.metadata.warnings, *self.notes))
 
     def _ended(self, job: int, err: BaseException | None, turns: Sequence[SpeakerTurn] = ()) -> None:
         from editor.asr.errors import RecognitionCancelled
@@ -343,14 +368,24 @@ class TranscriptionController(QObject):
         if status == "done":  # the label goes on to tell of restoration; this stays a while
             found = len(speakers_in_order(doc)) if turns else 0
             said = (f"{name} — {words:,} words transcribed in {took:.1f} s ({self.language})"
-                    + (f", {found} speaker{'s' if found != 1 else ''}" if found else ""))
+                    + (f", {found} speaker{'s' if found != 1 else ''}" if found else "")
+                    + "".join(f"; {note}" for note in self.notes))
             self._say(said)
-            self.message.emit(said, 8000)
+            self.message.emit(said, 15000 if self.notes else 8000)
         elif status == "no speech":
             self._say(f"{name} — no speech was recognised (silent, or not in the model's "
                       f"language: {self.language})")
         elif status == "cancelled":
-            self._say(f"{name} — transcription cancelled; {words:,} words kept")
+            # Said in the status bar as well: the label goes on at once to tell of restoration,
+            # and "cancelled" was never seen.
+            heard = format_time(self._heard)
+            of = f" of {format_time(self._header)}" if self._header else ""
+            said = (f"{name} — transcription cancelled at {heard}{of}; "
+                    + (f"the {words:,} word{'s' if words != 1 else ''} heard up to there are kept "
+                       "(File ▸ Transcribe again starts over)" if words else
+                       "no words had been recognised yet (File ▸ Transcribe again starts over)"))
+            self._say(said)
+            self.message.emit(said, 15000)
         else:
             self._say(f"{name} — transcription failed")
             self.said_why.emit(str(err))

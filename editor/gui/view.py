@@ -28,6 +28,7 @@ from editor.core.paragraphs import kept_lines
 from editor.core.settings import Settings
 from editor.core.textmap import TextMap
 from editor.gui import hotkeys
+from editor.gui.accessibility import Narrator
 from editor.gui.gutter import TimeGutter, paint_cue_bars
 from editor.gui.links import DocumentLinks
 from editor.gui.looks import (  # noqa: F401  (names other modules and tests import from here)
@@ -69,6 +70,7 @@ class QtTranscriptView(QPlainTextEdit):
     editing: Editor
     review: Reviewer
     pointer: Pointer
+    narrator: Narrator
 
     def __init__(self, transcript: Transcript, settings: Settings | None = None,
                  parent: QWidget | None = None, *, turns: WindowTurns | None = None) -> None:
@@ -92,6 +94,7 @@ class QtTranscriptView(QPlainTextEdit):
         self._transcript: Transcript | None = None
         self._links = DocumentLinks()  # to the document's signals
         self.review = Reviewer(self)  # the suggestion under review, review mode (view_review)
+        self.narrator = Narrator(self, self)  # what a screen reader hears of it (accessibility)
         self._frozen = False  # a bulk step runs: keys that would change the text wait
         self._lines_stale = False  # words went away in a bulk step: lines brought up to date after
         self.pointer = Pointer(self, self)  # the mouse, tooltips, the player's word (view_pointer)

