@@ -484,6 +484,37 @@ class Transcript(SuggestionReview):
             else:
                 self._apply_metadata(new)
 
+    def apply_recorded(self, *, splice: tuple[int, int, list[Token]] | None = None,
+                       suggestions: Mapping[int, Iterable[Suggestion]] | None = None,
+                       paragraph_ids: Iterable[int] | None = None) -> None:
+        """Make a change recorded from another copy of this document as it was made (an edit
+        journal's line: ``editor.core.formats.journal.replay_edits``), with no undo step:
+        ``splice``: tokens ``start:start+removed`` become the tokens given, ids and all;
+        ``suggestions``: each token id's suggestions become those given; ``paragraph_ids``:
+        the tokens that start a paragraph. Raises ``ValueError`` when it does not fit."""
+        if splice is not None:
+            start, removed, new = splice
+            if not (isinstance(start, int) and isinstance(removed, int)
+                    and 0 <= start <= start + removed <= len(self._tokens)):
+                raise ValueError(f"splice {start}+{removed} outside 0:{len(self._tokens)}")
+            gone = {t.id for t in self._tokens[start:start + removed]}
+            ids = [t.id for t in new]
+            if len(set(ids)) != len(ids) or any(i not in gone and self.has_token(i) for i in ids):
+                raise ValueError("a spliced token's id is taken")
+            self._next_id = max([self._next_id, *(i + 1 for i in ids)])
+            self._splice(start, removed, list(new))
+        if suggestions is not None:
+            changes: _SuggestionChanges = []
+            for token_id, marks in suggestions.items():
+                given = {s.kind: s for s in marks if s.token_id == token_id}
+                changes += [((token_id, kind), None) for kind in self.suggestion_view(token_id)
+                            if kind not in given]
+                changes += [(s.key, s) for s in given.values()]
+            if changes:
+                self._apply_suggestions(changes)
+        if paragraph_ids is not None:
+            self._apply_paragraphs(frozenset(paragraph_ids))
+
     # -- pushing commands ----------------------------------------------------------------------
     # -- undoable changes that apply no review rule (the review operations are built on them) --
     def push_tokens(self, updates: list[tuple[int, Token]], text: str) -> None:

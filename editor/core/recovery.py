@@ -18,6 +18,7 @@ holds it for about half a second, felt as a frozen window).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -28,16 +29,20 @@ from pathlib import Path
 
 from editor.core.atomic import atomic_write, fsync_folder
 from editor.core.errors import UserError
-from editor.core.formats.journal import is_journal, journal_info
+from editor.core.document import Transcript
+from editor.core.formats.journal import is_journal, journal_info, read_recovery, replay_edits
+from editor.core.recovery_edits import NEW
 from editor.core.recovery_journal import Journal
 from editor.core.recovery_lock import HeldLock, close_fd, lock_unheld, try_lock
 from editor.core.recovery_state import (DocumentTracker, EncodeCache, RecoveryInfo, RecoveryState,
                                         SuggestionMirror)
 
-__all__ = ["CLEAN", "DATA", "INFO", "LOCK", "DocumentTracker", "EncodeCache", "Orphan",
+__all__ = ["CLEAN", "DATA", "EDITS", "INFO", "LOCK", "DocumentTracker", "EncodeCache", "Orphan",
            "RecoveryInfo", "RecoverySlot", "RecoveryState", "SuggestionMirror", "find_orphans"]
 
 LOCK, DATA, INFO = ".lock", ".stet", ".json"
+#: The changes made since the last autosave, one a line (``editor.core.recovery_edits``).
+EDITS = ".edits"
 #: A recovery journal with nothing unsaved in it (written ahead, or after a save) waits under this
 #: name, never offered; the next autosave appends to it and renames it back to ``DATA``.
 CLEAN = ".clean"
@@ -63,6 +68,15 @@ class _Files:
     @property
     def clean_path(self) -> Path:
         return self.folder / f"{self.name}{CLEAN}"
+
+    @property
+    def edits_path(self) -> Path:
+        return self.folder / f"{self.name}{EDITS}"
+
+    def remove_edits(self) -> None:
+        """The edit journal, and one a kill left half rewritten."""
+        self.edits_path.unlink(missing_ok=True)
+        self.folder.joinpath(f"{self.name}{EDITS}{NEW}").unlink(missing_ok=True)
 
 
 class RecoverySlot(_Files):
@@ -115,7 +129,7 @@ class RecoverySlot(_Files):
                 return False
             if self._at != self.data and not self._at.exists():
                 self._at, self._journal = self.data, Journal()
-            self._journal.write(self._at, head, entries)
+            self._journal.write(self._at, head, entries, edits=state.edits)
             atomic_write(self.info_path, json.dumps(state.info.to_json()).encode("utf-8"))
             if self._at != self.data:  # there is unsaved work now: the file is offered
                 os.replace(self._at, self.data)
@@ -164,6 +178,7 @@ class RecoverySlot(_Files):
             self.clean_path.unlink(missing_ok=True)
             self._at = self.data
             os.replace(orphan.data, self.data)
+            orphan.remove_edits()  # replayed into the document taken over
             if orphan.info_path.exists():
                 os.replace(orphan.info_path, self.info_path)
             else:
@@ -177,6 +192,8 @@ class RecoverySlot(_Files):
         with self._io:
             if self.owned:
                 self.clean_path.unlink(missing_ok=True)
+                if not self.data.exists():
+                    self.remove_edits()
                 self._lock.release(remove=not self.data.exists())
 
 
@@ -187,6 +204,18 @@ class Orphan(_Files):
         super().__init__(folder, name)
         self._lock, self.info = lock, info
 
+    def read(self) -> Transcript:
+        """The work it holds: the last autosave, and the changes journaled after it (up to the
+        first missing). Raises ``UserError`` when the autosave cannot be read."""
+        from editor.core.formats import read_any
+
+        if not is_journal(self.data):  # an older Stet's autosave: a project, no journal beside it
+            return read_any(self.data, allow_empty=True)
+        doc, edits = read_recovery(self.data)
+        if edits is not None:
+            replay_edits(doc, self.edits_path, edits)
+        return doc
+
     def release(self, *, remove: bool = False) -> None:
         """Keep it for a later start (``remove=False``), or drop the lock file too."""
         self._lock.release(remove=remove)
@@ -194,6 +223,7 @@ class Orphan(_Files):
     def discard(self) -> None:
         for path in (self.data, self.info_path, self.clean_path):
             path.unlink(missing_ok=True)
+        self.remove_edits()
         self.release(remove=True)
 
 
@@ -212,6 +242,8 @@ def find_orphans(folder: Path) -> list[Orphan]:
             continue  # a live session's
         try:
             saved = data.stat().st_mtime
+            with contextlib.suppress(OSError):  # typed into after the last autosave
+                saved = max(saved, files.edits_path.stat().st_mtime)
         except OSError:  # removed meanwhile: its owner saved or discarded it
             lock.release(remove=True)
             continue
@@ -220,6 +252,7 @@ def find_orphans(folder: Path) -> list[Orphan]:
         if not lock_path.with_suffix(DATA).exists() and (lock := lock_unheld(lock_path, create=False)):
             if not lock_path.with_suffix(DATA).exists():  # checked again, under the lock
                 lock_path.with_suffix(CLEAN).unlink(missing_ok=True)
+                _Files(folder, lock_path.name[:-len(LOCK)]).remove_edits()
                 lock.release(remove=True)
             else:
                 lock.release()

@@ -27,11 +27,12 @@ class Journal:
         self.on_disk: set[int] = set()  # run numbers the file holds
 
     def write(self, path: Path, head: dict[str, Any], entries: list[Encoded], *,
-              state: bool = True) -> None:
+              state: bool = True, edits: int | None = None) -> None:
         """Append the runs the file lacks and (``state``) the state that uses them, or write the
         file whole: the first time, when it is not as we left it, or when old runs outweigh the
         live ones."""
-        line = f'{{"state":{head_json(head)},"runs":{dumps([e[4] for e in entries])}}}\n'.encode() \
+        tail = f',"edits":{edits}' if edits is not None else ""  # (the edit journal's: read_recovery)
+        line = f'{{"state":{head_json(head)},"runs":{dumps([e[4] for e in entries])}{tail}}}\n'.encode() \
             if state else b""
         new = [run_line(e) for e in entries if e[4] not in self.on_disk]
         added = sum(map(len, new)) + len(line)

@@ -71,6 +71,8 @@ class RecoveryState:
     #: suggestions changed since the capture before (None: ``suggestions`` holds them all)
     seq: int = 0
     changes: frozenset[int] | None = None
+    #: the number of the last change it holds, of the window's edit journal (None: none kept)
+    edits: int | None = None
 
     @classmethod
     def capture(cls, doc: Transcript, *, source: str | os.PathLike[str] | None = None,

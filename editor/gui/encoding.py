@@ -9,10 +9,10 @@ from typing import Any
 from PySide6.QtWidgets import QInputDialog
 
 from editor.core.errors import UserError
-from editor.core.formats import TEXT_READERS
+from editor.core.formats import TEXT_READERS, read_any
 
 #: The main window (not imported: it imports this module). It has ``source``, ``path``,
-#: ``open_path(path, encoding=)``, ``may_discard()`` and ``report_error(title, err)``.
+#: ``files.show_opened(path, doc)``, ``may_discard()`` and ``report_error(title, err)``.
 MainWindow = Any
 
 #: Offered first; any other name Python knows can be typed.
@@ -44,12 +44,13 @@ def reopen_with_encoding(window: MainWindow, encoding: str | None = None) -> boo
         if not ok or not choice.strip():
             return False
         encoding = choice.split()[0]
-    if not window.may_discard():
-        return False
-    try:
-        window.open_path(source, encoding=encoding)
+    try:  # read before the question: a failure leaves the open work as it was
+        doc = read_any(source, encoding)
     except UserError as err:
         window.report_error("Cannot reopen", err)
         return False
+    if not window.may_discard():
+        return False
+    window.files.show_opened(source, doc)
     window.statusBar().showMessage(f"Reopened {source.name} as {encoding}", 6000)
     return True

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (QApplication, QLabel, QMainWindow, QMenu, QMessag
 from editor.core import process
 from editor.core.document import Suggestion, Transcript
 from editor.core.errors import UserError
-from editor.core.formats import read_any
 from editor.core.recovery import Orphan
 from editor.core.render import NONE, RenderPolicy
 from editor.core.paths import resource_path
@@ -595,7 +594,7 @@ class MainWindow(QMainWindow):
     def recover(self, orphan: Orphan) -> bool:
         """Open a recovery file (a ``recovery.Orphan``) as this session's unsaved work."""
         try:
-            doc = read_any(orphan.data, allow_empty=True)  # work whose every word was deleted
+            doc = orphan.read()  # the last autosave and the edits after it (every word deleted, maybe)
         except UserError as err:
             self.report_error("Cannot recover", err)
             return False
@@ -604,6 +603,7 @@ class MainWindow(QMainWindow):
                             project=Path(info.project) if info.project else None, restore=False)
         self.autosaver.slot.take_over(orphan)  # it is this session's recovery file now
         self.session.mark_unsaved()  # in no file but the recovery file
+        self.autosaver.save_now()  # with the edits replayed, whose journal was the orphan's
         self.update_title()
         self.statusBar().showMessage(f"Restored the autosaved work on {info.name}", 8000)
         return True

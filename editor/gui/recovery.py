@@ -1,9 +1,11 @@
 """Autosave and crash recovery in the window (the files and their ownership: editor.core.recovery).
 
-``Autosaver`` keeps this session's recovery file no more than a few seconds behind the document:
-it writes ``AUTOSAVE_PAUSE_MS`` after the last change, and at the latest ``AUTOSAVE_MAX_MS`` after
-the first change not yet written, so steady typing is saved too; the window also calls
-``save_now()`` when it loses focus and before long jobs. The document is captured on the UI thread
+``Autosaver`` keeps this session's recovery file: every change goes at once, as one small line,
+to its edit journal (``editor.core.recovery_edits``), so a kill loses no typing; the whole
+document (a state, which the journal's lines follow) is written ``AUTOSAVE_PAUSE_MS`` after the
+last change, at the latest ``AUTOSAVE_MAX_MS`` after the first change not yet written, and at once
+when the journal has a gap (the first change after a save, a change too big for a line); the
+window also calls ``save_now()`` when it loses focus and before long jobs. The document is captured on the UI thread
 (immutable records: the first time all of them, ~15 ms at 100,000 words; then only the suggestions
 that changed, followed by a ``DocumentTracker``) and encoded and written on a pool thread, where
 an autosave appends to the recovery file only the runs of words that changed.
@@ -15,6 +17,7 @@ a later start.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +41,7 @@ from editor.core.errors import UserError
 from editor.core.paths import recovery_dir
 from editor.core.recovery import (DocumentTracker, Orphan, RecoverySlot, RecoveryState,
                                   find_orphans)
+from editor.core.recovery_edits import EditJournal
 from editor.gui.background import BackgroundOp
 from editor.gui.modal import run_modal
 
@@ -66,6 +70,11 @@ class Autosaver(QObject):
         self.slot.give_way = give_way  # the window's turns: the encoding rests while one runs
         self._pause = self._timer(AUTOSAVE_PAUSE_MS)
         self._deadline = self._timer(AUTOSAVE_MAX_MS)
+        # at once (next turn): the edit journal's lines need a state on disk to follow
+        self._soon = self._timer(0)
+        self._based = False  # a state of the unsaved work is on disk
+        self.edits = EditJournal(self.slot.edits_path, on_gap=self._soon.start,
+                                 recording=lambda: bool(window.dirty) and self.slot.owned)
         self._writing = False
         self._again = False
         # follows the document's changes: a capture copies only what changed since the last one
@@ -94,10 +103,15 @@ class Autosaver(QObject):
     @property
     def pending(self) -> bool:
         """A change waits to be written."""
-        return self._pause.isActive() or self._deadline.isActive() or self._again
+        return (self._pause.isActive() or self._deadline.isActive() or self._soon.isActive()
+                or self._again)
 
     def changed(self) -> None:
-        """The document changed: write soon, and never later than the deadline."""
+        """The document changed: write soon, and never later than the deadline; at once when
+        no state of the unsaved work is on disk yet (the journal's lines wait for one)."""
+        self.edits.follow(self._window.transcript)
+        if not self._based:
+            self._soon.start()
         self._pause.start()
         if not self._deadline.isActive():
             self._deadline.start()
@@ -106,6 +120,7 @@ class Autosaver(QObject):
         """Write the unsaved work now (in the background); nothing to do when all is saved."""
         self._pause.stop()
         self._deadline.stop()
+        self._soon.stop()
         window = self._window
         if not window.dirty or not self.slot.owned:
             return
@@ -119,7 +134,8 @@ class Autosaver(QObject):
             return
         self._run(self.slot.write)
 
-    def _opened(self, _doc: Transcript | None = None) -> None:
+    def _opened(self, doc: Transcript | None = None) -> None:
+        self.edits.follow(doc if doc is not None else self._window.transcript)
         self._priming.start()  # prime, soon
 
     def prime(self, doc: Transcript | None = None) -> None:
@@ -155,23 +171,28 @@ class Autosaver(QObject):
             if self._tracker is not None:
                 self._tracker.close()
             self._tracker = DocumentTracker(doc)
-        state = self._tracker.capture(source=window.source, project=window.path)
+        self.edits.follow(doc)
+        edits = self.edits.seq  # the changes this state holds: the journal's lines follow it
+        state = dataclasses.replace(self._tracker.capture(source=window.source, project=window.path),
+                                    edits=edits)
         self.last_capture_s = time.perf_counter() - began
         generation = self.slot.generation
         announce = write_with != self.slot.prime  # written ahead is not autosaved: no offer
         self._writing = True
 
-        def write(_report: Callable[[Any], None]) -> tuple[bool, float]:
+        def write(_report: Callable[[Any], None]) -> tuple[bool, float, int]:
             began = time.perf_counter()
             done = write_with(state, generation)
-            return done and announce, time.perf_counter() - began
+            return done and announce, time.perf_counter() - began, edits
 
         BackgroundOp(self, write).success(self._written).failure(self._failed).run()
 
-    def _written(self, result: tuple[bool, float]) -> None:
-        done, self.last_write_s = result
+    def _written(self, result: tuple[bool, float, int]) -> None:
+        done, self.last_write_s, edits = result
         self._writing = False
         if done:
+            self._based = True
+            self.edits.landed(edits)
             self.saved.emit(str(self.slot.data))
         self._follow_up()
 
@@ -189,8 +210,11 @@ class Autosaver(QObject):
         """The work is saved or given up: nothing left to recover."""
         self._pause.stop()
         self._deadline.stop()
+        self._soon.stop()
         self._again = False
         self.slot.discard()
+        self._based = False
+        self.edits.reset()
 
     def close(self, *, keep: bool) -> None:
         """The window closes: keep the recovery file for the next start, or remove it."""
@@ -198,12 +222,14 @@ class Autosaver(QObject):
         if keep:
             self._pause.stop()
             self._deadline.stop()
+            self._soon.stop()
             window = self._window
             if window.dirty and self.slot.owned:  # the last changes too, before the lock goes
                 # (a whole capture, numbered after any write in flight, which is then dropped)
                 try:
-                    self.slot.write(RecoveryState.capture(window.transcript, source=window.source,
-                                                          project=window.path))
+                    self.slot.write(dataclasses.replace(RecoveryState.capture(
+                        window.transcript, source=window.source, project=window.path),
+                        edits=self.edits.seq))
                 except (UserError, OSError, ValueError) as err:
                     self.failed.emit(str(err))
         else:
@@ -211,6 +237,7 @@ class Autosaver(QObject):
         if self._tracker is not None:
             self._tracker.close()
             self._tracker = None
+        self.edits.close(remove=not keep)
         self.slot.close()  # waits for a write in flight; later ones are dropped
 
 

@@ -19,7 +19,7 @@ from editor.media.kinds import AUDIO_SUFFIXES, MEDIA_SUFFIXES, VIDEO_SUFFIXES, i
 
 _EXPORTS = {
     "MediaError": "decode", "MediaFile": "decode", "MediaInfo": "decode", "open_media": "decode",
-    "probe": "decode",
+    "probe": "decode", "check_sound": "decode",
 }
 
 __all__ = sorted([*_EXPORTS, "AUDIO_SUFFIXES", "MEDIA_SUFFIXES", "VIDEO_SUFFIXES", "is_media",
@@ -30,4 +30,4 @@ __getattr__ = lazy_exports(__name__, _EXPORTS)
 
 
 if TYPE_CHECKING:
-    from editor.media.decode import MediaError, MediaFile, MediaInfo, open_media, probe
+    from editor.media.decode import MediaError, MediaFile, MediaInfo, check_sound, open_media, probe

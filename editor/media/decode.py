@@ -80,6 +80,29 @@ def probe(path: str | os.PathLike[str]) -> MediaInfo:
         return media.info
 
 
+#: How much sound ``check_sound`` decodes: enough to know the stream holds decodable audio.
+CHECK_SECONDS = 0.5
+
+
+def check_sound(path: str | os.PathLike[str], seconds: float = CHECK_SECONDS) -> MediaInfo:
+    """Open ``path`` and decode its first ``seconds`` of sound, with the decoder and policy that
+    transcription and playback use; raise :class:`MediaError` (one line) when it cannot be
+    opened or no sound in it decodes. Only the beginning is read, so an hour costs what a
+    minute does: a check before anything open is let go for it, not a proof that every later
+    packet decodes."""
+    with open_media(path) as media:
+        wanted = max(1, round(seconds * _CHECK_RATE))
+        got = 0
+        for block in media.frames(_CHECK_RATE, 1):
+            got += len(block)
+            if got >= wanted:
+                break
+        return media.info
+
+
+_CHECK_RATE = 16_000  # what speech recognition reads
+
+
 class MediaFile:
     """An open recording: its header (:attr:`info`) and its sound (:meth:`frames`)."""
 

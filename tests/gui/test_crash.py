@@ -1,5 +1,5 @@
 """kill -9 while typing, the real `stet` command and window: at the next start recovery is offered
-in every trial, and no trial loses an edit older than 5 s.
+in every trial, and no trial loses an edit older than 1 s (each edit is journaled as it is made).
 
 Each trial starts `stet PROJECT` (what the desktop entry runs) through crash_driver.py, which types
 words into the view at a steady pace or with random pauses and logs each one with its time; the
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TRIALS = int(os.environ.get("STET_CRASH_TRIALS", "5"))
 #: the project's length; run on purpose with more (STET_CRASH_WORDS=100000) to measure long ones
 WORDS = int(os.environ.get("STET_CRASH_WORDS", "3000"))
-LOSS_BOUND_S = 5.0
+LOSS_BOUND_S = 1.0
 
 
 def _events(log: Path) -> list[dict]:
@@ -71,7 +71,7 @@ def project(tmp_path) -> Path:
     return path
 
 
-def test_kill_9_while_typing_loses_at_most_5_seconds(project, tmp_path):
+def test_kill_9_while_typing_loses_at_most_1_second(project, tmp_path):
     rng = random.Random(18)
     results = []
     for trial in range(TRIALS):
@@ -79,7 +79,7 @@ def test_kill_9_while_typing_loses_at_most_5_seconds(project, tmp_path):
         typing_log, recover_log = tmp_path / f"type{trial}.jsonl", tmp_path / f"recover{trial}.jsonl"
         stet = _stet(typing_log, "type", str(trial), pace, "--", str(project))
         began = _wait_for(typing_log, "ready", stet, max(120, WORDS / 400))["t"]
-        # at a random moment, at least 5.5 s into the typing (so there is work older than 5 s)
+        # at a random moment, at least 5.5 s into the typing (past the first autosaves)
         time.sleep(max(0.0, began + rng.uniform(5.5, 10.0) - time.time()))
         killed = time.time()
         stet.send_signal(signal.SIGKILL)
@@ -103,4 +103,6 @@ def test_kill_9_while_typing_loses_at_most_5_seconds(project, tmp_path):
         assert len(typed) - len(lost) > 0
     print("\nkill -9 trials (pace, words typed, words lost, oldest lost edit's age in s):")
     for pace, typed_n, lost_n, age in results:
-        print(f"  {pace:<6} {typed_n:3d} typed, {lost_n:2d} lost, oldest {age:.1f} s")
+        print(f"  {pace:<6} {typed_n:3d} typed, {lost_n:2d} lost, oldest {age:.2f} s")
+    print(f"  in all: {sum(r[1] for r in results)} typed, {sum(r[2] for r in results)} lost, "
+          f"worst {max(r[3] for r in results):.2f} s")

@@ -36,6 +36,7 @@ def _crash(w):
     """What a kill leaves: the files as written, the lock released by the OS (and no clean-up)."""
     w.autosaver._pause.stop()
     w.autosaver._deadline.stop()
+    w.autosaver._soon.stop()
     w.autosaver.slot._lock.release()
     w.session.mark_saved()  # so that closing the dead window in teardown touches nothing
 
@@ -63,6 +64,26 @@ def _answer(monkeypatch, action, seen=None, row=0):
             dialog.reject()
         return 0
     monkeypatch.setattr(RecoveryDialog, "exec", exec_)
+
+
+def test_edits_after_the_last_autosave_are_recovered(make_window, qtbot, monkeypatch):
+    """Killed before the next autosave: the edit journal beside the recovery file has the rest."""
+    crashed = make_window()
+    _open(crashed, qtbot)
+    _autosaved(crashed, qtbot, "Autosaved ")
+    crashed.view.edit_characters(0, 0, "Journaled ")
+    before = crashed.transcript.paragraph_starts
+    crashed.view.edit_characters(10, 10, "\n")  # a paragraph starts at "Autosaved"
+    crashed.transcript.delete_span(5, 7)
+    doc = crashed.transcript
+    words, starts = doc.words(), doc.paragraph_starts
+    assert crashed.autosaver.edits.path.stat().st_size > 100
+    _crash(crashed)
+    fresh = make_window(interactive=True)
+    _answer(monkeypatch, "restore")
+    assert fresh.offer_recovery()
+    assert fresh.transcript.words() == words and fresh.transcript.paragraph_starts == starts
+    assert words[:2] == ["journaled", "autosaved"] and starts != before
 
 
 def test_autosave_after_a_pause(make_window, qtbot):
@@ -151,6 +172,8 @@ def test_the_offer_shows_file_time_and_words_then_restores(make_window, qtbot, m
     assert fresh.recovery_path.exists() and not crashed.recovery_path.exists()
     other = make_window(interactive=True)
     assert not other.offer_recovery()
+    # written again at once: the edits replayed from the journal beside it are the state's now
+    qtbot.waitUntil(lambda: not fresh.autosaver.pending and not fresh.autosaver._writing, timeout=10_000)
     fresh.view.edit_characters(0, 0, "Again ")
     with qtbot.waitSignal(fresh.autosaved, timeout=10_000):
         fresh.autosave()

@@ -15,7 +15,7 @@ from editor.asr.errors import ModelError
 from editor.audio import Player
 from editor.core.paths import resource_path
 from editor.core.progress import format_eta
-from editor.media import is_media
+from editor.media import MediaError, is_media
 from tests.fakes.audio import FakeOutputBackend
 
 KOREAN_TEXT = "오늘은 날씨가 좋습니다."  # espeak-ng says it in about 2 s; the model hears 오늘 in it
@@ -116,11 +116,22 @@ def test_opening_another_file_stops_the_transcription(fake_player, qtbot, korean
     window.close()
 
 
+def test_a_file_that_is_not_audio_is_refused_before_anything_changes(window, tmp_path, korean_model):
+    bad = tmp_path / "broken.mp3"
+    bad.write_bytes(b"this is not an mp3" * 100)
+    before = window.transcript
+    with pytest.raises(MediaError, match="broken.mp3: not an audio or video file"):
+        window.open_path(bad)
+    assert window.transcript is before and not window.transcription.running
+
+
 def test_a_file_that_is_not_audio_fails_in_the_status_bar(window, qtbot, tmp_path, korean_model):
+    """Past the window's check (a file that breaks after its first half second), the
+    transcription itself says so."""
     bad = tmp_path / "broken.mp3"
     bad.write_bytes(b"this is not an mp3" * 100)
     with qtbot.waitSignal(window.transcription.finished, timeout=30000) as finished:
-        window.open_path(bad)
+        window.transcription.open(bad)
     assert finished.args[0].startswith("failed: ")
     assert "broken.mp3" in finished.args[0]
     assert "failed" in window.status_label.text()

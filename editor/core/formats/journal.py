@@ -3,9 +3,15 @@
 Its first line is ``JOURNAL_HEAD``. Each later line is one JSON object: a run of tokens and their
 suggestions (``{"run": N, "tokens": [...], "suggestions": [...]}``, N new for each new content),
 or a state: the project's head with the runs that make the document, in order
-(``{"state": {...}, "runs": [N, ...]}``). The last state whose runs are all there is the document;
-a torn last line (a kill mid-append) is ignored. ``.stet`` files are read through
+(``{"state": {...}, "runs": [N, ...], "edits": E}``). The last state whose runs are all there is
+the document; a torn last line (a kill mid-append) is ignored. ``.stet`` files are read through
 ``read_project``, so a recovery file opens as a project does.
+
+Beside it, the edit journal (``EDITS_HEAD``, written by ``editor.core.recovery_edits``) holds the
+changes made after a state, one a line: ``{"edit": N, "splice": [start, removed, [tokens]]}``,
+``{"edit": N, "suggestions": [[token id, [suggestions]], ...]}`` (each token's suggestions as
+they became) or ``{"edit": N, "paragraphs": [token ids]}``. ``replay_edits`` applies those after
+the state's ``E``, in order, up to the first number missing.
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ from editor.core.formats._common import (PathLike, check_word_count, decode_utf8
 from editor.core.formats.stet import _metadata, _suggestion, _token, read_stet
 
 JOURNAL_HEAD = b'{"stet_recovery":1}\n'
+EDITS_HEAD = b'{"stet_edits":1}\n'
+#: An edit journal holds the changes since the last autosave (a few seconds): more is not one.
+MAX_EDITS_BYTES = 64 * 2**20
 _RUN_LINE = re.compile(rb'\{"run":(\d{1,18}),')
 #: The most bytes a recovery file may hold: a journal of MAX_WORDS words with their suggestions
 #: (~140 bytes a word), twice over. It is read through a memory map, a run at a time, so its size
@@ -41,6 +50,12 @@ def read_journal(path: PathLike) -> Transcript:
     """The document of a recovery file: the last complete state whose runs are all there (a state
     before it when a run it needs is damaged). Read through a memory map a run at a time; anything
     malformed is a FormatError, as in a project."""
+    return read_recovery(path)[0]
+
+
+def read_recovery(path: PathLike) -> tuple[Transcript, int | None]:
+    """``read_journal``, and the number of the last edit its state holds (None: it does not say,
+    and no edit journal applies to it)."""
     fd = open_regular(path, MAX_JOURNAL_BYTES)
     try:
         size = os.fstat(fd).st_size
@@ -72,7 +87,7 @@ def read_journal(path: PathLike) -> Transcript:
 
 
 def _journal_document(path: PathLike, data: mmap.mmap, span: tuple[int, int],
-                      runs: dict[int, tuple[int, int]]) -> Transcript:
+                      runs: dict[int, tuple[int, int]]) -> tuple[Transcript, int | None]:
     def line(span: tuple[int, int]) -> Any:
         return parse_json(decode_utf8(data[span[0]:span[1]], path), path)
 
@@ -104,8 +119,65 @@ def _journal_document(path: PathLike, data: mmap.mmap, span: tuple[int, int],
     if not isinstance(paragraph_ids, list) or not all(isinstance(i, int) and i in ids
                                                       for i in paragraph_ids):
         raise FormatError(path, "a paragraph starts at a token that does not exist")
-    return Transcript(tokens, paragraph_starts=[ids[i] for i in paragraph_ids],
-                      metadata=_metadata(head.get("metadata", {}), path), suggestions=suggestions)
+    edits = state.get("edits")
+    doc = Transcript(tokens, paragraph_starts=[ids[i] for i in paragraph_ids],
+                     metadata=_metadata(head.get("metadata", {}), path), suggestions=suggestions)
+    return doc, edits if isinstance(edits, int) and not isinstance(edits, bool) else None
+
+
+def replay_edits(doc: Transcript, path: PathLike, after: int) -> int:
+    """Apply to ``doc`` (a recovery file's document, whose state holds the edits up to ``after``)
+    the edits of the journal at ``path`` that follow, in order; stop at the first one missing,
+    torn or malformed, or that does not fit the document (what came before it stays applied).
+    Returns how many were applied; a missing or unreadable journal applies none."""
+    try:
+        fd = open_regular(path, MAX_EDITS_BYTES)
+    except (FormatError, OSError):
+        return 0
+    try:
+        with os.fdopen(fd, "rb") as f:
+            data = f.read()
+    except OSError:
+        return 0
+    if not data.startswith(EDITS_HEAD):
+        return 0
+    applied = 0
+    expected = after + 1
+    for raw in data[len(EDITS_HEAD):].split(b"\n")[:-1]:  # (the last piece: empty, or torn)
+        try:
+            record = json.loads(raw)
+            number = record["edit"]
+        except (ValueError, TypeError, KeyError, RecursionError):
+            break
+        if not isinstance(number, int) or number < expected:
+            continue  # held by the state already
+        if number != expected:
+            break  # a change that was not written: nothing after it fits
+        try:
+            _replay(doc, record, path)
+        except (FormatError, ValueError, TypeError, KeyError, IndexError):
+            break
+        applied += 1
+        expected += 1
+    return applied
+
+
+def _replay(doc: Transcript, record: dict[str, Any], path: PathLike) -> None:
+    if "splice" in record:
+        start, removed, items = record["splice"]
+        doc.apply_recorded(splice=(start, removed, [_token(t, path, start + n)
+                                                    for n, t in enumerate(items)]))
+    elif "suggestions" in record:
+        ids = {t.id: n for n, t in enumerate(doc.tokens)}
+        marks: dict[int, list[Suggestion]] = {}
+        for token_id, items in record["suggestions"]:
+            known = {**ids, token_id: -1}  # a token just deleted may lose its suggestions
+            marks[token_id] = [_suggestion(item, path, n, known) for n, item in enumerate(items)]
+        doc.apply_recorded(suggestions=marks)
+    elif "paragraphs" in record:
+        doc.apply_recorded(paragraph_ids=record["paragraphs"])
+    else:
+        raise FormatError(path, "an edit of an unknown kind")
 
 
 def journal_info(path: PathLike) -> Any:
