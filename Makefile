@@ -49,11 +49,14 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # STET_REQUIRE_SYSTEM=1: a test skipped because a system package is missing fails instead.
+# The suite runs on TEST_WORKERS processes (pytest-xdist), each test file wholly on one of them so
+# that its module fixtures (a transcription, a model) are made once; TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 2
 test: setup
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check editor tests
 	$(VENV)/bin/mypy
-	STET_REQUIRE_SYSTEM=1 $(VPY) -m pytest
+	STET_REQUIRE_SYSTEM=1 $(VPY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 run: setup
 	$(VENV)/bin/stet $(SAMPLE)

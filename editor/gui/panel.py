@@ -297,6 +297,10 @@ class QtSuggestionList(QWidget):
         layout.addWidget(self.current_label)
         row = QHBoxLayout()
         self.count_label = QLabel()
+        # Wrapped, it never widens the panel: "3,500 pending (first 400 listed)" set the panel's
+        # least width, and as the count changed (accepting all, undoing it) the splitter took
+        # that from the text, which was laid out again at each change.
+        self.count_label.setWordWrap(True)
         row.addWidget(self.count_label, 1)
         self.filter = QComboBox()
         self.filter.addItems(_FILTERS)

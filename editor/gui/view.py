@@ -233,8 +233,51 @@ class QtTranscriptView(QPlainTextEdit):
             self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
+        # A new width lays the whole text out again, and QPlainTextEdit then counts every block
+        # as one line until it is drawn: the scroll bar's range shrinks to the number of blocks,
+        # its value is cut to fit, and the text jumps to another paragraph (the scroll bar
+        # appearing, the margin or the panel widening, the window resized). The character at the
+        # top of the screen is put back there.
+        top = self.top_position() if event.oldSize().width() != event.size().width() else None
         super().resizeEvent(event)
+        if top is not None:
+            self.put_at_top(top)
         self.layout_gutter()
+
+    def top_position(self) -> int | None:
+        """The character position that starts the line at the top of the screen; None at the very
+        top of the text (nothing to keep there)."""
+        bar = self.verticalScrollBar()
+        block = self.firstVisibleBlock()
+        if bar.value() == 0 or not block.isValid():
+            return None
+        layout = block.layout()
+        line = bar.value() - block.firstLineNumber()
+        if layout is None or not 0 <= line < layout.lineCount():
+            return block.position()
+        return block.position() + layout.lineAt(line).textStart()
+
+    def put_at_top(self, position: int) -> None:
+        """Scroll (without moving the caret) so that the line holding character ``position`` is
+        the top line on screen, or as near as the end of the text allows.
+
+        The scroll bar counts lines, and a block not laid out yet counts as one: the block of
+        ``position`` and the blocks after it, a screenful, are laid out first, so that the line
+        numbers it is reached by are the ones drawn and the range reaches that far."""
+        doc = self.document()
+        block = doc.findBlock(position)
+        if not block.isValid():
+            return
+        layout = doc.documentLayout()
+        height, room, after = 0.0, self.viewport().height(), block
+        while after.isValid() and height < room:
+            height += layout.blockBoundingRect(after).height()  # lays the block out if it is not
+            after = after.next()
+        text_layout = block.layout()
+        line = text_layout.lineForTextPosition(position - block.position()).lineNumber() \
+            if text_layout is not None else 0
+        layout.documentSizeChanged.emit(layout.documentSize())  # the scroll bar's new range
+        self.verticalScrollBar().setValue(block.firstLineNumber() + max(0, line))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         with self._turns.busy():  # background work gives way meanwhile (WindowTurns.give_way)

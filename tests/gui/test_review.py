@@ -683,6 +683,26 @@ def test_undoing_accept_all_on_a_long_transcript_keeps_the_place_on_screen(windo
     assert window.view.visible_tokens() == (first, last)
 
 
+def test_the_panel_count_never_widens_the_panel(qtbot):
+    """The count wraps rather than set the panel's least width: as it changed ("3,500 pending
+    (first 400 listed)", then "600 pending..." while accepting all) the splitter took the width
+    from the text, which was laid out again each time (and lost its place)."""
+    from editor.gui.panel import LIST_LIMIT, QtSuggestionList
+
+    panel = QtSuggestionList(Transcript([Token("one")]), Settings())
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.wait(1)  # the layout brought up to date
+    least = panel.minimumSizeHint().width()
+    doc = Transcript.from_text(" ".join(["word"] * 3_500))
+    doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}) for t in doc.tokens])
+    panel.set_transcript(doc)
+    panel.refresh()
+    assert panel.count_label.text() == f"3,500 pending (first {LIST_LIMIT} listed)"
+    qtbot.wait(1)
+    assert panel.minimumSizeHint().width() == least
+
+
 def _banded_doc():
     """Six words, a suggestion on each: confidences low, high, medium, low, high, medium."""
     doc = Transcript([Token(w) for w in ["one", "two", "three", "four", "five", "six"]])

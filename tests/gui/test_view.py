@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QTextCursor
 
 from editor.core.document import Kind, State, Suggestion, Token, Transcript
@@ -315,6 +316,43 @@ def test_a_long_text_built_below_the_screen_scrolls_as_one_built_at_once(qtbot):
     end.movePosition(QTextCursor.MoveOperation.End)
     assert 0 <= views[0].cursorRect(end).top() < views[0].viewport().height()
     assert shown(views[0]) == expected(doc)
+
+
+def _top_line_tokens(view: QtTranscriptView) -> range:
+    """The words on the top line of the screen (looked for half a line down: the line above
+    may end a fraction of a pixel into the screen)."""
+    y = view.fontMetrics().height() // 2
+    left = view.cursorForPosition(QPoint(0, y)).position()
+    right = view.cursorForPosition(QPoint(view.viewport().width() - 1, y)).position()
+    return range(view.text_map.token_at(left), view.text_map.token_at(right) + 1)
+
+
+def _top_token(view: QtTranscriptView) -> int:
+    return _top_line_tokens(view)[0]
+
+
+@pytest.mark.parametrize("paragraph", [150, 3000])
+def test_a_new_width_keeps_the_line_at_the_top_of_the_screen(qtbot, paragraph):
+    """Laid out again at another width (the window or the panel resized, the scroll bar or the
+    margin coming), the text keeps the word at the top of the screen there. (QPlainTextEdit
+    counts each block as one line after a new width: the scroll bar's range shrank to the
+    number of paragraphs, its value was cut to fit, and the text jumped paragraphs away.)"""
+    doc = long_doc(3000, paragraph)
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    qtbot.waitUntil(lambda: not view.building)
+    view.scroll_to_token(2400)
+    bar = view.verticalScrollBar()
+    bar.setValue(bar.value() + 3)  # a line inside a paragraph, not its first
+    qtbot.wait(1)
+    assert _top_token(view) > 2000 and _top_token(view) not in range(0, 3000, paragraph)
+    for width in (450, 700, 600, 300):
+        word = _top_token(view)  # the first word on the top line
+        view.resize(width, 300)
+        qtbot.wait(1)
+        assert word in _top_line_tokens(view), width
 
 
 def test_a_long_project_shows_fewer_words_at_once_then_all(qtbot):
