@@ -119,7 +119,7 @@ class MainWindow(QMainWindow):
         # the window's long steps, which background work gives way to (editor.gui.turns)
         self.turns = WindowTurns()
         self.turns.follow()
-        self.autosaver = Autosaver(self, give_way=self.turns.give_way)
+        self.autosaver = Autosaver(self, self, give_way=self.turns.give_way)
         self.autosaver.saved.connect(self.autosaved)
         self.autosaver.failed.connect(self._autosave_failed)
         # the project is written off the UI thread (editor.gui.saving)
@@ -589,7 +589,8 @@ class MainWindow(QMainWindow):
     def offer_recovery(self, opening: str | None = None) -> bool:
         """At start: offer the work of sessions that stopped unsaved (see ``recovery.offer``).
         True when one was restored."""
-        return recovery.offer(self, opening)
+        return recovery.offer(self.autosaver.slot.folder, self.recover, self, interactive=self.interactive,
+                              opening=opening)
 
     def recover(self, orphan: Orphan) -> bool:
         """Open a recovery file (a ``recovery.Orphan``) as this session's unsaved work."""

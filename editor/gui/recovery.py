@@ -10,7 +10,7 @@ window also calls ``save_now()`` when it loses focus and before long jobs. The d
 that changed, followed by a ``DocumentTracker``) and encoded and written on a pool thread, where
 an autosave appends to the recovery file only the runs of words that changed.
 
-``offer(window)`` runs at every start: it lists the recovery files of sessions that are gone (file,
+``offer(folder, recover, parent)`` runs at every start: it lists the recovery files of sessions that are gone (file,
 time of the last autosave, words) and lets the person restore one, discard one, or keep them for
 a later start.
 """
@@ -21,7 +21,7 @@ import dataclasses
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -57,14 +57,28 @@ PRIME_WORDS = 50_000
 PRIME_AFTER_MS = 1500
 
 
+class AutosaveHost(Protocol):
+    """What ``Autosaver`` uses of its window (``MainWindow``): the work and whether it is saved."""
+
+    @property
+    def transcript(self) -> Transcript: ...
+    @property
+    def dirty(self) -> bool: ...
+    @property
+    def path(self) -> Path | None: ...  # the .stet project, once saved
+    @property
+    def source(self) -> Path | None: ...  # the file the words came from
+
+
 class Autosaver(QObject):
     """This window's recovery file, kept fresh while there is unsaved work."""
 
     saved = Signal(str)  # path of the recovery file
     failed = Signal(str)  # why an autosave could not be written
 
-    def __init__(self, window: Any, folder: Path | None = None, *, give_way: Callable[[], float] | None = None) -> None:
-        super().__init__(window)
+    def __init__(self, window: AutosaveHost, parent: QObject, folder: Path | None = None, *,
+                 give_way: Callable[[], float] | None = None) -> None:
+        super().__init__(parent)
         self._window = window
         self.slot = RecoverySlot.claim(folder or recovery_dir())
         self.slot.give_way = give_way  # the window's turns: the encoding rests while one runs
@@ -350,23 +364,25 @@ class RecoveryDialog(QDialog):
             self.reject()
 
 
-def offer(window: Any, opening: str | None = None) -> bool:
-    """At start: offer the recovery files of sessions that are gone. True when one was restored.
+def offer(folder: Path, recover: Callable[[Orphan], bool], parent: QWidget, *, interactive: bool,
+          opening: str | None = None) -> bool:
+    """At start: offer the recovery files in ``folder`` of sessions that are gone; the one chosen
+    goes to ``recover``. True when one was restored.
 
-    Only where a person can answer (``window.interactive``); otherwise the files stay for later.
+    Only where a person can answer (``interactive``); otherwise the files stay for later.
     Files not restored or discarded stay on disk and are offered again at the next start.
     """
-    orphans = find_orphans(window.autosaver.slot.folder)
+    orphans = find_orphans(folder)
     if not orphans:
         return False
     restored = False
     try:
-        if not window.interactive:
+        if not interactive:
             return False
-        dialog = RecoveryDialog(orphans, opening, window)
+        dialog = RecoveryDialog(orphans, opening, parent)
         run_modal(dialog)
         if dialog.chosen is not None:
-            restored = window.recover(dialog.chosen)
+            restored = recover(dialog.chosen)
     finally:
         for orphan in orphans:
             orphan.release()  # those not taken over or discarded: kept for a later start
