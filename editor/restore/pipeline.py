@@ -373,7 +373,7 @@ def restore_transcript(restorer: Restorer, doc: Transcript, settings: PassSettin
     UserError naming ``name``. A text with marks or capitals written keeps them unless
     ``settings.keep_author`` is False (PassSettings: only missing ones are proposed)."""
     done = 0
-    applier = PassApplier(("restore", id(doc)), text="Restore")
+    applier = PassApplier(object(), text="Restore")  # (its own undo step, whatever came before)
 
     def on_region(region: RestoredRegion) -> None:
         nonlocal done
