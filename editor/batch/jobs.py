@@ -84,9 +84,9 @@ class RestoreJob(Job):
 
     def load(self, threads: int | None = 1) -> None:
         super().load(threads)
-        from editor.restore.inference import Restorer
+        from editor.restore.pipeline import restorer_for
 
-        self.restorer = Restorer.load(self.model, self.device)
+        self.restorer = restorer_for(self.model, self.device)
 
     def describe(self) -> str:
         return self.restorer.name if self.restorer is not None else ""

@@ -6,11 +6,11 @@ A pass over a document is one undo step (``merge_id``). Regions restored from wo
 been edited are dropped (``words_revision`` check) and the pass is run again when it ends.
 
 A pass ``only_pending`` (Review > Re-suggest with what Stet learned) reads the whole document for
-context but changes only the suggestions still pending: each gets the new pass's proposal, or goes
-where the new pass agrees with the text; a word the person decided on or typed is never touched,
-nor a proposal that repeats their own choice elsewhere ("from your choice"). Nor does any other
-pass take such a proposal away: it stays, and the pass's proposal is what turning it down gives
-back (``editor.core.repeat_choices.keep_choices``).
+context but changes only the suggestions still pending (the policy is editor.restore.PassApplier's,
+which also places the proposed paragraph breaks again, as `stet restore` and a batch do); a word the
+person decided on or typed is never touched, nor a proposal that repeats their own choice elsewhere
+("from your choice"). Nor does any other pass take such a proposal away: it stays, and the pass's
+proposal is what turning it down gives back (``editor.core.repeat_choices.keep_choices``).
 """
 
 from __future__ import annotations
@@ -25,11 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
-from editor.core.document import Suggestion, Transcript
-from editor.core.repeat_choices import keep_choices
+from editor.core.document import Transcript
 from editor.gui.background import BackgroundOp
 from editor.gui.turns import WindowTurns
-from editor.restore import WORDS_AROUND, PassOutcome, PassSettings, PassSource, RestoredRegion, run_pass
+from editor.restore import WORDS_AROUND, PassApplier, PassOutcome, PassSettings, PassSource, RestoredRegion, run_pass
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,8 +51,9 @@ _LATE_SECONDS = 0.003  # a timer this late means the loop had other work in the 
 
 
 class Restorers:
-    """The restorers a window has loaded: one per model directory (None: the shipped one) and
-    device, loaded once, shared by its restorations and its learning.
+    """Where a window's passes run, and the restorers they use: each model directory (None: the
+    shipped one) on each device loaded once in the process (editor.restore.restorer_for),
+    shared by its restorations and its learning.
 
     ``in_worker``: passes run in a worker process (editor.restore.pass_process), where the model
     is loaded too, so that neither loading it (importing torch) nor a pass's Python holds the
@@ -63,8 +63,6 @@ class Restorers:
     (``model_lessons``), and loads the model here only where passes would."""
 
     def __init__(self, *, in_worker: bool = False) -> None:
-        self._loaded: dict[tuple[str, str], Restorer] = {}
-        self._lock = threading.Lock()
         self._worker: PassProcess | None = None
         self._closed = False
         if in_worker:
@@ -79,17 +77,11 @@ class Restorers:
 
     def get(self, model: str | None, device: str) -> Restorer:
         """The restorer, loaded in this process if it is not yet. Runs on a worker thread: this is
-        where torch gets imported."""
-        key = (model or "", device)
-        with self._lock:
-            found = self._loaded.get(key)
-            if found is None:
-                # torch is imported here, not on the UI thread; its thread count was decided once
-                # when the window started (editor.core.process), not again for each model
-                from editor.restore import Restorer
+        where torch gets imported (its thread count was decided once when the window started,
+        editor.core.process, not again for each model)."""
+        from editor.restore import restorer_for
 
-                found = self._loaded[key] = Restorer.load(model or None, device=device)
-            return found
+        return restorer_for(model, device)
 
     def preload(self, model: str | None, device: str) -> object:
         """Load the model where passes run (a background thread's warm-up); returns what
@@ -205,10 +197,9 @@ class RestorationController(QObject):
         self.device = "auto"
         self.use_learned = True  # apply what reviews of this language and speakers taught
         self.only_pending = False  # the running pass changes pending suggestions only (re-suggest)
-        self.resuggested = (0, 0)  # that pass's (suggestions changed, suggestions dropped)
+        self._applier: PassApplier | None = None  # what the running pass's regions do to the document
         self.only: frozenset[int] | None = None  # the running pass restores these words only (a paste)
         self._asked: set[int] = set()  # words pasted while such a pass ran: restored after it
-        self._merge_id: object | None = None  # the undo step the running pass joins (a paste's)
         self.transcript: Transcript | None = None
         self.restorer: object | None = None  # the restorer loaded (or the worker's word that it is)
         self.error: str | None = None
@@ -274,7 +265,6 @@ class RestorationController(QObject):
             self._told = set()
         self.transcript = transcript
         self._asked = set()
-        self._merge_id = merge_id
         found: list[int] | None = None
         self.only = None
         marks: dict[int, str] = {}
@@ -286,9 +276,9 @@ class RestorationController(QObject):
             self.only = frozenset(words[i].id for i in found)
             marks = self._marks_before(transcript, found)
         self.only_pending = only_pending
-        self.resuggested = (0, 0)
         self._pass_id += 1
         pass_id = self._pass_id
+        self._applier = PassApplier(merge_id or ("restore", id(self), pass_id), only_pending=only_pending)
         self._queue.clear()
         self._worker_done = None
         self._running = True
@@ -389,9 +379,8 @@ class RestorationController(QObject):
             self._wait()
             return
         began = time.perf_counter()
-        found: list[Any] = []
-        spans: list[tuple[int, int]] = []  # the words proposed for: their proposed paragraph breaks
-        taken = 0                          # are placed again at the sentence ends now known
+        regions: list[RestoredRegion] = []
+        taken = 0
         while self._queue and taken < self._slice_words:
             region = self._queue.popleft()
             room = self._slice_words - taken
@@ -403,23 +392,11 @@ class RestorationController(QObject):
             if region.revision != doc.words_revision:
                 self._stale = True
                 continue
-            spans += region.proposed  # (indices as the words stand: their revision is the pass's)
-            made = list(region.suggestions)
-            # A pending proposal from the person's choice stays where the pass proposes another
-            # (keep_choices): only the person turns it down.
-            found += self._pending_changes(doc, region.ids, made) if self.only_pending else keep_choices(doc, made)
-        if found:
+            regions.append(region)
+        if regions and self._applier is not None:
             self.applying = True
             try:
-                merge_id = self._merge_id or ("restore", id(self), self._pass_id)
-                if self.only_pending:
-                    text = "Re-suggest with what Stet learned"
-                    doc.push_changes(found, text, merge_id=merge_id)
-                else:
-                    text = "Restore punctuation and capitals"
-                    doc.set_suggestions(found, text=text, merge_id=merge_id)
-                for a, b in spans:
-                    doc.suggest_paragraphs(a, b, text=text, merge_id=merge_id)
+                self._applier.put(doc, regions)
             finally:
                 self.applying = False
         if self.after_slice is not None:
@@ -433,29 +410,11 @@ class RestorationController(QObject):
         elif self._worker_done is not None:
             self._end(self._worker_done)
 
-    def _pending_changes(self, doc: Transcript, ids: Sequence[int], made: list[Suggestion]) -> list[Any]:
-        """The changes a re-suggest makes to tokens ``ids``, given the new pass's suggestions
-        ``made`` for them: a pending suggestion of the model's takes the new proposal or goes where
-        the new pass agrees with the text; nothing else changes (see the module's note)."""
-        from editor.core.document import Kind, State
-        from editor.core.records import CHOICE
-
-        new = {s.key: s for s in made}
-        changes: list[Any] = []
-        changed, dropped = self.resuggested
-        for token_id in ids:
-            for old in doc.suggestion_view(token_id).values():
-                if old.state != State.PENDING or old.source == CHOICE or old.kind == Kind.BREAK:
-                    continue  # (a proposed paragraph break is placed again after this pass)
-                fresh = new.get(old.key)
-                if fresh is None:
-                    changes.append((old.key, None))
-                    dropped += 1
-                elif fresh.value != old.value or dict(fresh.probs) != dict(old.probs):
-                    changes.append((old.key, fresh))
-                    changed += fresh.value != old.value
-        self.resuggested = (changed, dropped)
-        return changes
+    @property
+    def resuggested(self) -> tuple[int, int]:
+        """The last pass's (suggestions changed, suggestions dropped) where it re-suggested."""
+        applier = self._applier
+        return (applier.changed, applier.dropped) if applier is not None else (0, 0)
 
     def _worker_succeeded(self, result: PassResult) -> None:
         if result.pass_id != self._pass_id:
@@ -465,8 +424,7 @@ class RestorationController(QObject):
             self._end("done")
 
     def _worker_failed(self, pass_id: int, err: BaseException) -> None:
-        from editor.restore import Cancelled
-        from editor.restore import NothingToRestore, NotTheLanguage
+        from editor.restore import Cancelled, NothingToRestore, NotTheLanguage
 
         if pass_id != self._pass_id:
             return

@@ -20,7 +20,7 @@ from editor.core.document import Kind, Transcript
 from editor.gui import hotkeys
 from editor.gui.status_bar import StatusLabel
 from editor.gui.window_review import BULK_AT_ONCE
-from editor.restore import authored, removes_authors
+from editor.restore import keeps_author, removes_authors
 
 if TYPE_CHECKING:
     from editor.core.settings import Settings
@@ -70,7 +70,7 @@ class RestorationCommands(QObject):
         self._status_note: str | None = ""  # after the count in the status bar; None: keep it
         self._began: float | None = None  # when the running pass started
         self._keep_author: bool | None = None  # the person's choice for this transcript (None: by its text)
-        self._authored = False  # the transcript has marks or capitals written
+        self._authored = False  # by its text, the transcript keeps the author's punctuation (keeps_author)
         self._progress_shown = 0.0
         bar = self._host.statusBar()
         self.progress = QProgressBar()
@@ -180,7 +180,7 @@ class RestorationCommands(QObject):
         self._host.status_label.setToolTip("")
         self._host.panel.show_notice(None)
         self._status_note = ""
-        self._authored = any(authored(doc.tokens))
+        self._authored = keeps_author(doc.tokens)
         self._keep_author = self._host.restoration.keep_author = None
         action = getattr(self._host, "keep_author_action", None)  # (made with the menus)
         if action is not None:
@@ -245,7 +245,8 @@ class RestorationCommands(QObject):
     def keeping_author(self) -> bool:
         """Whether only missing marks and capitals are proposed for this transcript: the person's
         choice (Review > Keep the author's punctuation), else so where its text has marks or
-        capitals written (a subtitle, an edited transcript; not a recogniser's raw words)."""
+        capitals written (a subtitle, an edited transcript; not a recogniser's raw words: the
+        default a pass takes, editor.restore.keeps_author)."""
         return self._authored if self._keep_author is None else self._keep_author
 
     def toggle_keep_author(self, on: bool | None = None) -> None:

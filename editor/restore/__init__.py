@@ -1,7 +1,8 @@
 """Punctuation and case restoration: a BiLSTM-CRF over overlapping chunks.
 
-`Restorer`, `WordPrediction` and `Cancelled` are imported lazily, so `import editor.restore`
-does not load torch; the model is loaded by `Restorer.load()`.
+Every name here is imported lazily, so `import editor.restore` (and the window's imports from it)
+loads no torch; a model is loaded by `Restorer.load()`, once a process by `restorer_for()`. The
+restoration pass that the window, `stet restore` and a batch share is editor.restore.pipeline's.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ _EXPORTS = {
     "default_model_dir": "package",
     "PassProcess": "pass_process", "WorkerStopped": "pass_process",
     "WorkerUnavailable": "pass_process",
-    "NotTheLanguage": "pipeline", "NothingToRestore": "pipeline", "PassOutcome": "pipeline",
-    "PassSettings": "pipeline", "PassSource": "pipeline", "RestoredRegion": "pipeline",
-    "WORDS_AROUND": "pipeline", "run_pass": "pipeline",
+    "NotTheLanguage": "pipeline", "NothingToRestore": "pipeline", "PassApplier": "pipeline",
+    "PassOutcome": "pipeline", "PassSettings": "pipeline", "PassSource": "pipeline",
+    "RestoredRegion": "pipeline", "WORDS_AROUND": "pipeline", "keeps_author": "pipeline",
+    "restore_transcript": "pipeline", "restorer_for": "pipeline", "run_pass": "pipeline",
     "Cancelled": "prediction", "WordPrediction": "prediction",
     "Adaptation": "review_lessons",
     "authored": "suggest", "make_suggestions": "suggest", "removes_authors": "suggest",
@@ -43,9 +45,9 @@ if TYPE_CHECKING:
                                               reviewed_decisions_in, suggestions_snapshot)
     from editor.restore.package import default_model_dir
     from editor.restore.pass_process import PassProcess, WorkerStopped, WorkerUnavailable
-    from editor.restore.pipeline import (NotTheLanguage, NothingToRestore, PassOutcome,
+    from editor.restore.pipeline import (NotTheLanguage, NothingToRestore, PassApplier, PassOutcome,
                                          PassSettings, PassSource, RestoredRegion, WORDS_AROUND,
-                                         run_pass)
+                                         keeps_author, restore_transcript, restorer_for, run_pass)
     from editor.restore.prediction import Cancelled, WordPrediction
     from editor.restore.review_lessons import Adaptation
     from editor.restore.suggest import authored, make_suggestions, removes_authors

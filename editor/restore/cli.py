@@ -105,10 +105,9 @@ def run_restore(args: argparse.Namespace) -> int:
     from editor.core.threads import configure_threads
 
     configure_threads()  # before torch loads: no more threads than free cores, none spinning
-    from editor.restore.inference import Restorer
-    from editor.restore.pipeline import restore_transcript
+    from editor.restore.pipeline import restore_transcript, restorer_for
 
-    restorer = Restorer.load(args.model, args.device)
+    restorer = restorer_for(args.model, args.device)
     bar = ProgressBar("restoring", enabled=None if not args.quiet else False)
     t0 = time.monotonic()
 

@@ -110,6 +110,8 @@ def _serve(conn: Connection, threads: int | None) -> None:
     from editor.core.threads import configure_threads
 
     configure_threads(threads=threads)
+    from editor.restore.pipeline import restorer_for
+
     inbox: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
     cancelled: set[int] = set()
     running: list[tuple[int, threading.Event]] = []
@@ -145,16 +147,6 @@ def _serve(conn: Connection, threads: int | None) -> None:
                 inbox.put(message)
 
     threading.Thread(target=read, name="stet-restore-requests", daemon=True).start()
-    restorers: dict[tuple[str, str], Any] = {}
-
-    def restorer(model: str | None, device: str) -> Any:
-        key = (model or "", device)
-        if key not in restorers:
-            from editor.restore.inference import Restorer
-
-            restorers[key] = Restorer.load(model or None, device=device)
-        return restorers[key]
-
     while (message := inbox.get()) is not None:
         what, pass_id, model, device = message[:4]
         cancel = threading.Event()
@@ -163,7 +155,7 @@ def _serve(conn: Connection, threads: int | None) -> None:
             if pass_id in cancelled:
                 cancel.set()
         try:
-            found = restorer(model, device)
+            found = restorer_for(model, device)  # (loaded once: the process's models are kept)
             _send(conn, ("loaded", pass_id, found.name))
             if what == "pass":
                 outcome = _run(found, pass_id, message[4:], cancel, conn)

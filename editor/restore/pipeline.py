@@ -6,19 +6,26 @@ the model's language (`NotTheLanguage`). It applies what was learned from review
 that cannot be applied (a damaged profile or lexicon) is reported in one line (``on_note``) and the
 pass goes on with less: without what reviews taught, then with the model alone. It restores the
 words region by region and builds each region's suggestions as it becomes final (``on_region``).
-Where the pass runs (a worker thread, a process) and what is done with its suggestions is the
-caller's.
+Where the pass runs (a worker thread, a process) is the caller's; what its regions do to a document
+is this module's too (`PassApplier`: the suggestions set, or a re-suggest's changes to pending ones,
+and the proposed paragraph breaks placed again at the sentence ends now known), so that the window,
+`stet restore` and a batch put the same suggestions and breaks into the same text. Each process
+loads a model once (`restorer_for`), whoever asks for it, and the default of keeping the author's
+punctuation is decided here alone (`keeps_author`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Mapping, Sequence
+import threading
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from editor.core.document import Kind, Suggestion, Token, Transcript, WordsSnapshot
+from editor.core.document import Kind, State, Suggestion, Token, Transcript, WordsSnapshot
 from editor.core.errors import UserError
+from editor.core.records import CHOICE
+from editor.core.repeat_choices import keep_choices
 
 if TYPE_CHECKING:
     from editor.restore.inference import Restorer
@@ -28,6 +35,59 @@ log = logging.getLogger(__name__)
 
 #: Words read either side of words restored on their own (a paste), for context.
 WORDS_AROUND = 60
+
+
+# -- the restorers a process has loaded ------------------------------------------------------------
+_LOADED: dict[tuple[str, str], Restorer] = {}
+_LOADING = threading.Lock()
+#: One pass at a time per restorer: a pass adapts it (what reviews taught) and then restores.
+_PASSES: dict[int, threading.Lock] = {}
+
+
+def restorer_for(model: str | None, device: str) -> Restorer:
+    """The restorer of ``model`` (a model directory; None or "": the shipped one) on ``device``,
+    loaded once in this process whoever asks (the window, its worker process, `stet restore`, a
+    batch worker) and kept. Imports torch: never on a window's thread. Raises what
+    `Restorer.load` raises (`UserError` for a model that cannot be used)."""
+    key = (model or "", device)
+    with _LOADING:
+        found = _LOADED.get(key)
+        if found is None:
+            from editor.restore.inference import Restorer
+
+            found = _LOADED[key] = Restorer.load(model or None, device=device)
+            _PASSES[id(found)] = threading.Lock()
+        return found
+
+
+def _pass_lock(restorer: Restorer) -> threading.Lock:
+    with _LOADING:
+        return _PASSES.setdefault(id(restorer), threading.Lock())
+
+
+def keeps_author(tokens: Sequence[Token], keep_author: bool | None = None,
+                 only: Collection[int] | None = None) -> bool:
+    """Whether a pass over ``tokens`` proposes only missing marks and capitals (keeps the author's
+    punctuation): ``keep_author`` where someone said (the Review menu's tick, --keep-author or
+    --no-keep-author); by default where marks or capitals were written, outside the long raw runs
+    (`suggest.raw_runs`: words no one wrote marks for) and among the words ``only`` (indices: a
+    paste's) where given. The one place this default is decided."""
+    if keep_author is not None:
+        return keep_author
+    from editor.restore.suggest import authored
+
+    return any(authored(_written_tokens(tokens, only)))
+
+
+def _written_tokens(tokens: Sequence[Token], only: Collection[int] | None) -> list[Token]:
+    """The tokens whose marks and capitals say whether the text was written: ``only``'s (a paste's
+    raw words), else all but the long raw runs."""
+    from editor.restore.suggest import raw_runs
+
+    if only is not None:
+        return [tokens[i] for i in sorted(only)]
+    in_raw = {i for a, b in raw_runs(tokens) for i in range(a, b)}
+    return [t for i, t in enumerate(tokens) if i not in in_raw]
 
 
 class NotTheLanguage(UserError):
@@ -113,24 +173,25 @@ def run_pass(restorer: Restorer, source: PassSource, settings: PassSettings = Pa
         check = restorer.language_check(snapshot.words)
         if not check.matches:
             raise NotTheLanguage(check.message)
-    notes = _adapt(restorer, source, settings)
-    for note in notes:
-        if on_note is not None:
-            on_note(note)
-    lo, hi = span if span is not None else (0, len(tokens))
-    builder = _Builder(restorer, tokens, snapshot, source.marks, only, settings.keep_author)
+    with _pass_lock(restorer):  # (the restorer is shared: another pass would adapt it meanwhile)
+        notes = _adapt(restorer, source, settings)
+        for note in notes:
+            if on_note is not None:
+                on_note(note)
+        lo, hi = span if span is not None else (0, len(tokens))
+        builder = _Builder(restorer, tokens, snapshot, source.marks, only, settings.keep_author)
 
-    def on_chunk(a: int, b: int, predictions: list[WordPrediction]) -> None:
-        if pause is not None:  # the suggestions are built in Python: the window may want its turn
-            pause()
-        region = builder.region(lo + a, lo + b, predictions)
-        if on_region is not None:
-            on_region(region)
+        def on_chunk(a: int, b: int, predictions: list[WordPrediction]) -> None:
+            if pause is not None:  # the suggestions are built in Python: the window may want its turn
+                pause()
+            region = builder.region(lo + a, lo + b, predictions)
+            if on_region is not None:
+                on_region(region)
 
-    restorer.restore(snapshot.words[lo:hi], on_chunk=on_chunk, cancel=cancel, pause=pause,
-                     priority=priority if span is None else None,
-                     paragraph_starts=[p - lo for p in sorted(set(snapshot.paragraph_starts) | speaker_turns(tokens))
-                                       if lo <= p < hi])
+        restorer.restore(snapshot.words[lo:hi], on_chunk=on_chunk, cancel=cancel, pause=pause,
+                         priority=priority if span is None else None,
+                         paragraph_starts=[p - lo for p in sorted(set(snapshot.paragraph_starts)
+                                                                  | speaker_turns(tokens)) if lo <= p < hi])
     return PassOutcome(restorer.name, hi - lo, tuple(notes))
 
 
@@ -185,16 +246,12 @@ class _Builder:
         # gets what raw words get
         self.raw_starts = frozenset(x for x, _y in self.raw if x > 0)
         self.cuts = [*self.raw, *((x, x + 1) for x in self.raw_starts)]
-        in_raw = {i for a, b in self.raw for i in range(a, b)}
-        self.written = authored([tokens[i] for i in (sorted(only) if only is not None else range(len(tokens)))
-                                 if i not in in_raw])
+        self.written = authored(_written_tokens(tokens, only))
         self.lexicon = getattr(restorer, "lexicon", None)
         self.prior = getattr(restorer, "author_prior", None)
         self.names = getattr(restorer, "may_capitalize_after_comma", None)
         self.rare = rare_word(restorer)  # a capital written on a rare word is a name: kept
-        # keep the author's punctuation: by default where marks or capitals were written (of the
-        # words proposed for: a paste's raw words have none)
-        self.keep_author = any(self.written) if keep_author is None else keep_author
+        self.keep_author = keeps_author(tokens, keep_author, only)
         self.after: dict[int, str] = {}  # the mark this pass leaves after the last word of each run
 
     def mark_before(self, index: int) -> str | None:
@@ -242,30 +299,100 @@ def _runs(indices: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
+#: The undo step's name of a pass, and of a re-suggest (`PassApplier`).
+RESTORE_TEXT = "Restore punctuation and capitals"
+RESUGGEST_TEXT = "Re-suggest with what Stet learned"
+
+
+class PassApplier:
+    """What a pass's regions do to the document they were restored from, wherever the pass ran:
+    their suggestions set (one undo step, ``merge_id``), or with ``only_pending`` (re-suggest
+    with what Stet learned) only the pending suggestions changed, and then the proposed paragraph
+    breaks of the words proposed for placed again at the sentence ends now known
+    (`Transcript.suggest_paragraphs`). The window puts a slice of regions at a time, `stet
+    restore` and a batch each region as it comes: the same suggestions and breaks either way.
+
+    The re-suggest policy: each pending suggestion of the model's takes the new pass's proposal, or
+    goes where the new pass agrees with the text; a word the person decided on or typed is never
+    touched, nor a proposal that repeats their own choice elsewhere ("from your choice"), nor a
+    proposed paragraph break (placed again after the suggestions). ``changed`` and ``dropped``
+    count what it did."""
+
+    def __init__(self, merge_id: object, *, only_pending: bool = False, text: str | None = None) -> None:
+        self.merge_id = merge_id
+        self.only_pending = only_pending
+        self.text = text if text is not None else RESUGGEST_TEXT if only_pending else RESTORE_TEXT
+        self.changed = 0  # pending suggestions a re-suggest gave another value
+        self.dropped = 0  # pending suggestions a re-suggest took away
+
+    def put(self, doc: Transcript, regions: Iterable[RestoredRegion]) -> int:
+        """Put ``regions`` (restored from ``doc``'s words as they stand: the caller drops those of an
+        older ``words_revision``) into ``doc``. Returns how many suggestions they brought."""
+        found: list[Any] = []
+        spans: list[tuple[int, int]] = []
+        for region in regions:
+            spans += region.proposed  # (indices as the words stand: their revision is the pass's)
+            made = list(region.suggestions)
+            # a pending proposal from the person's choice stays where the pass proposes another
+            # (keep_choices): only the person turns it down
+            found += self._pending_changes(doc, region.ids, made) if self.only_pending else keep_choices(doc, made)
+        if not found:
+            return 0
+        if self.only_pending:
+            doc.push_changes(found, self.text, merge_id=self.merge_id)
+        else:
+            doc.set_suggestions(found, text=self.text, merge_id=self.merge_id)
+        for a, b in spans:
+            doc.suggest_paragraphs(a, b, text=self.text, merge_id=self.merge_id)
+        return len(found)
+
+    def _pending_changes(self, doc: Transcript, ids: Sequence[int], made: list[Suggestion]) -> list[Any]:
+        """The changes a re-suggest makes to tokens ``ids``, given the new pass's suggestions
+        ``made`` for them (see the class's note)."""
+
+        new = {s.key: s for s in made}
+        changes: list[Any] = []
+        for token_id in ids:
+            for old in doc.suggestion_view(token_id).values():
+                if old.state != State.PENDING or old.source == CHOICE or old.kind == Kind.BREAK:
+                    continue
+                fresh = new.get(old.key)
+                if fresh is None:
+                    changes.append((old.key, None))
+                    self.dropped += 1
+                elif fresh.value != old.value or dict(fresh.probs) != dict(old.probs):
+                    changes.append((old.key, fresh))
+                    self.changed += fresh.value != old.value
+        return changes
+
+
 def restore_transcript(restorer: Restorer, doc: Transcript, settings: PassSettings = PassSettings(), *,
                        name: str = "the text", on_words: Callable[[int, int], None] | None = None,
                        on_note: Callable[[str], None] | None = None) -> Transcript:
     """What `stet restore` does to one file, alone or in a batch: `run_pass` over ``doc``, its
-    suggestions put on it (pending, one undo step) and the model named in it. ``on_words(done,
+    suggestions and paragraph breaks put on it as the window puts them (`PassApplier`: pending,
+    one undo step) and the model named in it. ``on_words(done,
     total)`` follows the regions finished; ``on_note`` gets the pass's notes. A refused text is a
     UserError naming ``name``. A text with marks or capitals written keeps them unless
     ``settings.keep_author`` is False (PassSettings: only missing ones are proposed)."""
-    found: list[Suggestion] = []
     done = 0
+    applier = PassApplier(object(), text="Restore")  # (its own undo step, whatever came before)
 
     def on_region(region: RestoredRegion) -> None:
         nonlocal done
-        found.extend(region.suggestions)
+        applier.put(doc, [region])
         done += len(region.ids)
         if on_words is not None:
             on_words(done, len(doc))
 
+    # the breaks a window proposes as it shows a text (see Transcript.suggest_paragraphs), placed
+    # again by the pass where it proposes marks
+    doc.suggest_paragraphs(undoable=False)
     try:
         outcome = run_pass(restorer, PassSource.of(doc), settings, on_region=on_region, on_note=on_note)
     except NotTheLanguage as err:
         raise UserError(f"{name}: not restored: {err}; --any-language restores it anyway") from None
     except NothingToRestore:
         raise UserError(f"{name}: no words to restore (the file is empty or holds no text)") from None
-    doc.set_suggestions(found, text="Restore")
     doc.set_metadata(restore_model=outcome.model_name)
     return doc

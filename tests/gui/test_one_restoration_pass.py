@@ -21,11 +21,15 @@ GERMAN = ("also ich habe mit dem mann gesprochen und er hat gesagt dass die firm
 
 
 def suggestions(doc: Transcript) -> list[tuple[int, str, str, tuple[tuple[str, float], ...]]]:
-    """A document's restoration suggestions, comparable across documents (proposed paragraph
-    breaks are the window's, made as a text is shown: not the pass's)."""
+    """A document's restoration suggestions, comparable across documents: marks, capitals and
+    the proposed paragraph breaks (placed again by the pass at the sentence ends it proposes)."""
     index = {t.id: i for i, t in enumerate(doc.tokens)}
     return sorted((index[s.token_id], str(s.kind), s.value, tuple(sorted((k, round(p, 4)) for k, p in s.probs.items())))
-                  for s in doc.iter_suggestions() if s.kind != Kind.BREAK)
+                  for s in doc.iter_suggestions())
+
+
+def breaks(found: list) -> list[int]:
+    return [s[0] for s in found if s[1] == str(Kind.BREAK)]
 
 
 def cli(path: Path, tmp_path: Path, capsys, *extra: str) -> tuple[int, list | None, str]:
@@ -169,6 +173,24 @@ def test_the_sample_talk_is_restored_alike_in_all_three(window, qtbot, tmp_path,
     window.settings.set("review.use_learned", False)
     _, by_window, _ = in_window(window, qtbot, path)
     assert len(by_cli) > 50 and by_window == by_cli == by_batch
+
+
+@WHERE
+def test_a_long_paragraph_gets_the_same_breaks_in_all_three(window, qtbot, tmp_path, capsys):
+    """Raw words running on for 1,500 words (a recogniser's output): the pass proposes marks and,
+    at the sentence ends it proposes, paragraph breaks; the window puts them in a slice at a time,
+    the command and a batch region by region, and all three propose the same breaks."""
+    from editor.core.paths import resource_path
+
+    words = resource_path("samples", "sample.txt").read_text(encoding="utf-8").lower().split()
+    text = " ".join(w.strip(".,?!;:\"") for w in (words * 6)[:1500])
+    path = write(tmp_path, "long.txt", text)
+    _, by_cli, _ = cli(path, tmp_path, capsys)
+    by_batch, _ = batch(path, tmp_path, PassSettings())
+    window.settings.set("review.use_learned", False)
+    status, by_window, _ = in_window(window, qtbot, path)
+    assert status == "done" and len(breaks(by_cli)) >= 3
+    assert by_window == by_cli == by_batch
 
 
 @WHERE
