@@ -19,6 +19,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from editor.core.document import Transcript
 from editor.core.formats.journal import EDITS_HEAD
@@ -52,6 +53,7 @@ class EditJournal:
         self._lines: list[tuple[int, bytes]] = []  # written since the last state on disk
         self._doc: Transcript | None = None
         self.spent_s = 0.0  # time spent journaling, in all (for benchmarks)
+        self._links: list[tuple[Any, Callable[..., None]]] = []  # (signal, relay) to the followed document
         self.failed: str | None = None  # why the file cannot be written, once it could not
 
     # -- following a document ----------------------------------------------------------------------
@@ -63,21 +65,25 @@ class EditJournal:
         self._doc = doc
         self.reset()
         if doc is not None:
-            doc.tokens_changed.connect(self._tokens_changed)
-            doc.suggestions_changed.connect(self._suggestions_changed)
-            doc.paragraphs_changed.connect(self._paragraphs_changed)
-            doc.metadata_changed.connect(self._metadata_changed)
+            # plain functions, not bound methods: psygnal keeps a bound method's object by a weak
+            # reference in a cycle that outlives disconnect, and the window's objects are kept out of
+            # the collector's full passes, so every document followed would stay (editor/gui/links.py)
+            for signal, slot in ((doc.tokens_changed, self._tokens_changed),
+                                 (doc.suggestions_changed, self._suggestions_changed),
+                                 (doc.paragraphs_changed, self._paragraphs_changed),
+                                 (doc.metadata_changed, self._metadata_changed)):
+                relay = _relay(slot)
+                signal.connect(relay)
+                self._links.append((signal, relay))
 
     def _unfollow(self) -> None:
         doc, self._doc = self._doc, None
         if doc is None:
             return
-        for signal, slot in ((doc.tokens_changed, self._tokens_changed),
-                             (doc.suggestions_changed, self._suggestions_changed),
-                             (doc.paragraphs_changed, self._paragraphs_changed),
-                             (doc.metadata_changed, self._metadata_changed)):
+        links, self._links = self._links, []
+        for signal, relay in links:
             with contextlib.suppress(ValueError, RuntimeError):
-                signal.disconnect(slot)
+                signal.disconnect(relay)
 
     # -- the changes -----------------------------------------------------------------------------
     def _tokens_changed(self, start: int, _removed: int, inserted: int) -> None:
@@ -186,3 +192,11 @@ class EditJournal:
             self._fd = None
         if remove:
             self.path.unlink(missing_ok=True)
+
+
+def _relay(slot: Callable[..., None]) -> Callable[..., None]:
+    """A plain function calling ``slot`` (see ``EditJournal.follow``)."""
+    def relay(*args: Any) -> None:
+        slot(*args)
+
+    return relay

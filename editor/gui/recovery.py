@@ -149,7 +149,11 @@ class Autosaver(QObject):
         self._run(self.slot.write)
 
     def _opened(self, doc: Transcript | None = None) -> None:
-        self.edits.follow(doc if doc is not None else self._window.transcript)
+        doc = doc if doc is not None else self._window.transcript
+        if self._tracker is not None and self._tracker.doc is not doc:
+            self._tracker.close()  # the document replaced is not held on to
+            self._tracker = None
+        self.edits.follow(doc)
         self._priming.start()  # prime, soon
 
     def prime(self, doc: Transcript | None = None) -> None:
