@@ -52,6 +52,24 @@ def words_of(doc) -> list[tuple[str, float | None, float | None, str | None]]:
     return [(t.word, t.start, t.end, t.speaker) for t in doc.tokens]
 
 
+def same_words(a, b, tolerance: float = 0.005) -> bool:
+    """The same words and speakers, each time within ``tolerance`` seconds: Vosk's word times were
+    seen to differ by half a millisecond between two recognisers of one model (0.27228 against
+    0.272833), though the words, their order and the speakers never did."""
+    return len(a) == len(b) and all(
+        wa == wb and sa == sb and all((x is None) == (y is None) and (x is None or abs(x - y) <= tolerance)
+                                      for x, y in ((ta, tb), (ea, eb)))
+        for (wa, ta, ea, sa), (wb, tb, eb, sb) in zip(a, b))
+
+
+def test_same_words_sees_a_word_or_a_time_apart():
+    base = [("오늘", 0.0, 0.27, "Speaker 1")]
+    assert same_words(base, [("오늘", 0.0, 0.2705, "Speaker 1")])
+    assert not same_words(base, [("오늘", 0.0, 0.30, "Speaker 1")])
+    assert not same_words(base, [("내일", 0.0, 0.27, "Speaker 1")])
+    assert not same_words(base, [("오늘", 0.0, 0.27, "Speaker 2")])
+
+
 def test_the_window_the_command_and_a_batch_agree(window, qtbot, conversation, korean_model, tmp_path):
     from editor.asr import resolve_model
     from editor.batch.jobs import TranscribeJob
@@ -84,5 +102,5 @@ def test_the_window_the_command_and_a_batch_agree(window, qtbot, conversation, k
 
     assert len(command) >= 8 and arrived and arrived[0] < len(shown)  # words came as they were heard
     assert {s for *_, s in command} == {"Speaker 1", "Speaker 2"}
-    assert shown == command
-    assert batch == command
+    assert same_words(shown, command)
+    assert same_words(batch, command)
