@@ -14,7 +14,7 @@ and imports heavy things (torch, vosk, PySide6) inside ``run``, never at module 
 ``stet --help`` stays fast. A handler raises ``editor.core.UserError`` for anything the person can
 fix; ``main`` prints it as one line and exits 1. Bad usage exits 2 (argparse, or a
 ``editor.core.errors.UsageError`` a handler raises: options that cannot work together), success 0.
-``editor.core.arguments`` holds shared options such as ``--policy``.
+``editor.commandline.arguments`` holds shared options such as ``--policy``.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, NoReturn
 from editor import __version__
 
 if TYPE_CHECKING:
-    from editor.core.arguments import Subcommands
-    from editor.core.document import Transcript
+    from editor.commandline.arguments import Subcommands
+    from editor.core.document.transcript import Transcript
 
 #: Sub-packages whose ``cli`` module, when present, adds subcommands.
 COMMAND_PACKAGES = ("editor.restore", "editor.restore.lab", "editor.asr", "editor.audio", "editor.gui")
@@ -47,9 +47,9 @@ def _warn(doc: Transcript) -> None:
 
 def run_convert(args: argparse.Namespace) -> int:
     from editor.core.formats import read_any, write_any
-    from editor.core.outputs import check_output
+    from editor.commandline.outputs import check_output
 
-    from editor.core.speakers import check_renames, parse_renames, writer_options
+    from editor.core.document.speakers import check_renames, parse_renames, writer_options
 
     renames = parse_renames(args.speaker or ())
     check_output(args.output, [args.input], force=args.force)
@@ -66,7 +66,7 @@ def run_convert(args: argparse.Namespace) -> int:
 
 def run_speakers(args: argparse.Namespace) -> int:
     from editor.core.formats import read_any
-    from editor.core.speakers import count_speakers, speaker_table
+    from editor.core.document.speakers import count_speakers, speaker_table
 
     doc = read_any(args.input, args.encoding)
     _warn(doc)
@@ -90,7 +90,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _add_builtin_commands(subparsers: Subcommands) -> None:
-    from editor.core.arguments import (add_batch_arguments, add_encoding_argument, add_force_argument,
+    from editor.commandline.arguments import (add_batch_arguments, add_encoding_argument, add_force_argument,
                                        add_policy_argument)
 
     p = subparsers.add_parser(
@@ -207,9 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _batch_or_single(args: argparse.Namespace, handler: Handler, command: argparse.ArgumentParser) -> Handler:
-    """The batch runner when the command was given many inputs (editor.core.arguments says when),
+    """The batch runner when the command was given many inputs (editor.commandline.arguments says when),
     else the command's own handler with its one input, exactly as before batches existed."""
-    from editor.core.arguments import batch_requested
+    from editor.commandline.arguments import batch_requested
 
     if batch_requested(args):
         from editor.batch.cli import run_batch

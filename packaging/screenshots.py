@@ -43,10 +43,10 @@ def main() -> int:
     from PySide6.QtGui import QKeyEvent
     from PySide6.QtWidgets import QApplication
 
-    from editor.core.document import Kind
+    from editor.core.document.transcript import Kind
     from editor.core.settings import Settings
-    from editor.gui.dialogs import ExportDialog
-    from editor.gui.main_window import MainWindow, application
+    from editor.gui.dialogs.export import ExportDialog
+    from editor.gui.window.main_window import MainWindow, application
 
     out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "resources" / "screenshots")
     out.mkdir(parents=True, exist_ok=True)

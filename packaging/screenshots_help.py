@@ -38,9 +38,9 @@ def main() -> int:
     from editor.core.process import configure_process
 
     configure_process(gui=True)
-    from editor.core.document import Kind, Suggestion, Token, Transcript
+    from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
     from editor.core.settings import Settings
-    from editor.gui.main_window import MainWindow, application
+    from editor.gui.window.main_window import MainWindow, application
 
     out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "docs" / "images")
     out.mkdir(parents=True, exist_ok=True)

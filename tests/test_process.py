@@ -31,7 +31,7 @@ def state_around(code: str) -> tuple[dict, dict]:
 
 
 def test_importing_the_gui_changes_no_process_state():
-    before, after = state_around("import editor.gui\nimport editor.gui.app\nimport editor.gui.main_window")
+    before, after = state_around("import editor.gui\nimport editor.gui.app\nimport editor.gui.window.main_window")
     assert after == before
 
 

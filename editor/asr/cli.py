@@ -11,13 +11,13 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from editor.core.arguments import Subcommands
+    from editor.commandline.arguments import Subcommands
 
 _OUTPUTS = ".stet .srt .vtt .txt .md .docx .json"
 
 
 def add_parser(subparsers: Subcommands) -> None:
-    from editor.core.arguments import add_batch_arguments, add_force_argument
+    from editor.commandline.arguments import add_batch_arguments, add_force_argument
 
     p = subparsers.add_parser(
         "transcribe", help="turn the speech in an audio or video file into a transcript",
@@ -89,7 +89,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 # -- handlers ----------------------------------------------------------------------------------
 def run_transcribe(args: argparse.Namespace) -> int:
-    from editor.core.progress import ProgressBar, format_eta
+    from editor.commandline.progress import ProgressBar, format_eta
     from editor.asr.catalogue import language_name
     from editor.asr.choice import choose_model
     from editor.asr.audio_blocks import probe_audio
@@ -97,7 +97,7 @@ def run_transcribe(args: argparse.Namespace) -> int:
     from editor.asr.transcribe import transcribe
     from editor.core.errors import UserError
     from editor.core.formats import can_write, write_any
-    from editor.core.outputs import check_output
+    from editor.commandline.outputs import check_output
 
     if args.output and not can_write(args.output):
         raise UserError(f"{args.output}: Stet cannot write this kind of file; give OUT one of "
@@ -197,7 +197,7 @@ def run_models_list(args: argparse.Namespace) -> int:
 
 
 def run_models_download(args: argparse.Namespace) -> int:
-    from editor.core.progress import ProgressBar, format_eta
+    from editor.commandline.progress import ProgressBar, format_eta
     from editor.asr.catalogue import load_catalogue
     from editor.asr.download import DownloadProgress, download_model
     from editor.core.errors import UserError

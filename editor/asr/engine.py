@@ -70,8 +70,8 @@ class Progress:
     @property
     def eta(self) -> float | None:
         """Seconds left at the speed so far; None until that speed can be trusted
-        (``editor.core.progress.estimate_left``)."""
-        from editor.core.progress import estimate_left
+        (``editor.commandline.progress.estimate_left``)."""
+        from editor.commandline.progress import estimate_left
 
         return estimate_left(self.position, self.duration, self.elapsed)
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Literal
 
 from editor.asr.audio_blocks import SAMPLE_RATE, iter_pcm
 from editor.asr.errors import AsrError, RecognitionCancelled
-from editor.core.speakers import SpeakerTurn
+from editor.core.document.speakers import SpeakerTurn
 
 if TYPE_CHECKING:
     import numpy as np

@@ -21,8 +21,8 @@ from editor.asr.engine import Event, Finished, Progress, Word, WordBatch, recogn
 from editor.asr.errors import NoSpeechError, RecognitionCancelled
 from editor.asr.models import ModelInfo, resolve_model
 from editor.asr.worker import recognise_in_worker
-from editor.core.document import Metadata, Token, Transcript
-from editor.core.speakers import SpeakerTurn, apply_turns
+from editor.core.document.transcript import Metadata, Token, Transcript
+from editor.core.document.speakers import SpeakerTurn, apply_turns
 
 if TYPE_CHECKING:
     from vosk import Model as VoskModel
@@ -110,7 +110,7 @@ def iter_transcription(audio_path: str | os.PathLike[str],
 @dataclass(frozen=True)
 class SpeakersFound:
     """Who speaks when, found after the words: turns at the words' times, to give the words
-    their speakers with :func:`editor.core.speakers.apply_turns` (by time, so words edited while
+    their speakers with :func:`editor.core.document.speakers.apply_turns` (by time, so words edited while
     the turns were found take their speakers all the same)."""
 
     turns: tuple[SpeakerTurn, ...]
@@ -243,7 +243,7 @@ def add_speaker_turns(doc: Transcript, audio_path: str | os.PathLike[str], speak
                       cancel: threading.Event | None = None, encoder: VoiceEncoder | None = None) -> int:
     """Find who speaks when in ``audio_path`` at the times of ``doc``'s words (a transcript that
     has its words already), and give the words their speakers (one undo step,
-    :func:`editor.core.speakers.apply_turns`); returns how many words changed. ``on_progress``
+    :func:`editor.core.document.speakers.apply_turns`); returns how many words changed. ``on_progress``
     gets :class:`Progress` in stage ``"speakers"``: the speaker stage of :func:`transcription_pass`."""
     words = [(t.start, t.end) for t in doc.tokens if t.start is not None and t.end is not None]
     if not words:

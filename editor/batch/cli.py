@@ -26,7 +26,7 @@ def job_for(args: argparse.Namespace) -> Job:
             check_installed()
         return TranscribeJob(choose_model(args.model, args.language, announce=True).path, args.verbose,
                              speakers=args.speakers)
-    from editor.core.speakers import parse_renames
+    from editor.core.document.speakers import parse_renames
 
     return ConvertJob(args.policy, parse_renames(args.speaker or ()), args.srt_speakers)
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from editor.asr.engine import Progress
     from editor.asr.models import ModelInfo
     from editor.asr.speakers import Speakers, VoiceEncoder
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
     from editor.core.render import RenderPolicy
     from editor.restore.inference import Restorer
     from editor.restore.pipeline import PassSettings
@@ -174,7 +174,7 @@ class ConvertJob(Job):
         from editor.core.formats import write_any
         from editor.core.render import NONE
 
-        from editor.core.speakers import writer_options
+        from editor.core.document.speakers import writer_options
 
         doc, warnings = _read(source, self.encoding)
         doc.rename_speakers(self.renames)

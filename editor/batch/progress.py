@@ -9,7 +9,7 @@ from typing import TextIO
 
 from editor.batch.jobs import Outcome
 from editor.batch.plan import Item
-from editor.core.progress import ProgressBar, format_eta
+from editor.commandline.progress import ProgressBar, format_eta
 
 
 def _clock(seconds: float) -> str:

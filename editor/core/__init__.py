@@ -1,9 +1,9 @@
 """The transcript document and everything that needs no torch, Qt or audio: undo, formats, paths."""
 
-from editor.core.document import (Kind, Metadata, SourceCue, State, Suggestion, Token, Transcript,
+from editor.core.document.transcript import (Kind, Metadata, SourceCue, State, Suggestion, Token, Transcript,
                                   WordsSnapshot)
 from editor.core.errors import FormatError, UserError
-from editor.core.history import History
+from editor.core.document.history import History
 from editor.core.render import RenderPolicy, render
 
 __all__ = ["FormatError", "History", "Kind", "Metadata", "RenderPolicy", "SourceCue", "State", "Suggestion",

@@ -53,7 +53,7 @@ def configure_process(*, gui: bool = False) -> None:
 
 def configured_for_gui() -> bool:
     """Whether :func:`configure_process` set this process up for the window (its turns are then
-    followed: editor.gui.turns)."""
+    followed: editor.gui.base.turns)."""
     return bool(_configured.get("gui"))
 
 

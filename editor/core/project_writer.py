@@ -2,7 +2,7 @@
 
 Saving 100,000 words with their 100,000 suggestions builds ~200,000 JSON records and looks at
 every word for the forms the person wrote: ~0.8 s, a frozen window when done where the document
-lives. So a save is split as an autosave is (``editor.core.recovery``): ``DocumentTracker.capture``
+lives. So a save is split as an autosave is (``editor.core.recovery.slots``): ``DocumentTracker.capture``
 takes the document on its own thread in milliseconds (the records are immutable; only containers
 are copied, and after the first save only the suggestions that changed), and
 ``ProjectWriter.write`` does the rest on any thread, from that capture alone: the JSON a run of
@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from editor.core.atomic import PathLike, atomic_write
-from editor.core.document import Kind, Suggestion, Token
-from editor.core.repeat_choices import forms_of
-from editor.core.lexicon import with_project_forms
-from editor.core.recovery_state import (_KINDS, EncodeCache, RecoveryState, SuggestionMirror,
+from editor.core.document.transcript import Kind, Suggestion, Token
+from editor.core.review.repeat_choices import forms_of
+from editor.core.review.lexicon import with_project_forms
+from editor.core.recovery.state import (_KINDS, EncodeCache, RecoveryState, SuggestionMirror,
                                         head_json)
 
 #: Called on the writing thread with the forms and every suggestion written; gives entries of
@@ -53,7 +53,7 @@ class ProjectWriter:
     order taken), keeping the suggestions as they say (``SuggestionMirror``) and the JSON of each
     run of tokens (``EncodeCache``): a save re-encodes only what changed since the last one.
     One write at a time; after a failed write use a new writer and a new tracker. ``give_way``:
-    waits while a step of the window runs (editor.gui.turns): the encoding rests then."""
+    waits while a step of the window runs (editor.gui.base.turns): the encoding rests then."""
 
     def __init__(self, give_way: Callable[[], float] | None = None) -> None:
         self.give_way = give_way

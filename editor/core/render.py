@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from editor.core.document import Kind, Transcript
-from editor.core.text import join_mark
+from editor.core.document.transcript import Kind, Transcript
+from editor.core.document.text import join_mark
 
 
 def parse_confidence(text: str) -> float | None:

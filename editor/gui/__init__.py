@@ -11,17 +11,17 @@ from typing import TYPE_CHECKING, Any
 __all__ = ["MainWindow", "QtTranscriptView", "application"]
 
 if TYPE_CHECKING:
-    from editor.gui.main_window import MainWindow, application
-    from editor.gui.view import QtTranscriptView
+    from editor.gui.window.main_window import MainWindow, application
+    from editor.gui.text_view.view import QtTranscriptView
 
 
 def __getattr__(name: str) -> Any:
     if name in ("MainWindow", "application"):
-        from editor.gui import main_window
+        from editor.gui.window import main_window
 
         return getattr(main_window, name)
     if name == "QtTranscriptView":
-        from editor.gui.view import QtTranscriptView
+        from editor.gui.text_view.view import QtTranscriptView
 
         return QtTranscriptView
     raise AttributeError(f"module 'editor.gui' has no attribute {name!r}")

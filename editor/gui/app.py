@@ -17,12 +17,12 @@ from editor.core.settings import Settings
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
-    from editor.gui.main_window import MainWindow
+    from editor.gui.window.main_window import MainWindow
 
 
 def run(file: str | None = None, *, screenshot: str | None = None, model: str | None = None,
         device: str | None = None, timeout: float = 300.0) -> int:
-    from editor.gui.main_window import MainWindow, application
+    from editor.gui.window.main_window import MainWindow, application
 
     if file and not Path(file).exists():  # said on the terminal, before any window appears
         raise FormatError(file, "no such file")

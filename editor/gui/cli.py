@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from editor.core.arguments import Subcommands
+    from editor.commandline.arguments import Subcommands
 
 
 def add_parser(subparsers: Subcommands) -> None:

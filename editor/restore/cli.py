@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from editor.core.arguments import (Subcommands, add_batch_arguments, add_encoding_argument, add_force_argument,
+from editor.commandline.arguments import (Subcommands, add_batch_arguments, add_encoding_argument, add_force_argument,
                                    probability)
 
 if TYPE_CHECKING:
@@ -84,8 +84,8 @@ def pass_settings(args: argparse.Namespace) -> PassSettings:
 def run_restore(args: argparse.Namespace) -> int:
     from editor.core.errors import UserError
     from editor.core.formats import can_write, read_any, write_any
-    from editor.core.outputs import check_output
-    from editor.core.progress import ProgressBar, estimate_left, format_eta
+    from editor.commandline.outputs import check_output
+    from editor.commandline.progress import ProgressBar, estimate_left, format_eta
     from editor.core.render import RenderPolicy, render
 
     if args.output and not can_write(args.output):

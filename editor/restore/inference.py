@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import torch
 
-from editor.core.text import bare_word
+from editor.core.document.text import bare_word
 from editor.restore.chunks import merge_weighted, plan_chunks
 from editor.restore.decision import (boost_sentence_ends, decide_jointly, decision_scales, end_with_sentence_end,
                                     settle_case, temper)

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from editor.core.text import is_abbreviation
+from editor.core.document.text import is_abbreviation
 
 # Punctuation after a word. Index 0 is "no mark".
 PUNCT_MARKS: tuple[str, ...] = ("", ",", ".", "?", "!", ":", ";")

@@ -7,11 +7,11 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from editor.core.arguments import Subcommands
+    from editor.commandline.arguments import Subcommands
 
 
 def add_parser(subparsers: Subcommands) -> None:
-    from editor.core.arguments import add_force_argument
+    from editor.commandline.arguments import add_force_argument
 
     p = subparsers.add_parser(
         "learned", help="show, edit, export or forget what Stet learned from your reviews",
@@ -33,8 +33,8 @@ def add_parser(subparsers: Subcommands) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from editor.core.lexicon import UserLexicon, check_forms
-    from editor.core.outputs import check_output
+    from editor.core.review.lexicon import UserLexicon, check_forms
+    from editor.commandline.outputs import check_output
 
     if args.profiles:
         from editor.restore.learned_store import list_profiles

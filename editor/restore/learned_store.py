@@ -21,8 +21,8 @@ from editor.restore.labels import END_MARKS
 from editor.restore.review_lessons import Adaptation, Decision, common_words, plain_words
 
 if TYPE_CHECKING:
-    from editor.core.document import Transcript
-    from editor.core.records import Kind, Suggestion, Token
+    from editor.core.document.transcript import Transcript
+    from editor.core.document.records import Kind, Suggestion, Token
     from editor.restore.inference import Restorer
 
 #: A document's metadata extra names the profile the person chose for it here (any language or speakers).
@@ -153,7 +153,7 @@ def adaptation_from(extra: Mapping[str, Any], language: str | None, speakers: It
     profile chosen on purpose that is not kept (any more) or is damaged is a ValueError, unless
     `notes` is given and it was the document's choice (not `profile`): then the document's own
     profile (with `learned`) and the lexicons are used, and a line saying so joins `notes`."""
-    from editor.core.lexicon import UserLexicon, project_forms
+    from editor.core.review.lexicon import UserLexicon, project_forms
 
     forms: dict[str, str] = {}
     if lexicon:
@@ -212,8 +212,8 @@ def suggestions_snapshot(doc: Transcript) -> list[Suggestion]:
 
 def reviewed_decisions_in(tokens: Sequence[Token], snapshot: Sequence[Suggestion]) -> tuple[int, list[Decision], list[bool]]:
     """`reviewed_decisions` of a document's tokens and its `suggestions_snapshot`."""
-    from editor.core.document import Kind, State
-    from editor.core.text import ends_sentence, split_opening
+    from editor.core.document.transcript import Kind, State
+    from editor.core.document.text import ends_sentence, split_opening
 
     suggestions: dict[int, dict[Kind, Suggestion]] = {}
     for s in snapshot:
@@ -371,7 +371,7 @@ def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: s
     changed, reviewed words the profile has now learned from)."""
     import hashlib
 
-    from editor.core.lexicon import UserLexicon
+    from editor.core.review.lexicon import UserLexicon
 
     lex = UserLexicon.load()
     changed = lex.learn({w: f for w, f in forms.items() if w not in common})

@@ -32,7 +32,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any
 
-from editor.core.document import Kind, State, Suggestion, Token, WordsSnapshot
+from editor.core.document.transcript import Kind, State, Suggestion, Token, WordsSnapshot
 from editor.core.errors import UserError
 from editor.restore.pipeline import (NothingToRestore, NotTheLanguage, PassOutcome, PassSettings, PassSource,
                                      RestoredRegion)

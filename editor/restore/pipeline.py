@@ -22,10 +22,10 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from editor.core.document import Kind, State, Suggestion, Token, Transcript, WordsSnapshot
+from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript, WordsSnapshot
 from editor.core.errors import UserError
-from editor.core.records import CHOICE
-from editor.core.repeat_choices import keep_choices
+from editor.core.document.records import CHOICE
+from editor.core.review.repeat_choices import keep_choices
 
 if TYPE_CHECKING:
     from editor.restore.inference import Restorer

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from editor.core.document import Kind, Suggestion, Token
-from editor.core.text import (CLOSING_BRACKETS, CLOSING_QUOTES, INVISIBLE, ends_sentence, is_tag,
+from editor.core.document.transcript import Kind, Suggestion, Token
+from editor.core.document.text import (CLOSING_BRACKETS, CLOSING_QUOTES, INVISIBLE, ends_sentence, is_tag,
                               split_opening)
 from editor.restore.labels import PUNCT_MARKS, apply_case, mark_of
 from editor.restore.prediction import WordPrediction

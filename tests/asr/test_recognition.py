@@ -132,7 +132,7 @@ def test_progress_fraction_and_eta():
 def test_the_time_left_is_said_only_once_it_can_be_estimated():
     """A recording said "about 1 s left" at the start, then 29 s: the first blocks go by faster
     than the whole file does. No estimate before 3 s of work and 5 % of the audio."""
-    from editor.core.progress import format_eta
+    from editor.commandline.progress import format_eta
 
     early = Progress(stage="recognising", position=2.0, duration=60.0, elapsed=0.05)
     assert early.eta is None and format_eta(early.eta) == ""

@@ -10,7 +10,7 @@ import pytest
 from editor.asr.audio_blocks import probe_audio
 from editor.asr.transcribe import audio_notes, within
 from editor.cli import main
-from editor.core.document import Token
+from editor.core.document.transcript import Token
 
 
 def test_the_notes_say_how_much_audio_was_read():

@@ -11,7 +11,7 @@ import pytest
 
 from editor.asr import (Finished, Progress, RecognitionCancelled, SpeakersFound, WordBatch,
                         transcription_pass)
-from editor.core.progress import ETA_AFTER_SECONDS
+from editor.commandline.progress import ETA_AFTER_SECONDS
 
 
 def test_the_pass_yields_words_as_heard_then_speakers_last(korean_speech, korean_model):

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from editor.batch.plan import expand_inputs, make_plan, output_for
-from editor.core.arguments import batch_requested
+from editor.commandline.arguments import batch_requested
 from editor.core.errors import UserError
 from editor.core.formats import can_read, can_write
 

@@ -7,7 +7,7 @@ import sys
 
 from editor.core.formats import read_any, write_any
 from editor.core.render import render
-from editor.core.text import text_as_read
+from editor.core.document.text import text_as_read
 
 CAPTIONS = """so today we&#39;re going to talk about
 how the river changed the town and why

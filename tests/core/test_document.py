@@ -235,7 +235,7 @@ def test_bulk_acceptance_does_not_lowercase_a_sentence_start_after_an_end_mark_t
 
 
 def test_the_pending_count_follows_every_change_undo_included():
-    from editor.core.document import Kind, State, Suggestion, Transcript
+    from editor.core.document.transcript import Kind, State, Suggestion, Transcript
 
     doc = Transcript.from_words("one two three four".split())
     doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}) for i in range(3)]
@@ -265,7 +265,7 @@ def test_pending_counts_by_confidence_follow_every_change_and_are_exact_at_perce
     """What the review panel's band filter shows at once: how many pending suggestions lie in
     [low, high), kept with every change, undo included; a bound in percent is exact even where
     the confidence is that very float (0.57 at or above 57 %)."""
-    from editor.core.document import Kind, State, Suggestion, Transcript
+    from editor.core.document.transcript import Kind, State, Suggestion, Transcript
 
     confidences = [0.0, 0.3, 0.57, 0.5699999999, 0.6, 0.899, 0.9, 0.95, 1.0]
     doc = Transcript.from_words([f"w{i}" for i in range(len(confidences))])
@@ -300,7 +300,7 @@ def test_pending_counts_by_confidence_follow_every_change_and_are_exact_at_perce
 
 
 def test_suggestions_are_copied_all_or_by_token():
-    from editor.core.document import Kind, Suggestion, Transcript
+    from editor.core.document.transcript import Kind, Suggestion, Transcript
 
     doc = Transcript.from_words("one two three".split())
     mark = Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})
@@ -341,7 +341,7 @@ def test_word_indices_stay_right_through_edits_anywhere_and_undo():
     """Only the words after an edit get new indices (brought up to date when next asked)."""
     import random
 
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
 
     rng = random.Random(7)
     doc = Transcript.from_words([f"w{i}" for i in range(400)])
@@ -372,7 +372,7 @@ def test_indices_of_many_ids_agree_with_index_of_through_edits():
     gives per id, also right after an edit left the later indices out of date; the gone left out."""
     import random
 
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
 
     rng = random.Random(11)
     doc = Transcript.from_words([f"w{i}" for i in range(300)])

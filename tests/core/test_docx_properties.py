@@ -9,7 +9,7 @@ import zipfile
 import docx
 import pytest
 
-from editor.core.document import Metadata, Transcript
+from editor.core.document.transcript import Metadata, Transcript
 from editor.core.formats import write_any
 from editor.core.formats.docx import document_title, system_author
 

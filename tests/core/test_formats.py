@@ -282,7 +282,7 @@ def test_a_threshold_is_taken_in_percent_too():
     were refused ("a confidence 0..1"). A plain number over 1 stays refused: 1.5 may mean 0.15."""
     import argparse
 
-    from editor.core.arguments import probability
+    from editor.commandline.arguments import probability
 
     assert RenderPolicy.parse("80%").min_confidence == pytest.approx(0.8)
     assert RenderPolicy.parse(" 90 % ").min_confidence == pytest.approx(0.9)

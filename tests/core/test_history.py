@@ -1,7 +1,7 @@
 """Undo stacks: steps, groups, merging, the saved state."""
 
-from editor.core.document import Transcript
-from editor.core.history import History
+from editor.core.document.transcript import Transcript
+from editor.core.document.history import History
 
 
 class Append:
@@ -62,7 +62,7 @@ def test_changed_fires_per_step():
 
 
 def test_a_big_step_undone_and_redone_piecewise():
-    from editor.core.document import Kind, State, Suggestion, Token, Transcript
+    from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
 
     doc = Transcript([Token(f"w{i}") for i in range(30)])
     doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ",", {",": 0.9, "": 0.1}) for t in doc])
@@ -86,7 +86,7 @@ def test_a_big_step_undone_and_redone_piecewise():
 
 
 def test_accepting_given_suggestions_skips_what_changed_since():
-    from editor.core.document import Kind, Suggestion, Token, Transcript
+    from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 
     doc = Transcript([Token("a"), Token("b")])
     doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.9, "": 0.1}),
@@ -116,7 +116,7 @@ def test_a_state_marked_also_clean_is_clean_beside_the_saved_one():
 
 def test_a_step_of_many_small_commands_counts_each_of_them():
     """Undoing thousands of empty or tiny commands at once emits as many change events."""
-    from editor.core.history import History, Swap
+    from editor.core.document.history import History, Swap
 
     history = History()
     with history.group("many"):

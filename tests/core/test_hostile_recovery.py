@@ -1,4 +1,4 @@
-"""The recovery file is a journal (editor/core/recovery.py, read by editor/core/formats/journal.py): an autosave appends what an edit
+"""The recovery file is a journal (editor/core/recovery/slots.py, read by editor/core/formats/journal.py): an autosave appends what an edit
 changed, so its cost follows the edit and not the document; a kill at any byte of an append
 leaves the last complete autosave readable; a file past the size a project may have reads too."""
 
@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from editor.core.document import Kind, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats import read_any
 from editor.core.formats.journal import JOURNAL_HEAD, is_journal, read_journal
-from editor.core.recovery import RecoverySlot, RecoveryState, find_orphans
+from editor.core.recovery.slots import RecoverySlot, RecoveryState, find_orphans
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX locks")
 
@@ -180,7 +180,7 @@ def test_captures_of_what_changed_write_the_document_exactly(tmp_path):
     reads back as the document."""
     import random
 
-    from editor.core.recovery import DocumentTracker
+    from editor.core.recovery.slots import DocumentTracker
 
     rng = random.Random(7)
     doc = _doc(6000)
@@ -215,7 +215,7 @@ def test_captures_of_what_changed_write_the_document_exactly(tmp_path):
 
 def test_an_older_capture_written_after_a_newer_one_is_dropped(tmp_path):
     """A last write at close can pass one still in flight: the older one then changes nothing."""
-    from editor.core.recovery import DocumentTracker
+    from editor.core.recovery.slots import DocumentTracker
 
     doc = _doc(3000)
     slot = RecoverySlot.claim(tmp_path)
@@ -241,7 +241,7 @@ def test_written_ahead_and_after_a_save_the_journal_is_kept_but_never_offered(tm
     """A long transcript's runs are written ahead when it opens, and kept aside when its work is
     saved: the next autosave appends only what changed. Nothing unsaved is never offered, and a
     gone session's file of that kind is removed."""
-    from editor.core.recovery import DocumentTracker
+    from editor.core.recovery.slots import DocumentTracker
 
     doc = _doc(20_000)
     slot = RecoverySlot.claim(tmp_path)
@@ -267,7 +267,7 @@ def test_written_ahead_and_after_a_save_the_journal_is_kept_but_never_offered(tm
 
 
 def test_writing_ahead_never_replaces_unsaved_work(tmp_path):
-    from editor.core.recovery import DocumentTracker
+    from editor.core.recovery.slots import DocumentTracker
 
     doc = _doc(3000)
     slot = RecoverySlot.claim(tmp_path)

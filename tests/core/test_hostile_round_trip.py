@@ -13,7 +13,7 @@ import pytest
 
 from editor.core import UserError
 from editor.core.formats import READERS, WRITERS, read_any, write_any
-from editor.core.text import split_words, strip_controls
+from editor.core.document.text import split_words, strip_controls
 from tests import hostile
 
 #: the formats Stet both writes and reads

@@ -4,9 +4,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from editor.core import Suggestion, Token, Transcript
-from editor.core.layout import layout
+from editor.gui.text_view.layout import layout
 from editor.core.render import ALL
-from editor.core.text import split_words
+from editor.core.document.text import split_words
 
 
 def doc():

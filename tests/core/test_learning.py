@@ -1,8 +1,8 @@
-"""A decision made once is proposed everywhere it applies (editor.core.repeat_choices)."""
+"""A decision made once is proposed everywhere it applies (editor.core.review.repeat_choices)."""
 
-from editor.core.document import Kind, State, Suggestion, Transcript
+from editor.core.document.transcript import Kind, State, Suggestion, Transcript
 from editor.core.formats.stet import stet_document, transcript_from_stet
-from editor.core.repeat_choices import decide, propagate, review_decisions, user_forms
+from editor.core.review.repeat_choices import decide, propagate, review_decisions, user_forms
 
 
 def _doc(text: str) -> Transcript:
@@ -71,7 +71,7 @@ def test_a_capital_accepted_where_a_sentence_end_is_proposed_is_no_form_to_remem
     and every later restoration capitalised them mid-sentence."""
     from editor.core.formats import read_any
     from editor.core.project_writer import ProjectWriter
-    from editor.core.recovery_state import DocumentTracker
+    from editor.core.recovery.state import DocumentTracker
 
     doc = _doc("i'm maria and today we met okafor")
     doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ".", {".": 0.55, "": 0.45}),
@@ -159,7 +159,7 @@ def test_review_decisions_and_user_forms():
 
 
 def test_a_typed_capital_and_a_typed_mark_are_repeated_as_choices():
-    from editor.core.repeat_choices import repeat_typed, snapshot_shown
+    from editor.core.review.repeat_choices import repeat_typed, snapshot_shown
 
     doc = _doc("we met okafor today because okafor said so today because we asked")
     before = snapshot_shown(doc, 1, 4)
@@ -179,7 +179,7 @@ def test_a_typed_capital_and_a_typed_mark_are_repeated_as_choices():
 
 
 def test_a_retyped_word_or_an_unchanged_one_teaches_nothing():
-    from editor.core.repeat_choices import repeat_typed, snapshot_shown, typed_choices
+    from editor.core.review.repeat_choices import repeat_typed, snapshot_shown, typed_choices
 
     doc = _doc("we met okafor and okafor left")
     before = snapshot_shown(doc, 1, 4)
@@ -192,7 +192,7 @@ def test_a_retyped_word_or_an_unchanged_one_teaches_nothing():
 def test_a_pasted_stretch_holding_the_words_around_the_caret_teaches_nothing():
     """Pasting "form no" after "form" (shown "Form", "No": proposed capitals) must not match the
     pasted plain words to those around the caret and repeat "form" and "no" as choices."""
-    from editor.core.repeat_choices import repeat_typed, snapshot_shown
+    from editor.core.review.repeat_choices import repeat_typed, snapshot_shown
 
     doc = _doc("the sign-up form no later form no one")
     doc.set_suggestions([_case(doc, 2, "Form"), _case(doc, 3, "No"), _case(doc, 5, "Form"),
@@ -207,7 +207,7 @@ def test_a_pasted_stretch_holding_the_words_around_the_caret_teaches_nothing():
 
 
 def test_a_typed_capital_counts_only_once_in_a_run_of_typing():
-    from editor.core.repeat_choices import repeat_typed, snapshot_shown
+    from editor.core.review.repeat_choices import repeat_typed, snapshot_shown
 
     doc = _doc("we met okafor and okafor left")
     before, done = snapshot_shown(doc, 1, 4), set()
@@ -220,8 +220,8 @@ def test_a_typed_capital_counts_only_once_in_a_run_of_typing():
 def test_a_form_too_long_for_the_lexicon_is_not_offered_to_it():
     """A link or path the restorer capitalised and the person accepted is no lexicon entry: the
     save's learning must not fail on it (the lexicon refuses entries over 100 characters)."""
-    from editor.core.repeat_choices import user_forms
-    from editor.core.lexicon import UserLexicon
+    from editor.core.review.repeat_choices import user_forms
+    from editor.core.review.lexicon import UserLexicon
 
     long = "cleaned_ted_data/titles_starting_a_to_o/" * 3
     doc = Transcript.from_words(["we", "read", long, "and", "met", "okafor"])
@@ -235,8 +235,8 @@ def test_a_form_too_long_for_the_lexicon_is_not_offered_to_it():
 
 
 def test_a_choice_repeats_a_slice_of_words_at_a_time_as_one_undo_step():
-    from editor.core.document import Kind, State, Suggestion, Transcript
-    from editor.core.repeat_choices import propagate, repeat_on, repeat_targets
+    from editor.core.document.transcript import Kind, State, Suggestion, Transcript
+    from editor.core.review.repeat_choices import propagate, repeat_on, repeat_targets
 
     words = ("we met okafor there and " * 50).split()
     doc = Transcript.from_words(words)

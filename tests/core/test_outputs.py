@@ -5,7 +5,7 @@ import os
 import pytest
 
 from editor.core.errors import UserError
-from editor.core.outputs import OutputExists, OutputIsInput, check_output, same_file
+from editor.commandline.outputs import OutputExists, OutputIsInput, check_output, same_file
 
 
 def test_a_new_file_is_fine_and_an_existing_one_needs_force(tmp_path):

@@ -1,12 +1,12 @@
-"""Proposed paragraph breaks (editor.core.paragraphs): where they go, how they are reviewed, what
+"""Proposed paragraph breaks (editor.core.document.paragraphs): where they go, how they are reviewed, what
 export does with them, and where a view starts a line that runs on (no break there)."""
 
 import random
 
-from editor.core.document import Kind, State, Suggestion, Token, Transcript
-from editor.core.repeat_choices import review_decisions
-from editor.core.paragraphs import BREAK, EVERY, LONG, MARGIN, NEAR, RUN_ON_LIMIT, RUN_ON_STEP, kept_lines
-from editor.core.text import ends_sentence
+from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
+from editor.core.review.repeat_choices import review_decisions
+from editor.core.document.paragraphs import BREAK, EVERY, LONG, MARGIN, NEAR, RUN_ON_LIMIT, RUN_ON_STEP, kept_lines
+from editor.core.document.text import ends_sentence
 from editor.core.render import ALL, NONE, RenderPolicy, render, render_words
 
 
@@ -187,7 +187,7 @@ def test_no_break_picked_counts_as_running_on():
 
 
 def test_words_arriving_in_batches_get_proposals_as_they_come_in_their_undo_step():
-    """As a transcription appends words (editor.gui.transcription does this after each batch)."""
+    """As a transcription appends words (editor.gui.work.transcription does this after each batch)."""
     doc = Transcript()
     for _batch in range(12):
         first = len(doc)

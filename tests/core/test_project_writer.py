@@ -4,11 +4,11 @@ write_stet writes, and stays so save after save while only what changed is encod
 import json
 import random
 
-from editor.core.document import Kind, Metadata, State, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, Metadata, State, Suggestion, Token, Transcript
 from editor.core.formats import read_any
 from editor.core.formats.stet import write_stet
 from editor.core.project_writer import ProjectWriter
-from editor.core.recovery_state import DocumentTracker
+from editor.core.recovery.state import DocumentTracker
 
 
 def _doc(words: int = 3_000) -> Transcript:

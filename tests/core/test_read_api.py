@@ -2,7 +2,7 @@
 
 import pytest
 
-from editor.core.document import Kind, State, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
 
 
 def doc_with_suggestions() -> Transcript:

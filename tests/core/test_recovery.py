@@ -10,10 +10,10 @@ import textwrap
 
 import pytest
 
-from editor.core.document import Kind, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 from editor.core.formats import read_any
 from editor.core.formats.journal import journal_info
-from editor.core.recovery import RecoverySlot, RecoveryState, find_orphans
+from editor.core.recovery.slots import RecoverySlot, RecoveryState, find_orphans
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX locks and signals")
 
@@ -67,8 +67,8 @@ def test_two_sessions_with_the_same_pid_keep_their_own_files(tmp_path, monkeypat
 
 CHILD = textwrap.dedent("""
     import os, sys, time
-    from editor.core.document import Token, Transcript
-    from editor.core.recovery import RecoverySlot, RecoveryState
+    from editor.core.document.transcript import Token, Transcript
+    from editor.core.recovery.slots import RecoverySlot, RecoveryState
     os.getpid = lambda: int(sys.argv[2])  # the PID a namespace or a reboot would give
     slot = RecoverySlot.claim(__import__('pathlib').Path(sys.argv[1]))
     slot.write(RecoveryState.capture(Transcript([Token(w) for w in ("saved", "words")]),
@@ -105,7 +105,7 @@ def test_an_offered_file_is_not_offered_twice_at_once(tmp_path):
     child.send_signal(signal.SIGKILL)
     child.wait()
     (orphan,) = find_orphans(tmp_path)  # held by us while offered
-    probe = ("import sys; from pathlib import Path; from editor.core.recovery import find_orphans;"
+    probe = ("import sys; from pathlib import Path; from editor.core.recovery.slots import find_orphans;"
              "print(len(find_orphans(Path(sys.argv[1]))))")
 
     def others_see() -> int:
@@ -165,7 +165,7 @@ def test_an_older_stet_autosave_without_a_lock_is_offered(tmp_path):
 
 def test_lock_files_of_sessions_killed_before_any_autosave_are_cleaned(tmp_path):
     code = ("import sys, time; from pathlib import Path;"
-            "from editor.core.recovery import RecoverySlot;"
+            "from editor.core.recovery.slots import RecoverySlot;"
             "slot = RecoverySlot.claim(Path(sys.argv[1])); print('ok', flush=True);"
             "time.sleep(600)")
     child = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)],
@@ -181,7 +181,7 @@ def test_lock_files_of_sessions_killed_before_any_autosave_are_cleaned(tmp_path)
 
 
 def test_encoding_again_after_edits_reuses_only_what_did_not_change(tmp_path):
-    from editor.core.recovery import EncodeCache
+    from editor.core.recovery.slots import EncodeCache
 
     words = [f"w{i}" for i in range(3000)]
     doc = Transcript([Token(w) for w in words], paragraph_starts=[0, 700, 2100])

@@ -6,10 +6,10 @@ import sys
 
 import pytest
 
-from editor.core.document import Kind, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 from editor.core.formats.journal import EDITS_HEAD, read_recovery, replay_edits
-from editor.core.recovery import RecoverySlot, RecoveryState
-from editor.core.recovery_edits import MAX_ITEMS, ROTATE_BYTES, EditJournal
+from editor.core.recovery.slots import RecoverySlot, RecoveryState
+from editor.core.recovery.edits import MAX_ITEMS, ROTATE_BYTES, EditJournal
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX locks")
 

@@ -1,7 +1,7 @@
 """The review rules as functions of tokens and suggestions, without a transcript."""
 
-from editor.core.records import Kind, State, Suggestion, Token
-from editor.core.accept_rules import POSITION_FREE_CAPITAL, next_case_step, next_pending, pending_to_apply
+from editor.core.document.records import Kind, State, Suggestion, Token
+from editor.core.review.accept_rules import POSITION_FREE_CAPITAL, next_case_step, next_pending, pending_to_apply
 
 
 def capital(token_id, value="We", lower=0.3, state=State.PENDING, original=None):

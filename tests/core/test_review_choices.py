@@ -1,10 +1,10 @@
 """Choices that never act unseen, and one decision with both its halves (issue #41): the rules of
-editor.core.repeat_choices and editor.core.accept_rules on a transcript, without Qt."""
+editor.core.review.repeat_choices and editor.core.review.accept_rules on a transcript, without Qt."""
 
-from editor.core.accept_rules import capital_settles_mark, turned_down
-from editor.core.document import Kind, State, Suggestion, Transcript
-from editor.core.records import Metadata
-from editor.core.repeat_choices import (choice_proposals, decide, keep_choices, repeat_targets,
+from editor.core.review.accept_rules import capital_settles_mark, turned_down
+from editor.core.document.transcript import Kind, State, Suggestion, Transcript
+from editor.core.document.records import Metadata
+from editor.core.review.repeat_choices import (choice_proposals, decide, keep_choices, repeat_targets,
                                         turn_down_choices)
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from editor.core import Token, Transcript, render
 from editor.core.formats import read_any, write_any
-from editor.core.speakers import count_speakers, parse_renames, speakers_in_order
+from editor.core.document.speakers import count_speakers, parse_renames, speakers_in_order
 
 TURNS = [("Ann", "hello there how are you"), ("Bob", "i am fine thanks"),
          ("Ann", "good to hear it"), ("Speaker 3", "and so am i really")]
@@ -171,7 +171,7 @@ def test_parse_renames():
 
 
 def test_speakers_are_recovered_after_a_crash_also_when_changed_after_the_last_write(tmp_path):
-    from editor.core.recovery import RecoverySlot, RecoveryState
+    from editor.core.recovery.slots import RecoverySlot, RecoveryState
 
     doc = _dialogue()
     slot = RecoverySlot.claim(tmp_path)
@@ -186,7 +186,7 @@ def test_speakers_are_recovered_after_a_crash_also_when_changed_after_the_last_w
 
 
 def test_speaker_turns_give_timed_words_their_speakers_in_one_undo_step():
-    from editor.core.speakers import SpeakerTurn, apply_turns, speaker_at
+    from editor.core.document.speakers import SpeakerTurn, apply_turns, speaker_at
 
     tokens = [Token("one", start=0.0, end=0.4), Token("two", start=0.5, end=0.9),
               Token("typed"),  # typed by the person: no time, takes the speaker before it

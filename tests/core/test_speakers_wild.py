@@ -5,7 +5,7 @@ import json
 
 from editor.core import render
 from editor.core.formats import read_any, write_any
-from editor.core.speakers import speakers_in_order
+from editor.core.document.speakers import speakers_in_order
 
 
 def _read(tmp_path, name, text):

@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-from editor.core.document import Metadata, Token, Transcript
+from editor.core.document.transcript import Metadata, Token, Transcript
 from editor.core.formats import read_any, write_any
 from editor.core.formats.stet import stet_document
 

@@ -509,7 +509,7 @@ def test_ttml_styles_chained_or_nested_without_end_are_one_line_not_a_crash(tmp_
 def test_accepting_suggestions_in_an_italic_cue_keeps_its_one_span(tmp_path):
     """Accept all on a finished italic SubRip: a mark added inside a two-line <i> cue and one at its
     end stay in the span, which is not split at the line break (it was: "<i>…river,</i>\\n<i>…</i>.")."""
-    from editor.core.document import Kind, Suggestion
+    from editor.core.document.transcript import Kind, Suggestion
 
     doc = read(tmp_path, "a.srt", "1\n00:00:18,500 --> 00:00:21,000\n<i>We walked along the river\n"
                                   "and talked about the old days</i>\n\n2\n00:00:22,000 --> 00:00:23,000\nThen home.\n")

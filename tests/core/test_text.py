@@ -2,9 +2,9 @@
 
 import pytest
 
-from editor.core.document import Transcript
+from editor.core.document.transcript import Transcript
 from editor.core.render import render
-from editor.core.text import is_abbreviation, join_mark, split_words
+from editor.core.document.text import is_abbreviation, join_mark, split_words
 
 
 def test_an_abbreviation_keeps_its_period_and_the_mark_after_it_stays_a_mark():
@@ -36,7 +36,7 @@ def test_an_abbreviation_period_also_ends_the_sentence():
 def test_lines_are_paragraphs_unless_blank_lines_separate_them_or_the_text_is_hard_wrapped():
     import textwrap
 
-    from editor.core.text import split_paragraphs
+    from editor.core.document.text import split_paragraphs
 
     utterances = "so we met in paris\nit was cold\nand the river was high that spring and nobody could cross it\nyes\n"
     assert split_paragraphs(utterances) == ["so we met in paris", "it was cold",
@@ -64,7 +64,7 @@ def test_lines_are_paragraphs_unless_blank_lines_separate_them_or_the_text_is_ha
 
 
 def test_tags_and_marks_alone_are_not_words():
-    from editor.core.text import is_tag
+    from editor.core.document.text import is_tag
 
     assert all(is_tag(t) for t in ("[3]", "<unk>", "[noise]", "{laughs}", "[inaudible].", "--", "…"))
     assert not any(is_tag(t) for t in ("3", "word", "(slowly)", "U.S.", "don't", "[sic", "x]"))
@@ -74,7 +74,7 @@ def test_a_long_text_is_split_a_piece_at_a_time_into_the_same_words():
     import random
     import re
 
-    from editor.core.text import _chunks
+    from editor.core.document.text import _chunks
 
     rng = random.Random(7)
     spaces = [" ", "  ", "\n", "\t", " \n\n ", "\u00a0"]

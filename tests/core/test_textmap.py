@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from editor.core import textmap
-from editor.core.textmap import TextMap
+from editor.gui.text_view import textmap
+from editor.gui.text_view.textmap import TextMap
 
 
 class Flat:

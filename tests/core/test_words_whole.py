@@ -7,9 +7,9 @@ import json
 import pytest
 
 from editor.core import render
-from editor.core.document import Kind, Suggestion, Transcript
+from editor.core.document.transcript import Kind, Suggestion, Transcript
 from editor.core.formats import read_any, write_any
-from editor.core.text import bare_word, normalize_newlines, split_words
+from editor.core.document.text import bare_word, normalize_newlines, split_words
 
 INVISIBLES = {
     "zero-width space": "\u200b", "zero-width non-joiner": "\u200c", "zero-width joiner": "\u200d",

@@ -10,13 +10,13 @@ import threading
 
 import pytest
 
-from editor.core import recovery_state
-from editor.core.document import Kind, SourceCue, State, Suggestion, Token, Transcript
+from editor.core.recovery import state as recovery_state
+from editor.core.document.transcript import Kind, SourceCue, State, Suggestion, Token, Transcript
 from editor.core.formats import read_any
 from editor.core.formats import stet as stet_format
 from editor.core.formats.stet import cue_record, stet_document, suggestion_record, token_record
-from editor.core.recovery import EncodeCache, RecoverySlot, RecoveryState
-from editor.core.recovery_state import _KINDS, RawJSON, _runs, dumps, head_json
+from editor.core.recovery.slots import EncodeCache, RecoverySlot, RecoveryState
+from editor.core.recovery.state import _KINDS, RawJSON, _runs, dumps, head_json
 
 
 # -- the records as the encoder before this one made them ------------------------------------------
@@ -203,7 +203,7 @@ def test_writing_ahead_builds_no_head(doc, tmp_path, monkeypatch):
 def test_a_replaced_document_s_records_are_let_go_a_piece_at_a_time():
     """What a recovery file's mirror held of the document before is released a piece at a time,
     resting between pieces (freed in one go, 100,000 suggestions held the GIL 50-100 ms)."""
-    from editor.core.recovery_state import MIRROR_PIECE, release
+    from editor.core.recovery.state import MIRROR_PIECE, release
 
     rests = []
 

@@ -13,7 +13,7 @@ import pytest
 
 from editor.core import RenderPolicy
 from editor.core.formats import read_any, write_any
-from editor.core.records import Kind, Suggestion
+from editor.core.document.records import Kind, Suggestion
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 MANIFEST = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))

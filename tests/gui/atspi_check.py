@@ -25,7 +25,7 @@ from gi.repository import GLib  # type: ignore[import-not-found]
 ROOT = Path(__file__).resolve().parents[2]
 MAKE_PROJECT = """
 import sys
-from editor.core.document import Kind, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 from editor.core.formats import write_any
 doc = Transcript([Token(w) for w in "so the station was paris then".split()])
 doc.set_suggestions([Suggestion(doc[2].id, Kind.PUNCT, ",", {",": 0.82, "": 0.18}),

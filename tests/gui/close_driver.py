@@ -27,7 +27,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication, QDialog, QMenu, QMessageBox
 
     from editor.core.settings import Settings
-    from editor.gui.main_window import MainWindow, application
+    from editor.gui.window.main_window import MainWindow, application
     from tests.fakes.audio import FakeOutputBackend
 
     app = application(["stet"])

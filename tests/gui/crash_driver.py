@@ -34,7 +34,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from editor.gui import app
-    from editor.gui.recovery import RecoveryDialog
+    from editor.gui.work.recovery import RecoveryDialog
 
     original_begin = app.begin
 

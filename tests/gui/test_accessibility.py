@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QAbstractSlid
                                QComboBox, QDialog, QHeaderView, QLineEdit, QMenu, QPlainTextEdit,
                                QScrollBar, QTabBar, QTextEdit, QWidget)
 
-from editor.core.document import Kind, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 
 CONTROLS = (QAbstractButton, QAbstractItemView, QAbstractSlider, QAbstractSpinBox, QComboBox, QLineEdit,
             QPlainTextEdit, QTextEdit, QTabBar)
@@ -64,7 +64,7 @@ def test_every_control_of_the_main_window_has_a_name(window):
 
 def test_every_control_of_the_player_bar_has_a_name(qtbot):
     from editor.audio import Player
-    from editor.gui.player_bar import QtPlayerBar
+    from editor.gui.playback.player_bar import QtPlayerBar
     from tests.fakes.audio import FakeOutputBackend
 
     player = Player(FakeOutputBackend(rate=16_000))
@@ -81,14 +81,16 @@ def test_every_control_of_the_player_bar_has_a_name(qtbot):
 def _dialogs(window, tmp_path):
     from editor.asr.catalogue import Catalogue
     from editor.asr.models import ModelInfo
-    from editor.gui.about import AboutDialog
-    from editor.gui.dialogs import AcceptAllDialog, ExportDialog, SettingsDialog
-    from editor.gui.language_dialog import LanguageDialog
-    from editor.gui.learned_dialog import LearnedDialog
-    from editor.gui.model_dialog import ModelDialog
-    from editor.gui.recovery import RecoveryDialog
-    from editor.gui.shortcut_sheet import ShortcutSheet
-    from editor.gui.tour import ReviewTour
+    from editor.gui.window.about import AboutDialog
+    from editor.gui.dialogs.accept_all import AcceptAllDialog
+    from editor.gui.dialogs.export import ExportDialog
+    from editor.gui.dialogs.settings import SettingsDialog
+    from editor.gui.dialogs.language import LanguageDialog
+    from editor.gui.dialogs.learned import LearnedDialog
+    from editor.gui.dialogs.model import ModelDialog
+    from editor.gui.work.recovery import RecoveryDialog
+    from editor.gui.dialogs.shortcut_sheet import ShortcutSheet
+    from editor.gui.window.tour import ReviewTour
 
     settings = window.settings
     ko = ModelInfo(name="vosk-model-small-ko-0.22", path="/m/ko", language="ko", source="stet")

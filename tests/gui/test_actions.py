@@ -1,4 +1,4 @@
-"""The table of actions (editor/gui/actions.py) is what the menus, the shortcut sheet and the tour are
+"""The table of actions (editor/gui/base/actions.py) is what the menus, the shortcut sheet and the tour are
 built from: every handler it names exists on the window, no two actions share a key where both
 work, and the menus are the table's."""
 
@@ -8,9 +8,9 @@ import itertools
 
 import pytest
 
-from editor.gui import hotkeys
-from editor.gui.actions import ACTIONS, BY_ID, MENUS, PRECEDENCE, WINDOW
-from editor.gui.window_menus import resolve
+from editor.gui.base import hotkeys
+from editor.gui.base.actions import ACTIONS, BY_ID, MENUS, PRECEDENCE, WINDOW
+from editor.gui.window.menus import resolve
 
 
 def _sequences(action):
@@ -37,7 +37,7 @@ def test_no_two_actions_share_a_key_where_both_work(qapp):
 
 
 def test_the_check_sees_a_clash(qapp, monkeypatch):
-    from editor.gui import actions
+    from editor.gui.base import actions
 
     twin = actions.Action("edit.twin", "Twin", "a second Ctrl+Z", "Edit", hotkeys.UNDO)
     pairs = [(a.id, b.id) for a, b in itertools.combinations([*ACTIONS, twin], 2)

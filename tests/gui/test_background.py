@@ -7,7 +7,7 @@ import threading
 
 from PySide6.QtCore import QObject
 
-from editor.gui.background import BackgroundOp
+from editor.gui.base.background import BackgroundOp
 
 
 def test_result_and_progress_arrive_on_the_ui_thread(qtbot):

@@ -1,7 +1,7 @@
 """Closing the window never crashes: after transcribing, opening every menu and opening and
 cancelling Settings, closing the window once printed "QObject: shared QObject was deleted
 directly" and ended in a segmentation fault. PySide6's QDialog.exec() makes a dialog Python's to
-delete while its parent, the window, owns it too (see editor.gui.modal)."""
+delete while its parent, the window, owns it too (see editor.gui.base.modal)."""
 
 from __future__ import annotations
 

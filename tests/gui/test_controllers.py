@@ -17,10 +17,10 @@ from editor.asr.models import ModelInfo  # noqa: E402
 from editor.audio import Player  # noqa: E402
 from editor.core import Metadata, Token, Transcript  # noqa: E402
 from editor.core.settings import Settings  # noqa: E402
-from editor.gui.opening import BACKGROUND_BYTES, Opener  # noqa: E402
-from editor.gui.playback import PlaybackController  # noqa: E402
-from editor.gui.session import Session  # noqa: E402
-from editor.gui.transcription import TranscriptionController  # noqa: E402
+from editor.gui.work.opening import BACKGROUND_BYTES, Opener  # noqa: E402
+from editor.gui.playback.playback import PlaybackController  # noqa: E402
+from editor.gui.base.session import Session  # noqa: E402
+from editor.gui.work.transcription import TranscriptionController  # noqa: E402
 from tests.fakes.audio import FakeOutputBackend  # noqa: E402
 from tests.gui.test_playback import write_wav  # noqa: E402
 
@@ -136,7 +136,7 @@ def _timed(audio_file: str | None) -> Transcript:
 
 
 def test_playback_asks_for_its_bar_and_reports_what_it_cannot_play(qtbot, tmp_path):
-    from editor.gui.view import QtTranscriptView
+    from editor.gui.text_view.view import QtTranscriptView
 
     session = Session()
     view = QtTranscriptView(session.transcript, Settings())

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from editor.core.document import Kind, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 from editor.core.formats import write_any
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
 from editor.core.paths import resource_path
-from editor.gui.dialogs import ExportDialog
+from editor.gui.dialogs.export import ExportDialog
 
 SRT = ("1\n00:00:01,000 --> 00:00:02,500\nthe raw words\n\n"
        "2\n00:00:03,000 --> 00:00:04,250\nof the talk\n")
@@ -217,7 +217,7 @@ def test_a_word_export_names_the_person_now_and_the_documents_title(window, talk
 
 
 def test_the_settings_dialog_keeps_the_authors_name(window):
-    from editor.gui.dialogs import SettingsDialog
+    from editor.gui.dialogs.settings import SettingsDialog
 
     dialog = SettingsDialog(window.settings, window)
     dialog.author.setText("  Ann Lee ")

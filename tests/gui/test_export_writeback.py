@@ -5,7 +5,7 @@ tests/core/test_writeback.py)."""
 import codecs
 
 from editor.core import RenderPolicy
-from editor.core.records import Kind, Suggestion
+from editor.core.document.records import Kind, Suggestion
 
 VTT = ("WEBVTT\r\n\r\nNOTE made by hand\r\n\r\nSTYLE\r\n::cue(.loud) { color: red }\r\n\r\n"
        "intro\r\n00:16.500 --> 00:18.000 align:start position:10%\r\n<v Ann>so we went <c.loud>down</c>\r\n\r\n"

@@ -2,7 +2,7 @@
 
 from PySide6.QtGui import QFont, QFontDatabase
 
-from editor.gui import fonts
+from editor.gui.text_view import fonts
 
 KOREAN = "저는 오늘 도서관에 갔어요 그리고 친구를 만났어요"
 
@@ -49,7 +49,7 @@ def test_the_window_says_it_above_the_list(window, qtbot, tmp_path, monkeypatch)
 
 
 def test_words_heard_in_a_script_no_font_has_are_said_as_they_arrive(window, monkeypatch):
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
 
     monkeypatch.setattr(fonts, "_families", no_font_for(QFontDatabase.WritingSystem.Korean))
     doc = Transcript([])

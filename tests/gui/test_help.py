@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QAction
 
-from editor.gui import hotkeys
-from editor.gui.actions import ACTIONS
+from editor.gui.base import hotkeys
+from editor.gui.base.actions import ACTIONS
 
 
 def menu_titles(window) -> list[str]:
@@ -184,7 +184,7 @@ def test_about_with_an_unreadable_model_says_so(window, tmp_path):
 
 
 def test_about_of_the_shipped_model_shows_its_recorded_figures_and_licences():
-    from editor.gui.about import about_html, read_model
+    from editor.gui.window.about import about_html, read_model
     from editor.restore.package import default_model_dir
 
     folder = default_model_dir()
@@ -199,7 +199,7 @@ def test_about_of_the_shipped_model_shows_its_recorded_figures_and_licences():
 
 def test_about_states_stets_licence_and_the_weights_non_commercial_terms():
     """About said the licence was "not stated", and nothing of what the shipped weights may be used for."""
-    from editor.gui.about import about_html, read_model
+    from editor.gui.window.about import about_html, read_model
     from editor.restore.package import default_model_dir
 
     text = about_html(read_model(default_model_dir()))
@@ -210,7 +210,7 @@ def test_about_states_stets_licence_and_the_weights_non_commercial_terms():
 
 
 def test_about_of_a_model_whose_card_has_no_licence_section_names_its_nc_sources(tmp_path):
-    from editor.gui.about import ModelFacts, about_html
+    from editor.gui.window.about import ModelFacts, about_html
 
     facts = ModelFacts(tmp_path, name="mine", training_licences=["talks: CC BY-NC-SA 4.0", "books: public domain"])
     assert "non-commercial terms (talks: CC BY-NC-SA 4.0)" in about_html(facts)
@@ -225,7 +225,7 @@ def test_about_of_a_model_whose_card_has_no_licence_section_names_its_nc_sources
     ("dev_talks_sentence_accuracy", 29.03, ("sentences restored exactly, %", "dev talks", "29.0")),
 ])
 def test_metric_names_read_as_words(key, value, shown):
-    from editor.gui.about import describe_metric
+    from editor.gui.window.about import describe_metric
 
     assert describe_metric(key, value) == shown
 
@@ -251,7 +251,7 @@ def test_the_tours_example_draws_plain_words_plain(qapp):
     from PySide6.QtGui import QTextDocument
 
     from editor.core.settings import Settings
-    from editor.gui.tour import pages
+    from editor.gui.window.tour import pages
 
     doc = QTextDocument()
     doc.setHtml(pages(Settings())[0][1])
@@ -306,7 +306,7 @@ def test_saving_the_sample_suggests_a_folder_of_ones_own(window, monkeypatch, tm
 def test_the_tour_is_as_tall_as_its_longest_page(window, qtbot):
     """At 560x320 each tour page was about 60 % empty. The tour is now as tall as its longest
     page needs, whose text is whole; no page is cut."""
-    from editor.gui.tour import ReviewTour
+    from editor.gui.window.tour import ReviewTour
 
     tour = ReviewTour(window.settings, window)
     qtbot.addWidget(tour)

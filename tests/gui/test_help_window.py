@@ -12,7 +12,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
 from editor.core.paths import HELP_PAGES, docs_path
-from editor.gui.help_window import HelpWindow, heading_anchor, headings, with_missing_pictures_named
+from editor.gui.dialogs.help_window import HelpWindow, heading_anchor, headings, with_missing_pictures_named
 
 ROOT = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)[^)]*\)")
@@ -98,7 +98,7 @@ def test_links_go_back_and_forward_and_the_web_opens_in_the_browser(pages):
 
 def test_a_link_to_the_source_tree_outside_an_installation_is_said(pages, tmp_path, monkeypatch):
     """An installed Stet carries docs/ but not packaging/ or tests/: the window says so."""
-    from editor.gui import help_window
+    from editor.gui.dialogs import help_window
 
     for name in HELP_PAGES:
         (tmp_path / name).write_text((ROOT / "docs" / name).read_text(encoding="utf-8"), encoding="utf-8")

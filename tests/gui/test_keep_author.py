@@ -2,7 +2,7 @@
 (said in the status bar), off for a recogniser's raw words; on, only missing marks and capitals are
 proposed, and switching it on withdraws the pending removals and replacements (one undo step)."""
 
-from editor.core.document import Kind, State, Suggestion, Transcript
+from editor.core.document.transcript import Kind, State, Suggestion, Transcript
 from editor.restore.suggest import removes_authors
 
 

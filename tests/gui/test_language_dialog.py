@@ -4,7 +4,7 @@ and another language got through the model dialog."""
 from pathlib import Path
 
 from editor.asr.models import ModelInfo
-from editor.gui.language_dialog import LanguageDialog
+from editor.gui.dialogs.language import LanguageDialog
 
 KO = ModelInfo(name="vosk-model-small-ko-0.22", path="/m/ko", language="ko", source="stet")
 DE = ModelInfo(name="vosk-model-small-de-0.15", path="/m/de", language="de", source="stet")

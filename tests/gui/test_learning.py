@@ -3,8 +3,8 @@ saving keeps the forms written, What Stet learned shows and resets them, restora
 
 import json
 
-from editor.core.document import Kind, State, Suggestion, Transcript
-from editor.core.lexicon import UserLexicon
+from editor.core.document.transcript import Kind, State, Suggestion, Transcript
+from editor.core.review.lexicon import UserLexicon
 
 
 def _doc_with_names() -> Transcript:
@@ -290,7 +290,7 @@ def test_the_model_s_common_words_do_not_join_the_user_lexicon(window, qtbot, tm
 
 
 def test_a_choice_on_a_frequent_word_repeats_a_slice_at_a_time_in_one_undo_step(window, qtbot):
-    from editor.gui.view_review import REPEAT_AT_ONCE
+    from editor.gui.text_view.review import REPEAT_AT_ONCE
 
     doc = Transcript.from_words(("we met okafor there and " * (REPEAT_AT_ONCE + 50)).split())
     first = doc[2]
@@ -313,7 +313,7 @@ def test_a_choice_on_a_frequent_word_repeats_a_slice_at_a_time_in_one_undo_step(
 def test_a_capital_typed_on_a_frequent_word_repeats_a_slice_at_a_time_in_one_undo_step(window, qtbot):
     """Typing "O" over "okafor" used 5,000 times proposed it for every other use in one turn
     of the event loop (105 ms on 100,000 words); now as accepting such a choice does."""
-    from editor.gui.view_review import REPEAT_AT_ONCE
+    from editor.gui.text_view.review import REPEAT_AT_ONCE
 
     doc = Transcript.from_words(("we met okafor there and " * (REPEAT_AT_ONCE + 50)).split())
     window.set_transcript(doc, restore=False)
@@ -357,7 +357,7 @@ def _long_review() -> Transcript:
 def test_learning_through_the_worker_process_learns_what_the_window_s_process_learns(window, qtbot, tmp_path):
     """A save's learning asks the worker process the window restores in for the model's
     marginals and common words; what it keeps is what the same review taught in this process."""
-    from editor.gui.restoration import Restorers
+    from editor.gui.work.restoration import Restorers
     from editor.restore.learned_store import load_learned, profile_key, reset_learned
 
     kept = {}
@@ -412,8 +412,8 @@ if __name__ == "__main__":
     configure_process(gui=True)
     from PySide6.QtWidgets import QApplication
     app = QApplication([])
-    from editor.core.document import Kind, Suggestion, Transcript
-    from editor.core.lexicon import UserLexicon
+    from editor.core.document.transcript import Kind, Suggestion, Transcript
+    from editor.core.review.lexicon import UserLexicon
     from editor.core.settings import Settings
     from editor.gui import MainWindow
     settings = Settings()
@@ -454,7 +454,7 @@ if __name__ == "__main__":
 def test_a_learning_that_ends_after_the_window_closed_still_reads_the_model(tiny_model_dir):
     """The window's close stops its worker process; a save's learning still under way then reads
     the model on its own thread, as where no worker could start, rather than losing the marks."""
-    from editor.gui.restoration import Restorers
+    from editor.gui.work.restoration import Restorers
     from editor.restore.inference import Restorer
     from editor.restore.learned_store import marginal_reads, model_lessons
 

@@ -7,9 +7,9 @@ import pytest
 from PySide6.QtGui import QColor, QTextCursor
 from PySide6.QtWidgets import QApplication
 
-from editor.core.document import Kind, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 from editor.core.settings import Settings
-from editor.gui.view import QtTranscriptView
+from editor.gui.text_view.view import QtTranscriptView
 
 
 def test_the_legend_is_a_line_per_kind_with_the_rest_behind_more(window, qtbot):

@@ -6,9 +6,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
-from editor.core.document import Kind, Suggestion, Token, Transcript
-from editor.gui import pending_rows
-from editor.gui.pending_rows import RowParts, fit_row
+from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
+from editor.gui.panel import pending_rows
+from editor.gui.panel.pending_rows import RowParts, fit_row
 
 WORDS = ("the library opened at nine and the seed table was busy until the station closed "
          "so we went home after that").split()

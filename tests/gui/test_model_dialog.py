@@ -12,7 +12,7 @@ import pytest
 from editor.asr.catalogue import Catalogue, load_catalogue
 from editor.asr.download import part_path
 from editor.asr.models import is_model
-from editor.gui.model_dialog import ModelDialog
+from editor.gui.dialogs.model import ModelDialog
 from tests.fakes.model_server import model_zip, serve_loopback
 
 NAME = "vosk-model-test-0.1"

@@ -26,7 +26,7 @@ def private_reads(path: Path) -> list[str]:
 
 
 def test_no_gui_module_reads_another_objects_private_attributes():
-    found = [line for path in sorted(GUI.glob("*.py")) for line in private_reads(path)]
+    found = [line for path in sorted(GUI.rglob("*.py")) for line in private_reads(path)]
     assert not found, "\n".join(found)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from editor.gui import window_files
+from editor.gui.window import files as window_files
 
 
 @pytest.fixture

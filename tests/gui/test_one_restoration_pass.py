@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from editor.core.document import Kind, Transcript
+from editor.core.document.transcript import Kind, Transcript
 from editor.core.errors import UserError
 from editor.restore.pipeline import PassSettings
 
@@ -66,7 +66,7 @@ def window(qtbot, shipped, request):
     """The window; with the parameter "worker process", its passes run in the worker process the
     window's own process uses (editor.restore.pass_process), else on a pool thread."""
     from editor.gui import MainWindow
-    from editor.gui.restoration import Restorers
+    from editor.gui.work.restoration import Restorers
 
     w = MainWindow(shipped, interactive=False)
     if getattr(request, "param", "thread") == "worker process":
@@ -104,7 +104,7 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 @WHERE
 @pytest.mark.parametrize("text", [RAW, WRITTEN], ids=["raw", "written"])
 def test_the_window_the_command_and_a_batch_give_the_same_suggestions(window, qtbot, tmp_path, capsys, text):
-    from editor.core.lexicon import UserLexicon
+    from editor.core.review.lexicon import UserLexicon
 
     lexicon = UserLexicon.load()
     lexicon.learn({"dana": "DaNa"})  # the person's own form: all three apply it
@@ -135,7 +135,7 @@ def test_keeping_the_authors_punctuation_is_alike_in_all_three(window, qtbot, tm
     (`stet restore` and a batch without the option, the window as it opens), asked for
     (--keep-author, the Review menu's tick then Restore again) or turned off (--no-keep-author,
     the tick taken off, which restores again): the same suggestions in all three."""
-    from editor.core.lexicon import UserLexicon
+    from editor.core.review.lexicon import UserLexicon
 
     lexicon = UserLexicon.load()
     lexicon.learn({"dana": "DaNa"})  # a form that would replace the author's "Dana"
@@ -199,7 +199,7 @@ def test_an_adaptation_that_cannot_be_applied_is_said_in_one_line_and_left_out_a
         window, qtbot, tmp_path, capsys, broken):
     """A damaged lexicon: the model alone restores; a damaged learned profile: the lexicon still
     applies. Nothing is refused, and each caller says so once, in one line."""
-    from editor.core.lexicon import UserLexicon
+    from editor.core.review.lexicon import UserLexicon
     from editor.restore.learned_store import learned_dir, profile_key
 
     path = write(tmp_path, "talk.txt", RAW)
@@ -261,7 +261,7 @@ def test_a_worker_that_cannot_start_leaves_the_passes_to_a_thread(window, qtbot,
     """Where no process can be started, the window restores as it did without one, alike."""
     import multiprocessing.context
 
-    from editor.gui.restoration import Restorers
+    from editor.gui.work.restoration import Restorers
 
     path = write(tmp_path, "talk.txt", RAW)
     window.settings.set("review.use_learned", False)

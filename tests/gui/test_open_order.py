@@ -59,7 +59,7 @@ def test_a_chosen_file_asks_then_cancel_keeps_the_work(typed, tmp_path, monkeypa
 def test_a_large_recent_file_asks_once(typed, qtbot, tmp_path):
     """Read in the background, it is asked about when the read ends: asked before as well, a
     "Discard" left the work modified and the same question came again."""
-    from editor.gui.opening import BACKGROUND_BYTES
+    from editor.gui.work.opening import BACKGROUND_BYTES
 
     big = tmp_path / "big.txt"
     big.write_text(" ".join(["word"] * (BACKGROUND_BYTES // 4)), encoding="utf-8")
@@ -88,7 +88,7 @@ def _not_openable(tmp_path, kind):
         path = tmp_path / "broken.json"
         path.write_text('{"text": "a Whisper file cut sho', encoding="utf-8")
     else:  # a large broken transcript: read in the background
-        from editor.gui.opening import BACKGROUND_BYTES
+        from editor.gui.work.opening import BACKGROUND_BYTES
 
         path = tmp_path / "broken-big.json"
         path.write_text('{"segments": [' + '{"text": "word"},' * (BACKGROUND_BYTES // 16), encoding="utf-8")

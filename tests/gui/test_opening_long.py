@@ -14,7 +14,7 @@ def project(restored, tmp_path):
 
 def test_a_project_with_many_suggestions_is_listed_a_slice_at_a_time(window, project, qtbot,
                                                                      monkeypatch):
-    from editor.gui import panel
+    from editor.gui.panel import panel
 
     monkeypatch.setattr(panel, "_SCAN_AT_ONCE", 3)  # the sample counts as long
     with qtbot.waitSignal(window.restoration_finished, timeout=10_000):
@@ -40,7 +40,7 @@ def test_a_short_project_is_listed_at_once(window, project, qtbot):
 
 def test_a_long_transcript_is_written_ahead_after_it_is_shown(window, project, qtbot, monkeypatch):
     """The recovery file is written ahead a while after opening, not in the same turn."""
-    from editor.gui import recovery
+    from editor.gui.work import recovery
 
     monkeypatch.setattr(recovery, "PRIME_WORDS", 10)  # the sample counts as long
     window.autosaver._priming.setInterval(200)
@@ -55,8 +55,8 @@ def test_a_long_transcript_is_written_ahead_after_it_is_shown(window, project, q
 def test_the_text_shown_before_is_let_go_a_slice_at_a_time(window, qtbot, tmp_path):
     """Opening another transcript after a long one frees the old one's text map a few parts per
     turn (100,000 words of it at once took 6-10 ms of the opening): the new text shows at once."""
-    from editor.core.document import Transcript
-    from editor.gui.view_build import FIRST_BUILT
+    from editor.core.document.transcript import Transcript
+    from editor.gui.text_view.build import FIRST_BUILT
 
     long = Transcript.from_text(" ".join(f"word{i % 97}" for i in range(12 * FIRST_BUILT)))
     window.set_transcript(long, source=tmp_path / "long.txt", restore=False)

@@ -6,12 +6,12 @@ like a paragraph break nobody made or proposed."""
 
 from PySide6.QtCore import QPoint, Qt
 
-from editor.core.document import Kind, State, Suggestion, Token, Transcript
-from editor.core.paragraphs import LONG, RUN_ON_LIMIT, RUN_ON_STEP
+from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
+from editor.core.document.paragraphs import LONG, RUN_ON_LIMIT, RUN_ON_STEP
 from editor.core.render import NONE, render
 from editor.core.settings import Settings
-from editor.gui.gutter import CONTINUES, PROPOSED, RUNS_ON_TIP
-from editor.gui.view import QtTranscriptView
+from editor.gui.text_view.gutter import CONTINUES, PROPOSED, RUNS_ON_TIP
+from editor.gui.text_view.view import QtTranscriptView
 
 from .conftest import WORDS
 

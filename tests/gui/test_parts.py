@@ -30,8 +30,8 @@ def test_no_gui_class_inherits_from_two_classes_of_the_project():
 
 
 def test_the_check_sees_a_class_with_two_project_bases():
-    from editor.gui.view_build import TextBuilder
-    from editor.gui.view_pointer import Pointer
+    from editor.gui.text_view.build import TextBuilder
+    from editor.gui.text_view.pointer import Pointer
 
     class Stacked(TextBuilder, Pointer):
         pass

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtWidgets import QApplication
 
-from editor.gui.view_editing import PASTE_AT_ONCE, paste_parts
+from editor.gui.text_view.editing import PASTE_AT_ONCE, paste_parts
 
 RAW = ("so we planted the seeds by the old station and waited for the rain to come what a morning "
        "it was").split()
@@ -156,7 +156,7 @@ def test_keys_pressed_during_a_long_paste_act_after_it(restored, qtbot):
 
 
 def _learn_zarvex():
-    from editor.core.lexicon import UserLexicon
+    from editor.core.review.lexicon import UserLexicon
 
     lex = UserLexicon.load()
     lex.learn({"zarvex": "ZarVex"})  # the user lexicon writes the name so: a sure case suggestion
@@ -164,7 +164,7 @@ def _learn_zarvex():
 
 
 def _zarvex_cases(doc, ids):
-    from editor.core.document import Kind
+    from editor.core.document.transcript import Kind
 
     return [doc.suggestion(i, Kind.CASE) for i in ids if doc.has_token(i) and doc.token(i).word == "zarvex"]
 
@@ -173,7 +173,7 @@ def test_raw_words_pasted_into_a_restored_text_are_restored_in_the_paste_undo_st
     """A paste of raw words got no suggestions at all once the text's restoration was done:
     now they are restored in the background, the words around them read but left as they
     were, and one Ctrl+Z takes the paste and its suggestions back."""
-    from editor.core.document import State
+    from editor.core.document.transcript import State
 
     _learn_zarvex()
     window = restored

@@ -4,7 +4,7 @@ first, then the word after it, then what it changes; the confidence and the word
 import pytest
 from PySide6.QtGui import QFont, QFontMetrics
 
-from editor.gui.pending_rows import RowParts, fit_row
+from editor.gui.panel.pending_rows import RowParts, fit_row
 
 ROW = RowParts(" 62%", "…the old train", "station.", "And", "add ‘.’ full stop", "add ‘.’")
 

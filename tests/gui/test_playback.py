@@ -22,7 +22,7 @@ from PySide6.QtGui import QTextCursor  # noqa: E402
 from editor.audio import Player, SoundDeviceBackend  # noqa: E402
 from editor.core import Metadata, Token, Transcript  # noqa: E402
 from editor.core.settings import Settings  # noqa: E402
-from editor.gui.playback import PlaybackController, resolve_audio  # noqa: E402
+from editor.gui.playback.playback import PlaybackController, resolve_audio  # noqa: E402
 from tests.audio.devices import NULL_DEVICE, alsa_config  # noqa: E402
 from tests.fakes.audio import FakeOutputBackend  # noqa: E402
 

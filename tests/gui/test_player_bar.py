@@ -16,7 +16,7 @@ if str(ROOT) not in sys.path:  # tests.fakes, also when pytest is not run as `py
 from PySide6.QtCore import QPoint, Qt  # noqa: E402
 
 from editor.audio import PcmAudio, Player  # noqa: E402
-from editor.gui.player_bar import NO_SOUND, QtPlayerBar, format_time  # noqa: E402
+from editor.gui.playback.player_bar import NO_SOUND, QtPlayerBar, format_time  # noqa: E402
 from tests.fakes.audio import FakeOutputBackend  # noqa: E402
 
 RATE = 16_000

@@ -23,7 +23,7 @@ def test_each_new_model_leaves_the_thread_count_alone(tiny_model_dir, tmp_path):
 
     import torch
 
-    from editor.gui.restoration import Restorers
+    from editor.gui.work.restoration import Restorers
 
     before = torch.get_num_threads()
     other = tmp_path / "other"

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from editor.core.formats import read_any
 from editor.core.paths import resource_path
-from editor.gui.recovery import AUTOSAVE_MAX_MS, RecoveryDialog
+from editor.gui.work.recovery import AUTOSAVE_MAX_MS, RecoveryDialog
 
 SAMPLE = resource_path("samples", "sample.txt")
 
@@ -273,7 +273,7 @@ def test_discard_asks_first(make_window, qtbot, monkeypatch):
     _open(crashed, qtbot)
     _autosaved(crashed, qtbot)
     _crash(crashed)
-    from editor.core.recovery import find_orphans
+    from editor.core.recovery.slots import find_orphans
 
     orphans = find_orphans(crashed.recovery_path.parent)
     dialog = RecoveryDialog(orphans)
@@ -289,7 +289,7 @@ def test_a_long_transcript_is_written_ahead_and_offered_only_once_edited(make_wi
                                                                          monkeypatch):
     """A long transcript's recovery file is written ahead when it opens (so the first autosave
     appends only the edit), aside, never offered: a crash before any edit offers nothing."""
-    from editor.gui import recovery
+    from editor.gui.work import recovery
 
     monkeypatch.setattr(recovery, "PRIME_WORDS", 10)  # the sample counts as long
     untouched = make_window()
@@ -320,7 +320,7 @@ def test_a_long_transcript_is_written_ahead_once_its_restoration_is_done(make_wi
     """Writing ahead while the restoration streams in would be out of date at once, and its
     encoding a third thread wanting the interpreter beside the restoration's and the window's:
     it waits for the pass to end, then writes the suggestions too."""
-    from editor.gui import recovery
+    from editor.gui.work import recovery
 
     monkeypatch.setattr(recovery, "PRIME_WORDS", 10)  # the sample counts as long
     w = make_window()
@@ -348,7 +348,7 @@ def test_a_long_transcript_is_written_ahead_once_its_restoration_is_done(make_wi
 
 
 def test_a_bulk_step_holds_off_writing_ahead(make_window, qtbot, monkeypatch):
-    from editor.gui import recovery
+    from editor.gui.work import recovery
 
     monkeypatch.setattr(recovery, "PRIME_WORDS", 10)
     w = make_window()
@@ -367,8 +367,8 @@ def test_a_bulk_step_holds_off_writing_ahead(make_window, qtbot, monkeypatch):
 def test_an_autosave_waits_for_a_bulk_step_to_end(make_window, qtbot):
     """A capture in the middle of accept-all would stall one of its turns and keep a half-done
     state: it is written once the step is done."""
-    from editor.core.document import Kind, Suggestion, Transcript
-    from editor.gui.window_review import BULK_AT_ONCE
+    from editor.core.document.transcript import Kind, Suggestion, Transcript
+    from editor.gui.window.review import BULK_AT_ONCE
 
     w = make_window()
     doc = Transcript.from_words(["word"] * (BULK_AT_ONCE + 500))
@@ -389,8 +389,8 @@ def test_the_folder_column_names_a_folder_never_a_dot(qtbot, tmp_path, monkeypat
     import time
     from types import SimpleNamespace
 
-    from editor.core.document import Token, Transcript
-    from editor.core.recovery_state import RecoveryInfo, RecoveryState
+    from editor.core.document.transcript import Token, Transcript
+    from editor.core.recovery.state import RecoveryInfo, RecoveryState
 
     monkeypatch.chdir(tmp_path)
     kept = RecoveryState.capture(Transcript([Token("hello")]), source="talk.txt")

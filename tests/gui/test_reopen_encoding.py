@@ -1,7 +1,7 @@
 """File > Reopen with Encoding: a file whose code page was guessed wrong is read again as named."""
 
 from editor.core import render
-from editor.gui.encoding import reopen_with_encoding, reopenable
+from editor.gui.work.encoding import reopen_with_encoding, reopenable
 
 
 def test_reopen_with_encoding_reads_the_file_again(window, qtbot, tmp_path):

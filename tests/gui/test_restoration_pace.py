@@ -1,9 +1,9 @@
 """Restoration's slices of results: the gap before the next one follows whether the event loop had
 other work in the last (the person typing or scrolling, painting), not a fixed wait."""
 
-from editor.core.document import Transcript
-from editor.gui import restoration
-from editor.gui.restoration import RestorationController
+from editor.core.document.transcript import Transcript
+from editor.gui.work import restoration
+from editor.gui.work.restoration import RestorationController
 
 
 def test_slices_follow_at_once_while_the_window_is_idle(qtbot):

@@ -2,8 +2,8 @@
 the user lexicon and what reviews taught, in the background and as one undo step; what the person
 accepted, rejected or typed, and proposals repeating their own choices, stay as they are."""
 
-from editor.core.document import Kind, State, Suggestion, Transcript
-from editor.core.lexicon import UserLexicon
+from editor.core.document.transcript import Kind, State, Suggestion, Transcript
+from editor.core.review.lexicon import UserLexicon
 
 
 def _doc() -> Transcript:

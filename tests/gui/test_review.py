@@ -3,10 +3,10 @@
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from editor.core.document import Kind, State, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
 from editor.core.settings import Settings
-from editor.gui.gutter import format_time
-from editor.gui.view import QtTranscriptView
+from editor.gui.text_view.gutter import format_time
+from editor.gui.text_view.view import QtTranscriptView
 
 
 @pytest.fixture
@@ -94,7 +94,7 @@ def test_review_keys_do_not_act_on_a_suggestion_scrolled_out_of_view(qtbot):
     """Tab, then the text scrolled away with the wheel or scroll bar: Enter accepted the
     suggestion no longer on screen (and repeated it on 2,398 other words). Now the key brings
     it back into view and acts only when pressed again."""
-    from editor.gui.view_review import OUT_OF_VIEW_NOTE
+    from editor.gui.text_view.review import OUT_OF_VIEW_NOTE
 
     doc = Transcript.from_text("\n\n".join(" ".join(["word"] * 40) for _ in range(60)))
     doc.set_suggestions([Suggestion(doc[3].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
@@ -205,7 +205,7 @@ def reviewed(window):
 def test_going_back_to_review_clears_the_note_that_keys_edit(reviewed, qtbot):
     """Tab, an arrow key ("Editing: Enter, Delete and 1–9 edit the text again"), Tab: the status
     bar said both that the keys edit and, beside it, that Enter accepts."""
-    from editor.gui.view_review import EDITING_NOTE
+    from editor.gui.text_view.review import EDITING_NOTE
 
     view = reviewed.view
     view.setFocus()
@@ -287,8 +287,8 @@ def test_threshold_dialogs_count_a_long_transcript_a_slice_at_a_time(window, qtb
     nothing before the count is shown."""
     from PySide6.QtWidgets import QDialogButtonBox
 
-    from editor.gui import dialogs
-    from editor.gui.dialogs import ExportDialog
+    from editor.gui.dialogs import accept_all as dialogs
+    from editor.gui.dialogs.export import ExportDialog
 
     monkeypatch.setattr(dialogs, "_COUNT_SECONDS", 0.0)  # one slice per turn of the event loop
     doc = Transcript.from_words(["word"] * 5_000)
@@ -334,7 +334,7 @@ def test_the_status_count_follows_every_change(reviewed, qtbot):
 
 def test_export_dialog_says_what_pending_suggestions_do(reviewed, tmp_path):
     from editor.core.render import ALL, NONE, RenderPolicy
-    from editor.gui.dialogs import ExportDialog
+    from editor.gui.dialogs.export import ExportDialog
 
     doc = reviewed.transcript
     dialog = ExportDialog(reviewed.settings, tmp_path / "out.txt", len(doc.pending()), reviewed,
@@ -374,7 +374,7 @@ def test_a_long_row_keeps_its_confidence_the_word_and_what_it_changes_in_sight(r
     again as the panel is made narrower; the item's text and tooltip stay whole."""
     from PySide6.QtGui import QFontMetrics
 
-    from editor.gui import pending_rows
+    from editor.gui.panel import pending_rows
 
     doc = Transcript([Token(w) for w in "she was an old girlfriend named maureen stapleton and".split()])
     doc.set_suggestions([Suggestion(doc[6].id, Kind.PUNCT, ".", {".": 0.38, "": 0.3, ",": 0.32})])
@@ -453,7 +453,7 @@ def test_the_margin_shows_each_paragraphs_time(qtbot):
 
 
 def test_no_margin_without_times_and_proposed_breaks_are_marked(qtbot):
-    from editor.core.paragraphs import LONG
+    from editor.core.document.paragraphs import LONG
 
     doc = Transcript([Token("word") for _ in range(8)])
     view = QtTranscriptView(doc, Settings())
@@ -473,7 +473,7 @@ def test_no_margin_without_times_and_proposed_breaks_are_marked(qtbot):
 def test_a_proposed_break_shows_the_time_it_would_begin_at(qtbot):
     """A recognised transcript or a subtitle file is often one paragraph: the margin showed 0:00
     and then only ¶ for a quarter of an hour, no time beside the lines that read as paragraphs."""
-    from editor.core.paragraphs import LONG
+    from editor.core.document.paragraphs import LONG
 
     doc = Transcript([Token(f"w{i % 50}", punct="." if i % 37 == 36 else "", start=2.0 * i, end=2.0 * i + 1)
                       for i in range(LONG + 10)])
@@ -573,7 +573,7 @@ def test_documents_opened_in_turn_leave_nothing_behind_on_the_window(window, qtb
     import gc
     import weakref
 
-    from editor.core.repeat_choices import decide
+    from editor.core.review.repeat_choices import decide
 
     def lasting() -> tuple[int, ...]:
         return tuple(weakref.getweakrefcount(o) for o in (window, window.view, window.panel,
@@ -615,10 +615,10 @@ def test_a_list_refresh_queued_before_the_panel_is_deleted_does_not_run(qtbot, m
     import shiboken6
     from PySide6.QtWidgets import QApplication
 
-    from editor.core.document import Kind, Suggestion, Transcript
+    from editor.core.document.transcript import Kind, Suggestion, Transcript
     from editor.core.settings import Settings
-    from editor.gui import panel as panel_module
-    from editor.gui.panel import QtSuggestionList
+    from editor.gui.panel import panel as panel_module
+    from editor.gui.panel.panel import QtSuggestionList
 
     doc = Transcript.from_text(" ".join(f"w{i}" for i in range(20_000)))
     doc.set_suggestions([Suggestion(token_id=t.id, kind=Kind.PUNCT, value=",", probs={",": 0.6, "": 0.4})
@@ -665,8 +665,8 @@ def test_the_count_is_current_at_once_after_every_change(reviewed):
 def test_undoing_accept_all_on_a_long_transcript_keeps_the_place_on_screen(window, qtbot):
     """Undoing a step that changed the words on screen does not jump to its first word, far up
     the text (where the person loses their place)."""
-    from editor.core.document import Suggestion, Transcript
-    from editor.gui.window_review import BULK_AT_ONCE
+    from editor.core.document.transcript import Suggestion, Transcript
+    from editor.gui.window.review import BULK_AT_ONCE
 
     doc = Transcript.from_text("\n\n".join(" ".join(["word"] * 100) for _ in range(BULK_AT_ONCE // 100 + 5)))
     doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}) for t in doc.tokens])
@@ -687,7 +687,7 @@ def test_the_panel_count_never_widens_the_panel(qtbot):
     """The count wraps rather than set the panel's least width: as it changed ("3,500 pending
     (first 400 listed)", then "600 pending..." while accepting all) the splitter took the width
     from the text, which was laid out again each time (and lost its place)."""
-    from editor.gui.panel import LIST_LIMIT, QtSuggestionList
+    from editor.gui.panel.panel import LIST_LIMIT, QtSuggestionList
 
     panel = QtSuggestionList(Transcript([Token("one")]), Settings())
     qtbot.addWidget(panel)
@@ -790,8 +790,8 @@ def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(wind
     in slices the button went back to "Counting…" before Enter reached it, and Enter did nothing."""
     from PySide6.QtWidgets import QDialogButtonBox
 
-    from editor.gui import dialogs
-    from editor.gui.window_review import BULK_AT_ONCE
+    from editor.gui.dialogs import accept_all as dialogs
+    from editor.gui.window.review import BULK_AT_ONCE
 
     monkeypatch.setattr(dialogs, "_COUNT_SECONDS", 0.0)  # one slice per turn, however fast the machine
 

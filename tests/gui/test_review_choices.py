@@ -5,7 +5,7 @@ as a pending proposal from your choice (listed and tinted), and one Ctrl+Z takes
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor, QTextFormat
 
-from editor.core.document import Kind, State, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
 
 #: A raw interview's words: "i" the pronoun eight times, lower case, no marks.
 INTERVIEW = ("so when i meet people i say hello and if i give a talk i read it out and every time "
@@ -189,8 +189,8 @@ def test_restoring_again_keeps_a_pending_proposal_from_your_choice(window, qtbot
 def test_a_choice_on_a_frequent_word_is_proposed_and_turned_down_a_slice_at_a_time(window, qtbot):
     """Over REPEAT_AT_ONCE places (and BULK_AT_ONCE words) the repeat and "Reject all from your
     choice" run a slice per turn of the event loop; each is still one undo step."""
-    from editor.gui.view_review import REPEAT_AT_ONCE
-    from editor.gui.window_review import BULK_AT_ONCE
+    from editor.gui.text_view.review import REPEAT_AT_ONCE
+    from editor.gui.window.review import BULK_AT_ONCE
 
     doc = Transcript([Token(w) for w in ["an", "apple", "and"] * (BULK_AT_ONCE // 3 + 100)])
     apples = [i for i, t in enumerate(doc) if t.word == "apple"]

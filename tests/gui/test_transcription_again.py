@@ -74,7 +74,7 @@ def test_transcribe_again_without_a_recording_says_so(window, tmp_path):
 
 def test_the_first_run_tour_waits_until_the_words_are_in(fake_player, qtbot, korean_speech, korean_model,  # noqa: F811
                                                          monkeypatch):
-    from editor.gui import help as help_menu
+    from editor.gui.window import help as help_menu
 
     monkeypatch.setattr(help_menu, "TOUR_WAIT_MS", 100)
     window = fake_player

@@ -1,4 +1,4 @@
-"""Background work gives the window's long steps the interpreter (editor.gui.turns.WindowTurns):
+"""Background work gives the window's long steps the interpreter (editor.gui.base.turns.WindowTurns):
 it waits while one runs, never past TURN_S, never on the window's own thread, and not at all
 outside the window's process. Qt-free: the turns belong to the window, not to Qt."""
 
@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from editor.core import process
-from editor.gui import turns as turns_module
-from editor.gui.turns import TURN_S, WindowTurns
+from editor.gui.base import turns as turns_module
+from editor.gui.base.turns import TURN_S, WindowTurns
 
 # A thread started on a loaded machine (the suite beside other work) may first run tens of
 # milliseconds later, when a step is already older than TURN_S and nothing waits any more: the
@@ -126,7 +126,7 @@ def test_a_closed_window_stops_the_waiting(turns):
 def test_a_background_encoding_rests_for_the_window_s_steps_first(turns, monkeypatch):
     """The recovery file's encoding on a worker (recovery_state.Pacer) rests until a window step
     that runs has ended; between steps it rests as long as it worked, as outside the window."""
-    from editor.core import recovery_state
+    from editor.core.recovery import state as recovery_state
 
     slept = []
     monkeypatch.setattr(recovery_state, "time", SimpleNamespace(sleep=slept.append,
@@ -164,7 +164,7 @@ def test_two_windows_turns_are_their_own(turns):
 
 
 def test_outside_the_window_s_process_an_encoding_rests_as_long_as_it_worked(monkeypatch):
-    from editor.core import recovery_state
+    from editor.core.recovery import state as recovery_state
 
     slept = []
     monkeypatch.setattr(recovery_state, "time", SimpleNamespace(sleep=slept.append,

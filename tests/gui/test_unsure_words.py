@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtGui import QTextCharFormat
 
-from editor.core.document import Token, Transcript
-from editor.gui.unsure_words import UNSURE_COLOUR
+from editor.core.document.transcript import Token, Transcript
+from editor.gui.text_view.unsure_words import UNSURE_COLOUR
 
 WORDS = [("so", 0.95), ("the", 0.3), ("seed", 1.0), ("library", 0.2), ("opens", None)]
 
@@ -69,7 +69,7 @@ def test_words_that_arrive_later_are_marked_too(window, qtbot):
 def test_the_marks_leave_the_suggestion_colours_alone(window, qtbot):
     from PySide6.QtGui import QTextCursor
 
-    from editor.core.document import Kind, Suggestion
+    from editor.core.document.transcript import Kind, Suggestion
 
     doc = unsure_doc()
     window.set_transcript(doc, restore=False)

@@ -6,10 +6,10 @@ import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QTextCursor
 
-from editor.core.document import Kind, State, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
 from editor.core.render import ALL
 from editor.core.settings import Settings
-from editor.gui.view import QtTranscriptView
+from editor.gui.text_view.view import QtTranscriptView
 
 
 def shown(view: QtTranscriptView) -> str:
@@ -171,7 +171,7 @@ def random_edits(view, doc, rng, steps):
 
 @pytest.mark.parametrize("words, marked", [(15, True), (1500, True), (2300, True), (5000, False)])
 def test_random_edits_in_short_and_very_long_paragraphs(qtbot, words, marked):
-    from editor.core.paragraphs import LONG, RUN_ON_LIMIT
+    from editor.core.document.paragraphs import LONG, RUN_ON_LIMIT
 
     doc = Transcript([Token(f"w{i % 37}", punct="." if marked and i % 37 == 36 else "") for i in range(words)])
     doc.suggest_paragraphs(undoable=False)  # as the window does when it opens one
@@ -271,7 +271,7 @@ def in_step(view: QtTranscriptView, doc: Transcript) -> None:
 
 
 def test_a_long_text_shows_its_start_at_once_and_the_rest_in_slices(qtbot):
-    from editor.gui.view import BUILD_AT_ONCE
+    from editor.gui.text_view.view import BUILD_AT_ONCE
 
     doc = long_doc(4 * BUILD_AT_ONCE)
     far = doc[len(doc) - 3]
@@ -291,8 +291,8 @@ def test_a_long_text_shows_its_start_at_once_and_the_rest_in_slices(qtbot):
 def test_a_long_text_built_below_the_screen_scrolls_as_one_built_at_once(qtbot):
     """The slices put in below the screen tell the text layout nothing but the new size: the
     scroll bar ends up as for a view that told it every change, and the end shows."""
-    from editor.core.paragraphs import RUN_ON_LIMIT
-    from editor.gui.view import BUILD_AT_ONCE
+    from editor.core.document.paragraphs import RUN_ON_LIMIT
+    from editor.gui.text_view.view import BUILD_AT_ONCE
 
     doc = Transcript([Token(f"w{i % 37}", punct="." if i % 37 == 36 else "") for i in range(4 * BUILD_AT_ONCE)],
                      paragraph_starts=range(0, 4 * BUILD_AT_ONCE, RUN_ON_LIMIT // 3))
@@ -358,7 +358,7 @@ def test_a_new_width_keeps_the_line_at_the_top_of_the_screen(qtbot, paragraph):
 def test_a_long_project_shows_fewer_words_at_once_then_all(qtbot):
     """Words with suggestions are styled one by one: a long text that has them (a project) shows a
     quarter as many words at once, which still fill the window, and the rest in slices."""
-    from editor.gui.view import BUILD_AT_ONCE, FIRST_BUILT
+    from editor.gui.text_view.view import BUILD_AT_ONCE, FIRST_BUILT
 
     doc = long_doc(4 * BUILD_AT_ONCE)
     doc.set_suggestions([Suggestion(t.id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})
@@ -374,7 +374,7 @@ def test_a_long_project_shows_fewer_words_at_once_then_all(qtbot):
 
 
 def test_changes_while_a_long_text_is_still_coming(qtbot):
-    from editor.gui.view import BUILD_AT_ONCE
+    from editor.gui.text_view.view import BUILD_AT_ONCE
 
     rng = random.Random(3)
     doc = long_doc(3 * BUILD_AT_ONCE)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from editor.core.formats import read_any
 from editor.core.settings import Settings
-from editor.gui.view import QtTranscriptView
+from editor.gui.text_view.view import QtTranscriptView
 
 WHISPERX = Path(__file__).parent.parent / "corpus" / "files" / "whisper" / "whisperx_reference.json"
 

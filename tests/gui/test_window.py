@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from editor.core.document import State
-from editor.core.layout import layout
+from editor.core.document.transcript import State
+from editor.gui.text_view.layout import layout
 from editor.core.paths import resource_path
 from editor.core.render import ALL
 
@@ -159,7 +159,7 @@ def test_replace_puts_the_keyboard_in_find_while_find_is_empty(restored, qtbot):
 
 
 def test_settings_change_thresholds_and_font(restored):
-    from editor.gui.dialogs import SettingsDialog
+    from editor.gui.dialogs.settings import SettingsDialog
 
     w = restored
     dialog = SettingsDialog(w.settings, w)
@@ -236,7 +236,7 @@ def test_stet_gui_screenshot(tiny_model_dir, tmp_path):
 
 def test_export_dialog_offers_a_pending_policy(restored, tmp_path):
     from editor.core.render import NONE
-    from editor.gui.dialogs import ExportDialog
+    from editor.gui.dialogs.export import ExportDialog
 
     w = restored
     dialog = ExportDialog(w.settings, tmp_path / "out.txt", len(w.transcript.pending()), w)
@@ -336,9 +336,9 @@ def test_opening_another_file_mid_restoration_leaves_nothing_running(window, qtb
     source.write_text(" ".join(words), encoding="utf-8")
     window.open_path(source)
     assert window.restoration.running and not gc.isenabled()
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
     from editor.core.formats import write_any
-    from editor.core.records import Kind, Suggestion
+    from editor.core.document.records import Kind, Suggestion
 
     reviewed = Transcript.from_text("a project already restored")
     reviewed.set_suggestions([Suggestion(reviewed[0].id, Kind.CASE, "A", {"A": 0.9, "a": 0.1})])
@@ -363,7 +363,7 @@ def test_no_two_actions_share_a_shortcut(window):
 def test_an_accept_all_that_accepts_nothing_says_what_would_make_it_act(window):
     """"Accepted 0 suggestions; 1 case suggestion waits for the sentence end before it" left a
     person thinking accept-all had failed."""
-    from editor.core.document import Kind, Suggestion, Token, Transcript
+    from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 
     doc = Transcript([Token(w) for w in ["later", "we", "met", "at", "the", "station"]])
     doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ".", {".": 0.5, "": 0.5}),
@@ -390,7 +390,7 @@ def test_an_accept_all_that_accepts_nothing_says_what_would_make_it_act(window):
 
 
 def test_a_message_about_the_last_file_goes_when_another_is_opened(window, tmp_path):
-    from editor.core.document import Token, Transcript
+    from editor.core.document.transcript import Token, Transcript
 
     window.set_transcript(Transcript([Token(w) for w in ["later", "we", "met"]]), restore=False)
     window.export(tmp_path / "ww.json")
@@ -403,7 +403,7 @@ def test_a_message_about_the_last_file_goes_when_another_is_opened(window, tmp_p
 
 def test_status_counts_say_one_suggestion_not_one_suggestions(window):
     """"Accepted 1 suggestions; 1 case suggestions wait…" read wrong after a small accept-all."""
-    from editor.core.document import Kind, Suggestion, Token, Transcript
+    from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 
     def doc_with_a_held_capital() -> Transcript:
         doc = Transcript([Token(w) for w in ["later", "we", "met", "at", "the", "station"]])
@@ -445,7 +445,7 @@ def test_plain_words_stay_plain_when_the_text_is_laid_out_again(window):
     band's tint) over whole runs of text, as if every word were a proposal."""
     from PySide6.QtGui import QTextCursor
 
-    from editor.core.document import Kind, Suggestion, Token, Transcript
+    from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 
     doc = Transcript([Token(w) for w in "hello and welcome back to the old library".split()])
     doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.4, "": 0.35, ".": 0.25})])
@@ -475,9 +475,9 @@ def test_plain_words_stay_plain_when_the_text_is_laid_out_again(window):
 def _thank_you_view(qtbot, marks: dict[int, str]):
     """A shown, focused view of "thank you so much" with a mark proposed after the words at
     ``marks``'s indices (at 0.9)."""
-    from editor.core.document import Kind, Suggestion, Token, Transcript
+    from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
     from editor.core.settings import Settings
-    from editor.gui.view import QtTranscriptView
+    from editor.gui.text_view.view import QtTranscriptView
 
     doc = Transcript([Token(w) for w in ["thank", "you", "so", "much"]])
     doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, m, {m: 0.9, "": 0.1}) for i, m in marks.items()])
@@ -513,7 +513,7 @@ def test_deleting_a_proposed_mark_rejects_the_proposal(qtbot, key):
     key seemed dead; now it rejects the proposal (an undoable step) and the text is unchanged."""
     from PySide6.QtCore import Qt
 
-    from editor.core.document import Kind, State
+    from editor.core.document.transcript import Kind, State
 
     doc, view = _thank_you_view(qtbot, {1: ","})
     shown = view.shown_text()

@@ -4,10 +4,10 @@ proposal's tint, and stay through a review."""
 import pytest
 from PySide6.QtGui import QColor, QFont, QTextCursor
 
-from editor.core.document import Kind, Suggestion
+from editor.core.document.transcript import Kind, Suggestion
 from editor.core.formats import read_any
 from editor.core.settings import Settings
-from editor.gui.view import QtTranscriptView
+from editor.gui.text_view.view import QtTranscriptView
 
 STYLED = """1
 00:00:01,000 --> 00:00:03,000

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from editor.core.document import Kind, Token, Transcript
-from editor.core.text import ends_sentence, split_opening
+from editor.core.document.transcript import Kind, Token, Transcript
+from editor.core.document.text import ends_sentence, split_opening
 from editor.restore.suggest import current_mark, make_suggestions, with_mark
 
 DEV = Path("../shared/data/dev/ted_dev2012_talks.txt")  # from the project root

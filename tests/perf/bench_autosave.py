@@ -17,8 +17,8 @@ import threading
 import time
 from pathlib import Path
 
-from editor.core.document import Kind, Suggestion, Transcript
-from editor.core.recovery import DocumentTracker, RecoverySlot
+from editor.core.document.transcript import Kind, Suggestion, Transcript
+from editor.core.recovery.slots import DocumentTracker, RecoverySlot
 
 
 def document(n: int) -> Transcript:

@@ -3,7 +3,7 @@ together as one raw paragraph (lowercase words, no marks) as a recogniser gives 
 breaks are proposed before restoration and after it (restored with the shipped model, or
 ``--model``), how many at 0.5 or less (there must be none: the text running on is likelier
 there), their median confidence, how far apart they lie, and how many lines the view would show
-that run on (no break, marked ⋯; ``editor.core.paragraphs.kept_lines``). Asserts nothing.
+that run on (no break, marked ⋯; ``editor.core.document.paragraphs.kept_lines``). Asserts nothing.
 
     OMP_NUM_THREADS=1 .venv/bin/python tests/perf/bench_breaks.py [--data ../shared/data]
 """
@@ -25,8 +25,8 @@ def main() -> int:
     parser.add_argument("--device", default="cpu")
     args = parser.parse_args()
 
-    from editor.core.document import Kind, Token, Transcript
-    from editor.core.paragraphs import kept_lines
+    from editor.core.document.transcript import Kind, Token, Transcript
+    from editor.core.document.paragraphs import kept_lines
     from editor.restore import Restorer, make_suggestions
     from editor.restore.lab.data import read_cased_talks
 

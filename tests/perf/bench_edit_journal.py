@@ -1,5 +1,5 @@
 """What journaling each edit costs the typing: the time a keystroke spends in the edit journal
-(``editor.core.recovery_edits``: encoding the change and the ``os.write`` of its line), median
+(``editor.core.recovery.edits``: encoding the change and the ``os.write`` of its line), median
 and worst, beside the whole keystroke, on a restored transcript in the real window.
 
     QT_QPA_PLATFORM=offscreen PYTHONPATH=. python tests/perf/bench_edit_journal.py [--words 12000] [--keys 600]
@@ -21,8 +21,8 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from editor.core.document import Kind, Suggestion, Transcript
-from editor.core.recovery_edits import EditJournal
+from editor.core.document.transcript import Kind, Suggestion, Transcript
+from editor.core.recovery.edits import EditJournal
 
 SPENT = [0.0, 0.0]  # wall, and the UI thread's CPU (under load the wall time has waits for a core)
 

@@ -71,11 +71,11 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from editor.core import process
-    from editor.core.document import Kind, State
+    from editor.core.document.transcript import Kind, State
 
     app, window, tmp, model = bench_window(args.model, args.device, prefix="stet-stalls-")
     if args.passes_in == "thread" and getattr(window.restoration.restorers, "in_worker", False):
-        from editor.gui.restoration import Restorers
+        from editor.gui.work.restoration import Restorers
 
         window.restoration.restorers.close()
         window.restoration.restorers = Restorers(in_worker=False)
@@ -329,7 +329,7 @@ def main() -> int:
         note("restore", (r_wall, r_cpu, r_queue))
         said = [f"open {o_wall:.0f}/{o_cpu:.0f} (core {o_queue:.0f})",
                 f"restore {r_wall:.0f}/{r_cpu:.0f} (core {r_queue:.0f})"]
-        # the window's turns (editor.gui.turns); an older Stet kept them in editor.core.process
+        # the window's turns (editor.gui.base.turns); an older Stet kept them in editor.core.process
         given = getattr(getattr(window, "turns", None), "given_way", None) or getattr(process, "given_way", None)
         if given is not None:
             said[-1] += f" (others gave way {given()[0]:,} times, {given()[1]:.1f} s in all)"

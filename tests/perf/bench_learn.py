@@ -38,9 +38,9 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(args.threads)
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
     from editor.core.formats import write_any
-    from editor.core.repeat_choices import user_forms
+    from editor.core.review.repeat_choices import user_forms
     from editor.restore import make_suggestions
     from editor.restore.inference import Restorer
     from editor.restore.learned_store import (learn_review, profile_key, remember_review, review_digest,

@@ -30,7 +30,7 @@ def one(words: int, share: float, model: str) -> dict[str, object]:
     os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="bench-learn-stall-")  # never the person's own
     from gui_bench import Heartbeat, bench_window
 
-    from editor.core.document import Kind, Suggestion, Transcript
+    from editor.core.document.transcript import Kind, Suggestion, Transcript
 
     app, window, _tmp, _name = bench_window(model or None, "cpu", prefix="bench-learn-stall-")  # its own data folder
     phrase = "so we met okafor at the station and okafor said that the library moved okay".split()

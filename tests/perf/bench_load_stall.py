@@ -5,7 +5,7 @@ ticks are what a window would feel.
 
   thread         a thread imports torch and loads the model (Stet before the worker process)
   thread-sliced  the same, giving way before each module it imports (an import hook that sleeps
-                 1 ms, holding no interpreter, as editor.gui.turns' give_way lets a step run)
+                 1 ms, holding no interpreter, as editor.gui.base.turns' give_way lets a step run)
   process        the worker process loads it (editor.restore.pass_process): this process only
                  starts it and waits on a pipe
 

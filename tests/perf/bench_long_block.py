@@ -1,7 +1,7 @@
 """What one long text block costs Qt: setting the text, a keystroke and restyling one word (as
 accepting a suggestion does) in a QPlainTextEdit holding a paragraph of N words as one block, with
 and without line wrapping. Why Stet does not show a text that runs on for thousands of words as
-one block, but in lines at proposed paragraph breaks (editor/core/paragraphs.py). Medians of 5;
+one block, but in lines at proposed paragraph breaks (editor/core/document/paragraphs.py). Medians of 5;
 asserts nothing.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python tests/perf/bench_long_block.py 2000 10000 100000

@@ -1,5 +1,5 @@
 """The longest UI-thread stall while raw words pasted into a restored transcript go in and are
-restored (editor.gui.restoration ``restore_words``), and how long until their suggestions are all
+restored (editor.gui.work.restoration ``restore_words``), and how long until their suggestions are all
 in. Medians (and worst) over --runs runs; each run's paste is undone before the next. Asserts
 nothing: timings vary by machine and load.
 

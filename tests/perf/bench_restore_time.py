@@ -4,7 +4,7 @@ each format, and where that time goes: what a person waits before every suggesti
 Each run opens the file as File > Open does and stamps: the words shown (``transcript_opened``),
 the pass started, the worker's last result in (the model's part, on a pool thread), and the pass
 finished (``restoration_finished``). The UI thread takes the worker's results in slices
-(editor.gui.restoration): the bench counts the slices, the time in them, the idle time between
+(editor.gui.work.restoration): the bench counts the slices, the time in them, the idle time between
 them while results waited, and the turns of the event loop (``QAbstractEventDispatcher.awake``).
 For comparison it times the model alone on the same words (``Restorer.restore``, as ``stet
 restore`` runs it) in the same process. Medians over --runs runs, load average per run. Asserts
@@ -52,7 +52,7 @@ LAST_INPUT: dict = {}  # the words (and paragraph starts) the window's last pass
 def instrument() -> None:
     """Wrap the restoration controller's methods (before the window makes one: the pump's timer
     and the worker's relay connect to the bound methods)."""
-    from editor.gui.restoration import RestorationController as RC
+    from editor.gui.work.restoration import RestorationController as RC
 
     drain, received, succeeded = RC._drain, RC._received, RC._worker_succeeded
 
@@ -123,7 +123,7 @@ def main() -> int:
 
     instrument()
     app, window, tmp, model = bench_window(args.model, args.device, prefix="stet-rtime-")
-    from editor.gui.restoration import Restorers
+    from editor.gui.work.restoration import Restorers
 
     # passes on a pool thread of this process, where the model's input is caught (LAST_INPUT);
     # the window runs them in its worker process (bench_gui_stalls.py measures that)

@@ -104,7 +104,7 @@ def main() -> int:
     from editor.asr.models import package_models, resolve_model
     from editor.asr.speakers import VoiceEncoder, find_speaker_turns
     from editor.asr.transcribe import transcribe
-    from editor.core.speakers import speaker_at
+    from editor.core.document.speakers import speaker_at
 
     voices = args.voices.split(",")
     model = resolve_model(args.model) if args.model else package_models()[0]

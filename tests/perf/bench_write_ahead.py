@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gui_bench import transcript_file  # noqa: E402
 
 from editor.core.formats import read_any  # noqa: E402
-from editor.core.recovery import RecoverySlot, RecoveryState  # noqa: E402
+from editor.core.recovery.slots import RecoverySlot, RecoveryState  # noqa: E402
 
 
 def once(path: Path, folder: Path, busy: bool) -> tuple[float, float, float, int]:

@@ -131,7 +131,7 @@ def test_a_long_raw_stretch_after_written_text_gets_the_suggestions_raw_words_ge
 
 
 def test_raw_runs_are_long_runs_without_a_mark_or_a_capital():
-    from editor.core.document import Token
+    from editor.core.document.transcript import Token
     from editor.restore.suggest import RAW_RUN, raw_runs
 
     def toks(spec):

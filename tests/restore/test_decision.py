@@ -73,7 +73,7 @@ def test_every_decision_is_likelier_than_the_raw_text_on_random_distributions():
 
 @pytest.mark.parametrize("surface", ["[3]", "<unk>", "[noise]", "{laughs}", "[inaudible]."])
 def test_tokens_that_are_not_words_get_no_suggestions(surface):
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
     from editor.restore.prediction import WordPrediction
     from editor.restore.suggest import make_suggestions
 

@@ -165,9 +165,9 @@ def test_the_user_lexicon_is_used_by_restore_and_edited_by_stet_learned(tmp_path
 
 
 def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypatch, shipped_restorer):
-    from editor.core.document import Kind, Suggestion, Transcript
-    from editor.core.repeat_choices import decide, user_forms
-    from editor.core.lexicon import UserLexicon
+    from editor.core.document.transcript import Kind, Suggestion, Transcript
+    from editor.core.review.repeat_choices import decide, user_forms
+    from editor.core.review.lexicon import UserLexicon
     from editor.restore.learned_store import (adaptation_from, learn_review, list_profiles, remember_review,
                                         reviewed_decisions)
 
@@ -213,7 +213,7 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
 
 
 def test_a_chosen_profile_gone_falls_back_to_the_own_profile_and_the_lexicon(tmp_path, monkeypatch):
-    from editor.core.lexicon import UserLexicon
+    from editor.core.review.lexicon import UserLexicon
     from editor.restore.learned_store import CHOSEN, adaptation_from, save_learned
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
@@ -244,8 +244,8 @@ def test_a_chosen_profile_gone_falls_back_to_the_own_profile_and_the_lexicon(tmp
 
 
 def test_a_pending_suggestion_in_the_reviewed_stretch_teaches_nothing():
-    from editor.core.document import Kind, Suggestion, Transcript
-    from editor.core.repeat_choices import decide
+    from editor.core.document.transcript import Kind, Suggestion, Transcript
+    from editor.core.review.repeat_choices import decide
     from editor.restore.learned_store import reviewed_decisions
 
     doc = Transcript.from_words("so okafor said that okafor was right".split())

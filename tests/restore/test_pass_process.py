@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from editor.core.document import Transcript
+from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
 from editor.restore.pass_process import Loaded, PassProcess, WorkerStopped
 from editor.restore.pipeline import NotTheLanguage, PassSettings, PassSource, RestoredRegion, run_pass
@@ -128,7 +128,7 @@ def test_the_process_that_asks_never_imports_torch(tiny_model_dir):
     """The point of the worker: loading the model and the pass happen elsewhere."""
     script = (
         "import sys\n"
-        "from editor.core.document import Transcript\n"
+        "from editor.core.document.transcript import Transcript\n"
         "from editor.restore.pass_process import PassProcess\n"
         "from editor.restore.pipeline import PassSettings, PassSource\n"
         "if __name__ == '__main__':\n"

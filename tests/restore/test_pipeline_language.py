@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from editor.core.document import Transcript
+from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
 from editor.restore.inference import Restorer
 from editor.restore.package import write_checksums
@@ -68,7 +68,7 @@ def test_a_batch_reports_the_refused_file_and_restores_the_others(english_model,
 def test_a_new_speaker_is_given_to_the_restorer_as_a_paragraph_start(tiny_model_dir):
     """A speaker change is evidence of a sentence end, as a paragraph's start is: the restorer is
     told of both (and of a speaker's first word after unlabelled ones), not of a speaker who goes on."""
-    from editor.core.document import Token
+    from editor.core.document.transcript import Token
     from editor.restore.pipeline import speaker_turns
 
     words = "so what is it i think it is okay yes and you".split()

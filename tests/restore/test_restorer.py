@@ -45,7 +45,7 @@ def test_chunked_result_matches_the_merged_result(restorer):
 
 def test_pauses_between_pieces_change_nothing(restorer):
     """``pause`` is called between the pieces of Python work (the window's process gives its
-    steps the interpreter there: editor.gui.turns.WindowTurns.give_way), and the result is the same."""
+    steps the interpreter there: editor.gui.base.turns.WindowTurns.give_way), and the result is the same."""
     pauses = []
     chunks_at = []
     paused = restorer.restore(WORDS, pause=lambda: pauses.append(len(chunks_at)),
@@ -284,7 +284,7 @@ def test_a_paragraph_break_multiplies_the_odds_of_a_sentence_end_before_it(resto
 
 
 def test_a_snapshot_carries_the_paragraph_starts_of_its_range():
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
 
     doc = Transcript.from_text("one two three\n\nfour five\n\nsix seven eight")
     assert doc.snapshot().paragraph_starts == (0, 3, 5)

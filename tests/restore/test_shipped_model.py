@@ -32,7 +32,7 @@ def test_shipped_model_restores_a_question_and_capitals(shipped):
 
 
 def test_already_punctuated_abbreviations_are_kept_not_stripped(shipped):
-    from editor.core.document import Kind, Transcript
+    from editor.core.document.transcript import Kind, Transcript
     from editor.core.render import RenderPolicy, render
     from editor.restore.suggest import make_suggestions
 
@@ -73,7 +73,7 @@ PUNCTUATED = (
 
 
 def _accept_all(shipped, text, threshold, prior):
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
     from editor.core.render import RenderPolicy, render
     from editor.restore.suggest import make_suggestions
 
@@ -102,7 +102,7 @@ def test_an_author_mark_is_changed_where_the_model_is_sure_it_is_wrong(shipped):
 
 
 def test_tokens_that_are_not_words_get_no_suggestions_from_the_model(shipped):
-    from editor.core.document import Transcript
+    from editor.core.document.transcript import Transcript
     from editor.restore.suggest import make_suggestions
 
     doc = Transcript.from_text("so [3] we went <unk> there [noise] and it was fine")
@@ -140,7 +140,7 @@ def test_words_with_invisible_characters_get_the_suggestions_of_the_words_withou
     model's: the model reads the word without it, and what it proposes keeps it where it was.
     (The encoder's tokenizer drops such characters itself; the word model had none of them in
     its vocabulary.)"""
-    from editor.core.document import Kind, Transcript
+    from editor.core.document.transcript import Kind, Transcript
     from editor.core.render import RenderPolicy, render
     from editor.restore.pipeline import restore_transcript
 

@@ -1,6 +1,6 @@
 import pytest
 
-from editor.core.document import Kind, Token
+from editor.core.document.transcript import Kind, Token
 from editor.restore.prediction import WordPrediction
 from editor.restore.suggest import make_suggestions, surface_probs
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from editor.core.document import Transcript
+from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError, UserError
 from editor.core.formats._common import (PathLike, atomic_write, check_readable,
                                          finish_interrupted_write)

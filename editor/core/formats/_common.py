@@ -24,9 +24,9 @@ from editor.core.atomic import clean_stale_temps as clean_stale_temps
 from editor.core.atomic import finish_interrupted_write as finish_interrupted_write
 from editor.core.atomic import not_regular as _not_regular
 from editor.core.atomic import os_problem as _os_problem
-from editor.core.document import Token
+from editor.core.document.transcript import Token
 from editor.core.errors import FormatError
-from editor.core.text import TRAILING_MARKS, Piece, normalize_word, split_words
+from editor.core.document.text import TRAILING_MARKS, Piece, normalize_word, split_words
 
 #: The most words a transcript may hold. Measured (tests/perf/bench_reader_memory.py; docs/performance.md):
 #: reading costs 500 bytes of RAM per word for plain text, up to 870 for Vosk/Whisper JSON with

@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
-from editor.core.document import Transcript
+from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write
 from editor.core.formats.cue_writing import OutCue, ass_text, cues_to_write, styling_warnings

@@ -9,7 +9,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from editor.core.document import SourceCue, Transcript
+from editor.core.document.transcript import SourceCue, Transcript
 from editor.core.errors import UserError
 from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
@@ -18,7 +18,7 @@ from editor.core.formats.subtitles import (STYLE_ORDER, VTT_CLASS_LOST, ClassSty
                                            PREFIXES, class_sets, cue_lines, cue_style, is_italic,
                                            piece_styles, protect, protect_ass, words_of_line, vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
-from editor.core.text import Piece, ends_sentence, join_mark
+from editor.core.document.text import Piece, ends_sentence, join_mark
 
 MAX_LINE_CHARS = 42
 MAX_LINES = 2

@@ -14,7 +14,7 @@ from typing import Any
 import docx
 from docx.shared import RGBColor
 
-from editor.core.document import Metadata, Transcript
+from editor.core.document.transcript import Metadata, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock, read_bytes
 from editor.core.formats.cue_writing import color_of, colons_not_bold, styled_runs, word_styles

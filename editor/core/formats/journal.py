@@ -1,4 +1,4 @@
-"""Reading a recovery journal: the file an autosave keeps (written by editor/core/recovery.py).
+"""Reading a recovery journal: the file an autosave keeps (written by editor/core/recovery/slots.py).
 
 Its first line is ``JOURNAL_HEAD``. Each later line is one JSON object: a run of tokens and their
 suggestions (``{"run": N, "tokens": [...], "suggestions": [...]}``, N new for each new content),
@@ -7,7 +7,7 @@ or a state: the project's head with the runs that make the document, in order
 the document; a torn last line (a kill mid-append) is ignored. ``.stet`` files are read through
 ``read_project``, so a recovery file opens as a project does.
 
-Beside it, the edit journal (``EDITS_HEAD``, written by ``editor.core.recovery_edits``) holds the
+Beside it, the edit journal (``EDITS_HEAD``, written by ``editor.core.recovery.edits``) holds the
 changes made after a state, one a line: ``{"edit": N, "splice": [start, removed, [tokens]]}``,
 ``{"edit": N, "suggestions": [[token id, [suggestions]], ...]}`` (each token's suggestions as
 they became) or ``{"edit": N, "paragraphs": [token ids]}``. ``replay_edits`` applies those after
@@ -22,7 +22,7 @@ import os
 import re
 from typing import Any
 
-from editor.core.document import Suggestion, Token, Transcript
+from editor.core.document.transcript import Suggestion, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (PathLike, check_word_count, decode_utf8, open_regular,
                                          parse_json, read_head)

@@ -9,11 +9,11 @@ import math
 from html.parser import HTMLParser
 from typing import Any
 
-from editor.core.document import Metadata, Token, Transcript
+from editor.core.document.transcript import Metadata, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import MAX_SECONDS, PathLike, parse_json, spread
 from editor.core.formats.txt import read_text
-from editor.core.text import split_words
+from editor.core.document.text import split_words
 
 _BLOCKS = {"p", "div", "br", "li", "h1", "h2", "h3", "h4", "h5", "h6"}
 

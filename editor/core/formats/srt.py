@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from editor.core.document import Transcript
+from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings

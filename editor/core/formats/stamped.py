@@ -17,10 +17,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from editor.core.document import Metadata, Token, Transcript
+from editor.core.document.transcript import Metadata, Token, Transcript
 from editor.core.formats._common import check_word_count, gap_paragraph_starts, spread
 from editor.core.formats.prefixes import is_name, speaker_prefix, takes_prefixes
-from editor.core.text import Piece, words_of_blocks
+from editor.core.document.text import Piece, words_of_blocks
 
 #: m:ss, mm:ss, h:mm:ss or hh:mm:ss, with milliseconds or not
 _CLOCK = r"(?:\d{1,2}:)?\d{1,2}:[0-5]\d(?:[.,]\d{1,3})?"

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from editor import __version__
-from editor.core.document import Kind, Metadata, SourceCue, State, Suggestion, Token, Transcript
+from editor.core.document.transcript import Kind, Metadata, SourceCue, State, Suggestion, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (_SURROGATE_ESCAPE, MAX_WORDS, PathLike,
                                          _refuse_lone_surrogates, _reject_constant, atomic_write,
@@ -175,7 +175,7 @@ def stet_document(transcript: Transcript, path: PathLike | None = None, *,
     """The JSON-able form of a transcript (also what an autosave writes). With the ``path`` it is
     written to, a recording in that file's folder is named relative to it. ``cues``: what to put
     for the subtitle cues, when there are any, instead of their records (their JSON already
-    made, as an autosave keeps it: ``editor.core.recovery_state``)."""
+    made, as an autosave keeps it: ``editor.core.recovery.state``)."""
     tokens = [token_record(t) for t in transcript.tokens]
     suggestions = [suggestion_record(s) for s in transcript.suggestions()]
     m = transcript.metadata

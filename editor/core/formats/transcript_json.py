@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from editor import __version__
-from editor.core.document import Transcript
+from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
 from editor.core.formats._common import PathLike, atomic_write
 from editor.core.render import (NONE, RenderedWord, RenderPolicy, join_rendered, render,

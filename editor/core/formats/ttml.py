@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from typing import NamedTuple
 from html.parser import HTMLParser
 
-from editor.core.document import Transcript
+from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike
 from editor.core.formats.subtitles import Cue, checked_times, css_color, transcript_from_cues

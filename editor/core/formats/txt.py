@@ -7,14 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from editor.core.document import Metadata, Token, Transcript
+from editor.core.document.transcript import Metadata, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, check_word_count, read_bytes
 from editor.core.formats.encodings import decode_source
 from editor.core.formats.prefixes import is_credit, speaker_prefix, takes_prefixes
 from editor.core.formats.stamped import stamped_transcript
 from editor.core.render import NONE, RenderPolicy, render
-from editor.core.text import (character_references, normalize_newlines, strip_controls, unescape,
+from editor.core.document.text import (character_references, normalize_newlines, strip_controls, unescape,
                               words_of_blocks)
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")

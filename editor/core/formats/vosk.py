@@ -8,7 +8,7 @@ import itertools
 import json
 from typing import Any
 
-from editor.core.document import Metadata, Token, Transcript
+from editor.core.document.transcript import Metadata, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_JSON_BYTES, PathLike, add_words, atomic_write,
                                          decode_utf8, gap_paragraph_starts, ordered, parse_json,

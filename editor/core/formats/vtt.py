@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from editor.core.document import Transcript
+from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.srt import SRT_TIMING, parse_blocks

@@ -8,12 +8,12 @@ import difflib
 from dataclasses import replace
 from typing import Any
 
-from editor.core.document import Metadata, SourceCue, Token, Transcript
+from editor.core.document.transcript import Metadata, SourceCue, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_JSON_BYTES, PathLike, add_words, decode_utf8,
                                          gap_paragraph_starts, ordered, parse_json, probability,
                                          read_bytes, seconds)
-from editor.core.text import join_mark, normalize_word, split_chunk
+from editor.core.document.text import join_mark, normalize_word, split_chunk
 
 #: The format of the cues kept from Whisper's segments (text without markup or line breaks).
 CUE_FORMAT = "whisper"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from editor.core.document import SourceCue, Transcript
+from editor.core.document.transcript import SourceCue, Transcript
 from editor.core.formats.cue_writing import (OutCue, TimedWord, line_voices, source_lines,
                                              source_runs, timed_words, wrap_lines)
 from editor.core.formats.prefixes import EVERY_CUE, speaker_prefix
@@ -28,7 +28,7 @@ from editor.core.formats.subtitles import (BREAK_TAG, CUE_TAG, PREFIXES, RUBY_TE
                                            is_italic, visible, words_digest, words_of_line)
 from editor.core.formats._common import PathLike
 from editor.core.render import RenderPolicy, render_words
-from editor.core.text import CHARACTER_REFERENCE, strip_controls
+from editor.core.document.text import CHARACTER_REFERENCE, strip_controls
 
 #: What ends a line as the subtitle readers count lines (`text.normalize_newlines`; only CR and LF
 #: end a line in SubRip, SubViewer and WebVTT): CR CR LF, CR LF, LF CR, CR, LF, read left to right.

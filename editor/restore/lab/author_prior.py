@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from editor.core.document import Token, Transcript
+from editor.core.document.transcript import Token, Transcript
 from editor.restore.inference import Restorer
 from editor.restore.labels import PUNCT_INDEX, LabelledWord
 from editor.restore.suggest import current_mark, make_suggestions, surface_probs

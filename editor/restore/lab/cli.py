@@ -8,7 +8,7 @@ import json
 import time
 from pathlib import Path
 
-from editor.core.arguments import add_encoding_argument
+from editor.commandline.arguments import add_encoding_argument
 from editor.restore.lab.train_config import add_train_arguments, train_config_from_args
 
 

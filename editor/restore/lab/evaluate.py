@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from editor.core.text import SENTENCE_END
+from editor.core.document.text import SENTENCE_END
 
 CLASSES = ("COMMA", "PERIOD", "QUESTION")
 

@@ -24,7 +24,7 @@ def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = 
 
 
 def _lexicon_forms(decisions: Sequence[Decision], common=()) -> dict[str, str]:
-    """What a save adds to the user lexicon from these decisions (editor.core.repeat_choices.user_forms,
+    """What a save adds to the user lexicon from these decisions (editor.core.review.repeat_choices.user_forms,
     less the model's `common` words: see editor.restore.learned_store.remember_review): forms written
     mid-sentence, every such occurrence agreeing, the case decided by the person."""
     seen: dict[str, set[str]] = {}

@@ -12,7 +12,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from editor.core.arguments import probability
+from editor.commandline.arguments import probability
 from editor.core.errors import UserError
 
 DEFAULT_DATA_DIR = "../shared/data"

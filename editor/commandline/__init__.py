@@ -1,0 +1,1 @@
+"""What only the commands use: argument parsing, progress bars, output paths."""

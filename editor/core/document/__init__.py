@@ -1,0 +1,1 @@
+"""The transcript document: tokens, suggestions, history, records, paragraphs, speakers, text."""

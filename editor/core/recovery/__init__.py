@@ -1,0 +1,1 @@
+"""Crash recovery without Qt: slots, their state, the edit journal, locks."""

@@ -1,0 +1,1 @@
+"""Review rules: what accepting does, repeated choices, the lexicon of names."""

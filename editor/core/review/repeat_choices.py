@@ -1,0 +1,393 @@
+"""What the person's review decisions teach the rest of the document (pure Python, no Qt).
+
+When the person accepts, rejects or chooses a case or a mark, the same word (case) or the same
+pair of words (mark) elsewhere gets a *pending* proposal of that choice, marked
+``source="choice"`` ("from your choice" in the editor), in the same undo step as the decision.
+Nothing elsewhere is decided or removed unseen: where the word already reads as chosen, Stet's
+proposal to change it becomes a pending proposal to keep it as it is (a rejection carried
+elsewhere), which the person accepts or turns down there (turning it down gives Stet's proposal
+back: ``accept_rules.turned_down``), one by one or all at once (``choice_proposals``,
+``turn_down_choices``).
+
+- A case choice counts only mid-sentence: a capital after a sentence end, or after an end mark
+  only proposed, says nothing about the word ("The" starts a sentence; "Okafor" is a name); and
+  it is proposed only at words mid-sentence.
+- A form the language fixes (English "I" and its contractions) is never generalised from a
+  choice against it: one "i" left lower case (a Delete on "I") proposes nothing elsewhere.
+- Suggestions the person already decided are never changed.
+- Marks are propagated only where the text after the word is a plain mark (no quotes, brackets
+  or ellipses), which is how recognisers and the restorer write them.
+
+A case or a mark the person types is a choice too: `repeat_typed` compares a stretch of text
+before and after typing and repeats the forms and marks typed on words that are still there.
+
+`review_decisions` lists the decisions of a document as `ReviewDecision`s, what adaptation and
+the user lexicon learn from.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from editor.core.review import accept_rules
+from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
+from editor.core.review.lexicon import is_entry
+from editor.core.document.records import CHOICE
+from editor.core.document.text import ends_sentence, split_opening
+
+#: A mark that can stand alone after a word and be propagated (the restorer's own marks).
+PLAIN_MARKS = frozenset({"", ",", ".", "?", "!", ":", ";"})
+#: Words whose case English fixes: the pronoun I and its contractions (either apostrophe). A
+#: choice against that form (one "i" left lower case) is a slip or a quotation, never a form
+#: of the word to repeat.
+FIXED_FORMS = frozenset(f"i{end}".replace("'", q) for end in ("", "'m", "'ve", "'ll", "'d")
+                        for q in ("'", "\u2019"))
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewDecision:
+    """One word as the person left it, with what Stet had proposed there."""
+
+    index: int
+    word: str
+    surface: str  # without opening quotes or brackets
+    punct: str
+    sentence_start: bool
+    kind: Kind  # what the person decided on this word
+    state: State  # accepted (a proposal or an alternative) or rejected
+    value: str  # accepted: the value now in the text; rejected: the value turned down
+    next_word: str | None = None  # the word after it (a mark's context), None at the end
+
+
+def starts_sentence(doc: Transcript, index: int) -> bool:
+    return index == 0 or ends_sentence(doc[index - 1].punct)
+
+
+def _start_proposed(doc: Transcript, index: int) -> bool:
+    """Whether the mark before word ``index`` is a pending proposal that ends a sentence: a
+    capital decided there (Tab and Enter past the mark, or least confident first) comes with
+    that sentence start, as the text shows it."""
+    if index == 0:
+        return False
+    mark = doc.suggestion_view(doc[index - 1].id).get(Kind.PUNCT)
+    return mark is not None and mark.state == State.PENDING and ends_sentence(mark.value)
+
+
+def _bare(surface: str | None) -> str:
+    lead, rest = split_opening(surface or "")
+    return rest if rest else (surface or "")
+
+
+def fixed_by_language(doc: Transcript, word: str) -> bool:
+    """Whether English fixes the case of ``word`` ("i", "i'm"...) in ``doc`` (English, or a
+    document that does not say its language)."""
+    language = (doc.metadata.language or "en").lower()
+    return word.lower() in FIXED_FORMS and (language == "en" or language.startswith(("en-", "en_")))
+
+
+def propagate(doc: Transcript, token_id: int, kind: Kind | str) -> int:
+    """Repeat the person's decision on ``token_id`` (its current case or mark) wherever the same
+    word (case) or word pair (mark) has no decision of the person's yet, as pending proposals.
+    Returns how many suggestions changed. Call it inside the history group of the decision so
+    that one undo takes both back (``decide`` does)."""
+    return repeat_on(doc, token_id, kind, repeat_targets(doc, token_id, kind))
+
+
+def repeat_targets(doc: Transcript, token_id: int, kind: Kind | str) -> list[int]:
+    """The indices of the words a decision on ``token_id`` may repeat on (see ``propagate``): the
+    same word (case: ``repeat_on`` skips those that start a sentence) or the same word pair
+    (mark), found at C speed (the most
+    frequent word of 100,000 takes a few milliseconds). Empty when the decision repeats
+    nowhere: a capital of the place (a sentence start, or an end mark proposed before it), an
+    edited word, a form against the one the language fixes ("i"). An editor repeats a decision
+    on many words a slice of them at a time with ``repeat_on``."""
+    kind = Kind(kind)
+    if kind == Kind.BREAK:
+        return []  # a paragraph break is a choice about this place only
+    index = doc.index_of(token_id)
+    token = doc[index]
+    if kind == Kind.CASE:
+        if starts_sentence(doc, index) or _start_proposed(doc, index):
+            return []  # a capital of the place, not a choice of the word's form
+        form = _bare(token.surface)
+        if not any(ch.isalpha() for ch in form) or form.lower() != token.word.lower():
+            return []  # an edited word, not a case choice
+        if fixed_by_language(doc, token.word) and not form[:1].isupper():
+            return []  # "i" left lower case once says nothing about the pronoun elsewhere
+    elif token.punct not in PLAIN_MARKS or index + 1 >= len(doc):
+        return []
+    words = doc.words()
+    found, j = [], -1
+    while True:
+        try:
+            j = words.index(token.word, j + 1)
+        except ValueError:
+            break
+        if j != index and (kind == Kind.CASE or (j + 1 < len(words) and words[j + 1] == words[index + 1])):
+            found.append(j)
+    return found
+
+
+def _proposal(old: Suggestion | None, token_id: int, kind: Kind, value: str) -> Suggestion | None:
+    """The pending proposal of the person's choice ``value`` on a word whose suggestion is
+    ``old``; None where it is proposed there already. It keeps Stet's probabilities, and Stet's
+    own proposal (in ``original``) to give back if the person turns the choice down there."""
+    if old is None:
+        return Suggestion(token_id, kind, value, source=CHOICE)
+    if old.source == CHOICE and old.value == value:
+        return None
+    replaced = old.original if old.source == CHOICE else old.value
+    return Suggestion(token_id, kind, value, dict(old.probs), source=CHOICE, original=replaced,
+                      needs_start=old.needs_start)
+
+
+def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequence[int], *,
+              merge_id: object | None = None) -> int:
+    """Repeat the decision on ``token_id`` on the words at ``targets`` (from ``repeat_targets``)
+    that have no decision of the person's yet, as pending proposals from the person's choice:
+    the chosen form or mark where the word differs, and where it already reads as chosen but
+    Stet proposes to change it, a proposal to keep it as it is. Nothing is decided or removed.
+    One undo step (joined to the step before when ``merge_id`` is the same). Returns how many
+    suggestions changed."""
+    kind = Kind(kind)
+    if kind == Kind.BREAK:
+        return 0  # a paragraph break is a choice about this place only
+    index = doc.index_of(token_id)
+    token = doc[index]
+    changes: list[Suggestion] = []
+    if kind == Kind.CASE:
+        form = _bare(token.surface)
+        for j in targets:
+            if starts_sentence(doc, j) or _start_proposed(doc, j):
+                continue  # a sentence start's capital is the place's, not the word's
+            t = doc[j]
+            old = doc.suggestion(t.id, Kind.CASE)
+            if old is not None and old.state != State.PENDING:
+                continue
+            lead, now = split_opening(t.surface or t.word)
+            if not now:
+                continue
+            if now == form and old is None:
+                continue  # reads as chosen, and nothing proposes otherwise
+            made = _proposal(old, t.id, Kind.CASE, lead + form)  # (now == form: keep it as it is)
+            if made is not None:
+                changes.append(made)
+    else:
+        mark = token.punct
+        for j in targets:
+            t = doc[j]
+            if t.punct not in PLAIN_MARKS:
+                continue
+            old = doc.suggestion(t.id, Kind.PUNCT)
+            if old is not None and old.state != State.PENDING:
+                continue
+            if t.punct == mark and old is None:
+                continue
+            made = _proposal(old, t.id, Kind.PUNCT, mark)
+            if made is not None:
+                changes.append(made)
+    if not changes:
+        return 0
+    doc.set_suggestions(changes, text="Repeat your choice", merge_id=merge_id)
+    return len(changes)
+
+
+def decide(doc: Transcript, token_id: int, kind: Kind | str, *, accept: bool = True,
+           value: str | None = None, repeat: bool = True) -> tuple[Suggestion, str, int]:
+    """Accept (as a reviewer picks: see ``Transcript.pick``) or choose ``value``, or reject a
+    suggestion (as a reviewer turns one down: ``Transcript.turn_down``), and with ``repeat``
+    propagate the choice; one undo step. Turning down a proposal from the person's own choice
+    repeats nothing (it says the choice does not hold there). Returns the decided suggestion,
+    what happened next to it ("" if nothing) and how many others changed."""
+    kind = Kind(kind)
+    note = ""
+    with doc.history.group("Accept suggestion" if accept else "Reject suggestion"):
+        if accept:
+            decided, note = doc.pick(token_id, kind, value)
+        else:
+            decided, note = doc.turn_down(token_id, kind)
+        n = propagate(doc, token_id, kind) if repeat and repeats(decided, accept) else 0
+    return decided, note, n
+
+
+def repeats(decided: Suggestion, accept: bool) -> bool:
+    """Whether a decision repeats elsewhere: all but turning down a proposal from the person's
+    own choice."""
+    return accept or decided.source != CHOICE
+
+
+def choice_proposals(doc: Transcript, start: int = 0, end: int | None = None) -> list[Suggestion]:
+    """The pending proposals from the person's choice on words ``start:end``, in text order."""
+    out = []
+    for i in range(max(0, start), len(doc) if end is None else min(end, len(doc))):
+        for s in doc.suggestion_view(doc[i].id).values():
+            if s.state == State.PENDING and s.source == CHOICE:
+                out.append(s)
+    return out
+
+
+def turn_down_choices(doc: Transcript, start: int = 0, end: int | None = None, *,
+                      merge_id: object | None = None) -> int:
+    """Turn down every pending proposal from the person's choice on words ``start:end``
+    (``accept_rules.turned_down``: Stet's own proposal comes back where the choice stood in for
+    one); one undo step, joined to the step before when ``merge_id`` is the same. Returns how
+    many."""
+    changes: list[tuple[tuple[int, Kind], Suggestion | None]] = [
+        (s.key, accept_rules.turned_down(s)) for s in choice_proposals(doc, start, end)]
+    return doc.push_changes(changes, "Reject all from your choice", merge_id=merge_id)
+
+
+def keep_choices(doc: Transcript, made: Sequence[Suggestion]) -> list[Suggestion]:
+    """A restoration pass's suggestions ``made`` as they go into ``doc``: where a pending proposal
+    from the person's choice stands, it stays (a pass never takes it away unseen), with the
+    pass's proposal kept to give back if the person turns the choice down there."""
+    out = []
+    for s in made:
+        old = doc.suggestion(s.token_id, s.kind) if doc.has_token(s.token_id) else None
+        if old is not None and old.state == State.PENDING and old.source == CHOICE:
+            if old.original != s.value:
+                out.append(Suggestion(old.token_id, old.kind, old.value, old.probs, source=CHOICE,
+                                      original=s.value, needs_start=old.needs_start))
+            continue
+        out.append(s)
+    return out
+
+
+def shown(doc: Transcript, token: Token) -> tuple[str, str]:
+    """A token's form (without opening quotes) and mark as the person sees them: a pending
+    suggestion shows in the text."""
+    case = doc.suggestion(token.id, Kind.CASE) if doc.has_token(token.id) else None
+    punct = doc.suggestion(token.id, Kind.PUNCT) if doc.has_token(token.id) else None
+    surface = case.value if case is not None and case.state == State.PENDING else (token.surface or token.word)
+    mark = punct.value if punct is not None and punct.state == State.PENDING else token.punct
+    return _bare(surface), mark
+
+
+def typed_choices(before: Sequence[tuple[str, str, str]], after: Sequence[Token],
+                  shown_after: Sequence[tuple[str, str]] | Callable[[Token], tuple[str, str]]
+                  ) -> list[tuple[int, Kind]]:
+    """The case and mark choices typed in a stretch of text: ``before`` holds (word, form, mark) as
+    shown before the typing, ``after`` the stretch's tokens now and ``shown_after`` their
+    (form, mark) as shown (or a function giving them for a token). A word found again with the
+    same letters whose form or mark differs is a choice: (its token id, kind). A word that was
+    retyped into another word is not, nor is one typed or pasted anew.
+
+    The stretch was edited in one place, so the words that lead and end it are matched where they
+    stand first, and only the rest by difflib: a pasted paragraph holding the same words as those
+    around the caret ("form no") would otherwise be matched to them, and its plain forms taken
+    for capitals the person undid and repeated over the whole document."""
+    out: list[tuple[int, Kind]] = []
+
+    def compare(i: int, j: int) -> None:
+        (_w, form, mark), token = before[i], after[j]
+        now_form, now_mark = shown_after(token) if callable(shown_after) else shown_after[j]
+        if now_form != form and now_form.lower() == form.lower():
+            out.append((token.id, Kind.CASE))
+        if now_mark != mark and now_mark in PLAIN_MARKS and mark in PLAIN_MARKS:
+            out.append((token.id, Kind.PUNCT))
+
+    n, m = len(before), len(after)
+    head = 0
+    while head < min(n, m) and before[head][0].lower() == after[head].word.lower():
+        head += 1
+    tail = 0
+    while tail < min(n, m) - head and before[n - 1 - tail][0].lower() == after[m - 1 - tail].word.lower():
+        tail += 1
+    for k in range(head):
+        compare(k, k)
+    middle_before, middle_after = before[head:n - tail], after[head:m - tail]
+    if middle_before and middle_after:
+        matcher = difflib.SequenceMatcher(None, [w.lower() for w, _f, _m in middle_before],
+                                          [t.word.lower() for t in middle_after], autojunk=False)
+        for tag, i1, i2, j1, _j2 in matcher.get_opcodes():
+            if tag == "equal":
+                for k in range(i2 - i1):
+                    compare(head + i1 + k, head + j1 + k)
+    for k in range(tail, 0, -1):
+        compare(n - k, m - k)
+    return out
+
+
+def snapshot_shown(doc: Transcript, start: int, end: int) -> list[tuple[str, str, str]]:
+    """(word, form, mark) of tokens ``start:end`` as shown: the ``before`` of `repeat_typed`."""
+    return [(t.word, *shown(doc, t)) for t in doc.tokens[max(0, start):max(0, end)]]
+
+
+def repeat_typed(doc: Transcript, before: Sequence[tuple[str, str, str]], start: int, end: int,
+                 done: set[tuple[str, Kind, str]] | None = None) -> int:
+    """Repeat the forms and marks typed in tokens ``start:end`` (which read as ``before`` before
+    the typing: see `snapshot_shown`) elsewhere, as a choice is. Call it inside the typing's history
+    group so that one undo takes both back. ``done``: (word, kind, value) already repeated in this
+    run of typing, not repeated again. Returns how many suggestions changed."""
+    return sum(propagate(doc, token_id, kind)
+               for token_id, kind in typed_to_repeat(doc, before, start, end, done))
+
+
+def typed_to_repeat(doc: Transcript, before: Sequence[tuple[str, str, str]], start: int, end: int,
+                    done: set[tuple[str, Kind, str]] | None = None) -> list[tuple[int, Kind]]:
+    """The choices typed in tokens ``start:end`` that `repeat_typed` repeats, as (token id,
+    kind), each marked in ``done``: for an editor that repeats one on many words a slice of
+    them at a time (`repeat_targets`, `repeat_on`)."""
+    tokens = doc.tokens[max(0, start):max(0, end)]
+    out = []
+    # (shown only for the words matched: a paste of thousands of new words needs none of theirs)
+    for token_id, kind in typed_choices(before, tokens, lambda t: shown(doc, t)):
+        t = doc.token(token_id)
+        key = (t.word, kind, t.punct if kind == Kind.PUNCT else (t.surface or t.word))
+        if done is not None:
+            if key in done:
+                continue
+            done.add(key)
+        out.append((token_id, kind))
+    return out
+
+
+def review_decisions(doc: Transcript) -> list[ReviewDecision]:
+    """The person's decisions in the document (accepted or rejected suggestions), in text order."""
+    out = []
+    for s in doc.suggestions(order="position"):
+        if s.state == State.PENDING or s.kind == Kind.BREAK:
+            continue
+        i = doc.index_of(s.token_id)
+        t = doc[i]
+        out.append(ReviewDecision(i, t.word, _bare(t.surface), t.punct, starts_sentence(doc, i), s.kind, s.state,
+                                  s.value, doc[i + 1].word if i + 1 < len(doc) else None))
+    return out
+
+
+def user_forms(doc: Transcript) -> dict[str, str]:
+    """Case forms the person chose or wrote mid-sentence that differ from plain lowercase and from
+    what a capital at a sentence start gives ("okafor" -> "Okafor", "ipad" -> "iPad"), where every
+    mid-sentence occurrence in the document agrees: for the user lexicon (so only what can be an
+    entry of it: one word of at most `editor.core.review.lexicon.MAX_WORD` characters)."""
+    return forms_of(doc.tokens, lambda token_id: doc.suggestion_view(token_id).get(Kind.CASE),
+                    lambda token_id: doc.suggestion_view(token_id).get(Kind.PUNCT))
+
+
+def forms_of(tokens: Sequence[Token], case_of: Callable[[int], Suggestion | None],
+             mark_of: Callable[[int], Suggestion | None] | None = None) -> dict[str, str]:
+    """`user_forms` of a document's tokens and its case and mark suggestions by token id
+    (``case_of``, ``mark_of``): copies of them, read on the thread that writes a project while
+    the person goes on. A word after a pending proposal of an end mark starts a sentence as the
+    text shows it: its capital is no form of the person's ("maria And today" mid-review)."""
+    seen: dict[str, set[str]] = {}
+    chosen: set[str] = set()  # decided mid-sentence: a case suggestion, or a form typed where none was
+    starts = True
+    for t in tokens:  # one pass
+        mark = mark_of(t.id) if mark_of is not None else None
+        mid, starts = not starts, ends_sentence(t.punct) or (
+            mark is not None and mark.state == State.PENDING and ends_sentence(mark.value))
+        if not mid:
+            continue
+        form = _bare(t.surface)
+        word = t.word.lower()
+        if form and any(ch.isalpha() for ch in form) and form.lower() == word:
+            seen.setdefault(word, set()).add(form)
+        case = case_of(t.id)
+        if (case.state != State.PENDING) if case is not None else form != t.word:
+            chosen.add(word)
+    return {w: next(iter(f)) for w, f in seen.items()
+            if len(f) == 1 and w in chosen and next(iter(f)) != w and is_entry(w, next(iter(f)))}
+

@@ -1,0 +1,251 @@
+"""The Export dialog: format, file and what to apply of the pending suggestions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QWidget,
+)
+
+from editor.core.render import ALL, NONE, RenderPolicy
+from editor.core.settings import Settings
+from editor.gui.dialogs.overwrite import same_file
+
+if TYPE_CHECKING:
+    pass
+from editor.gui.dialogs.accept_all import SlicedCount
+from editor.gui.dialogs.percent import percent_box
+
+
+EXPORT_FORMATS = {".txt": "Plain text", ".md": "Markdown", ".docx": "Word document",
+                  ".srt": "SubRip subtitles", ".vtt": "WebVTT subtitles",
+                  ".ass": "SubStation Alpha subtitles", ".ttml": "TTML subtitles",
+                  ".sbv": "YouTube SubViewer subtitles", ".json": "JSON (Whisper shape)"}
+
+
+#: Subtitle formats Stet writes, by the extension of a file it reads (".ssa" is written as ".ass"):
+#: a subtitle source is exported in its own format by default, cues and timings kept.
+SUBTITLE_EXPORTS = {".srt": ".srt", ".vtt": ".vtt", ".sbv": ".sbv", ".ass": ".ass", ".ssa": ".ass",
+                    ".ttml": ".ttml", ".dfxp": ".ttml"}
+
+
+def suggested_export(source: Path | None, project: Path | None, folder: Path, *,
+                     last_format: str = "", unavailable: Mapping[str, str] | None = None) -> Path:
+    """The name the export dialog proposes, in ``folder``: the format of the last export
+    (``last_format``), else a subtitle source's own (SubRip stays SubRip, its cues and timings
+    kept), plain text as a Word document, anything else as plain text; never a format the document
+    cannot fill (``unavailable``: extension -> why), and never the source itself ("talk.srt" ->
+    "talk-edited.srt"), which a person would lose by pressing Enter."""
+    unavailable = unavailable or {}
+    base = folder / (source or project or Path("transcript")).name
+    ext = SUBTITLE_EXPORTS.get(base.suffix.lower()) or (".docx" if base.suffix.lower() == ".txt" else ".txt")
+    if last_format in EXPORT_FORMATS and last_format not in unavailable:
+        ext = last_format
+    elif ext in unavailable:
+        ext = ".txt"
+    return not_the_source(base.with_suffix(ext), source)
+
+
+def not_the_source(path: Path, source: Path | None) -> Path:
+    """``path``, or where it would be the ``source`` file itself, "NAME-edited.EXT" beside it."""
+    if source is not None and same_file(path, source):
+        return path.with_name(f"{path.stem}-edited{path.suffix}")
+    return path
+
+
+def with_export_suffix(path: Path, ext: str) -> Path:
+    """``path`` in the export format ``ext``: its extension swapped when it is an export
+    format's, else ``ext`` added ("Interview with Dr. Smith" keeps its ". Smith")."""
+    if path.suffix.lower() in EXPORT_FORMATS:
+        return path.with_suffix(ext)
+    return path.with_name(path.name + ext)
+
+
+class ExportDialog(QDialog):
+    """Where to export and what to do with suggestions still pending.
+
+    ``unavailable`` names the formats the document cannot fill (extension -> why): they are listed
+    but disabled, the reason their tooltip. ``may_write(path, confirmed)`` is asked on OK (a file
+    that exists, the source itself); a No leaves the dialog open as it was. ``open_help(topic)``
+    opens the help at the formats page."""
+
+    def __init__(self, settings: Settings, suggested: Path, pending: int,
+                 parent: QWidget | None = None, count: Callable[[float], object] | None = None, *,
+                 source: Path | None = None, unavailable: Mapping[str, str] | None = None,
+                 may_write: Callable[[Path, bool], bool] | None = None,
+                 open_help: Callable[[str], object] | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export")
+        self.settings = settings
+        self.source = source
+        self.unavailable = dict(unavailable or {})
+        self.may_write = may_write
+        self.export_path: Path | None = None  # what OK settled on, its format's extension on it
+        form = QFormLayout(self)
+        row = QHBoxLayout()
+        self.path_edit = QLineEdit(str(suggested))
+        self.path_edit.textEdited.connect(self._typed)
+        self.path_edit.setAccessibleName("File to export to")
+        self.confirmed_path: Path | None = None  # a file dialog asked about replacing it
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(browse)
+        form.addRow("File:", row)
+        self.format = QComboBox()
+        items = cast(QStandardItemModel, self.format.model())
+        for ext, name in EXPORT_FORMATS.items():
+            self.format.addItem(f"{name} ({ext})", ext)
+            why = self.unavailable.get(ext)
+            if why:
+                item = items.item(self.format.count() - 1)
+                item.setEnabled(False)
+                item.setToolTip(f"Not for this transcript: {why}")
+        self.format_note = QLabel()  # why a typed extension's format cannot be had
+        self.format_note.setObjectName("export-format-note")
+        self.format_note.setWordWrap(True)
+        self.format_note.hide()
+        self._match_format(suggested.suffix.lower())
+        self.format.currentIndexChanged.connect(self._format_changed)
+        form.addRow("Format:", self.format)
+        form.addRow(self.format_note)
+        # Pending suggestions are tinted proposals in the text, not part of it: say so, and let
+        # the person choose what goes out, with counts, rather than export silently differ from
+        # what the screen shows.
+        self.pending = pending
+        # threshold (0..1) -> how many it applies, at once or in parts (see SlicedCount)
+        self._counter = SlicedCount(self, count or (lambda threshold: 0), self._show_applied)
+        self.policy = QComboBox()
+        self.policy.addItem("Only what I accepted (pending suggestions left out)", NONE)
+        self.policy.addItem("Also pending suggestions at or above the threshold", "threshold")
+        self.policy.addItem("Every pending suggestion, as the text shows them", ALL)
+        self.threshold = percent_box(settings.review.high, minimum=1)
+        self.threshold.setToolTip("Confidence in percent, as the suggestion list shows it")
+        self.policy_note = QLabel()
+        self.policy_note.setWordWrap(True)
+        self.policy_note.setObjectName("export-policy-note")
+        if pending:
+            form.addRow(QLabel(f"{pending:,} suggestions are still pending: they are tinted in "
+                               "the text as proposals and are not part of it until accepted."))
+            form.addRow("Write:", self.policy)
+            form.addRow("Threshold:", self.threshold)
+            form.addRow(self.policy_note)
+        else:
+            self.policy.hide()
+            self.threshold.hide()
+            self.policy_note.hide()
+        self.policy.currentIndexChanged.connect(self._policy_changed)
+        self.threshold.valueChanged.connect(self._policy_changed)
+        self._policy_changed()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        if open_help is not None:
+            buttons.addButton(QDialogButtonBox.StandardButton.Help)
+            buttons.helpRequested.connect(lambda: open_help("formats.md#reading-and-writing"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _browse(self) -> None:
+        ext = self.format.currentData()
+        # the dialog asks before replacing a file (Qt's default, kept on)
+        path, _ = QFileDialog.getSaveFileName(self, "Export to", self.path_edit.text(),
+                                              f"{EXPORT_FORMATS[ext]} (*{ext})")
+        if path:
+            if Path(path).suffix:
+                self.confirmed_path = Path(path)
+            else:
+                path += ext
+            self.path_edit.setText(path)
+            self._match_format(Path(path).suffix.lower())
+
+    def _match_format(self, ext: str) -> None:
+        """Show ``ext``'s format in the box (without touching the name), where it is one; say why
+        not where the document cannot fill it."""
+        if ext in EXPORT_FORMATS:
+            why = self.unavailable.get(ext)
+            if why is None:
+                self.format.blockSignals(True)
+                self.format.setCurrentIndex(list(EXPORT_FORMATS).index(ext))
+                self.format.blockSignals(False)
+            self.format_note.setText(f"{EXPORT_FORMATS[ext]} cannot be written: {why}." if why else "")
+            self.format_note.setVisible(bool(why))
+
+    def _typed(self, text: str) -> None:
+        """A name typed with an export format's extension ("talk.srt") chooses that format."""
+        self._match_format(Path(text.strip()).suffix.lower())
+
+    def _format_changed(self) -> None:
+        path = Path(self.path_edit.text())
+        self.path_edit.setText(str(not_the_source(with_export_suffix(path, self.format.currentData()), self.source)))
+        self.format_note.hide()
+
+    @property
+    def chosen_path(self) -> Path:
+        return Path(self.path_edit.text()).expanduser()
+
+    @property
+    def chosen_format(self) -> str:
+        """The extension the export is written in: the name's where it is an export format's."""
+        ext = self.chosen_path.suffix.lower()
+        return ext if ext in EXPORT_FORMATS else cast(str, self.format.currentData())
+
+    def accept(self) -> None:
+        """OK: refused with the reason where the document cannot fill the format; asked about a
+        file that exists (``may_write``), and left open, as it was, where the answer is No."""
+        path = self.chosen_path
+        if path.suffix.lower() not in EXPORT_FORMATS:
+            path = with_export_suffix(path, self.format.currentData())
+        why = self.unavailable.get(path.suffix.lower())
+        if why:
+            QMessageBox.warning(self, "Cannot export", f"{path.name}: {EXPORT_FORMATS[path.suffix.lower()]} "
+                                f"cannot be written: {why}.")
+            return
+        if self.may_write is not None and not self.may_write(path, path == self.confirmed_path):
+            self.path_edit.setFocus()
+            self.path_edit.selectAll()
+            return
+        self.export_path = path
+        super().accept()
+
+    def _policy_changed(self) -> None:
+        data = self.policy.currentData()
+        self.threshold.setEnabled(data == "threshold")
+        if data == "threshold":
+            self._counter.start(self.threshold.value() / 100)
+        elif data is ALL:
+            self.policy_note.setText(f"All {self.pending:,} pending suggestions will be applied.")
+        else:
+            self.policy_note.setText("The file gets the text as it stands with what you accepted; "
+                                     f"the {self.pending:,} pending suggestions are left out.")
+
+    def _show_applied(self, applied: object) -> None:
+        if self.policy.currentData() != "threshold":
+            return
+        if applied is None:
+            self.policy_note.setText(f"Counting how many of the {self.pending:,} pending suggestions "
+                                     "this applies…")
+            return
+        self.policy_note.setText(f"{applied:,} of {self.pending:,} pending suggestions will be "
+                                 "applied in the exported file; the rest left out.")
+
+    @property
+    def chosen_policy(self) -> RenderPolicy:
+        data = self.policy.currentData()
+        if data == "threshold":
+            return RenderPolicy(self.threshold.value() / 100)
+        return cast(RenderPolicy, data)

@@ -1,0 +1,132 @@
+"""The settings dialog: review thresholds, colours, restoration, learning."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QColorDialog,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QWidget,
+)
+
+from editor.core.settings import Settings
+
+if TYPE_CHECKING:
+    pass
+from editor.gui.dialogs.percent import percent_box
+
+
+class _ColourButton(QToolButton):
+    def __init__(self, colour: str) -> None:
+        super().__init__()
+        self.colour = colour
+        self.clicked.connect(self._pick)
+        self._show()
+
+    def _pick(self) -> None:
+        chosen = QColorDialog.getColor(QColor(self.colour), self, "Colour")
+        if chosen.isValid():
+            self.colour = chosen.name()
+            self._show()
+
+    def _show(self) -> None:
+        self.setText(self.colour)
+        self.setStyleSheet(f"QToolButton {{ border-left: 16px solid {self.colour}; padding: 2px 6px; }}")
+
+
+class SettingsDialog(QDialog):
+    """Thresholds, colours, font size, device and model folders; writes into ``settings`` on OK."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.settings = settings
+        form = QFormLayout(self)
+        self.high = percent_box(settings.review.high)
+        self.low = percent_box(settings.review.low)
+        for box in (self.high, self.low):
+            box.setSingleStep(5)
+        form.addRow("High confidence from:", self.high)
+        form.addRow("Low confidence below:", self.low)
+        self.order = QComboBox()
+        self.order.addItem("In reading order", "position")
+        self.order.addItem("Lowest confidence first", "confidence")
+        self.order.setCurrentIndex(0 if settings.review.order == "position" else 1)
+        form.addRow("Tab goes through suggestions:", self.order)
+        self.colours = {band: _ColourButton(getattr(settings.appearance, f"{band}_colour"))
+                        for band in ("high", "medium", "low")}
+        for band, button in self.colours.items():
+            form.addRow(f"{band.capitalize()} colour:", button)
+        self.font_size = QSpinBox()
+        self.font_size.setRange(6, 48)
+        self.font_size.setValue(settings.appearance.font_size)
+        form.addRow("Font size:", self.font_size)
+        self.device = QComboBox()
+        for value, label in (("auto", "Automatic (CUDA when available)"), ("cpu", "CPU"),
+                             ("cuda", "CUDA")):
+            self.device.addItem(label, value)
+        self.device.setCurrentIndex(max(0, ["auto", "cpu", "cuda"].index(settings.engine.device)
+                                        if settings.engine.device in ("auto", "cpu", "cuda") else 0))
+        form.addRow("Restoration runs on:", self.device)
+        self.srt_speakers = QComboBox()
+        self.srt_speakers.addItem('A name where the speaker changes ("Ann: ")', "name")
+        self.srt_speakers.addItem('A dash before each speaker\'s line in a shared cue ("- ")', "dash")
+        self.srt_speakers.setCurrentIndex(1 if settings.export.srt_speakers == "dash" else 0)
+        form.addRow("Speakers in exported .srt:", self.srt_speakers)
+        self.author = QLineEdit(settings.export.author)
+        self.author.setPlaceholderText("empty: the name this computer has for you")
+        self.author.setToolTip("Written as the author of exported Word documents")
+        form.addRow("Your name (Word documents):", self.author)
+        self.restore_model = self._folder_row(form, "Restoration model folder:",
+                                              settings.engine.restore_model, "the shipped model")
+        self.vosk_model = self._folder_row(form, "Vosk model folder:",
+                                           settings.engine.vosk_model_dir, "look in the data folder")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _folder_row(self, form: QFormLayout, label: str, value: str, empty: str) -> QLineEdit:
+        row = QHBoxLayout()
+        edit = QLineEdit(value)
+        edit.setAccessibleName(label.rstrip(":"))
+        edit.setPlaceholderText(f"empty: {empty}")
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(lambda: self._browse(edit))
+        row.addWidget(edit, 1)
+        row.addWidget(browse)
+        form.addRow(label, row)
+        return edit
+
+    def _browse(self, edit: QLineEdit) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Choose a folder", edit.text())
+        if folder:
+            edit.setText(folder)
+
+    def apply(self) -> None:
+        """Copy the dialog's values into the settings object."""
+        s = self.settings
+        high, low = self.high.value() / 100, self.low.value() / 100
+        s.set("review.high", max(high, low))
+        s.set("review.low", min(high, low))
+        s.set("review.order", self.order.currentData())
+        for band, button in self.colours.items():
+            s.set(f"appearance.{band}_colour", button.colour)
+        s.set("appearance.font_size", self.font_size.value())
+        s.set("engine.device", self.device.currentData())
+        s.set("export.srt_speakers", self.srt_speakers.currentData())
+        s.set("export.author", self.author.text().strip())
+        s.set("engine.restore_model", self.restore_model.text().strip())
+        s.set("engine.vosk_model_dir", self.vosk_model.text().strip())

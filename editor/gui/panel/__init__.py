@@ -1,0 +1,1 @@
+"""The side panel: the legend and the list of pending suggestions."""

@@ -1,0 +1,1 @@
+"""Playback in the window: following the words, the player bar."""

@@ -1,0 +1,172 @@
+"""Listening in the main window: a player bar under the text when the transcript names its audio,
+Ctrl+click on a word plays from it, and the word being played is highlighted and kept in view."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from editor.audio.follow import word_at
+from editor.core import Transcript
+from editor.gui.base.links import DocumentLinks
+from editor.gui.base.session import Session
+
+if TYPE_CHECKING:  # numpy and the player load with the first transcript that has audio
+    from editor.audio import Player
+    from editor.gui.playback.player_bar import QtPlayerBar
+    from editor.gui.text_view.view import QtTranscriptView
+
+
+def resolve_audio(audio_file: str | None, source: Path | None) -> Path | None:
+    """Where the transcript's recording is: as written, or relative to the transcript's own folder
+    (a .stet project moved together with its audio). None when it is not found."""
+    if not audio_file:
+        return None
+    path = Path(os.path.expanduser(audio_file))
+    candidates = [path] if path.is_absolute() else []
+    if source is not None:
+        candidates.append(Path(source).parent / (path if not path.is_absolute() else path.name))
+    if not path.is_absolute():
+        candidates.append(path)
+    return next((c for c in candidates if c.is_file()), None)
+
+
+class PlaybackController(QObject):
+    """Owns the window's ``Player`` and ``QtPlayerBar`` and wires them to the transcript view.
+    Both are made when a transcript with audio is first opened, so a window that never plays sound
+    never loads PortAudio; the bar is hidden while the transcript has no audio, which also leaves
+    its keys free then.
+
+    It knows the session and the view, not the window: the window puts the bar in place when
+    ``bar_made`` says so, calls ``transcript_opened`` and ``play_from_token`` (Ctrl+click on a
+    word), and shows ``message``. Dialogs open over ``parent``."""
+
+    bar_made = Signal(QWidget)  # the player bar, to go under the text
+    message = Signal(str, int)  # a status-bar message, and for how many ms
+
+    def __init__(self, session: Session, view: QtTranscriptView, player: Player | None = None, *,
+                 make_player: Callable[[], Player] | None = None, interactive: bool = False,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.view = view
+        self.interactive = interactive  # a missing recording is asked for
+        self._parent_widget = parent
+        self.make_player = make_player
+        """Builds the player on first need (default: ``Player()`` on the sound card); tests swap it."""
+        self.player: Player | None = None
+        self.bar: QtPlayerBar | None = None
+        self.audio_path: Path | None = None
+        self._highlighted: int | None = None
+        self._doc: Transcript | None = None  # whose metadata_changed is connected
+        self._links = DocumentLinks()
+        if player is not None:
+            self._build(player)
+
+    def _build(self, player: Player | None) -> QtPlayerBar:
+        from editor.gui.playback.player_bar import QtPlayerBar
+
+        if player is None:
+            from editor.audio import Player
+
+            player = Player()
+        self.player = player
+        self.bar = QtPlayerBar(player)
+        self.bar.setObjectName("player-bar")
+        self.bar.hide()
+        self.bar_made.emit(self.bar)
+        self.bar.position_changed.connect(self.follow)
+        self.bar.audio_failed.connect(self._failed)
+        return self.bar
+
+    def transcript_opened(self, doc: Transcript) -> None:
+        """Load the audio the transcript names (off the UI thread), or hide the bar."""
+        if doc is not self._doc:
+            self._links.clear()  # (see editor.gui.base.links: nothing left behind on the old document)
+            self._doc = doc
+            self._links.connect(doc.metadata_changed, self._metadata_changed)
+        self._highlight(None)
+        path = resolve_audio(doc.metadata.audio_file, self.session.source)
+        self.audio_path = path
+        if path is None:
+            if self.bar is not None:
+                self.bar.unload()
+                self.bar.hide()
+            if doc.metadata.audio_file:
+                self.message.emit(f"The recording {doc.metadata.audio_file} was not found", 8000)
+                if self.interactive:  # after the window has shown the text
+                    QTimer.singleShot(0, self, lambda: self._offer_to_locate(doc))
+            return
+        bar = self.bar
+        if bar is None:
+            bar = self._build(self.make_player() if self.make_player is not None else None)
+        bar.show()
+        bar.open_audio(path)
+
+    def locate_audio(self, path: str | os.PathLike[str]) -> None:
+        """Point the open transcript at its recording in a new place (an undoable change)."""
+        self.session.transcript.set_metadata(audio_file=os.fspath(Path(path).resolve()))
+
+    def _metadata_changed(self) -> None:
+        doc = self._doc
+        if doc is not None and resolve_audio(doc.metadata.audio_file, self.session.source) != self.audio_path:
+            self.transcript_opened(doc)  # located, or the locating undone
+
+    def _offer_to_locate(self, doc: Transcript) -> None:
+        if doc is not self.session.transcript or self.audio_path is not None:
+            return
+        name = Path(doc.metadata.audio_file or "").name
+        answer = QMessageBox.question(
+            self._parent_widget, "Recording not found",
+            f"The recording {name} is not where the transcript says. Find it?")
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        path, _ = QFileDialog.getOpenFileName(self._parent_widget, f"Where is {name}?",
+                                              str(self.session.source.parent) if self.session.source else "",
+                                              f"{name} (*{Path(name).suffix});;All files (*)")
+        if path and doc is self.session.transcript:
+            self.locate_audio(path)
+
+    def play_from_token(self, index: int) -> None:
+        """Play from the start of token ``index`` (Ctrl+click on a word)."""
+        doc = self.session.transcript
+        if self.bar is None or self.player is None or self.player.audio is None or not 0 <= index < len(doc):
+            return
+        start = doc[index].start
+        if start is None:
+            self.message.emit("This word has no time in the recording", 3000)
+            return
+        self.bar.seek(start)
+        if not self.player.playing:
+            self.bar.toggle()
+
+    def follow(self, seconds: float) -> None:
+        """Highlight the word at ``seconds``; while playing, scroll it into view if it left it."""
+        index = word_at(self.session.transcript, seconds)
+        if index == self._highlighted:
+            return
+        self._highlight(index)
+        if index is not None and self.player is not None and self.player.playing:
+            self._keep_in_view(index)
+
+    def close(self) -> None:
+        """Stop playing and let go of the output device."""
+        if self.player is not None:
+            self.player.close()
+
+    def _highlight(self, index: int | None) -> None:
+        self._highlighted = index
+        self.view.highlight_token(index)
+
+    def _keep_in_view(self, index: int) -> None:
+        # The view owns the scrolling: its paragraphs are separated by empty lines (blocks), and
+        # the steps it needs to settle depend on that.
+        self.view.scroll_to_token(index)
+
+    def _failed(self, reason: str) -> None:
+        self.message.emit(reason, 8000)

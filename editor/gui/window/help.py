@@ -1,0 +1,119 @@
+"""The Help menu: the keyboard shortcuts sheet, the review tour (also shown once, on the first
+start), the bundled sample to try Stet on, the user guide (with the pages on formats and
+guarantees, in a window of Stet's own: editor.gui.dialogs.help_window) and About Stet."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtCore import QTimer, QUrl
+from PySide6.QtWidgets import QStatusBar, QWidget
+
+from editor.core.paths import resource_path
+from editor.core.settings import Settings
+from editor.gui.window.about import AboutDialog
+from editor.gui.dialogs.help_window import HelpWindow
+from editor.gui.dialogs.shortcut_sheet import ShortcutSheet
+from editor.gui.window.tour import ReviewTour
+
+
+class Host(Protocol):
+    """What the Help menu uses of the window."""
+
+    settings: Settings
+    restore_model_override: str | None
+
+    @property
+    def idle(self) -> bool: ...  # nothing under way: no reading, transcription or restoration
+    def save_settings(self) -> None: ...
+    def statusBar(self) -> QStatusBar: ...
+    def open_chosen(self, path: str | os.PathLike[str]) -> None: ...
+
+
+#: How often the first-run tour looks again whether the window is idle (see ``first_start``).
+TOUR_WAIT_MS = 1000
+
+#: Help > Open sample: a speech recogniser's raw words (no marks, no capitals), with their times
+SAMPLE = ("samples", "repair-cafe.json")
+
+
+class HelpCommands:
+    """The Help menu of ``window``; keeps the dialogs it opens as attributes (``sheet``, ``tour``,
+    ``about``, ``pages``) so that they stay alive and tests can look at them."""
+
+    def __init__(self, window: Host) -> None:
+        self.window = window
+        self.sheet: ShortcutSheet | None = None
+        self.tour: ReviewTour | None = None
+        self.about: AboutDialog | None = None
+        self.pages: HelpWindow | None = None  # the help pages, made when first asked for
+
+    @property
+    def parent(self) -> QWidget | None:
+        return self.window if isinstance(self.window, QWidget) else None
+
+    def show_shortcuts(self) -> ShortcutSheet:
+        if self.sheet is None:
+            self.sheet = ShortcutSheet(self.parent)
+        self.sheet.filter.clear()
+        self.sheet.show()
+        self.sheet.raise_()
+        self.sheet.activateWindow()
+        return self.sheet
+
+    def open_sample(self) -> None:
+        """Open the bundled sample (asking first about unsaved work, as File > Open does)."""
+        self.window.open_chosen(resource_path(*SAMPLE))
+
+    def show_tour(self) -> ReviewTour:
+        self.tour = ReviewTour(self.window.settings, self.parent, open_help=self.show_help)
+        self.tour.open()
+        return self.tour
+
+    def first_start(self) -> ReviewTour | None:
+        """The tour, on the first start only: it is remembered as seen once shown, skipped or not."""
+        if self.window.settings.help.tour_seen:
+            return None
+        if not self.window.idle:  # it popped up over the words of a recording as they arrived
+            if self.parent is not None:
+                QTimer.singleShot(TOUR_WAIT_MS, self.parent, self.first_start)
+            return None
+        self.window.settings.set("help.tour_seen", True)
+        self.window.save_settings()
+        return self.show_tour()
+
+    def model_folder(self) -> Path:
+        """The restoration model the window uses (as window/restoring.py chooses it)."""
+        chosen = self.window.restore_model_override or self.window.settings.engine.restore_model
+        if chosen:
+            return Path(chosen)
+        from editor.restore import default_model_dir
+
+        return default_model_dir()
+
+    def show_about(self) -> AboutDialog:
+        self.about = AboutDialog(self.model_folder(), self.parent, open_link=self.open_link)
+        self.about.open()
+        return self.about
+
+    def open_link(self, url: QUrl) -> None:
+        """A link in About: a Markdown file Stet carries (the model card) in the help window, the
+        rest (the licence's page) as the help window follows links: in the browser."""
+        if self.pages is None:
+            self.pages = HelpWindow(self.parent)
+        if url.isLocalFile() and url.toLocalFile().lower().endswith(".md"):
+            self.pages.bring_up()
+        self.pages.follow(url)
+
+    def open_user_guide(self) -> HelpWindow:
+        return self.show_help("user-guide.md")
+
+    def show_help(self, topic: str) -> HelpWindow:
+        """The help window at ``topic``: a page of docs/, at a heading or not ("formats.md#speakers").
+        The tour and the dialogs open it here, at the section they are about."""
+        if self.pages is None:
+            self.pages = HelpWindow(self.parent)
+        self.pages.show_topic(topic)
+        return self.pages

@@ -1,0 +1,202 @@
+"""Learning from the person reviewing, in the editor: what is kept after a save and what a
+restoration uses.
+
+The rules live in ``editor.core.review.repeat_choices`` (propagation in the document) and
+``editor.restore.learned_store`` (what a review teaches, what is kept and what a restoration
+applies); this module only runs them off the UI thread. The dialog is ``editor.gui.dialogs.learned``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from editor.core import process
+from editor.core.document.transcript import Suggestion, Token, Transcript
+from editor.core.errors import UserError
+from editor.core.review.repeat_choices import user_forms
+from editor.core.settings import Settings
+from editor.gui.base.background import BackgroundOp
+# with the window, not at the first file shown: it brings numpy, whose import there held the
+# window's thread ~100 ms (tests/perf/bench_gui_stalls.py, a fresh window)
+from editor.restore import LEARNING, suggestions_snapshot
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from editor.restore import MarginalRead
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Learned:
+    """What a save's learning found (on the worker): the review's fingerprint, and what keeping it
+    gave ((forms added, reviewed words of the profile, seconds); None: nothing new to learn)."""
+
+    digest: str
+    kept: tuple[int, int, float] | None
+
+
+class LearningController(QObject):
+    """Keeps what a review taught after each save: the person's case forms join the user lexicon
+    (and the project's own lexicon); the reviewed stretch teaches the adaptation kept for the
+    document's language and speakers (a mark bias fitted on the model's marginals there, forms and
+    the marks chosen between word pairs: what `stet eval --simulate-review` measures). The work
+    runs on the thread pool, from copies of the document's tokens and suggestions; ``reader``
+    (called there) gives what the model teaches with (`editor.restore.learned_store.model_lessons`
+    of the reviewed words: the window's ``Restorers.model_lessons``, which asks its worker
+    process; None: forms and pair marks only).
+
+    It also knows what the open document last taught (``watch``; kept in the project by its
+    ``LEARNING`` record, see ``record``): a save whose review teaches nothing new learns nothing
+    again, and a project saved before its learning ended (or with learning off) is learned from
+    at its next save."""
+
+    message = Signal(str)
+    error = Signal(str)
+    learned = Signal(int)  # reviewed words the document's profile has learned from, after a save
+
+    def __init__(self, settings: Settings, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.reader: Callable[[Sequence[MarginalRead]],
+                              tuple[list[np.ndarray], frozenset[str], frozenset[str]]] | None = None
+        self.last_seconds: float | None = None  # how long the last adaptation took (worker time)
+        self.last_added = 0  # forms the last save added to the user lexicon
+        self._op: BackgroundOp | None = None
+        self._doc: Transcript | None = None
+        self._learned_digest: str | None = None  # the fingerprint of the review last learned from
+        self._learned_revision: int | None = None  # the document's revision then
+
+    @property
+    def running(self) -> bool:
+        """A save's learning is still under way on the worker."""
+        return self._op is not None and not self._op.done
+
+    def watch(self, transcript: Transcript) -> None:
+        """``transcript`` is the window's now: what it taught before is read from its project."""
+        stored = transcript.metadata.extra.get(LEARNING)
+        learned = stored.get("learned") if isinstance(stored, dict) else None
+        self._doc, self._learned_digest = transcript, learned if isinstance(learned, str) else None
+        self._learned_revision = None
+
+    def _unchanged(self, transcript: Transcript, revision: int | None = None) -> bool:
+        """Nothing changed in ``transcript`` (at ``revision``, by default its current one) since
+        the review last learned from."""
+        revision = transcript.revision if revision is None else revision
+        return transcript is self._doc and revision == self._learned_revision
+
+    def recorder(self, transcript: Transcript) -> Callable[[dict[str, str], Sequence[Suggestion]], dict[str, Any]]:
+        """What gives the project's ``LEARNING`` record as a save writes it (before the learning
+        runs): the fingerprint last learned from, and whether decisions may wait to be learned
+        from. Call on the UI thread; what it returns runs where the save is written, with the
+        forms and the suggestions written."""
+        from editor.core.document.transcript import State
+
+        known = self._learned_digest if transcript is self._doc else None
+        unchanged = self._unchanged(transcript)
+
+        def record(forms: dict[str, str], suggestions: Sequence[Suggestion]) -> dict[str, Any]:
+            decided = any(s.state in (State.ACCEPTED, State.REJECTED) for s in suggestions)
+            return {LEARNING: {"learned": known, "pending": (decided or bool(forms)) and not unchanged}}
+        return record
+
+    def remember(self, transcript: Transcript, forms: dict[str, str] | None = None,
+                 source: str | None = None, *, tokens: tuple[Token, ...] | None = None,
+                 suggestions: Sequence[Suggestion] | None = None,
+                 revision: int | None = None) -> BackgroundOp | None:
+        """Learn from ``transcript``'s review (call after it was saved); ``forms``: its
+        ``user_forms`` when the caller has them already (a pass over every word saved); ``source``:
+        the project file, so that saving it again replaces what it taught before. ``tokens``,
+        ``suggestions`` and ``revision``: what the save wrote (the document may have changed
+        since), when not the document as it stands. Nothing is learned when the review teaches
+        nothing new (the worker compares fingerprints)."""
+        revision = transcript.revision if revision is None else revision
+        if not self.settings.review.learn_from_reviews or self._unchanged(transcript, revision):
+            return None
+
+        forms = user_forms(transcript) if forms is None else forms
+        if tokens is None or suggestions is None:  # copies for the worker
+            tokens, suggestions = transcript.tokens, suggestions_snapshot(transcript)
+        language = transcript.metadata.language
+        known = self._learned_digest if transcript is self._doc else None
+        reader = self.reader
+
+        def work(report: Callable[[Any], None]) -> _Learned:
+            nonlocal tokens, suggestions
+            try:
+                # its objects for 100,000 words set off full collections (13-30 ms, the GIL held)
+                with process.collections_held("learning"):
+                    return learn(report)
+            finally:
+                # Let the records go now, while the document still holds them. Kept by this op until
+                # the next save replaced it, they were the last references to a replaced document's
+                # records, freed at once on the UI thread (30-40 ms at 100,000 words).
+                tokens = suggestions = None
+
+        def learn(_report: Callable[[Any], None]) -> _Learned:
+            import time
+
+            from editor.restore import (learn_review, marginal_reads, placed_marginals, profile_key,
+                                        profile_label, remember_review, review_digest,
+                                        reviewed_decisions_in)
+            from editor.restore import Adaptation
+
+            began = time.perf_counter()
+            _start, decisions, reviewed = reviewed_decisions_in(tokens, suggestions)
+            speakers = frozenset(t.speaker for t in tokens if t.speaker)
+            key = profile_key(language, speakers)
+            digest = review_digest(decisions, reviewed, forms, key)
+            if digest == known or not (any(reviewed) or forms):
+                return _Learned(digest, None)
+            # what the model gives (the marginals the mark bias is fitted on, its most frequent
+            # words), from the window's worker process where restoration runs there
+            reads = marginal_reads([d.word for d in decisions], reviewed)
+            lessons = None
+            if reader is not None:
+                try:
+                    lessons = reader(reads)
+                except (OSError, ValueError, RuntimeError, UserError) as err:  # no model: forms and pair marks only
+                    log.warning("learning without the model's marginals: %s", err)
+            # the model's most frequent words keep their capitals in the profile's context forms only
+            common = lessons[1] if lessons is not None else frozenset()
+            # its vocabulary's words that are not names: a capital there is kept with the name around it
+            plain = lessons[2] if lessons is not None else frozenset()
+            learned = None
+            if any(reviewed):
+                try:
+                    if lessons is not None:
+                        joint = placed_marginals(len(decisions), reads, lessons[0])
+                        learned = learn_review(None, decisions, reviewed, joint=joint, common=common,
+                                               plain=plain)
+                except (OSError, ValueError, RuntimeError, UserError) as err:
+                    log.warning("learning without the model's marginals: %s", err)
+                if learned is None:
+                    learned = Adaptation.learn(decisions, None, reviewed=reviewed)
+            added, words = remember_review(learned, forms, key, profile_label(language, speakers), source,
+                                           common | plain)
+            return _Learned(digest, (added, words, time.perf_counter() - began))
+
+        self._op = BackgroundOp(self, work).success(
+            partial(self._remembered, transcript, revision)).failure(self._failed).run()
+        return self._op
+
+    def _remembered(self, transcript: Transcript, revision: int, result: _Learned) -> None:
+        if transcript is self._doc:
+            self._learned_digest, self._learned_revision = result.digest, revision
+        if result.kept is None:
+            return
+        added, words, seconds = result.kept
+        self.last_seconds, self.last_added = seconds, added
+        self.learned.emit(words)
+        if added:
+            self.message.emit(f"Stet will remember {added} form{'s' if added != 1 else ''} you wrote "
+                              "(Review > What Stet learned)")
+
+    def _failed(self, err: BaseException) -> None:
+        self.error.emit(f"Could not keep what this review taught: {err}")
