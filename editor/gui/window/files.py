@@ -335,13 +335,9 @@ class FileCommands:
             self._host.update_title()
         else:  # (another document was opened meanwhile)
             learned_at = job.revision
-        from functools import partial
-
-        # the model this window restores with, where its passes run (the worker process, where it
-        # can start: the window's process then never loads it)
-        self._host.restoring.configure_restoration()  # the model the settings name, even before any pass ran
-        self._host.learning.reader = partial(self._host.restoration.restorers.model_lessons,
-                                             self._host.restoration.model, self._host.restoration.device)
+        # the model the settings name, even before any pass ran: what learning reads (its reader,
+        # RestorationController.lessons, runs where the passes run)
+        self._host.restoring.configure_restoration()
         # what Stet has learned from it: from what was written, off this thread
         self._host.learning.remember(doc, written.forms, str(target.resolve()), tokens=written.tokens,
                                suggestions=written.suggestions, revision=learned_at)

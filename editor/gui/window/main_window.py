@@ -207,6 +207,7 @@ class MainWindow(QMainWindow):
             self, turns=self.turns, restorers=Restorers(in_worker=process.configured_for_gui()))
         self.restoration.after_slice = self.view.flush
         self.learning = LearningController(settings, self)
+        self.learning.reader = self.restoration.lessons  # the model the window restores with
         self.learning.message.connect(self.show_status)
         self.learning.error.connect(self.show_status)
         self.transcript_opened.connect(self.learning.watch)

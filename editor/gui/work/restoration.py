@@ -227,6 +227,11 @@ class RestorationController(QObject):
         self._told: set[str] = set()  # the notes said for this transcript
         self.after_slice: Callable[[], object] | None = None  # callable run at the end of a slice (the view redraws there)
 
+    def lessons(self, reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str], frozenset[str]]:
+        """What a save's learning takes from the model this window restores with, where its passes
+        run (``Restorers.model_lessons``; the learning controller is given this once, as its reader)."""
+        return self.restorers.model_lessons(self.model, self.device, reads)
+
     @property
     def running(self) -> bool:
         return self._running
