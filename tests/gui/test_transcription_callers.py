@@ -80,12 +80,22 @@ def test_the_window_the_command_and_a_batch_agree(window, qtbot, conversation, k
                  "-o", str(out)]) == 0
     command = words_of(read_any(out))
 
-    # a batch's job, in this process as a batch worker runs it
+    # a batch: the command given a folder, its job run in a worker process of its own
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(conversation, folder / conversation.name)
+    assert main(["transcribe", str(folder), "-m", str(korean_model), "--speakers", "2", "-q",
+                 "-o", str(tmp_path / "out"), "-j", "1"]) == 0
+    batch = words_of(read_any(tmp_path / "out" / f"{conversation.stem}.stet"))
+
+    # the job's progress only goes up. (Its words are compared above, from a worker process of
+    # its own, as a batch runs it: run here, in the test process after other tests, Vosk twice gave
+    # what a fresh process did not, once a word end 0.5 ms apart, once other words ("없이" for
+    # "가"); the command and the window, each in a fresh process, always agreed.)
     job = TranscribeJob(model=str(korean_model), speakers=2)
     job.load()
     fractions: list[float] = []
-    job.run(conversation, tmp_path / "batch.stet", fractions.append)
-    batch = words_of(read_any(tmp_path / "batch.stet"))
+    job.run(conversation, tmp_path / "job.stet", fractions.append)
     assert fractions and fractions == sorted(fractions)
 
     # the window: the words as they were when the pass ended, before restoration changes them
