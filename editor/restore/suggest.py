@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 
 from editor.core.document.transcript import Kind, Suggestion, Token
@@ -112,12 +113,18 @@ def removes_authors(token: Token, kind: Kind | str, value: str) -> bool:
     return False
 
 
+_PUNCT = operator.attrgetter("punct")
+
+
 def authored(tokens: Sequence[Token]) -> tuple[bool, bool]:
     """Whether the text's marks and its capitals were written by someone (an author, a recogniser
     that punctuates): any word with a mark after it, any word with a capital. A raw transcript
     (lowercase words, no marks) has neither, and the model's say is all the evidence there is."""
-    marks = any(t.punct and not is_tag(t.text) for t in tokens)
-    capitals = any((t.surface or t.word) != (t.surface or t.word).lower() and not is_tag(t.text) for t in tokens)
+    marks = any(map(_PUNCT, tokens)) and any(t.punct and not is_tag(t.text) for t in tokens)
+    forms = [t.surface or t.word for t in tokens]
+    joined = "\n".join(forms)  # one lower() over the text, not one a word: a raw text has none
+    capitals = joined != joined.lower() and any(
+        form != form.lower() and not is_tag(t.text) for t, form in zip(tokens, forms))
     return marks, capitals
 
 
