@@ -394,3 +394,24 @@ def test_indices_of_many_ids_agree_with_index_of_through_edits():
             got = doc.indices_of(asked)
         assert got == expected
         assert [doc[i].id for i in got] == [i for i in asked if i in present]
+
+
+def test_a_copy_taken_later_holds_the_document_as_it_was_asked_for(doc):
+    """An export written on a worker thread reads a copy taken when it was asked for: the person's
+    later edits, decisions and paragraph breaks are not in it, and the copy shares no state."""
+    doc.set_paragraph_start(4)
+    doc.accept(doc[4].id, Kind.PUNCT)
+    take = doc.copy_later()
+    before = render(doc, RenderPolicy.parse("all"))
+    doc.edit_token(0, surface="Well")
+    doc.reject(doc[7].id, Kind.PUNCT)
+    doc.set_paragraph_start(4, False)
+    copy = take()
+    assert [t.id for t in copy.tokens] == [t.id for t in doc.tokens]
+    assert copy[0].surface != "Well" and copy.paragraph_starts == [0, 4]
+    assert copy.suggestion(doc[7].id, Kind.PUNCT).state == State.PENDING
+    assert copy.suggestion(doc[4].id, Kind.PUNCT).state == State.ACCEPTED
+    assert copy.metadata == doc.metadata and copy.pending_count == 5
+    assert render(copy, RenderPolicy.parse("all")) == before != render(doc, RenderPolicy.parse("all"))
+    copy.accept(copy[2].id, Kind.PUNCT)  # and changing the copy leaves the document alone
+    assert doc.suggestion(doc[2].id, Kind.PUNCT).state == State.PENDING

@@ -49,7 +49,7 @@ def dialog_as_proposed(window, monkeypatch) -> ExportDialog:
         shown.append(dialog)
         return 0
     monkeypatch.setattr(ExportDialog, "exec", exec_)
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     return shown[-1]
 
 
@@ -114,7 +114,7 @@ def test_no_to_replacing_goes_back_to_the_dialog(window, talk_txt, monkeypatch):
         dialog.accept()  # still open: another name, OK
         return dialog.result()
     monkeypatch.setattr(ExportDialog, "exec", exec_)
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     assert steps == [(0, None)]
     (question,) = answers.asked
     assert question.startswith("Replace the original?")
@@ -173,7 +173,7 @@ def test_a_typed_extension_chooses_the_format_and_the_next_export_proposes_it(wi
                          Qt.MouseButton.LeftButton)
         return dialog.result()
     monkeypatch.setattr(ExportDialog, "exec", exec_)
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     assert target.read_text(encoding="utf-8").startswith("1\n00:00:01,000 --> ")
     assert window.settings.export.last_format == ".srt"
     again = dialog_as_proposed(window, monkeypatch)
@@ -223,3 +223,79 @@ def test_the_settings_dialog_keeps_the_authors_name(window):
     dialog.author.setText("  Ann Lee ")
     dialog.apply()
     assert window.settings.export.author == "Ann Lee"
+
+
+# -- written in the background ------------------------------------------------------------------------
+
+def _typed(monkeypatch, path: Path) -> None:
+    def exec_(dialog):
+        dialog.path_edit.setText(str(path))
+        dialog._typed(str(path))
+        dialog.accept()
+        return dialog.result()
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+
+
+@pytest.fixture
+def held_writes(monkeypatch):
+    """The export's writer, held until ``gate`` is set; the threads it ran on."""
+    import threading
+
+    from editor.gui.window import files
+
+    gate, threads = threading.Event(), []
+    real = files.write_any
+
+    def held(doc, path, policy, **options):
+        threads.append(threading.current_thread())
+        assert gate.wait(10)
+        return real(doc, path, policy, **options)
+    monkeypatch.setattr(files, "write_any", held)
+    return gate, threads
+
+
+def test_the_export_dialog_writes_off_the_ui_thread_what_stood_when_asked(window, talk_txt, tmp_path,
+                                                                          monkeypatch, qtbot, held_writes):
+    """Rendering a long talk held the window 40 ms (plain text) to 250 ms (Word) on OK: the file is
+    written on a thread of its own, from the document as it stood; the person goes on meanwhile."""
+    import threading
+
+    gate, threads = held_writes
+    out = tmp_path / "out.txt"
+    _typed(monkeypatch, out)
+    window.files.export_dialog()  # returns while the file is being written
+    assert not out.exists() and "Exporting out.txt" in window.statusBar().currentMessage()
+    window.view.edit_characters(0, 0, "Later ")  # typed while it is written: not in this export
+    with qtbot.waitSignal(window.export_done, timeout=5000) as done:
+        gate.set()
+    assert done.args == [str(out)] and threads and threads[0] is not threading.main_thread()
+    assert out.read_text(encoding="utf-8").strip() == "the raw words of the talk as they came in"
+    assert window.statusBar().currentMessage().startswith("Exported out.txt")
+
+
+def test_an_export_that_fails_in_the_background_says_why(window, talk_txt, tmp_path, monkeypatch, qtbot):
+    from editor.gui.window import files
+
+    def full(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(files, "write_any", full)
+    window.interactive = False  # said in the status bar rather than a dialog
+    _typed(monkeypatch, tmp_path / "out.txt")
+    with qtbot.waitSignal(window.export_done, timeout=5000) as done:
+        window.files.export_dialog()
+    assert done.args == [None] and not (tmp_path / "out.txt").exists()
+    assert "Cannot export" in window.statusBar().currentMessage()
+    assert "No space left" in window.statusBar().currentMessage()
+
+
+def test_closing_the_window_waits_for_an_export_under_way(window, talk_txt, tmp_path, monkeypatch,
+                                                          held_writes):
+    import threading
+
+    gate, _threads = held_writes
+    out = tmp_path / "out.txt"
+    _typed(monkeypatch, out)
+    window.files.export_dialog()
+    threading.Timer(0.5, gate.set).start()
+    window.close()
+    assert out.read_text(encoding="utf-8").strip() == "the raw words of the talk as they came in"

@@ -54,13 +54,13 @@ def test_exporting_onto_the_source_asks_and_names_the_risk(window, talk, monkeyp
     before = talk.read_bytes()
     _export_to(monkeypatch, talk)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     assert talk.read_bytes() == before
     (text,) = asked.texts
     assert "opened from" in text and "original" in text and "cannot be" in text
     _export_to(monkeypatch, talk, browsed=True)  # even after the file dialog's own question
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Yes)
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     assert len(asked.texts) == 1 and talk.read_bytes() != before
 
 
@@ -70,15 +70,15 @@ def test_exporting_onto_another_file_asks_unless_the_file_dialog_did(window, tal
     other.write_text("keep me", encoding="utf-8")
     _export_to(monkeypatch, other)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     assert other.read_text(encoding="utf-8") == "keep me" and "already exists" in asked.texts[0]
     _export_to(monkeypatch, other, browsed=True)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     assert asked.texts == [] and other.read_text(encoding="utf-8") != "keep me"
     new = tmp_path / "new.txt"
     _export_to(monkeypatch, new)
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     assert asked.texts == [] and new.exists()
 
 
@@ -118,7 +118,7 @@ def test_a_read_only_target_gets_a_message_not_an_overwrite(window, talk, monkey
     locked.chmod(0o444)
     _export_to(monkeypatch, locked)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Yes)
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     assert locked.read_text(encoding="utf-8") == "read only"
     assert len(asked.texts) == 1 and "read-only" in asked.texts[0]
     with pytest.raises(UserError, match="read-only"):  # scripted: the writer refuses it too
@@ -253,13 +253,13 @@ def test_exporting_a_subrip_source_as_offered_keeps_its_cues_and_the_source(wind
         return dialog.result()
     monkeypatch.setattr(ExportDialog, "exec", exec_)
     asked = Asked(monkeypatch, QMessageBox.StandardButton.Cancel)
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     assert offered == [(tmp_path / "talk-edited.srt", ".srt")]
     assert asked.texts == [] and source.read_text(encoding="utf-8") == SRT  # the source untouched
     written = pysubs2.load(str(tmp_path / "talk-edited.srt"))
     assert [(e.start, e.end, e.plaintext) for e in written] == \
         [(1000, 2500, "the raw words"), (3000, 4250, "of the talk")]
-    window.files.export_dialog()  # again: the earlier export is there now, and that is asked about
+    window.files.export_dialog(wait=True)  # again: the earlier export is there now, and that is asked about
     assert len(asked.texts) == 1 and "already exists" in asked.texts[0]
 
 
@@ -270,7 +270,7 @@ def test_a_name_with_a_dot_keeps_all_of_it_when_the_format_is_added(window, talk
     that ends in an export format's extension keeps it, and choosing another format in the
     dialog swaps only such an extension."""
     _export_to(monkeypatch, tmp_path / "Interview with Dr. Smith")
-    window.files.export_dialog()
+    window.files.export_dialog(wait=True)
     assert [p.name for p in tmp_path.glob("Interview*")] == [
         "Interview with Dr. Smith.docx"]  # the format the dialog proposed for a .txt source
     dialog = ExportDialog(window.settings, tmp_path / "notes v1.2", 0, window)

@@ -89,6 +89,7 @@ class MainWindow(QMainWindow):
     autosaved = Signal(str)  # path of the recovery file
     project_saved = Signal(str)  # path of the project, once written (``save``)
     project_save_failed = Signal(str)  # why a save could not be written
+    export_done = Signal(object)  # an Export dialog's file written (its path), or None: not written
 
     # made from the table of actions by window.menus.build_menus
     menu_actions: dict[str, QAction]
@@ -625,6 +626,7 @@ class MainWindow(QMainWindow):
         if not self.finish_saving() or not self.may_discard():
             event.ignore()
             return
+        self.files.finish_exporting()  # an export asked for is written, not dropped at exit
         self.saver.close()
         self.restoration.cancel(quiet=True)
         self.restoration.restorers.close()
