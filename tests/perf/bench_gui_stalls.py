@@ -48,7 +48,15 @@ def main() -> int:
     parser.add_argument("--paragraph", type=int, default=150, help="words per paragraph (0: one)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--steps", default="all",
-                        help="'bulk' (open to redo), 'everyday' (the reviewer's steps) or 'all'")
+                        help="'bulk' (open to redo), 'everyday' (the reviewer's steps), 'all', or "
+                             "'talk' (open, restore, accept all, export .txt and .docx, undo: a "
+                             "talk reviewed in one go)")
+    parser.add_argument("--file", type=Path,
+                        help="open this transcript instead of --words of the sample (a real talk)")
+    parser.add_argument("--dev-talks", action="store_true",
+                        help="open the first --words words of the IWSLT 2012 dev talks "
+                             "(../shared/data/dev), lowercased and without marks as a recogniser "
+                             "writes them, --paragraph words a paragraph")
     parser.add_argument("--gc-log", action="store_true",
                         help="list the full garbage collections by step and thread")
     parser.add_argument("--threads", action="store_true",
@@ -309,7 +317,9 @@ def main() -> int:
 
     if args.warm:
         open_and_restore(raw_transcript(tmp / "warm.txt", 300, args.paragraph))  # load the model
-    source = raw_transcript(tmp / "long.txt", args.words, args.paragraph)
+    source = args.file.resolve() if args.file else dev_talks(tmp / "talks.txt", args.words, args.paragraph) \
+        if args.dev_talks else raw_transcript(tmp / "long.txt", args.words, args.paragraph)
+    talk = args.steps == "talk"
     bulk = args.steps in ("all", "bulk")
     everyday = args.steps in ("all", "everyday")
     rows: dict[str, list[tuple[float, float]]] = {}
@@ -379,6 +389,20 @@ def main() -> int:
                 value = stall_of(step)
                 note(key, value)
                 said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
+        if talk:
+            written()
+            # export as the Export dialog's OK does (written in the background where Stet does so;
+            # an older Stet wrote it at once)
+            later = getattr(window.files, "export_later", None) or window.export
+            for key, step in (("accept all", lambda: window.accept_all(0.0)),
+                              ("export .txt", lambda r=run, w=later: w(tmp / f"talk-{r}.txt")),
+                              ("export .docx", lambda r=run, w=later: w(tmp / f"talk-{r}.docx")),
+                              ("undo", window.undo)):
+                gclog.step = key
+                value = stall_of(step, bulk=not key.startswith("export"),
+                                 done=getattr(window, "export_done", None) if key.startswith("export") else None)
+                note(key, value)
+                said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
         print(f"run {run + 1} (load {load:.1f}, {pending:,} suggestions), longest stall/UI CPU "
               f"ms: " + ", ".join(said), flush=True)
         settle(0.2)
@@ -391,6 +415,29 @@ def main() -> int:
         print(gclog.report())
     window.close()
     return 0
+
+
+def dev_talks(path: Path, words: int, per_paragraph: int) -> Path:
+    """The first ``words`` words of the IWSLT 2012 dev talks (cased, punctuated in
+    ../shared/data/dev) as a recogniser writes them: lowercase, no marks, talk after talk."""
+    source = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dev" / "ted_dev2012_talks.txt"
+    if not source.is_file():
+        raise SystemExit(f"{source}: not found (--dev-talks reads the shared dev talks)")
+    raw: list[str] = []
+    for line in source.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            continue
+        for token in line.split():
+            word = token.strip(".,?!:;\"()[]…—–-").lower()
+            if any(ch.isalnum() for ch in word):
+                raw.append(word)
+        if len(raw) >= words:
+            break
+    raw = raw[:words]
+    step = per_paragraph or len(raw)
+    path.write_text("\n\n".join(" ".join(raw[i:i + step]) for i in range(0, len(raw), step)) + "\n",
+                    encoding="utf-8")
+    return path
 
 
 def fresh_windows(args: argparse.Namespace) -> int:
@@ -421,13 +468,18 @@ def summary(args: argparse.Namespace, model: str, rows: dict[str, list]) -> None
     """The table: per step, the median (and worst) longest stall and UI-thread CPU."""
     platform = os.environ.get("QT_QPA_PLATFORM") or "xcb"
     print(time.strftime("%H:%M UTC", time.gmtime()), end=", ")
-    print(f"{args.words:,} words, {args.paragraph or 'one'} per paragraph, model "
+    what = str(args.file) if args.file else f"{args.words:,} words" + (" of the dev talks" if args.dev_talks else "")
+    shape = f"{args.paragraph:,} words a paragraph" if args.paragraph else "one paragraph"
+    print(f"{what}, {shape}, model "
           f"{model_name(model)}, {platform}, {'one warm window' if args.warm else 'fresh windows'}, "
           f"passes in a {args.passes_in}, "
           f"load average {os.getloadavg()[0]:.1f} at the end: "
           f"longest UI stall, median of {args.runs} (worst); then the UI thread's own CPU time "
           f"in the longest gap (what is left of it without waiting for a core); for opening and "
           f"restoring also the time it waited for a core in it (the rest it was blocked: on the GIL)")
+    runs = min(len(values) for values in rows.values())
+    print("  each run's longest stall of all its steps: "
+          + ", ".join(f"{max(values[r][0] for values in rows.values()):.0f}" for r in range(runs)) + " ms")
     for key, values in rows.items():
         wall, cpu = [v[0] for v in values], [v[1] for v in values]
         print(f"  {key:<16} {statistics.median(wall):6.0f} ms ({max(wall):.0f})   CPU "
