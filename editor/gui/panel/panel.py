@@ -562,7 +562,8 @@ class QtSuggestionList(QWidget):
         else:
             word, what = join_mark(surface, token.punct), f"remove {named_mark(token.punct)}"
             brief = f"remove ‘{token.punct}’"
-        before = " ".join(join_mark(*_as_shown(doc, t)) for t in doc.tokens[max(0, i - 3):i])
+        # by index: doc.tokens copies every word after each change (a row per suggestion listed)
+        before = " ".join(join_mark(*_as_shown(doc, doc[j])) for j in range(max(0, i - 3), i))
         after = join_mark(*_as_shown(doc, doc[i + 1])) if i + 1 < len(doc) else ""
         if s.source == CHOICE:
             what += " · from your choice"

@@ -77,6 +77,10 @@ class QtTranscriptView(QPlainTextEdit):
         super().__init__(parent)
         self.settings = settings or Settings()
         self._turns = turns if turns is not None else WindowTurns()  # the window's: a repaint is a step
+        # PySide6 makes the Python enums of QtWidgets (some thirty) the first time viewport() is
+        # wrapped: 10-15 ms that fell into the first File > Open's stall; here, while the window
+        # is built, instead
+        self.viewport()
         self.setUndoRedoEnabled(False)  # undo lives in the transcript
         self.setAcceptDrops(False)  # files dropped here go to the window
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
