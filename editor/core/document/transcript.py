@@ -157,9 +157,12 @@ class Transcript(SuggestionReview):
         tokens, para, revision = self.tokens, self._para, self.words_revision
 
         def take() -> WordsSnapshot:
-            paragraphs = (0, *(i for i, t in enumerate(tokens) if i and t.id in para)) if tokens else ()
-            return WordsSnapshot(revision, 0, tuple(map(_ID, tokens)), tuple(map(_WORD, tokens)),
-                                 paragraphs)
+            ids = tuple(map(_ID, tokens))
+            # at C speed (a Python loop over 100,000 words held the interpreter ~10 ms from the UI
+            # thread as a File > Open's restoration started)
+            paragraphs = (0, *itertools.compress(range(1, len(ids)), map(para.__contains__, ids[1:]))) \
+                if ids else ()
+            return WordsSnapshot(revision, 0, ids, tuple(map(_WORD, tokens)), paragraphs)
 
         return take
 
