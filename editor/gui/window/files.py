@@ -375,7 +375,7 @@ class FileCommands:
     def export_later(self, path: Path, policy: RenderPolicy = NONE) -> None:
         """Write the transcript as it stands now on a thread of its own (rendering 12,300 words
         held the window 40 ms for plain text and 130-250 ms for Word): the person goes on
-        meanwhile, and the status bar says when it is written (``exported``) or why not. What is
+        meanwhile, and the status bar says when it is written (``export_done``) or why not. What is
         changed after this call is not in the file."""
         self._host.autosaver.save_now()
         options = self._export_options(path)
