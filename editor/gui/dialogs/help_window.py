@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.core.paths import HELP_PAGES, docs_path
+from editor.gui.base.screen_fit import resize_within_screen
 
 #: ![alt](target "title") in Markdown: a picture
 _PICTURE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)[^)]*\)")
@@ -155,7 +156,7 @@ class HelpWindow(QWidget):
                           ("Alt+Right", lambda: self._go(+1)), ("Esc", self.close)):
             QShortcut(QKeySequence(key), self).activated.connect(slot)
         self._fill_contents()
-        self.resize(1040, 720)
+        resize_within_screen(self, 1040, 720)
         self._update_buttons()
 
     # -- pages -------------------------------------------------------------------------------------
