@@ -312,3 +312,15 @@ def test_closing_the_window_waits_for_an_export_under_way(window, talk_txt, tmp_
     threading.Timer(0.5, gate.set).start()
     window.close()
     assert out.read_text(encoding="utf-8").strip() == "the raw words of the talk as they came in"
+
+
+def test_export_waited_for_returns_once_it_is_said(window, talk_txt, monkeypatch, tmp_path):
+    """``export_dialog(wait=True)`` (scripts, tests) returned with the file written but, now and
+    then, the status bar still at "Exporting …": the word from the thread came after the events
+    it sent on."""
+    for n in range(8):
+        target = tmp_path / f"take-{n}.txt"
+        _typed(monkeypatch, target)
+        window.files.export_dialog(wait=True)
+        assert target.is_file()
+        assert window.statusBar().currentMessage() == f"Exported {target.name}", n
