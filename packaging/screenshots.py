@@ -6,11 +6,12 @@ model and default settings.
 (editor.png, the first screen, comes from `stet gui resources/samples/repair-cafe.json --screenshot`,
 run with XDG_CONFIG_HOME and XDG_DATA_HOME pointing at empty folders, as this script runs itself.)
 Writes, for the bundled raw sample (resources/samples/repair-cafe.json):
-  picked.png     a digit key picked a full stop where a comma was proposed: the next word got
-                 its capital, and the status bar says so
+  picked.png     a digit key picked a proposed full stop: the capital proposed after it stays
+                 pending, the person's to decide, and the status bar says so
   editing.png    the caret moved away: the status bar and panel say Enter and Delete edit again
   accept-all.png Review > Accept all at or above…, in percent, with the count before Enter
-  export.png     File > Export…, saying what happens to pending suggestions
+  export.png     File > Export… as the window opens it (its Help button included), saying what
+                 happens to pending suggestions
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def main() -> int:
     from PySide6.QtGui import QKeyEvent
     from PySide6.QtWidgets import QApplication
 
-    from editor.core.document.transcript import Kind
+    from editor.core.document.transcript import Kind, State
     from editor.core.settings import Settings
     from editor.gui.dialogs.export import ExportDialog
     from editor.gui.window.main_window import MainWindow, application
@@ -75,12 +76,19 @@ def main() -> int:
         print(out / name)
 
     view.setFocus()
-    # pick an end mark where a comma was proposed: its capital follows
-    comma = next((s for s in window.transcript.pending(kind=Kind.PUNCT)
-                  if s.value == "," and "." in s.probs), None)
-    if comma is not None:
-        view.set_current(comma)
-        number = [v for v, _ in comma.alternatives()].index(".") + 1
+    # pick a proposed full stop with a digit: the capital proposed after it stays pending
+    doc = window.transcript
+
+    def capital_after(s) -> bool:
+        i = doc.index_of(s.token_id) + 1
+        case = doc.suggestion(doc[i].id, Kind.CASE) if i < len(doc) else None
+        # a capital that is the sentence's own ("And"), not one English fixes ("I'm")
+        return case is not None and case.state == State.PENDING and case.value[:1].isupper() \
+            and case.value.lower().split("'")[0] != "i"
+    stop = next((s for s in doc.pending(kind=Kind.PUNCT) if s.value == "." and capital_after(s)), None)
+    if stop is not None:
+        view.set_current(stop)
+        number = [v for v, _ in stop.alternatives()].index(".") + 1
         key(getattr(Qt.Key, f"Key_{number}"), str(number))
         shot(window, "picked.png")
     key(Qt.Key.Key_Tab)
@@ -90,13 +98,19 @@ def main() -> int:
     dialog.box.setValue(80)
     shot(dialog, "accept-all.png")
     dialog.reject()
-    doc = window.transcript
-    export = ExportDialog(window.settings, Path("repair-cafe.docx"), len(doc.pending()), window,
-                          count=lambda t: len(doc.pending_to_apply(t)))
-    export.policy.setCurrentIndex(1)
-    export.show()
-    shot(export, "export.png")
-    export.reject()
+    # File > Export as the menu opens it (a dialog made here once lacked its Help button); the
+    # name without this machine's folder
+    window.settings.set("export.last_format", ".docx")
+
+    def export_shot() -> None:
+        export = QApplication.activeModalWidget()
+        assert isinstance(export, ExportDialog), export
+        export.path_edit.setText("repair-cafe.docx")
+        export.policy.setCurrentIndex(1)
+        shot(export, "export.png")
+        export.reject()
+    QTimer.singleShot(300, export_shot)
+    window.files.export_dialog()
     window.close()
     return 0
 

@@ -122,6 +122,19 @@ def test_no_to_replacing_goes_back_to_the_dialog(window, talk_txt, monkeypatch):
     assert talk_txt.with_name("talk-final.txt").read_text(encoding="utf-8").strip()
 
 
+
+def test_a_folder_typed_as_the_file_writes_the_proposed_name_in_it(window, talk_txt, monkeypatch, tmp_path):
+    """A folder typed (or pasted) in File: the export went beside it, as the folder's name with
+    the format's extension ("…/exports" wrote "…/exports.docx"). The proposed name goes into it."""
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    _typed(monkeypatch, folder)
+    window.files.export_dialog(wait=True)
+    assert not tmp_path.joinpath("exports.txt").exists()
+    written = sorted(p.name for p in folder.iterdir())
+    assert written == ["talk.docx"], written  # as proposed: plain text goes out as Word
+    assert "Exported talk.docx" in window.statusBar().currentMessage()
+
 # -- which formats --------------------------------------------------------------------------------------
 
 def test_subtitles_are_shown_disabled_with_the_reason_for_a_text_without_times(window, talk_txt, monkeypatch):
@@ -299,3 +312,15 @@ def test_closing_the_window_waits_for_an_export_under_way(window, talk_txt, tmp_
     threading.Timer(0.5, gate.set).start()
     window.close()
     assert out.read_text(encoding="utf-8").strip() == "the raw words of the talk as they came in"
+
+
+def test_export_waited_for_returns_once_it_is_said(window, talk_txt, monkeypatch, tmp_path):
+    """``export_dialog(wait=True)`` (scripts, tests) returned with the file written but, now and
+    then, the status bar still at "Exporting …": the word from the thread came after the events
+    it sent on."""
+    for n in range(8):
+        target = tmp_path / f"take-{n}.txt"
+        _typed(monkeypatch, target)
+        window.files.export_dialog(wait=True)
+        assert target.is_file()
+        assert window.statusBar().currentMessage() == f"Exported {target.name}", n

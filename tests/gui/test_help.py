@@ -320,3 +320,32 @@ def test_the_tour_is_as_tall_as_its_longest_page(window, qtbot):
     assert max(needed) <= area  # nothing cut
     assert max(needed) >= 0.9 * area, (needed, area)  # the longest page fills it
     assert sum(needed) / len(needed) >= 0.6 * area, (needed, area)  # most of each page is text
+
+
+
+def test_the_window_and_its_help_fit_a_small_screen(qtbot, settings, monkeypatch):
+    """On a screen of 800x600 (or a netbook's 1024x600) the window opened at 1200x780, the help
+    window at 1040x720, the shortcut sheet at 860x560 and About at 620x600: their right side and
+    their buttons at the bottom were off the screen, out of reach. Each keeps its size where the
+    screen has the room, and takes the screen's where it has not."""
+    from PySide6.QtCore import QRect, QSize
+
+    from editor.gui import MainWindow
+    from editor.gui.base import screen_fit
+
+    room = QRect(0, 0, 800, 600)
+    monkeypatch.setattr(screen_fit, "available", lambda widget: room)
+    w = MainWindow(settings, interactive=False)
+    qtbot.addWidget(w)
+
+    def within(widget):
+        return widget.width() <= room.width() and widget.height() <= room.height() - screen_fit.TITLE_BAR
+
+    assert within(w), w.size()
+    w.show()
+    for widget in (w.help.open_user_guide(), w.help.show_shortcuts(), w.help.show_about()):
+        assert within(widget), (widget, widget.size())
+        widget.close()
+    # a screen with the room: the sizes they were made for
+    monkeypatch.setattr(screen_fit, "available", lambda widget: QRect(0, 0, 1920, 1080))
+    assert screen_fit.within_screen(w, 1200, 780) == QSize(1200, 780)

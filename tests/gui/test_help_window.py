@@ -167,3 +167,26 @@ def test_abouts_model_card_opens_in_the_help_window_and_the_licence_in_the_brows
     licence = next(link for link in links if link.startswith("https://"))
     about.text.linkActivated.emit(licence)
     assert opened == [QUrl(licence)] and pages.page.name == "MODEL_CARD.md"
+
+
+def test_back_returns_to_where_the_link_was_read(pages, qtbot):
+    """A link followed from far down the guide ("guarantees.md#crash-recovery", in "Autosave and
+    recovery"), then Back: the guide came back at its top, the place the person was reading lost.
+    Back and Forward now come back to the place each page was left at."""
+    pages.show()
+    qtbot.waitExposed(pages)
+    pages.show_topic("user-guide.md")
+    bar = pages.browser.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(bar.maximum() // 2)  # read down to the middle of the guide
+    left_at = bar.value()
+    assert left_at > 0
+    pages.follow(QUrl("guarantees.md#crash-recovery"))
+    assert pages.page.name == "guarantees.md"
+    pages.back_button.click()
+    assert pages.page.name == "user-guide.md"
+    assert bar.value() == left_at, (bar.value(), left_at)
+    top = pages.browser.cursorForPosition(pages.browser.viewport().rect().topLeft())
+    assert pages.browser.textCursor().block() == top.block()  # the section said is the one in sight
+    pages.forward_button.click()
+    assert pages.page.name == "guarantees.md" and pages.section == "Crash recovery"

@@ -464,3 +464,26 @@ def test_a_learning_that_ends_after_the_window_closed_still_reads_the_model(tiny
     blocks, common, plain = restorers.model_lessons(str(tiny_model_dir), "cpu", reads)
     expected, expected_common, expected_plain = model_lessons(Restorer.load(str(tiny_model_dir), device="cpu"), reads)
     assert common == expected_common and plain == expected_plain and len(blocks) == len(expected) == 1 and (blocks[0] == expected[0]).all()
+
+
+def test_what_stet_learned_fits_a_window_of_800_by_600(window, qtbot, monkeypatch):
+    """Its two explanations were single lines: the dialog opened 1049 px wide over a window of
+    800x600, its right side (OK and Cancel among it) beyond the window and a screen that size.
+    They wrap now, and the dialog is as wide as its check boxes ask."""
+    from PySide6.QtWidgets import QLabel
+
+    from PySide6.QtCore import QRect
+
+    from editor.gui.base import screen_fit
+
+    monkeypatch.setattr(screen_fit, "available", lambda widget: QRect(0, 0, 800, 600))
+    window.resize(800, 600)
+    dialog = window.learned_dialog()
+    qtbot.waitExposed(dialog)
+    assert dialog.width() <= 700, dialog.width()
+    assert dialog.height() <= 600 - screen_fit.TITLE_BAR, dialog.height()
+    for label in dialog.findChildren(QLabel):
+        if len(label.text()) > 80:
+            assert label.wordWrap(), label.text()
+            assert label.height() >= 2 * label.fontMetrics().height()  # wrapped, not cut
+    dialog.reject()

@@ -173,3 +173,37 @@ def test_no_row_is_cut_again_by_the_style(listed):
             room = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, plist).width() - 2 * margin
             shown = delegate._fitted(opt, index)
             assert exact.horizontalAdvance(shown) <= room, (row, width, shown)
+
+
+def test_a_proposal_from_your_choice_says_so_in_the_list_as_painted(window, qtbot, monkeypatch):
+    """Delete on a proposed "Saturday" proposes keeping the other "saturday" as it is, "from
+    your choice"; at 1200x780 its row was painted " 1%  … saturday  · keep ‘saturday’", the
+    words that say whose proposal it is gone with the mark's long name."""
+    window.resize(1200, 780)
+    words = ("hello and welcome back to the saturday workshop where we meet on the first "
+             "saturday of every month").split()
+    doc = Transcript([Token(w) for w in words])
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.CASE, "Saturday", {"Saturday": 0.996, "saturday": 0.004})
+                         for i, w in enumerate(words) if w == "saturday"])
+    window.set_transcript(doc, restore=False)
+    window.panel.refresh()
+    view = window.view
+    view.setFocus()
+    first = doc.pending(kind=Kind.CASE)[0]
+    view.set_current(first)
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    mine = [s for s in doc.pending() if s.source == "choice"]
+    assert len(mine) == 1
+    window.panel.refresh()
+    painted = []
+
+    def fitted(parts, width, metrics):
+        painted.append(original(parts, width, metrics))
+        return painted[-1]
+
+    original = pending_rows.fit_row
+    monkeypatch.setattr(pending_rows, "fit_row", fitted)
+    window.panel.list.grab()
+    rows = [shown for shown in painted if "saturday" in shown]
+    assert rows, painted
+    assert all(shown.endswith("· from your choice") for shown in rows), rows

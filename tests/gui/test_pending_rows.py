@@ -58,3 +58,24 @@ def test_a_row_of_the_first_words_has_no_ellipsis_to_give(metrics):
     assert first.text == " 40%   Hello, and  · add ‘,’ comma"
     shown = fit_row(first, metrics.horizontalAdvance(first.text) - 1, metrics)
     assert shown.startswith(" 40%   Hello, ") and shown.endswith("· add ‘,’ comma")
+
+
+def test_a_proposal_from_your_choice_says_so_however_narrow_the_row(metrics):
+    """At 1200x780 the list showed " 1%  … saturday  · keep ‘saturday’": the mark that the row is
+    the person's own choice repeated ("· from your choice", as the guide and the filter call it)
+    went with the mark's long name, and the row read as one of Stet's."""
+    mine = RowParts("  1%", "…on the first", "saturday", "of", "keep ‘saturday’ as it is", "keep ‘saturday’",
+                    tag=" · from your choice")
+    assert mine.text == "  1%  …on the first saturday of  · keep ‘saturday’ as it is · from your choice"
+    advance = metrics.horizontalAdvance
+    least = advance("  1% saturday  · keep ‘saturday’ · from your choice")
+    seen = set()
+    for width in range(advance(mine.text), least - 1, -1):
+        shown = fit_row(mine, width, metrics)
+        assert advance(shown) <= width, (width, shown)
+        assert shown.endswith(" · from your choice"), (width, shown)
+        seen.add(shown)
+    assert "  1%  … saturday  · keep ‘saturday’ · from your choice" in seen  # the mark's name went first
+    # narrower still, the row is cut at the right: the change stays whole as long as it can
+    shown = fit_row(mine, least - 10, metrics)
+    assert shown.startswith("  1% saturday  · keep ‘saturday’"), shown

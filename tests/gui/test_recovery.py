@@ -403,3 +403,38 @@ def test_the_folder_column_names_a_folder_never_a_dot(qtbot, tmp_path, monkeypat
     folders = [dialog.table.topLevelItem(n).text(3) for n in range(3)]
     assert "." not in folders and "" not in folders
     assert folders == ["where Stet was started", str(tmp_path), "(not saved yet)"]
+
+
+def test_the_offer_shows_every_column_of_a_long_name_in_a_small_screen(qtbot, tmp_path):
+    """An 80-character file name in a deep folder filled the dialog's 620 px: the Folder column
+    began at the right edge ("/home/some", "(not saved y") and took a scroll to the side to read.
+    Now the dialog widens as the screen allows, and what still does not fit is cut in the middle
+    of the name and the folder (whole in their tooltips); every column is in sight."""
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import Qt
+
+    from editor.core.recovery.state import RecoveryInfo
+
+    deep = "/home/someone/Documents/Transcripts/2026/December/repair-cafe-interviews/harbour-street"
+    long_name = "interview-with-the-harbour-street-repair-cafe-volunteers-about-singing-fish.srt"
+    orphans = [SimpleNamespace(info=RecoveryInfo(f"{deep}/{long_name}", None, time.time() - 300, 12345)),
+               SimpleNamespace(info=RecoveryInfo(None, None, time.time() - 3 * 86400, -1))]
+    dialog = RecoveryDialog(orphans, opening=str(tmp_path / "new.srt"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    screen = dialog.screen().availableGeometry()
+    assert dialog.frameGeometry().width() <= screen.width()
+    table = dialog.table
+    header = table.header()
+    assert header.length() <= table.viewport().width()  # no column beyond the right edge
+    assert table.horizontalScrollBar().maximum() == 0
+    first = table.topLevelItem(0)
+    metrics = table.fontMetrics()
+    for column in (1, 2):  # the time and the count whole
+        assert header.sectionSize(column) >= metrics.horizontalAdvance(first.text(column)), column
+    for column in (0, 3):  # the name and the folder share the rest
+        assert header.sectionSize(column) >= 150, (column, header.sectionSize(column))
+    assert table.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert first.toolTip(0) == f"{deep}/{long_name}" and first.toolTip(3) == f"{deep}/{long_name}"

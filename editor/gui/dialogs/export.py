@@ -95,6 +95,7 @@ class ExportDialog(QDialog):
         self.unavailable = dict(unavailable or {})
         self.may_write = may_write
         self.export_path: Path | None = None  # what OK settled on, its format's extension on it
+        self.proposed_name = suggested.name  # what goes into a folder typed as the file
         form = QFormLayout(self)
         row = QHBoxLayout()
         self.path_edit = QLineEdit(str(suggested))
@@ -208,6 +209,10 @@ class ExportDialog(QDialog):
         """OK: refused with the reason where the document cannot fill the format; asked about a
         file that exists (``may_write``), and left open, as it was, where the answer is No."""
         path = self.chosen_path
+        if path.is_dir():  # a folder typed as the file ("…/exports" wrote "…/exports.txt"): into it
+            name = with_export_suffix(Path(self.proposed_name), self.format.currentData()).name
+            path = not_the_source(path / name, self.source)
+            self.path_edit.setText(str(path))
         if path.suffix.lower() not in EXPORT_FORMATS:
             path = with_export_suffix(path, self.format.currentData())
         why = self.unavailable.get(path.suffix.lower())

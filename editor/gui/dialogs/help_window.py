@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QUrl, Qt
+from PySide6.QtCore import QPoint, QUrl, Qt
 from PySide6.QtGui import QColor, QDesktopServices, QImageReader, QKeySequence, QShortcut, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.core.paths import HELP_PAGES, docs_path
+from editor.gui.base.screen_fit import resize_within_screen
 
 #: ![alt](target "title") in Markdown: a picture
 _PICTURE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)[^)]*\)")
@@ -102,6 +103,7 @@ class HelpWindow(QWidget):
         self.setObjectName("help-window")
         self.page: Path | None = None  # the page shown
         self._history: list[tuple[Path, str]] = []  # (page, anchor) shown, for Back and Forward
+        self._left_at: dict[int, int] = {}  # history entry -> where its page was scrolled when left
         self._at = -1
 
         self.back_button = QPushButton("◀ Back")
@@ -155,7 +157,7 @@ class HelpWindow(QWidget):
                           ("Alt+Right", lambda: self._go(+1)), ("Esc", self.close)):
             QShortcut(QKeySequence(key), self).activated.connect(slot)
         self._fill_contents()
-        self.resize(1040, 720)
+        resize_within_screen(self, 1040, 720)
         self._update_buttons()
 
     # -- pages -------------------------------------------------------------------------------------
@@ -194,16 +196,31 @@ class HelpWindow(QWidget):
         self.activateWindow()
 
     def _visit(self, path: Path, anchor: str) -> None:
+        self._leave()
         del self._history[self._at + 1:]
+        self._left_at = {k: v for k, v in self._left_at.items() if k <= self._at}
         self._history.append((path, anchor))
         self._at = len(self._history) - 1
         self._show(path, anchor)
 
+    def _leave(self) -> None:
+        """Remember where the page shown was read to: Back to a link followed far down the guide
+        showed the guide from its top (or its anchor), the place lost."""
+        if 0 <= self._at < len(self._history):
+            self._left_at[self._at] = self.browser.verticalScrollBar().value()
+
     def _go(self, step: int) -> None:
         to = self._at + step
         if 0 <= to < len(self._history):
+            self._leave()
             self._at = to
             self._show(*self._history[to])
+            left_at = self._left_at.get(to)
+            if left_at is not None:  # where it was left, the caret at the top of what is in sight
+                self.browser.verticalScrollBar().setValue(left_at)
+                top = self.browser.cursorForPosition(QPoint(0, 0))
+                self.browser.setTextCursor(top)
+                self.browser.verticalScrollBar().setValue(left_at)
 
     def _update_buttons(self) -> None:
         self.back_button.setEnabled(self._at > 0)

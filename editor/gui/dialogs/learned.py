@@ -15,10 +15,17 @@ from editor.core.settings import Settings
 # with the window, not at the first file shown: it brings numpy, whose import there held the
 # window's thread ~100 ms (tests/perf/bench_gui_stalls.py, a fresh window)
 from editor.restore import list_profiles, reset_learned
+from editor.gui.base.screen_fit import resize_within_screen
 
 if TYPE_CHECKING:
 
     pass
+
+
+def _wrapped(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    return label
 
 
 class LearnedDialog(QDialog):
@@ -34,7 +41,8 @@ class LearnedDialog(QDialog):
         self.settings = settings
         self.lexicon = lexicon if lexicon is not None else UserLexicon.load()
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(
+        # The explanations wrap: on one line each they made the dialog 1049 px wide.
+        layout.addWidget(_wrapped(
             "Forms you wrote mid-sentence (names, acronyms, mixed case such as iPad). Every later "
             "restoration writes them this way, before the model's own lexicon."))
         self.list = QListWidget()
@@ -59,7 +67,7 @@ class LearnedDialog(QDialog):
         self.use.setChecked(settings.review.use_learned)
         for box in (self.repeat, self.learn, self.use):
             layout.addWidget(box)
-        layout.addWidget(QLabel(
+        layout.addWidget(_wrapped(
             "Learned from reviews, per language and set of speakers. A document uses its own unless "
             "you choose another here (for a new speaker who sounds like one you reviewed)."))
         self.profiles = QListWidget()
@@ -79,6 +87,8 @@ class LearnedDialog(QDialog):
         layout.addWidget(self.reset_button)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         layout.addWidget(buttons)
+        hint = self.sizeHint()  # 513x682: the lists give way on a screen less tall
+        resize_within_screen(self, hint.width(), hint.height())
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.add_button.clicked.connect(self.ask_add)

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLineEdit,
 
 from editor.gui.base import hotkeys
 from editor.gui.base.actions import ACTIONS, PRECEDENCE, WHEN, Action
+from editor.gui.base.screen_fit import resize_within_screen
 
 COLUMNS = ("Action", "Keys", "When", "What it does")
 
@@ -57,7 +58,7 @@ class ShortcutSheet(QDialog):
         layout.addWidget(self.filter)
         layout.addWidget(self.table, 1)
         layout.addWidget(buttons)
-        self.resize(860, 560)
+        resize_within_screen(self, 860, 560)
         self.filter.setFocus()
 
     def shown_rows(self) -> list[tuple[str, str, str]]:

@@ -565,10 +565,8 @@ class QtSuggestionList(QWidget):
         # by index: doc.tokens copies every word after each change (a row per suggestion listed)
         before = " ".join(join_mark(*_as_shown(doc, doc[j])) for j in range(max(0, i - 3), i))
         after = join_mark(*_as_shown(doc, doc[i + 1])) if i + 1 < len(doc) else ""
-        if s.source == CHOICE:
-            what += " · from your choice"
         return RowParts(f"{percent(s.confidence):>4}", f"{'…' if i > 3 else ''}{before}", word, after, what,
-                        brief)
+                        brief, " · from your choice" if s.source == CHOICE else "")
 
     def show_notice(self, title: str | None, text: str = "", about: str = "restoration") -> None:
         """Say above the list, in plain words, what the person should know about the text

@@ -1,6 +1,7 @@
 """The rows of the panel's list of pending suggestions, and how a long one gives way in a narrow
 panel: the words before the suggestion first, then the word after it, then the mark's name ("add
-‘.’ full stop" becomes "add ‘.’"); the confidence, the word and the change itself stay whole."""
+‘.’ full stop" becomes "add ‘.’"); the confidence, the word and the change itself stay whole, and
+so does "· from your choice" after the change, cut last."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ SPARE_PX = 2  # see QtPendingRowDelegate._fitted
 class RowParts:
     """One row: " 62%  …the old train station. And  · add ‘.’ full stop" is confidence " 62%",
     before "…the old train", word "station." (as it would read), after "And", what "add ‘.’ full
-    stop"; ``brief`` says the change without the mark's name ("add ‘.’"), for a narrow list."""
+    stop"; ``brief`` says the change without the mark's name ("add ‘.’"), for a narrow list;
+    ``tag`` follows the change in either (" · from your choice": whose proposal it is)."""
 
     confidence: str
     before: str
@@ -28,11 +30,12 @@ class RowParts:
     after: str
     what: str
     brief: str = ""
+    tag: str = ""
 
     @property
     def text(self) -> str:
         """The whole row, as the list's item text and tooltip give it."""
-        return f"{self.confidence}  {self.before} {self.word} {self.after}  · {self.what}"
+        return f"{self.confidence}  {self.before} {self.word} {self.after}  · {self.what}{self.tag}"
 
 
 def fit_row(parts: RowParts, width: int, metrics: QFontMetrics) -> str:
@@ -40,13 +43,14 @@ def fit_row(parts: RowParts, width: int, metrics: QFontMetrics) -> str:
     else the words before the suggestion give way from the left ("…train station. And"), then
     the word after it from the right, then the mark's name ("add ‘.’ full stop" is said "add
     ‘.’"), then the ellipsis that stood for the words before. The confidence, the word and the
-    change stay whole: at 800x600 rows read "add ‘.’ f…", the change itself cut. Only a list
-    too narrow for those three is cut at the right."""
+    change stay whole: at 800x600 rows read "add ‘.’ f…", the change itself cut. The tag after
+    the change (" · from your choice") goes with it, never alone: a row of the person's choice
+    read as one of Stet's. Only a list too narrow for those is cut at the right."""
     text = parts.text
     advance = metrics.horizontalAdvance
     if advance(text) <= width:
         return text
-    head, word, what = f"{parts.confidence}  ", f" {parts.word}", f"  · {parts.what}"
+    head, word, what = f"{parts.confidence}  ", f" {parts.word}", f"  · {parts.what}{parts.tag}"
     after = f" {parts.after}"
     # The words before, cut from the left to what the rest leaves them.
     room = width - advance(head + word + after + what)
@@ -61,7 +65,7 @@ def fit_row(parts: RowParts, width: int, metrics: QFontMetrics) -> str:
     if shown.rstrip(_ELLIPSIS):  # a letter of it at least: a lone "…" there says nothing
         return head + before + word + " " + shown + what
     # Then the mark's name, then the ellipsis before the word; the change itself is kept whole.
-    brief = f"  · {parts.brief or parts.what}"
+    brief = f"  · {parts.brief or parts.what}{parts.tag}"
     for row in (head + before + word + what, head + before + word + brief, head.rstrip() + word + brief):
         if advance(row) <= width:
             return row

@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt, QUrl, qVersion
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 import editor
+from editor.gui.base.screen_fit import resize_within_screen
 
 DISTRIBUTION = "stet-editor"
 #: Where a figure was measured, as config.json names it (a prefix or suffix of the metric's key).
@@ -250,4 +251,4 @@ class AboutDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(scroll, 1)
         layout.addWidget(buttons)
-        self.resize(620, 600)
+        resize_within_screen(self, 620, 600)

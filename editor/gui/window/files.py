@@ -12,11 +12,12 @@ import logging
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import Qt, SignalInstance
+from PySide6.QtCore import QEventLoop, Qt, SignalInstance
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
@@ -495,7 +496,12 @@ class FileCommands:
         self.export_later(path, policy)
         if wait:
             self.finish_exporting()
-            QApplication.sendPostedEvents()  # its word from the thread: the status bar, export_done
+            # its word from the thread (the status bar, export_done) comes after the file is
+            # written: sending what was posted when the write ended missed it now and then
+            deadline = time.monotonic() + 30
+            while self._exports and time.monotonic() < deadline:
+                QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+                time.sleep(0.001)
         # the next Export proposes this format, and this folder where the source's is not one's own
         settings.set("export.last_format", path.suffix.lower())
         settings.set("export.last_folder", str(path.parent))

@@ -67,6 +67,7 @@ from editor.gui.window.menus import build_menus, confident_text
 from editor.gui.window.restoring import RestorationCommands
 from editor.gui.window.review import BULK_AT_ONCE, ReviewCommands
 from editor.gui.base.modal import run_modal
+from editor.gui.base.screen_fit import resize_within_screen
 from editor.restore import CHOSEN, profile_key
 
 
@@ -133,7 +134,7 @@ class MainWindow(QMainWindow):
         self.saver.failed.connect(self.files.project_not_written)
         self.setWindowTitle("Stet")
         self.setAcceptDrops(True)
-        self.resize(1200, 780)
+        resize_within_screen(self, 1200, 780)
         self.setStatusBar(StatusBar(self))  # a long message ends in "…", whole in its tooltip
         self._build_body()
         self._build_controllers()

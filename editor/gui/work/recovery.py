@@ -23,7 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -312,11 +313,18 @@ class RecoveryDialog(QDialog):
             folder = _folder(shown)
             item = QTreeWidgetItem([info.name, _when(info.saved),
                                     f"{info.words:,}" if info.words >= 0 else "?", folder])
-            item.setToolTip(3, str(shown) if shown else "never saved to a file")
+            for column in (0, 3):  # cut in the middle where they do not fit (_fit_columns)
+                item.setToolTip(column, str(shown) if shown else "never saved to a file")
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.addTopLevelItem(item)
-        for column in range(3):
+        # A long name or a deep folder is cut in the middle, whole in its tooltip: at 620 px an
+        # 80-character name pushed the Folder column past the edge, read only by scrolling.
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self._wanted: list[int] = []  # each column's width with its whole contents
+        for column in range(4):
             self.table.resizeColumnToContents(column)
+            self._wanted.append(self.table.header().sectionSize(column))
+        self.table.viewport().installEventFilter(self)
         first = self.table.topLevelItem(0)
         if first is not None:
             self.table.setCurrentItem(first)
@@ -334,7 +342,32 @@ class RecoveryDialog(QDialog):
         self.discard_button.clicked.connect(self.discard)
         self.keep_button.clicked.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(620, 160 + 24 * min(len(orphans), 8))
+        # as wide as the columns ask, where the screen has the room
+        screen = (parent.screen() if parent is not None else QGuiApplication.primaryScreen()).availableGeometry()
+        margins = layout.contentsMargins()
+        chrome = 2 * self.table.frameWidth() + margins.left() + margins.right() + 24  # and a scroll bar
+        self.resize(max(620, min(sum(self._wanted) + chrome, screen.width() * 9 // 10)),
+                    160 + 24 * min(len(orphans), 8))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
+            self._fit_columns()
+        return super().eventFilter(watched, event)
+
+    def _fit_columns(self) -> None:
+        """Every column in sight: the time and the count whole, File and Folder sharing the rest
+        (the shorter whole where the longer can give it room; the last column takes what is left)."""
+        header = self.table.header()
+        room = self.table.viewport().width() - self._wanted[1] - self._wanted[2]
+        name, folder = self._wanted[0], self._wanted[3]
+        if name + folder <= room:
+            width = name
+        else:
+            width = max(min(name, room - min(folder, room // 2)), room // 3)
+        header.resizeSection(1, self._wanted[1])
+        header.resizeSection(2, self._wanted[2])
+        header.resizeSection(0, max(width, 60))
+        header.resizeSection(3, max(room - header.sectionSize(0), 60))  # stretched where there is more
 
     def _selected(self) -> int:
         item = self.table.currentItem()
