@@ -83,7 +83,7 @@ def speaker_prefix(line: str, any_name: bool = False) -> tuple[str | None, str]:
     shaped as a name (see `names_every_cue`). A credit or a label ("Subtitles: @handle",
     "Note: ...", "Time: 10:30": `CREDIT_WORDS`, `LABEL_WORDS`, `is_credit`) names no one."""
     found = _ANY_PREFIX.match(line) if any_name else None
-    if found is not None and len(found.group(1).split()) > 6:
+    if found is not None and (len(found.group(1).split()) > 6 or is_credit(line)):
         found = None
     if found is None:
         found = _STRONG_PREFIX.match(line)
@@ -103,8 +103,9 @@ def speaker_prefix(line: str, any_name: bool = False) -> tuple[str | None, str]:
 def names_every_cue(first_lines: Sequence[str]) -> bool:
     """Whether every cue begins with "Name: " and names come back, as in Zoom's transcripts,
     where a name is whatever a person calls themselves ("jsmith", "iPhone de Pierre"): then the
-    words before the first colon of each cue are its speaker."""
-    names = [speaker_prefix(line, any_name=True)[0] for line in first_lines]
+    words before the first colon of each cue are its speaker. A credit ("Subtitles: @handle")
+    names no one and is left out of the count."""
+    names = [speaker_prefix(line, any_name=True)[0] for line in first_lines if not is_credit(line)]
     return len(names) >= 3 and all(names) and len(set(names)) < len(names)
 
 

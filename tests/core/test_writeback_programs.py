@@ -1,0 +1,127 @@
+"""Subtitle files as the programs captioners use write them (`subtitle_programs`), written back
+to their own format (issue 41): unchanged or with nothing applied, byte for byte; restored, the
+same in everything but marks and letter case; read, every word there, none taken for a speaker's
+name that is not one. The shipped model's own run over these files is in the report of the
+audit that made them; here the suggestions are made as a restoration makes them
+(`test_writeback.suggest_marks`), so that the test needs no model."""
+
+import codecs
+import html
+import re
+
+import pytest
+
+from editor.core import RenderPolicy
+from editor.core.formats import read_any, write_any
+from tests.core.subtitle_programs import FILES
+from tests.core.test_writeback import suggest_marks
+
+SURE = RenderPolicy(0.9)
+MARKS = re.compile(r"[.,?!;:…]")
+#: Characters that show nothing and stay inside their word (docs/formats.md)
+INVISIBLE = frozenset("\u200b\u200c\u200d\u200e\u200f\u2060\u00ad\u2066\u2067\u2068\u2069")
+_TAG = re.compile(r"<rt>.*?</rt>|<[^<>\n]*>|\{\\[^{}]*\}")
+#: Files where each line is shown more than once (rolling or highlighted a word at a time):
+#: read with each word once
+ROLLING = {"youtube-auto.vtt", "whisper-words.vtt", "highlight-lines.vtt"}
+
+
+def _decode(data: bytes) -> tuple[bytes, str]:
+    for bom, codec in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le")):
+        if data.startswith(bom):
+            return bom, data[len(bom):].decode(codec)
+    return b"", data.decode("utf-8")
+
+
+def _without_marks_and_case(data: bytes) -> tuple[bytes, list[str]]:
+    bom, text = _decode(data)
+    return bom, [line if "-->" in line else MARKS.sub("", line).lower()
+                 for line in text.splitlines(keepends=True)]
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text if ch.isalnum() or ch in INVISIBLE)
+
+
+def _words_in_file(data: bytes, speakers: set[str]) -> str:
+    """The letters of every cue's text as a player shows it: tags and ruby text left out,
+    references decoded, and the names of ``speakers`` before a colon at a line's start (read
+    as who speaks, not as words)."""
+    named = re.compile("^(?:" + "|".join(map(re.escape, sorted(speakers))) + "):[ \t]+") if speakers else None
+    text = _decode(data)[1].replace("\r\n", "\n").replace("\r", "\n")
+    shown = []
+    for block in re.split(r"\n[ \t]*\n", text):
+        lines = block.split("\n")
+        at = next((k for k, line in enumerate(lines) if "-->" in line), None)
+        if at is not None:
+            for line in lines[at + 1:]:
+                line = html.unescape(_TAG.sub("", line))
+                shown.append(named.sub("", line) if named is not None else line)
+    return _letters(" ".join(shown))
+
+
+@pytest.fixture(params=sorted(FILES))
+def source(request, tmp_path):
+    path = tmp_path / f"in-{request.param}"
+    path.write_bytes(FILES[request.param])
+    return path
+
+
+def _written(doc, path, policy) -> bytes:
+    write_any(doc, path, policy)
+    return path.read_bytes()
+
+
+def test_written_back_with_nothing_applied_is_byte_identical(source, tmp_path):
+    doc = read_any(source)
+    assert _written(doc, tmp_path / f"same{source.suffix}", RenderPolicy()) == source.read_bytes()
+    suggest_marks(doc)
+    assert _written(doc, tmp_path / f"none{source.suffix}", RenderPolicy(0.99)) == source.read_bytes()
+    write_any(doc, tmp_path / "film.stet")  # through a project, as `stet convert --policy none`
+    again = read_any(tmp_path / "film.stet")
+    assert _written(again, tmp_path / f"project{source.suffix}", RenderPolicy(0.99)) == source.read_bytes()
+
+
+def test_restored_changes_only_marks_and_case(source, tmp_path):
+    doc = read_any(source)
+    assert suggest_marks(doc) > 0
+    out = tmp_path / f"out{source.suffix}"
+    data = _written(doc, out, SURE)
+    assert data != source.read_bytes()
+    assert _without_marks_and_case(data) == _without_marks_and_case(source.read_bytes())
+    back, before = read_any(out), read_any(source)
+    assert [(c.ident, c.timing) for c in back.metadata.cues] == [(c.ident, c.timing) for c in before.metadata.cues]
+    assert [MARKS.sub("", t.text).lower() for t in back.tokens] == [MARKS.sub("", t.text).lower() for t in before.tokens]
+    assert [t.speaker for t in back.tokens] == [t.speaker for t in before.tokens]
+
+
+def test_every_word_is_read(source):
+    doc = read_any(source)
+    read = _letters("".join(t.text for t in doc.tokens))
+    shown = _words_in_file(source.read_bytes(), {t.speaker for t in doc.tokens if t.speaker})
+    if source.name.removeprefix("in-") in ROLLING:
+        letters = iter(shown)  # each word once, in the order shown
+        assert read and all(ch in letters for ch in read)
+    else:
+        assert read == shown
+    assert all(ch in "".join(t.text for t in doc.tokens)
+               for ch in INVISIBLE & set(_decode(source.read_bytes())[1]))
+
+
+def test_invisible_characters_stay_in_their_words(tmp_path):
+    path = tmp_path / "in.srt"
+    path.write_bytes(FILES["invisible.srt"])
+    assert {"fi\u200brst", "zero\u200dwidth", "hyphen\u00adated", "\u2068isolated\u2069",
+            "\u05e9\u05dc\u05d5\u05dd\u200f"} <= {t.text for t in read_any(path).tokens}
+
+
+@pytest.mark.parametrize("name", ["credits.srt", "speakers-credits.srt"])
+def test_a_credit_line_names_no_speaker(tmp_path, name):
+    """"Subtitles: @handle" credits who made the subtitles: its words are words, with no speaker,
+    also in a file whose cues each begin with a speaker's name."""
+    path = tmp_path / name
+    path.write_bytes(FILES[name])
+    doc = read_any(path)
+    assert "Subtitles" not in {t.speaker for t in doc.tokens}
+    assert "@handle" in [t.text for t in doc.tokens]
+    assert "Subtitles:" in [t.text for t in doc.tokens]
