@@ -1,7 +1,7 @@
 """Small subtitle files shaped as the programs captioners use write them (issue 41's audit):
 Subtitle Edit, YouTube (automatic and uploaded captions), Netflix-style WebVTT, Vimeo, Whisper,
 Amara, ffmpeg, Windows tools writing UTF-16, and the odd cases a captioner meets (an empty cue, a
-cue of only a music note, speaker dashes, entities, numbering that starts at 0 or skips, no final
+cue of only a music note, a song's refrain atop cue after cue, speaker dashes, entities, numbering that starts at 0 or skips, no final
 newline, blanks after the times, overlapping cues, invisible characters inside words).
 
 Written from the W3C WebVTT spec, Subtitle Edit's SubRip and what each program is documented to
@@ -176,6 +176,11 @@ _LEADING_BLANKS = ("\n\n1\n00:00:01,000 --> 00:00:03,000\n  indented line here\n
 _CUE_TIMESTAMPS_IN_TAGS = ("WEBVTT\n\n"
                            "00:00:01.000 --> 00:00:04.000\n<c.yellow>one <00:00:02.000>two</c> <b><00:00:03.000>three four</b>\n")
 
+_REFRAIN = ("1\n00:00:01,000 --> 00:00:03,000\n♪ down by the water ♪\n♪ the lanterns are lit ♪\n\n"
+            "2\n00:00:03,000 --> 00:00:05,000\n♪ down by the water ♪\n♪ the boats come in ♪\n\n"
+            "3\n00:00:05,000 --> 00:00:07,000\n♪ down by the water ♪\n♪ we wait for you ♪\n\n"
+            "4\n00:00:07,000 --> 00:00:09,000\n♪ and the night is long ♪\n\n")
+
 #: name -> the file's bytes
 FILES: dict[str, bytes] = {
     "subtitle-edit.srt": codecs.BOM_UTF8 + _SE.encode(),
@@ -216,4 +221,5 @@ FILES: dict[str, bytes] = {
     "arrow-text.srt": _ARROW_TEXT.encode(),
     "leading-blanks.srt": _LEADING_BLANKS.encode(),
     "timestamps-in-tags.vtt": _CUE_TIMESTAMPS_IN_TAGS.encode(),
+    "lyrics-refrain.srt": _REFRAIN.encode(),
 }

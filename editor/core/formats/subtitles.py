@@ -377,19 +377,23 @@ def is_rolling(cues: Sequence[Cue]) -> bool:
     # show each line twice); cues that never repeat one (lyrics, karaoke) are kept as cues
     inline = any(c.text and INLINE_TIME.search(c.text) for c in cues)
     repeats = 0
-    before: dict[str | None, tuple[float, set[str]]] = {}  # by region: the last cue's start, lines
+    # by region: the last cue's start, its lines in order
+    before: dict[str | None, tuple[float, list[str]]] = {}
     for cue in cues:
-        lines = {_norm(line) for line, _ in cue_lines(cue.text)} if cue.text else set(cue.lines)
-        lines.discard("")
+        shown = [_norm(line) for line, _ in cue_lines(cue.text)] if cue.text else list(cue.lines)
+        lines = [line for line in dict.fromkeys(shown) if line]
         region = _REGION.search(cue.timing or "")
         key = region.group(1) if region else None
-        start, previous = before.get(key, (float("-inf"), set()))
+        start, previous = before.get(key, (float("-inf"), []))
         if cue.start <= start:  # shown with the cue before: one caption, not a roll
-            before[key] = (start, previous | lines)
+            before[key] = (start, [*previous, *(line for line in lines if line not in previous)])
             continue
-        kept = {line for line in lines if line in previous}
-        grown = {line for line in lines - kept if any(line.startswith(p + " ") for p in previous)}
-        if (kept or grown) and lines - kept:
+        new = [line for line in lines if line not in previous]
+        # a roll moves the cue before's last line up, new words below it (a line that stays at
+        # the top while the ones below change is a refrain or a speaker's turn, not a roll)
+        rolled = bool(previous) and previous[-1] in lines[:-1] and lines[-1] in new
+        grown = any(line.startswith(p + " ") for line in new for p in previous)
+        if rolled or grown:
             repeats += 1
         before[key] = (cue.start, lines)
     return repeats >= (1 if inline else max(2, 0.3 * len(cues)))
