@@ -181,6 +181,35 @@ _REFRAIN = ("1\n00:00:01,000 --> 00:00:03,000\n♪ down by the water ♪\n♪ th
             "3\n00:00:05,000 --> 00:00:07,000\n♪ down by the water ♪\n♪ we wait for you ♪\n\n"
             "4\n00:00:07,000 --> 00:00:09,000\n♪ and the night is long ♪\n\n")
 
+_YOUTUBE_AUTO_TURNS = (
+    "WEBVTT\nKind: captions\nLanguage: en\n\n"
+    "00:00:00.000 --> 00:00:01.990 align:start position:0%\n \n"
+    "&gt;&gt;<00:00:00.160><c> what</c><00:00:00.400><c> do</c><00:00:00.560><c> you</c>"
+    "<00:00:00.720><c> think</c><00:00:01.040><c> we&#39;re</c><00:00:01.360><c> doing</c>\n\n"
+    "00:00:01.990 --> 00:00:02.000 align:start position:0%\n&gt;&gt; what do you think we&#39;re doing\n \n\n"
+    "00:00:02.000 --> 00:00:04.470 align:start position:0%\n&gt;&gt; what do you think we&#39;re doing\n"
+    "&gt;&gt;<00:00:02.320><c> i</c><00:00:02.480><c> don&#39;t</c><00:00:02.800><c> know</c>"
+    "<00:00:03.120><c> [Laughter]</c>\n\n"
+    "00:00:04.470 --> 00:00:04.480 align:start position:0%\n&gt;&gt; i don&#39;t know [Laughter]\n \n\n"
+    "00:00:04.480 --> 00:00:06.000 align:start position:0%\n&gt;&gt; i don&#39;t know [Laughter]\n"
+    "okay<00:00:04.800><c> let&#39;s</c><00:00:05.100><c> go</c>\n\n")
+
+#: openai-whisper --word_timestamps True --highlight_words True: the segment's words with their
+#: leading spaces, a cue without a highlight for a gap between two words
+_WHISPER_HIGHLIGHT_REAL = ("WEBVTT\n\n"
+                           "00:00.000 --> 00:00.320\n <u>And</u> so my fellow Americans\n\n"
+                           "00:00.320 --> 00:00.600\n And <u>so</u> my fellow Americans\n\n"
+                           "00:00.600 --> 00:00.900\n And so my fellow Americans\n\n"
+                           "00:00.900 --> 00:01.100\n And so <u>my</u> fellow Americans\n\n"
+                           "00:01.100 --> 00:01.500\n And so my <u>fellow</u> Americans\n\n"
+                           "00:01.500 --> 00:02.200\n And so my fellow <u>Americans</u>\n\n"
+                           "00:02.600 --> 00:03.000\n <u>ask</u> not what\n\n"
+                           "00:03.000 --> 00:03.400\n ask <u>not</u> what\n\n"
+                           "00:03.400 --> 00:03.800\n ask not <u>what</u>\n\n")
+
+_CR_ONLY = ("1\r00:00:01,000 --> 00:00:02,000\rold mac line ends\r\r"
+            "2\r00:00:02,000 --> 00:00:03,000\rstill read right\r\r")
+
 #: name -> the file's bytes
 FILES: dict[str, bytes] = {
     "subtitle-edit.srt": codecs.BOM_UTF8 + _SE.encode(),
@@ -222,4 +251,7 @@ FILES: dict[str, bytes] = {
     "leading-blanks.srt": _LEADING_BLANKS.encode(),
     "timestamps-in-tags.vtt": _CUE_TIMESTAMPS_IN_TAGS.encode(),
     "lyrics-refrain.srt": _REFRAIN.encode(),
+    "youtube-auto-turns.vtt": _YOUTUBE_AUTO_TURNS.encode(),
+    "whisper-highlight.vtt": _WHISPER_HIGHLIGHT_REAL.encode(),
+    "cr-only.srt": _CR_ONLY.encode(),
 }

@@ -23,7 +23,8 @@ INVISIBLE = frozenset("\u200b\u200c\u200d\u200e\u200f\u2060\u00ad\u2066\u2067\u2
 _TAG = re.compile(r"<rt>.*?</rt>|<[^<>\n]*>|\{\\[^{}]*\}")
 #: Files where each line is shown more than once (rolling or highlighted a word at a time):
 #: read with each word once
-ROLLING = {"youtube-auto.vtt", "whisper-words.vtt", "highlight-lines.vtt"}
+ROLLING = {"youtube-auto.vtt", "youtube-auto-turns.vtt", "whisper-words.vtt", "whisper-highlight.vtt",
+           "highlight-lines.vtt"}
 
 
 def _decode(data: bytes) -> tuple[bytes, str]:
@@ -125,3 +126,20 @@ def test_a_credit_line_names_no_speaker(tmp_path, name):
     assert "Subtitles" not in {t.speaker for t in doc.tokens}
     assert "@handle" in [t.text for t in doc.tokens]
     assert "Subtitles:" in [t.text for t in doc.tokens]
+
+
+def test_youtube_speaker_turns_are_kept_with_their_words(tmp_path):
+    """YouTube's automatic captions mark a new speaker with "&gt;&gt;" timed alone before the
+    first word: it opens that word (as it does where no inline time stands between them), so
+    the captions are written back as they came, not cut afresh without the marks."""
+    path = tmp_path / "auto.en.vtt"
+    path.write_bytes(FILES["youtube-auto-turns.vtt"])
+    doc = read_any(path)
+    assert [t.text for t in doc.tokens][:2] == [">> what", "do"] and ">> i" in [t.text for t in doc.tokens]
+    assert doc.tokens[0].start == pytest.approx(0.16)
+    doc.edit_token(0, surface=">> What")
+    doc.edit_token(5, punct="?")
+    data = _written(doc, tmp_path / "out.vtt", SURE)
+    assert data == FILES["youtube-auto-turns.vtt"].replace(b"&gt;&gt;<00:00:00.160><c> what", b"&gt;&gt;<00:00:00.160><c> What").replace(
+        b"&gt;&gt; what do you think we&#39;re doing\n", b"&gt;&gt; What do you think we&#39;re doing?\n").replace(
+        b"<c> doing</c>", b"<c> doing?</c>")

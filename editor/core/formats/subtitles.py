@@ -583,10 +583,19 @@ def _tagged_words(raw: str, cue: Cue, speaker: str | None) -> list[Token]:
     parts = INLINE_TIME.split(raw)
     times = [cue.start] + [parse_clock(t) or cue.start for t in parts[1::2]] + [cue.end]
     out: list[Token] = []
+    carried = ""  # marks timed alone (YouTube's "&gt;&gt;" where a speaker begins): the next word's
     for k, text in enumerate(parts[0::2]):
         start = min(max(times[k], cue.start), cue.end)
         end = min(max(times[k + 1], start), cue.end)
-        out.extend(spread(_words(visible(text)), start, end, speaker=speaker))
+        pieces = _words(carried + visible(text))
+        if not pieces:
+            carried += visible(text)
+            continue
+        carried = ""
+        out.extend(spread(pieces, start, end, speaker=speaker))
+    marks = " ".join(carried.split())
+    if marks and out:  # marks after the last word are its own, as `split_words` gives them
+        out[-1] = replace(out[-1], punct=f"{out[-1].punct} {marks}")
     return out
 
 
