@@ -210,6 +210,13 @@ _WHISPER_HIGHLIGHT_REAL = ("WEBVTT\n\n"
 _CR_ONLY = ("1\r00:00:01,000 --> 00:00:02,000\rold mac line ends\r\r"
             "2\r00:00:02,000 --> 00:00:03,000\rstill read right\r\r")
 
+#: A film's subtitles from a subtitle site, speakers named, signed at the end without colons
+_SITE_CREDITS = ("1\n00:00:01,000 --> 00:00:03,000\nJOHN: where have you been\n\n"
+                 "2\n00:00:03,000 --> 00:00:05,000\nMARY: out in the rain\n\n"
+                 "3\n00:00:05,000 --> 00:00:07,000\nJOHN: all night\n\n"
+                 "4\n00:00:07,000 --> 00:00:09,000\nSync & corrections by n17t01\nwww.example-subs.org\n\n"
+                 "5\n00:00:09,000 --> 00:00:11,000\nSubtitles by explosiveskull\n\n")
+
 #: name -> the file's bytes
 FILES: dict[str, bytes] = {
     "subtitle-edit.srt": codecs.BOM_UTF8 + _SE.encode(),
@@ -254,4 +261,5 @@ FILES: dict[str, bytes] = {
     "youtube-auto-turns.vtt": _YOUTUBE_AUTO_TURNS.encode(),
     "whisper-highlight.vtt": _WHISPER_HIGHLIGHT_REAL.encode(),
     "cr-only.srt": _CR_ONLY.encode(),
+    "site-credits.srt": _SITE_CREDITS.encode(),
 }

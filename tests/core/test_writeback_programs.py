@@ -128,6 +128,17 @@ def test_a_credit_line_names_no_speaker(tmp_path, name):
     assert "Subtitles:" in [t.text for t in doc.tokens]
 
 
+def test_a_site_signing_its_subtitles_without_colons_is_no_one_speaking(tmp_path):
+    """"Sync & corrections by n17t01", a link alone, "Subtitles by explosiveskull": no one says
+    them, so the speaker before (MARY... JOHN) does not go on through them."""
+    path = tmp_path / "film.srt"
+    path.write_bytes(FILES["site-credits.srt"])
+    doc = read_any(path)
+    at = [t.text for t in doc.tokens].index("Sync &")
+    assert {t.speaker for t in doc.tokens[:at]} == {"JOHN", "MARY"}
+    assert [t.speaker for t in doc.tokens[at:]] == [None] * (len(doc) - at)
+
+
 def test_youtube_speaker_turns_are_kept_with_their_words(tmp_path):
     """YouTube's automatic captions mark a new speaker with "&gt;&gt;" timed alone before the
     first word: it opens that word (as it does where no inline time stands between them), so
