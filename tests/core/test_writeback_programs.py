@@ -154,3 +154,19 @@ def test_youtube_speaker_turns_are_kept_with_their_words(tmp_path):
     assert data == FILES["youtube-auto-turns.vtt"].replace(b"&gt;&gt;<00:00:00.160><c> what", b"&gt;&gt;<00:00:00.160><c> What").replace(
         b"&gt;&gt; what do you think we&#39;re doing\n", b"&gt;&gt; What do you think we&#39;re doing?\n").replace(
         b"<c> doing</c>", b"<c> doing?</c>")
+
+
+@pytest.mark.parametrize("name,header", [("in.vtt", "WEBVTT\n\n00:01.000 --> 00:02.000\n"),
+                                         ("in.srt", "1\n00:00:01,000 --> 00:00:02,000\n")])
+def test_a_capital_on_a_letter_written_as_a_reference_stays_a_reference(tmp_path, name, header):
+    """A letter the file wrote as a character reference takes its capital as one of the same
+    kind: "&eacute;cole" -> "&Eacute;cole", "&#xe9;" -> "&#xc9;", "&#233;" -> "&#201;"."""
+    path = tmp_path / name
+    path.write_bytes(f"{header}&eacute;cole, &#xe9;t&eacute; and &#233;t&#233;\n".encode())
+    doc = read_any(path)
+    assert [t.text for t in doc.tokens] == ["école,", "été", "and", "été"]
+    for k in (0, 1, 3):
+        doc.edit_token(k, surface=doc.tokens[k].surface.capitalize())
+    assert _written(doc, tmp_path / f"out{path.suffix}", SURE) == (
+        f"{header}&Eacute;cole, &#xc9;t&eacute; and &#201;t&#233;\n".encode())
+    assert [t.text for t in read_any(tmp_path / f"out{path.suffix}").tokens] == ["École,", "Été", "and", "Été"]
