@@ -217,6 +217,10 @@ _SITE_CREDITS = ("1\n00:00:01,000 --> 00:00:03,000\nJOHN: where have you been\n\
                  "4\n00:00:07,000 --> 00:00:09,000\nSync & corrections by n17t01\nwww.example-subs.org\n\n"
                  "5\n00:00:09,000 --> 00:00:11,000\nSubtitles by explosiveskull\n\n")
 
+#: Letters written as character references, as HTML-minded tools write accented text
+_REFERENCES = ("WEBVTT\n\n00:01.000 --> 00:03.000\n&eacute;cole is where we went\n\n"
+               "00:03.000 --> 00:05.000\n&#xe9;t&eacute; was long and &#201;mile was there\n")
+
 #: name -> the file's bytes
 FILES: dict[str, bytes] = {
     "subtitle-edit.srt": codecs.BOM_UTF8 + _SE.encode(),
@@ -262,4 +266,5 @@ FILES: dict[str, bytes] = {
     "whisper-highlight.vtt": _WHISPER_HIGHLIGHT_REAL.encode(),
     "cr-only.srt": _CR_ONLY.encode(),
     "site-credits.srt": _SITE_CREDITS.encode(),
+    "references.vtt": _REFERENCES.encode(),
 }

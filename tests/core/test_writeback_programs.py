@@ -34,9 +34,21 @@ def _decode(data: bytes) -> tuple[bytes, str]:
     return b"", data.decode("utf-8")
 
 
+_NUMERIC_REFERENCE = re.compile(r"&#([xX]?)([0-9a-fA-F]+);")
+
+
+def _lower_reference(found: re.Match[str]) -> str:
+    """A numeric character reference for the letter in lower case, written the same way."""
+    hexa = bool(found.group(1))
+    letter = chr(int(found.group(2), 16 if hexa else 10)).lower()
+    return f"&#{found.group(1)}{ord(letter):x};" if hexa else f"&#{ord(letter)};"
+
+
 def _without_marks_and_case(data: bytes) -> tuple[bytes, list[str]]:
+    """The file's BOM and its lines with their ends, every line but a time line without marks
+    and in lower case (a letter written as a character reference too: "&#xC9;" as "&#xe9;")."""
     bom, text = _decode(data)
-    return bom, [line if "-->" in line else MARKS.sub("", line).lower()
+    return bom, [line if "-->" in line else MARKS.sub("", _NUMERIC_REFERENCE.sub(_lower_reference, line)).lower()
                  for line in text.splitlines(keepends=True)]
 
 
