@@ -81,7 +81,8 @@ def is_credit(line: str) -> bool:
     speaker named before it does not go on through it."""
     found = _ANY_PREFIX.match(line)
     if found is None:  # a credit without a colon, or a line of links and handles alone
-        return ((_BY_CREDIT_LINE.match(line) is not None and len(line.split()) <= 10)
+        return ((_BY_CREDIT_LINE.match(line) is not None and len(line.split()) <= 10
+                 and not line.rstrip().endswith("?"))  # "Translated by whom?" is asked
                 or _HANDLES.match(line.strip()) is not None)
     label = " ".join(found.group(1).split()).lower()
     return (label in CREDIT_WORDS or _BY_CREDIT.match(line) is not None
