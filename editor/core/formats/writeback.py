@@ -500,8 +500,9 @@ def _patch_word(seen: str, raw: str, starts: list[int], ends: list[int], a: int,
 
 def _as_written(was: str, ch: str, escape: Callable[[str], str]) -> str:
     """``ch`` written in place of ``was`` (one character as the file wrote it): as a character
-    reference of the same kind where ``was`` is one ("&eacute;" -> "&Eacute;", "&#xe9;" ->
-    "&#xC9;"... in the reference's own case: "&#xc9;"), else as the format escapes it."""
+    reference of the same kind where ``was`` is one ("&eacute;" -> "&Eacute;", "&#233;" ->
+    "&#201;", "&#xe9;" -> "&#xc9;" with the hex digits in the file's case), else as the format
+    escapes it."""
     if not was.startswith("&") or CHARACTER_REFERENCE.fullmatch(was) is None:
         return escape(ch)
     if was.startswith(("&#x", "&#X")):
