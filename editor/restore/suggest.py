@@ -45,10 +45,28 @@ def current_mark(punct: str) -> str:
     return mark_of(punct.replace("…", "."))
 
 
+#: What may stand after a word besides its marks, closers and invisible characters and be
+#: replaced with them: spaces, and the dashes and dots a mark stands for (" --", " ...")
+_REPLACEABLE = frozenset(" \t.,?!;:…-–—")
+
+
 def with_mark(punct: str, mark: str) -> str:
     """`punct` (what follows a word now) with its marks replaced by `mark`, keeping closing quotes
     and brackets: ',"' -> '?"', ')' -> ').'. A mark goes inside closing quotes, after brackets.
-    Invisible characters after the marks (a right-to-left mark: `INVISIBLE`) stay after them."""
+    Invisible characters after the marks (a right-to-left mark: `INVISIBLE`) stay after them; so
+    do symbols that stand after a word and are no mark (a lyric's closing note, an emoji:
+    " ♪" -> ". ♪"), the mark going before them."""
+    head = len(punct)
+    for k, ch in enumerate(punct):
+        if ch in " \t":
+            head = k
+            break
+    if any(ch not in _REPLACEABLE and ch not in _CLOSERS and ch not in INVISIBLE for ch in punct[head:]):
+        return _with_mark(punct[:head], mark) + punct[head:]
+    return _with_mark(punct, mark)
+
+
+def _with_mark(punct: str, mark: str) -> str:
     cut = len(punct)
     while cut > 0 and punct[cut - 1] in INVISIBLE:
         cut -= 1

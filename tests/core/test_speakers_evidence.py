@@ -153,6 +153,11 @@ def test_a_two_turn_transcript_stet_wrote_keeps_its_speakers(tmp_path):
     ("Subtitles: @moviesubs", True), ("Translated by: Jane Doe", True), ("Sous-titres par : Ann", True),
     ("Sync: www.example.com", True), ("Untertitel: Max", True), ("Ann: hello there", False),
     ("Note: the door was open", False), ("JOHN: and", False), ("Dr. Jones: yes", False),
+    ("Sync & corrections by: n17t01", True), ("Sync & corrections by n17t01", True),
+    ("Subtitles by explosiveskull", True), ("Synced and corrected by Ann", True),
+    ("www.opensubtitles.org", True), ("Reviewer: Bob Smith", True),
+    ("Written by my mother, it was", False), ("Translated by whom?", False),
+    ("and the subtitles by the door", False), ("Visit www.example.com today", False),
 ])
 def test_credit_lines(line, credit):
     assert is_credit(line) is credit

@@ -65,6 +65,17 @@ def test_a_mark_replacing_written_punctuation_keeps_quotes_inside_and_brackets_o
     assert [current_mark(p) for p in ("?!", "...", "…", " --", ',"', ")")] == ["?", ".", ".", ",", ",", ""]
 
 
+def test_a_symbol_after_a_word_stays_when_a_mark_goes_in_before_it():
+    """A lyric's closing note ("♪ the night is long ♪") or an emoji after a word is no mark: a
+    full stop suggested there goes in before it, and the note stays (it was lost: "long.")."""
+    from editor.restore.suggest import with_mark
+
+    assert with_mark(" ♪", ".") == ". ♪" and with_mark(", ♪", "?") == "? ♪" and with_mark(" ♪", "") == " ♪"
+    assert with_mark(" 😀", ",") == ", 😀" and with_mark(' ♪"', ".") == '. ♪"'
+    [s] = make_suggestions([Token("long", punct=" ♪", id=3)], [pred(".", "lower", "long")])
+    assert (s.kind, s.value) == (Kind.PUNCT, ". ♪") and set(s.probs) >= {". ♪", " ♪"}
+
+
 def test_raw_words_pasted_after_a_comma_get_no_capital_when_the_case_follows_the_marks():
     """Raw words pasted after "Dana," were proposed "And": the model's capital stood on its own,
     as it does in a raw transcript. With ``follow_marks`` the case follows the mark before them

@@ -40,7 +40,7 @@ CREDIT_WORDS = frozenset({
     "subtitles", "subtitle", "subs", "subbed", "captions", "caption", "captioning", "closed captions",
     "translation", "translations", "transcript", "transcription",
     "sync", "synced", "synchro", "resync", "timing", "encoded", "ripped", "ripper", "release",
-    "credits", "corrections", "corrected", "proofreading", "proofread", "edited",
+    "credits", "corrections", "corrected", "proofreading", "proofread", "edited", "reviewer",
     "downloaded from", "source", "website", "web", "facebook", "twitter", "instagram", "telegram",
     "email", "e-mail", "contact", "support us", "advertise", "sponsor", "sponsored",
     "sottotitoli", "untertitel", "subtítulos", "subtitulos", "subtitulado", "legendas", "legenda",
@@ -57,8 +57,17 @@ LABEL_WORDS = frozenset({
 _NOT_SPEAKERS = CREDIT_WORDS | LABEL_WORDS
 #: A line that credits who made the subtitles rather than saying anything: "Translated by:",
 #: "Sous-titres par :", "Untertitel von:"
-_BY_CREDIT = re.compile(r"^[ \t]*[^\W\d_][\w'’. -]{0,40}?[ \t](?:by|par|von|di|por|door|przez|av|af|da)"
+_BY_CREDIT = re.compile(r"^[ \t]*[^\W\d_][\w'’. &+,-]{0,40}?[ \t](?:by|par|von|di|por|door|przez|av|af|da)"
                         r"[ \t]*:", re.IGNORECASE)
+#: The same credit without its colon, as subtitle sites sign a file's last cue ("Subtitles by
+#: explosiveskull", "Sync & corrections by n17t01"): the work, then "by" and who did it, in a
+#: short line, marks a restoration put in allowed. Only the words of that work: "Written by..."
+#: may well be said.
+_CREDITED_WORK = (r"(?:subtitles|subtitled|subs|captions|captioned|captioning|sync|synced|synchroni[sz]ed"
+                  r"|resync|resynced|corrections|corrected|translation|translated|ripped|encoded|transcribed"
+                  r"|transcript|timing|timed|proofread|proofreading|improved|sous-titres|untertitel)")
+_BY_CREDIT_LINE = re.compile(rf"^[ \t]*{_CREDITED_WORK}(?:[ \t]*(?:&|\+|,|and|et|und)[ \t]*{_CREDITED_WORK})*"
+                             r"[.,;]?[ \t]+(?:by|par|von)[.,;]?[ \t]+\S[^\n]{0,60}$", re.IGNORECASE)
 #: What follows a credit's colon: handles, addresses and links only ("@moviesubs", "www.x.com")
 _HANDLE = (r"(?:@[\w.]+|(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+\.[\w.]+"
            r"|[\w-]+\.(?:com|org|net|tv|io|me|info|co)(?:/\S*)?)")
@@ -67,11 +76,14 @@ _HANDLES = re.compile(rf"^{_HANDLE}(?:[ \t]*(?:[&,+/|]|and)?[ \t]*{_HANDLE})*$",
 
 def is_credit(line: str) -> bool:
     """Whether a line credits the subtitles' makers ("Subtitles: @handle", "Translated by: Jane
-    Doe", "Sync: www.example.com") instead of being words someone says: it has no speaker, and a
+    Doe", "Sync: www.example.com", "Sync & corrections by n17t01", "www.example.com" alone)
+    instead of being words someone says: it has no speaker, and a
     speaker named before it does not go on through it."""
     found = _ANY_PREFIX.match(line)
-    if found is None:
-        return False
+    if found is None:  # a credit without a colon, or a line of links and handles alone
+        return ((_BY_CREDIT_LINE.match(line) is not None and len(line.split()) <= 10
+                 and not line.rstrip().endswith("?"))  # "Translated by whom?" is asked
+                or _HANDLES.match(line.strip()) is not None)
     label = " ".join(found.group(1).split()).lower()
     return (label in CREDIT_WORDS or _BY_CREDIT.match(line) is not None
             or _HANDLES.match(line[found.end():].strip()) is not None)
@@ -83,7 +95,7 @@ def speaker_prefix(line: str, any_name: bool = False) -> tuple[str | None, str]:
     shaped as a name (see `names_every_cue`). A credit or a label ("Subtitles: @handle",
     "Note: ...", "Time: 10:30": `CREDIT_WORDS`, `LABEL_WORDS`, `is_credit`) names no one."""
     found = _ANY_PREFIX.match(line) if any_name else None
-    if found is not None and len(found.group(1).split()) > 6:
+    if found is not None and (len(found.group(1).split()) > 6 or is_credit(line)):
         found = None
     if found is None:
         found = _STRONG_PREFIX.match(line)
@@ -103,8 +115,9 @@ def speaker_prefix(line: str, any_name: bool = False) -> tuple[str | None, str]:
 def names_every_cue(first_lines: Sequence[str]) -> bool:
     """Whether every cue begins with "Name: " and names come back, as in Zoom's transcripts,
     where a name is whatever a person calls themselves ("jsmith", "iPhone de Pierre"): then the
-    words before the first colon of each cue are its speaker."""
-    names = [speaker_prefix(line, any_name=True)[0] for line in first_lines]
+    words before the first colon of each cue are its speaker. A credit ("Subtitles: @handle")
+    names no one and is left out of the count."""
+    names = [speaker_prefix(line, any_name=True)[0] for line in first_lines if not is_credit(line)]
     return len(names) >= 3 and all(names) and len(set(names)) < len(names)
 
 

@@ -377,19 +377,23 @@ def is_rolling(cues: Sequence[Cue]) -> bool:
     # show each line twice); cues that never repeat one (lyrics, karaoke) are kept as cues
     inline = any(c.text and INLINE_TIME.search(c.text) for c in cues)
     repeats = 0
-    before: dict[str | None, tuple[float, set[str]]] = {}  # by region: the last cue's start, lines
+    # by region: the last cue's start, its lines in order
+    before: dict[str | None, tuple[float, list[str]]] = {}
     for cue in cues:
-        lines = {_norm(line) for line, _ in cue_lines(cue.text)} if cue.text else set(cue.lines)
-        lines.discard("")
+        shown = [_norm(line) for line, _ in cue_lines(cue.text)] if cue.text else list(cue.lines)
+        lines = [line for line in dict.fromkeys(shown) if line]
         region = _REGION.search(cue.timing or "")
         key = region.group(1) if region else None
-        start, previous = before.get(key, (float("-inf"), set()))
+        start, previous = before.get(key, (float("-inf"), []))
         if cue.start <= start:  # shown with the cue before: one caption, not a roll
-            before[key] = (start, previous | lines)
+            before[key] = (start, [*previous, *(line for line in lines if line not in previous)])
             continue
-        kept = {line for line in lines if line in previous}
-        grown = {line for line in lines - kept if any(line.startswith(p + " ") for p in previous)}
-        if (kept or grown) and lines - kept:
+        new = [line for line in lines if line not in previous]
+        # a roll moves the cue before's last line up, new words below it (a line that stays at
+        # the top while the ones below change is a refrain or a speaker's turn, not a roll)
+        rolled = bool(previous) and previous[-1] in lines[:-1] and lines[-1] in new
+        grown = any(line.startswith(p + " ") for line in new for p in previous)
+        if rolled or grown:
             repeats += 1
         before[key] = (cue.start, lines)
     return repeats >= (1 if inline else max(2, 0.3 * len(cues)))
@@ -579,10 +583,19 @@ def _tagged_words(raw: str, cue: Cue, speaker: str | None) -> list[Token]:
     parts = INLINE_TIME.split(raw)
     times = [cue.start] + [parse_clock(t) or cue.start for t in parts[1::2]] + [cue.end]
     out: list[Token] = []
+    carried = ""  # marks timed alone (YouTube's "&gt;&gt;" where a speaker begins): the next word's
     for k, text in enumerate(parts[0::2]):
         start = min(max(times[k], cue.start), cue.end)
         end = min(max(times[k + 1], start), cue.end)
-        out.extend(spread(_words(visible(text)), start, end, speaker=speaker))
+        pieces = _words(carried + visible(text))
+        if not pieces:
+            carried += visible(text)
+            continue
+        carried = ""
+        out.extend(spread(pieces, start, end, speaker=speaker))
+    marks = " ".join(carried.split())
+    if marks and out:  # marks after the last word are its own, as `split_words` gives them
+        out[-1] = replace(out[-1], punct=f"{out[-1].punct} {marks}")
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import html
+import html.entities
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -477,7 +478,7 @@ def _patch_word(seen: str, raw: str, starts: list[int], ends: list[int], a: int,
         for m in range(common):  # a letter for a letter (a capital): where the letter was
             if old[i1 + m] != new[j1 + m]:
                 at = a + i1 + m
-                put(starts[at], ends[at], escape(new[j1 + m]))
+                put(starts[at], ends[at], _as_written(raw[starts[at]:ends[at]], new[j1 + m], escape))
         for m in range(i1 + common, i2):  # letters or marks gone
             put(starts[a + m], ends[a + m], "")
         if j2 - j1 > common:  # marks or letters added
@@ -495,6 +496,22 @@ def _patch_word(seen: str, raw: str, starts: list[int], ends: list[int], a: int,
                 put(at, at, added)
                 tail = at
     return tail
+
+
+def _as_written(was: str, ch: str, escape: Callable[[str], str]) -> str:
+    """``ch`` written in place of ``was`` (one character as the file wrote it): as a character
+    reference of the same kind where ``was`` is one ("&eacute;" -> "&Eacute;", "&#233;" ->
+    "&#201;", "&#xe9;" -> "&#xc9;" with the hex digits in the file's case), else as the format
+    escapes it."""
+    if not was.startswith("&") or CHARACTER_REFERENCE.fullmatch(was) is None:
+        return escape(ch)
+    if was.startswith(("&#x", "&#X")):
+        digits = f"{ord(ch):x}"
+        return f"{was[:3]}{digits.upper() if was[3:-1].isupper() else digits};"
+    if was.startswith("&#"):
+        return f"&#{ord(ch)};"
+    name = html.entities.codepoint2name.get(ord(ch))
+    return f"&{name};" if name is not None else f"&#{ord(ch)};"
 
 
 def _delete_word(seen: str, starts: list[int], ends: list[int], spans: list[tuple[int, int]], k: int,
