@@ -17,13 +17,7 @@ def resource_path(*parts: str) -> Path:
     ``resources/`` there. A wheel carries the folder as the package data ``editor/resources/``
     (pyproject.toml); a source checkout, editable install included, has it beside ``editor/``.
     """
-    frozen_root = getattr(sys, "_MEIPASS", None)
-    if frozen_root is not None:
-        return Path(frozen_root).joinpath("resources", *parts)
-    package = Path(__file__).resolve().parents[1]
-    installed = package / "resources"
-    base = installed if installed.is_dir() else package.parent / "resources"
-    return base.joinpath(*parts)
+    return _shipped("resources", *parts)
 
 
 #: The pages of docs/ that Help lists, in its order. The whole of docs/ (its pages and images) is
@@ -35,12 +29,18 @@ def docs_path(*parts: str) -> Path:
     """A file under ``docs/``, found as :func:`resource_path` finds resources: a frozen build carries
     it as ``docs/`` beside ``resources/`` (packaging/stet.spec), a wheel as the package data
     ``editor/docs/`` (pyproject.toml), a source checkout beside ``editor/``. One copy, docs/ itself."""
+    return _shipped("docs", *parts)
+
+
+def _shipped(folder: str, *parts: str) -> Path:
+    """A file under a folder shipped with Stet (``resources`` or ``docs``): in a frozen build under
+    ``sys._MEIPASS``, in a wheel as ``editor/<folder>``, in a checkout beside ``editor/``."""
     frozen_root = getattr(sys, "_MEIPASS", None)
     if frozen_root is not None:
-        return Path(frozen_root).joinpath("docs", *parts)
+        return Path(frozen_root).joinpath(folder, *parts)
     package = Path(__file__).resolve().parents[1]
-    installed = package / "docs"
-    base = installed if installed.is_dir() else package.parent / "docs"
+    installed = package / folder
+    base = installed if installed.is_dir() else package.parent / folder
     return base.joinpath(*parts)
 
 
