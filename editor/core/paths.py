@@ -22,7 +22,7 @@ def resource_path(*parts: str) -> Path:
 
 #: The pages of docs/ that Help lists, in its order. The whole of docs/ (its pages and images) is
 #: shipped, so that their links to each other (performance, architecture) open in the help window too.
-HELP_PAGES = ("user-guide.md", "formats.md", "guarantees.md")
+HELP_PAGES = ("user-guide.md", "formats.md", "authored-text.md", "guarantees.md")
 
 
 def docs_path(*parts: str) -> Path:

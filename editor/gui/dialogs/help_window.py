@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMainWindow,
     QPushButton,
     QSplitter,
     QTextBrowser,
@@ -40,6 +41,8 @@ _FENCE = re.compile(r"^```.*?^```", re.S | re.M)
 #: table's cell (two side by side)
 PICTURE_WIDTH = 620
 CELL_PICTURE_WIDTH = 340
+#: the deepest heading level the contents list (2: sections, 3: their subsections)
+CONTENTS_DEPTH = 3
 
 
 def heading_anchor(heading: str) -> str:
@@ -91,11 +94,57 @@ def with_missing_pictures_named(markdown: str, folder: Path) -> str:
     return _PICTURE.sub(named, markdown)
 
 
-class HelpWindow(QWidget):
+def mark_headings(document: QTextDocument, found: list[Heading]) -> None:
+    """Give each heading block of the page the anchor of the heading it came from, in order."""
+    block = document.begin()
+    wanted = iter(found)
+    while block.isValid():
+        if block.blockFormat().headingLevel() > 0:
+            heading = next(wanted, None)
+            if heading is None:
+                break
+            cursor = QTextCursor(block)
+            cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+            fmt = cursor.charFormat()
+            fmt.setAnchor(True)
+            fmt.setAnchorNames([heading.anchor])
+            cursor.mergeCharFormat(fmt)
+        block = block.next()
+
+
+def fit_pictures(document: QTextDocument, folder: Path) -> None:
+    """Draw a picture wider than PICTURE_WIDTH (CELL_PICTURE_WIDTH in a table) at that width, its
+    height in proportion."""
+    block = document.begin()
+    while block.isValid():
+        widest = CELL_PICTURE_WIDTH if QTextCursor(block).currentTable() is not None else PICTURE_WIDTH
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            fmt = fragment.charFormat()
+            if fmt.isImageFormat():
+                image = fmt.toImageFormat()
+                size = QImageReader(str(folder / image.name())).size()
+                if size.isValid() and size.width() > widest:
+                    image.setWidth(widest)
+                    image.setHeight(size.height() * widest / size.width())
+                    cursor = QTextCursor(document)
+                    cursor.setPosition(fragment.position())
+                    cursor.setPosition(fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor)
+                    cursor.setCharFormat(image)
+            it += 1
+        block = block.next()
+
+
+class HelpWindow(QMainWindow):
     """The help pages: contents on the left, the page on the right, a find field above.
 
     ``show_topic("formats.md#speakers")`` shows a page at a heading; a link clicked in a page
-    goes the same way, and Back/Forward retrace them."""
+    goes the same way, and Back/Forward retrace them.
+
+    For a screen reader it is a window (a main window: a plain widget reads as a "filler") whose
+    page has a caret that the arrow keys move, so that a reader speaks it line by line and not only
+    by Say All; the find field, its count and the contents are named."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
@@ -149,7 +198,15 @@ class HelpWindow(QWidget):
         self.status.setWordWrap(True)
         self.browser.highlighted.connect(lambda url: self.status.setText(url.toString()))
 
-        layout = QVBoxLayout(self)
+        self.find_edit.setAccessibleName("Find in the help")
+        self.contents.setAccessibleName("Contents of the help")
+        self.browser.setAccessibleName("Help page")
+        self.browser.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction
+                                             | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.browser.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        central = QWidget()
+        self.setCentralWidget(central)
+        layout = QVBoxLayout(central)
         layout.addLayout(bar)
         layout.addWidget(split, 1)
         layout.addWidget(self.status)
@@ -162,17 +219,25 @@ class HelpWindow(QWidget):
 
     # -- pages -------------------------------------------------------------------------------------
     def _fill_contents(self) -> None:
+        """Each page, its sections under it and their subsections under them (headings of level 2
+        and 3: "With a keyboard and a screen reader" is a subsection of "Reviewing in the editor")."""
         for name in HELP_PAGES:
             path = docs_path(name)
             if not path.is_file():
                 continue
             top = QTreeWidgetItem([page_title(path)])
             top.setData(0, Qt.ItemDataRole.UserRole, name)
+            section: QTreeWidgetItem | None = None
             for heading in headings(path.read_text(encoding="utf-8"))[1:]:
-                if heading.level == 2:
-                    item = QTreeWidgetItem([heading.text])
-                    item.setData(0, Qt.ItemDataRole.UserRole, f"{name}#{heading.anchor}")
+                if heading.level > CONTENTS_DEPTH:
+                    continue
+                item = QTreeWidgetItem([heading.text])
+                item.setData(0, Qt.ItemDataRole.UserRole, f"{name}#{heading.anchor}")
+                if heading.level > 2 and section is not None:
+                    section.addChild(item)
+                else:
                     top.addChild(item)
+                    section = item
             self.contents.addTopLevelItem(top)
 
     def _contents_chosen(self, item: QTreeWidgetItem) -> None:
@@ -234,59 +299,25 @@ class HelpWindow(QWidget):
         self._highlight()
 
     def _load(self, path: Path) -> None:
+        """Make the page's document whole (headings anchored, pictures fitted) before the browser
+        shows it. Changed in place after ``setMarkdown``, Qt's lazy layout of a long page stopped
+        where the first change landed: every paragraph after it kept a height of 0 (a third of the
+        guide drawn as empty space under its headings)."""
         markdown = path.read_text(encoding="utf-8")
         self.page = path
         self.setWindowTitle(f"{page_title(path)} — Stet help")
-        document = self.browser.document()
+        self.browser.setAccessibleName(f"Help page: {page_title(path)}")
         folder = path.parent
         self.browser.setSearchPaths([str(folder)])
+        document = QTextDocument(self.browser)  # its pictures load through the browser's search paths
         document.setBaseUrl(QUrl.fromLocalFile(str(folder) + "/"))
+        document.setDefaultFont(self.browser.font())
         document.setMarkdown(with_missing_pictures_named(markdown, folder),
                              QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
-        self._mark_headings(headings(markdown))
-        self._fit_pictures(folder)
+        mark_headings(document, headings(markdown))
+        fit_pictures(document, folder)
+        self.browser.setDocument(document)  # the page before, a child of the browser, goes with it
         self.status.clear()
-
-    def _mark_headings(self, found: list[Heading]) -> None:
-        """Give each heading block of the page the anchor of the heading it came from, in order."""
-        block = self.browser.document().begin()
-        wanted = iter(found)
-        while block.isValid():
-            if block.blockFormat().headingLevel() > 0:
-                heading = next(wanted, None)
-                if heading is None:
-                    break
-                cursor = QTextCursor(block)
-                cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
-                fmt = cursor.charFormat()
-                fmt.setAnchor(True)
-                fmt.setAnchorNames([heading.anchor])
-                cursor.mergeCharFormat(fmt)
-            block = block.next()
-
-    def _fit_pictures(self, folder: Path) -> None:
-        """Draw a picture wider than PICTURE_WIDTH (CELL_PICTURE_WIDTH in a table) at that width,
-        its height in proportion."""
-        document = self.browser.document()
-        block = document.begin()
-        while block.isValid():
-            widest = CELL_PICTURE_WIDTH if QTextCursor(block).currentTable() is not None else PICTURE_WIDTH
-            it = block.begin()
-            while not it.atEnd():
-                fragment = it.fragment()
-                fmt = fragment.charFormat()
-                if fmt.isImageFormat():
-                    image = fmt.toImageFormat()
-                    size = QImageReader(str(folder / image.name())).size()
-                    if size.isValid() and size.width() > widest:
-                        image.setWidth(widest)
-                        image.setHeight(size.height() * widest / size.width())
-                        cursor = QTextCursor(document)
-                        cursor.setPosition(fragment.position())
-                        cursor.setPosition(fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor)
-                        cursor.setCharFormat(image)
-                it += 1
-            block = block.next()
 
     def go_to_anchor(self, anchor: str) -> bool:
         """Put the heading ``anchor`` of the page shown at the top ("" the page's start)."""
@@ -366,19 +397,25 @@ class HelpWindow(QWidget):
         self._say_where()
 
     def _say_where(self) -> None:
+        self._tell_find(self._where())
+
+    def _tell_find(self, text: str) -> None:
+        """Show how the find went beside the field and give it to the field's description too, which
+        a screen reader speaks when it changes on the field in focus ("1 of 3 here")."""
+        self.find_status.setText(text)
+        self.find_edit.setAccessibleDescription(text)
+
+    def _where(self) -> str:
         needle = self.find_edit.text()
         if not needle:
-            self.find_status.clear()
-            return
+            return ""
         matches = self._matches(needle)
         if not matches:
-            self.find_status.setText("not on this page: Enter looks in the others")
-            return
+            return "not on this page: Enter looks in the others"
         caret = self.browser.textCursor()
         index = next((i for i, c in enumerate(matches) if c.selectionStart() == caret.selectionStart()
                       and caret.hasSelection()), None)
-        self.find_status.setText(f"{index + 1} of {len(matches)} here" if index is not None
-                                 else f"{len(matches)} on this page")
+        return f"{index + 1} of {len(matches)} here" if index is not None else f"{len(matches)} on this page"
 
     def find_next(self, backwards: bool = False) -> bool:
         """The next match (the previous, ``backwards``) of the find field: on this page, then on
@@ -395,14 +432,14 @@ class HelpWindow(QWidget):
                     break
             else:
                 if not self._matches(needle):
-                    self.find_status.setText("not found in the help")
+                    self._tell_find("not found in the help")
                     return False
             start = QTextCursor(self.browser.document())
             if backwards:
                 start.movePosition(QTextCursor.MoveOperation.End)
             found = self.browser.document().find(needle, start, flags)
             if found.isNull():  # the page's text has it only in Markdown markup
-                self.find_status.setText("not found in the help")
+                self._tell_find("not found in the help")
                 return False
         self.browser.setTextCursor(found)
         self.browser.ensureCursorVisible()
