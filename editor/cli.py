@@ -47,9 +47,10 @@ def _warn(doc: Transcript) -> None:
 
 def run_convert(args: argparse.Namespace) -> int:
     from editor.core.formats import read_any, write_any
+    from editor.commandline.arguments import layout_from_args
     from editor.commandline.outputs import check_output
 
-    from editor.core.document.speakers import check_renames, parse_renames, writer_options
+    from editor.core.document.speakers import check_renames, parse_renames
 
     renames = parse_renames(args.speaker or ())
     check_output(args.output, [args.input], force=args.force)
@@ -58,8 +59,7 @@ def run_convert(args: argparse.Namespace) -> int:
     check_renames(doc, renames)
     doc.rename_speakers(renames)
     check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
-    for warning in write_any(doc, args.output, args.policy,
-                             **writer_options(args.output, args.srt_speakers)):
+    for warning in write_any(doc, args.output, args.policy, layout_from_args(args)):
         print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     return EXIT_OK
 
@@ -91,7 +91,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 def _add_builtin_commands(subparsers: Subcommands) -> None:
     from editor.commandline.arguments import (add_batch_arguments, add_encoding_argument, add_force_argument,
-                                       add_policy_argument)
+                                              add_layout_arguments, add_policy_argument)
 
     p = subparsers.add_parser(
         "convert", help="convert a transcript between formats by file extension",
@@ -107,10 +107,7 @@ def _add_builtin_commands(subparsers: Subcommands) -> None:
     p.add_argument("--speaker", metavar="OLD=NEW", action="append",
                    help='rename a speaker ("Speaker 1=Ann"); repeat it for more; two given one '
                         "name are merged")
-    p.add_argument("--srt-speakers", choices=("name", "dash"), default=None,
-                   help='how .srt and .sbv show who speaks: "name" writes "Ann: " where the '
-                        'speaker changes (the default), "dash" a "- " before each speaker\'s '
-                        "line in a cue two share")
+    add_layout_arguments(p)
     add_batch_arguments(p, kind="convert", inputs="input")
     p.set_defaults(handler=run_convert)
 

@@ -17,7 +17,7 @@ _OUTPUTS = ".stet .srt .vtt .txt .md .docx .json"
 
 
 def add_parser(subparsers: Subcommands) -> None:
-    from editor.commandline.arguments import add_batch_arguments, add_force_argument
+    from editor.commandline.arguments import add_batch_arguments, add_force_argument, add_layout_arguments
 
     p = subparsers.add_parser(
         "transcribe", help="turn the speech in an audio or video file into a transcript",
@@ -43,6 +43,7 @@ def add_parser(subparsers: Subcommands) -> None:
     add_force_argument(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true", help="let Vosk log what it does")
+    add_layout_arguments(p)
     add_batch_arguments(p, kind="transcribe", inputs="audio", ray=True, default_to=".stet")
     p.set_defaults(handler=run_transcribe)
 
@@ -134,7 +135,9 @@ def run_transcribe(args: argparse.Namespace) -> int:
         print(f"stet: {skipped}", file=sys.stderr)
     if args.output:
         check_output(args.output, [args.audio], force=args.force)
-        for warning in write_any(transcript, args.output):
+        from editor.commandline.arguments import layout_from_args
+
+        for warning in write_any(transcript, args.output, layout=layout_from_args(args)):
             print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     else:
         from editor.core.render import render

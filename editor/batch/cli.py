@@ -28,7 +28,7 @@ def job_for(args: argparse.Namespace) -> Job:
                              speakers=args.speakers)
     from editor.core.document.speakers import parse_renames
 
-    return ConvertJob(args.policy, parse_renames(args.speaker or ()), args.srt_speakers)
+    return ConvertJob(args.policy, parse_renames(args.speaker or ()))
 
 
 def run_batch(args: argparse.Namespace) -> int:
@@ -36,8 +36,11 @@ def run_batch(args: argparse.Namespace) -> int:
     from editor.core.formats import can_write
     from editor.core.threads import THREADS_PER_PROCESS, free_cores, user_thread_count
 
+    from editor.commandline.arguments import layout_from_args
+
     job = job_for(args)
     job.encoding = getattr(args, "encoding", None)
+    job.layout = layout_from_args(args)
     plan = make_plan(getattr(args, args.batch_inputs), out_dir=args.output,
                      to=args.to or args.batch_default_to, recursive=args.recursive,
                      force=args.force, wanted=job.wanted, writable=can_write)

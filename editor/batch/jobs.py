@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from editor.asr.models import ModelInfo
     from editor.asr.speakers import Speakers, VoiceEncoder
     from editor.core.document.transcript import Transcript
+    from editor.core.formats.subtitle_layout import SubtitleLayout
     from editor.core.render import RenderPolicy
     from editor.restore.inference import Restorer
     from editor.restore.pipeline import PassSettings
@@ -39,6 +40,7 @@ class Job:
     verb = ""  # "restored": says what happened to the files in the summary
     uses_model = True
     encoding: str | None = None  # --encoding: the inputs' text encoding, instead of detecting it
+    layout: SubtitleLayout | None = None  # how subtitles written are laid out (--max-line-length...)
     device = "cpu"  # where the job's model runs; a torch model may say "auto" or "cuda"
 
     def wanted(self, path: Path) -> bool:
@@ -101,7 +103,7 @@ class RestoreJob(Job):
         notes: list[str] = []
         restore_transcript(self.restorer, doc, self.settings, name=str(source),
                            on_words=lambda done, total: report(done / total), on_note=notes.append)
-        written = write_any(doc, output, RenderPolicy(self.min_confidence))
+        written = write_any(doc, output, RenderPolicy(self.min_confidence), self.layout)
         return Outcome(len(doc), (*warnings, *notes, *(f"{output.name}: {w}" for w in written)))
 
 
@@ -152,7 +154,7 @@ class TranscribeJob(Job):
         doc = transcribe(source, self.info, on_progress=on_progress, verbose=self.verbose,
                          in_worker=False, vosk_model=self.vosk_model, speakers=self.speakers,
                          encoder=self.encoder)
-        written = write_any(doc, output)
+        written = write_any(doc, output, layout=self.layout)
         # a recording cut short or damaged is said for each file, as `stet transcribe` says it
         return Outcome(len(doc), (*doc.metadata.warnings, *(f"{output.name}: {w}" for w in written)))
 
@@ -161,11 +163,9 @@ class ConvertJob(Job):
     kind, verb = "convert", "converted"
     uses_model = False
 
-    def __init__(self, policy: RenderPolicy | None = None, renames: dict[str, str] | None = None,
-                 srt_speakers: str | None = None) -> None:
+    def __init__(self, policy: RenderPolicy | None = None, renames: dict[str, str] | None = None) -> None:
         self.policy = policy
         self.renames = renames or {}  # speakers renamed where a file has them
-        self.srt_speakers = srt_speakers
 
     def load(self, threads: int | None = 1) -> None:
         pass
@@ -174,10 +174,7 @@ class ConvertJob(Job):
         from editor.core.formats import write_any
         from editor.core.render import NONE
 
-        from editor.core.document.speakers import writer_options
-
         doc, warnings = _read(source, self.encoding)
         doc.rename_speakers(self.renames)
-        written = write_any(doc, output, self.policy if self.policy is not None else NONE,
-                            **writer_options(output, self.srt_speakers))
+        written = write_any(doc, output, self.policy if self.policy is not None else NONE, self.layout)
         return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))

@@ -7,6 +7,8 @@ import glob
 import os
 from typing import Any, Protocol
 
+from editor.core.formats.subtitle_layout import (CPS_RANGE, LINE_LENGTH_RANGE, SPEAKER_STYLES,
+                                                 SubtitleLayout)
 from editor.core.render import RenderPolicy, parse_confidence
 
 
@@ -122,3 +124,51 @@ def add_encoding_argument(parser: argparse.ArgumentParser) -> None:
         "--encoding", type=encoding_type, metavar="NAME",
         help="the input's text encoding (e.g. cp1251, cp1250, gb18030, utf-16), for a text or "
              "subtitle file whose encoding is guessed wrong (default: detected)")
+
+
+def _line_length(text: str) -> int:
+    low, high = LINE_LENGTH_RANGE
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not low <= n <= high:
+        raise argparse.ArgumentTypeError(f"expected a line length of {low} to {high} characters, not {text!r}")
+    return n
+
+
+def _cps(text: str) -> float:
+    slow, fast = CPS_RANGE
+    try:
+        n = float(text)
+    except ValueError:
+        n = 0.0
+    if not slow <= n <= fast:
+        raise argparse.ArgumentTypeError(
+            f"expected a reading speed of {slow:g} to {fast:g} characters a second, not {text!r}")
+    return n
+
+
+def add_layout_arguments(parser: argparse.ArgumentParser) -> None:
+    """How the subtitles a command writes are laid out (`SubtitleLayout`; read back with
+    :func:`layout_from_args`). A new layout option is a field there and a flag here."""
+    g = parser.add_argument_group("subtitles written (.srt .vtt .sbv .ass .ttml)")
+    g.add_argument("--max-line-length", type=_line_length, metavar="N",
+                   help="the widest a subtitle line may be, in characters (default: 42 for cues Stet "
+                        "cuts; a file's own wider lines are kept where it is written back)")
+    g.add_argument("--max-cps", type=_cps, metavar="N",
+                   help="the fastest reading speed a cue Stet cuts may ask, in characters a second "
+                        "(for example 17 or 20); cues are kept up longer where the next one leaves "
+                        "room (default: no limit)")
+    g.add_argument("--srt-speakers", choices=SPEAKER_STYLES, default=None,
+                   help='how .srt and .sbv show who speaks: "name" writes "Ann: " where the speaker '
+                        'changes (the default), "dash" a "- " before each speaker\'s line in a cue '
+                        "two share")
+
+
+def layout_from_args(args: argparse.Namespace) -> SubtitleLayout:
+    """The layout that :func:`add_layout_arguments`' options ask for (the defaults where a command
+    has none of them)."""
+    return SubtitleLayout(max_line_length=getattr(args, "max_line_length", None),
+                          max_cps=getattr(args, "max_cps", None),
+                          speaker_style=getattr(args, "srt_speakers", None) or "name")

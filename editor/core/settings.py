@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from editor.core.formats import atomic_write
+from editor.core.formats.subtitle_layout import CPS_RANGE, LINE_LENGTH_RANGE, SPEAKER_STYLES, SubtitleLayout
 from editor.core.paths import config_dir
 
 SETTINGS_VERSION = 1
@@ -52,6 +53,19 @@ class ExportSettings:
     author: str = ""  # the author a Word document's properties name; empty: the system's name for the user
     last_format: str = ""  # the extension of the last export (".srt"): the next Export proposes it
     last_folder: str = ""  # where the last export went: proposed where the source's folder is not one's own
+    max_line_length: int = 0  # subtitles: the widest line; 0: 42 for new cues, a file's own kept
+    max_cps: float = 0.0  # subtitles: the fastest reading speed of a cue Stet cuts; 0: any
+
+    def subtitle_layout(self) -> SubtitleLayout:
+        """The layout these settings ask of subtitles; a value out of range (a settings file edited
+        by hand) is left at its default rather than refused."""
+        def within(value: float, bounds: tuple[float, float]) -> bool:
+            return bounds[0] <= value <= bounds[1]
+
+        return SubtitleLayout(
+            max_line_length=self.max_line_length if within(self.max_line_length, LINE_LENGTH_RANGE) else None,
+            max_cps=self.max_cps if within(self.max_cps, CPS_RANGE) else None,
+            speaker_style=self.srt_speakers if self.srt_speakers in SPEAKER_STYLES else "name")
 
 
 @dataclass

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from editor.commandline.arguments import (Subcommands, add_batch_arguments, add_encoding_argument, add_force_argument,
+                                          add_layout_arguments, layout_from_args,
                                    probability)
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ def add_parser(subparsers: Subcommands) -> None:
                    help="restore even a text that does not look like the model's language (by default such a "
                         "text is refused: its suggestions would be wrong)")
     add_encoding_argument(p)
+    add_layout_arguments(p)
     add_batch_arguments(p, kind="restore", inputs="input", ray=True)
     p.set_defaults(handler=run_restore)
 
@@ -124,7 +126,7 @@ def run_restore(args: argparse.Namespace) -> int:
     policy = RenderPolicy(args.min_confidence)
     if args.output:
         check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
-        for warning in write_any(doc, args.output, policy):
+        for warning in write_any(doc, args.output, policy, layout_from_args(args)):
             print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     else:
         text = render(doc, policy)

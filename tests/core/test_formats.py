@@ -8,7 +8,8 @@ import pytest
 
 from editor.core import FormatError, RenderPolicy, Suggestion, Token, Transcript, UserError, render
 from editor.core.formats import read_any, write_any
-from editor.core.formats.cue_writing import MAX_CUE_SECONDS, MAX_LINE_CHARS, cut_cues
+from editor.core.formats.cue_writing import cut_cues
+from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT
 from editor.core.paths import resource_path
 
 SAMPLE_SRT = resource_path("samples", "sample.srt")
@@ -115,8 +116,8 @@ def test_cues_respect_limits(tmp_path):
     cues = cut_cues(doc, RenderPolicy(), tmp_path / "x.srt")
     assert len(cues) > 20
     for cue, nxt in zip(cues, cues[1:]):
-        assert len(cue.lines) <= 2 and all(len(line) <= MAX_LINE_CHARS for line in cue.lines)
-        assert cue.end - cue.start <= MAX_CUE_SECONDS + 0.5
+        assert len(cue.lines) <= 2 and all(len(line) <= DEFAULT_LAYOUT.line_length for line in cue.lines)
+        assert cue.end - cue.start <= DEFAULT_LAYOUT.max_cue_seconds + 0.5
         assert cue.start <= cue.end <= nxt.start
     sentence_ends = sum(cue.lines[-1][-1] in ".?!" for cue in cues)
     assert sentence_ends > len(cues) / 2

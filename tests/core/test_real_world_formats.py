@@ -7,7 +7,7 @@ import pytest
 
 from editor.core import FormatError, RenderPolicy, Suggestion, Token, Transcript, UserError, render
 from editor.core.formats import read_any, write_any
-from editor.core.formats.cue_writing import MIN_CUE_SECONDS
+from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT
 
 
 def read(tmp_path, name, text, encoding="utf-8"):
@@ -287,7 +287,7 @@ def test_changed_short_cue_keeps_its_length_and_new_cues_are_readable(tmp_path):
                         for i, t in enumerate(plain.tokens)])
     write_any(timed, tmp_path / "fast.srt")
     cues = read_any(tmp_path / "fast.srt").metadata.cues
-    assert all(c.end - c.start >= MIN_CUE_SECONDS - 1e-9 for c in cues)
+    assert all(c.end - c.start >= DEFAULT_LAYOUT.min_cue_seconds - 1e-9 for c in cues)
 
 
 def test_dialogue_cue_edited_keeps_its_two_lines(tmp_path):
@@ -449,7 +449,7 @@ def test_fresh_cues_join_a_short_neighbour(tmp_path):
                               i * 0.3, i * 0.3 + 0.25) for i, w in enumerate(words)])
     write_any(timed, tmp_path / "fast.srt")
     cues = read_any(tmp_path / "fast.srt").metadata.cues
-    assert len(cues) < 4 and all(c.end - c.start >= MIN_CUE_SECONDS - 1e-9 for c in cues)
+    assert len(cues) < 4 and all(c.end - c.start >= DEFAULT_LAYOUT.min_cue_seconds - 1e-9 for c in cues)
 
 
 # -- issue 34: cues that are not rolling captions -------------------------------------------------

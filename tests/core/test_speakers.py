@@ -5,6 +5,7 @@ import pytest
 
 from editor.core import Token, Transcript, render
 from editor.core.formats import read_any, write_any
+from editor.core.formats.subtitle_layout import SubtitleLayout
 from editor.core.document.speakers import count_speakers, parse_renames, speakers_in_order
 
 TURNS = [("Ann", "hello there how are you"), ("Bob", "i am fine thanks"),
@@ -74,7 +75,7 @@ def test_srt_dash_convention_marks_each_speakers_line(tmp_path):
     src = tmp_path / "two.vtt"
     src.write_text("WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Ann>Hello there.\n<v Bob>Hi.\n")
     out = tmp_path / "two.srt"
-    write_any(read_any(src), out, speaker_style="dash")
+    write_any(read_any(src), out, layout=SubtitleLayout(speaker_style="dash"))
     assert out.read_text() == "1\n00:00:01,000 --> 00:00:04,000\n- Hello there.\n- Hi.\n"
     assert read_any(out).words() == ["hello", "there", "hi"]
 

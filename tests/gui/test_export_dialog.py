@@ -324,3 +324,33 @@ def test_export_waited_for_returns_once_it_is_said(window, talk_txt, monkeypatch
         window.files.export_dialog(wait=True)
         assert target.is_file()
         assert window.statusBar().currentMessage() == f"Exported {target.name}", n
+
+
+def test_subtitle_layout_is_chosen_in_the_dialog_and_kept(window, tmp_path, monkeypatch):
+    """Line length and reading speed, as a subtitler sets them in Subtitle Edit, for subtitle
+    formats only; what was chosen lays out the export and is proposed next time (issue 51)."""
+    source = tmp_path / "talk.json"  # Vosk's words: cues are cut afresh
+    words = ("so the question we kept asking ourselves over and over again was what would happen "
+             "if the river came back into the city").split()
+    source.write_text('{"result": [' + ", ".join(
+        f'{{"word": "{w}", "start": {i * 0.3:.2f}, "end": {i * 0.3 + 0.3:.2f}, "conf": 1.0}}'
+        for i, w in enumerate(words)) + '], "text": "x"}', encoding="utf-8")
+    opened(window, source)
+    dialog = dialog_as_proposed(window, monkeypatch)
+    dialog.path_edit.setText(str(tmp_path / "talk.txt"))
+    dialog._typed(dialog.path_edit.text())
+    assert not dialog.line_length.isVisibleTo(dialog) and not dialog.max_cps.isVisibleTo(dialog)
+    dialog.format.setCurrentIndex(dialog.format.findData(".srt"))
+    assert dialog.line_length.isVisibleTo(dialog) and dialog.max_cps.isVisibleTo(dialog)
+    assert dialog.line_length.text().startswith("as written") and dialog.max_cps.text() == "any"
+    dialog.line_length.setValue(20)
+    dialog.max_cps.setValue(17)
+    dialog.accept()
+    assert dialog.export_path == tmp_path / "talk.srt"
+    assert (window.settings.export.max_line_length, window.settings.export.max_cps) == (20, 17.0)
+    window.files.export(dialog.export_path)
+    blocks = dialog.export_path.read_text(encoding="utf-8").strip().split("\n\n")
+    lines = [line for block in blocks for line in block.split("\n")[2:]]
+    assert len(lines) > 4 and all(len(line) <= 20 for line in lines)
+    again = dialog_as_proposed(window, monkeypatch)
+    assert (again.line_length.value(), again.max_cps.value()) == (20, 17)

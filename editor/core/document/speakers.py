@@ -8,8 +8,6 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from os import PathLike
-from pathlib import PurePath
 
 from editor.core.document.transcript import Transcript
 from editor.core.document.records import evolve
@@ -152,11 +150,3 @@ def speaker_table(counts: Iterable[SpeakerCount], total_words: int) -> str:
     if unnamed:
         lines.append(f"({unnamed} words have no speaker)")
     return "\n".join(lines) + "\n"
-
-
-def writer_options(path: str | PathLike[str], srt_speakers: str | None) -> dict[str, str]:
-    """The writer's options for how SubRip and SubViewer show speakers (none for other formats,
-    nor for a style that is not "name" or "dash": a settings file edited by hand)."""
-    if srt_speakers in ("name", "dash") and PurePath(path).suffix.lower() in (".srt", ".sbv"):
-        return {"speaker_style": srt_speakers}
-    return {}

@@ -19,6 +19,7 @@ from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError, UserError
 from editor.core.formats._common import (PathLike, atomic_write, check_readable,
                                          finish_interrupted_write)
+from editor.core.formats.subtitle_layout import SubtitleLayout
 from editor.core.render import NONE, RenderPolicy
 
 #: extension -> (module, function); a reader takes a path (and ``encoding=`` when it reads text),
@@ -152,16 +153,19 @@ def _why_no_words(doc: Transcript) -> str:
 
 
 def write_any(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE,
-              **options: Any) -> list[str]:
+              layout: SubtitleLayout | None = None, **options: Any) -> list[str]:
     """Write by extension; ``policy`` says which pending suggestions to apply (not for .stet).
     Returns the writing's warnings: what the format could not carry (a subtitle's colours in
     WebVTT...), each one line.
 
+    ``layout`` lays out subtitles (`TIMED_FORMATS`; other formats have no lines to lay out);
     ``options`` go to the writer: ``timestamps=True`` or ``speakers=False`` for .md and .docx."""
     entry = WRITERS.get(_extension(path))
     if entry is None:
         raise UserError(f"{path}: Stet cannot write {_describe(path)}; it writes "
                         f"{', '.join(sorted(WRITERS))}")
+    if layout is not None and _extension(path) in TIMED_FORMATS:
+        options["layout"] = layout
     warnings = _load(entry)(transcript, path, policy, **options)
     return list(warnings) if isinstance(warnings, list) else []
 

@@ -17,6 +17,7 @@ from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write
 from editor.core.formats.cue_writing import OutCue, ass_text, cues_to_write, styling_warnings
+from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
 from editor.core.formats.subtitles import (ASS_BACKSLASH, Cue, checked_times, css_color, protect_ass, transcript_from_cues, unprotect_ass,
                                           visible)
 from editor.core.formats.txt import read_source
@@ -276,14 +277,14 @@ def _reason(err: Exception) -> str:
     return " ".join(str(err).split())[:100] or type(err).__name__
 
 
-def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike,
+def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike, layout: SubtitleLayout,
           protect: Callable[[str], str] = protect_ass) -> tuple[SSAFile, list[OutCue]]:
     """The cues as pysubs2 events, their styles as override tags ({\\i1}, {\\an8}...), their
     text as ``protect`` writes it."""
     import pysubs2
 
     subs = pysubs2.SSAFile()
-    cues = cues_to_write(transcript, policy, path)
+    cues = cues_to_write(transcript, policy, path, layout)
     for cue in cues:
         # a cue where two speak is an event per speaker, at the same time: Name holds one
         for part in _by_voice(cue):
@@ -325,13 +326,15 @@ def _by_voice(cue: OutCue) -> list[OutCue]:
     return parts
 
 
-def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
-    """Write SubStation Alpha (pysubs2); the warnings say what styling could not be written."""
+def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
+              layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
+    """Write SubStation Alpha (pysubs2) laid out by ``layout``; the warnings say what styling
+    could not be written."""
     source = source_of(transcript, "ass", path)
     if source is not None and unchanged(transcript, policy, source):  # the file as it came
         atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
         return []
-    subs, cues = _subs(transcript, policy, path)
+    subs, cues = _subs(transcript, policy, path, layout)
     with warnings_module.catch_warnings():  # pysubs2 clamps a time past its limit, said below
         warnings_module.simplefilter("ignore", RuntimeWarning)
         text = subs.to_string("ass")
@@ -392,12 +395,15 @@ def _with_agents(xml: str, speakers: list[str]) -> str:
     return text
 
 
-def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
+def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
+               layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
+    """Write TTML (pysubs2) laid out by ``layout``; the warnings say what styling could not be
+    written."""
     source = source_of(transcript, "ttml", path)
     if source is not None and unchanged(transcript, policy, source):  # the file as it came
         atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
         return []
-    subs, cues = _subs(transcript, policy, path, _ttml_protect)
+    subs, cues = _subs(transcript, policy, path, layout, _ttml_protect)
     xml = _with_agents(subs.to_string("ttml"), [e.name for e in subs.get_text_events()])
     xml = xml.replace(f"&#{ord(_BACKSLASH)};", "\\").replace(_BACKSLASH, "\\")
     # its line ends and byte-order mark; UTF-8 always, as the XML declaration says

@@ -1,6 +1,7 @@
 """The cues a subtitle format writes: unchanged cues exactly as they came, changed ones re-timed
-from their words and re-wrapped, a transcript without cues cut afresh, each at most two lines of
-42 characters and 7 seconds, and up long enough to be read."""
+from their words and re-wrapped, a transcript without cues cut afresh, each within the
+`SubtitleLayout` given (by default at most two lines of 42 characters and 7 seconds, and up long
+enough to be read)."""
 
 from __future__ import annotations
 
@@ -14,18 +15,13 @@ from editor.core.errors import UserError
 from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
 from editor.core.formats.prefixes import EVERY_CUE
+from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
 from editor.core.formats.subtitles import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
                                            PREFIXES, class_sets, cue_lines, cue_style, is_italic,
                                            piece_styles, protect, protect_ass, words_of_line, vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
 from editor.core.document.text import Piece, ends_sentence, join_mark
 
-MAX_LINE_CHARS = 42
-MAX_LINES = 2
-MAX_CUE_SECONDS = 7.0
-#: A cue Stet makes or re-times stays up at least this long (unless the cue it came from was
-#: shorter): about the time needed to read two words.
-MIN_CUE_SECONDS = 1.0
 #: Assumed length of a word whose time is unknown and cannot be interpolated.
 WORD_SECONDS = 0.4
 
@@ -131,7 +127,7 @@ def _timed(word: RenderedWord, start: float, end: float) -> TimedWord:
                      word.speaker, word.paragraph_start)
 
 
-def wrap_lines(words: Sequence[str], width: int = MAX_LINE_CHARS) -> list[str]:
+def wrap_lines(words: Sequence[str], width: int) -> list[str]:
     """Lines of at most ``width`` characters, two balanced ones when two suffice."""
     text = " ".join(words)
     if len(text) <= width or len(words) < 2:
@@ -155,16 +151,15 @@ def wrap_lines(words: Sequence[str], width: int = MAX_LINE_CHARS) -> list[str]:
     return [*lines, line]
 
 
-def _fits(words: Sequence[TimedWord]) -> bool:
-    if words[-1].end - words[0].start > MAX_CUE_SECONDS:
+def _fits(words: Sequence[TimedWord], layout: SubtitleLayout) -> bool:
+    if words[-1].end - words[0].start > layout.max_cue_seconds:
         return len(words) == 1
-    return len(wrap_lines([w.text for w in words])) <= MAX_LINES or len(words) == 1
+    return len(wrap_lines([w.text for w in words], layout.line_length)) <= layout.max_lines or len(words) == 1
 
 
-def _group(words: Sequence[TimedWord]) -> list[list[TimedWord]]:
-    """Words in cues that end at sentence ends where they can, each at most two lines of 42
-    characters and 7 seconds; when a sentence is too long the cut falls after a comma if there is
-    one."""
+def _group(words: Sequence[TimedWord], layout: SubtitleLayout) -> list[list[TimedWord]]:
+    """Words in cues that end at sentence ends where they can, each within the layout's lines and
+    time; when a sentence is too long the cut falls after a comma if there is one."""
     groups: list[list[TimedWord]] = []
     current: list[TimedWord] = []
     for word in words:
@@ -172,7 +167,7 @@ def _group(words: Sequence[TimedWord]) -> list[list[TimedWord]]:
             groups.append(current)
             current = []
         current.append(word)
-        while not _fits(current):
+        while not _fits(current, layout):
             cut = _cut_point(current)
             groups.append(current[:cut])
             current = current[cut:]
@@ -184,30 +179,34 @@ def _group(words: Sequence[TimedWord]) -> list[list[TimedWord]]:
     return groups
 
 
-def cut_cues(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> list[OutCue]:
-    """Cues cut afresh from the words' times (see `_group`)."""
-    groups = _merge_short(_group(timed_words(transcript, policy, path)))
-    cues = [OutCue(g[0].start, g[-1].end, tuple(wrap_lines([w.text for w in g])),
+def cut_cues(transcript: Transcript, policy: RenderPolicy, path: PathLike,
+             layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[OutCue]:
+    """Cues cut afresh from the words' times (see `_group`), each up long enough to be read
+    (`SubtitleLayout.shortest`) where the cues around leave room."""
+    groups = _merge_short(_group(timed_words(transcript, policy, path), layout), layout)
+    cues = [OutCue(g[0].start, g[-1].end, tuple(wrap_lines([w.text for w in g], layout.line_length)),
                    g[0].speaker) for g in groups]
-    return _readable(cues, [MIN_CUE_SECONDS] * len(cues), transcript.metadata.duration)
+    return _readable(cues, [layout.shortest(cue.lines) for cue in cues], transcript.metadata.duration)
 
 
-def _merge_short(groups: list[list[TimedWord]]) -> list[list[TimedWord]]:
-    """Groups too short to read (under MIN_CUE_SECONDS with no room to last longer before the
-    next one) joined to the group before or after them when the words still fit one cue."""
+def _merge_short(groups: list[list[TimedWord]], layout: SubtitleLayout) -> list[list[TimedWord]]:
+    """Groups too short to read (under the layout's shortest cue with no room to last longer
+    before the next one) joined to the group before or after them when the words still fit one
+    cue."""
+    shortest = layout.min_cue_seconds
     out: list[list[TimedWord]] = []
     for n, group in enumerate(groups):
         nxt = groups[n + 1][0].start if n + 1 < len(groups) else None
-        room = (nxt if nxt is not None else group[0].start + MIN_CUE_SECONDS) - group[0].start
-        if room < MIN_CUE_SECONDS and out and out[-1][-1].speaker == group[0].speaker \
-                and _fits([*out[-1], *group]):
+        room = (nxt if nxt is not None else group[0].start + shortest) - group[0].start
+        if room < shortest and out and out[-1][-1].speaker == group[0].speaker \
+                and _fits([*out[-1], *group], layout):
             out[-1] = [*out[-1], *group]
         else:
             out.append(group)
     merged: list[list[TimedWord]] = []
     for group in out:
-        short = bool(merged) and merged[-1][-1].end - merged[-1][0].start < MIN_CUE_SECONDS
-        if short and merged[-1][-1].speaker == group[0].speaker and _fits([*merged[-1], *group]):
+        short = bool(merged) and merged[-1][-1].end - merged[-1][0].start < shortest
+        if short and merged[-1][-1].speaker == group[0].speaker and _fits([*merged[-1], *group], layout):
             merged[-1] = [*merged[-1], *group]
         else:
             merged.append(group)
@@ -283,11 +282,12 @@ def run_times(cue: SourceCue, run: Sequence[TimedWord], whole: bool) -> tuple[fl
     return min(cue.start, run[0].start), max(cue.end, run[-1].end)
 
 
-def source_lines(cue: SourceCue, prefixed: bool | str = False) -> list[str]:
+def source_lines(cue: SourceCue, prefixed: bool | str = False,
+                 layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
     """A source cue's lines as seen: a subtitle's lines as written (without a speaker prefix
-    when ``prefixed``: `subtitles.cue_lines`), a segment's words wrapped."""
+    when ``prefixed``: `subtitles.cue_lines`), a segment's words wrapped to the layout."""
     if cue.format in SEGMENT_FORMATS:
-        return wrap_lines(list(cue.words)) if cue.words else [" ".join(cue.text.split())]
+        return wrap_lines(list(cue.words), layout.line_length) if cue.words else [" ".join(cue.text.split())]
     return [line.strip() for line, _ in cue_lines(cue.text, prefixed)]
 
 
@@ -316,21 +316,22 @@ def line_voices(lines: Sequence[str], run: Sequence[TimedWord]) -> tuple[str | N
     return tuple(voices) if at == len(run) else ()
 
 
-def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) -> list[OutCue]:
+def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike,
+                  layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[OutCue]:
     """The cues to write. A transcript read from subtitles keeps its cues: one whose words are as
     read is written back exactly as it came; one whose words changed keeps its time (stretched
     over words typed past its end) and its line breaks where they still fit, and is split and
-    re-timed from its words when it no longer fits two lines; words added between cues join the
-    cue before them. Whisper's segments are kept as cues too, each wrapped in lines of 42
-    characters, cut within its time only past three lines. Without source cues, or when every
+    re-timed from its words when it no longer fits the layout's lines; words added between cues
+    join the cue before them. Whisper's segments are kept as cues too, each wrapped to the layout's
+    line length, cut within its time only past three lines. Without source cues, or when every
     source cue's words are gone, the cues are cut afresh."""
     source = transcript.metadata.cues
     if not source:
-        return cut_cues(transcript, policy, path)
+        return cut_cues(transcript, policy, path, layout)
     words = timed_words(transcript, policy, path)
     runs = source_runs(transcript, words)
     if runs is None:
-        return cut_cues(transcript, policy, path)
+        return cut_cues(transcript, policy, path, layout)
     run_count: dict[int, int] = {}
     for n, _ in runs:
         run_count[n] = run_count.get(n, 0) + 1
@@ -342,7 +343,7 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike) 
     for n, run in runs:
         cue = source[n]
         first = len(cues)
-        _add_cues(cues, minimum, transcript, cue, run, run_count[n] == 1, prefixed)
+        _add_cues(cues, minimum, transcript, cue, run, run_count[n] == 1, layout, prefixed)
         if not run and cue.format not in SEGMENT_FORMATS:  # "♪ ♪", "---": styled as read
             cues[first] = _decor_styled(cues[first], cue, palette)
             continue
@@ -369,7 +370,8 @@ def _decor_styled(out: OutCue, cue: SourceCue, palette: Mapping[str, ClassStyle]
 
 
 def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, cue: SourceCue,
-              run: list[TimedWord], whole: bool, prefixed: bool | str = False) -> None:
+              run: list[TimedWord], whole: bool, layout: SubtitleLayout,
+              prefixed: bool | str = False) -> None:
     """Append the cues written for the words ``run`` of source cue ``cue`` (see `cues_to_write`),
     and the least time each is to last. A cue whose words now have other speakers than it was
     read with (a rename) is not the cue as read."""
@@ -379,31 +381,32 @@ def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, 
     unchanged = whole and run_ids == cue.token_ids and tuple(w.text for w in run) == cue.words and (
         segment or [w.speaker for w in run] == _speakers_as_read(cue, prefixed))
     if not run or (unchanged and not segment):
-        lines = tuple(source_lines(cue, prefixed))
+        lines = tuple(source_lines(cue, prefixed, layout))
         cues.append(OutCue(cue.start, cue.end, lines, cue.speaker, italic, cue,
                            voices=line_voices(lines, run)))
         minimum.append(0.0)
         return
-    floor = min(MIN_CUE_SECONDS, cue.end - cue.start)
+    floor = min(layout.min_cue_seconds, cue.end - cue.start)  # never longer than the cue it was
     start, end = run_times(cue, run, whole)
     if segment:
-        lines = tuple(wrap_lines([w.text for w in run]))
+        lines = tuple(wrap_lines([w.text for w in run], layout.line_length))
         if len(lines) <= SEGMENT_LINES:
             cues.append(OutCue(start, end, lines, run[0].speaker, False, cue if unchanged else None,
                                voices=line_voices(lines, run)))
             minimum.append(0.0 if unchanged else floor)
             return
     else:
-        kept = _kept_lines(run, run_ids, cue, prefixed)
+        kept = _kept_lines(run, run_ids, cue, layout, prefixed)
         if kept is not None:
             cues.append(OutCue(start, end, kept, run[0].speaker, italic, voices=line_voices(kept, run)))
             minimum.append(floor)
             return
-    groups = _group(run)
+    groups = _group(run, layout)
     for k, group in enumerate(groups):
         cues.append(OutCue(start if k == 0 else group[0].start,
                            end if k == len(groups) - 1 else group[-1].end,
-                           tuple(wrap_lines([w.text for w in group])), group[0].speaker, italic))
+                           tuple(wrap_lines([w.text for w in group], layout.line_length)),
+                           group[0].speaker, italic))
         minimum.append(floor)
 
 
@@ -509,14 +512,14 @@ def _assign_new_words(source: Sequence[SourceCue], owned: list[int | None],
     return out
 
 
-def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int],
-                cue: SourceCue, prefixed: bool | str = False) -> tuple[str, ...] | None:
-    """The changed words of a cue on its own lines (broken where its lines began), or wrapped
-    afresh; None when they no longer fit in one cue."""
+def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int], cue: SourceCue,
+                layout: SubtitleLayout, prefixed: bool | str = False) -> tuple[str, ...] | None:
+    """The changed words of a cue on its own lines (broken where its lines began) while they fit
+    `SubtitleLayout.kept_width`, or wrapped afresh; None when they no longer fit in one cue."""
     starts = set(cue.line_starts)
-    original = source_lines(cue, prefixed)
-    width = max([MAX_LINE_CHARS, *(len(line) for line in original)])
-    count = max(MAX_LINES, len(original))
+    original = source_lines(cue, prefixed, layout)
+    width = layout.kept_width(original)
+    count = max(layout.max_lines, len(original))
     lines: list[list[str]] = []
     for w, tid in zip(run, run_ids):
         if not lines or tid in starts:
@@ -525,10 +528,10 @@ def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int],
     joined = [" ".join(line) for line in lines]
     if len(joined) <= count and all(len(line) <= width for line in joined):
         return tuple(joined)
-    if run[-1].end - run[0].start > max(MAX_CUE_SECONDS, cue.end - cue.start):
+    if run[-1].end - run[0].start > max(layout.max_cue_seconds, cue.end - cue.start):
         return None
-    wrapped = wrap_lines([w.text for w in run])
-    return tuple(wrapped) if len(wrapped) <= MAX_LINES else None
+    wrapped = wrap_lines([w.text for w in run], layout.line_length)
+    return tuple(wrapped) if len(wrapped) <= layout.max_lines else None
 
 
 # -- styled text ----------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, s
 from editor.core.formats.prefixes import reads_as_name, written_prefix
 from editor.core.formats.subtitles import Cue, checked_times, parse_clock, protect, transcript_from_cues
 from editor.core.formats.txt import read_source
+from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
 from editor.core.formats.writeback import encode, source_of, write_back
 from editor.core.render import NONE, RenderPolicy
 
@@ -111,14 +112,11 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
 
 
 # -- writing --------------------------------------------------------------------------------------
-#: How SubRip shows who speaks: "name" writes "Ann: " where the speaker changes; "dash" writes
-#: "- " before each speaker's line in a cue that holds two (the subtitler's convention, no names)
-SPEAKER_STYLES = ("name", "dash")
-
-
 def _srt_text(cue: OutCue, previous: str | None, speaker_style: str = "name") -> str:
     """A cue's SubRip text: its styles as tags (<i>, <b>, <font color>; {\\an8} raises it), and
-    who speaks (see `SPEAKER_STYLES`; ``previous``: the speaker before the cue)."""
+    who speaks (``speaker_style``, `SubtitleLayout.speaker_style`: "name" writes "Ann: " where the
+    speaker changes, "dash" writes "- " before each speaker's line in a cue that holds two, the
+    subtitler's convention with no names; ``previous``: the speaker before the cue)."""
     if cue.styled:
         lines = html_lines(cue.styled, colors=True, escape=False)
     else:
@@ -144,11 +142,6 @@ def _last_voice(cue: OutCue) -> str | None:
     return voices[-1] if voices else cue.speaker
 
 
-def _check_style(speaker_style: str) -> None:
-    if speaker_style not in SPEAKER_STYLES:
-        raise ValueError(f"speaker_style must be one of {SPEAKER_STYLES}, not {speaker_style!r}")
-
-
 def numbered(cues: Sequence[OutCue]) -> list[str]:
     """Each cue's number: the numbers the cues came with while they still count up, else 1, 2..."""
     idents = [c.source.ident if c.source else None for c in cues]
@@ -159,18 +152,18 @@ def numbered(cues: Sequence[OutCue]) -> list[str]:
 
 
 def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
-              speaker_style: str = "name") -> list[str]:
-    """Write SubRip; the warnings say what styling could not be written (see `styling_warnings`).
-    ``speaker_style``: how speakers are shown (`SPEAKER_STYLES`)."""
-    _check_style(speaker_style)
+              layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
+    """Write SubRip laid out by ``layout``; the warnings say what styling could not be written
+    (see `styling_warnings`)."""
+    speaker_style = layout.speaker_style
     source = source_of(transcript, "srt", path)
     if source is not None:
         patched = write_back(transcript, policy, path, source, protect,
-                             lambda cue, before: _srt_text(cue, before, speaker_style))
+                             lambda cue, before: _srt_text(cue, before, speaker_style), layout)
         if patched is not None:
             atomic_write(path, patched[0])
             return patched[1]
-    cues = cues_to_write(transcript, policy, path)
+    cues = cues_to_write(transcript, policy, path, layout)
     blocks, previous = [], None
     for number, cue in zip(numbered(cues), cues):
         src = cue.source
@@ -186,17 +179,19 @@ def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
 
 
 def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
-              speaker_style: str = "name") -> list[str]:
-    _check_style(speaker_style)
+              layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
+    """Write SubViewer (YouTube's .sbv) laid out by ``layout``: plain text, no styling."""
+    speaker_style = layout.speaker_style
     source = source_of(transcript, "sbv", path)
     if source is not None:
         patched = write_back(transcript, policy, path, source, protect, lambda cue, before: _srt_text(
-            OutCue(cue.start, cue.end, cue.lines, cue.speaker, voices=cue.voices), before, speaker_style))
+            OutCue(cue.start, cue.end, cue.lines, cue.speaker, voices=cue.voices), before, speaker_style),
+            layout)
         if patched is not None:
             atomic_write(path, patched[0])
             return patched[1]
     blocks, previous = [], None
-    cues = cues_to_write(transcript, policy, path)
+    cues = cues_to_write(transcript, policy, path, layout)
     for cue in cues:
         src = cue.source
         if src is not None and src.format == "sbv":

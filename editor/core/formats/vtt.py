@@ -23,6 +23,7 @@ from editor.core.formats.subtitles import (VTT_DEFAULT_CLASSES, ClassStyle, Cue,
                                            parse_clock, shown_by_prefixes, transcript_from_cues,
                                            vtt_palette, with_prefix)
 from editor.core.formats.txt import read_source
+from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
 from editor.core.formats.writeback import encode, source_of, write_back
 from editor.core.render import NONE, RenderPolicy
 
@@ -204,22 +205,23 @@ def _colour_classes(cues: list[OutCue], palette: dict[str, ClassStyle]) -> tuple
     return out, list(rules.values())
 
 
-def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> list[str]:
-    """Write WebVTT; colours as classes with a style sheet (see `_colour_classes`); the warnings
-    say what styling could not be written. Written back to the WebVTT file it was read from, the
-    file is patched (see `writeback`)."""
+def write_vtt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
+              layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
+    """Write WebVTT laid out by ``layout``; colours as classes with a style sheet (see
+    `_colour_classes`); the warnings say what styling could not be written. Written back to the
+    WebVTT file it was read from, the file is patched (see `writeback`)."""
     source = source_of(transcript, "vtt", path)
     if source is not None:
         mode = shown_by_prefixes(transcript)
         patched = write_back(transcript, policy, path, source, _escape,
-                             lambda cue, _: _cue_text(cue, {}, mode))
+                             lambda cue, _: _cue_text(cue, {}, mode), layout)
         if patched is not None:
             atomic_write(path, patched[0])
             return patched[1]
     header = transcript.metadata.extra.get("vtt_header")
     blocks = [header if isinstance(header, str) and header.startswith("WEBVTT") else "WEBVTT"]
     palette = vtt_palette(header)
-    cues, rules = _colour_classes(cues_to_write(transcript, policy, path), palette)
+    cues, rules = _colour_classes(cues_to_write(transcript, policy, path, layout), palette)
     if rules:
         blocks.append("STYLE\n" + "\n".join(rules))
     mode = shown_by_prefixes(transcript)  # no voice tag where the file showed names as text

@@ -25,6 +25,7 @@ from editor.core.document.transcript import SourceCue, Transcript
 from editor.core.formats.cue_writing import (OutCue, TimedWord, line_voices, source_lines,
                                              source_runs, timed_words, wrap_lines)
 from editor.core.formats.prefixes import EVERY_CUE, speaker_prefix
+from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
 from editor.core.formats.subtitles import (BREAK_TAG, CUE_TAG, PREFIXES, RUBY_TEXT, SOURCE, cue_lines,
                                            is_italic, visible, words_digest, words_of_line)
 from editor.core.formats._common import PathLike
@@ -35,9 +36,6 @@ from editor.core.document.text import CHARACTER_REFERENCE, strip_controls
 #: end a line in SubRip, SubViewer and WebVTT): CR CR LF, CR LF, LF CR, CR, LF, read left to right.
 _LINE_END = re.compile("\r\r\n|\r\n|\n\r|\r|\n")
 _CLOSING_TAG = re.compile(r"</[^<>\n]*>")
-#: The line length a file is taken to allow at least, however short its lines: a caption row
-#: of CEA-608 (broadcast captions), the narrowest in common use.
-NARROWEST_LINE = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,12 +134,14 @@ CueText = Callable[[OutCue, "str | None"], str]
 
 
 def write_back(transcript: Transcript, policy: RenderPolicy, path: PathLike, source: Source,
-               escape: Callable[[str], str], cue_text: CueText) -> tuple[bytes, list[str]] | None:
+               escape: Callable[[str], str], cue_text: CueText,
+               layout: SubtitleLayout = DEFAULT_LAYOUT) -> tuple[bytes, list[str]] | None:
     """The file the transcript was read from (``source``) with the person's changes: a cue
     whose words are as read stays byte for byte; a changed cue keeps its identifier, time line
     and settings, and its text is patched (`patch_text`; ``escape`` writes new characters,
     ``cue_text`` a cue whose text cannot be patched); a cue whose words were all deleted is
-    left out with its block. None where the file cannot be patched (its cues were not kept)."""
+    left out with its block. None where the file cannot be patched (its cues were not kept).
+    A changed cue's lines are as wide as `SubtitleLayout.file_width` allows."""
     if unchanged(transcript, policy, source):
         return encode_as("".join(text + end for text, end in source.lines), source)
     cues = transcript.metadata.cues
@@ -158,7 +158,7 @@ def write_back(transcript: Transcript, policy: RenderPolicy, path: PathLike, sou
         by_cue.setdefault(n, []).extend(found)
     mode = transcript.metadata.extra.get(PREFIXES)
     prefixed: bool | str = mode if mode is True or mode == EVERY_CUE else False
-    width = max([NARROWEST_LINE, *(len(line) for cue in cues for line in source_lines(cue, prefixed))])
+    width = layout.file_width(line for cue in cues for line in source_lines(cue, prefixed, layout))
     lines = list(source.lines)
     # cue by cue from the last, so that the line numbers of the cues before stay right
     previous_voice: dict[int, str | None] = {}

@@ -18,9 +18,12 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QSpinBox,
     QWidget,
 )
 
+from editor.core.formats import TIMED_FORMATS
+from editor.core.formats.subtitle_layout import CPS_RANGE, LINE_LENGTH_RANGE, NEW_LINE_CHARS
 from editor.core.render import ALL, NONE, RenderPolicy
 from editor.core.settings import Settings
 from editor.gui.dialogs.overwrite import same_file
@@ -124,6 +127,28 @@ class ExportDialog(QDialog):
         self.format.currentIndexChanged.connect(self._format_changed)
         form.addRow("Format:", self.format)
         form.addRow(self.format_note)
+        # how subtitles are laid out (editor.core.formats.subtitle_layout): each box's lowest value
+        # is "as Stet does by default", said in words
+        self.line_length = QSpinBox()
+        self.line_length.setRange(LINE_LENGTH_RANGE[0] - 1, LINE_LENGTH_RANGE[1])
+        self.line_length.setSpecialValueText(f"as written ({NEW_LINE_CHARS} for new cues)")
+        self.line_length.setSuffix(" characters")
+        self.line_length.setValue(settings.export.max_line_length or self.line_length.minimum())
+        self.line_length.setAccessibleName("Widest subtitle line, in characters")
+        self.line_length.setToolTip("Cues Stet cuts or rewraps get lines no wider than this; at its lowest, "
+                                    f"{NEW_LINE_CHARS} for new cues and a file's own wider lines kept")
+        self.max_cps = QSpinBox()
+        self.max_cps.setRange(int(CPS_RANGE[0]) - 1, int(CPS_RANGE[1]))
+        self.max_cps.setSpecialValueText("any")
+        self.max_cps.setSuffix(" characters a second")
+        self.max_cps.setValue(round(settings.export.max_cps) or self.max_cps.minimum())
+        self.max_cps.setAccessibleName("Fastest reading speed of a subtitle, in characters a second")
+        self.max_cps.setToolTip("Cues Stet cuts stay up long enough to be read at this speed where the next "
+                                "cue leaves room (17 is common for adults, 13 for children)")
+        self.subtitle_rows = (self.line_length, self.max_cps)
+        form.addRow("Subtitle lines:", self.line_length)
+        form.addRow("Reading speed:", self.max_cps)
+        self._show_subtitle_rows()
         # Pending suggestions are tinted proposals in the text, not part of it: say so, and let
         # the person choose what goes out, with counts, rather than export silently differ from
         # what the screen shows.
@@ -189,11 +214,31 @@ class ExportDialog(QDialog):
     def _typed(self, text: str) -> None:
         """A name typed with an export format's extension ("talk.srt") chooses that format."""
         self._match_format(Path(text.strip()).suffix.lower())
+        self._show_subtitle_rows()
 
     def _format_changed(self) -> None:
         path = Path(self.path_edit.text())
         self.path_edit.setText(str(not_the_source(with_export_suffix(path, self.format.currentData()), self.source)))
         self.format_note.hide()
+        self._show_subtitle_rows()
+
+    def _show_subtitle_rows(self) -> None:
+        """The layout's boxes only where the format has lines to lay out (subtitles)."""
+        form = cast(QFormLayout, self.layout())
+        for box in self.subtitle_rows:
+            form.setRowVisible(box, self.chosen_format in TIMED_FORMATS)
+
+    @property
+    def chosen_line_length(self) -> int:
+        """The widest line asked for; 0: as written (the layout's default)."""
+        value = self.line_length.value()
+        return 0 if value == self.line_length.minimum() else value
+
+    @property
+    def chosen_max_cps(self) -> float:
+        """The fastest reading speed asked for; 0: any."""
+        value = self.max_cps.value()
+        return 0.0 if value == self.max_cps.minimum() else float(value)
 
     @property
     def chosen_path(self) -> Path:
@@ -225,6 +270,9 @@ class ExportDialog(QDialog):
             self.path_edit.selectAll()
             return
         self.export_path = path
+        if path.suffix.lower() in TIMED_FORMATS:  # the export's layout, and the next one's
+            self.settings.set("export.max_line_length", self.chosen_line_length)
+            self.settings.set("export.max_cps", self.chosen_max_cps)
         super().accept()
 
     def _policy_changed(self) -> None:

@@ -25,7 +25,6 @@ import editor
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
 from editor.core.formats import READERS, can_read, read_any, why_not_writable, write_any
-from editor.core.document.speakers import writer_options
 from editor.core.review.lexicon import with_project_forms
 from editor.core.paths import resource_path
 from editor.core.render import NONE, RenderPolicy
@@ -369,7 +368,8 @@ class FileCommands:
         the background: ``export_later``)."""
         path = Path(path)
         self._host.autosaver.save_now()  # before a long job
-        warnings = write_any(self._host.transcript, path, policy, **self._export_options(path))
+        warnings = write_any(self._host.transcript, path, policy, self._host.settings.export.subtitle_layout(),
+                             **self._export_options(path))
         self._exported(path, warnings)
         return path
 
@@ -380,13 +380,14 @@ class FileCommands:
         changed after this call is not in the file."""
         self._host.autosaver.save_now()
         options = self._export_options(path)
+        layout = self._host.settings.export.subtitle_layout()
         take = self._host.transcript.copy_later()
         done = threading.Event()
         self._exports.append(done)
 
         def write(_report: Callable[[object], None]) -> list[str]:
             try:
-                return write_any(take(), path, policy, **options)
+                return write_any(take(), path, policy, layout, **options)
             finally:
                 done.set()
 
@@ -419,7 +420,7 @@ class FileCommands:
         return all(done.wait(timeout) for done in waiting)
 
     def _export_options(self, path: Path) -> dict[str, object]:
-        options: dict[str, object] = dict(writer_options(path, self._host.settings.export.srt_speakers))
+        options: dict[str, object] = {}
         if path.suffix.lower() == ".docx" and self._host.settings.export.author.strip():
             options["author"] = self._host.settings.export.author.strip()  # else the system's name
         return options

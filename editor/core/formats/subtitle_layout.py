@@ -1,0 +1,134 @@
+"""How the subtitles Stet writes are laid out: one frozen record, made once where the person says
+how (`stet convert/restore/transcribe --max-line-length N --max-cps N`, a batch, the Export
+dialog) and handed to every subtitle writer and to write-back. It is the one place a width, a
+cue's length or a reading speed is decided; nothing else in Stet names a number of characters.
+
+Its defaults are the rules Stet always wrote by:
+
+- a cue Stet cuts afresh has at most 2 lines of 42 characters and lasts at most 7 s, and at least
+  1 s where the cues around leave room (the BBC's and Netflix's 42 and two lines);
+- a changed cue of a file read in keeps its own line breaks while each line is no longer than the
+  longer of 42 and the cue's own longest line, and no more lines than it had (or 2);
+- written back into its own file (SubRip, WebVTT, SubViewer), a changed cue's lines may be as long
+  as the file's widest line, and at least 32 (a CEA-608 caption row, the narrowest in common use);
+- no reading speed is enforced.
+
+``max_line_length`` set replaces all three widths, for the lines Stet lays out: a cue cut afresh,
+or a changed cue whose words were typed in; a cue whose words are as read, or where only marks and
+capitals changed, keeps the author's lines. ``max_cps`` set keeps each cue Stet cuts afresh up
+long enough to be read at that many characters a second, where the cue after it leaves room (a
+cue of a file read in keeps its times); `problems` says which cues are over, the way Subtitle Edit
+and Aegisub flag them. Characters are counted as they show, a line break as one space (Subtitle
+Edit's default count).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+#: Speaker styles of SubRip and SubViewer: "name" ("ANN: Hello"), "dash" ("- Hello" at a change)
+SPEAKER_STYLES = ("name", "dash")
+#: The widest line a cue cut afresh gets unless a width is set
+NEW_LINE_CHARS = 42
+#: The widest line a file written back is taken to allow at least, however short its lines
+NARROWEST_LINE = 32
+#: Bounds a person may set, so that a typo (a width of 4, a speed of 900) is refused in one line
+LINE_LENGTH_RANGE = (16, 200)
+CPS_RANGE = (5.0, 60.0)
+
+
+@dataclass(frozen=True, slots=True)
+class SubtitleLayout:
+    """How subtitles are laid out (see the module's docstring for what each default means)."""
+
+    #: the widest line, in characters; None: 42 for new cues, a file's or cue's own width kept
+    max_line_length: int | None = None
+    #: lines a cue Stet cuts may have
+    max_lines: int = 2
+    #: the longest a cue Stet cuts may last, in seconds
+    max_cue_seconds: float = 7.0
+    #: the least a cue Stet makes or re-times lasts where there is room, in seconds
+    min_cue_seconds: float = 1.0
+    #: the most characters a second a cue Stet cuts or re-times is to be read at; None: any
+    max_cps: float | None = None
+    #: how SubRip and SubViewer show speakers (`SPEAKER_STYLES`)
+    speaker_style: str = "name"
+
+    def __post_init__(self) -> None:
+        low, high = LINE_LENGTH_RANGE
+        if self.max_line_length is not None and not low <= self.max_line_length <= high:
+            raise ValueError(f"a line length must be {low} to {high} characters, not {self.max_line_length}")
+        slow, fast = CPS_RANGE
+        if self.max_cps is not None and not slow <= self.max_cps <= fast:
+            raise ValueError(f"a reading speed must be {slow:g} to {fast:g} characters a second, "
+                             f"not {self.max_cps:g}")
+        if self.max_lines < 1:
+            raise ValueError(f"a cue needs at least one line, not {self.max_lines}")
+        if not 0 < self.min_cue_seconds <= self.max_cue_seconds:
+            raise ValueError("a cue's shortest time must be above 0 and no longer than its longest")
+        if self.speaker_style not in SPEAKER_STYLES:
+            raise ValueError(f"speaker_style must be one of {SPEAKER_STYLES}, not {self.speaker_style!r}")
+
+    # -- widths -----------------------------------------------------------------------------------
+    @property
+    def line_length(self) -> int:
+        """The widest line of a cue cut or wrapped afresh."""
+        return self.max_line_length if self.max_line_length is not None else NEW_LINE_CHARS
+
+    def kept_width(self, lines: Iterable[str]) -> int:
+        """The widest line a changed cue keeps its own line breaks up to (``lines``: its lines as
+        read): the set width, else the longer of 42 and the cue's own longest line."""
+        if self.max_line_length is not None:
+            return self.max_line_length
+        return max([NEW_LINE_CHARS, *(len(line) for line in lines)])
+
+    def file_width(self, lines: Iterable[str]) -> int:
+        """The widest line of a cue written back into its file (``lines``: every cue's lines as
+        read): the set width, else the file's widest line, at least 32."""
+        if self.max_line_length is not None:
+            return self.max_line_length
+        return max([NARROWEST_LINE, *(len(line) for line in lines)])
+
+    # -- times ------------------------------------------------------------------------------------
+    def shortest(self, lines: Sequence[str]) -> float:
+        """The least time a cue Stet makes of ``lines`` is to stay up: 1 s, or as long as reading
+        it at ``max_cps`` takes."""
+        if self.max_cps is None:
+            return self.min_cue_seconds
+        return max(self.min_cue_seconds, characters(lines) / self.max_cps)
+
+    # -- checking ---------------------------------------------------------------------------------
+    def problems(self, lines: Sequence[str], start: float, end: float) -> list[str]:
+        """What in a cue breaks this layout, each a short phrase ("line 2 is 47 characters",
+        "23.4 characters a second"); [] when nothing does: each line against `line_length`, the
+        lines against `max_lines`, the reading speed against ``max_cps`` where one is set."""
+        out = [f"line {n} is {len(line)} characters" for n, line in enumerate(lines, 1)
+               if len(line) > self.line_length]
+        if len(lines) > self.max_lines:
+            out.append(f"{len(lines)} lines")
+        speed = reading_speed(lines, start, end)
+        if self.max_cps is not None and speed > self.max_cps + 1e-9:
+            out.append(f"{speed:.1f} characters a second")
+        return out
+
+
+def characters(lines: Sequence[str]) -> int:
+    """The characters a viewer reads in a cue: its lines joined by one space each."""
+    return len(" ".join(line.strip() for line in lines))
+
+
+def reading_speed(lines: Sequence[str], start: float, end: float) -> float:
+    """Characters a second a cue asks of its viewer (infinite for a cue of no time)."""
+    seconds = end - start
+    count = characters(lines)
+    if seconds <= 0:
+        return float("inf") if count else 0.0
+    return count / seconds
+
+
+#: The layout Stet writes by when nobody said otherwise
+DEFAULT_LAYOUT = SubtitleLayout()
+
+__all__ = ["CPS_RANGE", "DEFAULT_LAYOUT", "LINE_LENGTH_RANGE", "NARROWEST_LINE", "NEW_LINE_CHARS",
+           "SPEAKER_STYLES", "SubtitleLayout", "characters", "reading_speed"]
