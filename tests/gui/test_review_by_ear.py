@@ -244,3 +244,33 @@ def test_attaching_what_is_not_a_file_changes_nothing(window, tmp_path):
     assert not window.playback.attach(tmp_path / "missing.wav")
     assert doc.metadata.audio_file is None
     assert "missing.wav" in window.statusBar().currentMessage()
+
+
+def test_the_settings_dialog_sets_how_suggestions_are_heard(qtbot):
+    from editor.core.settings import Settings
+    from editor.gui.dialogs.settings import SettingsDialog
+
+    settings = Settings()
+    dialog = SettingsDialog(settings)
+    qtbot.addWidget(dialog)
+    assert dialog.listen_on_arrival.isChecked() and dialog.listen_before.value() == 1.5
+    dialog.listen_on_arrival.setChecked(False)
+    dialog.listen_before.setValue(2.25)
+    dialog.listen_after.setValue(0.75)
+    dialog.listen_slower.setChecked(True)
+    dialog.listen_slower_speed.setValue(60)
+    dialog.apply()
+    listen = settings.listen
+    assert (listen.on_arrival, listen.before, listen.after, listen.slower_when_unsure, listen.slower_speed) \
+        == (False, 2.25, 0.75, True, 0.6)
+
+
+def test_ctrl_tab_to_the_least_confident_plays_it(heard, qtbot, output):
+    window, doc, player = heard
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+    output.advance(3.0)
+    assert window.view.current.key == (doc[5].id, Kind.PUNCT) and not player.playing
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    assert window.view.current.key == (doc[3].id, Kind.PUNCT)  # 55 %, the least confident
+    assert player.playing and player.position == 0.0 and player.span_end == pytest.approx(3.02)
