@@ -191,7 +191,7 @@ def test_a_recording_with_the_transcripts_name_is_attached_on_open(window, qtbot
     recording = write_wav(tmp_path / "talk.wav", 5.0)
     doc = open_quietly(window, transcript)
     assert doc.metadata.audio_file == str(recording.resolve())
-    assert "talk.wav attached" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: "talk.wav attached" in window.statusBar().currentMessage(), timeout=5000)
     qtbot.waitUntil(lambda: player.audio is not None, timeout=10000)
     assert not window.dirty  # nothing the person did
     assert any(t.start is not None for t in doc.tokens)
@@ -225,6 +225,18 @@ def test_file_attach_recording_gives_any_transcript_its_recording(window, qtbot,
     assert window.dirty  # the person's change, kept by a save and undone by undo
     doc.history.undo()
     assert doc.metadata.audio_file is None
+
+
+def test_opening_a_file_says_its_recording_after_what_its_reading_says(window, qtbot, tmp_path, output):
+    player = Player(output)
+    window.playback.make_player = lambda: player
+    transcript = write_transcript(tmp_path, "txt")  # noScribe's text: a warning that times were read
+    write_wav(tmp_path / "talk.mp3.wav", 5.0)  # not its name
+    recording = write_wav(tmp_path / "talk.wav", 5.0)
+    doc = window.open_path(transcript)  # as File > Open does: read, shown, restored
+    assert doc.metadata.audio_file == str(recording.resolve())
+    qtbot.waitUntil(lambda: "talk.wav attached: it has the name of talk.txt" in window.statusBar().currentMessage(),
+                    timeout=5000)
 
 
 def test_a_recording_shorter_than_the_transcript_is_said(window, qtbot, tmp_path, output):

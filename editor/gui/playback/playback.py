@@ -123,7 +123,13 @@ class PlaybackController(QObject):
         if found is None:
             return
         doc.set_metadata(undoable=False, audio_file=os.fspath(found.resolve()))
-        self.message.emit(f"Recording {found.name} attached: it has the transcript's name", 8000)
+        note = f"Recording {found.name} attached: it has the name of {source.name}"
+        # said after what the window says of the file it opened (its reading's warnings)
+        QTimer.singleShot(0, self, lambda: self._say_for(doc, note))
+
+    def _say_for(self, doc: Transcript, note: str) -> None:
+        if doc is self.session.transcript:
+            self.message.emit(note, 10000)
 
     def attach_dialog(self) -> None:
         """File > Attach recording…: choose the open transcript's recording."""
