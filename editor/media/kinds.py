@@ -36,12 +36,14 @@ def recording_beside(path: str | os.PathLike[str]) -> Path | None:
     source = Path(path)
     if is_media(source):
         return None
-    try:
-        beside = {p.name.lower(): p for p in source.parent.iterdir() if p.is_file()}
-    except OSError:
-        return None
     stems = [source.stem.lower()]
     if "." in stems[0]:
         stems.append(stems[0].rpartition(".")[0])
+    try:  # names only (no stat of each file: a folder of downloads can hold thousands)
+        with os.scandir(source.parent) as entries:
+            beside = {e.name.lower(): Path(e.path) for e in entries
+                      if e.name.lower().startswith(stems[-1]) and e.is_file()}
+    except OSError:
+        return None
     return next((beside[stem + suffix] for stem in stems for suffix in MEDIA_SUFFIXES
                  if stem + suffix in beside), None)

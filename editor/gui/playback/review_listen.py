@@ -33,8 +33,11 @@ if TYPE_CHECKING:
     from editor.gui.playback.player_bar import QtPlayerBar
 
 #: Two presses of the replay key closer than this are the key held down (its auto-repeat): the
-#: passage is not started afresh but played again when it ends, for as long as they come.
-HELD_GAP = 0.25
+#: passage is not started afresh but played again when it ends, for as long as they come. Longer
+#: than the keyboard's wait before it repeats (500 ms on Windows, 660 ms on X11 by default), so
+#: the first repeat does not start the passage over; a quick second press is taken as held too,
+#: which only plays on what already plays.
+HELD_GAP = 0.75
 
 
 class ListenedView(Protocol):
