@@ -286,3 +286,18 @@ def test_ctrl_tab_to_the_least_confident_plays_it(heard, qtbot, output):
     qtbot.keyClick(window.view, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
     assert window.view.current.key == (doc[3].id, Kind.PUNCT)  # 55 %, the least confident
     assert player.playing and player.position == 0.0 and player.span_end == pytest.approx(3.02)
+
+
+def test_without_a_sound_output_review_goes_on_silently(window, qtbot, tmp_path):
+    player = Player(FakeOutputBackend(reason="no audio output device"))
+    window.playback.make_player = lambda: player
+    doc = timed_doc(str(write_wav(tmp_path / "talk.wav", 5.0)))
+    window.set_transcript(doc, restore=False)
+    qtbot.waitUntil(lambda: player.audio is not None, timeout=10000)
+    window.view.setFocus()
+    window.statusBar().clearMessage()
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+    assert window.view.reviewing and not player.playing
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    assert doc.suggestion(doc[3].id, Kind.PUNCT).state == State.ACCEPTED
+    assert "No sound output" in window.playback.bar.notice_label.text()  # the bar says why, once
