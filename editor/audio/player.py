@@ -74,6 +74,8 @@ class Player:
         self._frame = 0.0  # next source frame to render (fractional when stretched)
         self._position = 0.0  # seconds; published by whichever thread moved it, under the lock
         self._origin = 0.0  # where the last seek or start put the sound: positions never go before it
+        self._stop_at: float | None = None  # a passage's end (``play_span``): playing stops there
+        self._span_done = False  # set by the render thread on reaching ``_stop_at``
         self._tsm: _TimeStretcher | None = None
         self._tsm_reader: _SourceReader | None = None
         self._tsm_stale = True
@@ -110,7 +112,12 @@ class Player:
 
     @property
     def playing(self) -> bool:
-        return self._playing and not self._ended
+        return self._playing and not self._ended and not self._span_done
+
+    @property
+    def span_end(self) -> float | None:
+        """Where the passage being played stops (``play_span``); None when playing goes on."""
+        return None if self._span_done else self._stop_at
 
     @property
     def speed(self) -> float:
@@ -145,6 +152,8 @@ class Player:
             self._rewind_pending = False
             self._frame = 0.0
             self._position = self._origin = 0.0
+            self._stop_at = None
+            self._span_done = False
             self._tsm = None
             self._tsm_stale = True
         self._error = None
@@ -163,6 +172,11 @@ class Player:
             return False
         if self.playing:
             return True
+        if self._span_done:  # a passage played to its end: go on from there, to the end
+            with self._lock:
+                self._span_done = False
+                self._stop_at = None
+                self._origin = self._position
         if self._ended or self._position >= self.duration:
             self.seek(0.0)
         elif self._rewind_pending and self.rewind_on_resume > 0:
@@ -191,6 +205,8 @@ class Player:
             return
         with self._lock:
             self._playing = False
+            self._stop_at = None
+            self._span_done = False
         if self._stream is not None:
             try:
                 self._stream.stop()
@@ -223,6 +239,10 @@ class Player:
             self._position = self._origin = seconds
             self._tsm_stale = True
             self._rewind_pending = False
+            self._stop_at = None  # a seek is the person's: a passage under way plays on
+            if self._span_done:  # a passage played to its end is paused there
+                self._span_done = False
+                self._playing = False
             if self._ended and seconds < self.duration:
                 self._ended = False
                 restart = self._playing
@@ -233,6 +253,17 @@ class Player:
                 self._error = f"cannot play: {str(exc).strip() or type(exc).__name__}"
                 self._playing = False
                 self.state_changed.emit(False)
+
+    def play_span(self, start: float, end: float) -> bool:
+        """Play from ``start`` and stop by itself at ``end`` (seconds, clamped to the recording):
+        a passage heard again while reviewing. A later seek, pause or play goes on as usual.
+        True if sound is now playing."""
+        if self._audio is None or not self.available or math.isnan(start) or math.isnan(end):
+            return False
+        self.seek(start)
+        with self._lock:
+            self._stop_at = min(max(float(end), self._position), self.duration)
+        return self.play()
 
     def skip(self, seconds: float) -> None:
         """Move by ``seconds`` (negative goes back)."""
@@ -291,8 +322,17 @@ class Player:
                 return not self._ended
             heard = self._frame / audio.rate - delay * self._speed
             self._position = min(max(heard, self._origin), audio.duration)
+            stop = self._stop_at
+            if stop is not None and self._frame >= stop * audio.rate:  # the passage was all rendered
+                out.fill(0)
+                self._span_done = True
+                self._stop_at = None
+                self._frame = stop * audio.rate
+                self._position = stop
+                self._tsm_stale = True
+                return False
             if self._speed == 1.0:
-                done = self._render_plain(out, audio)
+                done = self._render_plain(out, audio, None if stop is None else round(stop * audio.rate))
             else:
                 done = self._render_stretched(out, audio)
             if done:
@@ -308,10 +348,10 @@ class Player:
         finally:
             self._lock.release()
 
-    def _render_plain(self, out: Block, audio: PcmAudio) -> bool:
+    def _render_plain(self, out: Block, audio: PcmAudio, stop: int | None = None) -> bool:
         n = len(out)
         i = int(round(self._frame))
-        k = max(0, min(n, audio.frames - i))
+        k = max(0, min(n, (audio.frames if stop is None else min(stop, audio.frames)) - i))
         np.multiply(audio.samples[i:i + k], _SCALE, out=out[:k], casting="unsafe")
         out[k:] = 0
         self._frame = float(i + k)

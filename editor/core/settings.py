@@ -74,12 +74,24 @@ class HelpSettings:
 
 
 @dataclass
+class ListenSettings:
+    """Reviewing by ear: what arriving at a suggestion plays when the transcript has a recording."""
+
+    on_arrival: bool = True  # arriving at a suggestion plays the words around it
+    before: float = 1.5  # seconds played before the suggestion's word
+    after: float = 0.5  # seconds played after the mark (the start of the next word)
+    slower_when_unsure: bool = False  # low-confidence suggestions are played slower
+    slower_speed: float = 0.75  # ... at this share of the player's speed
+
+
+@dataclass
 class Settings:
     review: ReviewSettings = field(default_factory=ReviewSettings)
     appearance: AppearanceSettings = field(default_factory=AppearanceSettings)
     engine: EngineSettings = field(default_factory=EngineSettings)
     export: ExportSettings = field(default_factory=ExportSettings)
     help: HelpSettings = field(default_factory=HelpSettings)
+    listen: ListenSettings = field(default_factory=ListenSettings)
     recent_files: list[str] = field(default_factory=list)
 
     # -- namespaced access -----------------------------------------------------------------------

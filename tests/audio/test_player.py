@@ -246,3 +246,77 @@ def test_the_position_is_what_is_heard_not_what_is_rendered():
     player.play()
     out = output.advance(0.01)
     assert np.isfinite(out).all()
+
+
+def test_a_passage_plays_from_its_start_and_stops_at_its_end(player, fake_output):
+    assert player.play_span(1.0, 1.5)
+    assert player.playing and player.position == 1.0 and player.span_end == 1.5
+    out = fake_output.advance(1.0)  # more than the passage: the rest is silence, and it stops
+    expected = ramp_audio(3.0, RATE).samples[16000:24000, 0] / 32768.0
+    np.testing.assert_allclose(out[:8000, 0], expected, atol=1e-6)
+    assert not np.any(out[8000:])
+    assert not player.playing and player.span_end is None
+    assert player.position == pytest.approx(1.5)
+    assert not fake_output.stream.active
+
+
+def test_play_after_a_passage_goes_on_from_its_end(player, fake_output):
+    player.play_span(1.0, 1.5)
+    fake_output.advance(1.0)
+    assert player.play()
+    out = fake_output.advance(0.01)
+    assert out[0, 0] == pytest.approx(24000 / 32768.0, abs=1e-6)
+    fake_output.advance(1.0)
+    assert player.playing  # no stop any more
+    assert player.position > 2.4
+
+
+def test_a_passage_again_while_one_plays_starts_afresh(player, fake_output):
+    player.play_span(1.0, 1.5)
+    fake_output.advance(0.2)
+    assert player.play_span(0.5, 0.7)
+    assert player.position == 0.5 and player.playing
+    fake_output.advance(0.5)
+    assert not player.playing and player.position == pytest.approx(0.7)
+    assert player.play_span(2.0, 2.2)  # after one ended, the stream starts again
+    assert player.playing and fake_output.stream.active
+    fake_output.advance(0.5)
+    assert player.position == pytest.approx(2.2)
+
+
+def test_a_seek_or_pause_during_a_passage_lets_it_play_on(player, fake_output):
+    player.play_span(0.0, 0.3)
+    player.seek(1.0)  # the person clicked the timeline: playing goes on past the passage
+    fake_output.advance(0.5)
+    assert player.playing and player.span_end is None
+    player.play_span(2.0, 2.3)
+    player.pause()
+    player.play()
+    fake_output.advance(0.5)
+    assert player.playing
+
+
+def test_a_seek_after_a_passage_ended_does_not_start_playing(player, fake_output):
+    player.play_span(1.0, 1.2)
+    fake_output.advance(0.5)
+    player.seek(0.2)
+    assert not player.playing and not fake_output.stream.active
+
+
+def test_a_slower_passage_stops_at_its_end_too(fake_output):
+    p = Player(fake_output)
+    p.set_audio(PcmAudio.from_float(tone(3.0, RATE), RATE))
+    p.set_speed(0.75)
+    p.play_span(1.0, 1.6)
+    fake_output.advance(0.6 / 0.75 - 0.05)
+    assert p.playing
+    fake_output.advance(0.3)
+    assert not p.playing and p.position == pytest.approx(1.6)
+
+
+def test_a_passage_without_sound_or_audio_does_not_play(fake_output):
+    p = Player(fake_output)
+    assert not p.play_span(0.0, 1.0)
+    silent = Player(FakeOutputBackend(reason="no device"))
+    silent.set_audio(ramp_audio(1.0, RATE))
+    assert not silent.play_span(0.0, 0.5) and not silent.playing

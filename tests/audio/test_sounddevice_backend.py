@@ -62,6 +62,22 @@ def test_stretched_playback_pauses_and_resumes(null_alsa):
     player.close()
 
 
+def test_passages_stop_and_start_again_on_the_same_stream(null_alsa):
+    """A passage ends by the callback's own stop; the next one restarts the stream, as arriving
+    at one suggestion after another does."""
+    player = Player(SoundDeviceBackend())
+    player.set_audio(ramp_audio(3.0, 8_000))
+    for start, end in ((0.5, 1.0), (2.0, 2.25), (0.0, 0.1)):
+        assert player.play_span(start, end)
+        assert wait_until(lambda: not player.playing)
+        assert player.position == pytest.approx(end)
+        assert player.notice is None
+    assert player.play()  # and on from the last passage's end, to the end
+    assert wait_until(lambda: not player.playing)
+    assert player.position == pytest.approx(3.0)
+    player.close()
+
+
 def test_a_stereo_file_at_the_device_rate(null_alsa, tmp_path):
     backend = SoundDeviceBackend()
     player = Player(backend)

@@ -274,3 +274,14 @@ def test_whisperx_segment_whose_words_have_two_speakers_keeps_both_in_subtitles(
     for ext in (".srt", ".vtt", ".ass"):
         write_any(doc, tmp_path / f"out{ext}")
         assert _turns(read_any(tmp_path / f"out{ext}")) == _turns(doc), ext
+
+
+def test_noscribe_text_speaker_then_time_on_each_paragraph(tmp_path):
+    text = ("interview\n\n(Transcribed with noScribe vers. 0.6)\n\nS00: [00:00:00] so the seed "
+            "library opens today\n\nS01: [00:00:04] and who runs it\n\nS00: [00:00:07] the volunteers do\n")
+    doc = _read(tmp_path, "noscribe.txt", text)
+    assert speakers_in_order(doc) == ["S00", "S01"]
+    words = {t.word: t for t in doc.tokens}
+    assert "[00:00:04]" not in words and "S01:" not in words
+    assert words["so"].start == 0.0 and words["and"].start == 4.0 and words["volunteers"].start > 7.0
+    assert words["interview"].start is None  # the title before the first time has none

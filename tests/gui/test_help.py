@@ -71,7 +71,8 @@ def test_the_sheet_filters_on_any_column_in_any_case(window, qtbot):
     sheet.filter.setText("playback")
     assert {row[0] for row in sheet.shown_rows()} == {
         "Playback ▸ Play / pause", "Playback ▸ Skip back", "Playback ▸ Skip forward",
-        "Playback ▸ Slower", "Playback ▸ Faster", "Edit ▸ Insert playback time"}
+        "Playback ▸ Slower", "Playback ▸ Faster", "Edit ▸ Insert playback time",
+        "Playback ▸ Hear the suggestion again", "Playback ▸ Hear its sentence"}
     sheet.filter.setText("undo step")  # words of "what it does"
     assert [row[0] for row in sheet.shown_rows()] == ["Review ▸ Accept all pending", "Review ▸ Reject all pending"]
     sheet.filter.setText("accept")  # every accept command, keys or not

@@ -1,8 +1,9 @@
 """Plain-text transcripts with times, as meeting and transcription services export them: Otter.ai
 and Microsoft Teams' Word transcripts put the speaker and the time on a line of their own ("Jane
 Doe  0:15"), Rev the same in parentheses ("Jane Doe (00:01:02):"), Descript the time first
-("[00:00:05] John: ..."), Google Meet's transcript and YouTube's transcript panel a time alone on
-a line ("00:01:12", "0:02") or, copied otherwise, at the start of every line ("0:02 the channel").
+("[00:00:05] John: ..."), noScribe the speaker first ("S00: [00:00:05] ..."), Google Meet's
+transcript and YouTube's transcript panel a time alone on a line ("00:01:12", "0:02") or, copied
+otherwise, at the start of every line ("0:02 the channel").
 
 Where such lines are the file's pattern (two or more, never going back in time, each with words
 after it before the next), a time is when the words after it begin, not words, and a name on its
@@ -33,6 +34,9 @@ _OTTER = re.compile(rf"[ \t]*({_NAME})[ \t]+({_CLOCK})[ \t]*")
 _REV = re.compile(rf"[ \t]*({_NAME})[ \t]*[(\[]({_CLOCK})[)\]](?::[ \t]*(.*?)|[ \t]*)[ \t]*")
 #: Descript and others: the time in brackets at the start of a line, the words after it
 _LEADING = re.compile(rf"[ \t]*\[({_CLOCK})\][ \t]+(\S.*)")
+#: noScribe's text (its HTML saved as text, with timestamps on): the speaker, a colon, the time in
+#: brackets, the words ("S00: [00:00:05] so the seed library")
+_NAMED_LEADING = re.compile(rf"[ \t]*({_NAME}):[ \t]*\[({_CLOCK})\][ \t]*(.*?)[ \t]*")
 #: the same without brackets ("0:03 hello everyone"), taken only where every line begins so
 _BARE_LEADING = re.compile(rf"[ \t]*({_CLOCK})[ \t]+(\S.*)")
 
@@ -76,6 +80,9 @@ def _classify(line: str, bare: bool = False) -> _Line:
     if found and is_name(found.group(1)):
         rest = found.group(3) if found.re is _REV else None
         return _Line(_seconds(found.group(2)), " ".join(found.group(1).split()), rest or "", True)
+    found = _NAMED_LEADING.fullmatch(line)
+    if found and is_name(found.group(1)):
+        return _Line(_seconds(found.group(2)), " ".join(found.group(1).split()), found.group(3), True)
     found = _LEADING.fullmatch(line) or (_BARE_LEADING.fullmatch(line) if bare else None)
     if found:
         return _Line(_seconds(found.group(1)), None, found.group(2), True)

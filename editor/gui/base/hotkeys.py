@@ -85,6 +85,10 @@ SKIP_BACK = "F1"
 SKIP_FORWARD = "F2"
 SLOWER = "F3"
 FASTER = "F4"
+# Reviewing by ear (editor/gui/playback/review_listen.py): arriving at a suggestion plays it; these
+# play it again (held: over and over) and play its whole sentence. Beside oTranscribe's F1-F4.
+REPLAY_SUGGESTION = "F5"
+PLAY_SENTENCE = "F6"
 # Ctrl+click on a word plays from it (the view emits token_activated)
 
 # Help (F1 is the player's "skip back")

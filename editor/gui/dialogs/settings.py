@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QColorDialog,
+    QCheckBox,
     QComboBox,
     QDialog,
+    QDoubleSpinBox,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
@@ -64,6 +66,26 @@ class SettingsDialog(QDialog):
         self.order.addItem("Lowest confidence first", "confidence")
         self.order.setCurrentIndex(0 if settings.review.order == "position" else 1)
         form.addRow("Tab goes through suggestions:", self.order)
+        # reviewing by ear (editor/gui/playback/review_listen.py)
+        listen = settings.listen
+        self.listen_on_arrival = QCheckBox("Play the words around each suggestion reached (with a recording)")
+        self.listen_on_arrival.setChecked(listen.on_arrival)
+        form.addRow("Reviewing by ear:", self.listen_on_arrival)
+        self.listen_before = self._seconds_box(listen.before, "Seconds played before the suggestion's word")
+        self.listen_after = self._seconds_box(listen.after, "Seconds played after the mark (after the next word begins)")
+        form.addRow("Play from before the word:", self.listen_before)
+        form.addRow("Play on after the mark:", self.listen_after)
+        self.listen_slower = QCheckBox("Play low-confidence suggestions slower")
+        self.listen_slower.setChecked(listen.slower_when_unsure)
+        self.listen_slower_speed = percent_box(listen.slower_speed)
+        self.listen_slower_speed.setRange(50, 100)
+        self.listen_slower_speed.setSingleStep(5)
+        self.listen_slower_speed.setToolTip("The share of the player's speed they are played at")
+        self.listen_slower_speed.setAccessibleName("Slower playing, share of the speed")
+        slower = QHBoxLayout()
+        slower.addWidget(self.listen_slower, 1)
+        slower.addWidget(self.listen_slower_speed)
+        form.addRow("", slower)
         self.colours = {band: _ColourButton(getattr(settings.appearance, f"{band}_colour"))
                         for band in ("high", "medium", "low")}
         for band, button in self.colours.items():
@@ -98,6 +120,18 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
+    @staticmethod
+    def _seconds_box(value: float, tip: str) -> QDoubleSpinBox:
+        box = QDoubleSpinBox()
+        box.setRange(0.0, 10.0)
+        box.setSingleStep(0.25)
+        box.setDecimals(2)
+        box.setSuffix(" s")
+        box.setValue(value)
+        box.setToolTip(tip)
+        box.setAccessibleName(tip)
+        return box
+
     def _folder_row(self, form: QFormLayout, label: str, value: str, empty: str) -> QLineEdit:
         row = QHBoxLayout()
         edit = QLineEdit(value)
@@ -122,6 +156,11 @@ class SettingsDialog(QDialog):
         s.set("review.high", max(high, low))
         s.set("review.low", min(high, low))
         s.set("review.order", self.order.currentData())
+        s.set("listen.on_arrival", self.listen_on_arrival.isChecked())
+        s.set("listen.before", self.listen_before.value())
+        s.set("listen.after", self.listen_after.value())
+        s.set("listen.slower_when_unsure", self.listen_slower.isChecked())
+        s.set("listen.slower_speed", self.listen_slower_speed.value() / 100)
         for band, button in self.colours.items():
             s.set(f"appearance.{band}_colour", button.colour)
         s.set("appearance.font_size", self.font_size.value())

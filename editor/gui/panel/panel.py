@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.core.review.accept_rules import is_keep
+from editor.core.review.listening import pause_at
 from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
 from editor.core.document.records import CHOICE
 from editor.core.settings import Settings
@@ -625,6 +626,9 @@ class QtSuggestionList(QWidget):
                 delete = "Stet's proposal back"  # (accept_rules.turned_down)
         rows = [f"<b>{title}</b> ({s.state.value}{origin}) — Enter: accept · Delete: {delete} · "
                 f"1–9: pick"]
+        pause = pause_at(doc, s) if doc is not None else None
+        if pause is not None:  # heard in the recording: how long the speaker stopped there
+            rows.append(f"pause {pause:.2f} s")
         for n, (value, p) in enumerate(s.alternatives()[:6], 1):
             text = html.escape(describe_value(s.kind, value))
             if value == s.value:

@@ -1,5 +1,7 @@
 """Listening in the main window: a player bar under the text when the transcript names its audio,
-Ctrl+click on a word plays from it, and the word being played is highlighted and kept in view."""
+Ctrl+click on a word plays from it, and the word being played is highlighted and kept in view.
+Any transcript can be given its recording (File > Attach recording…), and one with a recording
+of the same name beside it (``talk.srt``, ``talk.mp3``) gets it when opened."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from editor.audio.follow import word_at
 from editor.core import Transcript
 from editor.gui.base.links import DocumentLinks
 from editor.gui.base.session import Session
+from editor.media.kinds import MEDIA_SUFFIXES, recording_beside
 
 if TYPE_CHECKING:  # numpy and the player load with the first transcript that has audio
     from editor.audio import Player
@@ -82,12 +85,14 @@ class PlaybackController(QObject):
         self.bar_made.emit(self.bar)
         self.bar.position_changed.connect(self.follow)
         self.bar.audio_failed.connect(self._failed)
+        self.bar.audio_loaded.connect(self._check_length)
         return self.bar
 
     def transcript_opened(self, doc: Transcript) -> None:
         """Load the audio the transcript names (off the UI thread), or hide the bar."""
         if doc is not self._doc:
             self._links.clear()  # (see editor.gui.base.links: nothing left behind on the old document)
+            self._attach_beside(doc)
             self._doc = doc
             self._links.connect(doc.metadata_changed, self._metadata_changed)
         self._highlight(None)
@@ -107,6 +112,65 @@ class PlaybackController(QObject):
             bar = self._build(self.make_player() if self.make_player is not None else None)
         bar.show()
         bar.open_audio(path)
+
+    def _attach_beside(self, doc: Transcript) -> None:
+        """A transcript that names no recording gets the one with its name beside it, and says
+        so; kept with no undo step (nothing the person did), and saved in the project."""
+        source = self.session.source
+        if doc.metadata.audio_file or source is None or doc is not self.session.transcript:
+            return
+        found = recording_beside(source)
+        if found is None:
+            return
+        doc.set_metadata(undoable=False, audio_file=os.fspath(found.resolve()))
+        note = f"Recording {found.name} attached: it has the name of {source.name}"
+        # said after what the window says of the file it opened (its reading's warnings)
+        QTimer.singleShot(0, self, lambda: self._say_for(doc, note))
+
+    def _say_for(self, doc: Transcript, note: str) -> None:
+        if doc is self.session.transcript:
+            self.message.emit(note, 10000)
+
+    def attach_dialog(self) -> None:
+        """File > Attach recording…: choose the open transcript's recording."""
+        source = self.session.source
+        patterns = " ".join(f"*{suffix}" for suffix in MEDIA_SUFFIXES)
+        path, _ = QFileDialog.getOpenFileName(self._parent_widget, "Attach recording",
+                                              str(source.parent) if source is not None else "",
+                                              f"Recordings ({patterns});;All files (*)")
+        if path:
+            self.attach(path)
+
+    def attach(self, path: str | os.PathLike[str]) -> bool:
+        """Give the open transcript the recording at ``path`` (an undoable change that the project
+        keeps); whether it was given. A file that is not there is said and changes nothing; one
+        that cannot be decoded is said by the player bar when it has tried."""
+        chosen = Path(path)
+        if not chosen.is_file():
+            self.message.emit(f"{chosen.name} is not a file that can be played", 8000)
+            return False
+        timed = any(t.start is not None for t in self.session.transcript.tokens)
+        self.locate_audio(chosen)
+        self.message.emit(f"Recording {chosen.name} attached" if timed else
+                          f"Recording {chosen.name} attached; this transcript has no word times, so "
+                          "words are not followed as it plays and suggestions are not heard", 8000)
+        return True
+
+    def _check_length(self, _path: str) -> None:
+        """Say when the recording ends before the transcript's times do: those words cannot be
+        heard (a wrong recording, or a cut one)."""
+        from editor.gui.playback.player_bar import format_time
+
+        player = self.player
+        if player is None or player.audio is None:
+            return
+        times = [t.end if t.end is not None else t.start for t in self.session.transcript.tokens
+                 if t.start is not None]
+        last = max((t for t in times if t is not None), default=None)
+        if last is not None and last > player.duration + 0.5:
+            self.message.emit(f"The recording ({format_time(player.duration)}) is shorter than the "
+                              f"transcript's times ({format_time(last)}): words after "
+                              f"{format_time(player.duration)} cannot be heard", 10000)
 
     def locate_audio(self, path: str | os.PathLike[str]) -> None:
         """Point the open transcript at its recording in a new place (an undoable change)."""

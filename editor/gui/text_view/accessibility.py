@@ -13,6 +13,7 @@ from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
 from PySide6.QtWidgets import QWidget
 
 from editor.core.document.transcript import Kind, State, Suggestion
+from editor.core.review.listening import pause_at
 from editor.gui.text_view.looks import MARK_NAMES
 
 if TYPE_CHECKING:
@@ -53,10 +54,13 @@ def spoken_change(doc: Transcript, s: Suggestion, value: str | None = None) -> s
 
 
 def spoken_suggestion(doc: Transcript, s: Suggestion) -> str:
-    """"Proposed comma after “station”, 82 %" ("Proposed: remove the…" for a removal)."""
+    """"Proposed comma after “station”, 82 %" ("Proposed: remove the…" for a removal), and
+    ", pause 0.62 s" where the words have times."""
     change = spoken_change(doc, s)
     joined = ": " if change.startswith(("remove", "no ")) else " "
-    return f"Proposed{joined}{change}, {spoken_percent(s.confidence)}"
+    pause = pause_at(doc, s)  # from the word times: how long the speaker stopped there
+    heard = f", pause {pause:.2f} s" if pause is not None else ""
+    return f"Proposed{joined}{change}, {spoken_percent(s.confidence)}{heard}"
 
 
 def spoken_keys(doc: Transcript, s: Suggestion) -> str:

@@ -51,6 +51,7 @@ from editor.gui.dialogs.learned import LearnedDialog
 from editor.gui.work.learning import LearningController
 from editor.gui.panel.panel import QtSuggestionList
 from editor.gui.playback.playback import PlaybackController
+from editor.gui.playback.review_listen import ReviewListener
 from editor.gui.work.recovery import Autosaver
 from editor.gui.work.restoration import RestorationController, Restorers
 from editor.gui.work.saving import ProjectSaver
@@ -224,6 +225,9 @@ class MainWindow(QMainWindow):
         self.playback.message.connect(self._show_message)
         self.transcript_opened.connect(self.playback.transcript_opened)
         self.view.token_activated.connect(self.playback.play_from_token)
+        # arriving at a suggestion plays it (reviewing by ear)
+        self.listen = ReviewListener(settings, self.view, self.playback, self)
+        self.listen.message.connect(self._show_message)
         # audio and video files open here
         t = TranscriptionController(session, settings, interactive=self.interactive, parent=self)
         self.transcription = t
