@@ -20,7 +20,7 @@ WORDS = ("so the question we kept asking ourselves over and over again was what 
 def timed(words=WORDS, gap=0.0, each=0.3) -> Transcript:
     """Words 0.3 s each, back to back (``gap`` s between them)."""
     tokens, t = [], 0.0
-    for n, w in enumerate(words):
+    for w in words:
         tokens.append(Token(w, start=t, end=t + each))
         t += each + gap
     return Transcript(tokens)
