@@ -51,6 +51,18 @@ _SCAN_STEP, _SCAN_SECONDS = 1000, 0.005
 _SCAN_AT_ONCE = 5 * _SCAN_STEP
 
 
+def case_change(written: str, proposed: str) -> str:
+    """What a case suggestion changes, named by its letters, as the panel shows the form: "capital"
+    where letters go up ("1d" -> "1D", "(deep" -> "(Deep", "iphone" -> "iPhone"), "lower case"
+    where they go down ("NASA" -> "nasa"); the first letter that differs decides, whatever stands
+    before it (a digit, an opening bracket or quote)."""
+    for now, then in zip(written, proposed):
+        if now != then and now.lower() == then.lower():
+            return "capital" if then.isupper() else "lower case"
+    first = next((ch for ch in proposed if ch.isalpha()), "")
+    return "capital" if first.isupper() else "lower case"
+
+
 def _as_shown(doc: Transcript, token: Token) -> tuple[str, str]:
     """A word and its mark as the text shows them: a pending capital or mark in place."""
     view = doc.suggestion_view(token.id)
@@ -552,7 +564,7 @@ class QtSuggestionList(QWidget):
             brief = f"keep ‘{s.value}’" if s.value else "keep no mark"
         elif s.kind == Kind.CASE:
             word = join_mark(s.value, punct)
-            what = brief = "capital" if s.value[:1].isupper() else "lower case"
+            what = brief = case_change(token.surface or token.word, s.value)
         elif s.value and token.punct:
             word, what = join_mark(surface, s.value), f"‘{token.punct}’ → {named_mark(s.value)}"
             brief = f"‘{token.punct}’ → ‘{s.value}’"
