@@ -233,7 +233,7 @@ class _Builder:
 
     def __init__(self, restorer: Restorer, tokens: Sequence[Token], snapshot: WordsSnapshot,
                  marks: Mapping[int, str], only: Collection[int] | None, keep_author: bool | None) -> None:
-        from editor.restore.suggest import authored, rare_word, raw_runs
+        from editor.restore.suggest import asides, authored, rare_word, raw_runs
 
         self.tokens, self.snapshot, self.marks = tokens, snapshot, marks
         self.only = None if only is None else frozenset(only)
@@ -252,6 +252,8 @@ class _Builder:
         self.names = getattr(restorer, "may_capitalize_after_comma", None)
         self.rare = rare_word(restorer)  # a capital written on a rare word is a name: kept
         self.keep_author = keeps_author(tokens, keep_author, only)
+        # the author's asides, read over the whole text: one may begin in a region before this one
+        self.asides = asides(tokens)
         self.after: dict[int, str] = {}  # the mark this pass leaves after the last word of each run
 
     def mark_before(self, index: int) -> str | None:
@@ -274,7 +276,8 @@ class _Builder:
                                     author_prior=self.prior, written=(False, False) if raw else self.written,
                                     mark_before=self.mark_before(ra),
                                     follow_marks=True if self.only is not None or ra in self.raw_starts else None,
-                                    comma_capital=self.names, keep_author=self.keep_author, rare=self.rare)
+                                    comma_capital=self.names, keep_author=self.keep_author, rare=self.rare,
+                                    aside=self.asides[ra:rb])
             last = self.tokens[rb - 1]
             self.after[rb - 1] = next((s.value for s in reversed(part)
                                        if s.token_id == last.id and s.kind == Kind.PUNCT), last.punct)
