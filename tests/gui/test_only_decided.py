@@ -18,3 +18,72 @@ def test_the_list_calls_a_capital_after_a_digit_or_a_bracket_a_capital(window):
     assert rows[doc[1].id].endswith("· capital"), rows
     assert rows[doc[3].id].endswith("· capital"), rows
     assert rows[doc[5].id].endswith("· lower case"), rows
+
+
+def _key(qtbot, widget, key, modifiers=None):
+    from PySide6.QtCore import Qt
+
+    qtbot.keyClick(widget, key, modifiers if modifiers is not None else Qt.KeyboardModifier.NoModifier)
+
+
+def test_accept_all_confident_after_a_review_applies_nothing_from_a_choice_or_the_lexicon(window, qtbot, tmp_path):
+    """A review taught the lexicon "Okafor" and was saved; in the next file the lexicon's
+    "Okafor" (certain by the lexicon) and a capital typed there and repeated (100 % "from your
+    choice") were applied by Ctrl+Shift+A. They stay pending, the person's to decide; Stet's
+    own proposals at or above the threshold are applied."""
+    from PySide6.QtCore import Qt
+
+    from editor.core.review.lexicon import UserLexicon
+
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    first = Transcript.from_words("we met okafor at the station and okafor said that okafor likes tea".split())
+    first.set_suggestions([Suggestion(first[2].id, Kind.CASE, "Okafor", {"Okafor": 0.7, "okafor": 0.3})])
+    window.set_transcript(first, restore=False)
+    view = window.view
+    view.setFocus()
+    for _ in range(3):  # Tab to it, Enter; the two proposals from that choice, Tab, Enter
+        _key(qtbot, view, Qt.Key.Key_Tab)
+        _key(qtbot, view, Qt.Key.Key_Return)
+    assert [first[i].surface for i in (2, 7, 10)] == ["Okafor"] * 3
+    with qtbot.waitSignal(window.learning.learned, timeout=60000):
+        window.save(tmp_path / "first.stet", wait=True)
+    qtbot.waitUntil(lambda: UserLexicon.load().forms.get("okafor") == "Okafor", timeout=10000)
+
+    second = tmp_path / "second.txt"
+    second.write_text("so okafor met us at the library and the table and okafor said yes\n", encoding="utf-8")
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        window.open_path(second)
+    doc = window.transcript
+    okafors = [i for i, t in enumerate(doc) if t.word == "okafor"]
+    from_lexicon = [doc.suggestion(doc[i].id, Kind.CASE) for i in okafors]
+    assert all(s is not None and s.source == "lexicon" and s.value == "Okafor" for s in from_lexicon), from_lexicon
+    assert "from your lexicon" in window.panel.describe(from_lexicon[0])
+    # Stet's own proposals, made known here (the tiny model's are random)
+    doc.drop_suggestions([s.key for s in doc.pending() if s.source != "lexicon"])
+    doc.set_suggestions([Suggestion(doc[len(doc) - 1].id, Kind.PUNCT, ".", {".": 0.95, "": 0.05})])
+    # a capital typed mid-sentence, "The" over "the": repeated on the other "the"
+    thes = [i for i, t in enumerate(doc) if t.word == "the"]
+    at = view.token_range(thes[0])[0]
+    cursor = view.textCursor()
+    cursor.setPosition(at)
+    cursor.setPosition(at + 1, cursor.MoveMode.KeepAnchor)
+    view.setTextCursor(cursor)
+    view.insert_text("T")
+    assert doc[thes[0]].surface == "The"
+    repeated = doc.suggestion(doc[thes[1]].id, Kind.CASE)
+    assert repeated is not None and repeated.source == "choice" and repeated.value == "The"
+    theirs = {s.key for s in doc.pending() if s.source in ("choice", "lexicon")}
+    window.settings.review.high = 0.0  # whatever their confidence: none of them is applied
+    view.setFocus()
+    _key(qtbot, view, Qt.Key.Key_A, ctrl | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: window.review.last_accepted > 0 or not doc.pending(), timeout=5000)
+    for key in theirs:
+        s = doc.suggestion(*key)
+        assert s is not None and s.state.value == "pending", s
+    assert [doc[i].surface for i in okafors] == ["okafor"] * len(okafors)
+    assert doc[thes[1]].surface == "the"
+    assert all(s.source in ("choice", "lexicon") for s in doc.pending())  # Stet's own were applied
+    assert "from your choice or your lexicon" in window.statusBar().currentMessage()
+    # the person says so: Review > Accept all from your choice
+    window.review.accept_choices()
+    assert doc[thes[1]].surface == "The"

@@ -10,7 +10,7 @@ import bisect
 import dataclasses
 import itertools
 import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -402,11 +402,14 @@ class Transcript(SuggestionReview):
 
     # -- editing tokens ------------------------------------------------------------------------
     def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None,
-                         start: int = 0, end: int | None = None) -> list[Suggestion]:
-        """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
-        writing the text at that threshold) applies, of words ``start:end``: a capital waits for the
-        end mark before it (the rule: editor.core.review.accept_rules.pending_to_apply)."""
-        return accept_rules.pending_to_apply(self._tokens, self._sugg, min_confidence, kind=kind, start=start, end=end)
+                         start: int = 0, end: int | None = None,
+                         sources: Collection[str] | None = None) -> list[Suggestion]:
+        """The pending suggestions with confidence >= ``min_confidence`` (of ``sources`` only, when
+        given) that accepting them all (or writing the text at that threshold) applies, of words
+        ``start:end``: a capital waits for the end mark before it (the rule:
+        editor.core.review.accept_rules.pending_to_apply)."""
+        return accept_rules.pending_to_apply(self._tokens, self._sugg, min_confidence, kind=kind, start=start, end=end,
+                                             sources=sources)
 
     def append_tokens(self, tokens: Iterable[Token], *, new_paragraph: bool = False,
                       merge_id: object | None = "append") -> range:
