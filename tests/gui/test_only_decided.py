@@ -87,3 +87,59 @@ def test_accept_all_confident_after_a_review_applies_nothing_from_a_choice_or_th
     # the person says so: Review > Accept all from your choice
     window.review.accept_choices()
     assert doc[thes[1]].surface == "The"
+
+
+def _select(view, start, end):
+    cursor = view.textCursor()
+    cursor.setPosition(start)
+    cursor.setPosition(end, cursor.MoveMode.KeepAnchor)
+    view.setTextCursor(cursor)
+
+
+def test_a_capital_typed_then_its_full_stop_teaches_nothing(window):
+    """Double-click "two" in "Manhattan two minutes", type "Two", then the full stop before it:
+    the status bar said "proposed the same in 2 other places" and Ctrl+Shift+A wrote "my wife in
+    Two years". Once the full stop is typed the proposals are withdrawn."""
+    doc = Transcript.from_words("we left manhattan two minutes ago and two days later my wife in two years".split())
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    twos = [i for i, t in enumerate(doc) if t.word == "two"]
+    at = view.token_range(twos[0])[0]
+    _select(view, at, at + 3)
+    view.insert_text("Two")
+    assert "proposed the same in 2 other places" in window.statusBar().currentMessage()
+    made = [doc.suggestion(doc[i].id, Kind.CASE) for i in twos[1:]]
+    assert all(s is not None and s.source == "choice" and s.confidence < 1.0 for s in made), made
+    end = view.token_range(twos[0] - 1)[1]  # after "manhattan"
+    _select(view, end, end)
+    view.insert_text(".")
+    assert doc[twos[0] - 1].punct == "." and doc[twos[0]].surface == "Two"
+    assert all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in twos[1:])
+    assert "no longer proposed elsewhere" in window.statusBar().currentMessage()
+    window.accept_confident()
+    assert [doc[i].surface for i in twos[1:]] == ["two", "two"]
+
+
+def test_reject_all_from_your_choice_brings_back_stet_s_own_proposals(window, qtbot):
+    """Review ▸ Reject all from your choice rejected the model's 63 % "." after "love my life"
+    that a choice had stood in for, while the status bar said Stet's own proposals were back."""
+    doc = Transcript.from_words("i said my life and it was fine and i love my life and that sadness".split())
+    lifes = [i for i, t in enumerate(doc) if t.word == "life"]
+    stets = Suggestion(doc[lifes[1]].id, Kind.PUNCT, ".", {".": 0.63, "": 0.37})
+    capital = Suggestion(doc[lifes[1] + 1].id, Kind.CASE, "And", {"And": 0.9, "and": 0.1})
+    doc.set_suggestions([Suggestion(doc[lifes[0]].id, Kind.PUNCT, ".", {".": 0.7, "": 0.3}), stets, capital])
+    window.set_transcript(doc, restore=False)
+    from PySide6.QtCore import Qt
+
+    view = window.view
+    view.setFocus()
+    view.set_current(doc.suggestion(doc[lifes[0]].id, Kind.PUNCT))
+    _key(qtbot, view, Qt.Key.Key_Return)  # "my life." accepted: proposed after the other "life and"
+    assert doc[lifes[0]].punct == "."
+    assert doc.suggestion(stets.token_id, Kind.PUNCT).source == "choice"
+    window.menu_actions["review.reject_choices"].trigger()
+    assert "Stet's own proposals are back" in window.statusBar().currentMessage()
+    assert doc.suggestion(stets.token_id, Kind.PUNCT) == stets
+    assert doc.suggestion(capital.token_id, Kind.CASE) == capital
+    window.accept_all(0.6)  # the export reads "my life. And that sadness"
+    assert doc[lifes[1]].punct == "." and doc[lifes[1] + 1].surface == "And"

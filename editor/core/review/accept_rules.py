@@ -139,13 +139,29 @@ def capital_settles_mark(case: Suggestion, mark: Suggestion | None, written: str
             and split_opening(case.value)[1][:1].isupper() and hangs_on_start(case))
 
 
-def turned_down(s: Suggestion) -> Suggestion:
+def turned_down(s: Suggestion, *, same_back: bool = False) -> Suggestion:
     """What turning down ``s`` leaves in its place: a pending proposal from the person's choice
-    that stood in for one of Stet's (``Suggestion.original``) gives that one back, pending (the
-    choice does not hold here; nothing of the text changes); any other is rejected."""
-    if s.state == State.PENDING and s.source == CHOICE and s.original is not None and s.original != s.value:
-        return Suggestion(s.token_id, s.kind, s.original, s.probs, needs_start=s.needs_start)
+    that stood in for one of Stet's (``Suggestion.original``) gives that one back, pending, with
+    the model's probabilities (``model_probs``: the choice does not hold here; nothing of the text
+    changes); any other is rejected. Where Stet had proposed the same value, a Delete rejects
+    both (the person says no to the value), but ``same_back`` (Review > Reject all from your
+    choice, which takes the choices back) gives Stet's proposal back as it was."""
+    if (s.state == State.PENDING and s.source == CHOICE and s.original is not None
+            and (s.original != s.value or same_back)):
+        return Suggestion(s.token_id, s.kind, s.original, model_probs(s), needs_start=s.needs_start)
     return evolve(s, state=State.REJECTED)
+
+
+def model_probs(s: Suggestion) -> dict[str, float]:
+    """The model's probabilities behind ``s``: a proposal from the person's choice holds the
+    choice's confidence under its value and the model's under the others
+    (`editor.core.review.repeat_choices.choice_confidence`), so the model's own for that value is
+    what the others leave of 1 (the model's distributions sum to 1)."""
+    probs = dict(s.probs)
+    if s.source == CHOICE:
+        rest = sum(p for v, p in probs.items() if v != s.value)
+        probs[s.value] = min(max(1.0 - rest, 0.0), 1.0)
+    return probs
 
 
 def is_keep(s: Suggestion, token: Token) -> bool:

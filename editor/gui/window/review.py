@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 from editor.core import process
 from editor.core.document.transcript import Kind, State
 from editor.core.document.records import CHOICE, MODEL
-from editor.core.review.repeat_choices import repeat_on, turn_down_choices
+from editor.core.review.repeat_choices import choice_evidence, repeat_on, turn_down_choices
 from editor.gui.dialogs.accept_all import AcceptAllDialog
 from editor.gui.text_view.gutter import format_time
 from editor.gui.base.modal import run_modal
@@ -105,10 +105,12 @@ class ReviewCommands(QObject):
             announce(repeat_on(doc, token_id, kind, targets, merge_id=merge_id))
             return
         count = [0]
+        evidence = choice_evidence(doc, token_id, kind, targets)  # (once, over all the words)
 
         def slices() -> Iterator[None]:
             for k in range(0, len(targets), _REPEAT_SLICE):
-                count[0] += repeat_on(doc, token_id, kind, targets[k:k + _REPEAT_SLICE], merge_id=merge_id)
+                count[0] += repeat_on(doc, token_id, kind, targets[k:k + _REPEAT_SLICE], merge_id=merge_id,
+                                      evidence=evidence)
                 yield
         self._run_bulk(slices(), lambda: announce(count[0]))
 
