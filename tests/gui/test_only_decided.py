@@ -143,3 +143,58 @@ def test_reject_all_from_your_choice_brings_back_stet_s_own_proposals(window, qt
     assert doc.suggestion(capital.token_id, Kind.CASE) == capital
     window.accept_all(0.6)  # the export reads "my life. And that sadness"
     assert doc[lifes[1]].punct == "." and doc[lifes[1] + 1].surface == "And"
+
+
+def test_replace_all_and_replace_decide_no_suggestion(window, qtbot):
+    """Ctrl+H, "bat wines" -> "bad wines", Replace all: the pending 53 % comma after "wines"
+    became text (pending 209 -> 208). The replaced words' pending proposals stay pending, shown,
+    a mark proposed after a word replaced by another goes with it; Replace (one) does the same."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QPushButton
+
+    doc = Transcript.from_words("we had bat wines and cheese then bat wines again so we left".split())
+    wines = [i for i, t in enumerate(doc) if t.word == "wines"]
+    bats = [i for i, t in enumerate(doc) if t.word == "bat"]
+    commas = [Suggestion(doc[i].id, Kind.PUNCT, ",", {",": 0.53, "": 0.47}) for i in wines]
+    capital = Suggestion(doc[wines[1]].id, Kind.CASE, "Wines", {"Wines": 0.6, "wines": 0.4})
+    cheese = doc.words().index("cheese")
+    after_cheese = Suggestion(doc[cheese].id, Kind.PUNCT, ".", {".": 0.55, "": 0.45})
+    doc.set_suggestions([*commas, capital, after_cheese])
+    window.set_transcript(doc, restore=False)
+    pending = doc.pending_count
+    view = window.view
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    bar = window.find_bar
+    assert bar.isVisible()
+    qtbot.keyClicks(bar.find_edit, "bat wines")
+    bar.replace_edit.setText("bad wines")
+    button = next(b for b in bar.findChildren(QPushButton) if b.text() == "Replace all")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert [doc[i].word for i in bats] == ["bad", "bad"]
+    assert doc.pending_count == pending
+    assert [doc.suggestion(doc[i].id, Kind.PUNCT) for i in wines] == commas
+    assert doc.suggestion(doc[wines[1]].id, Kind.CASE) == capital
+    assert all(doc[i].punct == "" for i in wines) and doc[wines[1]].surface == "wines"
+    window.undo()
+    assert [doc[i].word for i in bats] == ["bat", "bat"]
+    # Replace, one match at a time, across the comma as shown
+    bar.find_edit.setText("wines, and")
+    bar.replace_edit.setText("wines, or")
+    cursor = view.textCursor()
+    cursor.setPosition(0)
+    view.setTextCursor(cursor)
+    assert bar.find_next()
+    bar.replace()
+    assert doc[wines[0] + 1].word == "or" and doc.pending_count == pending
+    assert doc.suggestion(doc[wines[0]].id, Kind.PUNCT) == commas[0] and doc[wines[0]].punct == ""
+    # a word replaced by another: the mark proposed after it goes with it, still pending
+    bar.find_edit.setText("cheese")
+    bar.replace_edit.setText("brie")
+    assert bar.replace_all() == 1
+    moved = doc.suggestion(doc[cheese].id, Kind.PUNCT)
+    assert doc[cheese].word == "brie" and doc[cheese].punct == ""
+    assert moved is not None and moved.state.value == "pending" and moved.value == "." and moved.probs == after_cheese.probs
+    assert doc.pending_count == pending
+    window.undo()
+    assert doc[cheese].word == "cheese" and doc.suggestion(doc[cheese].id, Kind.PUNCT) == after_cheese
