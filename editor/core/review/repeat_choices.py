@@ -9,9 +9,19 @@ elsewhere), which the person accepts or turns down there (turning it down gives 
 back: ``accept_rules.turned_down``), one by one or all at once (``choice_proposals``,
 ``turn_down_choices``).
 
+- A proposal from a choice carries how likely it is that the choice applies there
+  (``choice_confidence``): the model's own probability of the chosen value at that word, its
+  odds multiplied by (agree + 1) / (disagree + 1) for the person's decisions on the same word or
+  pair (the rule of succession; ``choice_evidence``), never above the value the model holds
+  likelier there, and never above one half where the model proposed nothing. The other values
+  keep the model's probabilities, so turning the choice down gives Stet's proposal back as it
+  was (``accept_rules.model_probs``). It is never 100 % by itself, and "accept all confident"
+  leaves it to the person.
 - A case choice counts only mid-sentence: a capital after a sentence end, or after an end mark
   only proposed, says nothing about the word ("The" starts a sentence; "Okafor" is a name); and
-  it is proposed only at words mid-sentence.
+  it is proposed only at words mid-sentence. A capital typed before its mark (the usual order)
+  is withdrawn from elsewhere once the mark makes its word a sentence start
+  (``withdraw_start_capital``).
 - A form the language fixes (English "I" and its contractions) is never generalised from a
   choice against it: one "i" left lower case (a Delete on "I") proposes nothing elsewhere.
 - Suggestions the person already decided are never changed.
