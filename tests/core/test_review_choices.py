@@ -300,3 +300,13 @@ def test_a_capital_typed_before_its_mark_teaches_nothing():
     before = snapshot_shown(doc2, 0, len(doc2))
     doc2.edit_token(t2[0], surface="Two")
     assert repeat_typed(doc2, before, 0, len(doc2)) == 0
+
+
+def test_an_accepted_comma_is_no_sure_proposal_where_the_model_proposed_none():
+    """An accepted "that, I" became a 100 % proposal for "reach out that, I didn't"."""
+    doc = _doc("i knew that i could and we reach out that i didn't")
+    thats = _indices(doc, "that")
+    doc.set_suggestions([_mark(doc, thats[0], ",", 0.55)])
+    decide(doc, doc[thats[0]].id, Kind.PUNCT)
+    s = doc.suggestion(doc[thats[1]].id, Kind.PUNCT)
+    assert s.source == "choice" and s.value == "," and s.confidence == 0.5 and s.probs[""] == 0.5

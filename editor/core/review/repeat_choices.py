@@ -154,18 +154,17 @@ def choice_confidence(model: Mapping[str, float] | None, value: str, agree: int 
     is the rule of succession's alone, and never above one half, the model having kept what
     stands. Never 1 by itself: only a model certain of the value gives that."""
     person = (agree + 1) / (disagree + 1)
-    prior = None if model is None else model.get(value)
-    if prior is None:
-        p = person / (1.0 + person)
-        likelier = 0.5 if model is None else max((q for v, q in model.items() if v != value), default=1.0)
-        return min(p, likelier)
-    prior = min(max(prior, 1e-6), 1.0 - 1e-6)
+    if model is None:
+        return min(person / (1.0 + person), 0.5)
+    likelier = max((q for v, q in model.items() if v != value), default=0.0)
+    if value not in model:
+        return min(person / (1.0 + person), likelier)
+    prior = min(max(model[value], 1e-6), 1.0 - 1e-6)  # (a finite odds: never 1 by itself)
     odds = prior / (1.0 - prior) * person
     p = odds / (1.0 + odds)
-    likelier = max((q for v, q in model.items() if v != value), default=0.0)
     if likelier >= prior:
         p = min(p, likelier)  # (where the model held another value likelier: never above it)
-    return min(p, 1.0 - 1e-6) if prior < 1.0 - 1e-6 else p
+    return p
 
 
 def choice_evidence(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequence[int]) -> tuple[int, int]:
