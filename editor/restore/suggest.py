@@ -193,15 +193,19 @@ def asides(tokens: Sequence[Token]) -> list[bool]:
     closer: str | None = None
     words = 0
     for n, tok in enumerate(tokens):
-        lead = split_opening(tok.surface or tok.word)[0]
-        opener = next((ch for ch in lead if ch in _ASIDE_PAIRS), None)
-        if opener is not None:
-            closer, words = _ASIDE_PAIRS[opener], 0
-        if closer is None:
-            continue
+        surface = tok.surface or tok.word
+        if surface[:1].isalnum():  # (most words: nothing opens before them)
+            if closer is None:
+                continue
+        else:
+            opener = next((ch for ch in split_opening(surface)[0] if ch in _ASIDE_PAIRS), None)
+            if opener is not None:
+                closer, words = _ASIDE_PAIRS[opener], 0
+            if closer is None:
+                continue
         out[n] = True
         words += 1
-        if closer in tok.punct or closer in split_opening(tok.surface or tok.word)[1]:
+        if closer in tok.punct or closer in split_opening(surface)[1]:
             closer = None
         elif ends_sentence(current_mark(tok.punct)) or words >= ASIDE_WORDS:
             closer = None  # never closed: it ends with its line's sentence, or soon
