@@ -198,3 +198,17 @@ def test_replace_all_and_replace_decide_no_suggestion(window, qtbot):
     assert doc.pending_count == pending
     window.undo()
     assert doc[cheese].word == "cheese" and doc.suggestion(doc[cheese].id, Kind.PUNCT) == after_cheese
+
+
+def test_accept_all_pending_takes_every_proposal_when_the_person_asks_for_all(window):
+    """Review > Accept all pending says "every pending suggestion": those from a choice and a
+    lexicon too, where Ctrl+Shift+A at 0 % leaves them."""
+    doc = Transcript.from_words("we met okafor at the station and okafor said hello".split())
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.CASE, "Okafor", {"Okafor": 1.0}, source="lexicon"),
+                         Suggestion(doc[7].id, Kind.CASE, "Okafor", {"Okafor": 0.5, "okafor": 0.5}, source="choice"),
+                         Suggestion(doc[5].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    window.set_transcript(doc, restore=False)
+    window.accept_all(0.0)
+    assert doc[5].punct == "," and doc.pending_count == 2
+    window.menu_actions["review.accept_all"].trigger()
+    assert doc.pending_count == 0 and doc[2].surface == doc[7].surface == "Okafor"

@@ -45,6 +45,10 @@ _COUNT_SLICE = 500  # words per slice of a threshold dialog's count (~3 ms)
 _BULK_SECONDS = 0.005  # UI time per turn of the event loop for a bulk step, its redraw included
 
 
+#: ``ReviewCommands.accept_all``'s ``source`` that takes every proposal, whoever made it.
+EVERY_SOURCE = "every source"
+
+
 def _count(n: int, noun: str) -> str:
     """"1 suggestion", "2,000 suggestions"."""
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
@@ -118,17 +122,17 @@ class ReviewCommands(QObject):
         """Accept every pending suggestion with confidence >= ``min_confidence`` (a word's case
         follows the sentence end before it: see ``Transcript.pending_to_apply``): Stet's own
         proposals, or only those proposed by ``source`` when given (``CHOICE``: Review > Accept
-        all from your choice). A proposal from the person's choice or from the lexicon is never
-        applied by an accept-all of Stet's proposals (Ctrl+Shift+A): its confidence is the
-        choice's or the lexicon's, not the model's, and the person decides it (issue 47). One
-        undo step. Returns how many; on a transcript of more than BULK_AT_ONCE words it runs a
+        all from your choice; ``EVERY_SOURCE``: all of them, Review > Accept all pending). A
+        proposal from the person's choice or from the lexicon is never applied by an accept-all
+        of Stet's proposals (Ctrl+Shift+A): its confidence is the choice's or the lexicon's, not
+        the model's, and the person decides it (issue 47). One undo step. Returns how many; on a transcript of more than BULK_AT_ONCE words it runs a
         slice per turn of the event loop and returns -1: ``bulk_finished`` then, and
         ``last_accepted``."""
         if self.busy_with_bulk():
             return 0
         doc = self._host.transcript
         mine = source == CHOICE
-        sources = frozenset({source if source is not None else MODEL})
+        sources = None if source == EVERY_SOURCE else frozenset({source if source is not None else MODEL})
         text = "Accept all from your choice" if mine else f"Accept all ≥ {min_confidence:.0%}"
         counts = [0, 0, 0, 0]  # accepted, held back, pending of that source, left (another source above)
         surest = [0.0]  # the most confident pending suggestion under the threshold
@@ -165,7 +169,7 @@ class ReviewCommands(QObject):
                 for s in doc.suggestion_view(doc[i].id).values():
                     if s.state != State.PENDING:
                         continue
-                    if s.source not in sources:
+                    if sources is not None and s.source not in sources:
                         counts[3] += s.confidence >= min_confidence
                         continue
                     counts[2] += 1
@@ -192,6 +196,11 @@ class ReviewCommands(QObject):
         self._host.statusBar().showMessage("Accepting suggestions…")
         self._run_bulk(slices(), note)
         return -1
+
+    def accept_pending(self) -> int:
+        """Review > Accept all pending: every pending suggestion, whoever proposed it (the person
+        asks for all of them: Stet's, those from their choice and from a lexicon); one undo step."""
+        return self.accept_all(0.0, source=EVERY_SOURCE)
 
     def accept_choices(self) -> int:
         """Review > Accept all from your choice: every pending proposal that repeats a choice of
