@@ -310,3 +310,18 @@ def test_an_accepted_comma_is_no_sure_proposal_where_the_model_proposed_none():
     decide(doc, doc[thats[0]].id, Kind.PUNCT)
     s = doc.suggestion(doc[thats[1]].id, Kind.PUNCT)
     assert s.source == "choice" and s.value == "," and s.confidence == 0.5 and s.probs[""] == 0.5
+
+
+def test_a_name_s_capital_accepted_before_its_full_stop_still_repeats():
+    """A capital Stet proposed as a name's (its lowercase form unlikely) is the word's wherever
+    it stands: a full stop accepted before it later withdraws nothing."""
+    from editor.core.review.repeat_choices import withdraw_start_capital
+
+    doc = _doc("we met okafor at the station and okafor said that okafor likes tea")
+    okafors = _indices(doc, "okafor")
+    doc.set_suggestions([Suggestion(doc[okafors[0]].id, Kind.CASE, "Okafor", {"Okafor": 0.99, "okafor": 0.01})])
+    decide(doc, doc[okafors[0]].id, Kind.CASE)
+    doc.set_suggestions([_mark(doc, okafors[0] - 1, ".", 0.4)])  # (a later pass's)
+    decide(doc, doc[okafors[0] - 1].id, Kind.PUNCT)  # "we met. Okafor at the station"
+    assert withdraw_start_capital(doc, doc[okafors[0] - 1].id) == 0
+    assert all(doc.suggestion(doc[i].id, Kind.CASE).source == "choice" for i in okafors[1:])

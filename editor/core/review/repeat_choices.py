@@ -293,7 +293,8 @@ def withdraw_start_capital(doc: Transcript, token_id: int, *, merge_id: object |
     before it), are withdrawn: Stet's own proposal is back where it had one, else nothing is
     proposed there (a withdrawal is no decision of the person's). Kept where another word of
     the same form mid-sentence reads so with no proposal pending on it (the form has other
-    ground). One undo step (joined to the step before when ``merge_id`` is the same); returns
+    ground), and where the capital was Stet's proposal of a name's, which does not hang on a
+    sentence start (``accept_rules.hangs_on_start``). One undo step (joined to the step before when ``merge_id`` is the same); returns
     how many proposals were withdrawn."""
     index = doc.index_of(token_id)
     if index + 1 >= len(doc) or not ends_sentence(doc[index].punct):
@@ -302,6 +303,9 @@ def withdraw_start_capital(doc: Transcript, token_id: int, *, merge_id: object |
     form = _bare(after.surface)
     if not form or form == form.lower():
         return 0
+    own = doc.suggestion(after.id, Kind.CASE)
+    if own is not None and own.state == State.ACCEPTED and not accept_rules.hangs_on_start(own):
+        return 0  # a capital Stet proposed as a name's ("Okafor"): the word's, wherever it stands
     words = doc.words()
     found, j = [], -1
     while True:
