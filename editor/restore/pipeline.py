@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript, WordsSnapshot
 from editor.core.errors import UserError
-from editor.core.document.records import CHOICE
+from editor.core.document.records import CHOICE, LEXICON, evolve
+from editor.core.document.text import split_opening
 from editor.core.review.repeat_choices import keep_choices
 
 if TYPE_CHECKING:
@@ -233,7 +234,7 @@ class _Builder:
 
     def __init__(self, restorer: Restorer, tokens: Sequence[Token], snapshot: WordsSnapshot,
                  marks: Mapping[int, str], only: Collection[int] | None, keep_author: bool | None) -> None:
-        from editor.restore.suggest import authored, rare_word, raw_runs
+        from editor.restore.suggest import asides, authored, rare_word, raw_runs
 
         self.tokens, self.snapshot, self.marks = tokens, snapshot, marks
         self.only = None if only is None else frozenset(only)
@@ -252,6 +253,12 @@ class _Builder:
         self.names = getattr(restorer, "may_capitalize_after_comma", None)
         self.rare = rare_word(restorer)  # a capital written on a rare word is a name: kept
         self.keep_author = keeps_author(tokens, keep_author, only)
+        # the author's asides, read over the whole text: one may begin in a region before this one
+        self.asides = asides(tokens)
+        # the lexicons' forms (the user's and the project's): a capital they give is certain by
+        # them, not by the model, and says so (LEXICON: accept all confident leaves it)
+        adaptation = getattr(restorer, "adaptation", None)
+        self.forms: Mapping[str, str] = dict(getattr(adaptation, "fixed_forms", None) or {})
         self.after: dict[int, str] = {}  # the mark this pass leaves after the last word of each run
 
     def mark_before(self, index: int) -> str | None:
@@ -274,12 +281,28 @@ class _Builder:
                                     author_prior=self.prior, written=(False, False) if raw else self.written,
                                     mark_before=self.mark_before(ra),
                                     follow_marks=True if self.only is not None or ra in self.raw_starts else None,
-                                    comma_capital=self.names, keep_author=self.keep_author, rare=self.rare)
+                                    comma_capital=self.names, keep_author=self.keep_author, rare=self.rare,
+                                    aside=self.asides[ra:rb])
+            if self.forms:
+                part = _from_lexicon(part, self.tokens[ra:rb], self.forms)
             last = self.tokens[rb - 1]
             self.after[rb - 1] = next((s.value for s in reversed(part)
                                        if s.token_id == last.id and s.kind == Kind.PUNCT), last.punct)
             made += part
         return RestoredRegion(self.snapshot.revision, a, self.snapshot.ids[a:b], tuple(made), tuple(runs))
+
+
+def _from_lexicon(made: list[Suggestion], tokens: Sequence[Token], forms: Mapping[str, str]) -> list[Suggestion]:
+    """``made`` with each case suggestion that writes a word in its lexicon form (``forms``, by
+    lowercase word) marked as the lexicon's (``LEXICON``)."""
+    words = {t.id: t.word.lower() for t in tokens}
+    out = []
+    for s in made:
+        form = forms.get(words.get(s.token_id, "")) if s.kind == Kind.CASE else None
+        if form is not None and split_opening(s.value)[1] == form:
+            s = evolve(s, source=LEXICON)
+        out.append(s)
+    return out
 
 
 def _cut(a: int, b: int, raw: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

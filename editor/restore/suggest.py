@@ -173,12 +173,58 @@ def raw_runs(tokens: Sequence[Token]) -> list[tuple[int, int]]:
     return runs
 
 
+#: What opens an aside the author wrote around words: a sound description "(Deep rumbling)", a
+#: speaker or sound cue "[SCREAMING]", a lyric "♪ la la la ♪"; each closes with its pair.
+_ASIDE_PAIRS = {"(": ")", "[": "]", "{": "}", "♪": "♪", "♫": "♫"}
+#: An aside whose closer never comes ("♪ Happy birthday to you", a lyric line that is not closed)
+#: ends at the next sentence end written, or after this many words: a subtitle cue holds two
+#: lines of at most 42 characters (the Netflix and BBC guidelines), some 16 words.
+ASIDE_WORDS = 20
+#: A word cut off by its speaker ("Dad--", "I was…"): no mark is proposed after it.
+_CUT_OFFS = ("--", "—", "–", "…", "...")
+
+
+def asides(tokens: Sequence[Token]) -> list[bool]:
+    """Per token, whether it stands in an aside the author wrote (see `_ASIDE_PAIRS`): from the
+    word that opens it to the one that closes it, the closer's punctuation included. Nothing is
+    proposed there: not a capital, not a mark inside it or after its closer ("(computer playing
+    electronic melody)." was proposed at 96 %)."""
+    out = [False] * len(tokens)
+    closer: str | None = None
+    words = 0
+    for n, tok in enumerate(tokens):
+        surface = tok.surface or tok.word
+        if surface[:1].isalnum():  # (most words: nothing opens before them)
+            if closer is None:
+                continue
+        else:
+            opener = next((ch for ch in split_opening(surface)[0] if ch in _ASIDE_PAIRS), None)
+            if opener is not None:
+                closer, words = _ASIDE_PAIRS[opener], 0
+            if closer is None:
+                continue
+        out[n] = True
+        words += 1
+        if closer in tok.punct or closer in split_opening(surface)[1]:
+            closer = None
+        elif ends_sentence(current_mark(tok.punct)) or words >= ASIDE_WORDS:
+            closer = None  # never closed: it ends with its line's sentence, or soon
+    return out
+
+
+def cut_off(token: Token) -> bool:
+    """Whether the speaker was cut off after ``token`` ("Dad--", "I was…"): the author's dash or
+    ellipsis stands for the mark, and none is proposed after it."""
+    return (any(m in token.punct for m in _CUT_OFFS)
+            or (token.surface or token.word).endswith(_CUT_OFFS))
+
+
 def make_suggestions(tokens: Sequence[Token], predictions: Sequence[WordPrediction], lexicon: dict[str, str] | None = None, *,
                      author_prior: dict[str, float] | None = None, free_lower: float = 0.02,
                      written: tuple[bool, bool] | None = None, mark_before: str | None = None,
                      follow_marks: bool | None = None, comma_capital: Callable[[str], bool] | None = None,
                      keep_author: bool | None = False, rare: Callable[[str], bool] | None = None,
-                     ) -> list[Suggestion]:
+                     aside: Sequence[bool] | None = None) -> list[Suggestion]:
     """One punct and one case suggestion per token where the model's best guess differs from the
     token's current state and is likelier than it (raw ASR text: every predicted mark and capital;
     already written text: only where the model disagrees). Written text keeps what the model does
@@ -205,7 +251,11 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence[WordPredicti
     where capitals were written, a capital on a `rare` word (`rare_word`) where no sentence starts
     is never taken away. `keep_author` (keep the author's punctuation): only missing marks and
     capitals are proposed, no removal or replacement of what is written (`removes_authors`); None:
-    so where the text has marks or capitals written (`written`), else all are proposed."""
+    so where the text has marks or capitals written (`written`), else all are proposed.
+
+    Nothing is proposed in an aside the author wrote (`asides`: a sound description, a speaker
+    cue, a lyric line; ``aside``, a flag per token, gives them where `tokens` are a chunk of a
+    document), and no mark after a word cut off with a dash or an ellipsis (`cut_off`)."""
     if len(tokens) != len(predictions):
         raise ValueError(f"{len(tokens)} tokens but {len(predictions)} predictions")
     prior = author_prior or {}
@@ -217,10 +267,14 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence[WordPredicti
     lower_prior = case_prior if marks_written else 0.0
     if keep_author is None:
         keep_author = any(written or authored(tokens))
+    if aside is None:
+        aside = asides(tokens)
+    elif len(aside) != len(tokens):
+        raise ValueError(f"{len(tokens)} tokens but {len(aside)} aside flags")
     out: list[Suggestion] = []
     prev_then = mark_before  # the mark before the word as the text will stand (None: the text's start)
     for n, (tok, pred) in enumerate(zip(tokens, predictions)):
-        if is_tag(tok.text):
+        if is_tag(tok.text) or aside[n]:
             prev_then = tok.punct
             continue
         punct = tok.punct
@@ -243,7 +297,7 @@ def make_suggestions(tokens: Sequence[Token], predictions: Sequence[WordPredicti
                 value = max((k for k in probs if not ends_sentence(current_mark(k))), key=probs.__getitem__,
                             default=current)
         then = punct
-        kept = (keep_author and bool(now)) or (punct_prior > 0.0 and authors_own(punct))
+        kept = (keep_author and bool(now)) or (punct_prior > 0.0 and authors_own(punct)) or cut_off(tok)
         if not kept and current_mark(value) != now and probs.get(value, 0.0) > probs.get(current, 0.0):
             out.append(Suggestion(tok.id, Kind.PUNCT, value, probs))
             then = value

@@ -80,13 +80,15 @@ VOSK = [{"result": [{"conf": 1.0, "end": 0.25, "start": 0.0, "word": "so"},
 
 
 def _suggest(doc: Transcript) -> Transcript:
-    """Suggestions of every shape: pending, accepted, rejected, with an original, a choice."""
+    """Suggestions of every shape: pending, accepted, rejected, with an original, a choice, a
+    lexicon's."""
     t = doc.tokens
     doc.set_suggestions([
         Suggestion(t[0].id, Kind.CASE, t[0].word.title(), {t[0].word.title(): 0.8, t[0].word: 0.2}, needs_start=True),
         Suggestion(t[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
         Suggestion(t[1].id, Kind.PUNCT, ".", {".": 0.9, "": 0.1}, State.ACCEPTED, original=""),
         Suggestion(t[2].id, Kind.PUNCT, "?", {"?": 0.55, ".": 0.45}, State.REJECTED),
+        Suggestion(t[2].id, Kind.CASE, t[2].word.title(), {t[2].word.title(): 1.0}, source="lexicon"),
         Suggestion(t[-1].id, Kind.CASE, t[-1].word.upper(), {t[-1].word.upper(): 1.0},
                    source="choice"),
     ])

@@ -69,7 +69,8 @@ class Suggestion:
     probs: Mapping[str, float] = field(default_factory=dict)
     state: State = State.PENDING
     original: str | None = None
-    #: who proposed it: "model", or "choice" when it repeats a choice the person made elsewhere
+    #: who proposed it: "model", "choice" when it repeats a choice the person made elsewhere, or
+    #: "lexicon" when a form of the lexicon gave it (``LEXICON``)
     source: str = "model"
     #: a capital that comes only with a sentence start: the word is no name (the model's names
     #: lexicon says its lowercase form is common), so however sure the model was, it waits for the
@@ -150,6 +151,11 @@ class WordsSnapshot:
 
 #: ``Suggestion.source`` of a proposal that repeats a choice the person made elsewhere.
 CHOICE = "choice"
+#: ``Suggestion.source`` of a capital the lexicon gave (the user's, or the project's own forms):
+#: certain by the lexicon, not by the model, so never applied unseen by "accept all confident".
+LEXICON = "lexicon"
+#: ``Suggestion.source`` of the model's own proposal.
+MODEL = "model"
 
 _R = TypeVar("_R")
 

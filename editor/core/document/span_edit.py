@@ -10,7 +10,7 @@ import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from editor.core.document.records import Kind, Suggestion, Token, evolve
+from editor.core.document.records import Kind, State, Suggestion, Token, evolve
 from editor.core.document.text import Piece, words_of_blocks
 
 
@@ -27,21 +27,35 @@ def parse_span(text: str) -> tuple[list[Piece], set[int], bool]:
 
 def align_span(tokens: Sequence[Token], start: int, end: int, pieces: Sequence[Piece],
                suggestions: Mapping[int, Mapping[Kind, Suggestion]],
-               new_token: Callable[[Token], Token]) -> tuple[list[Token], list[tuple[int, Kind]]]:
+               new_token: Callable[[Token], Token], *, keep_pending: bool = False,
+               moved: list[Suggestion] | None = None) -> tuple[list[Token], list[tuple[int, Kind]]]:
     """The tokens that replace ``tokens[start:end]`` when typed text gives ``pieces``, and the
     keys of the suggestions that go. Words are aligned (difflib on the raw words): an unchanged
     word keeps its id, timings, confidence, speaker and suggestions (those of a kind whose value
     the text changed go); new words get an id from ``new_token`` and times spread over the time
-    the replaced words took (or the gap between their neighbours)."""
+    the replaced words took (or the gap between their neighbours).
+
+    ``keep_pending``: ``pieces`` are the text as shown, pending suggestions in it (a find and
+    replace), so where a word's form or mark reads as its pending suggestion proposes, that is
+    the suggestion shown, not the person's decision: the word keeps its own value and the
+    suggestion stays pending. A word replaced by another one for one keeps its pending mark so
+    too, moved to the new word (given in ``moved``)."""
     old = tokens[start:end]
     opcodes = difflib.SequenceMatcher(
         None, [t.word for t in old], [p.word for p in pieces], autojunk=False).get_opcodes()
     new: list[Token] = []
     drop: list[tuple[int, Kind]] = []
+
+    def shown(token: Token, kind: Kind, value: str) -> bool:  # the value is the pending proposal's
+        s = suggestions.get(token.id, {}).get(kind)
+        return (keep_pending and s is not None and s.state == State.PENDING and s.value == value
+                and value != token.value(kind))
+
     for tag, i1, i2, j1, j2 in opcodes:
         if tag == "equal":
             for token, piece in zip(old[i1:i2], pieces[j1:j2]):
-                kept = evolve(token, surface=piece.surface, punct=piece.punct)
+                kept = evolve(token, surface=token.surface if shown(token, Kind.CASE, piece.surface) else piece.surface,
+                              punct=token.punct if shown(token, Kind.PUNCT, piece.punct) else piece.punct)
                 drop.extend(s.key for s in suggestions.get(token.id, {}).values()
                             if kept.value(s.kind) != token.value(s.kind))
                 new.append(kept)
@@ -49,6 +63,7 @@ def align_span(tokens: Sequence[Token], start: int, end: int, pieces: Sequence[P
         drop.extend(s.key for t in old[i1:i2] for s in suggestions.get(t.id, {}).values())
         if j1 == j2:
             continue
+        one_for_one = i2 - i1 == j2 - j1 == 1 and moved is not None
         lo, hi = time_window(tokens, old, i1, i2, start, end, new)
         speaker = next((t.speaker for t in old[i1:i2] if t.speaker), None)
         if speaker is None:
@@ -60,8 +75,13 @@ def align_span(tokens: Sequence[Token], start: int, end: int, pieces: Sequence[P
             if lo is not None and hi is not None:
                 t0 = lo + (hi - lo) * k / count
                 t1 = lo + (hi - lo) * (k + 1) / count
-            new.append(new_token(Token(piece.word, piece.surface, piece.punct, t0, t1,
-                                               speaker=speaker)))
+            mark = suggestions.get(old[i1].id, {}).get(Kind.PUNCT) if one_for_one else None
+            keep_mark = mark is not None and shown(old[i1], Kind.PUNCT, piece.punct)
+            made = new_token(Token(piece.word, piece.surface, old[i1].punct if keep_mark else piece.punct, t0, t1,
+                                   speaker=speaker))
+            if keep_mark and mark is not None and moved is not None:
+                moved.append(evolve(mark, token_id=made.id))
+            new.append(made)
     return new, drop
 
 

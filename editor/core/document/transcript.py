@@ -10,7 +10,7 @@ import bisect
 import dataclasses
 import itertools
 import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -402,11 +402,14 @@ class Transcript(SuggestionReview):
 
     # -- editing tokens ------------------------------------------------------------------------
     def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None,
-                         start: int = 0, end: int | None = None) -> list[Suggestion]:
-        """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
-        writing the text at that threshold) applies, of words ``start:end``: a capital waits for the
-        end mark before it (the rule: editor.core.review.accept_rules.pending_to_apply)."""
-        return accept_rules.pending_to_apply(self._tokens, self._sugg, min_confidence, kind=kind, start=start, end=end)
+                         start: int = 0, end: int | None = None,
+                         sources: Collection[str] | None = None) -> list[Suggestion]:
+        """The pending suggestions with confidence >= ``min_confidence`` (of ``sources`` only, when
+        given) that accepting them all (or writing the text at that threshold) applies, of words
+        ``start:end``: a capital waits for the end mark before it (the rule:
+        editor.core.review.accept_rules.pending_to_apply)."""
+        return accept_rules.pending_to_apply(self._tokens, self._sugg, min_confidence, kind=kind, start=start, end=end,
+                                             sources=sources)
 
     def append_tokens(self, tokens: Iterable[Token], *, new_paragraph: bool = False,
                       merge_id: object | None = "append") -> range:
@@ -440,16 +443,20 @@ class Transcript(SuggestionReview):
             if drop:
                 self.push_suggestions(drop, "")
 
-    def replace_span(self, start: int, end: int, text: str) -> range:
+    def replace_span(self, start: int, end: int, text: str, *, keep_pending: bool = False) -> range:
         """Replace tokens ``start:end`` with typed ``text``; returns the new tokens' index range.
         Unchanged words keep their ids, times and suggestions (see span_edit.align_span); a line
-        break in ``text`` starts a paragraph."""
+        break in ``text`` starts a paragraph. ``keep_pending``: ``text`` is as shown, with the
+        pending suggestions in it, and a value that reads as one proposes is no decision (a find
+        and replace: the suggestion stays pending; span_edit.align_span)."""
         if not 0 <= start <= end <= len(self._tokens):
             raise IndexError(f"span {start}:{end} outside 0:{len(self._tokens)}")
         old = self._tokens[start:end]
         pieces, breaks, break_after = parse_span(text)
-        new, dropped = align_span(self._tokens, start, end, pieces, self._sugg, self._with_new_id)
-        drop: _SuggestionChanges = [(key, None) for key in dropped]
+        moved: list[Suggestion] = []
+        new, dropped = align_span(self._tokens, start, end, pieces, self._sugg, self._with_new_id,
+                                  keep_pending=keep_pending, moved=moved)
+        drop: _SuggestionChanges = [(key, None) for key in dropped] + [(s.key, s) for s in moved]
         para = span_paragraphs(self._tokens, self._para, start, end, new, breaks, break_after)
         if new == old and para == self._para:
             return range(start, end)

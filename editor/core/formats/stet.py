@@ -26,7 +26,7 @@ from editor.core.render import NONE, RenderPolicy
 
 FORMAT_VERSION = 1
 #: Who may have proposed a suggestion (Suggestion.source).
-SUGGESTION_SOURCES = ("model", "choice")
+SUGGESTION_SOURCES = ("model", "choice", "lexicon")
 _META_TEXT_FIELDS = ("source_file", "audio_file", "language", "model", "restore_model")
 
 

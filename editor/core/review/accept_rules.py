@@ -7,7 +7,7 @@ undoable commands."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from editor.core.document.records import CHOICE, Kind, State, Suggestion, Token, evolve
@@ -20,14 +20,16 @@ POSITION_FREE_CAPITAL = 0.02
 
 def pending_to_apply(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[Kind, Suggestion]],
                      min_confidence: float = 0.0, *, kind: Kind | str | None = None, start: int = 0,
-                     end: int | None = None) -> list[Suggestion]:
+                     end: int | None = None, sources: Collection[str] | None = None) -> list[Suggestion]:
     """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
     writing the text at that threshold) applies. A word's case follows the sentence end before
     it as the text will stand: a capital waits while the end mark suggested before it stays
     pending (unless the capital does not hang on the position: see hangs_on_start), and
     a word after a sentence end that stays keeps its capital. Held-back suggestions stay pending.
     Only words ``start:end`` (an editor takes a long transcript a slice at a time; the choice
-    for a word depends only on the word before it)."""
+    for a word depends only on the word before it). ``sources``: only suggestions of these
+    sources (``Suggestion.source``) are applied, the others stay pending as if under the
+    threshold (a capital waits for an end mark proposed from the person's choice)."""
     kinds = (Kind.BREAK, Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
     punct_counts = Kind.PUNCT in kinds
 
@@ -36,7 +38,8 @@ def pending_to_apply(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[
         if not slot:
             return {}
         return {k: s for k in kinds if (s := slot.get(k)) is not None
-                and s.state == State.PENDING and s.probs[s.value] >= min_confidence}
+                and s.state == State.PENDING and s.probs[s.value] >= min_confidence
+                and (sources is None or s.source in sources)}
 
     out = []
     stop = len(tokens) if end is None else min(end, len(tokens))
@@ -136,13 +139,29 @@ def capital_settles_mark(case: Suggestion, mark: Suggestion | None, written: str
             and split_opening(case.value)[1][:1].isupper() and hangs_on_start(case))
 
 
-def turned_down(s: Suggestion) -> Suggestion:
+def turned_down(s: Suggestion, *, same_back: bool = False) -> Suggestion:
     """What turning down ``s`` leaves in its place: a pending proposal from the person's choice
-    that stood in for one of Stet's (``Suggestion.original``) gives that one back, pending (the
-    choice does not hold here; nothing of the text changes); any other is rejected."""
-    if s.state == State.PENDING and s.source == CHOICE and s.original is not None and s.original != s.value:
-        return Suggestion(s.token_id, s.kind, s.original, s.probs, needs_start=s.needs_start)
+    that stood in for one of Stet's (``Suggestion.original``) gives that one back, pending, with
+    the model's probabilities (``model_probs``: the choice does not hold here; nothing of the text
+    changes); any other is rejected. Where Stet had proposed the same value, a Delete rejects
+    both (the person says no to the value), but ``same_back`` (Review > Reject all from your
+    choice, which takes the choices back) gives Stet's proposal back as it was."""
+    if (s.state == State.PENDING and s.source == CHOICE and s.original is not None
+            and (s.original != s.value or same_back)):
+        return Suggestion(s.token_id, s.kind, s.original, model_probs(s), needs_start=s.needs_start)
     return evolve(s, state=State.REJECTED)
+
+
+def model_probs(s: Suggestion) -> dict[str, float]:
+    """The model's probabilities behind ``s``: a proposal from the person's choice holds the
+    choice's confidence under its value and the model's under the others
+    (`editor.core.review.repeat_choices.choice_confidence`), so the model's own for that value is
+    what the others leave of 1 (the model's distributions sum to 1)."""
+    probs = dict(s.probs)
+    if s.source == CHOICE:
+        rest = sum(p for v, p in probs.items() if v != s.value)
+        probs[s.value] = min(max(1.0 - rest, 0.0), 1.0)
+    return probs
 
 
 def is_keep(s: Suggestion, token: Token) -> bool:

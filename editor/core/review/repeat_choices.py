@@ -9,9 +9,19 @@ elsewhere), which the person accepts or turns down there (turning it down gives 
 back: ``accept_rules.turned_down``), one by one or all at once (``choice_proposals``,
 ``turn_down_choices``).
 
+- A proposal from a choice carries how likely it is that the choice applies there
+  (``choice_confidence``): the model's own probability of the chosen value at that word, its
+  odds multiplied by (agree + 1) / (disagree + 1) for the person's decisions on the same word or
+  pair (the rule of succession; ``choice_evidence``), never above the value the model holds
+  likelier there, and never above one half where the model proposed nothing. The other values
+  keep the model's probabilities, so turning the choice down gives Stet's proposal back as it
+  was (``accept_rules.model_probs``). It is never 100 % by itself, and "accept all confident"
+  leaves it to the person.
 - A case choice counts only mid-sentence: a capital after a sentence end, or after an end mark
   only proposed, says nothing about the word ("The" starts a sentence; "Okafor" is a name); and
-  it is proposed only at words mid-sentence.
+  it is proposed only at words mid-sentence. A capital typed before its mark (the usual order)
+  is withdrawn from elsewhere once the mark makes its word a sentence start
+  (``withdraw_start_capital``).
 - A form the language fixes (English "I" and its contractions) is never generalised from a
   choice against it: one "i" left lower case (a Delete on "I") proposes nothing elsewhere.
 - Suggestions the person already decided are never changed.
@@ -28,7 +38,7 @@ the user lexicon learn from.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from editor.core.review import accept_rules
@@ -130,32 +140,94 @@ def repeat_targets(doc: Transcript, token_id: int, kind: Kind | str) -> list[int
     return found
 
 
-def _proposal(old: Suggestion | None, token_id: int, kind: Kind, value: str) -> Suggestion | None:
+def choice_confidence(model: Mapping[str, float] | None, value: str, agree: int = 1, disagree: int = 0) -> float:
+    """How likely it is that the person's choice ``value`` applies at a word where the model's
+    probabilities are ``model`` (None: the model proposed nothing there, so it keeps what the
+    word reads). The model's own probability of ``value`` there is the prior; the person's record
+    on the same word (case) or word pair (mark) is the evidence, by the rule of succession: after
+    ``agree`` decisions that left ``value`` and ``disagree`` that left another, the choice holds
+    at the next place with probability (agree + 1) / (agree + disagree + 2), which multiplies the
+    prior's odds by (agree + 1) / (disagree + 1) (one decision: twice the odds). The result is
+    never above the model's likeliest other value there: a choice raises a value, it never
+    outweighs what the model holds likelier (the model's 86 % "?" stays likelier than a "."
+    chosen elsewhere). Without the model's say (None, or a value it cannot write) the estimate
+    is the rule of succession's alone, and never above one half, the model having kept what
+    stands. Never 1 by itself: only a model certain of the value gives that."""
+    person = (agree + 1) / (disagree + 1)
+    if model is None:
+        return min(person / (1.0 + person), 0.5)
+    likelier = max((q for v, q in model.items() if v != value), default=0.0)
+    if value not in model:
+        return min(person / (1.0 + person), likelier)
+    prior = min(max(model[value], 1e-6), 1.0 - 1e-6)  # (a finite odds: never 1 by itself)
+    odds = prior / (1.0 - prior) * person
+    p = odds / (1.0 + odds)
+    if likelier >= prior:
+        p = min(p, likelier)  # (where the model held another value likelier: never above it)
+    return p
+
+
+def choice_evidence(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequence[int]) -> tuple[int, int]:
+    """(agree, disagree): the person's decisions behind a choice on ``token_id`` (itself, one)
+    and those already made on the words at ``targets`` (`repeat_targets`) that left the same
+    form or mark, or another (a choice turned down there is one against). Decisions on a
+    sentence start say nothing of a word's form and are not counted."""
+    kind = Kind(kind)
+    token = doc.token(token_id)
+    chosen = _bare(token.surface) if kind == Kind.CASE else token.punct
+    agree, disagree = 1, 0
+    for j in targets:
+        t = doc[j]
+        s = doc.suggestion(t.id, kind)
+        if s is None or s.state == State.PENDING:
+            continue
+        if kind == Kind.CASE and (starts_sentence(doc, j) or _start_proposed(doc, j)):
+            continue
+        now = _bare(t.surface) if kind == Kind.CASE else t.punct
+        if now == chosen:
+            agree += 1
+        else:
+            disagree += 1
+    return agree, disagree
+
+
+def _proposal(old: Suggestion | None, token_id: int, kind: Kind, value: str, current: str,
+              evidence: tuple[int, int]) -> Suggestion | None:
     """The pending proposal of the person's choice ``value`` on a word whose suggestion is
-    ``old``; None where it is proposed there already. It keeps Stet's probabilities, and Stet's
-    own proposal (in ``original``) to give back if the person turns the choice down there."""
+    ``old`` and whose text reads ``current``; None where it is proposed there already. Its
+    confidence is the choice's (``choice_confidence`` with the person's record ``evidence``);
+    the other values keep the model's probabilities, and Stet's own proposal (in ``original``)
+    is kept to give back if the person turns the choice down there."""
     if old is None:
-        return Suggestion(token_id, kind, value, source=CHOICE)
+        p = choice_confidence(None, value, *evidence)
+        probs = {value: p} if current == value else {current: 1.0 - p, value: p}
+        return Suggestion(token_id, kind, value, probs, source=CHOICE)
     if old.source == CHOICE and old.value == value:
         return None
     replaced = old.original if old.source == CHOICE else old.value
-    return Suggestion(token_id, kind, value, dict(old.probs), source=CHOICE, original=replaced,
+    model = accept_rules.model_probs(old)
+    probs = {**model, value: choice_confidence(model, value, *evidence)}
+    return Suggestion(token_id, kind, value, probs, source=CHOICE, original=replaced,
                       needs_start=old.needs_start)
 
 
 def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequence[int], *,
-              merge_id: object | None = None) -> int:
+              merge_id: object | None = None, evidence: tuple[int, int] | None = None) -> int:
     """Repeat the decision on ``token_id`` on the words at ``targets`` (from ``repeat_targets``)
     that have no decision of the person's yet, as pending proposals from the person's choice:
     the chosen form or mark where the word differs, and where it already reads as chosen but
     Stet proposes to change it, a proposal to keep it as it is. Nothing is decided or removed.
-    One undo step (joined to the step before when ``merge_id`` is the same). Returns how many
-    suggestions changed."""
+    Each carries how likely the choice applies there (``choice_confidence``), from the person's
+    decisions ``evidence`` (``choice_evidence``; None: counted among ``targets``, which an editor
+    repeating on a slice of them at a time counts once over all). One undo step (joined to the
+    step before when ``merge_id`` is the same). Returns how many suggestions changed."""
     kind = Kind(kind)
     if kind == Kind.BREAK:
         return 0  # a paragraph break is a choice about this place only
     index = doc.index_of(token_id)
     token = doc[index]
+    if evidence is None:
+        evidence = choice_evidence(doc, token_id, kind, targets)
     changes: list[Suggestion] = []
     if kind == Kind.CASE:
         form = _bare(token.surface)
@@ -171,7 +243,7 @@ def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequenc
                 continue
             if now == form and old is None:
                 continue  # reads as chosen, and nothing proposes otherwise
-            made = _proposal(old, t.id, Kind.CASE, lead + form)  # (now == form: keep it as it is)
+            made = _proposal(old, t.id, Kind.CASE, lead + form, lead + now, evidence)  # (now == form: keep it)
             if made is not None:
                 changes.append(made)
     else:
@@ -185,7 +257,7 @@ def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequenc
                 continue
             if t.punct == mark and old is None:
                 continue
-            made = _proposal(old, t.id, Kind.PUNCT, mark)
+            made = _proposal(old, t.id, Kind.PUNCT, mark, t.punct, evidence)
             if made is not None:
                 changes.append(made)
     if not changes:
@@ -208,8 +280,53 @@ def decide(doc: Transcript, token_id: int, kind: Kind | str, *, accept: bool = T
             decided, note = doc.pick(token_id, kind, value)
         else:
             decided, note = doc.turn_down(token_id, kind)
+        if kind == Kind.PUNCT:
+            withdraw_start_capital(doc, token_id)
         n = propagate(doc, token_id, kind) if repeat and repeats(decided, accept) else 0
     return decided, note, n
+
+
+def withdraw_start_capital(doc: Transcript, token_id: int, *, merge_id: object | None = None) -> int:
+    """The mark after ``token_id`` now ends a sentence (typed, or decided): a capital on the word
+    after it is the place's, not the word's, so the proposals from the person's choice that it
+    made elsewhere, when it was typed before its mark ("Two" typed over "two", then the full stop
+    before it), are withdrawn: Stet's own proposal is back where it had one, else nothing is
+    proposed there (a withdrawal is no decision of the person's). Kept where another word of
+    the same form mid-sentence reads so with no proposal pending on it (the form has other
+    ground), and where the capital was Stet's proposal of a name's, which does not hang on a
+    sentence start (``accept_rules.hangs_on_start``). One undo step (joined to the step before when ``merge_id`` is the same); returns
+    how many proposals were withdrawn."""
+    index = doc.index_of(token_id)
+    if index + 1 >= len(doc) or not ends_sentence(doc[index].punct):
+        return 0
+    after = doc[index + 1]
+    form = _bare(after.surface)
+    if not form or form == form.lower():
+        return 0
+    own = doc.suggestion(after.id, Kind.CASE)
+    if own is not None and own.state == State.ACCEPTED and not accept_rules.hangs_on_start(own):
+        return 0  # a capital Stet proposed as a name's ("Okafor"): the word's, wherever it stands
+    words = doc.words()
+    found, j = [], -1
+    while True:
+        try:
+            j = words.index(after.word, j + 1)
+        except ValueError:
+            break
+        if j != index + 1:
+            found.append(j)
+    changes: list[tuple[tuple[int, Kind], Suggestion | None]] = []
+    for j in found:
+        t = doc[j]
+        s = doc.suggestion(t.id, Kind.CASE)
+        if s is not None and s.state == State.PENDING and s.source == CHOICE:
+            if _bare(s.value) == form:
+                back = accept_rules.turned_down(s, same_back=True)
+                changes.append((s.key, back if back.state == State.PENDING else None))
+        elif (_bare(t.surface) == form and (s is None or s.state != State.PENDING)
+              and not starts_sentence(doc, j) and not _start_proposed(doc, j)):
+            return 0  # the form stands mid-sentence elsewhere: the proposals have other ground
+    return doc.push_changes(changes, "Withdraw a sentence start's capital", merge_id=merge_id)
 
 
 def repeats(decided: Suggestion, accept: bool) -> bool:
@@ -235,7 +352,7 @@ def turn_down_choices(doc: Transcript, start: int = 0, end: int | None = None, *
     one); one undo step, joined to the step before when ``merge_id`` is the same. Returns how
     many."""
     changes: list[tuple[tuple[int, Kind], Suggestion | None]] = [
-        (s.key, accept_rules.turned_down(s)) for s in choice_proposals(doc, start, end)]
+        (s.key, accept_rules.turned_down(s, same_back=True)) for s in choice_proposals(doc, start, end)]
     return doc.push_changes(changes, "Reject all from your choice", merge_id=merge_id)
 
 
@@ -247,9 +364,15 @@ def keep_choices(doc: Transcript, made: Sequence[Suggestion]) -> list[Suggestion
     for s in made:
         old = doc.suggestion(s.token_id, s.kind) if doc.has_token(s.token_id) else None
         if old is not None and old.state == State.PENDING and old.source == CHOICE:
-            if old.original != s.value:
-                out.append(Suggestion(old.token_id, old.kind, old.value, old.probs, source=CHOICE,
-                                      original=s.value, needs_start=old.needs_start))
+            if old.original != s.value or accept_rules.model_probs(old) != dict(s.probs):
+                # the choice's confidence, the pass's probabilities for the rest (what turning
+                # the choice down gives back), never above the pass's likelier value
+                p = old.confidence
+                likelier = max((q for v, q in s.probs.items() if v != old.value), default=0.0)
+                if likelier >= s.probs.get(old.value, 0.0):
+                    p = min(p, likelier)
+                out.append(Suggestion(old.token_id, old.kind, old.value, {**s.probs, old.value: p},
+                                      source=CHOICE, original=s.value, needs_start=old.needs_start))
             continue
         out.append(s)
     return out
@@ -321,8 +444,12 @@ def repeat_typed(doc: Transcript, before: Sequence[tuple[str, str, str]], start:
     the typing: see `snapshot_shown`) elsewhere, as a choice is. Call it inside the typing's history
     group so that one undo takes both back. ``done``: (word, kind, value) already repeated in this
     run of typing, not repeated again. Returns how many suggestions changed."""
-    return sum(propagate(doc, token_id, kind)
-               for token_id, kind in typed_to_repeat(doc, before, start, end, done))
+    n = 0
+    for token_id, kind in typed_to_repeat(doc, before, start, end, done):
+        if kind == Kind.PUNCT:
+            withdraw_start_capital(doc, token_id)
+        n += propagate(doc, token_id, kind)
+    return n
 
 
 def typed_to_repeat(doc: Transcript, before: Sequence[tuple[str, str, str]], start: int, end: int,

@@ -7,7 +7,7 @@ capital waits for which end mark, what a picked mark does to the next word) are 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING
 
 from editor.core.review import accept_rules
@@ -32,7 +32,8 @@ class SuggestionReview:
         def index_of(self, token_id: int) -> int: ...
         def suggestion(self, token_id: int, kind: Kind | str) -> Suggestion | None: ...
         def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None,
-                             start: int = 0, end: int | None = None) -> list[Suggestion]: ...
+                             start: int = 0, end: int | None = None,
+                             sources: Collection[str] | None = None) -> list[Suggestion]: ...
         def pending(self, *, kind: Kind | str | None = None,
                     order: str = "position") -> list[Suggestion]: ...
         def edit_token(self, index: int, *, surface: str | None = None,

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 class FindBar(QWidget):
     """Find and replace in the text as shown. Replacing goes through the view, so it is undoable
-    and keeps the timings of words it does not change."""
+    and keeps the timings of words it does not change; it decides no suggestion: a pending mark or
+    form shown in the replaced words stays pending (issue 47)."""
 
     closed = Signal()
 
@@ -118,7 +119,7 @@ class FindBar(QWidget):
         if self.find_edit.text() and self._selection_matches():
             cursor = self.view.textCursor()
             self.view.edit_characters(cursor.selectionStart(), cursor.selectionEnd(),
-                                      self.replace_edit.text())
+                                      self.replace_edit.text(), keep_pending=True)
         self.find_next()
 
     def replace_all(self) -> int:
@@ -138,6 +139,6 @@ class FindBar(QWidget):
             return 0
         with self.view.transcript.history.group(f"Replace all “{needle}”"):
             for start, end in reversed(matches):
-                self.view.edit_characters(start, end, self.replace_edit.text())
+                self.view.edit_characters(start, end, self.replace_edit.text(), keep_pending=True)
         self.status.setText(f"Replaced {len(matches)}")
         return len(matches)

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from editor.core.review.accept_rules import is_keep
 from editor.core.review.listening import pause_at
 from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
-from editor.core.document.records import CHOICE
+from editor.core.document.records import CHOICE, LEXICON
 from editor.core.settings import Settings
 from editor.core.document.text import join_mark
 from editor.gui.text_view.gutter import CUE_COLOUR
@@ -50,6 +50,22 @@ _SCAN_STEP, _SCAN_SECONDS = 1000, 0.005
 #: A transcript shown with more words with suggestions than this (a long project) is listed a
 #: slice at a time from the start: all at once held the window 150-240 ms at 100,000 words.
 _SCAN_AT_ONCE = 5 * _SCAN_STEP
+
+
+#: What follows the change in a row of a proposal that is not the model's own: whose it is.
+_ORIGIN_TAGS = {CHOICE: " · from your choice", LEXICON: " · from your lexicon"}
+
+
+def case_change(written: str, proposed: str) -> str:
+    """What a case suggestion changes, named by its letters, as the panel shows the form: "capital"
+    where letters go up ("1d" -> "1D", "(deep" -> "(Deep", "iphone" -> "iPhone"), "lower case"
+    where they go down ("NASA" -> "nasa"); the first letter that differs decides, whatever stands
+    before it (a digit, an opening bracket or quote)."""
+    for now, then in zip(written, proposed):
+        if now != then and now.lower() == then.lower():
+            return "capital" if then.isupper() else "lower case"
+    first = next((ch for ch in proposed if ch.isalpha()), "")
+    return "capital" if first.isupper() else "lower case"
 
 
 def _as_shown(doc: Transcript, token: Token) -> tuple[str, str]:
@@ -553,7 +569,7 @@ class QtSuggestionList(QWidget):
             brief = f"keep ‘{s.value}’" if s.value else "keep no mark"
         elif s.kind == Kind.CASE:
             word = join_mark(s.value, punct)
-            what = brief = "capital" if s.value[:1].isupper() else "lower case"
+            what = brief = case_change(token.surface or token.word, s.value)
         elif s.value and token.punct:
             word, what = join_mark(surface, s.value), f"‘{token.punct}’ → {named_mark(s.value)}"
             brief = f"‘{token.punct}’ → ‘{s.value}’"
@@ -567,7 +583,7 @@ class QtSuggestionList(QWidget):
         before = " ".join(join_mark(*_as_shown(doc, doc[j])) for j in range(max(0, i - 3), i))
         after = join_mark(*_as_shown(doc, doc[i + 1])) if i + 1 < len(doc) else ""
         return RowParts(f"{percent(s.confidence):>4}", f"{'…' if i > 3 else ''}{before}", word, after, what,
-                        brief, " · from your choice" if s.source == CHOICE else "")
+                        brief, _ORIGIN_TAGS.get(s.source, ""))
 
     def show_notice(self, title: str | None, text: str = "", about: str = "restoration") -> None:
         """Say above the list, in plain words, what the person should know about the text
@@ -619,6 +635,8 @@ class QtSuggestionList(QWidget):
         title = {Kind.CASE: "Capitals", Kind.BREAK: "Paragraph break"}.get(s.kind, "Mark after the word")
         doc = self._transcript
         origin, delete = "", "reject"
+        if s.source == LEXICON:
+            origin = ", from your lexicon"
         if s.source == CHOICE:
             keep = doc is not None and doc.has_token(s.token_id) and is_keep(s, doc.token(s.token_id))
             origin = ", from your choice elsewhere" + (": keep it as it is" if keep and s.state == State.PENDING else "")

@@ -121,13 +121,15 @@ class Editor:
         self.held: tuple[int, str] | None = None  # whitespace typed that waits for the next word
 
     def edit_characters(self, start: int, end: int, typed: str,
-                        merge_id: object | None = None) -> int | None:
+                        merge_id: object | None = None, *, keep_pending: bool = False) -> int | None:
         """Characters ``start:end`` of the shown text become ``typed``; returns where the caret goes.
         ``merge_id``: that of the typing's undo step, which a choice typed on a frequent word
         joins as it is repeated a slice at a time (without it, it is repeated at once). An edit of
         more than PASTE_AT_ONCE words (a long paste) with a ``slicer`` and a ``merge_id`` puts its
         first words in now and the rest a slice per turn of the event loop, joining that undo
-        step; it returns None and places the caret when done."""
+        step; it returns None and places the caret when done. ``keep_pending``: a form or mark
+        that still reads as its pending suggestion shows it is no decision (Find and Replace:
+        ``Transcript.replace_span``)."""
         self._view.flush()
         doc = self._view.transcript
         n = len(doc)
@@ -176,7 +178,7 @@ class Editor:
             block = QTextCursor(self._view.document())
             block.beginEditBlock()
             try:
-                doc.replace_span(a + first, a + last, text)
+                doc.replace_span(a + first, a + last, text, keep_pending=keep_pending)
                 return finish()
             finally:
                 block.endEditBlock()

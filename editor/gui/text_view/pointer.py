@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMenu, QScrollBar, QTextEdit, QToolTip, QWidget
 
 from editor.core.review.accept_rules import is_keep
 from editor.core.document.transcript import Kind, State, Suggestion
-from editor.core.document.records import CHOICE
+from editor.core.document.records import CHOICE, LEXICON
 from editor.gui.text_view.gutter import format_time
 from editor.gui.text_view.looks import describe_value, percent
 from editor.gui.text_view.review import EDITING_NOTE, NO_SELECTION_NOTE, underlined
@@ -84,6 +84,8 @@ class Pointer:
                 keep = doc.has_token(s.token_id) and is_keep(s, doc.token(s.token_id))
                 origin = " — from your choice" + (
                     ": keep it as it is" if keep and s.state == State.PENDING else "")
+            elif s.source == LEXICON:
+                origin = " — from your lexicon"
             rows.append(f"<b>{title}</b> <i>({s.state.value}{origin})</i>")
             for n, (value, p) in enumerate(s.alternatives()[:6], 1):
                 chosen = " ◀" if value == s.value else ""

@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextEdit, QWidget
 
 from editor.core.document.transcript import Kind, State, Suggestion
-from editor.core.review.repeat_choices import decide, repeat_on, repeat_targets, repeats
+from editor.core.review.repeat_choices import decide, repeat_on, repeat_targets, repeats, withdraw_start_capital
 from editor.gui.text_view.looks import CURRENT_COLOUR, band_phrase, describe_value, in_band
 
 if TYPE_CHECKING:
@@ -216,6 +216,11 @@ class Reviewer:
         doc = self._view.transcript
         repeated, many = 0, []
         for token_id, kind in choices:
+            if kind == Kind.PUNCT and withdraw_start_capital(doc, token_id):
+                # a capital typed before its mark was the place's, no choice of the word's
+                after = doc[doc.index_of(token_id) + 1]
+                self._view.message.emit(f"‘{after.surface}’ now starts a sentence: its capital is "
+                                        "no longer proposed elsewhere")
             targets = repeat_targets(doc, token_id, kind)
             if len(targets) > REPEAT_AT_ONCE and self.repeater is not None and merge_id is not None:
                 many.append((token_id, kind, targets))

@@ -548,9 +548,9 @@ class QtTranscriptView(QPlainTextEdit):
 
     # -- editing (text_view/editing.py) ---------------------------------------------------------------------
     def edit_characters(self, start: int, end: int, typed: str,
-                        merge_id: object | None = None) -> int | None:
+                        merge_id: object | None = None, *, keep_pending: bool = False) -> int | None:
         """Characters ``start:end`` of the shown text become ``typed`` (``Editor.edit_characters``)."""
-        return self.editing.edit_characters(start, end, typed, merge_id)
+        return self.editing.edit_characters(start, end, typed, merge_id, keep_pending=keep_pending)
 
     def insert_text(self, text: str) -> None:
         """Type ``text`` at the caret (replacing a selection), as the keyboard would."""

@@ -315,8 +315,13 @@ class MainWindow(QMainWindow):
 
     # -- review (window/review.py): the scripting surface -------------------------------------------------
     def accept_all(self, min_confidence: float = 0.0) -> int:
-        """Accept every pending suggestion at or above ``min_confidence`` (``ReviewCommands.accept_all``)."""
+        """Accept every pending proposal of Stet's own at or above ``min_confidence``
+        (``ReviewCommands.accept_all``: those from a choice or a lexicon stay pending)."""
         return self.review.accept_all(min_confidence)
+
+    def accept_pending(self) -> int:
+        """Review > Accept all pending: every pending suggestion, whoever proposed it."""
+        return self.review.accept_pending()
 
     def undo(self) -> bool:
         return self.review.undo()

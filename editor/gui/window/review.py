@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 
 from editor.core import process
 from editor.core.document.transcript import Kind, State
-from editor.core.document.records import CHOICE
-from editor.core.review.repeat_choices import repeat_on, turn_down_choices
+from editor.core.document.records import CHOICE, MODEL
+from editor.core.review.repeat_choices import choice_evidence, repeat_on, turn_down_choices
 from editor.gui.dialogs.accept_all import AcceptAllDialog
 from editor.gui.text_view.gutter import format_time
 from editor.gui.base.modal import run_modal
@@ -43,6 +43,10 @@ UNDO_AT_ONCE = 1000
 _REPEAT_SLICE = 100  # words a choice repeats on per slice
 _COUNT_SLICE = 500  # words per slice of a threshold dialog's count (~3 ms)
 _BULK_SECONDS = 0.005  # UI time per turn of the event loop for a bulk step, its redraw included
+
+
+#: ``ReviewCommands.accept_all``'s ``source`` that takes every proposal, whoever made it.
+EVERY_SOURCE = "every source"
 
 
 def _count(n: int, noun: str) -> str:
@@ -105,32 +109,41 @@ class ReviewCommands(QObject):
             announce(repeat_on(doc, token_id, kind, targets, merge_id=merge_id))
             return
         count = [0]
+        evidence = choice_evidence(doc, token_id, kind, targets)  # (once, over all the words)
 
         def slices() -> Iterator[None]:
             for k in range(0, len(targets), _REPEAT_SLICE):
-                count[0] += repeat_on(doc, token_id, kind, targets[k:k + _REPEAT_SLICE], merge_id=merge_id)
+                count[0] += repeat_on(doc, token_id, kind, targets[k:k + _REPEAT_SLICE], merge_id=merge_id,
+                                      evidence=evidence)
                 yield
         self._run_bulk(slices(), lambda: announce(count[0]))
 
     def accept_all(self, min_confidence: float = 0.0, *, source: str | None = None) -> int:
         """Accept every pending suggestion with confidence >= ``min_confidence`` (a word's case
-        follows the sentence end before it: see ``Transcript.pending_to_apply``), only those
-        proposed by ``source`` when given (``CHOICE``: Review > Accept all from your choice); one
-        undo step. Returns how many; on a transcript of more than BULK_AT_ONCE words it runs a
+        follows the sentence end before it: see ``Transcript.pending_to_apply``): Stet's own
+        proposals, or only those proposed by ``source`` when given (``CHOICE``: Review > Accept
+        all from your choice; ``EVERY_SOURCE``: all of them, Review > Accept all pending). A
+        proposal from the person's choice or from the lexicon is never applied by an accept-all
+        of Stet's proposals (Ctrl+Shift+A): its confidence is the choice's or the lexicon's, not
+        the model's, and the person decides it (issue 47). One undo step. Returns how many; on a transcript of more than BULK_AT_ONCE words it runs a
         slice per turn of the event loop and returns -1: ``bulk_finished`` then, and
         ``last_accepted``."""
         if self.busy_with_bulk():
             return 0
         doc = self._host.transcript
         mine = source == CHOICE
+        sources = None if source == EVERY_SOURCE else frozenset({source if source is not None else MODEL})
         text = "Accept all from your choice" if mine else f"Accept all ≥ {min_confidence:.0%}"
-        counts = [0, 0, 0]  # accepted, held back, pending of that source
+        counts = [0, 0, 0, 0]  # accepted, held back, pending of that source, left (another source above)
         surest = [0.0]  # the most confident pending suggestion under the threshold
         pending = doc.pending_count
 
         def note() -> None:
-            count, held, of_source = counts
+            count, held, of_source, left = counts
             self.last_accepted = count
+            rest = (f"; {_count(left, 'proposal')} from your choice or your lexicon "
+                    f"{'is' if left == 1 else 'are'} yours to decide (Review > Accept all from your choice, "
+                    "or one by one)" if left and not mine else "")
             if mine and not of_source:
                 self._host.statusBar().showMessage("No suggestions from your choice are pending: "
                                                    "nothing to accept", 6000)
@@ -139,8 +152,13 @@ class ReviewCommands(QObject):
                     + (" from your choice" if mine else "") + (
                     f"; {_count(held, 'case suggestion')} "
                     + ("waits for the sentence end before it" if held == 1
-                       else "wait for the sentence end before them") if held else "")
+                       else "wait for the sentence end before them") if held else "") + rest
                     if pending else "No suggestions are pending: nothing to accept", 6000)
+            elif left and not held:
+                self._host.statusBar().showMessage(
+                    f"Accepted none: {_count(left, 'proposal')} at or above {round(min_confidence * 100)} % "
+                    f"{'comes' if left == 1 else 'come'} from your choice or your lexicon, yours to decide "
+                    "(Review > Accept all from your choice, or one by one with Tab)", 15000)
             else:  # nothing done: say what would make it act, lest it read as a failure
                 self._host.statusBar().showMessage(_why_none(min_confidence, held, surest[0]), 15000)
 
@@ -149,16 +167,17 @@ class ReviewCommands(QObject):
             above = 0
             for i in range(start, len(doc) if end is None else min(end, len(doc))):
                 for s in doc.suggestion_view(doc[i].id).values():
-                    if s.state != State.PENDING or (source is not None and s.source != source):
+                    if s.state != State.PENDING:
+                        continue
+                    if sources is not None and s.source not in sources:
+                        counts[3] += s.confidence >= min_confidence
                         continue
                     counts[2] += 1
                     if s.confidence >= min_confidence:
                         above += 1
                     elif s.confidence > surest[0]:
                         surest[0] = s.confidence
-            chosen = doc.pending_to_apply(min_confidence, start=start, end=end)
-            if source is not None:
-                chosen = [s for s in chosen if s.source == source]
+            chosen = doc.pending_to_apply(min_confidence, start=start, end=end, sources=sources)
             counts[0] += doc.accept_suggestions(chosen, text=text, merge_id=merge_id)
             counts[1] += above - len(chosen)
 
@@ -177,6 +196,11 @@ class ReviewCommands(QObject):
         self._host.statusBar().showMessage("Accepting suggestions…")
         self._run_bulk(slices(), note)
         return -1
+
+    def accept_pending(self) -> int:
+        """Review > Accept all pending: every pending suggestion, whoever proposed it (the person
+        asks for all of them: Stet's, those from their choice and from a lexicon); one undo step."""
+        return self.accept_all(0.0, source=EVERY_SOURCE)
 
     def accept_choices(self) -> int:
         """Review > Accept all from your choice: every pending proposal that repeats a choice of
@@ -222,7 +246,8 @@ class ReviewCommands(QObject):
 
         def count(threshold: float) -> Iterator[tuple[int, int]]:
             for start in range(0, len(doc), _COUNT_SLICE):  # a slice per turn (SlicedCount)
-                chosen = doc.pending_to_apply(threshold, start=start, end=start + _COUNT_SLICE)
+                chosen = doc.pending_to_apply(threshold, start=start, end=start + _COUNT_SLICE,
+                                              sources=(MODEL,))
                 yield len(chosen), sum(1 for s in chosen if s.confidence < low)
 
         dialog = AcceptAllDialog(self._host.settings, count, doc.pending_count, self._widget)
