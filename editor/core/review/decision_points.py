@@ -169,3 +169,22 @@ def count_decisions(points: Sequence[DecisionPoint], keys: Collection[tuple[int,
     """How many of ``points`` hold one of ``keys`` (suggestions accepted at once, e.g. by
     accept-all): a sentence end and its capital accepted together count once."""
     return sum(1 for point in points if any(key in keys for key in point.keys))
+
+
+def decision_count(tokens: Sequence[Token], suggestions: Suggestions, chosen: Sequence[Suggestion],
+                   index_of: Callable[[int], int], min_confidence: float = 0.0) -> int:
+    """How many decisions accepting ``chosen`` makes, as accept-all at ``min_confidence`` chooses
+    them (``accept_rules.pending_to_apply``, perhaps for a slice of the words): a capital that
+    follows a mark of ``min_confidence`` or more counts with that mark, whichever slice the mark
+    was in (nothing accepted yet). ``index_of`` gives a token id's word index."""
+    count = len(chosen)
+    for s in chosen:
+        if s.kind != Kind.CASE:
+            continue
+        index = index_of(s.token_id)
+        if index <= 0:
+            continue
+        mark = suggestions.get(tokens[index - 1].id, {}).get(Kind.PUNCT)
+        if mark is not None and joins_mark(tokens[index], s, mark) and mark.confidence >= min_confidence:
+            count -= 1
+    return count
