@@ -2,7 +2,7 @@
 
 from editor.core.document.records import Kind, State, Suggestion, Token
 from editor.core.review.decision_points import (
-    DecisionPoint, capital_follows, count_decisions, decision_points, next_point, point_of)
+    DecisionPoint, capital_follows, count_decisions, decision_count, decision_points, next_point, point_of)
 
 
 def mark(token_id, value=".", p=0.6, state=State.PENDING):
@@ -108,3 +108,17 @@ def test_count_decisions_counts_a_sentence_end_and_its_capital_once():
     assert count_decisions(points, {end.key, we.key, comma.key}) == 2
     assert count_decisions(points, {we.key}) == 1
     assert count_decisions(points, set()) == 0
+
+
+def test_decision_count_counts_a_capital_with_its_mark_across_slices():
+    """Accept-all chooses a slice of words at a time: a capital at the start of one slice whose
+    sentence end closed the slice before is counted with that end, and only where the end is
+    itself chosen (at or above the threshold)."""
+    end, we, comma = mark(0, p=0.8), capital(1), mark(2, ",", p=0.6)
+    sugg = table(end, we, comma)
+    index_of = {t.id: i for i, t in enumerate(WORDS)}.__getitem__
+    assert decision_count(WORDS, sugg, [end, we, comma], index_of) == 2
+    assert decision_count(WORDS, sugg, [we, comma], index_of) == 1  # (the end was in the slice before)
+    assert decision_count(WORDS, sugg, [we], index_of, min_confidence=0.9) == 1  # the end is not chosen
+    paris = Suggestion(4, Kind.CASE, "Paris", {"Paris": 0.995, "paris": 0.005})
+    assert decision_count(WORDS, table(mark(3), paris), [mark(3), paris], index_of) == 2  # a name: alone

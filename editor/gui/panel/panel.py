@@ -260,7 +260,8 @@ class QtLegend(QWidget):
             f"<span style='color:{CUE_COLOUR}'>│</span> before a word: a subtitle cue (or "
             "segment) begins there. Times in the margin: when each paragraph (or line marked ¶ "
             "or ⋯) begins (hover a word for its own); Ctrl+J types the playback time. "
-            "Export leaves proposals out unless you choose otherwise. Help ▸ Review tour explains "
+            "Export writes the text as it shows, proposals in, unless you choose only what you "
+            "accepted. Help ▸ Review tour explains "
             "review.")
 
     def key_html(self) -> str:

@@ -34,7 +34,7 @@ from editor.core import process
 from editor.core.document.transcript import Suggestion, Transcript
 from editor.core.errors import UserError
 from editor.core.recovery.slots import Orphan
-from editor.core.render import NONE, RenderPolicy
+from editor.core.render import ALL, RenderPolicy
 from editor.core.paths import resource_path
 from editor.core.settings import Settings
 from editor.gui.work import opening
@@ -302,7 +302,7 @@ class MainWindow(QMainWindow):
         """Save the session as a .stet project (``FileCommands.save``)."""
         return self.files.save(path, wait=wait)
 
-    def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
+    def export(self, path: str | os.PathLike[str], policy: RenderPolicy = ALL) -> Path:
         """Write the transcript by extension (``FileCommands.export``)."""
         return self.files.export(path, policy)
 
