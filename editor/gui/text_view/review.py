@@ -429,12 +429,19 @@ class Reviewer:
         pick = max if reverse else min  # (ranks are unique: position and kind are in them)
         for candidates in ([r for r in ranked if last is None or (r[0] < last if reverse else r[0] > last)],
                            ranked):  # then wrapping around
-            while candidates:
+            for _ in range(3):  # the best is rarely a capital that follows its mark
+                if not candidates:
+                    break
                 best = pick(candidates, key=_FIRST)
-                s = best[1]
-                if not (s.kind == Kind.CASE and doc.follows_mark(s)):  # (decided with its mark)
-                    return s
+                if not (best[1].kind == Kind.CASE and doc.follows_mark(best[1])):
+                    return best[1]
                 candidates = [r for r in candidates if r is not best]
+            else:  # many such capitals ranked first (less sure than their marks): in rank order
+                ordered = sorted(candidates, key=_FIRST, reverse=reverse)
+                found = next((r[1] for r in ordered
+                              if not (r[1].kind == Kind.CASE and doc.follows_mark(r[1]))), None)
+                if found is not None:
+                    return found
         return None
 
     def lowest_confidence(self) -> Suggestion | None:
