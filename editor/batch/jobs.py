@@ -172,9 +172,9 @@ class ConvertJob(Job):
 
     def run(self, source: Path, output: Path, report: Report) -> Outcome:
         from editor.core.formats import write_any
-        from editor.core.render import NONE
+        from editor.core.render import ALL
 
         doc, warnings = _read(source, self.encoding)
         doc.rename_speakers(self.renames)
-        written = write_any(doc, output, self.policy if self.policy is not None else NONE, self.layout)
+        written = write_any(doc, output, self.policy if self.policy is not None else ALL, self.layout)
         return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from editor.core.document.transcript import Kind, State, Suggestion
 from editor.core.review.listening import pause_at
+from editor.core.review.decision_points import capital_follows
 from editor.gui.text_view.looks import MARK_NAMES
 
 if TYPE_CHECKING:
@@ -54,13 +55,25 @@ def spoken_change(doc: Transcript, s: Suggestion, value: str | None = None) -> s
 
 
 def spoken_suggestion(doc: Transcript, s: Suggestion) -> str:
-    """"Proposed comma after “station”, 82 %" ("Proposed: remove the…" for a removal), and
-    ", pause 0.62 s" where the words have times."""
+    """"Proposed comma after “station”, 82 %" ("Proposed: remove the…" for a removal); a mark and
+    the capital after it, one decision: "Proposed full stop after “maria”, 55 %, with the capital
+    “And” after it"; ", pause 0.62 s" where the words have times."""
     change = spoken_change(doc, s)
     joined = ": " if change.startswith(("remove", "no ")) else " "
+    said = f"Proposed{joined}{change}, {spoken_percent(s.confidence)}"
+    capital = _capital_of(doc, s)
+    if capital is not None:
+        said += f", with the {'capital' if capital.value[:1].isupper() else 'lower case'} “{capital.value}” after it"
     pause = pause_at(doc, s)  # from the word times: how long the speaker stopped there
-    heard = f", pause {pause:.2f} s" if pause is not None else ""
-    return f"Proposed{joined}{change}, {spoken_percent(s.confidence)}{heard}"
+    return said + (f", pause {pause:.2f} s" if pause is not None else "")
+
+
+def _capital_of(doc: Transcript, s: Suggestion) -> Suggestion | None:
+    """The capital that follows ``s`` in its decision point (None: none, or ``s`` is decided)."""
+    if s.state != State.PENDING or s.kind != Kind.PUNCT:
+        return None
+    point = doc.decision_point(s.token_id, s.kind)
+    return point.capital if point is not None else None
 
 
 def spoken_keys(doc: Transcript, s: Suggestion) -> str:
@@ -75,6 +88,9 @@ def spoken_keys(doc: Transcript, s: Suggestion) -> str:
         else:
             what = value
         options.append(f"{n}: {what}, {spoken_percent(p)}")
+    if _capital_of(doc, s) is not None:
+        return ("One decision: Enter accepts both, Delete rejects both, a digit picks the mark and the "
+                "next word follows it; " + "; ".join(options))
     return "Enter accepts, Delete rejects; " + "; ".join(options)
 
 
@@ -108,6 +124,7 @@ class Narrator:
         self._view = view
         self._widget = widget
         self._last: tuple[int, Kind] | None = None  # the suggestion last said
+        self._last_capital: tuple[int, Kind] | None = None  # the capital of its decision point
         widget.setAccessibleName("Transcript")
         describe(widget, EDITING_SPOKEN)
         view.current_changed.connect(self.current_changed)
@@ -116,16 +133,34 @@ class Narrator:
         doc = self._view.transcript
         said = []
         last, self._last = self._last, (s.key if s is not None else None)
+        last_capital = self._last_capital
+        settling = 0  # the capital of the point just decided, still pending: it goes in this step
+        capital = _capital_of(doc, s) if s is not None else None
+        self._last_capital = capital.key if capital is not None else None
         if last is not None and (s is None or s.key != last):
             decided = doc.suggestion(*last)
             if decided is not None and decided.state != State.PENDING:
                 verb = "Accepted" if decided.state == State.ACCEPTED else "Rejected"
                 value = decided.value if decided.state == State.ACCEPTED else None
-                said.append(f"{verb} {spoken_change(doc, decided, value)}.")
+                followed = doc.suggestion(*last_capital) if last_capital is not None else None
+                if followed is not None and doc.has_token(followed.token_id) and doc.has_token(decided.token_id):
+                    # the capital follows the mark that stands (said as the decision is made:
+                    # the document may not have settled it yet)
+                    mark = doc.token(decided.token_id).punct
+                    if capital_follows(followed, mark):
+                        kept = (f"with the capital “{followed.value}”" if followed.value[:1].isupper()
+                                else f"with “{followed.value}” in lower case")
+                    else:
+                        token = doc.token(followed.token_id)
+                        kept = f"leaving “{token.surface or token.word}” as it was"
+                    said.append(f"{verb} {spoken_change(doc, decided, value)}, {kept}.")
+                    settling = 1 if followed.state == State.PENDING else 0
+                else:
+                    said.append(f"{verb} {spoken_change(doc, decided, value)}.")
         if s is None:
             describe(self._widget, EDITING_SPOKEN)
             if said:
-                pending = doc.pending_count
+                pending = doc.pending_count - settling
                 said.append(f"{pending:,} suggestion{'s' if pending != 1 else ''} pending." if pending
                             else "No suggestions pending.")
         else:
