@@ -210,8 +210,13 @@ def suggestions_snapshot(doc: Transcript) -> list[Suggestion]:
     return list(doc.iter_suggestions())
 
 
-def reviewed_decisions_in(tokens: Sequence[Token], snapshot: Sequence[Suggestion]) -> tuple[int, list[Decision], list[bool]]:
-    """`reviewed_decisions` of a document's tokens and its `suggestions_snapshot`."""
+def reviewed_decisions_in(tokens: Sequence[Token], snapshot: Sequence[Suggestion],
+                          authored: Mapping[int, str] | None = None) -> tuple[int, list[Decision], list[bool]]:
+    """`reviewed_decisions` of a document's tokens and its `suggestions_snapshot`. ``authored``
+    (see `authored_forms`): the forms the words had when the document was opened; a word that
+    still stands so, with no case suggestion, was written by the author, not decided by the
+    person, and teaches no form. A word after a pending proposal of an end mark starts a
+    sentence, as the text shows it: a capital typed there teaches nothing either."""
     from editor.core.document.transcript import Kind, State
     from editor.core.document.text import ends_sentence, split_opening
 
@@ -236,11 +241,21 @@ def reviewed_decisions_in(tokens: Sequence[Token], snapshot: Sequence[Suggestion
         pending = any(s.state == State.PENDING and s.kind != Kind.BREAK for s in sugs.values())
         p_punct = punct.value if punct is not None else t.punct
         p_case = (split_opening(case.value)[1] or case.value) if case is not None else surface
-        start = i == 0 or ends_sentence(tokens[i - 1].punct)
-        out.append(Decision(t.word, t.punct, surface, start, p_punct, p_case, proposed_end))
+        before = suggestions.get(tokens[i - 1].id, empty).get(Kind.PUNCT) if i > 0 else None
+        start = i == 0 or ends_sentence(tokens[i - 1].punct) or (  # or by an end mark still proposed
+            before is not None and before.state == State.PENDING and ends_sentence(before.value))
+        written = case is None and authored is not None and authored.get(t.id) == (t.surface or t.word)
+        out.append(Decision(t.word, t.punct, surface, start, p_punct, p_case, proposed_end, authored=written))
         flags.append(not pending and t.word.lower() == surface.lower())
         proposed_end = p_punct in END_MARKS
     return lo, out, flags
+
+
+def authored_forms(opened: Iterable[Token]) -> dict[int, str]:
+    """The forms other than plain lowercase of the tokens a document was opened with, by token id:
+    the author's capitals ("George Washington Bridge"), which no review decided (see
+    `reviewed_decisions_in`; `editor.core.review.repeat_choices.forms_of`)."""
+    return {t.id: t.surface for t in opened if t.surface is not None and t.surface != t.word}
 
 
 def review_digest(decisions: Sequence[Decision], reviewed: Sequence[bool], forms: Mapping[str, str],
@@ -255,6 +270,11 @@ def review_digest(decisions: Sequence[Decision], reviewed: Sequence[bool], forms
              json.dumps(sorted(forms.items()), ensure_ascii=False)]
     return hashlib.sha1("\n".join(lines).encode("utf-8")).hexdigest()[:20]
 
+
+#: How many mid-sentence occurrences in one review, all written alike, a form needs to join the
+#: user lexicon (which writes it outright in every later file): tuned on talk splits of dev
+#: (editor.restore.lab.splits).
+LEXICON_MIN_DECISIONS = 1
 
 #: The mark bias (a handful of numbers) is fitted on the marginals of at most this many reviewed
 #: words, read in blocks of BIAS_BLOCK words spread evenly over a longer review: learning from a
@@ -339,7 +359,8 @@ def review_marginals(restorer: Restorer, words: Sequence[str], reviewed: Sequenc
 
 def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
                  joint: np.ndarray | None = None, common: Collection[str] | None = None,
-                 plain: Collection[str] | None = None) -> Adaptation:
+                 plain: Collection[str] | None = None, *, min_form: int | None = None,
+                 min_pair: int | None = None) -> Adaptation:
     """What a review teaches: the same in the editor (after a save) and in the simulated review
     (`stet eval --simulate-review`). The mark bias is fitted on the marginals the model gives the
     reviewed words (`joint`, or computed here from `restorer`'s model for at most `BIAS_WORDS` of
@@ -355,7 +376,8 @@ def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], revie
         common = common_words(restorer.vocab) if restorer is not None else ()
     if plain is None:
         plain = plain_words(restorer.vocab, restorer.names) if restorer is not None else ()
-    return Adaptation.learn(decisions, joint, common=common, reviewed=reviewed, plain=plain)
+    return Adaptation.learn(decisions, joint, common=common, reviewed=reviewed, plain=plain, min_form=min_form,
+                            min_pair=min_pair)
 
 
 def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "",

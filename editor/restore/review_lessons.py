@@ -47,6 +47,10 @@ BIAS_PRIOR_WORDS = 400
 #: odds about 2.4x in every later file of the profile. A bias moves every suggestion of every
 #: later file, so it waits for a review of some length.
 BIAS_MIN_WORDS = 100
+#: How many reviewed occurrences, every one agreeing, a case form or a pair's mark needs before it
+#: is remembered (see `Adaptation.learn`): tuned on talk splits of dev (editor.restore.lab.splits).
+FORM_MIN_DECISIONS = 1
+PAIR_MIN_DECISIONS = 1
 #: The most frequent words of the model's vocabulary, whose remembered form needs the word before it.
 COMMON_WORDS = 2000
 #: The head update (see `adapt_head`): Adam steps, learning rate, L2 pull towards the shipped heads.
@@ -80,11 +84,15 @@ class Decision:
     proposed_surface: str | None = None
 
     proposed_start: bool = False  # Stet's own marks made this word start a sentence
+    authored: bool = False  # the form stands as the author wrote it (no suggestion, not typed)
 
     @property
     def decided_case(self) -> bool:
         """The person decided the word's form: they wrote a form of their own, or turned down a
-        capital Stet proposed mid-sentence (one that came with a sentence end says nothing of the word)."""
+        capital Stet proposed mid-sentence (one that came with a sentence end says nothing of the
+        word). A form the author wrote and nobody touched is no decision."""
+        if self.authored:
+            return False
         if self.proposed_surface is None or self.surface != self.word:
             return True
         return self.proposed_surface != self.word and not self.proposed_start
@@ -120,7 +128,8 @@ class Adaptation:
     def learn(cls, decisions: Sequence[Decision], joint: np.ndarray | None = None, *,
               bias: bool = True, penalty: float = BIAS_PENALTY, case_bias: bool = False,
               common: Collection[str] = (), reviewed: Sequence[bool] | None = None,
-              plain: Collection[str] = ()) -> Adaptation:
+              plain: Collection[str] = (), min_form: int | None = None,
+              min_pair: int | None = None) -> Adaptation:
         """Learn from reviewed words; `joint` ((N, 28) marginals the model gave those words) is
         needed for the bias (a row of NaN: a word it is not fitted on). `reviewed` (a flag per
         word; default all): words the person did not review (a suggestion still waits there) stand
@@ -136,7 +145,12 @@ class Adaptation:
         ("at Interface"), it is remembered alone like any name, unless it is also written
         lowercase mid-sentence (then only its capitals inside names are kept). A common word's
         capital inside a name is kept with its neighbour in the name too ("World Peace Game":
-        ("world", "peace"), not ("the", "world"))."""
+        ("world", "peace"), not ("the", "world")).
+
+        `min_form` and `min_pair` (default `FORM_MIN_DECISIONS`, `PAIR_MIN_DECISIONS`): how many
+        reviewed occurrences, all agreeing, a form or a pair's mark needs before it is remembered."""
+        min_form = FORM_MIN_DECISIONS if min_form is None else min_form
+        min_pair = PAIR_MIN_DECISIONS if min_pair is None else min_pair
         # every mid-sentence occurrence must agree (a capital that is only sometimes there, as in a
         # title, or "The" after a quote, is not the word's form), and one must be a decision
         seen = [True] * len(decisions) if reviewed is None else [bool(r) for r in reviewed]
@@ -153,6 +167,7 @@ class Adaptation:
             return seen[j] and any(ch.isdigit() for ch in x) and not any(ch.isalpha() for ch in x)
 
         forms: dict[tuple[str, ...], set[str]] = {}
+        form_count: dict[tuple[str, ...], int] = {}
         decided: set[tuple[str, ...]] = set()
         for k, d in enumerate(decisions):
             if not seen[k] or d.sentence_start or not any(ch.isalpha() for ch in d.surface):
@@ -173,21 +188,30 @@ class Adaptation:
                 keys = [("word", w)]
             for key in keys:
                 forms.setdefault(key, set()).add(d.surface)
+                form_count[key] = form_count.get(key, 0) + 1
                 if d.decided_case:
                     decided.add(key)
-        agreed = {key: next(iter(f)) for key, f in forms.items() if len(f) == 1 and key in decided}
-        case_forms = {k[1]: f for k, f in agreed.items() if k[0] == "word"}
-        context_forms = {(k[1], k[2]): f for k, f in agreed.items() if k[0] == "before"}
-        next_forms = {(k[1], k[2]): f for k, f in agreed.items() if k[0] == "after"}
+        agreed = {key: next(iter(f)) for key, f in forms.items()
+                  if len(f) == 1 and key in decided and form_count[key] >= min_form}
+        # only what `from_dict` reads back: a form of the word itself (not of a word whose
+        # lowercase differs, as "İstanbul" of "i̇stanbul")
+        case_forms = {k[1]: f for k, f in agreed.items() if k[0] == "word" and f.lower() == k[1]}
+        context_forms = {(k[1], k[2]): f for k, f in agreed.items() if k[0] == "before" and f.lower() == k[2]}
+        next_forms = {(k[1], k[2]): f for k, f in agreed.items() if k[0] == "after" and f.lower() == k[1]}
         pairs: dict[tuple[str, str], set[str]] = {}
+        pair_count: dict[tuple[str, str], int] = {}
         corrected: set[tuple[str, str]] = set()
         for k, (a, b) in enumerate(zip(decisions, decisions[1:])):
-            if not seen[k]:
+            if not seen[k] or a.punct not in PUNCT_INDEX:
+                # a mark the model has no class for ("...", "--", '."', "?!") is no mark it can
+                # propose again: kept, it made the saved profile unreadable ("pair_marks must be...")
                 continue
             pairs.setdefault((a.word, b.word), set()).add(a.punct)
+            pair_count[(a.word, b.word)] = pair_count.get((a.word, b.word), 0) + 1
             if a.corrected_mark:
                 corrected.add((a.word, b.word))
-        pair_marks = {p: next(iter(m)) for p, m in pairs.items() if len(m) == 1 and p in corrected}
+        pair_marks = {p: next(iter(m)) for p, m in pairs.items()
+                      if len(m) == 1 and p in corrected and pair_count[p] >= min_pair}
         rows = [k for k in range(len(decisions)) if seen[k]]
         out = cls(case_forms=case_forms, pair_marks=pair_marks, context_forms=context_forms,
                   next_forms=next_forms, words=len(rows))

@@ -72,6 +72,9 @@ class LearningController(QObject):
         self._doc: Transcript | None = None
         self._learned_digest: str | None = None  # the fingerprint of the review last learned from
         self._learned_revision: int | None = None  # the document's revision then
+        # the words the document was opened with (an immutable tuple): the author's forms, which
+        # no review decided, are told from the person's on the worker (`authored_forms`)
+        self._opened: tuple[Token, ...] | None = None
 
     @property
     def running(self) -> bool:
@@ -84,6 +87,7 @@ class LearningController(QObject):
         learned = stored.get("learned") if isinstance(stored, dict) else None
         self._doc, self._learned_digest = transcript, learned if isinstance(learned, str) else None
         self._learned_revision = None
+        self._opened = transcript.tokens
 
     def _unchanged(self, transcript: Transcript, revision: int | None = None) -> bool:
         """Nothing changed in ``transcript`` (at ``revision``, by default its current one) since
@@ -125,10 +129,11 @@ class LearningController(QObject):
             tokens, suggestions = transcript.tokens, suggestions_snapshot(transcript)
         language = transcript.metadata.language
         known = self._learned_digest if transcript is self._doc else None
+        opened = self._opened if transcript is self._doc else None
         reader = self.reader
 
         def work(report: Callable[[Any], None]) -> _Learned:
-            nonlocal tokens, suggestions
+            nonlocal tokens, suggestions, opened
             try:
                 # its objects for 100,000 words set off full collections (13-30 ms, the GIL held)
                 with process.collections_held("learning"):
@@ -137,22 +142,34 @@ class LearningController(QObject):
                 # Let the records go now, while the document still holds them. Kept by this op until
                 # the next save replaced it, they were the last references to a replaced document's
                 # records, freed at once on the UI thread (30-40 ms at 100,000 words).
-                tokens = suggestions = None
+                tokens = suggestions = opened = None
 
         def learn(_report: Callable[[Any], None]) -> _Learned:
             import time
 
+            from editor.core.document.transcript import Kind
+            from editor.core.review.repeat_choices import forms_of
             from editor.restore import (learn_review, marginal_reads, placed_marginals, profile_key,
                                         profile_label, remember_review, review_digest,
                                         reviewed_decisions_in)
             from editor.restore import Adaptation
+            from editor.restore.learned_store import authored_forms
 
             began = time.perf_counter()
-            _start, decisions, reviewed = reviewed_decisions_in(tokens, suggestions)
+            assert tokens is not None and suggestions is not None
+            taught = forms
+            authored = None
+            if opened is not None:  # only what the person changed or decided teaches, never the author's text
+                authored = authored_forms(opened)
+                cases = {s.token_id: s for s in suggestions if s.kind == Kind.CASE}
+                marks = {s.token_id: s for s in suggestions if s.kind == Kind.PUNCT}
+                person = forms_of(tokens, cases.get, marks.get, authored)
+                taught = {w: f for w, f in forms.items() if person.get(w) == f}
+            _start, decisions, reviewed = reviewed_decisions_in(tokens, suggestions, authored)
             speakers = frozenset(t.speaker for t in tokens if t.speaker)
             key = profile_key(language, speakers)
-            digest = review_digest(decisions, reviewed, forms, key)
-            if digest == known or not (any(reviewed) or forms):
+            digest = review_digest(decisions, reviewed, taught, key)
+            if digest == known or not (any(reviewed) or taught):
                 return _Learned(digest, None)
             # what the model gives (the marginals the mark bias is fitted on, its most frequent
             # words), from the window's worker process where restoration runs there
@@ -178,7 +195,7 @@ class LearningController(QObject):
                     log.warning("learning without the model's marginals: %s", err)
                 if learned is None:
                     learned = Adaptation.learn(decisions, None, reviewed=reviewed)
-            added, words = remember_review(learned, forms, key, profile_label(language, speakers), source,
+            added, words = remember_review(learned, taught, key, profile_label(language, speakers), source,
                                            common | plain)
             return _Learned(digest, (added, words, time.perf_counter() - began))
 

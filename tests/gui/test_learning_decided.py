@@ -1,0 +1,77 @@
+"""What a saved review teaches, in the window (issue 47): only what the person changed or decided,
+kept readable, said in the status bar with a way to take it back."""
+
+from editor.core.document.records import Token
+from editor.core.document.transcript import Kind, Suggestion, Transcript
+from editor.core.review.lexicon import UserLexicon
+
+
+def _authored() -> Transcript:
+    """The author wrote the names; Stet proposes two marks."""
+    text = "we drove over the George Washington Bridge and then we saw the Hudson River and it was cold"
+    doc = Transcript([Token(w.lower(), w, id=i) for i, w in enumerate(text.split())])
+    doc.set_suggestions([Suggestion(doc[6].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[13].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    return doc
+
+
+def test_a_review_that_decided_none_of_the_author_s_names_teaches_none_of_them(window, qtbot, tmp_path):
+    from editor.restore.learned_store import load_learned, profile_key
+
+    doc = _authored()
+    window.set_transcript(doc, restore=False)
+    doc.reject(doc[6].id, Kind.PUNCT)
+    doc.reject(doc[13].id, Kind.PUNCT)
+    with qtbot.waitSignal(window.learning.learned, timeout=60000):
+        window.save(tmp_path / "talk.stet", wait=True)
+    assert UserLexicon.load().forms == {}  # `stet learned` lists nothing
+    kept = load_learned(profile_key(doc.metadata.language, []))
+    assert kept is not None and kept.pair_marks == {("bridge", "and"): ""}
+    assert kept.case_forms == {} and kept.context_forms == {} and kept.next_forms == {}
+
+
+def test_a_name_the_person_typed_is_learned_beside_the_author_s(window, qtbot, tmp_path):
+    doc = _authored()
+    window.set_transcript(doc, restore=False)
+    doc.reject(doc[6].id, Kind.PUNCT)
+    doc.edit_token(11, surface="THE")  # typed by the person (the author wrote "the")
+    with qtbot.waitSignal(window.learning.learned, timeout=60000):
+        window.save(tmp_path / "talk.stet", wait=True)
+    assert UserLexicon.load().forms == {}  # (a frequent word of the model: the profile keeps it)
+    doc.edit_token(9, surface="We")
+    doc.edit_token(1, surface="Drove")
+    with qtbot.waitSignal(window.learning.learned, timeout=60000):
+        window.save(tmp_path / "talk.stet", wait=True)
+    assert UserLexicon.load().forms == {"drove": "Drove"}
+
+
+def test_a_review_with_the_author_s_ellipsis_is_saved_learned_and_opened_again(window, qtbot, tmp_path):
+    """The save that said "Could not keep what this review taught: pair_marks must be a list of
+    [word, next word, mark]": the author's "..." kept where Stet proposed a full stop."""
+    from editor.restore.learned_store import load_learned, profile_key
+
+    text = "so i think that is it and then we left"
+    doc = Transcript([Token(w, punct="..." if i == 4 else "", id=i) for i, w in enumerate(text.split())])
+    doc.set_suggestions([Suggestion(doc[4].id, Kind.PUNCT, ".", {".": 0.7, "...": 0.3}),
+                         Suggestion(doc[2].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[7].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    window.set_transcript(doc, restore=False)
+    for i in (2, 4, 7):
+        doc.reject(doc[i].id, Kind.PUNCT)
+    errors: list[str] = []
+    learned: list[int] = []
+    window.learning.error.connect(errors.append)
+    window.learning.learned.connect(learned.append)
+    target = tmp_path / "talk.stet"
+    window.save(target, wait=True)
+    qtbot.waitUntil(lambda: bool(errors or learned), timeout=60000)
+    assert errors == []
+    kept = load_learned(profile_key(doc.metadata.language, []))
+    assert kept is not None and kept.pair_marks == {("think", "that"): ""}
+    window.open_path(target)
+    assert window.transcript[4].punct == "..."
+    doc = window.transcript
+    doc.edit_token(0, punct=",")
+    window.save(target, wait=True)
+    qtbot.waitUntil(lambda: not window.learning.running, timeout=60000)
+    assert errors == [] and load_learned(profile_key(doc.metadata.language, [])) is not None

@@ -1,0 +1,98 @@
+"""Stet learns only what the person decided (issue 47): never the author's own forms, never a
+capital of a sentence start, and what a review teaches is always kept readable."""
+
+import json
+
+import numpy as np
+
+from editor.core.document.records import Token
+from editor.core.document.transcript import Kind, Suggestion, Transcript
+from editor.core.review.repeat_choices import decide, forms_of, user_forms
+from editor.restore.learned_store import (authored_forms, learn_review, learned_dir, load_learned, profile_key,
+                                          remember_review, reviewed_decisions, reviewed_decisions_in,
+                                          suggestions_snapshot)
+from editor.restore.review_lessons import Adaptation, Decision
+
+
+def _authored() -> Transcript:
+    """A source whose author wrote the names: "we drove over the George Washington Bridge and
+    george said that the Hudson River was cold", one mark proposed after "bridge"."""
+    text = "we drove over the George Washington Bridge and okafor said that the Hudson River was cold"
+    doc = Transcript([Token(w.lower(), w, id=i) for i, w in enumerate(text.split())])
+    doc.set_suggestions([Suggestion(doc[6].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[15].id, Kind.PUNCT, ".", {".": 0.9, "": 0.1})])
+    return doc
+
+
+def test_the_author_s_capitals_teach_nothing_the_person_s_do():
+    doc = _authored()
+    opened = authored_forms(doc.tokens)
+    assert opened == {4: "George", 5: "Washington", 6: "Bridge", 12: "Hudson", 13: "River"}
+    decide(doc, doc[6].id, Kind.PUNCT, accept=False, repeat=False)  # the person decides one mark
+    doc.edit_token(8, surface="Okafor")  # and types a name
+    decide(doc, doc[15].id, Kind.PUNCT, repeat=False)
+    cases = {s.token_id: s for s in suggestions_snapshot(doc) if s.kind == Kind.CASE}
+    marks = {s.token_id: s for s in suggestions_snapshot(doc) if s.kind == Kind.PUNCT}
+    assert forms_of(doc.tokens, cases.get, marks.get, opened) == {"okafor": "Okafor"}
+    assert set(user_forms(doc)) == {"george", "washington", "bridge", "okafor", "hudson", "river"}  # (no record)
+    _start, decisions, reviewed = reviewed_decisions_in(doc.tokens, suggestions_snapshot(doc), opened)
+    learned = Adaptation.learn(decisions, None, reviewed=reviewed)
+    assert learned.case_forms == {"okafor": "Okafor"} and learned.context_forms == {} and learned.next_forms == {}
+    assert learned.pair_marks == {("bridge", "and"): ""}
+
+
+def test_a_capital_typed_after_a_proposed_full_stop_teaches_nothing():
+    """ "Manhattan two minutes": the person types "Two" and the full stop before it is still a
+    proposal (or typed after): either way a sentence starts there, and nothing is learned."""
+    for mark_decided in (False, True):
+        doc = Transcript.from_words("we reached manhattan two minutes later and okafor left".split())
+        doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                             Suggestion(doc[2].id, Kind.PUNCT, ".", {".": 0.7, "": 0.3}),
+                             Suggestion(doc[5].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+        opened = authored_forms(doc.tokens)
+        doc.edit_token(3, surface="Two")
+        decide(doc, doc[0].id, Kind.PUNCT, accept=False, repeat=False)
+        decide(doc, doc[5].id, Kind.PUNCT, accept=False, repeat=False)
+        if mark_decided:
+            decide(doc, doc[2].id, Kind.PUNCT, repeat=False)
+        cases = {s.token_id: s for s in suggestions_snapshot(doc) if s.kind == Kind.CASE}
+        marks = {s.token_id: s for s in suggestions_snapshot(doc) if s.kind == Kind.PUNCT}
+        assert forms_of(doc.tokens, cases.get, marks.get, opened) == {}
+        _start, decisions, reviewed = reviewed_decisions_in(doc.tokens, suggestions_snapshot(doc), opened)
+        assert decisions[3].word == "two" and decisions[3].sentence_start and reviewed[3]
+        assert Adaptation.learn(decisions, None, reviewed=reviewed).case_forms == {}
+
+
+def test_a_review_with_marks_the_model_has_no_class_for_is_kept_and_read_back(tmp_path, monkeypatch):
+    """ "Could not keep what this review taught: pair_marks must be a list of [word, next word,
+    mark]": the author's "..." or "--" (subtitles write them), where the person turned down the
+    mark Stet proposed instead, was remembered as a pair's mark that the saved profile could not
+    be read back with."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    text = "well you know i think so and well you know he said no"
+    doc = Transcript([Token(w, punct={4: "...", 9: "--", 2: '."'}.get(i, ""), id=i) for i, w in enumerate(text.split())])
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[4].id, Kind.PUNCT, ".", {".": 0.6, "...": 0.4}),
+                         Suggestion(doc[9].id, Kind.PUNCT, ",", {",": 0.6, "--": 0.4}),
+                         Suggestion(doc[2].id, Kind.PUNCT, ".", {".": 0.6, '."': 0.4})])
+    for i in (0, 2, 4, 9):
+        decide(doc, doc[i].id, Kind.PUNCT, accept=False, repeat=False)
+    _start, decisions, reviewed = reviewed_decisions(doc)
+    learned = learn_review(None, decisions, reviewed, joint=np.full((len(decisions), 28), np.nan), common=(),
+                           plain=())
+    key = profile_key("en", [])
+    remember_review(learned, {}, key, "en", str(tmp_path / "talk.stet"))
+    remember_review(learned, {}, key, "en", str(tmp_path / "talk.stet"))  # saved again: read back and merged
+    kept = load_learned(key)
+    assert kept is not None and kept.pair_marks == {("well", "you"): ""}
+    raw = json.loads((learned_dir() / f"{key}.json").read_text(encoding="utf-8"))
+    assert Adaptation.from_dict(raw).pair_marks == kept.pair_marks
+
+
+def test_a_form_whose_lowercase_is_not_the_word_is_not_kept():
+    """A word whose lowercase differs from the recogniser's ("İstanbul") is not remembered, so the
+    saved profile stays readable."""
+    d = [Decision("i̇stanbul", "", "İstanbul", False, "", "i̇stanbul", False),
+         Decision("okafor", "", "Okafor", False, "", "okafor", False)]
+    learned = Adaptation.learn(d, bias=False)
+    assert Adaptation.from_dict(json.loads(json.dumps(learned.to_dict()))).case_forms == learned.case_forms
