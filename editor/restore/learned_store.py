@@ -99,10 +99,15 @@ def _sources(key: str) -> dict[str, dict[str, Any]]:
         data = json.loads(_path(key).read_text(encoding="utf-8"))
         sources = data.get("sources")
         if isinstance(sources, dict):
-            return {str(k): Adaptation.from_dict(v).to_dict() for k, v in sources.items()}
+            return {str(k): {**Adaptation.from_dict(v).to_dict(), **_origin(v)} for k, v in sources.items()}
         return {"earlier": Adaptation.from_dict(data).to_dict()}
     except (OSError, ValueError, AttributeError, TypeError):
         return {}
+
+
+def _origin(data: Mapping[str, Any]) -> dict[str, str]:
+    """Where a share of a profile came from: {"file": the project, "when": ISO time}, where known."""
+    return {k: data[k] for k in ("file", "when") if isinstance(data.get(k), str)}
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,8 @@ class Profile:
     key: str
     label: str  # the language and speakers it was learned from
     words: int  # reviewed words it was learned from
+    #: where each share came from, oldest first: (the project file or "", when, reviewed words)
+    sources: tuple[tuple[str, str, int], ...] = ()
 
 
 def list_profiles() -> list[Profile]:
@@ -120,9 +127,12 @@ def list_profiles() -> list[Profile]:
             data = json.loads(path.read_text(encoding="utf-8"))
             words = int(data.get("words", 0))
             label = str(data.get("label") or path.stem)
+            shares = data.get("sources") if isinstance(data.get("sources"), dict) else {}
+            sources = tuple((str(v.get("file", "")), str(v.get("when", "")), int(v.get("words", 0)))
+                            for v in shares.values() if isinstance(v, dict))
         except (OSError, ValueError, AttributeError, TypeError):
             continue
-        out.append(Profile(path.stem, label, words))
+        out.append(Profile(path.stem, label, words, sources))
     return sorted(out, key=lambda p: (-p.words, p.key))
 
 
@@ -360,7 +370,7 @@ def review_marginals(restorer: Restorer, words: Sequence[str], reviewed: Sequenc
 def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
                  joint: np.ndarray | None = None, common: Collection[str] | None = None,
                  plain: Collection[str] | None = None, *, min_form: int | None = None,
-                 min_pair: int | None = None) -> Adaptation:
+                 min_pair: int | None = None, check_bias: bool | None = None) -> Adaptation:
     """What a review teaches: the same in the editor (after a save) and in the simulated review
     (`stet eval --simulate-review`). The mark bias is fitted on the marginals the model gives the
     reviewed words (`joint`, or computed here from `restorer`'s model for at most `BIAS_WORDS` of
@@ -377,11 +387,45 @@ def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], revie
     if plain is None:
         plain = plain_words(restorer.vocab, restorer.names) if restorer is not None else ()
     return Adaptation.learn(decisions, joint, common=common, reviewed=reviewed, plain=plain, min_form=min_form,
-                            min_pair=min_pair)
+                            min_pair=min_pair, check_bias=check_bias)
+
+
+@dataclass(frozen=True)
+class Taught:
+    """What one save's review taught, and what it takes to forget it again (`forget_taught`)."""
+
+    key: str  # the profile
+    #: the user lexicon's entries this save changed: (word, the form before or None, the form now)
+    lexicon: tuple[tuple[str, str | None, str], ...] = ()
+    #: forms and pairs' marks the profile did not hold before this save
+    forms: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()  # "word word" pairs whose mark is remembered now
+    before: str | None = None  # the profile's file as it was (None: there was none)
+    after: str | None = None  # as this save left it (None: unchanged)
+    words: int = 0  # reviewed words the profile has learned from now
+
+    @property
+    def added(self) -> int:
+        """Forms this save added to or changed in the user lexicon."""
+        return len(self.lexicon)
+
+    def names(self) -> list[str]:
+        """What a person reads for it: the forms learned, then the marks ("Manhattan, 1D, a
+        mark after "well you""), empty when it taught nothing new."""
+        forms = sorted({f for _w, _old, f in self.lexicon} | set(self.forms), key=str.lower)
+        return forms + [f"the mark in \u201c{m}\u201d" for m in self.marks]
 
 
 def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "",
                     source: str | None = None, common: Collection[str] = ()) -> tuple[int, int]:
+    """`keep_review`, returning (forms added or changed, reviewed words the profile has now
+    learned from)."""
+    taught = keep_review(learned, forms, key, label, source, common)
+    return taught.added, taught.words
+
+
+def keep_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "",
+                source: str | None = None, common: Collection[str] = ()) -> Taught:
     """Keep what a review taught: `forms` join the user lexicon, but for words in `common` (the
     model's most frequent and its `plain_words`: a capital there, as in "Saddleback Church", "the
     Great Divergence" or a quoted "We", mostly belongs to the words around it, which the
@@ -389,24 +433,77 @@ def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: s
     outright in every later file it made more errors than it fixed: see the model card), and
     `learned` (see `learn_review`) joins the adaptation kept for `key` (see `profile_key`). `source` names the reviewed document
     (its project file): saving it again replaces what it taught before instead of counting its
-    decisions twice; the latest document's forms and marks come first. Returns (forms added or
-    changed, reviewed words the profile has now learned from)."""
+    decisions twice; the latest document's forms and marks come first. Each lexicon entry and
+    each share of the profile records where it came from (the file, and when).  Returns what it
+    kept, with what it takes to forget it (`forget_taught`)."""
     import hashlib
+    from datetime import datetime
 
     from editor.core.review.lexicon import UserLexicon
 
+    when = datetime.now().astimezone().isoformat(timespec="minutes")  # the local time, with its offset
+    origin = {"file": source or "", "when": when}
     lex = UserLexicon.load()
-    changed = lex.learn({w: f for w, f in forms.items() if w not in common})
+    was = dict(lex.forms)
+    changed = lex.learn({w: f for w, f in forms.items() if w not in common}, origin=origin)
     if changed:
         lex.save()
+    entries = tuple((w, was.get(w), lex.forms[w]) for w in changed)
     sources = _sources(key)
     if learned is None or learned.is_empty():
-        return len(changed), sum(int(v.get("words", 0)) for v in sources.values())
+        return Taught(key, entries, words=sum(int(v.get("words", 0)) for v in sources.values()))
+    path = _path(key)
+    try:
+        before: str | None = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        before = None
+    old = Adaptation()
+    for data in sources.values():
+        old = old.merged(Adaptation.from_dict(data))
     name = hashlib.sha1(source.encode("utf-8")).hexdigest()[:16] if source else f"review-{len(sources) + 1}"
     sources.pop(name, None)
-    sources[name] = learned.to_dict()  # last: its choices take precedence
+    sources[name] = {**learned.to_dict(), **origin}  # last: its choices take precedence
     merged = Adaptation()
     for data in sources.values():
         merged = merged.merged(Adaptation.from_dict(data))
     save_learned(key, merged, label, sources)
-    return len(changed), merged.words
+    new_forms = ({f for w, f in merged.case_forms.items() if old.case_forms.get(w) != f}
+                 | {f for p, f in merged.context_forms.items() if old.context_forms.get(p) != f}
+                 | {f for p, f in merged.next_forms.items() if old.next_forms.get(p) != f})
+    new_marks = sorted(f"{a} {b}" for (a, b), m in merged.pair_marks.items() if old.pair_marks.get((a, b)) != m)
+    return Taught(key, entries, tuple(sorted(new_forms - {f for _w, _o, f in entries})), tuple(new_marks),
+                  before, path.read_text(encoding="utf-8"), merged.words)
+
+
+def forget_taught(taught: Taught) -> int:
+    """Forget what one save taught (`keep_review`): the lexicon entries it changed go back to
+    what they were, where they still read as it left them, and the profile goes back to what it
+    was, if nothing learned since changed it. Returns how many entries were forgotten."""
+    from editor.core.atomic import atomic_write
+    from editor.core.review.lexicon import UserLexicon
+
+    n = 0
+    lex = UserLexicon.load()
+    for word, old, new in taught.lexicon:
+        if lex.forms.get(word) != new:
+            continue  # changed since: the person's later choice stays
+        if old is None:
+            lex.remove([word])
+        else:
+            lex.learn({word: old})
+        n += 1
+    if n:
+        lex.save()
+    if taught.after is not None:
+        path = _path(taught.key)
+        try:
+            now: str | None = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            now = None
+        if now == taught.after:
+            if taught.before is None:
+                path.unlink(missing_ok=True)
+            else:
+                atomic_write(path, taught.before.encode("utf-8"))
+            n += len(taught.forms) + len(taught.marks)
+    return n

@@ -75,3 +75,52 @@ def test_a_review_with_the_author_s_ellipsis_is_saved_learned_and_opened_again(w
     window.save(target, wait=True)
     qtbot.waitUntil(lambda: not window.learning.running, timeout=60000)
     assert errors == [] and load_learned(profile_key(doc.metadata.language, [])) is not None
+
+
+def test_a_save_that_taught_says_what_and_forget_takes_it_back(window, qtbot, tmp_path):
+    """ "learned: Manhattan, 1D" in the status bar after the save, and its Forget link takes back
+    those entries (the lexicon's and the profile's), leaving what was learned before."""
+    from editor.restore.learned_store import load_learned, profile_key
+
+    lex = UserLexicon.load()
+    lex.learn({"okafor": "Okafor"})
+    lex.save()
+    doc = Transcript.from_words("we flew to manhattan and then to manhattan with the 1d model and more".split())
+    doc.set_suggestions([Suggestion(doc[4].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[11].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    window.set_transcript(doc, restore=False)
+    for i in (3, 7):
+        doc.edit_token(i, surface="Manhattan")
+    doc.edit_token(10, surface="1D")
+    doc.reject(doc[4].id, Kind.PUNCT)
+    doc.reject(doc[11].id, Kind.PUNCT)
+    with qtbot.waitSignal(window.learning.learned, timeout=60000):
+        window.save(tmp_path / "talk.stet", wait=True)
+    note = window.taught_note
+    qtbot.waitUntil(note.isVisible, timeout=3000)
+    assert "learned: 1D, Manhattan, the mark in \u201cand then\u201d" in note.text() and "Forget" in note.text()
+    assert "learned: 1D, Manhattan" in window.statusBar().currentMessage()
+    assert UserLexicon.load().forms == {"okafor": "Okafor", "manhattan": "Manhattan", "1d": "1D"}
+    key = profile_key(doc.metadata.language, [])
+    assert load_learned(key) is not None
+    note.linkActivated.emit("forget")  # the person clicks Forget
+    assert not note.isVisible()
+    assert UserLexicon.load().forms == {"okafor": "Okafor"}  # what was there before stays
+    assert load_learned(key) is None  # the profile this save made is gone
+    assert "Forgot what this save taught" in window.statusBar().currentMessage()
+
+
+def test_forget_keeps_what_was_changed_since(window, qtbot, tmp_path):
+    doc = Transcript.from_words("we flew to manhattan and then to manhattan again".split())
+    doc.set_suggestions([Suggestion(doc[4].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    window.set_transcript(doc, restore=False)
+    for i in (3, 7):
+        doc.edit_token(i, surface="Manhattan")
+    doc.reject(doc[4].id, Kind.PUNCT)
+    with qtbot.waitSignal(window.learning.learned, timeout=60000):
+        window.save(tmp_path / "talk.stet", wait=True)
+    lex = UserLexicon.load()
+    lex.learn({"manhattan": "MANHATTAN"})  # the person changed it since (What Stet learned)
+    lex.save()
+    window.taught_note.linkActivated.emit("forget")
+    assert UserLexicon.load().forms == {"manhattan": "MANHATTAN"}

@@ -96,3 +96,35 @@ def test_a_form_whose_lowercase_is_not_the_word_is_not_kept():
          Decision("okafor", "", "Okafor", False, "", "okafor", False)]
     learned = Adaptation.learn(d, bias=False)
     assert Adaptation.from_dict(json.loads(json.dumps(learned.to_dict()))).case_forms == learned.case_forms
+
+
+def test_stet_learned_says_where_each_entry_came_from(tmp_path, monkeypatch):
+    import os
+    import subprocess
+    import sys
+
+    from editor.core.review.lexicon import UserLexicon
+    from editor.restore.learned_store import keep_review
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    monkeypatch.setenv("XDG_DATA_HOME", env["XDG_DATA_HOME"])
+    lex = UserLexicon.load()
+    lex.learn({"nasa": "NASA"})  # added by hand: nothing recorded
+    lex.save()
+    taught = keep_review(Adaptation(pair_marks={("well", "you"): ""}, words=5), {"okafor": "Okafor"},
+                         profile_key("en", ["Ann"]), "en, speaker Ann", "/home/ann/talks/monday.stet")
+    assert taught.names() == ["Okafor", "the mark in \u201cwell you\u201d"]
+
+    def stet(*args):
+        return subprocess.run([sys.executable, "-m", "editor", *args], capture_output=True, text=True, timeout=300,
+                              env=env)
+
+    lines = stet("learned").stdout.splitlines()
+    assert lines[0] == "NASA"
+    form, where = lines[1].split("\t")
+    assert form == "Okafor" and where.startswith("monday.stet, 20")
+    profiles = stet("learned", "--profiles").stdout.splitlines()
+    assert profiles[0].endswith("5 reviewed words\ten, speaker Ann")
+    assert profiles[1].startswith("\tfrom /home/ann/talks/monday.stet, 20") and profiles[1].endswith("(5 words)")
+    assert stet("learned", "--remove", "okafor").returncode == 0
+    assert UserLexicon.load().origins == {}  # forgotten with its entry

@@ -48,7 +48,7 @@ from editor.gui.window.help import HelpCommands
 from editor.gui.base.links import DocumentLinks
 from editor.gui.text_view.looks import band_phrase
 from editor.gui.dialogs.learned import LearnedDialog
-from editor.gui.work.learning import LearningController
+from editor.gui.work.learning import LearningController, TaughtNote
 from editor.gui.panel.panel import QtSuggestionList
 from editor.gui.playback.playback import PlaybackController
 from editor.gui.work.recovery import Autosaver
@@ -145,6 +145,8 @@ class MainWindow(QMainWindow):
         self.mode_label = QLabel()  # what Enter and Delete do now (reviewing or editing)
         self.mode_label.setObjectName("review-mode")
         bar.addPermanentWidget(self.mode_label)
+        self.taught_note = TaughtNote(self.learning)  # what a save taught, and Forget (work/learning.py)
+        bar.addPermanentWidget(self.taught_note)
         # starting and cancelling passes, and the status line that follows them (window/restoring.py)
         self.restoring = RestorationCommands(self, self)
         self.transcription.restore_requested.connect(self.restoring.start_restoration)
@@ -212,6 +214,7 @@ class MainWindow(QMainWindow):
         self.learning.reader = self.restoration.lessons  # the model the window restores with
         self.learning.message.connect(self.show_status)
         self.learning.error.connect(self.show_status)
+        self.learning.taught.connect(self.show_status)
         self.transcript_opened.connect(self.learning.watch)
         # large files are read off the UI thread
         self.opening = opening.Opener(self, may_discard=lambda: not self.dirty or self.may_discard())
