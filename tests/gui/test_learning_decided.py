@@ -124,3 +124,23 @@ def test_forget_keeps_what_was_changed_since(window, qtbot, tmp_path):
     lex.save()
     window.taught_note.linkActivated.emit("forget")
     assert UserLexicon.load().forms == {"manhattan": "MANHATTAN"}
+
+
+def test_accept_all_confident_in_another_file_applies_nothing_the_author_wrote(window, qtbot, tmp_path):
+    """The source's "George Washington Bridge" and "Hudson River", reviewed and saved without the
+    person deciding them, do not become 99 % proposals in the next file that Ctrl+Shift+A applies
+    ("you could be the Bridge", "went into the River")."""
+    doc = _authored()
+    window.set_transcript(doc, restore=False)
+    doc.reject(doc[6].id, Kind.PUNCT)
+    doc.reject(doc[13].id, Kind.PUNCT)
+    with qtbot.waitSignal(window.learning.learned, timeout=60000):
+        window.save(tmp_path / "talk.stet", wait=True)
+    other = tmp_path / "other.txt"
+    other.write_text("so you could be the bridge and then we went into the river and that was it\n", encoding="utf-8")
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        window.open_path(other)
+    window.accept_confident()
+    qtbot.waitUntil(lambda: not window.review.busy_with_bulk(), timeout=10000)
+    words = {t.word: t.surface for t in window.transcript.tokens}
+    assert words["bridge"] == "bridge" and words["river"] == "river"
