@@ -284,7 +284,7 @@ def review_digest(decisions: Sequence[Decision], reviewed: Sequence[bool], forms
 #: How many mid-sentence occurrences in one review, all written alike, a form needs to join the
 #: user lexicon (which writes it outright in every later file): tuned on talk splits of dev
 #: (editor.restore.lab.splits).
-LEXICON_MIN_DECISIONS = 1
+LEXICON_MIN_DECISIONS = 2
 
 #: The mark bias (a handful of numbers) is fitted on the marginals of at most this many reviewed
 #: words, read in blocks of BIAS_BLOCK words spread evenly over a longer review: learning from a
@@ -370,7 +370,8 @@ def review_marginals(restorer: Restorer, words: Sequence[str], reviewed: Sequenc
 def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
                  joint: np.ndarray | None = None, common: Collection[str] | None = None,
                  plain: Collection[str] | None = None, *, min_form: int | None = None,
-                 min_pair: int | None = None, check_bias: bool | None = None) -> Adaptation:
+                 min_pair: int | None = None, check_bias: bool | None = None,
+                 penalty: float | None = None, min_known_form: int | None = None) -> Adaptation:
     """What a review teaches: the same in the editor (after a save) and in the simulated review
     (`stet eval --simulate-review`). The mark bias is fitted on the marginals the model gives the
     reviewed words (`joint`, or computed here from `restorer`'s model for at most `BIAS_WORDS` of
@@ -387,7 +388,8 @@ def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], revie
     if plain is None:
         plain = plain_words(restorer.vocab, restorer.names) if restorer is not None else ()
     return Adaptation.learn(decisions, joint, common=common, reviewed=reviewed, plain=plain, min_form=min_form,
-                            min_pair=min_pair, check_bias=check_bias)
+                            min_pair=min_pair, check_bias=check_bias, min_known_form=min_known_form,
+                            **({"penalty": penalty} if penalty is not None else {}))
 
 
 @dataclass(frozen=True)

@@ -49,10 +49,14 @@ BIAS_PRIOR_WORDS = 400
 BIAS_MIN_WORDS = 100
 #: How many reviewed occurrences, every one agreeing, a case form or a pair's mark needs before it
 #: is remembered (see `Adaptation.learn`): tuned on talk splits of dev (editor.restore.lab.splits).
+#: A name (a word outside the model's `common` and `plain` words) needs one decision; a capital
+#: of a word the model knows as an ordinary word ("campaign", "bridge"), alone or in a name, needs
+#: two: once, it was as often a title's or a quotation's as the word's.
 FORM_MIN_DECISIONS = 1
+KNOWN_FORM_MIN_DECISIONS = 2
 PAIR_MIN_DECISIONS = 1
 #: Whether a review's bias is kept only where it holds across the review's two halves (`bias_holds`).
-BIAS_CHECK = False
+BIAS_CHECK = True
 #: The most frequent words of the model's vocabulary, whose remembered form needs the word before it.
 COMMON_WORDS = 2000
 #: The head update (see `adapt_head`): Adam steps, learning rate, L2 pull towards the shipped heads.
@@ -131,7 +135,8 @@ class Adaptation:
               bias: bool = True, penalty: float = BIAS_PENALTY, case_bias: bool = False,
               common: Collection[str] = (), reviewed: Sequence[bool] | None = None,
               plain: Collection[str] = (), min_form: int | None = None,
-              min_pair: int | None = None, check_bias: bool | None = None) -> Adaptation:
+              min_pair: int | None = None, check_bias: bool | None = None,
+              min_known_form: int | None = None) -> Adaptation:
         """Learn from reviewed words; `joint` ((N, 28) marginals the model gave those words) is
         needed for the bias (a row of NaN: a word it is not fitted on). `reviewed` (a flag per
         word; default all): words the person did not review (a suggestion still waits there) stand
@@ -149,11 +154,14 @@ class Adaptation:
         capital inside a name is kept with its neighbour in the name too ("World Peace Game":
         ("world", "peace"), not ("the", "world")).
 
-        `min_form` and `min_pair` (default `FORM_MIN_DECISIONS`, `PAIR_MIN_DECISIONS`): how many
-        reviewed occurrences, all agreeing, a form or a pair's mark needs before it is remembered.
+        `min_form`, `min_known_form` and `min_pair` (default `FORM_MIN_DECISIONS`,
+        `KNOWN_FORM_MIN_DECISIONS`, `PAIR_MIN_DECISIONS`): how many reviewed occurrences, all
+        agreeing, a name's form, a known word's form (alone or with its neighbour) or a pair's
+        mark needs before it is remembered.
         `check_bias` (default `BIAS_CHECK`): the bias is kept only where, fitted on either half of
         the reviewed words, it makes the other half likelier (`bias_holds`)."""
         min_form = FORM_MIN_DECISIONS if min_form is None else min_form
+        min_known = KNOWN_FORM_MIN_DECISIONS if min_known_form is None else min_known_form
         min_pair = PAIR_MIN_DECISIONS if min_pair is None else min_pair
         check_bias = BIAS_CHECK if check_bias is None else check_bias
         # every mid-sentence occurrence must agree (a capital that is only sometimes there, as in a
@@ -197,7 +205,9 @@ class Adaptation:
                 if d.decided_case:
                     decided.add(key)
         agreed = {key: next(iter(f)) for key, f in forms.items()
-                  if len(f) == 1 and key in decided and form_count[key] >= min_form}
+                  if len(f) == 1 and key in decided
+                  and form_count[key] >= (min_form if key[0] == "word" and key[1] not in common
+                                          and key[1] not in plain else min_known)}
         # only what `from_dict` reads back: a form of the word itself (not of a word whose
         # lowercase differs, as "İstanbul" of "i̇stanbul")
         case_forms = {k[1]: f for k, f in agreed.items() if k[0] == "word" and f.lower() == k[1]}

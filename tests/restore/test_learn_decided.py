@@ -128,3 +128,39 @@ def test_stet_learned_says_where_each_entry_came_from(tmp_path, monkeypatch):
     assert profiles[1].startswith("\tfrom /home/ann/talks/monday.stet, 20") and profiles[1].endswith("(5 words)")
     assert stet("learned", "--remove", "okafor").returncode == 0
     assert UserLexicon.load().origins == {}  # forgotten with its entry
+
+
+def _said(text: str) -> list[Decision]:
+    """Decisions of a reviewed sentence as written (every form decided, nothing proposed)."""
+    words = text.split()
+    return [Decision(w.lower(), "", w, i == 0, "", None, i == 0) for i, w in enumerate(words)]
+
+
+def test_a_known_word_s_capital_needs_two_decisions_a_name_one():
+    """On dev talk splits a capital given once to a word the model knows ("Campaign", "Bridge")
+    added work in later talks; a name corrected once did not (editor.restore.lab.splits)."""
+    plain = {"campaign", "bridge", "river"}
+    once = Adaptation.learn(_said("so Okafor ran the SING Campaign today"), bias=False, plain=plain)
+    assert once.case_forms["okafor"] == "Okafor" and once.case_forms["sing"] == "SING"
+    assert "campaign" not in once.case_forms and once.next_forms == {} and once.context_forms == {}
+    twice = Adaptation.learn(_said("so the SING Campaign and the SING Campaign again"), bias=False, plain=plain)
+    assert twice.context_forms == {("sing", "campaign"): "Campaign"}
+
+
+def test_a_bias_is_kept_only_where_it_holds_across_the_review():
+    from editor.restore.labels import N_CASE, N_PUNCT, PUNCT_INDEX
+    from editor.restore.review_lessons import bias_holds
+
+    rng = np.random.default_rng(0)
+    n = 400
+    joint = np.full((n, N_PUNCT, N_CASE), 0.02)
+    joint[:, 0, 0], joint[:, PUNCT_INDEX[","], 0] = 0.7, 0.2
+    joint = (joint / joint.sum((1, 2), keepdims=True)).reshape(n, -1)
+    comma = PUNCT_INDEX[","] * N_CASE
+    steady = np.where(rng.random(n) < 0.5, comma, 0)  # a speaker with twice the commas, all along
+    assert bias_holds(joint, steady)
+    turned = np.where(np.arange(n) < n // 2, comma, 0)  # all commas, then none: no habit to carry
+    assert not bias_holds(joint, turned)
+    decisions = [Decision("w", "," if g else "", "w", False, "", "w", False) for g in turned]
+    assert not Adaptation.learn(decisions, joint).punct_bias.any()
+    assert Adaptation.learn(decisions, joint, check_bias=False).punct_bias.any()

@@ -160,18 +160,18 @@ class LearningController(QObject):
                                         profile_label, review_digest,
                                         reviewed_decisions_in)
             from editor.restore import Adaptation
-            from editor.restore.learned_store import authored_forms, keep_review
+            from editor.restore.learned_store import LEXICON_MIN_DECISIONS, authored_forms, keep_review
 
             began = time.perf_counter()
             assert tokens is not None and suggestions is not None
-            taught = forms
-            authored = None
-            if opened is not None:  # only what the person changed or decided teaches, never the author's text
-                authored = authored_forms(opened)
-                cases = {s.token_id: s for s in suggestions if s.kind == Kind.CASE}
-                marks = {s.token_id: s for s in suggestions if s.kind == Kind.PUNCT}
-                person = forms_of(tokens, cases.get, marks.get, authored)
-                taught = {w: f for w, f in forms.items() if person.get(w) == f}
+            # only what the person changed or decided teaches, never the author's text, and a form
+            # joins the lexicon (written outright in every later file) only where the document
+            # writes it alike at least LEXICON_MIN_DECISIONS times mid-sentence
+            authored = authored_forms(opened) if opened is not None else None
+            cases = {s.token_id: s for s in suggestions if s.kind == Kind.CASE}
+            marks = {s.token_id: s for s in suggestions if s.kind == Kind.PUNCT}
+            person = forms_of(tokens, cases.get, marks.get, authored, LEXICON_MIN_DECISIONS)
+            taught = {w: f for w, f in forms.items() if person.get(w) == f}
             _start, decisions, reviewed = reviewed_decisions_in(tokens, suggestions, authored)
             speakers = frozenset(t.speaker for t in tokens if t.speaker)
             key = profile_key(language, speakers)
