@@ -164,3 +164,36 @@ def test_a_bias_is_kept_only_where_it_holds_across_the_review():
     decisions = [Decision("w", "," if g else "", "w", False, "", "w", False) for g in turned]
     assert not Adaptation.learn(decisions, joint).punct_bias.any()
     assert Adaptation.learn(decisions, joint, check_bias=False).punct_bias.any()
+
+
+CASED = """# one talk
+We met Zarvex at the station. Zarvex said the train was late, and we waited.
+Then Zarvex called his sister, who lives in Lyon. She said the trains are always late there.
+# another talk
+Why do they never run on time? Nobody knows. We waited for an hour, and then we went home.
+The next day Zarvex came back with his sister, and we all went to the station again.
+"""
+
+
+def test_the_split_evaluation_prints_each_part_on_each_half_and_chooses_on_the_other(tiny_model_dir, tmp_path,
+                                                                                      capsys):
+    from editor.restore.lab.splits import main
+
+    talks = tmp_path / "talks.txt"
+    talks.write_text(CASED * 2, encoding="utf-8")
+    out = tmp_path / "splits.json"
+    assert main([str(talks), "--model", str(tiny_model_dir), "--cache", str(tmp_path / "joint.npz"),
+                 "--only", "nothing", "bias", "pairs>=1", "pairs>=2", "all, shipped", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    for part in ("even talks: 2 talks", "odd talks: 2 talks", "short (", "long (", "all talks: 4 talks"):
+        assert part in text
+    assert text.count("all, shipped") == 5 and "talks" in text and "worse" in text
+    assert "pairs    fit on even talks:" in text and "pairs    fit on odd talks:" in text
+    assert (tmp_path / "joint-4.npz").is_file()  # the marginals, read once for a rerun
+    kept = json.loads(out.read_text())
+    assert set(kept) == {"nothing", "bias", "pairs>=1", "pairs>=2", "all, shipped"}
+    assert kept["nothing"]["after"] == kept["nothing"]["before"]  # learning nothing changes nothing
+    # a rerun reads the marginals kept and gives the same figures
+    assert main([str(talks), "--model", str(tiny_model_dir), "--cache", str(tmp_path / "joint.npz"),
+                 "--only", "nothing", "bias", "pairs>=1", "pairs>=2", "all, shipped"]) == 0
+    assert capsys.readouterr().out == text

@@ -75,16 +75,16 @@ def joints(restorer, docs: Sequence[Sequence], cache: Path | None) -> list[np.nd
     return out
 
 
-def measure(restorer, docs, paragraphs, joint, share: float, setting: dict) -> dict[int, tuple[dict, dict]]:
-    """Each talk's rest scored without and with learning under one setting ("bias": None keeps
-    the shipped rule): `simulate_review`'s "per_talk"."""
+def measure(restorer, docs, paragraphs, joint, share: float, setting: dict) -> dict:
+    """`simulate_review` of every talk under one setting ("bias": None keeps the shipped rule),
+    with each talk's rest scored without and with learning in "per_talk"."""
     from editor.restore.lab.simulate import simulate_review
 
     options = {k: v for k, v in setting.items() if k != "limits"}
     if options.get("bias") is None:
         options.pop("bias", None)
     return simulate_review(restorer, docs, paragraphs, share, joints=joint, limits=setting.get("limits"),
-                           per_talk=True, **options)["per_talk"]
+                           per_talk=True, **options)
 
 
 def part_result(per_talk: dict[int, tuple[dict, dict]], talks: Sequence[int]) -> dict:
@@ -125,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--cache", type=Path, default=Path("runs/splits-joint.npz"),
                    help="where the model's marginals are kept between runs")
     p.add_argument("--only", nargs="+", default=None, metavar="SETTING", help="only these settings")
+    p.add_argument("--json", type=Path, default=None, metavar="OUT",
+                   help="also write each setting's figures over all talks (names, marks and case apart) to OUT")
     args = p.parse_args(argv)
     from editor.core.threads import configure_threads
 
@@ -152,11 +154,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, setting in chosen.items():
         print(f"learning: {name}", file=sys.stderr)
         measured[name] = measure(restorer, docs, paragraphs, joint, args.share, setting)
+    if args.json is not None:  # every talk's figures under each setting, names and marks/case apart
+        import json
+
+        args.json.write_text(json.dumps({name: {k: v for k, v in res.items() if k != "per_talk"}
+                                         for name, res in measured.items()}, indent=1))
     results: dict[tuple[str, str], dict] = {}
     for part, talks in parts.items():
         print(f"\n{part}: {len(talks)} talks, the first {100 * args.share:.0f} % of each reviewed\n{HEADER}")
         for name in chosen:
-            res = results[(part, name)] = part_result(measured[name], talks)
+            res = results[(part, name)] = part_result(measured[name]["per_talk"], talks)
             print(row(name, res))
     # each part's setting chosen on one half: of those that cut actions there without losing F1 or
     # case F1, the one that adds the fewest actions in the talks it makes worse (then: cuts the
