@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from editor.restore.labels import END_MARKS
-from editor.restore.review_lessons import Adaptation, Decision, common_words, plain_words
+from editor.restore.review_lessons import BIAS_PENALTY, Adaptation, Decision, common_words, plain_words
 
 if TYPE_CHECKING:
     from editor.core.document.transcript import Transcript
@@ -389,7 +389,7 @@ def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], revie
         plain = plain_words(restorer.vocab, restorer.names) if restorer is not None else ()
     return Adaptation.learn(decisions, joint, common=common, reviewed=reviewed, plain=plain, min_form=min_form,
                             min_pair=min_pair, check_bias=check_bias, min_known_form=min_known_form,
-                            **({"penalty": penalty} if penalty is not None else {}))
+                            penalty=BIAS_PENALTY if penalty is None else penalty)
 
 
 @dataclass(frozen=True)
