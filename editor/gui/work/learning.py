@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from editor.restore import MarginalRead
-    from editor.restore.learned_store import Taught
+    from editor.restore import Taught
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +160,7 @@ class LearningController(QObject):
                                         profile_label, review_digest,
                                         reviewed_decisions_in)
             from editor.restore import Adaptation
-            from editor.restore.learned_store import LEXICON_MIN_DECISIONS, authored_forms, keep_review
+            from editor.restore import LEXICON_MIN_DECISIONS, authored_forms, keep_review
 
             began = time.perf_counter()
             assert tokens is not None and suggestions is not None
@@ -226,7 +226,7 @@ class LearningController(QObject):
     def forget_last(self) -> int:
         """Forget what the last save taught (its lexicon entries, its share of the profile), where
         nothing learned since changed them; returns how many entries were forgotten."""
-        from editor.restore.learned_store import forget_taught
+        from editor.restore import forget_taught
 
         taught, self.last_taught = self.last_taught, None
         if taught is None:
