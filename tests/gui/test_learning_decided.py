@@ -145,3 +145,22 @@ def test_accept_all_confident_in_another_file_applies_nothing_the_author_wrote(w
     qtbot.waitUntil(lambda: not window.review.busy_with_bulk(), timeout=10000)
     words = {t.word: t.surface for t in window.transcript.tokens}
     assert words["bridge"] == "bridge" and words["river"] == "river"
+
+
+def test_what_stet_learned_says_where_each_entry_came_from(window, qtbot, tmp_path):
+    doc = Transcript.from_words("we flew to manhattan and then to manhattan with the team".split())
+    doc.set_suggestions([Suggestion(doc[4].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[9].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    window.set_transcript(doc, restore=False)
+    for i in (3, 7):
+        doc.edit_token(i, surface="Manhattan")
+    for i in (4, 9):
+        doc.reject(doc[i].id, Kind.PUNCT)
+    with qtbot.waitSignal(window.learning.learned, timeout=60000):
+        window.save(tmp_path / "trip.stet", wait=True)
+    dialog = window.learned_dialog()
+    assert dialog.list.item(0).text() == "Manhattan"
+    assert dialog.list.item(0).toolTip().startswith("Learned from trip.stet, 20")
+    tips = [dialog.profiles.item(i).toolTip() for i in range(dialog.profiles.count())]
+    assert any(t.startswith("from trip.stet, 20") for t in tips)
+    dialog.reject()
