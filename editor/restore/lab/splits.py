@@ -42,6 +42,9 @@ def settings() -> dict[str, dict]:
     out["all, as before"] = {"bias": True, "case_memory": True, "pair_memory": True, "lexicon": True,
                              "limits": {"min_form": 1, "min_known_form": 1, "min_pair": 1, "min_lexicon": 1,
                                         "check_bias": False}}
+    out["all, as chosen"] = {"bias": True, "case_memory": True, "pair_memory": True, "lexicon": True,
+                             "limits": {"min_form": 2, "min_known_form": 2, "min_pair": 1, "min_lexicon": 2,
+                                        "check_bias": True, "penalty": 0.08}}
     out["all, shipped"] = {"bias": None, "case_memory": True, "pair_memory": True, "lexicon": True, "limits": {}}
     return out
 
