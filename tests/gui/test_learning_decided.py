@@ -100,7 +100,6 @@ def test_a_save_that_taught_says_what_and_forget_takes_it_back(window, qtbot, tm
     note = window.taught_note
     qtbot.waitUntil(note.isVisible, timeout=3000)
     assert "learned: 1D, Manhattan, the mark in \u201cand then\u201d" in note.text() and "Forget" in note.text()
-    assert "learned: 1D, Manhattan" in window.statusBar().currentMessage()
     assert UserLexicon.load().forms == {"okafor": "Okafor", "manhattan": "Manhattan", "1d": "1D"}
     key = profile_key(doc.metadata.language, [])
     assert load_learned(key) is not None

@@ -214,7 +214,6 @@ class MainWindow(QMainWindow):
         self.learning.reader = self.restoration.lessons  # the model the window restores with
         self.learning.message.connect(self.show_status)
         self.learning.error.connect(self.show_status)
-        self.learning.taught.connect(self.show_status)
         self.transcript_opened.connect(self.learning.watch)
         # large files are read off the UI thread
         self.opening = opening.Opener(self, may_discard=lambda: not self.dirty or self.may_discard())
