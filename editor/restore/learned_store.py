@@ -370,7 +370,7 @@ def review_marginals(restorer: Restorer, words: Sequence[str], reviewed: Sequenc
 def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
                  joint: np.ndarray | None = None, common: Collection[str] | None = None,
                  plain: Collection[str] | None = None, *, min_form: int | None = None,
-                 min_pair: int | None = None, check_bias: bool | None = None,
+                 min_pair: int | None = None, check_bias: bool | str | None = None,
                  penalty: float | None = None, min_known_form: int | None = None) -> Adaptation:
     """What a review teaches: the same in the editor (after a save) and in the simulated review
     (`stet eval --simulate-review`). The mark bias is fitted on the marginals the model gives the

@@ -135,7 +135,7 @@ class Adaptation:
               bias: bool = True, penalty: float = BIAS_PENALTY, case_bias: bool = False,
               common: Collection[str] = (), reviewed: Sequence[bool] | None = None,
               plain: Collection[str] = (), min_form: int | None = None,
-              min_pair: int | None = None, check_bias: bool | None = None,
+              min_pair: int | None = None, check_bias: bool | str | None = None,
               min_known_form: int | None = None) -> Adaptation:
         """Learn from reviewed words; `joint` ((N, 28) marginals the model gave those words) is
         needed for the bias (a row of NaN: a word it is not fitted on). `reviewed` (a flag per
@@ -239,7 +239,7 @@ class Adaptation:
             gold = np.asarray([PUNCT_INDEX.get(decisions[k].punct, 0) * N_CASE + CASE_INDEX[case_of(decisions[k].surface)]
                                for k in rows])
             rows_joint = np.asarray(joint)[rows]
-            if not check_bias or bias_holds(rows_joint, gold, penalty, case_bias):
+            if not check_bias or bias_holds(rows_joint, gold, penalty, case_bias, errors=check_bias == "errors"):
                 out.punct_bias, cb = fit_bias(rows_joint, gold, penalty * max(1.0, BIAS_PRIOR_WORDS / len(rows)))
                 if case_bias:
                     out.case_bias = cb
@@ -431,7 +431,14 @@ def _log_likelihood(joint: np.ndarray, gold: np.ndarray, bp: np.ndarray, bc: np.
     return float(np.mean(z[np.arange(len(gold)), gold] - norm))
 
 
-def bias_holds(joint: np.ndarray, gold: np.ndarray, penalty: float = BIAS_PENALTY, case_bias: bool = False) -> bool:
+def _mark_errors(joint: np.ndarray, gold: np.ndarray, bp: np.ndarray) -> int:
+    """Words whose likeliest mark, once the bias is applied, is not the gold one."""
+    marks = np.asarray(joint, np.float64).reshape(-1, N_PUNCT, N_CASE).sum(2) * np.exp(bp)[None, :]
+    return int(np.sum(marks.argmax(1) != np.asarray(gold) // N_CASE))
+
+
+def bias_holds(joint: np.ndarray, gold: np.ndarray, penalty: float = BIAS_PENALTY, case_bias: bool = False,
+               errors: bool = False) -> bool:
     """Whether a bias learned from a review would carry to words it was not learned from: fitted
     on the first half of the reviewed words it must make the second likelier than the model alone,
     and fitted on the second, the first. A reviewer's habit holds across a talk; a bias that
@@ -447,6 +454,8 @@ def bias_holds(joint: np.ndarray, gold: np.ndarray, penalty: float = BIAS_PENALT
             bc = zero_c
         if _log_likelihood(joint[held], gold[held], bp, bc) <= _log_likelihood(joint[held], gold[held], zero_p, zero_c):
             return False
+        if errors and _mark_errors(joint[held], gold[held], bp) > _mark_errors(joint[held], gold[held], zero_p):
+            return False  # (with `errors`: nor may it make more of the other half's likeliest marks wrong)
     return True
 
 

@@ -158,7 +158,7 @@ def test_a_bias_is_kept_only_where_it_holds_across_the_review():
     joint = (joint / joint.sum((1, 2), keepdims=True)).reshape(n, -1)
     comma = PUNCT_INDEX[","] * N_CASE
     steady = np.where(rng.random(n) < 0.5, comma, 0)  # a speaker with twice the commas, all along
-    assert bias_holds(joint, steady)
+    assert bias_holds(joint, steady) and bias_holds(joint, steady, errors=True)
     turned = np.where(np.arange(n) < n // 2, comma, 0)  # all commas, then none: no habit to carry
     assert not bias_holds(joint, turned)
     decisions = [Decision("w", "," if g else "", "w", False, "", "w", False) for g in turned]

@@ -31,6 +31,9 @@ def settings() -> dict[str, dict]:
     out: dict[str, dict] = {"nothing": dict(OFF)}
     out["bias"] = {**OFF, "bias": True, "limits": {"check_bias": False}}
     out["bias, checked"] = {**OFF, "bias": True, "limits": {"check_bias": True}}
+    out["bias, checked, errors too"] = {**OFF, "bias": True, "limits": {"check_bias": "errors"}}
+    out["all, errors too"] = {"bias": True, "case_memory": True, "pair_memory": True, "lexicon": True,
+                              "limits": {"check_bias": "errors"}}
     out["bias, checked, pull x4"] = {**OFF, "bias": True, "limits": {"check_bias": True, "penalty": 0.08}}
     for k in (1, 2, 3):
         out[f"pairs>={k}"] = {**OFF, "pair_memory": True, "limits": {"min_pair": k}}
