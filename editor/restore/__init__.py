@@ -18,6 +18,8 @@ _EXPORTS = {
     "marginal_reads": "learned_store", "model_lessons": "learned_store",
     "placed_marginals": "learned_store", "profile_key": "learned_store",
     "profile_label": "learned_store", "remember_review": "learned_store",
+    "LEXICON_MIN_DECISIONS": "learned_store", "Taught": "learned_store", "authored_forms": "learned_store",
+    "forget_taught": "learned_store", "keep_review": "learned_store",
     "reset_learned": "learned_store", "review_digest": "learned_store",
     "reviewed_decisions_in": "learned_store", "suggestions_snapshot": "learned_store",
     "default_model_dir": "package",
@@ -38,7 +40,8 @@ __getattr__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from editor.restore.inference import Restorer
-    from editor.restore.learned_store import (CHOSEN, LEARNING, MarginalRead, learn_review,
+    from editor.restore.learned_store import (CHOSEN, LEARNING, LEXICON_MIN_DECISIONS, MarginalRead, Taught,
+                                              authored_forms, forget_taught, keep_review, learn_review,
                                               list_profiles, marginal_reads, model_lessons,
                                               placed_marginals, profile_key, profile_label,
                                               remember_review, reset_learned, review_digest,

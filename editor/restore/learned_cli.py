@@ -44,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
             print("nothing learned from reviews yet", file=sys.stderr)
         for prof in found:
             print(f"{prof.key}\t{prof.words} reviewed words\t{prof.label}")
+            for file, when, words in prof.sources:  # where each share came from
+                print(f"\tfrom {file or 'a review'}" + (f", {when}" if when else "") + f" ({words} words)")
         return 0
     lex = UserLexicon.load()
     changed = False
@@ -72,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if not (args.add or args.remove):
         if not len(lex):
             print(f"the lexicon is empty ({lex.path})", file=sys.stderr)
-        for _w, form in sorted(lex.forms.items()):
-            print(form)
+        for w, form in sorted(lex.forms.items()):
+            where = lex.origin(w)  # which review taught it, and when
+            print(f"{form}\t{where}" if where else form)
     return 0

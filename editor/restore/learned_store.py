@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from editor.restore.labels import END_MARKS
-from editor.restore.review_lessons import Adaptation, Decision, common_words, plain_words
+from editor.restore.review_lessons import BIAS_PENALTY, Adaptation, Decision, common_words, plain_words
 
 if TYPE_CHECKING:
     from editor.core.document.transcript import Transcript
@@ -99,10 +99,15 @@ def _sources(key: str) -> dict[str, dict[str, Any]]:
         data = json.loads(_path(key).read_text(encoding="utf-8"))
         sources = data.get("sources")
         if isinstance(sources, dict):
-            return {str(k): Adaptation.from_dict(v).to_dict() for k, v in sources.items()}
+            return {str(k): {**Adaptation.from_dict(v).to_dict(), **_origin(v)} for k, v in sources.items()}
         return {"earlier": Adaptation.from_dict(data).to_dict()}
     except (OSError, ValueError, AttributeError, TypeError):
         return {}
+
+
+def _origin(data: Mapping[str, Any]) -> dict[str, str]:
+    """Where a share of a profile came from: {"file": the project, "when": ISO time}, where known."""
+    return {k: data[k] for k in ("file", "when") if isinstance(data.get(k), str)}
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,8 @@ class Profile:
     key: str
     label: str  # the language and speakers it was learned from
     words: int  # reviewed words it was learned from
+    #: where each share came from, oldest first: (the project file or "", when, reviewed words)
+    sources: tuple[tuple[str, str, int], ...] = ()
 
 
 def list_profiles() -> list[Profile]:
@@ -120,9 +127,12 @@ def list_profiles() -> list[Profile]:
             data = json.loads(path.read_text(encoding="utf-8"))
             words = int(data.get("words", 0))
             label = str(data.get("label") or path.stem)
+            shares = data.get("sources") if isinstance(data.get("sources"), dict) else {}
+            sources = tuple((str(v.get("file", "")), str(v.get("when", "")), int(v.get("words", 0)))
+                            for v in shares.values() if isinstance(v, dict))
         except (OSError, ValueError, AttributeError, TypeError):
             continue
-        out.append(Profile(path.stem, label, words))
+        out.append(Profile(path.stem, label, words, sources))
     return sorted(out, key=lambda p: (-p.words, p.key))
 
 
@@ -210,8 +220,13 @@ def suggestions_snapshot(doc: Transcript) -> list[Suggestion]:
     return list(doc.iter_suggestions())
 
 
-def reviewed_decisions_in(tokens: Sequence[Token], snapshot: Sequence[Suggestion]) -> tuple[int, list[Decision], list[bool]]:
-    """`reviewed_decisions` of a document's tokens and its `suggestions_snapshot`."""
+def reviewed_decisions_in(tokens: Sequence[Token], snapshot: Sequence[Suggestion],
+                          authored: Mapping[int, str] | None = None) -> tuple[int, list[Decision], list[bool]]:
+    """`reviewed_decisions` of a document's tokens and its `suggestions_snapshot`. ``authored``
+    (see `authored_forms`): the forms the words had when the document was opened; a word that
+    still stands so, with no case suggestion, was written by the author, not decided by the
+    person, and teaches no form. A word after a pending proposal of an end mark starts a
+    sentence, as the text shows it: a capital typed there teaches nothing either."""
     from editor.core.document.transcript import Kind, State
     from editor.core.document.text import ends_sentence, split_opening
 
@@ -236,11 +251,21 @@ def reviewed_decisions_in(tokens: Sequence[Token], snapshot: Sequence[Suggestion
         pending = any(s.state == State.PENDING and s.kind != Kind.BREAK for s in sugs.values())
         p_punct = punct.value if punct is not None else t.punct
         p_case = (split_opening(case.value)[1] or case.value) if case is not None else surface
-        start = i == 0 or ends_sentence(tokens[i - 1].punct)
-        out.append(Decision(t.word, t.punct, surface, start, p_punct, p_case, proposed_end))
+        before = suggestions.get(tokens[i - 1].id, empty).get(Kind.PUNCT) if i > 0 else None
+        start = i == 0 or ends_sentence(tokens[i - 1].punct) or (  # or by an end mark still proposed
+            before is not None and before.state == State.PENDING and ends_sentence(before.value))
+        written = case is None and authored is not None and authored.get(t.id) == (t.surface or t.word)
+        out.append(Decision(t.word, t.punct, surface, start, p_punct, p_case, proposed_end, authored=written))
         flags.append(not pending and t.word.lower() == surface.lower())
         proposed_end = p_punct in END_MARKS
     return lo, out, flags
+
+
+def authored_forms(opened: Iterable[Token]) -> dict[int, str]:
+    """The forms other than plain lowercase of the tokens a document was opened with, by token id:
+    the author's capitals ("George Washington Bridge"), which no review decided (see
+    `reviewed_decisions_in`; `editor.core.review.repeat_choices.forms_of`)."""
+    return {t.id: t.surface for t in opened if t.surface is not None and t.surface != t.word}
 
 
 def review_digest(decisions: Sequence[Decision], reviewed: Sequence[bool], forms: Mapping[str, str],
@@ -255,6 +280,11 @@ def review_digest(decisions: Sequence[Decision], reviewed: Sequence[bool], forms
              json.dumps(sorted(forms.items()), ensure_ascii=False)]
     return hashlib.sha1("\n".join(lines).encode("utf-8")).hexdigest()[:20]
 
+
+#: How many mid-sentence occurrences in one review, all written alike, a form needs to join the
+#: user lexicon (which writes it outright in every later file): tuned on talk splits of dev
+#: (editor.restore.lab.splits).
+LEXICON_MIN_DECISIONS = 2
 
 #: The mark bias (a handful of numbers) is fitted on the marginals of at most this many reviewed
 #: words, read in blocks of BIAS_BLOCK words spread evenly over a longer review: learning from a
@@ -339,7 +369,9 @@ def review_marginals(restorer: Restorer, words: Sequence[str], reviewed: Sequenc
 
 def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], reviewed: Sequence[bool] | None = None,
                  joint: np.ndarray | None = None, common: Collection[str] | None = None,
-                 plain: Collection[str] | None = None) -> Adaptation:
+                 plain: Collection[str] | None = None, *, min_form: int | None = None,
+                 min_pair: int | None = None, check_bias: bool | str | None = None,
+                 penalty: float | None = None, min_known_form: int | None = None) -> Adaptation:
     """What a review teaches: the same in the editor (after a save) and in the simulated review
     (`stet eval --simulate-review`). The mark bias is fitted on the marginals the model gives the
     reviewed words (`joint`, or computed here from `restorer`'s model for at most `BIAS_WORDS` of
@@ -355,11 +387,47 @@ def learn_review(restorer: Restorer | None, decisions: Sequence[Decision], revie
         common = common_words(restorer.vocab) if restorer is not None else ()
     if plain is None:
         plain = plain_words(restorer.vocab, restorer.names) if restorer is not None else ()
-    return Adaptation.learn(decisions, joint, common=common, reviewed=reviewed, plain=plain)
+    return Adaptation.learn(decisions, joint, common=common, reviewed=reviewed, plain=plain, min_form=min_form,
+                            min_pair=min_pair, check_bias=check_bias, min_known_form=min_known_form,
+                            penalty=BIAS_PENALTY if penalty is None else penalty)
+
+
+@dataclass(frozen=True)
+class Taught:
+    """What one save's review taught, and what it takes to forget it again (`forget_taught`)."""
+
+    key: str  # the profile
+    #: the user lexicon's entries this save changed: (word, the form before or None, the form now)
+    lexicon: tuple[tuple[str, str | None, str], ...] = ()
+    #: forms and pairs' marks the profile did not hold before this save
+    forms: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()  # "word word" pairs whose mark is remembered now
+    before: str | None = None  # the profile's file as it was (None: there was none)
+    after: str | None = None  # as this save left it (None: unchanged)
+    words: int = 0  # reviewed words the profile has learned from now
+
+    @property
+    def added(self) -> int:
+        """Forms this save added to or changed in the user lexicon."""
+        return len(self.lexicon)
+
+    def names(self) -> list[str]:
+        """What a person reads for it: the forms learned, then the marks ("Manhattan, 1D, a
+        mark after "well you""), empty when it taught nothing new."""
+        forms = sorted({f for _w, _old, f in self.lexicon} | set(self.forms), key=str.lower)
+        return forms + [f"the mark in \u201c{m}\u201d" for m in self.marks]
 
 
 def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "",
                     source: str | None = None, common: Collection[str] = ()) -> tuple[int, int]:
+    """`keep_review`, returning (forms added or changed, reviewed words the profile has now
+    learned from)."""
+    taught = keep_review(learned, forms, key, label, source, common)
+    return taught.added, taught.words
+
+
+def keep_review(learned: Adaptation | None, forms: Mapping[str, str], key: str, label: str = "",
+                source: str | None = None, common: Collection[str] = ()) -> Taught:
     """Keep what a review taught: `forms` join the user lexicon, but for words in `common` (the
     model's most frequent and its `plain_words`: a capital there, as in "Saddleback Church", "the
     Great Divergence" or a quoted "We", mostly belongs to the words around it, which the
@@ -367,24 +435,77 @@ def remember_review(learned: Adaptation | None, forms: Mapping[str, str], key: s
     outright in every later file it made more errors than it fixed: see the model card), and
     `learned` (see `learn_review`) joins the adaptation kept for `key` (see `profile_key`). `source` names the reviewed document
     (its project file): saving it again replaces what it taught before instead of counting its
-    decisions twice; the latest document's forms and marks come first. Returns (forms added or
-    changed, reviewed words the profile has now learned from)."""
+    decisions twice; the latest document's forms and marks come first. Each lexicon entry and
+    each share of the profile records where it came from (the file, and when).  Returns what it
+    kept, with what it takes to forget it (`forget_taught`)."""
     import hashlib
+    from datetime import datetime
 
     from editor.core.review.lexicon import UserLexicon
 
+    when = datetime.now().astimezone().isoformat(timespec="minutes")  # the local time, with its offset
+    origin = {"file": source or "", "when": when}
     lex = UserLexicon.load()
-    changed = lex.learn({w: f for w, f in forms.items() if w not in common})
+    was = dict(lex.forms)
+    changed = lex.learn({w: f for w, f in forms.items() if w not in common}, origin=origin)
     if changed:
         lex.save()
+    entries = tuple((w, was.get(w), lex.forms[w]) for w in changed)
     sources = _sources(key)
     if learned is None or learned.is_empty():
-        return len(changed), sum(int(v.get("words", 0)) for v in sources.values())
+        return Taught(key, entries, words=sum(int(v.get("words", 0)) for v in sources.values()))
+    path = _path(key)
+    try:
+        before: str | None = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        before = None
+    old = Adaptation()
+    for data in sources.values():
+        old = old.merged(Adaptation.from_dict(data))
     name = hashlib.sha1(source.encode("utf-8")).hexdigest()[:16] if source else f"review-{len(sources) + 1}"
     sources.pop(name, None)
-    sources[name] = learned.to_dict()  # last: its choices take precedence
+    sources[name] = {**learned.to_dict(), **origin}  # last: its choices take precedence
     merged = Adaptation()
     for data in sources.values():
         merged = merged.merged(Adaptation.from_dict(data))
     save_learned(key, merged, label, sources)
-    return len(changed), merged.words
+    new_forms = ({f for w, f in merged.case_forms.items() if old.case_forms.get(w) != f}
+                 | {f for p, f in merged.context_forms.items() if old.context_forms.get(p) != f}
+                 | {f for p, f in merged.next_forms.items() if old.next_forms.get(p) != f})
+    new_marks = sorted(f"{a} {b}" for (a, b), m in merged.pair_marks.items() if old.pair_marks.get((a, b)) != m)
+    return Taught(key, entries, tuple(sorted(new_forms - {f for _w, _o, f in entries})), tuple(new_marks),
+                  before, path.read_text(encoding="utf-8"), merged.words)
+
+
+def forget_taught(taught: Taught) -> int:
+    """Forget what one save taught (`keep_review`): the lexicon entries it changed go back to
+    what they were, where they still read as it left them, and the profile goes back to what it
+    was, if nothing learned since changed it. Returns how many entries were forgotten."""
+    from editor.core.atomic import atomic_write
+    from editor.core.review.lexicon import UserLexicon
+
+    n = 0
+    lex = UserLexicon.load()
+    for word, old, new in taught.lexicon:
+        if lex.forms.get(word) != new:
+            continue  # changed since: the person's later choice stays
+        if old is None:
+            lex.remove([word])
+        else:
+            lex.learn({word: old})
+        n += 1
+    if n:
+        lex.save()
+    if taught.after is not None:
+        path = _path(taught.key)
+        try:
+            now: str | None = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            now = None
+        if now == taught.after:
+            if taught.before is None:
+                path.unlink(missing_ok=True)
+            else:
+                atomic_write(path, taught.before.encode("utf-8"))
+            n += len(taught.forms) + len(taught.marks)
+    return n

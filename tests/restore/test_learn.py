@@ -265,7 +265,7 @@ def test_a_common_word_is_remembered_with_the_word_before_it():
     d = [Decision("saddleback", "", "Saddleback", False, "", "saddleback", False),
          Decision("church", "", "Church", False, "", "church", False),
          Decision("okafor", "", "Okafor", False, "", "okafor", False)]
-    a = Adaptation.learn(d, bias=False, common={"church"})
+    a = Adaptation.learn(d, bias=False, min_known_form=1, common={"church"})
     assert a.case_forms == {"saddleback": "Saddleback", "okafor": "Okafor"}
     assert a.context_forms == {("saddleback", "church"): "Church"}
     j = a.apply(["the", "church", "saddleback", "church"], _uniform(4)).reshape(4, N_PUNCT, N_CASE)
@@ -290,7 +290,7 @@ def test_a_known_word_capitalised_inside_a_name_is_remembered_with_the_name_only
     # "Great Divergence", and a later "huge divergence" stays as the model has it
     d = _said("so the Great Divergence began and the Great Divergence ended")
     plain = {"great", "divergence", "huge", "began", "ended"}
-    a = Adaptation.learn(d, bias=False, common={"the", "so", "and", "a"}, plain=plain)
+    a = Adaptation.learn(d, bias=False, min_known_form=1, common={"the", "so", "and", "a"}, plain=plain)
     assert a.case_forms == {} and a.fixed_forms == {}
     assert a.context_forms == {("great", "divergence"): "Divergence"}
     assert a.next_forms == {("great", "divergence"): "Great"}
@@ -303,24 +303,24 @@ def test_a_known_word_capitalised_inside_a_name_is_remembered_with_the_name_only
     assert back.next_forms == a.next_forms and back.context_forms == a.context_forms
     assert a.merged(Adaptation()).next_forms == a.next_forms
     # without the model's plain words (an older caller), every capital is the word's own, as before
-    assert Adaptation.learn(d, bias=False).case_forms == {"great": "Great", "divergence": "Divergence"}
+    assert Adaptation.learn(d, bias=False, min_known_form=1).case_forms == {"great": "Great", "divergence": "Divergence"}
 
 
 def test_a_known_word_capitalised_on_its_own_is_a_name_unless_also_written_lowercase():
     plain = {"interface", "company", "founded", "uses", "every", "an"}
     alone = _said("so I founded Interface and every team at Interface uses it")
-    assert Adaptation.learn(alone, bias=False, plain=plain).case_forms == {"i": "I", "interface": "Interface"}
+    assert Adaptation.learn(alone, bias=False, min_known_form=1, plain=plain).case_forms == {"i": "I", "interface": "Interface"}
     both = _said("so I founded Interface and every team uses an interface")
-    assert "interface" not in Adaptation.learn(both, bias=False, plain=plain).case_forms
+    assert "interface" not in Adaptation.learn(both, bias=False, min_known_form=1, plain=plain).case_forms
     # a number after it makes a name of it too: "Route 128", not "the route I took"
     numbered = _said("we drove on Route 128 and the route was long")
-    a = Adaptation.learn(numbered, bias=False, plain={"route", "drove", "long"})
+    a = Adaptation.learn(numbered, bias=False, min_known_form=1, plain={"route", "drove", "long"})
     assert a.next_forms == {("route", "128"): "Route"} and "route" not in a.case_forms
 
 
 def test_a_common_word_capitalised_inside_a_name_is_kept_with_the_name_not_the_word_before():
     d = _said("it is called the World Peace Game and we save the world")
-    a = Adaptation.learn(d, bias=False, common={"the", "world", "and", "we", "is", "it"},
+    a = Adaptation.learn(d, bias=False, min_known_form=1, common={"the", "world", "and", "we", "is", "it"},
                          plain={"peace", "game", "save", "called"})
     assert a.next_forms[("world", "peace")] == "World" and "world" not in a.case_forms
     assert ("the", "world") not in a.context_forms or a.context_forms[("the", "world")] == "world"

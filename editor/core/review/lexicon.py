@@ -53,6 +53,8 @@ class UserLexicon:
     def __init__(self, path: Path | None = None, forms: Mapping[str, str] | None = None) -> None:
         self.path = path if path is not None else data_dir() / FILE_NAME
         self.forms: dict[str, str] = dict(forms or {})
+        #: where an entry came from, by word: {"file": the reviewed project, "when": ISO time}
+        self.origins: dict[str, dict[str, str]] = {}
 
     @classmethod
     def load(cls, path: Path | None = None) -> UserLexicon:
@@ -69,29 +71,49 @@ class UserLexicon:
         except ValueError:
             raise UserError(f"{lex.path}: the lexicon is not valid JSON") from None
         lex.forms = check_forms(data.get("forms") if isinstance(data, dict) else data, str(lex.path))
+        origins = data.get("origins") if isinstance(data, dict) else None
+        if isinstance(origins, dict):  # (a damaged record of where entries came from is let go, never the forms)
+            lex.origins = {w: {k: v for k, v in o.items() if k in ("file", "when") and isinstance(v, str)}
+                           for w, o in origins.items() if w in lex.forms and isinstance(o, dict)}
         return lex
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = {"format": "stet-lexicon", "version": 1, "forms": dict(sorted(self.forms.items()))}
+        data: dict[str, object] = {"format": "stet-lexicon", "version": 1, "forms": dict(sorted(self.forms.items()))}
+        origins = {w: o for w, o in sorted(self.origins.items()) if w in self.forms}
+        if origins:
+            data["origins"] = origins
         atomic_write(self.path, (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
 
-    def learn(self, forms: Mapping[str, str]) -> list[str]:
-        """Add or update forms; returns the words whose entry changed."""
+    def learn(self, forms: Mapping[str, str], origin: Mapping[str, str] | None = None) -> list[str]:
+        """Add or update forms; ``origin``: where they came from ({"file": ..., "when": ...}; None:
+        added by hand, nothing recorded). Returns the words whose entry changed."""
         checked = check_forms(forms, "learned forms")
         changed = [w for w, f in checked.items() if self.forms.get(w) != f]
         for w in changed:
             self.forms[w] = checked[w]
+            if origin:
+                self.origins[w] = dict(origin)
+            else:
+                self.origins.pop(w, None)
         return changed
+
+    def origin(self, word: str) -> str:
+        """Where ``word``'s entry came from, for a person to read ("talk.stet, 2026-12-06T06:30+00:00"),
+        or "" when not recorded (added by hand, or before Stet kept it)."""
+        o = self.origins.get(word.lower(), {})
+        return ", ".join(x for x in (Path(o["file"]).name if o.get("file") else "", o.get("when", "")) if x)
 
     def remove(self, words: Iterable[str]) -> int:
         n = 0
         for w in words:
             n += self.forms.pop(w.lower(), None) is not None
+            self.origins.pop(w.lower(), None)
         return n
 
     def clear(self) -> None:
         self.forms.clear()
+        self.origins.clear()
 
     def export(self, path: Path) -> None:
         """Write the forms as a plain list, one `form` per line (a spelling list other tools read)."""

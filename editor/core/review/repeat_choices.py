@@ -494,12 +494,18 @@ def user_forms(doc: Transcript) -> dict[str, str]:
 
 
 def forms_of(tokens: Sequence[Token], case_of: Callable[[int], Suggestion | None],
-             mark_of: Callable[[int], Suggestion | None] | None = None) -> dict[str, str]:
+             mark_of: Callable[[int], Suggestion | None] | None = None,
+             authored: Mapping[int, str] | None = None, least: int = 1) -> dict[str, str]:
     """`user_forms` of a document's tokens and its case and mark suggestions by token id
     (``case_of``, ``mark_of``): copies of them, read on the thread that writes a project while
     the person goes on. A word after a pending proposal of an end mark starts a sentence as the
-    text shows it: its capital is no form of the person's ("maria And today" mid-review)."""
+    text shows it: its capital is no form of the person's ("maria And today" mid-review).
+    ``authored``: the forms the words had when the document was opened, by token id; a word that
+    still stands so without a case suggestion is the author's form, not one the person chose
+    (the source's "George Washington Bridge" teaches the lexicon nothing). ``least``: how many
+    mid-sentence occurrences a form needs."""
     seen: dict[str, set[str]] = {}
+    count: dict[str, int] = {}
     chosen: set[str] = set()  # decided mid-sentence: a case suggestion, or a form typed where none was
     starts = True
     for t in tokens:  # one pass
@@ -512,9 +518,12 @@ def forms_of(tokens: Sequence[Token], case_of: Callable[[int], Suggestion | None
         word = t.word.lower()
         if form and any(ch.isalpha() for ch in form) and form.lower() == word:
             seen.setdefault(word, set()).add(form)
+            count[word] = count.get(word, 0) + 1
         case = case_of(t.id)
-        if (case.state != State.PENDING) if case is not None else form != t.word:
+        if (case.state != State.PENDING) if case is not None else (
+                form != t.word and (authored is None or authored.get(t.id) != t.surface)):
             chosen.add(word)
     return {w: next(iter(f)) for w, f in seen.items()
-            if len(f) == 1 and w in chosen and next(iter(f)) != w and is_entry(w, next(iter(f)))}
+            if len(f) == 1 and w in chosen and next(iter(f)) != w and is_entry(w, next(iter(f)))
+            and count[w] >= least}
 

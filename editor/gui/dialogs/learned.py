@@ -101,8 +101,11 @@ class LearnedDialog(QDialog):
 
     def _refresh(self) -> None:
         self.list.clear()
-        for _w, form in sorted(self.lexicon.forms.items()):
-            self.list.addItem(form)
+        for w, form in sorted(self.lexicon.forms.items()):
+            item = QListWidgetItem(form)
+            where = self.lexicon.origin(w)  # which review taught it, and when
+            item.setToolTip(f"Learned from {where}" if where else "Added by hand, or before Stet kept where from")
+            self.list.addItem(item)
         self.remove_button.setEnabled(len(self.lexicon) > 0)
         self.export_button.setEnabled(len(self.lexicon) > 0)
 
@@ -113,6 +116,9 @@ class LearnedDialog(QDialog):
                                      ("used for this document", p.key == current)) if on]
             item = QListWidgetItem(f"{p.label}: {p.words:,} reviewed words" + (f" ({', '.join(notes)})" if notes else ""))
             item.setData(Qt.ItemDataRole.UserRole, p.key)
+            if p.sources:  # where each share came from
+                item.setToolTip("\n".join(f"from {Path(f).name if f else 'a review'}" + (f", {w}" if w else "")
+                                          + f" ({n:,} words)" for f, w, n in p.sources))
             self.profiles.addItem(item)
         if self.own_profile is not None and not any(
                 self.profiles.item(i).data(Qt.ItemDataRole.UserRole) == self.own_profile for i in range(self.profiles.count())):

@@ -48,7 +48,7 @@ from editor.gui.window.help import HelpCommands
 from editor.gui.base.links import DocumentLinks
 from editor.gui.text_view.looks import band_phrase
 from editor.gui.dialogs.learned import LearnedDialog
-from editor.gui.work.learning import LearningController
+from editor.gui.work.learning import LearningController, TaughtNote
 from editor.gui.panel.panel import QtSuggestionList
 from editor.gui.playback.playback import PlaybackController
 from editor.gui.playback.review_listen import ReviewListener
@@ -146,6 +146,8 @@ class MainWindow(QMainWindow):
         self.mode_label = QLabel()  # what Enter and Delete do now (reviewing or editing)
         self.mode_label.setObjectName("review-mode")
         bar.addPermanentWidget(self.mode_label)
+        self.taught_note = TaughtNote(self.learning)  # what a save taught, and Forget (work/learning.py)
+        bar.addPermanentWidget(self.taught_note)
         # starting and cancelling passes, and the status line that follows them (window/restoring.py)
         self.restoring = RestorationCommands(self, self)
         self.transcription.restore_requested.connect(self.restoring.start_restoration)

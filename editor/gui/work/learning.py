@@ -7,13 +7,15 @@ applies); this module only runs them off the UI thread. The dialog is ``editor.g
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QLabel, QWidget
 
 from editor.core import process
 from editor.core.document.transcript import Suggestion, Token, Transcript
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from editor.restore import MarginalRead
+    from editor.restore import Taught
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,7 @@ class _Learned:
 
     digest: str
     kept: tuple[int, int, float] | None
+    taught: Taught | None = None  # what the save taught, to say and to take back
 
 
 class LearningController(QObject):
@@ -60,6 +64,8 @@ class LearningController(QObject):
     message = Signal(str)
     error = Signal(str)
     learned = Signal(int)  # reviewed words the document's profile has learned from, after a save
+    taught = Signal(str)  # what a save taught, for the person to read ("learned: Manhattan, 1D")
+    forgotten = Signal()  # what the last save taught was taken back
 
     def __init__(self, settings: Settings, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -68,10 +74,14 @@ class LearningController(QObject):
                               tuple[list[np.ndarray], frozenset[str], frozenset[str]]] | None = None
         self.last_seconds: float | None = None  # how long the last adaptation took (worker time)
         self.last_added = 0  # forms the last save added to the user lexicon
+        self.last_taught: Taught | None = None  # what the last save taught, until forgotten
         self._op: BackgroundOp | None = None
         self._doc: Transcript | None = None
         self._learned_digest: str | None = None  # the fingerprint of the review last learned from
         self._learned_revision: int | None = None  # the document's revision then
+        # the words the document was opened with (an immutable tuple): the author's forms, which
+        # no review decided, are told from the person's on the worker (`authored_forms`)
+        self._opened: tuple[Token, ...] | None = None
 
     @property
     def running(self) -> bool:
@@ -84,6 +94,7 @@ class LearningController(QObject):
         learned = stored.get("learned") if isinstance(stored, dict) else None
         self._doc, self._learned_digest = transcript, learned if isinstance(learned, str) else None
         self._learned_revision = None
+        self._opened = transcript.tokens
 
     def _unchanged(self, transcript: Transcript, revision: int | None = None) -> bool:
         """Nothing changed in ``transcript`` (at ``revision``, by default its current one) since
@@ -125,10 +136,11 @@ class LearningController(QObject):
             tokens, suggestions = transcript.tokens, suggestions_snapshot(transcript)
         language = transcript.metadata.language
         known = self._learned_digest if transcript is self._doc else None
+        opened = self._opened if transcript is self._doc else None
         reader = self.reader
 
         def work(report: Callable[[Any], None]) -> _Learned:
-            nonlocal tokens, suggestions
+            nonlocal tokens, suggestions, opened
             try:
                 # its objects for 100,000 words set off full collections (13-30 ms, the GIL held)
                 with process.collections_held("learning"):
@@ -137,22 +149,34 @@ class LearningController(QObject):
                 # Let the records go now, while the document still holds them. Kept by this op until
                 # the next save replaced it, they were the last references to a replaced document's
                 # records, freed at once on the UI thread (30-40 ms at 100,000 words).
-                tokens = suggestions = None
+                tokens = suggestions = opened = None
 
         def learn(_report: Callable[[Any], None]) -> _Learned:
             import time
 
+            from editor.core.document.transcript import Kind
+            from editor.core.review.repeat_choices import forms_of
             from editor.restore import (learn_review, marginal_reads, placed_marginals, profile_key,
-                                        profile_label, remember_review, review_digest,
+                                        profile_label, review_digest,
                                         reviewed_decisions_in)
             from editor.restore import Adaptation
+            from editor.restore import LEXICON_MIN_DECISIONS, authored_forms, keep_review
 
             began = time.perf_counter()
-            _start, decisions, reviewed = reviewed_decisions_in(tokens, suggestions)
+            assert tokens is not None and suggestions is not None
+            # only what the person changed or decided teaches, never the author's text, and a form
+            # joins the lexicon (written outright in every later file) only where the document
+            # writes it alike at least LEXICON_MIN_DECISIONS times mid-sentence
+            authored = authored_forms(opened) if opened is not None else None
+            cases = {s.token_id: s for s in suggestions if s.kind == Kind.CASE}
+            marks = {s.token_id: s for s in suggestions if s.kind == Kind.PUNCT}
+            person = forms_of(tokens, cases.get, marks.get, authored, LEXICON_MIN_DECISIONS)
+            taught = {w: f for w, f in forms.items() if person.get(w) == f}
+            _start, decisions, reviewed = reviewed_decisions_in(tokens, suggestions, authored)
             speakers = frozenset(t.speaker for t in tokens if t.speaker)
             key = profile_key(language, speakers)
-            digest = review_digest(decisions, reviewed, forms, key)
-            if digest == known or not (any(reviewed) or forms):
+            digest = review_digest(decisions, reviewed, taught, key)
+            if digest == known or not (any(reviewed) or taught):
                 return _Learned(digest, None)
             # what the model gives (the marginals the mark bias is fitted on, its most frequent
             # words), from the window's worker process where restoration runs there
@@ -178,9 +202,8 @@ class LearningController(QObject):
                     log.warning("learning without the model's marginals: %s", err)
                 if learned is None:
                     learned = Adaptation.learn(decisions, None, reviewed=reviewed)
-            added, words = remember_review(learned, forms, key, profile_label(language, speakers), source,
-                                           common | plain)
-            return _Learned(digest, (added, words, time.perf_counter() - began))
+            kept = keep_review(learned, taught, key, profile_label(language, speakers), source, common | plain)
+            return _Learned(digest, (kept.added, kept.words, time.perf_counter() - began), kept)
 
         self._op = BackgroundOp(self, work).success(
             partial(self._remembered, transcript, revision)).failure(self._failed).run()
@@ -194,9 +217,54 @@ class LearningController(QObject):
         added, words, seconds = result.kept
         self.last_seconds, self.last_added = seconds, added
         self.learned.emit(words)
-        if added:
-            self.message.emit(f"Stet will remember {added} form{'s' if added != 1 else ''} you wrote "
-                              "(Review > What Stet learned)")
+        names = result.taught.names() if result.taught is not None else []
+        if names:
+            self.last_taught = result.taught
+            shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+            self.taught.emit(f"learned: {shown}")
+
+    def forget_last(self) -> int:
+        """Forget what the last save taught (its lexicon entries, its share of the profile), where
+        nothing learned since changed them; returns how many entries were forgotten."""
+        from editor.restore import forget_taught
+
+        taught, self.last_taught = self.last_taught, None
+        if taught is None:
+            return 0
+        try:
+            n = forget_taught(taught)
+        except (OSError, ValueError, UserError) as err:
+            self.error.emit(f"Could not forget what this review taught: {err}")
+            return 0
+        self.message.emit(f"Forgot what this save taught ({n} entr{'ies' if n != 1 else 'y'})" if n
+                          else "Nothing to forget: what this save taught was changed since")
+        self.forgotten.emit()
+        return n
 
     def _failed(self, err: BaseException) -> None:
         self.error.emit(f"Could not keep what this review taught: {err}")
+
+
+class TaughtNote(QLabel):
+    """The status bar's line after a save that taught something: what it learned, and a link
+    that forgets it (`LearningController.forget_last`). It stays until the next save's learning
+    or the link is used."""
+
+    def __init__(self, learning: LearningController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.learning = learning
+        self.setObjectName("taught-note")
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                     | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.hide()
+        learning.taught.connect(self.show_taught)
+        learning.forgotten.connect(self.hide)
+        self.linkActivated.connect(lambda _link: learning.forget_last())
+
+    def show_taught(self, text: str) -> None:
+        self.setText(f"{html.escape(text)} \u00b7 <a href=\"forget\">Forget</a>")
+        self.setToolTip("Stet learned this from the review you saved; Forget takes it back "
+                        "(Review > What Stet learned lists all it learned)")
+        self.setAccessibleName(f"{text}. Forget")
+        self.show()

@@ -12,7 +12,7 @@ import numpy as np
 from editor.restore.lab.evaluate import case_scores, punct_scores
 from editor.restore.labels import CASE_INDEX, END_MARKS, MARK_TO_3CLASS, N_CASE, PUNCT_INDEX, case_of
 from editor.restore.review_lessons import Decision, adapt_head
-from editor.restore.learned_store import learn_review
+from editor.restore.learned_store import LEXICON_MIN_DECISIONS, learn_review
 
 def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = None) -> list[Decision]:
     """The reviewed words as the reviewer left them (the reference), with what Stet proposed."""
@@ -23,17 +23,19 @@ def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = 
             for i, w in enumerate(doc[start:end], start)]
 
 
-def _lexicon_forms(decisions: Sequence[Decision], common=()) -> dict[str, str]:
+def _lexicon_forms(decisions: Sequence[Decision], common=(), least: int = 1) -> dict[str, str]:
     """What a save adds to the user lexicon from these decisions (editor.core.review.repeat_choices.user_forms,
     less the model's `common` words: see editor.restore.learned_store.remember_review): forms written
-    mid-sentence, every such occurrence agreeing, the case decided by the person."""
+    mid-sentence, every such occurrence agreeing (at least `least` of them), the case decided by the person."""
     seen: dict[str, set[str]] = {}
+    count: dict[str, int] = {}
     for d in decisions:
         if not d.sentence_start and any(ch.isalpha() for ch in d.surface) and d.surface.lower() == d.word.lower():
             seen.setdefault(d.word, set()).add(d.surface)
+            count[d.word] = count.get(d.word, 0) + 1
     chosen = {d.word for d in decisions if d.decided_case and not d.sentence_start}
     return {w: next(iter(f)) for w, f in seen.items()
-            if len(f) == 1 and w in chosen and next(iter(f)) != w and w not in common}
+            if len(f) == 1 and w in chosen and next(iter(f)) != w and w not in common and count[w] >= least}
 
 
 def _score(gold_doc: Sequence, preds: Sequence) -> dict:
@@ -45,6 +47,11 @@ def _score(gold_doc: Sequence, preds: Sequence) -> dict:
     cases = sum(1 for g, s in zip(gsurf, surf) if g != s)
     return {"punct": punct_scores(g3, p3), "case": case_scores(gsurf, surf), "mark_actions": marks,
             "case_actions": cases, "g3": g3, "p3": p3, "gsurf": gsurf, "psurf": surf}
+
+
+def summary_of(parts: Sequence[dict]) -> dict:
+    """F1, case F1 and actions of several talks' scores (see `simulate_review`'s "per_talk")."""
+    return _summary(list(parts))
 
 
 def _summary(parts: list[dict]) -> dict:
@@ -62,7 +69,8 @@ def _summary(parts: list[dict]) -> dict:
 def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Sequence[int]] | None = None,
                     share: float = 0.2, talks: Iterable[int] | None = None, *, bias: bool = True,
                     case_memory: bool = True, pair_memory: bool = True, head: bool = False, log=None,
-                    lexicon: bool = True, case_odds: float | None = None, **head_options) -> dict:
+                    lexicon: bool = True, case_odds: float | None = None, joints: Sequence | None = None,
+                    limits: dict | None = None, per_talk: bool = False, **head_options) -> dict:
     """For each talk (a list of LabelledWord), a reviewer fixes every error in the first `share` of
     its words; Stet learns from them; the rest is scored before and after.
 
@@ -78,7 +86,13 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     "names_corrected_once": of those, the ones the reviewed part writes in one form wherever no
     sentence starts (a talk's names, as far as the review shows: not "campaign" written both
     "my campaign" and "SING Campaign"), with the later occurrences still written wrong after
-    learning ("missed", the first 20)."""
+    learning ("missed", the first 20).
+
+    `joints`: the model's joint marginals of each talk, when computed already (the split
+    evaluation reads them once for many settings); `limits`: `Adaptation.learn`'s `min_form` and
+    `min_pair`, and `min_lexicon` (the occurrences a form needs to join the user lexicon: see
+    `editor.restore.learned_store.LEXICON_MIN_DECISIONS`); `per_talk`: also each talk's counts
+    ("per_talk": talk -> its rest's scores without and with learning, for `summary_of`)."""
     if not 0.0 < share < 1.0:
         raise ValueError("the reviewed share must be between 0 and 1 (e.g. 0.2)")
     from editor.restore.review_lessons import common_words, plain_words
@@ -87,10 +101,11 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     # what stays out of the user lexicon (see editor.restore.learned_store.remember_review)
     unlisted = common | plain_words(restorer.vocab, getattr(restorer, "names", None))
     options = {"bias": bias, "case_memory": case_memory, "pair_memory": pair_memory, "lexicon": lexicon,
-               "case_odds": case_odds, "unlisted": unlisted}
+               "case_odds": case_odds, "unlisted": unlisted, **(limits or {})}
     before_parts, after_parts = [], []
     names, fixed, once = _Tally(), _Tally(), _Tally(misses=20)
     fit_seconds: list[float] = []
+    talk_parts: dict[int, tuple[dict, dict]] = {}
     chosen = sorted(set(talks)) if talks is not None else range(len(docs))
     for k in chosen:
         doc = docs[k]
@@ -99,7 +114,7 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
         if cut < 1 or n - cut < 1:
             continue
         proposed, before, after, seconds = _review_talk(restorer, doc, cut, paragraphs[k] if paragraphs else (), options,
-                                              head, head_options)
+                                                        head, head_options, joints[k] if joints is not None else None)
         fit_seconds.append(seconds)
         # the rest of the talk; its first word reads the reviewed (now right) mark before it
         rest = doc[cut:]
@@ -107,6 +122,7 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
         a = _score(rest, after[cut:])
         before_parts.append(b)
         after_parts.append(a)
+        talk_parts[k] = (b, a)
         sets = _name_sets(doc, cut, proposed, common)
         for tally, words in zip((names, fixed, once), sets):
             tally.words += len(words)
@@ -120,11 +136,12 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
             "names": names.summary(words=False),
             "corrected_names": fixed.summary(),
             "names_corrected_once": {**once.summary(), "missed": once.missed},
-            "fit_seconds_median": round(float(np.median(fit_seconds)), 4) if fit_seconds else None}
+            "fit_seconds_median": round(float(np.median(fit_seconds)), 4) if fit_seconds else None,
+            **({"per_talk": talk_parts} if per_talk else {})}
 
 
 def _review_talk(restorer, doc: Sequence, cut: int, paragraph_starts: Iterable[int], options: dict, head: bool,
-                 head_options: dict) -> tuple[list, list, list, float]:
+                 head_options: dict, joint=None) -> tuple[list, list, list, float]:
     """One talk: what the model proposed for the reviewed first ``cut`` words, its proposals for
     the whole talk before and after learning from their review (the reviewed words then standing
     as the reviewer left them), and how long the learning took."""
@@ -132,8 +149,9 @@ def _review_talk(restorer, doc: Sequence, cut: int, paragraph_starts: Iterable[i
 
     words = [w.word for w in doc]
     n = len(words)
-    joint = joint_marginals_chunked(restorer.model, restorer.vocab, words, restorer.size, restorer.overlap,
-                                    restorer.cut, restorer.merge, device=restorer.device)
+    if joint is None:
+        joint = joint_marginals_chunked(restorer.model, restorer.vocab, words, restorer.size, restorer.overlap,
+                                        restorer.cut, restorer.merge, device=restorer.device)
     para_end = np.zeros(n, bool)
     for i in paragraph_starts:
         if 0 < i <= n - 1:
@@ -161,7 +179,8 @@ def _review_talk(restorer, doc: Sequence, cut: int, paragraph_starts: Iterable[i
                 source = joint_marginals_chunked(tuned, restorer.vocab, words, restorer.size, restorer.overlap,
                                                  restorer.cut, restorer.merge, device=restorer.device)
                 source[:cut] = joint[:cut]
-        adapted = adapt.apply(words, source)
+        # (an empty adaptation is not applied, as in the editor: `Restorer.adapt`)
+        adapted = adapt.apply(words, source) if head or not adapt.is_empty() else source
         after = restorer.predictions(words, adapted, first_is_start=True, last_is_end=True, paragraph_ends=para_end)
     finally:
         restorer.lexicon = model_lexicon
@@ -172,17 +191,21 @@ def _learned(restorer, doc: Sequence, cut: int, proposed: Sequence, joint, optio
     """What the editor learns from the review of the first ``cut`` words (see
     editor.restore.learned_store.learn_review), less the parts ``options`` turn off."""
     decisions = _decisions(doc, 0, cut, proposed)
-    adapt = learn_review(restorer, decisions, joint=joint[:cut])
+    adapt = learn_review(restorer, decisions, joint=joint[:cut], min_form=options.get("min_form"),
+                         min_pair=options.get("min_pair"), check_bias=options.get("check_bias"),
+                         penalty=options.get("penalty"), min_known_form=options.get("min_known_form"))
     if options["case_odds"] is not None:
         adapt.case_odds = float(options["case_odds"])
     if not options["bias"]:
         adapt.punct_bias = np.zeros_like(adapt.punct_bias)
     if not options["case_memory"]:
-        adapt.case_forms, adapt.context_forms = {}, {}
+        adapt.case_forms, adapt.context_forms, adapt.next_forms = {}, {}, {}
     if not options["pair_memory"]:
         adapt.pair_marks = {}
     if options["lexicon"]:  # the forms a save puts in the user lexicon, written outright by the next restoration
-        adapt.fixed_forms = _lexicon_forms(decisions, options["unlisted"])
+        least = options.get("min_lexicon")
+        adapt.fixed_forms = _lexicon_forms(decisions, options["unlisted"],
+                                           LEXICON_MIN_DECISIONS if least is None else least)
     return adapt
 
 
