@@ -368,7 +368,7 @@ class FileCommands:
         the background: ``export_later``)."""
         path = Path(path)
         self._host.autosaver.save_now()  # before a long job
-        warnings = write_any(self._host.transcript, path, policy, self._host.settings.export.subtitle_layout(),
+        warnings = write_any(self._host.transcript, path, policy, layout=self._host.settings.export.subtitle_layout(),
                              **self._export_options(path))
         self._exported(path, warnings)
         return path
@@ -387,7 +387,7 @@ class FileCommands:
 
         def write(_report: Callable[[object], None]) -> list[str]:
             try:
-                return write_any(take(), path, policy, layout, **options)
+                return write_any(take(), path, policy, layout=layout, **options)
             finally:
                 done.set()
 
