@@ -7,6 +7,7 @@ import glob
 import os
 from typing import Any, Protocol
 
+from editor.core.commas import COMMA_STYLES, DEFAULT_COMMAS
 from editor.core.render import RenderPolicy, parse_confidence
 
 
@@ -31,6 +32,15 @@ def add_policy_argument(parser: argparse.ArgumentParser, default: str = "all") -
         help="pending suggestions to apply when writing text: none, all, or those with "
              f"confidence >= P, 0..1 or in percent (0.9 or 90%%; default: {default}); .stet files "
              "keep them pending")
+
+
+def add_commas_argument(parser: argparse.ArgumentParser) -> None:
+    """``--commas STYLE``: how sure a comma must be to be proposed (`editor.core.commas`)."""
+    styles = "; ".join(f"{name}: {meaning}" for name, (_line, meaning) in COMMA_STYLES.items())
+    parser.add_argument(
+        "--commas", choices=tuple(COMMA_STYLES), default=DEFAULT_COMMAS, metavar="STYLE",
+        help=f"the comma style ({styles}; default: {DEFAULT_COMMAS}). Commas less sure than the style's line "
+             "are neither proposed nor written, but where a sentence may end")
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.core.commas import COMMA_STYLES, DEFAULT_COMMAS
 from editor.core.settings import Settings
 
 if TYPE_CHECKING:
@@ -45,6 +46,18 @@ class _ColourButton(QToolButton):
         self.setStyleSheet(f"QToolButton {{ border-left: 16px solid {self.colour}; padding: 2px 6px; }}")
 
 
+def comma_box(style: str) -> QComboBox:
+    """A choice of comma style (`editor.core.commas`), ``style`` chosen (the default where it is
+    none of them)."""
+    box = QComboBox()
+    for name, (_line, meaning) in COMMA_STYLES.items():
+        box.addItem(f"{name.replace('-', ' ').capitalize()}: {meaning}", name)
+    box.setCurrentIndex(box.findData(style if style in COMMA_STYLES else DEFAULT_COMMAS))
+    box.setAccessibleName("Commas")
+    box.setToolTip("How sure Stet must be of a comma to propose it; the next restoration follows it")
+    return box
+
+
 class SettingsDialog(QDialog):
     """Thresholds, colours, font size, device and model folders; writes into ``settings`` on OK."""
 
@@ -64,6 +77,8 @@ class SettingsDialog(QDialog):
         self.order.addItem("Lowest confidence first", "confidence")
         self.order.setCurrentIndex(0 if settings.review.order == "position" else 1)
         form.addRow("Tab goes through suggestions:", self.order)
+        self.commas = comma_box(settings.review.commas)
+        form.addRow("Commas:", self.commas)
         self.colours = {band: _ColourButton(getattr(settings.appearance, f"{band}_colour"))
                         for band in ("high", "medium", "low")}
         for band, button in self.colours.items():
@@ -122,6 +137,7 @@ class SettingsDialog(QDialog):
         s.set("review.high", max(high, low))
         s.set("review.low", min(high, low))
         s.set("review.order", self.order.currentData())
+        s.set("review.commas", self.commas.currentData())
         for band, button in self.colours.items():
             s.set(f"appearance.{band}_colour", button.colour)
         s.set("appearance.font_size", self.font_size.value())
