@@ -172,12 +172,12 @@ class ConvertJob(Job):
 
     def run(self, source: Path, output: Path, report: Report) -> Outcome:
         from editor.core.formats import write_any
-        from editor.core.render import NONE
+        from editor.core.render import ALL
 
         from editor.core.document.speakers import writer_options
 
         doc, warnings = _read(source, self.encoding)
         doc.rename_speakers(self.renames)
-        written = write_any(doc, output, self.policy if self.policy is not None else NONE,
+        written = write_any(doc, output, self.policy if self.policy is not None else ALL,
                             **writer_options(output, self.srt_speakers))
         return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))

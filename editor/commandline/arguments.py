@@ -29,9 +29,10 @@ def add_policy_argument(parser: argparse.ArgumentParser, default: str = "all") -
     """``--policy``: which pending suggestions a text export applies."""
     parser.add_argument(
         "--policy", type=policy_type, default=default, metavar="none|all|P",
-        help="pending suggestions to apply when writing text: none, all, or those with "
-             f"confidence >= P, 0..1 or in percent (0.9 or 90%%; default: {default}); .stet files "
-             "keep them pending")
+        help="pending suggestions to apply when writing text: all (the text as the window shows "
+             "it, which its Export also writes by default), none (only what was accepted), or "
+             f"those with confidence >= P, 0..1 or in percent (0.9 or 90%%; default: {default}); "
+             ".stet files keep them pending")
 
 
 def add_commas_argument(parser: argparse.ArgumentParser) -> None:

@@ -168,12 +168,36 @@ def test_accepting_a_capital_accepts_the_full_stop_it_hangs_on_in_one_step():
     assert doc.suggestion(doc[2].id, Kind.CASE).state == State.PENDING
 
 
-def test_accepting_the_full_stop_leaves_the_capital_pending():
+def test_accepting_the_full_stop_accepts_the_capital_after_it_in_one_step():
+    """Issue #48: a sentence end and its capital are one decision (#41 had left the capital
+    pending, a second key for every sentence end)."""
     doc = _maria()
     _decided, note, _n = decide(doc, doc[1].id, Kind.PUNCT)
-    assert doc[1].punct == "." and doc[2].surface == "and"
-    assert doc.suggestion(doc[2].id, Kind.CASE).state == State.PENDING
+    assert doc[1].punct == "." and doc[2].surface == "And"
+    assert doc.suggestion(doc[2].id, Kind.CASE).state == State.ACCEPTED
     assert "‘And’" in note
+    doc.history.undo()  # one step takes both back
+    assert [t.text for t in doc][:3] == ["i'm", "maria", "and"]
+    assert all(s.state == State.PENDING for s in doc.all_suggestions())
+
+
+def test_a_comma_picked_for_the_full_stop_turns_the_capital_down():
+    doc = _maria()
+    decide(doc, doc[1].id, Kind.PUNCT, value=",")
+    assert [t.text for t in doc][:3] == ["i'm", "maria,", "and"]
+    assert doc.suggestion(doc[2].id, Kind.CASE).state == State.REJECTED
+    assert doc.pending_count == 0
+
+
+def test_rejecting_a_proposed_comma_rejects_the_capital_after_it_too():
+    """Delete rejects both halves of a point, whatever mark was proposed."""
+    doc = _doc("i'm maria and today the cafe opens")
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ",", {",": 0.5, ".": 0.4, "": 0.1}),
+                         Suggestion(doc[2].id, Kind.CASE, "And", {"And": 0.6, "and": 0.4})])
+    _decided, note, _n = decide(doc, doc[1].id, Kind.PUNCT, accept=False)
+    assert [t.text for t in doc][:3] == ["i'm", "maria", "and"]
+    assert doc.suggestion(doc[2].id, Kind.CASE).state == State.REJECTED
+    assert "lower case" in note
 
 
 def test_rejecting_the_full_stop_rejects_the_capital_that_hangs_on_it():

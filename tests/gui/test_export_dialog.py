@@ -324,3 +324,55 @@ def test_export_waited_for_returns_once_it_is_said(window, talk_txt, monkeypatch
         window.files.export_dialog(wait=True)
         assert target.is_file()
         assert window.statusBar().currentMessage() == f"Exported {target.name}", n
+
+
+# -- one default for the window and the command line (issue #48) ---------------------------------
+
+def test_export_and_stet_convert_write_the_same_text_from_the_same_project(window, tmp_path, monkeypatch):
+    """Export wrote only what was accepted while `stet convert` applied every pending suggestion:
+    the same project gave two texts. Both now write the text as the window shows it by default,
+    and both offer leaving the pending suggestions out."""
+    from editor import cli
+    from editor.core.document.transcript import Kind, Suggestion, Transcript
+    from editor.core.formats import write_any
+    from editor.core.render import ALL, NONE
+
+    doc = Transcript.from_words("so we met at the station then we went home".split())
+    doc.set_suggestions([Suggestion(doc[5].id, Kind.PUNCT, ".", {".": 0.6, "": 0.4}),
+                         Suggestion(doc[6].id, Kind.CASE, "Then", {"Then": 0.7, "then": 0.3})])
+    project = tmp_path / "talk.stet"
+    write_any(doc, project)
+    by_command = tmp_path / "by-command.txt"
+    assert cli.main(["convert", str(project), "-o", str(by_command)]) == 0
+    opened(window, project)
+    by_window = tmp_path / "by-window.txt"
+    shown: list[ExportDialog] = []
+
+    def exec_(dialog):
+        shown.append(dialog)
+        dialog.path_edit.setText(str(by_window))
+        dialog._typed(str(by_window))
+        dialog.accept()
+        return dialog.result()
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+    window.files.export_dialog(wait=True)
+    assert shown[0].chosen_policy is ALL and "(the default)" in shown[0].policy.currentText()
+    assert "as the text shows them" in shown[0].policy_note.text()
+    assert by_window.read_bytes() == by_command.read_bytes()
+    assert "the station. Then we" in by_window.read_text(encoding="utf-8")
+    # the other choice, explicit in both
+    shown[0].policy.setCurrentIndex(shown[0].policy.findData(NONE))
+    assert shown[0].chosen_policy is NONE
+    only = tmp_path / "only-accepted.txt"
+    assert cli.main(["convert", str(project), "-o", str(only), "--policy", "none"]) == 0
+    assert "the station then we" in only.read_text(encoding="utf-8")
+
+
+def test_convert_help_says_the_default_and_the_other_choice(capsys):
+    from editor import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["convert", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "all (the text as the window shows it, which its Export also writes by default)" in said
+    assert "none (only what was accepted)" in said

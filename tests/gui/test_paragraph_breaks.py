@@ -185,7 +185,7 @@ def test_accept_all_breaks_at_sentence_ends_and_undo_takes_them_back(window, qtb
     proposed = breaks(doc)
     assert proposed and all(doc[i - 1].punct == "." for i in proposed)
     out = tmp_path / "out.txt"
-    window.export(out)  # pending proposals are left out, as every pending suggestion is
+    window.export(out, NONE)  # only what was accepted: pending proposals are left out
     assert "\n" not in out.read_text(encoding="utf-8").strip()
     with qtbot.waitSignal(window.bulk_finished, timeout=60_000):
         window.accept_all(0.0)

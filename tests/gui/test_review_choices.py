@@ -132,7 +132,8 @@ def test_all_from_your_choice_accepted_or_turned_down_together_and_listed_apart(
 
 def test_enter_on_a_capital_accepts_the_full_stop_it_hangs_on_in_one_step(window, qtbot):
     """Issue #41, "half a decision": Enter on "And" while the full stop before it was pending
-    gave "i'm maria And today", with no word."""
+    gave "i'm maria And today", with no word. Since #48 the capital is part of the full stop's
+    decision point: selecting it selects the point, and Enter decides both."""
     doc = Transcript([Token(w) for w in ["i'm", "maria", "and", "today", "we", "open"]])
     doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ".", {".": 0.55, "": 0.45}),
                          Suggestion(doc[2].id, Kind.CASE, "And", {"And": 0.7, "and": 0.3})])
@@ -140,21 +141,18 @@ def test_enter_on_a_capital_accepts_the_full_stop_it_hangs_on_in_one_step(window
     view = window.view
     view.setFocus()
     view.set_current(doc.suggestion(doc[2].id, Kind.CASE))
+    assert view.current.key == (doc[1].id, Kind.PUNCT)
     qtbot.keyClick(view, Qt.Key.Key_Return)
     assert [t.text for t in doc][:3] == ["i'm", "maria.", "And"]
     said = window.statusBar().currentMessage()
-    assert said.startswith("Accepted And") and "accepted the ‘.’ before it too" in said
+    assert said.startswith("Accepted ‘.’ full stop") and "capitalised ‘And’" in said
     qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # one step, both halves
     assert [t.text for t in doc][:3] == ["i'm", "maria", "and"]
     assert doc.suggestion(doc[1].id, Kind.PUNCT).state == State.PENDING
     assert doc.suggestion(doc[2].id, Kind.CASE).state == State.PENDING
-    # the full stop first: the capital stays pending, and review goes to it
-    view.set_current(doc.suggestion(doc[1].id, Kind.PUNCT))
-    qtbot.keyClick(view, Qt.Key.Key_Return)
-    assert doc[1].punct == "." and doc[2].surface == "and"
-    assert doc.suggestion(doc[2].id, Kind.CASE).state == State.PENDING
-    assert view.current.key == (doc[2].id, Kind.CASE)
-    assert view.shown_text().startswith("i'm maria. And today")
+    # the capital alone, from its own menu (no point): still settles the full stop it hangs on
+    doc.pick(doc[2].id, Kind.CASE)
+    assert [t.text for t in doc][:3] == ["i'm", "maria.", "And"]
 
 
 def test_a_decision_from_the_context_menu_says_where_it_was_proposed(window, qtbot):

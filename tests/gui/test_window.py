@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from editor.core.document.transcript import State
 from editor.gui.text_view.layout import layout
 from editor.core.paths import resource_path
-from editor.core.render import ALL
+from editor.core.render import ALL, NONE
 
 SAMPLE = resource_path("samples", "sample.txt")
 
@@ -68,9 +68,9 @@ def test_open_review_edit_undo_export(restored, qtbot, tmp_path):
     assert all(s.state == State.PENDING for s in doc.suggestions())
 
     out = tmp_path / "out.txt"
-    w.export(out)
+    w.export(out, NONE)
     raw = SAMPLE.read_text(encoding="utf-8").split()
-    assert out.read_text(encoding="utf-8").split() == raw  # pending left unapplied
+    assert out.read_text(encoding="utf-8").split() == raw  # "only what I accepted": pending left unapplied
 
 
 def test_accept_all_is_one_undo_step_and_export_gives_back_raw_words(window, qtbot, tmp_path):
@@ -86,9 +86,11 @@ def test_accept_all_is_one_undo_step_and_export_gives_back_raw_words(window, qtb
     doc = window.transcript
     pending = len(doc.pending())
     assert pending > 1000
+    decisions = doc.decision_count(doc.pending_to_apply(0.0))  # a sentence end and its capital: one
+    assert decisions <= pending  # (the tiny random model rarely proposes both halves)
     with qtbot.waitSignal(window.bulk_finished, timeout=60_000):  # a slice at a time
         window.accept_all(0.0)
-    assert window.review.last_accepted == pending
+    assert window.review.last_accepted == decisions
     assert not doc.pending_to_apply(0.0)
     assert doc.history.undo_text.startswith("Accept all")
     first = window.export(tmp_path / "accepted.txt").read_text(encoding="utf-8")
@@ -96,7 +98,7 @@ def test_accept_all_is_one_undo_step_and_export_gives_back_raw_words(window, qtb
     with qtbot.waitSignal(window.bulk_finished, timeout=60_000):
         assert window.undo()
     assert len(doc.pending()) == pending
-    again = window.export(tmp_path / "again.txt").read_text(encoding="utf-8")
+    again = window.export(tmp_path / "again.txt", NONE).read_text(encoding="utf-8")
     assert again.split() == raw
     assert window.view.shown_text() == layout(doc, ALL).text.replace("\n", "\n\n")
 
@@ -235,12 +237,13 @@ def test_stet_gui_screenshot(tiny_model_dir, tmp_path):
 
 
 def test_export_dialog_offers_a_pending_policy(restored, tmp_path):
-    from editor.core.render import NONE
     from editor.gui.dialogs.export import ExportDialog
 
     w = restored
     dialog = ExportDialog(w.settings, tmp_path / "out.txt", len(w.transcript.pending()), w)
-    assert dialog.chosen_policy == NONE  # by default pending suggestions are left out
+    assert dialog.chosen_policy == ALL  # by default as the text shows them (#48), as `stet convert`
+    dialog.policy.setCurrentIndex(0)
+    assert dialog.chosen_policy == NONE  # or only what was accepted
     dialog.policy.setCurrentIndex(2)
     dialog.format.setCurrentIndex([dialog.format.itemData(i) for i in range(dialog.format.count())]
                                   .index(".md"))

@@ -17,6 +17,8 @@ from typing import Any
 from psygnal import Signal
 
 from editor.core.review import accept_rules
+from editor.core.review import decision_points as decisions
+from editor.core.review.decision_points import DecisionPoint
 from editor.core.document import paragraphs
 from editor.core.document.history import History, Swap
 from editor.core.review.suggestion_review import SuggestionChanges as _SuggestionChanges
@@ -360,6 +362,32 @@ class Transcript(SuggestionReview):
         """The first pending suggestion on a token after index ``after`` (before it if ``reverse``)
         that ``wanted`` (when given) says yes to."""
         return accept_rules.next_pending(self._tokens, self._sugg, after, reverse=reverse, kind=kind, wanted=wanted)
+
+    def decision_points(self, start: int = 0, end: int | None = None) -> list[DecisionPoint]:
+        """The decision points whose leads are on words ``start:end``, in reading order: a mark
+        and the capital after it are one (``editor.core.review.decision_points``)."""
+        return decisions.decision_points(self._tokens, self._sugg, start, end)
+
+    def decision_point(self, token_id: int, kind: Kind | str) -> DecisionPoint | None:
+        """The decision point the pending suggestion of ``kind`` on this token is part of (None:
+        no such suggestion pending)."""
+        if not self.has_token(token_id):
+            return None
+        return decisions.point_of(self._tokens, self._sugg, self.index_of(token_id), kind)
+
+    def decision_count(self, chosen: list[Suggestion], min_confidence: float = 0.0) -> int:
+        """How many decisions accepting ``chosen`` (``pending_to_apply(min_confidence)``'s choice)
+        makes: a sentence end and the capital after it count once
+        (``decision_points.decision_count``)."""
+        return decisions.decision_count(self._tokens, self._sugg, chosen, self.index_of, min_confidence)
+
+    def next_decision_point(self, after: tuple[int, int] | None = None, *, reverse: bool = False,
+                            wanted: Callable[[DecisionPoint], bool] | None = None,
+                            ) -> DecisionPoint | None:
+        """The first decision point after the reading position ``after`` (word index and rank, as
+        ``DecisionPoint.position``; None: from the start), before it if ``reverse``, that
+        ``wanted`` (when given) says yes to; no wrapping around."""
+        return decisions.next_point(self._tokens, self._sugg, after, reverse=reverse, wanted=wanted)
 
     # -- suggestions: changing -----------------------------------------------------------------
     def set_suggestions(self, suggestions: Iterable[Suggestion], *, text: str = "Restore",

@@ -11,11 +11,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from editor.core.review import accept_rules
+from editor.core.review.decision_points import capital_follows
 from editor.core.document.records import Kind, State, Suggestion, Token, evolve, with_value
-from editor.core.document.text import ends_sentence
+from editor.core.document.text import ends_sentence, split_opening
 
 if TYPE_CHECKING:
     from editor.core.document.history import History
+    from editor.core.review.decision_points import DecisionPoint
 
 #: changes to suggestions, by (token id, kind): the new suggestion, or None to remove it
 SuggestionChanges = list[tuple[tuple[int, Kind], "Suggestion | None"]]
@@ -30,6 +32,7 @@ class SuggestionReview:
         history: History
 
         def index_of(self, token_id: int) -> int: ...
+        def decision_point(self, token_id: int, kind: Kind | str) -> DecisionPoint | None: ...
         def suggestion(self, token_id: int, kind: Kind | str) -> Suggestion | None: ...
         def pending_to_apply(self, min_confidence: float = 0.0, *, kind: Kind | str | None = None,
                              start: int = 0, end: int | None = None) -> list[Suggestion]: ...
@@ -77,7 +80,10 @@ class SuggestionReview:
 
     def pick(self, token_id: int, kind: Kind | str, value: str | None = None) -> tuple[Suggestion, str]:
         """Accept as a reviewer picks (Enter, a digit, a click): like ``accept``, and a mark picked
-        after a word also settles the capital of the word after it, in the same undo step. An end
+        after a word also settles the capital of the word after it, in the same undo step. Where
+        the mark and a pending capital after it are one decision point
+        (``editor.core.review.decision_points``) the capital follows the mark picked: accepted
+        after a sentence end, turned down after a comma or none. Otherwise an end
         mark (``.``, ``?``, ``!``) capitalises that word: its capital suggestion is accepted, or the
         word is capitalised by hand when there is none ("Later. we" never stands). Any other mark
         (or none) takes back a capital that hangs on a sentence start: a pending or accepted capital
@@ -88,10 +94,13 @@ class SuggestionReview:
         to the word next to it ("" if nothing), e.g. "capitalised 'We'"."""
         kind = Kind(kind)
         note = ""
+        point = self.decision_point(token_id, kind) if kind == Kind.PUNCT else None
         with self.history.group("Accept suggestion"):
             accepted = self.accept(token_id, kind, value)
             index = self.index_of(token_id)
-            if kind == Kind.PUNCT and index + 1 < len(self):
+            if point is not None and point.capital is not None and point.lead.key == accepted.key:
+                note = self._follow_mark(point.capital, self[index].punct)
+            elif kind == Kind.PUNCT and index + 1 < len(self):
                 note = self._settle_next_case(index + 1, any(ch in ".?!" for ch in accepted.value))
             elif kind == Kind.CASE and index > 0:
                 before = self[index - 1]
@@ -105,11 +114,14 @@ class SuggestionReview:
         """Reject as a reviewer does (Delete, "reject" in a menu): like ``reject``, and a sentence
         end turned down takes back a capital of the next word that hangs on it, accepted or
         proposed, in the same undo step, as picking another mark does ("Maria And today" never
-        stands). A pending proposal from the person's choice that stood in for one of Stet's gives
+        stands); where the mark and a pending capital after it are one decision point, the capital
+        is turned down with it (it follows the mark left standing). A pending proposal from the
+        person's choice that stood in for one of Stet's gives
         that one back, pending (``accept_rules.turned_down``). Returns the rejected suggestion
         (as turned down) and what happened ("" if nothing), e.g. "lowercased 'And'"."""
         kind = Kind(kind)
         note = ""
+        point = self.decision_point(token_id, kind) if kind == Kind.PUNCT else None
         with self.history.group("Reject suggestion"):
             s = self._require(token_id, kind)
             left = accept_rules.turned_down(s)
@@ -120,10 +132,27 @@ class SuggestionReview:
             else:
                 rejected = self.reject(token_id, kind)
             index = self.index_of(token_id)
-            if (kind == Kind.PUNCT and index + 1 < len(self) and ends_sentence(rejected.value)
+            if point is not None and point.capital is not None:
+                note = "; ".join(x for x in (note, self._follow_mark(point.capital, self[index].punct)) if x)
+            elif (kind == Kind.PUNCT and index + 1 < len(self) and ends_sentence(rejected.value)
                     and not ends_sentence(self[index].punct)):
                 note = "; ".join(x for x in (note, self._settle_next_case(index + 1, False)) if x)
         return rejected, note
+
+    def _follow_mark(self, capital: Suggestion, mark: str) -> str:
+        """The capital of a decision point follows the mark that now stands before it
+        (``decision_points.capital_follows``): accepted where it fits, turned down where not, in
+        the decision's undo step. Says what happened to the word."""
+        if capital_follows(capital, mark):
+            self.accept(capital.token_id, Kind.CASE)
+            return f"capitalised ‘{capital.value}’" if split_opening(capital.value)[1][:1].isupper() \
+                else f"lowercased ‘{capital.value}’"
+        now = self.value_of(self.index_of(capital.token_id), Kind.CASE)
+        left = accept_rules.turned_down(capital)
+        self.push_suggestions([(capital.key, left)], "")
+        if left.state == State.PENDING:
+            return f"the capital ‘{left.value}’ after it is back to decide"
+        return f"left ‘{now}’ in lower case" if split_opening(now)[1][:1].islower() else f"kept ‘{now}’ capitalised"
 
     def _settle_next_case(self, index: int, sentence_end: bool) -> str:
         token = self[index]

@@ -150,7 +150,8 @@ class AcceptAllDialog(QDialog):
         accepted, low = cast(tuple[int, int], counted)
         ok.setText(f"Accept {accepted:,}")
         ok.setEnabled(accepted > 0)
-        text = f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo step)."
+        text = (f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo "
+                "step; a sentence end and the capital after it are one decision, counted once).")
         if low:
             text += (f" <b>{low:,} of them are of low confidence</b> (under "
                      f"{self.settings.review.low:.0%}); look at those one by one instead?")

@@ -124,24 +124,26 @@ class ExportDialog(QDialog):
         self.format.currentIndexChanged.connect(self._format_changed)
         form.addRow("Format:", self.format)
         form.addRow(self.format_note)
-        # Pending suggestions are tinted proposals in the text, not part of it: say so, and let
-        # the person choose what goes out, with counts, rather than export silently differ from
-        # what the screen shows.
+        # Pending suggestions are tinted proposals in the text: by default the file reads as the
+        # text shows them (as `stet convert` writes it: one default for both, issue #48), and the
+        # person may choose to leave them out, with counts; the project keeps them pending.
         self.pending = pending
         # threshold (0..1) -> how many it applies, at once or in parts (see SlicedCount)
         self._counter = SlicedCount(self, count or (lambda threshold: 0), self._show_applied)
         self.policy = QComboBox()
         self.policy.addItem("Only what I accepted (pending suggestions left out)", NONE)
         self.policy.addItem("Also pending suggestions at or above the threshold", "threshold")
-        self.policy.addItem("Every pending suggestion, as the text shows them", ALL)
+        self.policy.addItem("Every pending suggestion, as the text shows them (the default)", ALL)
+        self.policy.setCurrentIndex(self.policy.findData(ALL))
         self.threshold = percent_box(settings.review.high, minimum=1)
         self.threshold.setToolTip("Confidence in percent, as the suggestion list shows it")
         self.policy_note = QLabel()
         self.policy_note.setWordWrap(True)
         self.policy_note.setObjectName("export-policy-note")
         if pending:
-            form.addRow(QLabel(f"{pending:,} suggestions are still pending: they are tinted in "
-                               "the text as proposals and are not part of it until accepted."))
+            form.addRow(QLabel(f"{pending:,} suggestions are still pending (tinted proposals in the "
+                               "text). The file is written as the text shows them unless you choose "
+                               "otherwise; the project keeps them pending either way."))
             form.addRow("Write:", self.policy)
             form.addRow("Threshold:", self.threshold)
             form.addRow(self.policy_note)
@@ -233,7 +235,9 @@ class ExportDialog(QDialog):
         if data == "threshold":
             self._counter.start(self.threshold.value() / 100)
         elif data is ALL:
-            self.policy_note.setText(f"All {self.pending:,} pending suggestions will be applied.")
+            self.policy_note.setText(f"All {self.pending:,} pending suggestions will be applied, as the "
+                                     "text shows them (the default, as `stet convert` writes); "
+                                     "“Only what I accepted” leaves them out.")
         else:
             self.policy_note.setText("The file gets the text as it stands with what you accepted; "
                                      f"the {self.pending:,} pending suggestions are left out.")

@@ -52,6 +52,12 @@ _SCAN_STEP, _SCAN_SECONDS = 1000, 0.005
 _SCAN_AT_ONCE = 5 * _SCAN_STEP
 
 
+def _follows_mark(doc: Transcript, s: Suggestion) -> bool:
+    """Whether ``s`` is the capital of a decision point led by the mark before it."""
+    point = doc.decision_point(s.token_id, s.kind)
+    return point is not None and point.lead.key != s.key
+
+
 def _as_shown(doc: Transcript, token: Token) -> tuple[str, str]:
     """A word and its mark as the text shows them: a pending capital or mark in place."""
     view = doc.suggestion_view(token.id)
@@ -255,7 +261,8 @@ class QtLegend(QWidget):
             f"<span style='color:{CUE_COLOUR}'>│</span> before a word: a subtitle cue (or "
             "segment) begins there. Times in the margin: when each paragraph (or line marked ¶ "
             "or ⋯) begins (hover a word for its own); Ctrl+J types the playback time. "
-            "Export leaves proposals out unless you choose otherwise. Help ▸ Review tour explains "
+            "Export writes the text as it shows, proposals in, unless you choose only what you "
+            "accepted. Help ▸ Review tour explains "
             "review.")
 
     def key_html(self) -> str:
@@ -454,8 +461,8 @@ class QtSuggestionList(QWidget):
             t0 = time.perf_counter()
             for token_id in ids[k:k + _SCAN_STEP]:
                 for s in doc.suggestion_view(token_id).values():
-                    if s.state != State.PENDING:
-                        continue
+                    if s.state != State.PENDING or (s.kind == Kind.CASE and _follows_mark(doc, s)):
+                        continue  # (a capital that follows a mark is listed in the mark's row)
                     p = s.probs[s.value]
                     if band is not None and not in_band(s, band, self.settings):
                         continue
@@ -482,6 +489,7 @@ class QtSuggestionList(QWidget):
         self._listed = order
         self._row_of = {s.key: n for n, s in enumerate(lowest)}
         self.list.setUpdatesEnabled(False)
+        kept = self.list.verticalScrollBar().value()  # the list keeps its place (then shows the current row)
         self.list.clear()
         brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
         for s, row in zip(self.items, rows):
@@ -491,6 +499,7 @@ class QtSuggestionList(QWidget):
             item.setToolTip(text)
             item.setBackground(brushes[band_of(s.confidence, self.settings)])
             self.list.addItem(item)
+        self.list.verticalScrollBar().setValue(kept)
         self._select_row(self._shown)
         self.list.setUpdatesEnabled(True)
         self._show_count()
@@ -563,6 +572,10 @@ class QtSuggestionList(QWidget):
         else:
             word, what = join_mark(surface, token.punct), f"remove {named_mark(token.punct)}"
             brief = f"remove ‘{token.punct}’"
+        point = doc.decision_point(s.token_id, s.kind) if s.kind == Kind.PUNCT else None
+        if point is not None and point.capital is not None:  # one decision, both halves in its row
+            what += f" + ‘{point.capital.value}’"
+            brief += f" + ‘{point.capital.value}’"
         # by index: doc.tokens copies every word after each change (a row per suggestion listed)
         before = " ".join(join_mark(*_as_shown(doc, doc[j])) for j in range(max(0, i - 3), i))
         after = join_mark(*_as_shown(doc, doc[i + 1])) if i + 1 < len(doc) else ""
@@ -624,12 +637,25 @@ class QtSuggestionList(QWidget):
             origin = ", from your choice elsewhere" + (": keep it as it is" if keep and s.state == State.PENDING else "")
             if s.state == State.PENDING and s.original is not None and s.original != s.value:
                 delete = "Stet's proposal back"  # (accept_rules.turned_down)
-        rows = [f"<b>{title}</b> ({s.state.value}{origin}) — Enter: accept · Delete: {delete} · "
-                f"1–9: pick"]
+        point = doc.decision_point(s.token_id, s.kind) if doc is not None and s.state == State.PENDING else None
+        written = ""  # the next word as it stands (a point's capital turned down leaves it so)
+        if point is None or point.capital is None or doc is None:
+            rows = [f"<b>{title}</b> ({s.state.value}{origin}) — Enter: accept · Delete: {delete} · "
+                    f"1–9: pick"]
+        else:  # a mark and the capital after it: one decision, both parts shown
+            capital = point.capital
+            token = doc.token(capital.token_id)
+            written = token.surface or token.word
+            rows = [f"<b>{title}, and the capital after it</b> ({s.state.value}{origin}) — one "
+                    f"decision: Enter: accept both · Delete: {delete}, both · 1–9: pick the mark; "
+                    f"the next word follows it ({html.escape(capital.value)} "
+                    f"{percent(capital.confidence)})"]
         for n, (value, p) in enumerate(s.alternatives()[:6], 1):
             text = html.escape(describe_value(s.kind, value))
             if value == s.value:
                 text = f"<b>{text}</b>"
+            if point is not None and point.capital is not None:
+                text += html.escape(f" ‘{point.capital.value if point.capital_after(value) else written}’")
             rows.append(f"{n}. {text} — {percent(p)}")
         refused = likelier_refused(s) if s.state == State.PENDING else None
         if refused is not None and doc is not None and doc.has_token(s.token_id):
@@ -638,6 +664,19 @@ class QtSuggestionList(QWidget):
             rows.append(html.escape(f"Not the likelier {describe_value(Kind.PUNCT, refused)}: {after} after it is "
                                     "likelier in lower case, and a sentence end brings a capital"))
         self.current_label.setText("<br>".join(rows))
+
+    def row_after(self, key: tuple[int, Kind]) -> Suggestion | None:
+        """The pending suggestion of the first row below that of ``key`` still pending (None:
+        ``key`` is not listed, or nothing below it is): where a pass down the list goes on."""
+        doc = self._transcript
+        row = self._row_of.get(key)
+        if doc is None or row is None:
+            return None
+        for s in self.items[row + 1:]:
+            now = doc.suggestion(*s.key) if doc.has_token(s.token_id) else None
+            if now is not None and now.state == State.PENDING and not (now.kind == Kind.CASE and _follows_mark(doc, now)):
+                return now
+        return None
 
     def _activated(self, item: QListWidgetItem) -> None:
         row = self.list.row(item)

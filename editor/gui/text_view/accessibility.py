@@ -53,10 +53,24 @@ def spoken_change(doc: Transcript, s: Suggestion, value: str | None = None) -> s
 
 
 def spoken_suggestion(doc: Transcript, s: Suggestion) -> str:
-    """"Proposed comma after “station”, 82 %" ("Proposed: remove the…" for a removal)."""
+    """"Proposed comma after “station”, 82 %" ("Proposed: remove the…" for a removal); a mark and
+    the capital after it, one decision: "Proposed full stop after “maria”, 55 %, with the capital
+    “And” after it"."""
     change = spoken_change(doc, s)
     joined = ": " if change.startswith(("remove", "no ")) else " "
-    return f"Proposed{joined}{change}, {spoken_percent(s.confidence)}"
+    said = f"Proposed{joined}{change}, {spoken_percent(s.confidence)}"
+    capital = _capital_of(doc, s)
+    if capital is not None:
+        said += f", with the {'capital' if capital.value[:1].isupper() else 'lower case'} “{capital.value}” after it"
+    return said
+
+
+def _capital_of(doc: Transcript, s: Suggestion) -> Suggestion | None:
+    """The capital that follows ``s`` in its decision point (None: none, or ``s`` is decided)."""
+    if s.state != State.PENDING or s.kind != Kind.PUNCT:
+        return None
+    point = doc.decision_point(s.token_id, s.kind)
+    return point.capital if point is not None else None
 
 
 def spoken_keys(doc: Transcript, s: Suggestion) -> str:
@@ -71,6 +85,9 @@ def spoken_keys(doc: Transcript, s: Suggestion) -> str:
         else:
             what = value
         options.append(f"{n}: {what}, {spoken_percent(p)}")
+    if _capital_of(doc, s) is not None:
+        return ("One decision: Enter accepts both, Delete rejects both, a digit picks the mark and the "
+                "next word follows it; " + "; ".join(options))
     return "Enter accepts, Delete rejects; " + "; ".join(options)
 
 

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QTextEdit, QWidget
 
 from editor.core.document.transcript import Kind, State, Suggestion
+from editor.core.review.decision_points import RANK, DecisionPoint
 from editor.core.review.repeat_choices import decide, repeat_on, repeat_targets, repeats
 from editor.gui.text_view.looks import CURRENT_COLOUR, band_phrase, describe_value, in_band
 
@@ -93,6 +94,7 @@ class ReviewHost(Protocol):
     settings: Settings
     order: str  # "position" or "confidence": the order Tab goes in
     current_changed: SignalInstance
+    point_arrived: SignalInstance
     review_mode_changed: SignalInstance
     message: SignalInstance
     moving: bool
@@ -124,11 +126,21 @@ class Reviewer:
         # with nothing current they do nothing rather than edit), so they never edit by surprise.
         self._reviewing = False
         self._last_rank: tuple[float, int, int] | None = None
+        # what review has been to (the keys of every suggestion of each point arrived at), of
+        # which document: the status bar counts what is left ("not yet visited")
+        self._visited: set[tuple[int, Kind]] = set()
+        self._visited_in: weakref.ref[Transcript] | None = None
 
     """Reviewing in ``QtTranscriptView``: the suggestion under review and review mode; given the
     view as a ``ReviewHost``."""
 
     repeater: Repeater | None = None
+    #: The list of pending suggestions beside the text: ``list_next(key)`` is the suggestion of
+    #: the row below that of ``key`` (None: none). When review arrived from the list (a click or
+    #: Enter there: ``set_current_from_list``), a decision goes on to it, so the list keeps its
+    #: place and a pass down the list skips nothing. The window gives one.
+    list_next: Callable[[tuple[int, Kind]], Suggestion | None] | None = None
+    _from_list = False
     #: The confidence band ("low", "medium", "high") the suggestion list is filtered to, or None:
     #: Tab, Shift+Tab and Ctrl+Tab then go only to suggestions the list shows (see ``set_band``).
     band: str | None = None
@@ -275,12 +287,22 @@ class Reviewer:
                 self._view.message.emit(EDITING_NOTE)
 
     def make_current(self, s: Suggestion | None, *, select: bool = True) -> None:
+        """Make ``s`` (the decision point it is part of: a capital that follows a mark makes the
+        mark's point current) the one under review, and say it arrived there: ``point_arrived``
+        (the one place review arrives at a point: Tab, Shift+Tab, Ctrl+Tab, Enter moving on, a
+        click in the list or the text, an undo)."""
+        self._from_list = False
+        point = None
+        if s is not None and s.state == State.PENDING:
+            point = self._view.transcript.decision_point(s.token_id, s.kind)
+            if point is not None:
+                s = point.lead
         self._current = None if s is None else s.key
         if s is not None:
             self._enter_review()
         if s is not None and self._view.transcript.has_token(s.token_id):
             index = self._view.transcript.index_of(s.token_id)
-            self._last_rank = (s.confidence, index, 0 if s.kind == Kind.CASE else 1)
+            self._last_rank = (s.confidence, index, RANK[s.kind])
             if select:
                 a, p, b = self._view.token_range(index)
                 lo, hi = (a, p) if s.kind != Kind.PUNCT else (p, b) if b > p else (a, p)
@@ -294,16 +316,56 @@ class Reviewer:
                 finally:
                     self._view.moving = False
         self._mark_current()
+        if point is not None:
+            self._visit(point)
         self._view.current_changed.emit(s)
+        if point is not None:
+            self._view.point_arrived.emit(point)
+
+    def set_current_from_list(self, s: Suggestion) -> None:
+        """Make ``s`` current as a click in the list does: a decision then goes on down the list
+        (``list_next``), not to the next suggestion in the text, whose row may be anywhere."""
+        self.make_current(s)
+        self._from_list = self._current is not None
+
+    @property
+    def current_point(self) -> DecisionPoint | None:
+        """The decision point under review: the current suggestion and the capital that follows
+        it when there is one (None when nothing pending is current)."""
+        if self._current is None:
+            return None
+        return self._view.transcript.decision_point(*self._current)
+
+    def _visited_keys(self) -> set[tuple[int, Kind]]:
+        doc = self._view.transcript
+        if self._visited_in is None or self._visited_in() is not doc:
+            self._visited = set()
+            self._visited_in = weakref.ref(doc)
+        return self._visited
+
+    def _visit(self, point: DecisionPoint) -> None:
+        self._visited_keys().update(point.keys)
+
+    def not_visited(self) -> int:
+        """How many pending suggestions review has not been to yet (by any of the ways it
+        arrives at one): what is left of a pass that never skips."""
+        doc = self._view.transcript
+        seen = sum(1 for key in self._visited_keys() if (s := doc.suggestion(*key)) is not None
+                   and s.state == State.PENDING)
+        return max(0, doc.pending_count - seen)
 
     def _mark_current(self) -> None:
         """Frame the suggestion under review (also when a click made it current without selecting
         it), so what Enter and Delete will act on is always in sight."""
         s = self.current
+        point = self.current_point
+        parts = point.suggestions if point is not None else (s,) if s is not None else ()
         selections = []
-        if s is not None and self._view.transcript.has_token(s.token_id):
-            a, p, b = self._view.token_range(self._view.transcript.index_of(s.token_id))
-            lo, hi = (a, p) if s.kind != Kind.PUNCT else (p, b) if b > p else (a, p)
+        for part in parts:  # a sentence end and the capital after it: both framed, one decision
+            if not self._view.transcript.has_token(part.token_id):
+                continue
+            a, p, b = self._view.token_range(self._view.transcript.index_of(part.token_id))
+            lo, hi = (a, p) if part.kind != Kind.PUNCT else (p, b) if b > p else (a, p)
             selections.append(underlined(self._view.document(), lo, hi, QColor(CURRENT_COLOUR), overline=True))
         self._view.pointer.set_extra("current", selections)
 
@@ -333,32 +395,33 @@ class Reviewer:
                 f"pending” above the list)")
 
     def _next_by_position(self, reverse: bool) -> Suggestion | None:
+        """The next decision point in reading order (a break before a word, the word's case, the
+        mark after it: ``editor.core.review.decision_points``), from the one under review (also
+        when it was just decided) or from the caret; wraps around. Never past a point: Enter on
+        a paragraph break goes on to the same word's capital and mark."""
         doc = self._view.transcript
-        cur = self.current
-        if cur is not None and doc.has_token(cur.token_id):
-            index = doc.index_of(cur.token_id)
-            other = doc.suggestion(cur.token_id, Kind.PUNCT if cur.kind == Kind.CASE else Kind.CASE)
-            same_token_next = (cur.kind == Kind.CASE) != reverse
-            if other is not None and other.state == State.PENDING and same_token_next and self.in_band(other):
-                return other
-            after = index
+        cur = self._current
+        after: tuple[int, int]
+        if cur is not None and doc.has_token(cur[0]):
+            after = (doc.index_of(cur[0]), RANK[cur[1]])
         else:
             caret = self._view.token_at(self._view.textCursor().selectionStart())
             caret = 0 if caret is None else caret
-            after = caret - 1 if not reverse else caret + 1
-        wanted = self.in_band if self.band is not None else None
-        found = doc.next_pending(after, reverse=reverse, wanted=wanted)
+            after = (caret - 1, len(RANK)) if not reverse else (caret + 1, -1)
+        wanted = (lambda p: self.in_band(p.lead)) if self.band is not None else None
+        found = doc.next_decision_point(after, reverse=reverse, wanted=wanted)
         if found is None:  # wrap around
-            found = doc.next_pending(-1 if not reverse else len(doc), reverse=reverse, wanted=wanted)
-        return found
+            found = doc.next_decision_point(None, reverse=reverse, wanted=wanted)
+        return found.lead if found is not None else None
 
     def _next_by_confidence(self, reverse: bool) -> Suggestion | None:
         """The pending suggestion ranked just after (before) the current one by (confidence,
         position): one pass over the suggestions, no sort, so Tab stays quick on long documents."""
         doc = self._view.transcript
         position = {t.id: i for i, t in enumerate(doc.tokens)}
-        ranked = [((s.probs[s.value], position[s.token_id], 0 if s.kind == Kind.CASE else 1), s)
-                  for s in doc.iter_suggestions(state=State.PENDING) if self.in_band(s)]
+        ranked = [((s.probs[s.value], position[s.token_id], RANK[s.kind]), s)
+                  for s in doc.iter_suggestions(state=State.PENDING) if self.in_band(s)
+                  and not self._follows_mark(s)]
         if not ranked:
             return None
         last = self._last_rank if self._current is not None else None
@@ -367,6 +430,14 @@ class Reviewer:
             return max(before or ranked, key=lambda r: r[0])[1]
         after = [r for r in ranked if last is None or r[0] > last]
         return min(after or ranked, key=lambda r: r[0])[1]
+
+    def _follows_mark(self, s: Suggestion) -> bool:
+        """Whether ``s`` is the capital of another suggestion's decision point (decided with the
+        mark before it: no stop of its own)."""
+        if s.kind != Kind.CASE:
+            return False
+        point = self._view.transcript.decision_point(s.token_id, s.kind)
+        return point is not None and point.lead.key != s.key
 
     def lowest_confidence(self) -> Suggestion | None:
         self._current = None
@@ -402,12 +473,18 @@ class Reviewer:
             else:
                 held.append(said)
 
+        from_list = self._from_list and self.list_next is not None
         decided, _note, _repeated = self.decide(s.token_id, s.kind, accept=accept, value=value,
                                                 announce=announce)
         self._view.flush()
         self._last_rank = self._rank(decided)
         self._current = decided.key
-        found = self.next_suggestion(quiet=bool(held))
+        below = self.list_next(decided.key) if from_list and self.list_next is not None else None
+        if below is not None:  # on down the list, where the person works
+            self.set_current_from_list(below)
+            found: Suggestion | None = below
+        else:
+            found = self.next_suggestion(quiet=bool(held))
         moved_on = True
         if held:
             self._view.message.emit(held[0] if found is not None else f"{held[0]} — {self._none_note()}")
@@ -426,4 +503,4 @@ class Reviewer:
 
     def _rank(self, s: Suggestion) -> tuple[float, int, int]:
         index = self._view.transcript.index_of(s.token_id) if self._view.transcript.has_token(s.token_id) else 0
-        return (s.confidence, index, 0 if s.kind == Kind.CASE else 1)
+        return (s.confidence, index, RANK[s.kind])

@@ -55,11 +55,16 @@ class QtTranscriptView(QPlainTextEdit):
     """Shows a ``Transcript``; the person edits it here and reviews its suggestions.
 
     ``current_changed(Suggestion | None)``: the suggestion under review changed.
+    ``point_arrived(DecisionPoint)``: review arrived at a decision point (one place for all ways).
     ``token_activated(index)``: Ctrl+click on a word (a player seeks there).
     ``text_map``: where each token is in the text shown (current once ``rewriting`` is False).
     """
 
     current_changed = Signal(object)
+    #: review arrived at a decision point (``editor.core.review.decision_points.DecisionPoint``):
+    #: Tab, Shift+Tab, Ctrl+Tab, Enter or Delete moving on, a click in the list or the text, an
+    #: undo that brings a decision back; emitted after ``current_changed`` (text_view/review.py)
+    point_arrived = Signal(object)
     token_activated = Signal(int)
     message = Signal(str)  # a short note for the status bar
     review_mode_changed = Signal(bool)  # True: Enter, Delete and 1-9 act on suggestions

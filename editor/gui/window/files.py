@@ -28,7 +28,7 @@ from editor.core.formats import READERS, can_read, read_any, why_not_writable, w
 from editor.core.document.speakers import writer_options
 from editor.core.review.lexicon import with_project_forms
 from editor.core.paths import resource_path
-from editor.core.render import NONE, RenderPolicy
+from editor.core.render import ALL, RenderPolicy
 from editor.gui.base import hotkeys
 from editor.gui.base.background import BackgroundOp
 from editor.gui.work import opening
@@ -363,7 +363,7 @@ class FileCommands:
         self._host.statusBar().showMessage(f"Not saved: {why}", 15000)
         self._host.project_save_failed.emit(why)
 
-    def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
+    def export(self, path: str | os.PathLike[str], policy: RenderPolicy = ALL) -> Path:
         """Write the transcript by extension, now, on this thread; pending suggestions are left out
         unless ``policy`` applies them. No dialog (scripts and tests; the Export dialog writes in
         the background: ``export_later``)."""
@@ -373,7 +373,7 @@ class FileCommands:
         self._exported(path, warnings)
         return path
 
-    def export_later(self, path: Path, policy: RenderPolicy = NONE) -> None:
+    def export_later(self, path: Path, policy: RenderPolicy = ALL) -> None:
         """Write the transcript as it stands now on a thread of its own (rendering 12,300 words
         held the window 40 ms for plain text and 130-250 ms for Word): the person goes on
         meanwhile, and the status bar says when it is written (``export_done``) or why not. What is

@@ -34,7 +34,7 @@ from editor.core import process
 from editor.core.document.transcript import Suggestion, Transcript
 from editor.core.errors import UserError
 from editor.core.recovery.slots import Orphan
-from editor.core.render import NONE, RenderPolicy
+from editor.core.render import ALL, RenderPolicy
 from editor.core.paths import resource_path
 from editor.core.settings import Settings
 from editor.gui.work import opening
@@ -151,6 +151,8 @@ class MainWindow(QMainWindow):
         for widget in self.transcription.widgets:
             self.statusBar().addPermanentWidget(widget)
         self.panel.counted.connect(self.restoring.show_pending)
+        # a visit changes what is left to visit: the status bar's count follows review too
+        self.view.point_arrived.connect(lambda _point: self.restoring.show_pending(self.transcript.pending_count))
         self._review_mode_changed(False)
         self.speakers = SpeakerCommands(self.view, self.say)  # the Speakers menu (editor.gui.window.speakers)
         self.help = HelpCommands(self)  # the Help menu (editor.gui.window.help)
@@ -184,6 +186,7 @@ class MainWindow(QMainWindow):
         self.view.review_mode_changed.connect(self._review_mode_changed)
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.panel.activated.connect(self._go_to)
+        self.view.review.list_next = self.panel.row_after
         self.panel.band_changed.connect(self._band_changed)
         self.find_bar = FindBar(self.view)
         self.find_bar.hide()
@@ -299,7 +302,7 @@ class MainWindow(QMainWindow):
         """Save the session as a .stet project (``FileCommands.save``)."""
         return self.files.save(path, wait=wait)
 
-    def export(self, path: str | os.PathLike[str], policy: RenderPolicy = NONE) -> Path:
+    def export(self, path: str | os.PathLike[str], policy: RenderPolicy = ALL) -> Path:
         """Write the transcript by extension (``FileCommands.export``)."""
         return self.files.export(path, policy)
 
@@ -505,7 +508,7 @@ class MainWindow(QMainWindow):
                                      "suggestion", 5000)
 
     def _go_to(self, suggestion: Suggestion) -> None:
-        self.view.set_current(suggestion)
+        self.view.review.set_current_from_list(suggestion)  # a decision then goes on down the list
         self.view.setFocus()
 
     def show_find(self, replace: bool = False) -> None:

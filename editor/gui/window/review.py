@@ -124,18 +124,25 @@ class ReviewCommands(QObject):
         doc = self._host.transcript
         mine = source == CHOICE
         text = "Accept all from your choice" if mine else f"Accept all ≥ {min_confidence:.0%}"
-        counts = [0, 0, 0]  # accepted, held back, pending of that source
+        counts = [0, 0, 0, 0]  # decisions accepted, held back, pending of that source, suggestions accepted
         surest = [0.0]  # the most confident pending suggestion under the threshold
         pending = doc.pending_count
+        # the capital after the last word of a slice whose sentence end that slice accepted: it
+        # is counted with that end (decision_points), not again in the next slice
+        carried: set[tuple[int, Kind]] = set()
 
         def note() -> None:
-            count, held, of_source = counts
+            count, held, of_source, suggestions = counts
             self.last_accepted = count
+            # "Accepted 3 decisions (4 suggestions…)" where a sentence end came with its capital
+            what = (_count(count, 'suggestion') if suggestions == count else
+                    f"{_count(count, 'decision')} ({suggestions:,} suggestions: a sentence end and "
+                    "its capital are one)")
             if mine and not of_source:
                 self._host.statusBar().showMessage("No suggestions from your choice are pending: "
                                                    "nothing to accept", 6000)
             elif count or not pending:
-                self._host.statusBar().showMessage(f"Accepted {_count(count, 'suggestion')}"
+                self._host.statusBar().showMessage(f"Accepted {what}"
                     + (" from your choice" if mine else "") + (
                     f"; {_count(held, 'case suggestion')} "
                     + ("waits for the sentence end before it" if held == 1
@@ -159,7 +166,16 @@ class ReviewCommands(QObject):
             chosen = doc.pending_to_apply(min_confidence, start=start, end=end)
             if source is not None:
                 chosen = [s for s in chosen if s.source == source]
-            counts[0] += doc.accept_suggestions(chosen, text=text, merge_id=merge_id)
+            # a sentence end and the capital after it are one decision: counted, said, as one
+            decisions = doc.decision_count(chosen, min_confidence) - sum(1 for s in chosen if s.key in carried)
+            carried.clear()
+            stop = len(doc) if end is None else min(end, len(doc))
+            last = doc.decision_point(doc[stop - 1].id, Kind.PUNCT) if 0 < stop < len(doc) else None
+            if last is not None and last.capital is not None and any(s.key == last.lead.key for s in chosen[-3:]):
+                carried.add(last.capital.key)
+            accepted = doc.accept_suggestions(chosen, text=text, merge_id=merge_id)
+            counts[0] += min(decisions, accepted)
+            counts[3] += accepted
             counts[1] += above - len(chosen)
 
         if len(doc.tokens) <= BULK_AT_ONCE:
@@ -223,7 +239,8 @@ class ReviewCommands(QObject):
         def count(threshold: float) -> Iterator[tuple[int, int]]:
             for start in range(0, len(doc), _COUNT_SLICE):  # a slice per turn (SlicedCount)
                 chosen = doc.pending_to_apply(threshold, start=start, end=start + _COUNT_SLICE)
-                yield len(chosen), sum(1 for s in chosen if s.confidence < low)
+                # decisions (a sentence end and its capital are one), and those of low confidence
+                yield doc.decision_count(chosen, threshold), sum(1 for s in chosen if s.confidence < low)
 
         dialog = AcceptAllDialog(self._host.settings, count, doc.pending_count, self._widget)
         dialog.accepted.connect(lambda: self.accept_all(dialog.threshold))
