@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -24,6 +25,15 @@ from editor.core.commas import COMMA_STYLES
 from editor.core.threads import configure_threads
 
 DEV = Path("../shared/data/dev/ted_dev2012_talks.txt")
+
+
+def progress(style: str):
+    began = time.perf_counter()
+
+    def on_talk(done: int, total: int) -> None:
+        if done % 10 == 0 or done == total:
+            print(f"{style}: {done} of {total} talks, {time.perf_counter() - began:.0f} s", file=sys.stderr, flush=True)
+    return on_talk
 
 
 def main() -> None:
@@ -44,23 +54,17 @@ def main() -> None:
     results = {}
     for style in args.styles:
         began = time.perf_counter()
-        res = review_cost.review_cost_file(restorer, args.file, style, limit=args.talks)["review_cost"]
+        res = review_cost.review_cost_file(restorer, args.file, style, limit=args.talks,
+                                           on_talk=progress(style))["review_cost"]
         res["seconds"] = round(time.perf_counter() - began, 1)
         results[style] = res
         print(json.dumps({style: res}), flush=True)
     if args.apart:
-        real = review_cost.review
-
-        def apart(*a, **kw):
-            return real(*a, **{**kw, "settle": None})
-        review_cost.review = apart
-        try:
-            for style in args.styles:
-                res = review_cost.review_cost_file(restorer, args.file, style, limit=args.talks)["review_cost"]
-                results[f"{style}, apart"] = res
-                print(json.dumps({f"{style}, apart": res}), flush=True)
-        finally:
-            review_cost.review = real
+        for style in args.styles:
+            res = review_cost.review_cost_file(restorer, args.file, style, limit=args.talks, apart=True,
+                                               on_talk=progress(f"{style}, apart"))["review_cost"]
+            results[f"{style}, apart"] = res
+            print(json.dumps({f"{style}, apart": res}), flush=True)
     if "every-pause" in results:
         base = results["every-pause"]
         for res in results.values():

@@ -12,12 +12,11 @@ from editor.restore.labels import labelled_words
 from editor.restore.lab.review_cost import raw_transcript, review
 
 
-def reviewed(reference: str, *suggestions: tuple[int, Kind, str, dict[str, float]], settle=True, starts=(0,)):
+def reviewed(reference: str, *suggestions: tuple[int, Kind, str, dict[str, float]], apart=False, starts=(0,)):
     words = labelled_words(reference)
     doc = raw_transcript(words)
     doc.set_suggestions([Suggestion(doc[i].id, kind, value, probs) for i, kind, value, probs in suggestions])
-    kwargs = {} if settle else {"settle": None}
-    return doc, review(doc, words, starts, **kwargs)
+    return doc, review(doc, words, starts, apart=apart)
 
 
 def text(doc) -> str:
@@ -47,7 +46,7 @@ def test_a_sentence_end_and_its_capital_are_one_decision():
     assert report["final"]["sentence_end_f1"] == 100.0 and report["final"]["case_f1"] == 100.0
     assert report["decisions_per_1000_words"] == round(1000 / 6, 1)
     # each its own Tab stop, as before the grouping: two decisions
-    _doc, apart = reviewed(REF, marks, capital, settle=False)
+    _doc, apart = reviewed(REF, marks, capital, apart=True)
     assert apart.decisions == 2
 
 

@@ -13,9 +13,9 @@ proposed as the window proposes them). Then, as a person with the reference in m
    decision points in their turn;
 3. one fix for each reference mark or capital that the text still lacks (no suggestion offered it).
 
-A decision point is one Tab stop: a sentence end and the capital after it are one decision (the
-capital follows the mark: `capital_follows`); a capital is decided alone only where no mark before
-it is pending. ``final`` scores the text after the decisions, without the fixes: sentence ends
+A decision point is one Tab stop (`editor.core.review.decision_points`, as the window walks them):
+a mark and the capital after it are one decision (the capital follows the mark chosen); a capital
+is decided alone only where no mark before it is pending. ``final`` scores the text after the decisions, without the fixes: sentence ends
 (. ? ! as one: a sentence ends after the word or not), commas (","), capitals (`case_scores`) and
 the overall F1 of the 3-class view (`punct_scores`)."""
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from editor.core.document.records import Kind, State, Suggestion, Token
+from editor.core.document.records import Kind, Suggestion, Token
 from editor.core.document.text import ends_sentence, split_opening
 from editor.core.document.transcript import Transcript
 from editor.core.review.repeat_choices import decide
@@ -112,19 +112,6 @@ def wanted_value(s: Suggestion, ref: LabelledWord, starts_paragraph: bool) -> st
     return next((v for v in _listed(s) if fits(v)), None)
 
 
-def capital_follows(doc: Transcript, index: int) -> None:
-    """A sentence end just decided on word ``index`` brings the capital of the word after it in
-    the same decision (Enter accepts both; a digit picks the mark and the capital follows): its
-    pending capital proposal is accepted. Turning a sentence end down, or picking another mark,
-    already takes back a capital that hangs on it (``Transcript.turn_down``, ``pick``)."""
-    if index + 1 >= len(doc) or not ends_sentence(doc[index].punct):
-        return
-    nxt = doc[index + 1]
-    case = doc.suggestion(nxt.id, Kind.CASE)
-    if case is not None and case.state == State.PENDING and split_opening(case.value)[1][:1].isupper():
-        doc.accept(nxt.id, Kind.CASE)
-
-
 def _kind_name(s: Suggestion) -> str:
     if s.kind == Kind.BREAK:
         return "paragraph break"
@@ -135,34 +122,29 @@ def _kind_name(s: Suggestion) -> str:
 
 
 def review(doc: Transcript, reference: Sequence[LabelledWord], paragraph_starts: Sequence[int] = (0,), *,
-           threshold: float = HIGH, repeat: bool = True,
-           settle: Callable[[Transcript, int], None] | None = capital_follows) -> ReviewTally:
+           threshold: float = HIGH, repeat: bool = True, apart: bool = False) -> ReviewTally:
     """Review ``doc`` (its words those of ``reference``, its suggestions pending) as the module's
-    note says, and tally it. ``settle(doc, index)`` runs after each decision on a mark of word
-    ``index``: what else that decision decides (`capital_follows`; None: nothing, each capital its
-    own Tab stop as before issue 48)."""
+    note says, and tally it. The decision points are the window's
+    (`editor.core.review.decision_points`: a mark and the capital after it are one, and deciding
+    the mark decides the capital, `Transcript.pick` and `turn_down`). With ``apart``, a sentence
+    end decided with the capital after it counts two decisions, as when each was its own Tab stop
+    (before issue 48)."""
     if len(doc) != len(reference):
         raise ValueError(f"{len(doc)} words to review but {len(reference)} in the reference")
     tally = ReviewTally(words=len(doc))
     tally.accepted_at_once = doc.accept_suggestions(doc.pending_to_apply(threshold), text="Accept all confident")
     para = set(paragraph_starts)
-    index = 0
-    seen: dict[tuple[int, Kind, str], int] = {}
-    while True:
-        s = doc.next_pending(index - 1)  # from the word under review on: nothing behind is visited again
-        if s is None:
-            break
-        seen[(*s.key, s.value)] = seen.get((*s.key, s.value), 0) + 1
-        if seen[(*s.key, s.value)] > 2:  # a decision that leaves its own proposal pending: a bug
-            raise RuntimeError(f"the review does not move on from {s!r}")
-        index = doc.index_of(s.token_id)
+    position: tuple[int, int] | None = None
+    while (point := doc.next_decision_point(position)) is not None:
+        position = point.position  # Tab goes on from here: nothing behind is visited again
+        s, index = point.lead, point.index
         value = wanted_value(s, reference[index], index in para)
         tally.decisions += 1
         name = _kind_name(s)
         tally.by_kind[name] = tally.by_kind.get(name, 0) + 1
         decide(doc, s.token_id, s.kind, accept=value is not None, value=value, repeat=repeat)
-        if s.kind == Kind.PUNCT and settle is not None:
-            settle(doc, index)
+        if apart and point.capital is not None and ends_sentence(doc[index].punct):
+            tally.decisions += 1
     for tok, ref in zip(doc.tokens, reference):
         mark, form = mark_of(tok.punct), _form(tok.surface or tok.word)
         tally.fixes += (bool(ref.punct) and mark != ref.punct) + (ref.surface != ref.surface.lower() and form != ref.surface)
@@ -179,11 +161,11 @@ def raw_transcript(reference: Sequence[LabelledWord]) -> Transcript:
 
 
 def review_cost_file(restorer: Any, path: str | Path, commas: str, *, threshold: float = HIGH,
-                     limit: int | None = None, encoding: str | None = None,
+                     limit: int | None = None, encoding: str | None = None, apart: bool = False,
                      on_talk: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """`review` over every talk of a cased text FILE (`# ` lines separate talks), restored with
     ``restorer`` and the comma style ``commas`` (`editor.restore.commas`); the first ``limit``
-    talks when given. ``on_talk(done, total)`` follows the talks."""
+    talks when given. ``on_talk(done, total)`` follows the talks; ``apart``: see `review`."""
     from editor.core.errors import UserError
     from editor.core.formats.txt import read_text
     from editor.restore.lab.data import read_cased_paragraphs
@@ -203,7 +185,7 @@ def review_cost_file(restorer: Any, path: str | Path, commas: str, *, threshold:
     total = ReviewTally()
     for n, (words, starts) in enumerate(talks):
         doc = restore_transcript(restorer, raw_transcript(words), settings, name=str(path))
-        total.add(review(doc, words, starts, threshold=threshold))
+        total.add(review(doc, words, starts, threshold=threshold, apart=apart))
         if on_talk is not None:
             on_talk(n + 1, len(talks))
     out = total.report(commas)
