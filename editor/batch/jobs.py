@@ -162,8 +162,9 @@ class ConvertJob(Job):
     uses_model = False
 
     def __init__(self, policy: RenderPolicy | None = None, renames: dict[str, str] | None = None,
-                 srt_speakers: str | None = None) -> None:
+                 srt_speakers: str | None = None, commas: str | None = None) -> None:
         self.policy = policy
+        self.commas = commas  # a comma style whose unsure commas are left out (None: all kept)
         self.renames = renames or {}  # speakers renamed where a file has them
         self.srt_speakers = srt_speakers
 
@@ -178,6 +179,10 @@ class ConvertJob(Job):
 
         doc, warnings = _read(source, self.encoding)
         doc.rename_speakers(self.renames)
+        if self.commas is not None:
+            from editor.core.commas import leave_out_commas
+
+            leave_out_commas(doc, self.commas)
         written = write_any(doc, output, self.policy if self.policy is not None else ALL,
                             **writer_options(output, self.srt_speakers))
         return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))

@@ -35,13 +35,18 @@ def add_policy_argument(parser: argparse.ArgumentParser, default: str = "all") -
              ".stet files keep them pending")
 
 
-def add_commas_argument(parser: argparse.ArgumentParser) -> None:
-    """``--commas STYLE``: how sure a comma must be to be proposed (`editor.core.commas`)."""
+def add_commas_argument(parser: argparse.ArgumentParser, restores: bool = True) -> None:
+    """``--commas STYLE``: how sure a comma must be to be proposed (`editor.core.commas`); a
+    command that only reads suggestions (``restores`` False: convert) changes none unless asked."""
     styles = "; ".join(f"{name}: {meaning}" for name, (_line, meaning) in COMMA_STYLES.items())
-    parser.add_argument(
-        "--commas", choices=tuple(COMMA_STYLES), default=DEFAULT_COMMAS, metavar="STYLE",
-        help=f"the comma style ({styles}; default: {DEFAULT_COMMAS}). Commas less sure than the style's line "
-             "are neither proposed nor written, but where a sentence may end")
+    if restores:
+        what = (f"default: {DEFAULT_COMMAS}). Commas less sure than the style's line are neither proposed nor "
+                "written, but where a sentence may end")
+    else:
+        what = ("default: the suggestions as they are). The pending comma proposals less sure than the style's "
+                "line, where no sentence may end, are left out: neither written nor kept pending")
+    parser.add_argument("--commas", choices=tuple(COMMA_STYLES), default=DEFAULT_COMMAS if restores else None,
+                        metavar="STYLE", help=f"the comma style ({styles}; {what}")
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:

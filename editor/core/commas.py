@@ -9,6 +9,9 @@ window, the commands and batches share the names."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from editor.core.document.records import CHOICE, Kind, State
 from editor.core.errors import UserError
 
 #: The styles, from fewest commas to most: name -> (line, what it means in a sentence).
@@ -19,6 +22,10 @@ COMMA_STYLES: dict[str, tuple[float, str]] = {
 }
 #: The style when none is set (chosen on the dev talks: docs/user-guide.md, "Commas").
 DEFAULT_COMMAS = "careful"
+#: A comma under the style's line is still proposed where a sentence end (. ? !) is at least this
+#: likely: a full stop hides behind such commas often enough (picked there with a digit) that
+#: leaving them out cost the sentence ends' F1 after review (docs/performance.md, "Review cost").
+COMMA_KEPT_FOR_END = 0.1
 
 
 def comma_line(style: str) -> float:
@@ -28,3 +35,21 @@ def comma_line(style: str) -> float:
         return COMMA_STYLES[style][0]
     except KeyError:
         raise UserError(f"no comma style {style!r}: choose one of {', '.join(COMMA_STYLES)}") from None
+
+
+def left_out(suggestions: Any, style: str) -> list[Any]:
+    """The pending comma proposals of ``suggestions`` (a transcript's, or any iterable of them) that
+    ``style`` leaves out: Stet's own, less likely than the style's line, where no sentence end is
+    `COMMA_KEPT_FOR_END` likely. A proposal repeating the person's own choice stays."""
+    line = comma_line(style)
+    return [s for s in suggestions
+            if s.kind == Kind.PUNCT and s.state == State.PENDING and s.source != CHOICE and s.value == ","
+            and s.probs[","] < line and sum(s.probs.get(m, 0.0) for m in ".?!") < COMMA_KEPT_FOR_END]
+
+
+def leave_out_commas(doc: Any, style: str) -> int:
+    """Take out of ``doc`` (a Transcript) the pending comma proposals ``style`` leaves out
+    (`left_out`), as one undo step: what `stet convert --commas STYLE` does to a project restored
+    with more commas. Returns how many."""
+    changes = [(s.key, None) for s in left_out(doc.iter_suggestions(state=State.PENDING), style)]
+    return int(doc.push_changes(changes, f"Commas: {style}")) if changes else 0

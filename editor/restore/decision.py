@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from editor.core.commas import COMMA_KEPT_FOR_END
 from editor.restore.labels import CASE_CLASSES, END_INDEX, MARK_GROUP, PUNCT_MARKS, THREE_CLASS
 
 
@@ -40,11 +41,6 @@ def decide_marks(punct: np.ndarray, class_scales: np.ndarray) -> np.ndarray:
 #: The marks after which only a name takes a capital (`decide_jointly`'s `comma_capital`).
 _COMMA_LIKE = [PUNCT_MARKS.index(","), PUNCT_MARKS.index(";")]
 _COMMA = PUNCT_MARKS.index(",")
-#: A comma under the comma style's line is still proposed where a sentence end is at least this
-#: likely: on the dev talks a sentence end hides behind 1 in 4 of the commas under 70 % (picked
-#: there with a digit), and dropping those with a sentence end over 10 % likely cost 0.6 of the
-#: sentence ends' F1 after review (over 20 %: 1.1) for 4 decisions per 1,000 words (docs/performance.md).
-COMMA_KEPT_FOR_END = 0.1
 
 
 def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray, position_free_lower: float,
