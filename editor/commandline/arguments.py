@@ -38,7 +38,7 @@ def add_policy_argument(parser: argparse.ArgumentParser, default: str = "all") -
 def add_commas_argument(parser: argparse.ArgumentParser, restores: bool = True) -> None:
     """``--commas STYLE``: how sure a comma must be to be proposed (`editor.core.commas`); a
     command that only reads suggestions (``restores`` False: convert) changes none unless asked."""
-    styles = "; ".join(f"{name}: {meaning}" for name, (_line, meaning) in COMMA_STYLES.items())
+    styles = "; ".join(f"{name}: {meaning}" for name, (_line, meaning) in COMMA_STYLES.items()).replace("%", "%%")
     if restores:
         what = (f"default: {DEFAULT_COMMAS}). Commas less sure than the style's line are neither proposed nor "
                 "written, but where a sentence may end")
