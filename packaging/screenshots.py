@@ -6,8 +6,9 @@ model and default settings.
 (editor.png, the first screen, comes from `stet gui resources/samples/repair-cafe.json --screenshot`,
 run with XDG_CONFIG_HOME and XDG_DATA_HOME pointing at empty folders, as this script runs itself.)
 Writes, for the bundled raw sample (resources/samples/repair-cafe.json):
-  picked.png     a digit key picked a proposed full stop: the capital proposed after it stays
-                 pending, the person's to decide, and the status bar says so
+  decision.png   a proposed full stop and the capital after it under review as one decision:
+                 both framed, the panel shows both parts and what each alternative makes of
+                 the next word
   editing.png    the caret moved away: the status bar and panel say Enter and Delete edit again
   accept-all.png Review > Accept all at or above…, in percent, with the count before Enter
   export.png     File > Export… as the window opens it (its Help button included), saying what
@@ -76,7 +77,7 @@ def main() -> int:
         print(out / name)
 
     view.setFocus()
-    # pick a proposed full stop with a digit: the capital proposed after it stays pending
+    # a proposed full stop with the capital after it: one decision point under review
     doc = window.transcript
 
     def capital_after(s) -> bool:
@@ -88,9 +89,7 @@ def main() -> int:
     stop = next((s for s in doc.pending(kind=Kind.PUNCT) if s.value == "." and capital_after(s)), None)
     if stop is not None:
         view.set_current(stop)
-        number = [v for v, _ in stop.alternatives()].index(".") + 1
-        key(getattr(Qt.Key, f"Key_{number}"), str(number))
-        shot(window, "picked.png")
+        shot(window, "decision.png")
     key(Qt.Key.Key_Tab)
     key(Qt.Key.Key_Right)  # the caret moves away: editing again
     shot(window, "editing.png")
@@ -106,7 +105,7 @@ def main() -> int:
         export = QApplication.activeModalWidget()
         assert isinstance(export, ExportDialog), export
         export.path_edit.setText("repair-cafe.docx")
-        export.policy.setCurrentIndex(1)
+        # (its default: the text as the window shows it, as `stet convert` writes it)
         shot(export, "export.png")
         export.reject()
     QTimer.singleShot(300, export_shot)

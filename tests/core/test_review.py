@@ -59,3 +59,16 @@ def test_a_capital_of_a_word_that_is_no_name_waits_for_its_sentence_end_however_
     assert next_case_step(tokens[1], loose, sentence_end=False).action == ""
     paris = Suggestion(2, Kind.CASE, "Paris", {"Paris": 0.99, "paris": 0.01})
     assert next_case_step(tokens[2], paris, sentence_end=False).action == ""
+
+
+def test_accepting_all_applies_a_capital_only_with_the_mark_it_follows():
+    """A capital and the mark pending before it are one decision (issue #48): where the mark
+    applied is a comma, "Boy, We" never stands; where the mark waits, so does the capital."""
+    tokens = [Token("so", id=0), Token("we", id=1)]
+    comma = Suggestion(0, Kind.PUNCT, ",", {",": 0.7, ".": 0.2, "": 0.1})
+    we = capital(1, lower=0.1)
+    assert pending_to_apply(tokens, {0: {Kind.PUNCT: comma}, 1: {Kind.CASE: we}}, 0.5) == [comma]
+    assert pending_to_apply(tokens, {0: {Kind.PUNCT: comma}, 1: {Kind.CASE: we}}, 0.8) == []
+    assert pending_to_apply(tokens, {0: {Kind.PUNCT: comma}, 1: {Kind.CASE: we}}, 0.8, kind=Kind.CASE) == []
+    end = Suggestion(0, Kind.PUNCT, ".", {".": 0.7, "": 0.3})
+    assert pending_to_apply(tokens, {0: {Kind.PUNCT: end}, 1: {Kind.CASE: we}}, 0.5) == [end, we]

@@ -200,3 +200,28 @@ def test_the_list_rows_read_as_they_look(reviewed):
     assert iface.childCount() == len(panel.items)
     row = iface.child(0).text(QAccessible.Text.Name)
     assert row == panel.describe(panel.items[0])
+
+
+def test_a_sentence_end_and_its_capital_are_said_as_one_decision(window, qtbot, events):
+    """Issue #48: one stop for a full stop and the capital after it, said as one, and what the
+    decision did to both."""
+    doc = Transcript([Token(w) for w in ["i'm", "maria", "and", "today", "we", "open"]])
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ".", {".": 0.55, ",": 0.35, "": 0.10}),
+                         Suggestion(doc[2].id, Kind.CASE, "And", {"And": 0.7, "and": 0.3}),
+                         Suggestion(doc[4].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    view.setFocus()
+    iface = QAccessible.queryAccessibleInterface(view)
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    said = iface.text(QAccessible.Text.Description)
+    assert said.startswith("Proposed full stop after “maria”, 55 %, with the capital “And” after it"), said
+    assert "Enter accepts both, Delete rejects both, a digit picks the mark" in said
+    assert "2: comma, 35 %" in said
+    qtbot.keyClick(view, Qt.Key.Key_2)  # a comma: the capital does not come
+    announced = [m for kind, obj, m in events if kind == QAccessible.Event.Announcement]
+    assert any(m.startswith("Accepted comma after “maria”, leaving “and” as it was.") for m in announced), announced
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    announced = [m for kind, obj, m in events if kind == QAccessible.Event.Announcement]
+    assert any(m.startswith("Accepted full stop after “maria”, with the capital “And”.") for m in announced), announced

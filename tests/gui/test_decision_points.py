@@ -176,3 +176,30 @@ def test_a_pass_down_the_list_keeps_its_place(window, qtbot):
         rect = panel.list.visualItemRect(panel.list.currentItem())
         assert panel.list.viewport().rect().contains(rect.center())
     assert all(s.confidence < 0.99 for s in [doc.suggestion(*k) for k in below])
+
+
+def test_ctrl_tab_and_the_confidence_order_stop_once_at_a_point(window, qtbot):
+    """Capitals less sure than the full stops they follow rank first by confidence, yet have no
+    stop of their own: Ctrl+Tab and Tab in confidence order go to their points, each once."""
+    words = [f"w{i}" for i in range(24)]
+    doc = Transcript([Token(w) for w in words])
+    found = []
+    for n, i in enumerate(range(0, 20, 4)):  # five points: "w0. W1", "w4. W5", ...
+        found.append(Suggestion(doc[i].id, Kind.PUNCT, ".", {".": 0.6 + n * 0.05, "": 0.4 - n * 0.05}))
+        found.append(Suggestion(doc[i + 1].id, Kind.CASE, f"W{i + 1}", {f"W{i + 1}": 0.2 + n * 0.01,
+                                                                         f"w{i + 1}": 0.8 - n * 0.01}))
+    found.append(Suggestion(doc[22].id, Kind.PUNCT, ",", {",": 0.9, "": 0.1}))
+    doc.set_suggestions(found)
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)  # the least sure point
+    assert view.current.key == (doc[0].id, Kind.PUNCT)
+    view.order = "confidence"
+    seen = [view.current.key]
+    for _ in range(5):
+        qtbot.keyClick(view, Qt.Key.Key_Tab)
+        seen.append(view.current.key)
+    assert seen == [(doc[i].id, Kind.PUNCT) for i in (0, 4, 8, 12, 16, 22)]
+    qtbot.keyClick(view, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert view.current.key == (doc[16].id, Kind.PUNCT)

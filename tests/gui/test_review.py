@@ -339,8 +339,11 @@ def test_export_dialog_says_what_pending_suggestions_do(reviewed, tmp_path):
     doc = reviewed.transcript
     dialog = ExportDialog(reviewed.settings, tmp_path / "out.txt", len(doc.pending()), reviewed,
                           count=lambda t: len(doc.pending_to_apply(t)))
-    assert dialog.chosen_policy == NONE and "left out" in dialog.policy_note.text()
+    # by default as the text shows them (#48: as `stet convert` writes them)
+    assert dialog.chosen_policy == ALL and "as the text shows them" in dialog.policy_note.text()
     assert not dialog.threshold.isEnabled()
+    dialog.policy.setCurrentIndex(0)
+    assert dialog.chosen_policy == NONE and "left out" in dialog.policy_note.text()
     dialog.policy.setCurrentIndex(1)
     dialog.threshold.setValue(80)
     assert dialog.chosen_policy == RenderPolicy(0.8)

@@ -16,5 +16,5 @@ def test_the_screenshot_script_writes_every_picture(tmp_path):
     done = subprocess.run([sys.executable, str(ROOT / "packaging" / "screenshots.py"), str(tmp_path)],
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    for name in ("picked.png", "editing.png", "accept-all.png", "export.png"):
+    for name in ("decision.png", "editing.png", "accept-all.png", "export.png"):
         assert (tmp_path / name).stat().st_size > 1000, name

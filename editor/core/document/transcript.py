@@ -375,6 +375,18 @@ class Transcript(SuggestionReview):
             return None
         return decisions.point_of(self._tokens, self._sugg, self.index_of(token_id), kind)
 
+    def follows_mark(self, s: Suggestion) -> bool:
+        """Whether ``s`` is the capital of a decision point led by the mark pending before its
+        word (``decision_points.joins_mark``): no stop or row of its own. Quick: one look at
+        the word before it."""
+        if s.kind != Kind.CASE or not self.has_token(s.token_id):
+            return False
+        index = self.index_of(s.token_id)
+        if index == 0:
+            return False
+        mark = self._sugg.get(self._tokens[index - 1].id, {}).get(Kind.PUNCT)
+        return decisions.joins_mark(self._tokens[index], self._sugg.get(s.token_id, {}).get(Kind.CASE), mark)
+
     def decision_count(self, chosen: list[Suggestion], min_confidence: float = 0.0) -> int:
         """How many decisions accepting ``chosen`` (``pending_to_apply(min_confidence)``'s choice)
         makes: a sentence end and the capital after it count once

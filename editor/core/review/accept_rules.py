@@ -23,9 +23,10 @@ def pending_to_apply(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[
                      end: int | None = None) -> list[Suggestion]:
     """The pending suggestions with confidence >= ``min_confidence`` that accepting them all (or
     writing the text at that threshold) applies. A word's case follows the sentence end before
-    it as the text will stand: a capital waits while the end mark suggested before it stays
-    pending (unless the capital does not hang on the position: see hangs_on_start), and
-    a word after a sentence end that stays keeps its capital. Held-back suggestions stay pending.
+    it as the text will stand: a capital that hangs on the sentence start (hangs_on_start) with
+    a mark pending before it is one decision with that mark (``joins_mark``): it is applied only
+    with the mark and only where it fits the mark applied (``capital_follows``: a comma applied
+    leaves it pending), and a word after a sentence end that stays keeps its capital. Held-back suggestions stay pending.
     Only words ``start:end`` (an editor takes a long transcript a slice at a time; the choice
     for a word depends only on the word before it)."""
     kinds = (Kind.BREAK, Kind.CASE, Kind.PUNCT) if kind is None else (Kind(kind),)
@@ -62,7 +63,12 @@ def pending_to_apply(tokens: Sequence[Token], suggestions: Mapping[int, Mapping[
                     mark = chosen_of(prev).get(Kind.PUNCT) if punct_counts else None
                     ends = ends_sentence(mark.value if mark is not None else prev.punct)
                     waiting = suggestions.get(prev.id, {}).get(Kind.PUNCT)
-                if then[0].islower() and ends:
+                if index > 0 and joins_mark(token, s, waiting):
+                    # one decision with the mark pending before it (decision_points): the capital
+                    # follows that mark where it is applied, and waits with it where not
+                    if mark is None or not capital_follows(s, mark.value):
+                        s = None
+                elif then[0].islower() and ends:
                     s = None  # a sentence start keeps its capital
                 elif (then[0].isupper() and not ends and waiting is not None
                         and waiting.state == State.PENDING and ends_sentence(waiting.value)
@@ -80,6 +86,28 @@ def hangs_on_start(case: Suggestion) -> bool:
     (``needs_start``, from the model's names lexicon), or its lowercase form is not unlikely
     (``POSITION_FREE_CAPITAL``). Names and "I" keep theirs after a comma."""
     return case.needs_start or case.probs.get(case.value.lower(), 0.0) >= POSITION_FREE_CAPITAL
+
+
+def capital_follows(capital: Suggestion, mark: str) -> bool:
+    """Whether ``capital`` (a case suggestion on the word after a mark) is right after ``mark``: a
+    capital after a sentence end (. ? !), a lower-case first letter after any other mark or
+    none."""
+    rest = split_opening(capital.value)[1]
+    return bool(rest) and rest[0].isupper() == ends_sentence(mark)
+
+
+def joins_mark(word: Token, capital: Suggestion | None, mark: Suggestion | None) -> bool:
+    """Whether ``capital``, the case suggestion of ``word``, is decided with ``mark``, the mark
+    suggestion of the word before it: both pending, the capital changes the case of the word's
+    first letter and hangs on the sentence start (``hangs_on_start``: a name or "I"
+    keeps its capital whatever the mark, so it is decided alone)."""
+    if capital is None or mark is None or capital.state != State.PENDING or mark.state != State.PENDING:
+        return False
+    if capital.kind != Kind.CASE or mark.kind != Kind.PUNCT:
+        return False
+    now = split_opening(word.surface or word.word)[1]
+    then = split_opening(capital.value)[1]
+    return bool(now and then) and now[0].isupper() != then[0].isupper() and hangs_on_start(capital)
 
 
 class CaseStep(NamedTuple):

@@ -12,14 +12,16 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from editor.core.document.records import Kind, State, Suggestion, Token
-from editor.core.document.text import ends_sentence, split_opening
-from editor.core.review.accept_rules import hangs_on_start
+from editor.core.review.accept_rules import capital_follows, joins_mark
 
 #: Where a suggestion stands inside its word, in reading order: a paragraph break before the
 #: word, the word's case, the mark after it.
 RANK = {Kind.BREAK: 0, Kind.CASE: 1, Kind.PUNCT: 2}
 
 Suggestions = Mapping[int, Mapping[Kind, Suggestion]]
+
+__all__ = ["RANK", "DecisionPoint", "capital_follows", "count_decisions", "decision_count",
+           "decision_points", "iter_points", "joins_mark", "next_point", "point_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,28 +57,6 @@ class DecisionPoint:
         """Whether the capital is accepted when the lead mark is decided as ``mark`` (the mark
         written after a rejection, the proposal or a chosen alternative after an accept)."""
         return self.capital is not None and capital_follows(self.capital, mark)
-
-
-def capital_follows(capital: Suggestion, mark: str) -> bool:
-    """Whether ``capital`` (a case suggestion on the word after a mark) is right after ``mark``: a
-    capital after a sentence end (. ? !), a lower-case first letter after any other mark or
-    none."""
-    rest = split_opening(capital.value)[1]
-    return bool(rest) and rest[0].isupper() == ends_sentence(mark)
-
-
-def joins_mark(word: Token, capital: Suggestion | None, mark: Suggestion | None) -> bool:
-    """Whether ``capital``, the case suggestion of ``word``, is decided with ``mark``, the mark
-    suggestion of the word before it: both pending, the capital changes the case of the word's
-    first letter and hangs on the sentence start (``accept_rules.hangs_on_start``: a name or "I"
-    keeps its capital whatever the mark, so it is decided alone)."""
-    if capital is None or mark is None or capital.state != State.PENDING or mark.state != State.PENDING:
-        return False
-    if capital.kind != Kind.CASE or mark.kind != Kind.PUNCT:
-        return False
-    now = split_opening(word.surface or word.word)[1]
-    then = split_opening(capital.value)[1]
-    return bool(now and then) and now[0].isupper() != then[0].isupper() and hangs_on_start(capital)
 
 
 def _pending(slot: Mapping[Kind, Suggestion] | None, kind: Kind) -> Suggestion | None:

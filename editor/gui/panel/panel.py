@@ -52,12 +52,6 @@ _SCAN_STEP, _SCAN_SECONDS = 1000, 0.005
 _SCAN_AT_ONCE = 5 * _SCAN_STEP
 
 
-def _follows_mark(doc: Transcript, s: Suggestion) -> bool:
-    """Whether ``s`` is the capital of a decision point led by the mark before it."""
-    point = doc.decision_point(s.token_id, s.kind)
-    return point is not None and point.lead.key != s.key
-
-
 def _as_shown(doc: Transcript, token: Token) -> tuple[str, str]:
     """A word and its mark as the text shows them: a pending capital or mark in place."""
     view = doc.suggestion_view(token.id)
@@ -461,7 +455,7 @@ class QtSuggestionList(QWidget):
             t0 = time.perf_counter()
             for token_id in ids[k:k + _SCAN_STEP]:
                 for s in doc.suggestion_view(token_id).values():
-                    if s.state != State.PENDING or (s.kind == Kind.CASE and _follows_mark(doc, s)):
+                    if s.state != State.PENDING or (s.kind == Kind.CASE and doc.follows_mark(s)):
                         continue  # (a capital that follows a mark is listed in the mark's row)
                     p = s.probs[s.value]
                     if band is not None and not in_band(s, band, self.settings):
@@ -674,7 +668,7 @@ class QtSuggestionList(QWidget):
             return None
         for s in self.items[row + 1:]:
             now = doc.suggestion(*s.key) if doc.has_token(s.token_id) else None
-            if now is not None and now.state == State.PENDING and not (now.kind == Kind.CASE and _follows_mark(doc, now)):
+            if now is not None and now.state == State.PENDING and not doc.follows_mark(now):
                 return now
         return None
 

@@ -13,6 +13,7 @@ from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
 from PySide6.QtWidgets import QWidget
 
 from editor.core.document.transcript import Kind, State, Suggestion
+from editor.core.review.decision_points import capital_follows
 from editor.gui.text_view.looks import MARK_NAMES
 
 if TYPE_CHECKING:
@@ -121,6 +122,7 @@ class Narrator:
         self._view = view
         self._widget = widget
         self._last: tuple[int, Kind] | None = None  # the suggestion last said
+        self._last_capital: tuple[int, Kind] | None = None  # the capital of its decision point
         widget.setAccessibleName("Transcript")
         describe(widget, EDITING_SPOKEN)
         view.current_changed.connect(self.current_changed)
@@ -129,12 +131,28 @@ class Narrator:
         doc = self._view.transcript
         said = []
         last, self._last = self._last, (s.key if s is not None else None)
+        last_capital = self._last_capital
+        capital = _capital_of(doc, s) if s is not None else None
+        self._last_capital = capital.key if capital is not None else None
         if last is not None and (s is None or s.key != last):
             decided = doc.suggestion(*last)
             if decided is not None and decided.state != State.PENDING:
                 verb = "Accepted" if decided.state == State.ACCEPTED else "Rejected"
                 value = decided.value if decided.state == State.ACCEPTED else None
-                said.append(f"{verb} {spoken_change(doc, decided, value)}.")
+                followed = doc.suggestion(*last_capital) if last_capital is not None else None
+                if followed is not None and doc.has_token(followed.token_id) and doc.has_token(decided.token_id):
+                    # the capital follows the mark that stands (said as the decision is made:
+                    # the document may not have settled it yet)
+                    mark = doc.token(decided.token_id).punct
+                    if capital_follows(followed, mark):
+                        kept = (f"with the capital “{followed.value}”" if followed.value[:1].isupper()
+                                else f"with “{followed.value}” in lower case")
+                    else:
+                        token = doc.token(followed.token_id)
+                        kept = f"leaving “{token.surface or token.word}” as it was"
+                    said.append(f"{verb} {spoken_change(doc, decided, value)}, {kept}.")
+                else:
+                    said.append(f"{verb} {spoken_change(doc, decided, value)}.")
         if s is None:
             describe(self._widget, EDITING_SPOKEN)
             if said:

@@ -5,6 +5,7 @@ Delete and 1-9 act on suggestions)."""
 from __future__ import annotations
 
 import itertools
+import operator
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, overload
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 #: of a long transcript: "the" 6,000 times in 100,000 words) a slice at a time (see ``repeater``).
 REPEAT_AT_ONCE = 300
 _DECISIONS = itertools.count()
+_FIRST = operator.itemgetter(0)
 _DECISIONS_KEPT = 200  # decisions whose undo brings their suggestion back under review
 
 #: ``repeater(token_id, kind, targets, merge_id, announce)``: repeats a decision on the words at
@@ -415,29 +417,32 @@ class Reviewer:
         return found.lead if found is not None else None
 
     def _next_by_confidence(self, reverse: bool) -> Suggestion | None:
-        """The pending suggestion ranked just after (before) the current one by (confidence,
-        position): one pass over the suggestions, no sort, so Tab stays quick on long documents."""
+        """The decision point ranked just after (before) the current one by (confidence,
+        position): one pass over the suggestions, no sort, so Tab stays quick on long documents.
+        A capital decided with the mark before it has no rank of its own: only those ranked
+        first are asked whether they are one, not every capital of the text."""
         doc = self._view.transcript
         position = {t.id: i for i, t in enumerate(doc.tokens)}
         ranked = [((s.probs[s.value], position[s.token_id], RANK[s.kind]), s)
-                  for s in doc.iter_suggestions(state=State.PENDING) if self.in_band(s)
-                  and not self._follows_mark(s)]
-        if not ranked:
-            return None
+                  for s in doc.iter_suggestions(state=State.PENDING) if self.in_band(s)]
         last = self._last_rank if self._current is not None else None
-        if reverse:
-            before = [r for r in ranked if last is None or r[0] < last]
-            return max(before or ranked, key=lambda r: r[0])[1]
-        after = [r for r in ranked if last is None or r[0] > last]
-        return min(after or ranked, key=lambda r: r[0])[1]
-
-    def _follows_mark(self, s: Suggestion) -> bool:
-        """Whether ``s`` is the capital of another suggestion's decision point (decided with the
-        mark before it: no stop of its own)."""
-        if s.kind != Kind.CASE:
-            return False
-        point = self._view.transcript.decision_point(s.token_id, s.kind)
-        return point is not None and point.lead.key != s.key
+        pick = max if reverse else min  # (ranks are unique: position and kind are in them)
+        for candidates in ([r for r in ranked if last is None or (r[0] < last if reverse else r[0] > last)],
+                           ranked):  # then wrapping around
+            for _ in range(3):  # the best is rarely a capital that follows its mark
+                if not candidates:
+                    break
+                best = pick(candidates, key=_FIRST)
+                if not (best[1].kind == Kind.CASE and doc.follows_mark(best[1])):
+                    return best[1]
+                candidates = [r for r in candidates if r is not best]
+            else:  # many such capitals ranked first (less sure than their marks): in rank order
+                ordered = sorted(candidates, key=_FIRST, reverse=reverse)
+                found = next((r[1] for r in ordered
+                              if not (r[1].kind == Kind.CASE and doc.follows_mark(r[1]))), None)
+                if found is not None:
+                    return found
+        return None
 
     def lowest_confidence(self) -> Suggestion | None:
         self._current = None

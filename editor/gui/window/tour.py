@@ -56,15 +56,16 @@ def pages(settings: Settings) -> list[tuple[str, str, str]]:
          f"<p>{_keys('review.next')} selects the next proposal (it is framed), "
          f"{_keys('review.previous')} the previous one. Then:</p>"
          f"<p>{_keys('review.accept')} <b>accepts</b> it · {_keys('review.reject')} <b>rejects</b> it · "
-         f"{_keys('review.alternative')} picks one of its alternatives, listed on the right.</p>"
+         f"{_keys('review.alternative')} picks one of its alternatives, listed on the right. A sentence "
+         "end and the capital after it are one proposal: one key decides both.</p>"
          f"<p>Move the caret or press {_keys('review.leave')} and the keys edit the text "
          "again; the status bar always says which (“Reviewing” or “Editing”).</p>", "user-guide.md#keys"),
         ("Accept many at once",
          f"<p>{_command('review.accept_confident')} ({_keys('review.accept_confident')}) accepts every "
          f"pending proposal at or above {review.high:.0%}; {_command('review.accept_above')} asks for "
          "the threshold and says how many first.</p>"
-         f"<p>Each accept-all is one step of {_keys('edit.undo')} (undo). Export writes only what "
-         "you accepted unless you choose otherwise.</p>", "user-guide.md#keys"),
+         f"<p>Each accept-all is one step of {_keys('edit.undo')} (undo). Export writes the text as "
+         "it shows, proposals in, unless you choose only what you accepted.</p>", "user-guide.md#keys"),
         (COMMAS_TITLE,
          "<p>Writers and style guides disagree most about commas, so how many Stet proposes is yours "
          "to choose. Commas less sure than your style's line are neither asked nor put in; a comma "
