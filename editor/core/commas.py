@@ -20,8 +20,9 @@ COMMA_STYLES: dict[str, tuple[float, str]] = {
     "careful": (0.7, "commas as a careful writer puts them (70 % or more)"),
     "every-pause": (0.0, "every comma Stet proposes, down to a short pause"),
 }
-#: The style when none is set (chosen on the dev talks: docs/user-guide.md, "Commas").
-DEFAULT_COMMAS = "careful"
+#: The style when none is set, chosen on the dev talks (docs/user-guide.md, "Commas"): fewer commas
+#: saved about one decision for each reference mark they left to type, and lost sentence ends.
+DEFAULT_COMMAS = "every-pause"
 #: A comma under the style's line is still proposed where a sentence end (. ? !) is at least this
 #: likely: a full stop hides behind such commas often enough (picked there with a digit) that
 #: leaving them out cost the sentence ends' F1 after review (docs/performance.md, "Review cost").

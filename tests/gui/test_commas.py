@@ -3,6 +3,7 @@ it), and the panel saying why a likelier sentence end is not proposed."""
 
 from __future__ import annotations
 
+from editor.core.commas import DEFAULT_COMMAS
 from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 
 
@@ -10,7 +11,7 @@ def test_the_settings_dialog_sets_the_comma_style_and_the_next_restoration_follo
     from editor.gui.dialogs.settings import SettingsDialog
 
     dialog = SettingsDialog(window.settings, window)
-    assert dialog.commas.currentData() == "careful"  # the default
+    assert dialog.commas.currentData() == DEFAULT_COMMAS == "every-pause"
     dialog.commas.setCurrentIndex(dialog.commas.findData("sure"))
     dialog.apply()
     window.apply_settings()
@@ -39,7 +40,7 @@ def test_a_style_that_is_none_in_the_settings_file_is_shown_and_used_as_the_defa
     from editor.gui.dialogs.settings import SettingsDialog
 
     window.settings.set("review.commas", "lots")
-    assert SettingsDialog(window.settings, window).commas.currentData() == "careful"
+    assert SettingsDialog(window.settings, window).commas.currentData() == DEFAULT_COMMAS
 
 
 def test_the_tour_asks_for_the_comma_style_and_keeps_it(window, qtbot, monkeypatch):
@@ -52,10 +53,10 @@ def test_the_tour_asks_for_the_comma_style_and_keeps_it(window, qtbot, monkeypat
         assert tour.next_button.text() != "Done"
         tour.go(+1)
     assert tour.commas.isVisibleTo(tour)
-    tour.commas.setCurrentIndex(tour.commas.findData("every-pause"))
-    assert window.settings.review.commas == "every-pause"
+    tour.commas.setCurrentIndex(tour.commas.findData("careful"))
+    assert window.settings.review.commas == "careful"
     tour.reject()  # skipped from there: the choice stays, and is saved
-    assert saved == ["every-pause"]
+    assert saved == ["careful"]
 
 
 def test_the_panel_says_why_a_likelier_sentence_end_is_not_proposed(window):
