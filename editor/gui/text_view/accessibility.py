@@ -132,6 +132,7 @@ class Narrator:
         said = []
         last, self._last = self._last, (s.key if s is not None else None)
         last_capital = self._last_capital
+        settling = 0  # the capital of the point just decided, still pending: it goes in this step
         capital = _capital_of(doc, s) if s is not None else None
         self._last_capital = capital.key if capital is not None else None
         if last is not None and (s is None or s.key != last):
@@ -151,12 +152,13 @@ class Narrator:
                         token = doc.token(followed.token_id)
                         kept = f"leaving “{token.surface or token.word}” as it was"
                     said.append(f"{verb} {spoken_change(doc, decided, value)}, {kept}.")
+                    settling = 1 if followed.state == State.PENDING else 0
                 else:
                     said.append(f"{verb} {spoken_change(doc, decided, value)}.")
         if s is None:
             describe(self._widget, EDITING_SPOKEN)
             if said:
-                pending = doc.pending_count
+                pending = doc.pending_count - settling
                 said.append(f"{pending:,} suggestion{'s' if pending != 1 else ''} pending." if pending
                             else "No suggestions pending.")
         else:
