@@ -58,6 +58,10 @@ def run_convert(args: argparse.Namespace) -> int:
     _warn(doc)
     check_renames(doc, renames)
     doc.rename_speakers(renames)
+    if args.commas is not None:
+        from editor.core.commas import leave_out_commas
+
+        leave_out_commas(doc, args.commas)
     check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
     for warning in write_any(doc, args.output, args.policy, layout_from_args(args)):
         print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
@@ -90,8 +94,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _add_builtin_commands(subparsers: Subcommands) -> None:
-    from editor.commandline.arguments import (add_batch_arguments, add_encoding_argument, add_force_argument,
-                                              add_layout_arguments, add_policy_argument)
+    from editor.commandline.arguments import (add_batch_arguments, add_commas_argument, add_encoding_argument,
+                                              add_force_argument, add_layout_arguments, add_policy_argument)
 
     p = subparsers.add_parser(
         "convert", help="convert a transcript between formats by file extension",
@@ -102,6 +106,7 @@ def _add_builtin_commands(subparsers: Subcommands) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="file to write (a folder for many inputs)")
     add_force_argument(p)
     add_policy_argument(p)
+    add_commas_argument(p, restores=False)
     add_encoding_argument(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (many inputs)")
     p.add_argument("--speaker", metavar="OLD=NEW", action="append",

@@ -208,3 +208,36 @@ def test_convert_force_respects_read_only_and_writes_through_links(tmp_path):
     link.symlink_to(real)
     assert stet("convert", src, "-o", link, "--force").returncode == 0
     assert link.is_symlink() and real.read_text().split() == ["hello", "there"]
+
+
+def test_convert_commas_style_leaves_out_the_unsure_commas_of_a_project_alone_and_in_a_batch(tmp_path):
+    from editor.core.document.records import CHOICE, Kind, Suggestion
+    from editor.core.document.transcript import Token, Transcript
+    from editor.core.formats import write_any
+
+    doc = Transcript([Token(w) for w in "so we went home and then we ate and slept".split()])
+    t = doc.tokens
+    doc.set_suggestions([
+        Suggestion(t[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.35, ".": 0.05}),  # unsure: left out
+        Suggestion(t[3].id, Kind.PUNCT, ",", {",": 0.5, ".": 0.3, "": 0.2}),  # a sentence may end: kept
+        Suggestion(t[5].id, Kind.PUNCT, ",", {",": 0.95, "": 0.05}),  # sure: kept
+        Suggestion(t[7].id, Kind.PUNCT, ",", {",": 0.4, "": 0.6}, source=CHOICE),  # the person's choice: kept
+        Suggestion(t[9].id, Kind.PUNCT, ".", {".": 0.99, "": 0.01})])
+    project = tmp_path / "talk.stet"
+    write_any(doc, project)
+    assert stet("convert", project, "-o", tmp_path / "all.txt").returncode == 0
+    assert (tmp_path / "all.txt").read_text().strip() == "so, we went home, and then, we ate, and slept."
+    r = stet("convert", project, "-o", tmp_path / "sure.txt", "--commas", "sure")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "sure.txt").read_text().strip() == "so we went home, and then, we ate, and slept."
+    assert stet("convert", project, "-o", tmp_path / "sure.stet", "--commas", "sure").returncode == 0
+    kept = read_any(tmp_path / "sure.stet")
+    assert kept.suggestion(kept[0].id, Kind.PUNCT) is None  # neither written nor kept pending
+    assert kept.suggestion(kept[3].id, Kind.PUNCT).value == ","
+    (tmp_path / "in").mkdir()
+    for name in ("a.stet", "b.stet"):
+        write_any(doc, tmp_path / "in" / name)
+    r = stet("convert", tmp_path / "in", "-o", tmp_path / "out", "--to", ".txt", "--commas", "sure", "-q")
+    assert r.returncode == 0, r.stderr
+    for name in ("a.txt", "b.txt"):
+        assert (tmp_path / "out" / name).read_text().strip() == "so we went home, and then, we ate, and slept."

@@ -28,7 +28,7 @@ def job_for(args: argparse.Namespace) -> Job:
                              speakers=args.speakers)
     from editor.core.document.speakers import parse_renames
 
-    return ConvertJob(args.policy, parse_renames(args.speaker or ()))
+    return ConvertJob(args.policy, parse_renames(args.speaker or ()), getattr(args, "commas", None))
 
 
 def run_batch(args: argparse.Namespace) -> int:

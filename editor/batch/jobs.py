@@ -163,8 +163,10 @@ class ConvertJob(Job):
     kind, verb = "convert", "converted"
     uses_model = False
 
-    def __init__(self, policy: RenderPolicy | None = None, renames: dict[str, str] | None = None) -> None:
+    def __init__(self, policy: RenderPolicy | None = None, renames: dict[str, str] | None = None,
+                 commas: str | None = None) -> None:
         self.policy = policy
+        self.commas = commas  # a comma style whose unsure commas are left out (None: all kept)
         self.renames = renames or {}  # speakers renamed where a file has them
 
     def load(self, threads: int | None = 1) -> None:
@@ -176,5 +178,9 @@ class ConvertJob(Job):
 
         doc, warnings = _read(source, self.encoding)
         doc.rename_speakers(self.renames)
+        if self.commas is not None:
+            from editor.core.commas import leave_out_commas
+
+            leave_out_commas(doc, self.commas)
         written = write_any(doc, output, self.policy if self.policy is not None else ALL, self.layout)
         return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from editor.core.formats.subtitle_layout import (CPS_RANGE, LINE_LENGTH_RANGE, SPEAKER_STYLES,
                                                  SubtitleLayout)
+from editor.core.commas import COMMA_STYLES, DEFAULT_COMMAS
 from editor.core.render import RenderPolicy, parse_confidence
 
 
@@ -34,6 +35,20 @@ def add_policy_argument(parser: argparse.ArgumentParser, default: str = "all") -
              "it, which its Export also writes by default), none (only what was accepted), or "
              f"those with confidence >= P, 0..1 or in percent (0.9 or 90%%; default: {default}); "
              ".stet files keep them pending")
+
+
+def add_commas_argument(parser: argparse.ArgumentParser, restores: bool = True) -> None:
+    """``--commas STYLE``: how sure a comma must be to be proposed (`editor.core.commas`); a
+    command that only reads suggestions (``restores`` False: convert) changes none unless asked."""
+    styles = "; ".join(f"{name}: {meaning}" for name, (_line, meaning) in COMMA_STYLES.items()).replace("%", "%%")
+    if restores:
+        what = (f"default: {DEFAULT_COMMAS}). Commas less sure than the style's line are neither proposed nor "
+                "written, but where a sentence may end")
+    else:
+        what = ("default: the suggestions as they are). The pending comma proposals less sure than the style's "
+                "line, where no sentence may end, are left out: neither written nor kept pending")
+    parser.add_argument("--commas", choices=tuple(COMMA_STYLES), default=DEFAULT_COMMAS if restores else None,
+                        metavar="STYLE", help=f"the comma style ({styles}; {what}")
 
 
 def add_force_argument(parser: argparse.ArgumentParser) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from editor.core.commas import DEFAULT_COMMAS
 from editor.core.formats import atomic_write
 from editor.core.formats.subtitle_layout import CPS_RANGE, LINE_LENGTH_RANGE, SPEAKER_STYLES, SubtitleLayout
 from editor.core.paths import config_dir
@@ -27,6 +28,7 @@ class ReviewSettings:
     repeat_choices: bool = True  # a decision is proposed for the same word / word pair elsewhere
     learn_from_reviews: bool = True  # on save, forms and mark choices are kept (user lexicon, adaptation)
     use_learned: bool = True  # restorations use what was learned for the same language and speakers
+    commas: str = DEFAULT_COMMAS  # the comma style (editor.core.commas): how sure a comma must be to be proposed
 
 
 @dataclass

@@ -10,9 +10,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from editor.commandline.arguments import (Subcommands, add_batch_arguments, add_encoding_argument, add_force_argument,
-                                          add_layout_arguments, layout_from_args,
-                                   probability)
+from editor.commandline.arguments import (Subcommands, add_batch_arguments, add_commas_argument, add_encoding_argument,
+                                          add_force_argument, add_layout_arguments, layout_from_args, probability)
 
 if TYPE_CHECKING:
     from editor.restore.pipeline import PassSettings
@@ -37,6 +36,7 @@ def add_parser(subparsers: Subcommands) -> None:
                         "marks and capitals, never remove or replace one (default: on where IN has marks or "
                         "capitals; --no-keep-author also proposes removals and replacements, though never of "
                         "marks the model cannot predict well: ! ; ellipses, dashes, marks beside quotes)")
+    add_commas_argument(p)
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
                    help="where the model runs (default: CUDA when available)")
     p.add_argument("--model", metavar="DIR", help="a model directory, or the name of a shipped one (default: the "
@@ -80,7 +80,7 @@ def pass_settings(args: argparse.Namespace) -> PassSettings:
             raise UserError(f"--learned-from: no learned profile {args.learned_from!r} "
                             "(see `stet learned --profiles`)")
     return PassSettings(lexicon=not args.no_lexicon, learned=args.learned, profile=args.learned_from,
-                        any_language=args.any_language, keep_author=args.keep_author)
+                        any_language=args.any_language, keep_author=args.keep_author, commas=args.commas)
 
 
 def run_restore(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from editor.core.commas import COMMA_KEPT_FOR_END
 from editor.restore.labels import CASE_CLASSES, END_INDEX, MARK_GROUP, PUNCT_MARKS, THREE_CLASS
 
 
@@ -39,13 +40,14 @@ def decide_marks(punct: np.ndarray, class_scales: np.ndarray) -> np.ndarray:
 
 #: The marks after which only a name takes a capital (`decide_jointly`'s `comma_capital`).
 _COMMA_LIKE = [PUNCT_MARKS.index(","), PUNCT_MARKS.index(";")]
+_COMMA = PUNCT_MARKS.index(",")
 
 
 def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray, position_free_lower: float,
                    first_is_start: bool = False, capitalize_sentences: bool = True,
                    unmarked_lower: float | None = None, colon_lower: float | None = None,
                    comma_capital: np.ndarray | None = None,
-                   names_after_no_mark: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                   names_after_no_mark: bool = False, comma_line: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The mark after each word and the case of each word, decided together from the distributions
     `punct` (N, 7) and `case` (N, 4) (a word's case already at least as likely capitalised as a
     sentence end before it). Returns (mark index (N,), case index (N,)).
@@ -54,7 +56,9 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
     as it stands (no mark, lowercase), and the probability shown is that value's. The mark is the
     weighted 3-class choice (`decide_marks`) where the chosen mark beats "no mark". A sentence end
     is kept only where the capital it brings to the next word is likelier than that word's
-    lowercase form (else the best mark that is not a sentence end). The word after a sentence end
+    lowercase form (else the best mark that is not a sentence end). The mark proposed is the
+    likeliest mark there (the weights decide only whether one goes there), but for such a refused
+    sentence end. The word after a sentence end
     takes its likeliest capital form; any other word is capitalised only where its lowercase form
     is unlikely anywhere (probability under `position_free_lower`: names, "I"), so no capital follows
     a comma because the model half-believed a sentence ended there. `unmarked_lower` (default: the
@@ -62,7 +66,10 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
     quote or a sentence). `comma_capital` (bool (N,), optional): the words that may take a capital
     right after a , or ; at all (names of the lexicon, "I"); the others stay lowercase there, and
     with `names_after_no_mark` also after no mark ("the tea By noon": a capital that only a missed
-    sentence end would explain is not proposed without that end)."""
+    sentence end would explain is not proposed without that end). `comma_line` (the person's comma
+    style: `editor.core.commas`): a comma less likely than this is not chosen, and no mark stands
+    there (not the next best mark: the style says how many commas, not that a full stop may take
+    a comma's place); the next word's case then follows no mark."""
     N = len(punct)
     rows = np.arange(N)
     p_idx = decide_marks(punct, class_scales)
@@ -79,6 +86,23 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
             q = decide_marks(alt, class_scales)
             q[alt[np.arange(len(bad)), q] <= alt[:, 0]] = 0
             p_idx[bad] = q
+    # The weights decide whether a mark goes after a word; the mark proposed is the likeliest the
+    # panel lists beside it (a full stop at 35 % is not proposed where a comma has 40 %), but for a
+    # sentence end refused above for the capital it would bring.
+    marked = np.nonzero(p_idx > 0)[0]
+    if len(marked):
+        allowed = punct[marked].copy()
+        allowed[:, 0] = -1.0
+        if capitalize_sentences:
+            refused = marked < N - 1
+            refused[refused] = ~cap_ok[marked[refused] + 1]
+            allowed[np.ix_(refused, np.asarray(ends))] = -1.0
+        p_idx[marked] = allowed.argmax(1)
+    if comma_line > 0.0:
+        # a comma under the person's line goes, unless a sentence may end there: then it is
+        # still asked (the likeliest mark, with the sentence end beside it in the panel)
+        unsure_end = punct[:, ends].sum(1) < COMMA_KEPT_FOR_END
+        p_idx[(p_idx == _COMMA) & (punct[:, _COMMA] < comma_line) & unsure_end] = 0
     starts = np.zeros(N, bool)
     starts[1:] = np.isin(p_idx[:-1], ends)
     if N:

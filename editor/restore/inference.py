@@ -142,10 +142,11 @@ class Restorer:
 
     def predictions(self, words: Sequence[str], joint: np.ndarray, first_is_start: bool = False,
                     last_is_end: bool = False, paragraph_ends: np.ndarray | None = None,
-                    pause: Callable[[], object] | None = None) -> list[WordPrediction]:
+                    pause: Callable[[], object] | None = None, comma_line: float = 0.0) -> list[WordPrediction]:
         """Decisions from joint marginals. `paragraph_ends` (bool per word): the word is the last of a
         paragraph, so a sentence end there is likelier than the words alone say. `pause`: called
-        between the steps (see `restore`)."""
+        between the steps (see `restore`). `comma_line`: no comma less likely than this (the
+        person's comma style, `editor.core.commas`)."""
         if self.adaptation is not None:
             joint = self.adaptation.apply(words, joint)
             if pause is not None:
@@ -164,7 +165,8 @@ class Restorer:
         p_idx, c_idx = decide_jointly(punct, case, self.class_scales, self.position_free_lower,
                                       first_is_start=first_is_start, capitalize_sentences=self.capitalize_sentences,
                                       unmarked_lower=self.unmarked_lower, colon_lower=self.colon_lower,
-                                      comma_capital=comma_capital, names_after_no_mark=self.names_after_no_mark)
+                                      comma_capital=comma_capital, names_after_no_mark=self.names_after_no_mark,
+                                      comma_line=comma_line)
         lex = self.lexicon
         # lower case needs no writing unless an abbreviation takes its period anyway ("e.g.", "vs.")
         if pause is not None:
@@ -190,8 +192,8 @@ class Restorer:
     # ---------------------------------------------------------------- restore
     def restore(self, words: Sequence[str], on_chunk: Callable[[int, int, list[WordPrediction]], None] | None = None,
                 cancel: Cancel = None, priority: tuple[int, int] | None = None,
-                paragraph_starts: Iterable[int] = (), pause: Callable[[], object] | None = None
-                ) -> list[WordPrediction]:
+                paragraph_starts: Iterable[int] = (), pause: Callable[[], object] | None = None,
+                comma_line: float = 0.0) -> list[WordPrediction]:
         """Predictions for every word, computed over overlapping windows batched together.
 
         The words are a whole text: the first starts a sentence and the last ends one. They are
@@ -202,7 +204,9 @@ class Restorer:
         with `Cancelled`. `paragraph_starts`: indices of words that start a paragraph; the word
         before each is likelier to end a sentence (see `paragraph_end_odds`). `pause`: called
         between pieces of the work done in Python (a few ms each), where another thread may be
-        given the interpreter (the editor's window: `editor.core.process.give_way`).
+        given the interpreter (the editor's window: `editor.core.process.give_way`). `comma_line`:
+        no comma is chosen where it is less likely than this (the person's comma style,
+        `editor.core.commas`; 0: every comma the model chooses).
         """
         # the model knows words without the invisible characters a text may hold inside them
         # (a zero-width space, a direction mark: see `bare_word`); the document keeps them
@@ -243,13 +247,14 @@ class Restorer:
                     if pause is not None:
                         pause()
                     preds = self.predictions(words[lo:hi], joint, first_is_start=lo == 0, last_is_end=hi == n,
-                                             paragraph_ends=para_end[lo:hi], pause=pause)[a - lo : b - lo]
+                                             paragraph_ends=para_end[lo:hi], pause=pause,
+                                             comma_line=comma_line)[a - lo : b - lo]
                     merged[a:b] = preds
                     if on_chunk is not None:
                         on_chunk(a, b, preds)
         if self.merge == "weighted":
             preds = self.predictions(words, merge_weighted(plan, cast(list[np.ndarray], results)), first_is_start=True,
-                                     last_is_end=True, paragraph_ends=para_end)
+                                     last_is_end=True, paragraph_ends=para_end, comma_line=comma_line)
             if on_chunk is not None:
                 on_chunk(0, n, preds)
             return preds

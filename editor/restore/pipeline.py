@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript, WordsSnapshot
+from editor.core.commas import DEFAULT_COMMAS, comma_line
 from editor.core.errors import UserError
 from editor.core.document.records import CHOICE, LEXICON, evolve
 from editor.core.document.text import split_opening
@@ -110,6 +111,8 @@ class PassSettings:
     #: propose only missing marks and capitals, never remove or replace what is written (keep the
     #: author's punctuation); None: so where the text read has marks or capitals written
     keep_author: bool | None = None
+    #: the person's comma style (`editor.core.commas`): no comma less likely than its line is proposed
+    commas: str = DEFAULT_COMMAS
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +193,7 @@ def run_pass(restorer: Restorer, source: PassSource, settings: PassSettings = Pa
                 on_region(region)
 
         restorer.restore(snapshot.words[lo:hi], on_chunk=on_chunk, cancel=cancel, pause=pause,
+                         comma_line=comma_line(settings.commas),
                          priority=priority if span is None else None,
                          paragraph_starts=[p - lo for p in sorted(set(snapshot.paragraph_starts)
                                                                   | speaker_turns(tokens)) if lo <= p < hi])

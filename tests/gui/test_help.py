@@ -133,10 +133,11 @@ def test_the_tour_pages_and_skip(window, qtbot):
         if tour.next_button.text() == "Done":
             break
         qtbot.mouseClick(tour.next_button, qtbot_left())
-    assert len(texts) == 4
+    assert len(texts) == 5
     assert "proposals" in texts[0] and "not in your text" in texts[0]
     assert "Tab" in texts[1] and "accepts" in texts[1] and "Del" in texts[1]
     assert "Ctrl+Shift+A" in texts[2]
+    assert "How many commas?" in texts[3]
     qtbot.mouseClick(tour.next_button, qtbot_left())
     assert not tour.isVisible()
     tour = window.help.show_tour()

@@ -146,3 +146,37 @@ def test_restore_never_writes_over_its_input_and_asks_for_force(tiny_model_dir, 
     r = stet("restore", src, "-o", other, "-f", "--model", tiny_model_dir, "--device", "cpu")
     assert r.returncode == 0, r.stderr
     assert read_any(other).words() == ["so", "what", "is", "it", "for"]
+
+
+
+def test_restore_commas_style_reaches_the_decision_rule_alone_and_in_a_batch(tiny_model_dir, tmp_path, monkeypatch):
+    """`--commas STYLE` is the pass's comma line, for one file and for a batch's jobs; a style
+    that is none is wrong usage. (What the line does is tests/restore/test_decision.py's.)"""
+    import editor.restore.inference as inference
+    from editor.batch.cli import job_for
+    from editor.cli import build_parser
+    from editor.core.commas import DEFAULT_COMMAS
+    from editor.core.document.transcript import Transcript
+    from editor.restore.cli import pass_settings
+    from editor.restore.pipeline import restore_transcript
+
+    parser = build_parser()
+    args = parser.parse_args(["restore", "in.txt", "--commas", "sure"])
+    assert pass_settings(args).commas == "sure"
+    assert pass_settings(parser.parse_args(["restore", "in.txt"])).commas == DEFAULT_COMMAS
+    batch = parser.parse_args(["restore", str(tmp_path), "-o", str(tmp_path / "out"), "--commas", "every-pause"])
+    batch.batch = "restore"
+    assert job_for(batch).settings.commas == "every-pause"
+    lines = []
+    real = inference.decide_jointly
+
+    def spy(*a, **kw):
+        lines.append(kw["comma_line"])
+        return real(*a, **kw)
+    monkeypatch.setattr(inference, "decide_jointly", spy)
+    restorer = inference.Restorer.load(str(tiny_model_dir), "cpu")
+    restore_transcript(restorer, Transcript.from_text("so what is it for i asked and you said okay"),
+                       pass_settings(args))
+    assert lines and set(lines) == {0.9}
+    r = stet("restore", tmp_path / "in.txt", "--commas", "lots")
+    assert r.returncode == 2 and "invalid choice: 'lots'" in r.stderr

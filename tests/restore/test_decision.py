@@ -145,3 +145,30 @@ def test_after_no_mark_only_names_take_a_capital_when_asked():
     _, strict = decide_jointly(punct, case, scales, 0.05, unmarked_lower=0.5, comma_capital=names,
                                names_after_no_mark=True)
     assert default.tolist() == [0, 1, 1] and strict.tolist() == [0, 0, 1]
+
+
+def test_the_mark_proposed_is_the_likeliest_the_panel_lists():
+    # the weights favour a full stop over a comma (1.0 against 0.7), but a comma at 40 % is not
+    # passed over for a full stop at 35 %, nor a question mark at 40 % for a full stop at 35 %
+    QUESTION = PUNCT_MARKS.index("?")
+    punct = rows({NONE: 0.25, COMMA: 0.40, PERIOD: 0.35}, {NONE: 1.0},
+                 {NONE: 0.25, QUESTION: 0.40, PERIOD: 0.35}, {NONE: 1.0})
+    case = rows({0: 1.0}, {0: 0.3, 1: 0.7}, {0: 1.0}, {0: 0.3, 1: 0.7}, k=4)
+    marks, _caps = decide_jointly(punct, case, SCALES, 0.05)
+    assert marks.tolist() == [COMMA, NONE, QUESTION, NONE]
+
+
+def test_commas_under_the_styles_line_are_not_proposed_unless_a_sentence_may_end_there():
+    from editor.restore.decision import COMMA_KEPT_FOR_END
+
+    punct = rows({NONE: 0.35, COMMA: 0.6, PERIOD: 0.05}, {NONE: 1.0},
+                 {NONE: 0.2, COMMA: 0.5, PERIOD: 0.3}, {NONE: 1.0},
+                 {NONE: 0.1, COMMA: 0.8, PERIOD: 0.1}, {NONE: 1.0})
+    case = rows({0: 1.0}, {0: 1.0}, {0: 1.0}, {0: 0.5, 1: 0.5}, {0: 1.0}, {0: 1.0}, k=4)
+    every = decide_jointly(punct, case, SCALES, 0.05)[0].tolist()
+    assert every == [COMMA, NONE, COMMA, NONE, COMMA, NONE]
+    careful = decide_jointly(punct, case, SCALES, 0.05, comma_line=0.7)[0].tolist()
+    # the first goes (a sentence end 5 % likely), the second stays (30 %: the full stop beside it
+    # can be picked), the third is over the line
+    assert 0.05 < COMMA_KEPT_FOR_END < 0.3
+    assert careful == [NONE, NONE, COMMA, NONE, COMMA, NONE]

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.core.commas import COMMA_STYLES, DEFAULT_COMMAS
 from editor.core.settings import Settings
 
 if TYPE_CHECKING:
@@ -47,6 +48,18 @@ class _ColourButton(QToolButton):
         self.setStyleSheet(f"QToolButton {{ border-left: 16px solid {self.colour}; padding: 2px 6px; }}")
 
 
+def comma_box(style: str) -> QComboBox:
+    """A choice of comma style (`editor.core.commas`), ``style`` chosen (the default where it is
+    none of them)."""
+    box = QComboBox()
+    for name, (_line, meaning) in COMMA_STYLES.items():
+        box.addItem(f"{name.replace('-', ' ').capitalize()}: {meaning}", name)
+    box.setCurrentIndex(box.findData(style if style in COMMA_STYLES else DEFAULT_COMMAS))
+    box.setAccessibleName("Commas")
+    box.setToolTip("How sure Stet must be of a comma to propose it; the next restoration follows it")
+    return box
+
+
 class SettingsDialog(QDialog):
     """Thresholds, colours, font size, device and model folders; writes into ``settings`` on OK."""
 
@@ -66,6 +79,8 @@ class SettingsDialog(QDialog):
         self.order.addItem("Lowest confidence first", "confidence")
         self.order.setCurrentIndex(0 if settings.review.order == "position" else 1)
         form.addRow("Tab goes through suggestions:", self.order)
+        self.commas = comma_box(settings.review.commas)
+        form.addRow("Commas:", self.commas)
         # reviewing by ear (editor/gui/playback/review_listen.py)
         listen = settings.listen
         self.listen_on_arrival = QCheckBox("Play the words around each suggestion reached (with a recording)")
@@ -156,6 +171,7 @@ class SettingsDialog(QDialog):
         s.set("review.high", max(high, low))
         s.set("review.low", min(high, low))
         s.set("review.order", self.order.currentData())
+        s.set("review.commas", self.commas.currentData())
         s.set("listen.on_arrival", self.listen_on_arrival.isChecked())
         s.set("listen.before", self.listen_before.value())
         s.set("listen.after", self.listen_after.value())

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from editor.core.review.accept_rules import is_keep
 from editor.core.review.listening import pause_at
+from editor.core.review.likeliest import likelier_refused
 from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
 from editor.core.document.records import CHOICE, LEXICON
 from editor.core.settings import Settings
@@ -672,6 +673,12 @@ class QtSuggestionList(QWidget):
             if point is not None and point.capital is not None:
                 text += html.escape(f" ‘{point.capital.value if point.capital_after(value) else written}’")
             rows.append(f"{n}. {text} — {percent(p)}")
+        refused = likelier_refused(s) if s.state == State.PENDING else None
+        if refused is not None and doc is not None and doc.has_token(s.token_id):
+            index = doc.index_of(s.token_id)
+            after = f"‘{doc[index + 1].surface or doc[index + 1].word}’" if index + 1 < len(doc) else "the next word"
+            rows.append(html.escape(f"Not the likelier {describe_value(Kind.PUNCT, refused)}: {after} after it is "
+                                    "likelier in lower case, and a sentence end brings a capital"))
         self.current_label.setText("<br>".join(rows))
 
     def row_after(self, key: tuple[int, Kind]) -> Suggestion | None:

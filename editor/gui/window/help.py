@@ -69,6 +69,7 @@ class HelpCommands:
 
     def show_tour(self) -> ReviewTour:
         self.tour = ReviewTour(self.window.settings, self.parent, open_help=self.show_help)
+        self.tour.finished.connect(lambda _result: self.window.save_settings())  # the comma style chosen in it
         self.tour.open()
         return self.tour
 

@@ -161,6 +161,7 @@ class RestorationCommands(QObject):
         """The model and device the settings (or ``stet gui --model``) name, for the next pass."""
         self._host.restoration.model = self._host.restore_model_override or self._host.settings.engine.restore_model or None
         self._host.restoration.device = self._host.settings.engine.device
+        self._host.restoration.commas = self._host.settings.review.commas
 
     def cancel_restoration(self) -> None:
         self._host.transcription.cancel()

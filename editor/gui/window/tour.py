@@ -1,5 +1,5 @@
-"""A short tour of review, a page at a time: what a tinted proposal is, the keys that review, and
-accept-all. Shown once on the first start (``settings.help.tour_seen``) and from the Help menu."""
+"""A short tour of review, a page at a time: what a tinted proposal is, the keys that review,
+accept-all, and the comma style (chosen on its page). Shown once on the first start (``settings.help.tour_seen``) and from the Help menu."""
 
 from __future__ import annotations
 
@@ -10,11 +10,14 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QStacke
 
 from editor.core.settings import Settings
 from editor.gui.base.actions import BY_ID, keys_of
+from editor.gui.dialogs.settings import comma_box
 from editor.gui.text_view.looks import band_colour
 
 
 #: The tour's width; its height is what the longest page needs (``ReviewTour._fit``).
 WIDTH = 520
+#: The page where the person chooses a comma style (``ReviewTour.commas``).
+COMMAS_TITLE = "How many commas?"
 
 
 def _keys(action_id: str) -> str:
@@ -63,6 +66,12 @@ def pages(settings: Settings) -> list[tuple[str, str, str]]:
          "the threshold and says how many first.</p>"
          f"<p>Each accept-all is one step of {_keys('edit.undo')} (undo). Export writes the text as "
          "it shows, proposals in, unless you choose only what you accepted.</p>", "user-guide.md#keys"),
+        (COMMAS_TITLE,
+         "<p>Writers and style guides disagree most about commas, so how many Stet proposes is yours "
+         "to choose. Commas less sure than your style's line are neither asked nor put in; a comma "
+         "where a sentence may end is still asked, so that you can pick the full stop.</p>"
+         "<p>Choose here, or later in <b>Settings</b>; the next restoration follows it.</p>",
+         "user-guide.md#commas"),
         ("Help is in the Help menu",
          f"<p>{_command('help.shortcuts')} ({_keys('help.shortcuts')}) lists every key; "
          f"{_command('help.tour')} shows this again; {_command('help.guide')} tells the rest.</p>",
@@ -79,7 +88,12 @@ class ReviewTour(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Review in Stet — a short tour")
         self.open_help = open_help
+        self.settings = settings
         self.stack = QStackedWidget()
+        #: the comma style, set in ``settings`` as it is chosen (the window saves the settings)
+        self.commas = comma_box(settings.review.commas)
+        self.commas.currentIndexChanged.connect(
+            lambda _i: settings.set("review.commas", self.commas.currentData()))
         for title, text, topic in pages(settings):
             page = QWidget()
             column = QVBoxLayout(page)
@@ -90,6 +104,8 @@ class ReviewTour(QDialog):
             body.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
             column.addWidget(heading)
             column.addWidget(body)
+            if title == COMMAS_TITLE:
+                column.addWidget(self.commas)
             column.addStretch(1)  # a shorter page keeps its text at the top
             if open_help is not None:
                 more = QLabel(f"<a href='{topic}'>More in the user guide…</a>")

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from editor.core.commas import COMMA_STYLES, DEFAULT_COMMAS
 from editor.core.document.transcript import Transcript
 from editor.gui.base.background import BackgroundOp
 from editor.gui.base.turns import WindowTurns
@@ -196,6 +197,7 @@ class RestorationController(QObject):
         self.model: str | None = None
         self.device = "auto"
         self.use_learned = True  # apply what reviews of this language and speakers taught
+        self.commas = DEFAULT_COMMAS  # the person's comma style (editor.core.commas)
         self.only_pending = False  # the running pass changes pending suggestions only (re-suggest)
         self._applier: PassApplier | None = None  # what the running pass's regions do to the document
         self.only: frozenset[int] | None = None  # the running pass restores these words only (a paste)
@@ -299,7 +301,8 @@ class RestorationController(QObject):
         model, device, restorers, give_way = self.model, self.device, self.restorers, self.turns.give_way
         self._learned = learned
         settings = PassSettings(learned=self.use_learned if learned is None else learned, any_language=any_language,
-                                keep_author=self.keep_author)
+                                keep_author=self.keep_author,
+                                commas=self.commas if self.commas in COMMA_STYLES else DEFAULT_COMMAS)
         # what the pass reads, without copying the words here (20-40 ms of the UI thread at
         # 100,000 words): the whole pass, suggestions included, is the worker's
         source = PassSource.of(transcript, marks)

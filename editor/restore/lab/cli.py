@@ -54,6 +54,17 @@ def add_parser(subparsers) -> None:
     p.add_argument("--case-odds", type=float, default=None, metavar="X",
                    help="with --simulate-review, how strongly a remembered case form moves the odds (default: "
                         "the editor's)")
+    p.add_argument("--review-cost", action="store_true",
+                   help="cased text only: what a review costs a person. Raw words in, one accept-all at the "
+                        "high threshold (as Ctrl+Shift+A), then every suggestion in reading order decided as "
+                        "the text says (a sentence end and its capital one decision), then one fix for each "
+                        "mark or capital no suggestion offered: decisions and fixes per 1,000 words, and the "
+                        "F1s of the text after the decisions")
+    p.add_argument("--commas", default=None, metavar="STYLE",
+                   help="with --review-cost, the comma style (sure, careful, every-pause; default: the "
+                        "editor's)")
+    p.add_argument("--talks", type=int, default=None, metavar="N",
+                   help="with --review-cost, only the first N talks")
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     p.add_argument("--model", metavar="DIR", help="a model directory, or the name of a shipped one (default: the "
                                                   "shipped default; stet-en-bilstm-crf is the fast word model)")
@@ -108,6 +119,8 @@ def run_eval(args: argparse.Namespace) -> int:
     from editor.restore.inference import Restorer
     from editor.restore.lab.scoring import format_report, score_file
 
+    if args.review_cost or args.commas is not None or args.talks is not None:
+        return _run_review_cost(args)
     restorer = Restorer.load(args.model, args.device)
     if args.adapt_heads and args.simulate_review is None:
         from editor.core.errors import UserError
@@ -128,6 +141,32 @@ def run_eval(args: argparse.Namespace) -> int:
         print(json.dumps(res, indent=1))
     else:
         print(format_report(res))
+    return 0
+
+
+def _run_review_cost(args: argparse.Namespace) -> int:
+    from editor.core.commas import DEFAULT_COMMAS, comma_line
+    from editor.core.errors import UserError
+
+    if not args.review_cost:
+        raise UserError("--commas and --talks go with --review-cost")
+    if args.talks is not None and args.talks < 1:
+        raise UserError("--talks is a number of talks, 1 or more")
+    commas = DEFAULT_COMMAS if args.commas is None else args.commas
+    comma_line(commas)  # a style that is none is said before the model loads
+    from editor.restore.inference import Restorer
+    from editor.restore.lab.review_cost import review_cost_file
+
+    restorer = Restorer.load(args.model, args.device)
+    res = review_cost_file(restorer, args.file, commas, limit=args.talks, encoding=args.encoding)
+    if args.json:
+        print(json.dumps(res, indent=1))
+    else:
+        r = res["review_cost"]
+        final = ", ".join(f"{k.removesuffix('_f1').replace('_', ' ')} {v:.1f}" for k, v in r["final"].items())
+        print(f"{r['words']:,} words, {r['talks']} talks, commas {r['commas']}: "
+              f"{r['decisions_per_1000_words']} decisions and {r['fixes_per_1000_words']} fixes per 1,000 words "
+              f"after one accept-all at {r['threshold']:.0%}; F1 after the decisions: {final}")
     return 0
 
 
