@@ -44,6 +44,7 @@ class EngineSettings:
     device: str = "auto"  # "auto", "cpu" or "cuda"
     restore_model: str = ""  # empty: the shipped model
     vosk_model_dir: str = ""  # empty: look in the data folder and VOSK_MODEL_PATH
+    speakers: str = ""  # who speaks when is found for a recording: "" (not), "auto" or a number ("2")
 
 
 @dataclass

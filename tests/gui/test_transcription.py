@@ -311,7 +311,8 @@ def test_opening_a_recording_asks_its_language_and_cancel_changes_nothing(
     finally:
         window.interactive = False
     current, note, items = seen[0]
-    assert current.startswith("Korean (ko) — ") and "Another language" in items[-1]
+    # a fresh profile: the one model installed is not chosen for the person (issue 50)
+    assert current == "" and items[0].startswith("Korean (ko) — ") and "Another language" in items[-1]
     assert "Only Korean (ko) is installed" in note
     assert window.transcript is before and not window.transcription.running
 
@@ -330,6 +331,73 @@ def test_the_chosen_language_is_used_and_shown(fake_player, qtbot, korean_speech
             window.transcription.cancel()
     finally:
         window.interactive = False
+
+
+def test_enter_on_a_fresh_profile_does_not_transcribe_and_a_choice_is_offered_again(
+        fake_player, qtbot, korean_speech, korean_model):
+    """Issue 50: Enter in the language question of a fresh profile transcribed English speech with
+    the Korean model. Now Enter waits; once the person chooses Korean, it is offered next time."""
+    from PySide6.QtCore import Qt
+
+    window = fake_player
+    assert not window.settings.engine.vosk_model_dir
+    pressed: list[bool] = []
+
+    def enter_then_cancel(dialog) -> None:
+        qtbot.keyClick(dialog.choice, Qt.Key.Key_Return)
+        pressed.append(dialog.isVisible())
+        dialog.reject()
+
+    seen = _answer_language_dialog(enter_then_cancel)
+    window.interactive = True
+    try:
+        before = window.transcript
+        assert window.open_path(korean_speech) is before
+        assert pressed == [True] and not window.transcription.running
+        seen = _answer_language_dialog(lambda d: (d.choose("ko"), d.reject()))
+        window.open_path(korean_speech)
+        assert not window.settings.engine.vosk_model_dir  # cancelled: nothing chosen
+        seen = _answer_language_dialog(lambda d: (d.choose("ko"), d.accept()))
+        window.open_path(korean_speech)
+        assert window.transcription.running and window.settings.engine.vosk_model_dir
+        with qtbot.waitSignal(window.transcription.finished, timeout=60000):
+            window.transcription.cancel()
+        seen = _answer_language_dialog(lambda d: d.reject())
+        window.open_path(korean_speech)
+        assert seen[0][0].startswith("Korean (ko) — ")  # chosen once: offered first
+    finally:
+        window.interactive = False
+
+
+def test_the_speakers_choice_is_kept_in_the_settings(fake_player, qtbot, korean_speech, korean_model, tmp_path):
+    """Issue 50: the speakers choice went from automatic to none between dialogs, and was gone
+    after a restart. It lives in the settings now."""
+    from editor.core.settings import Settings
+    from editor.gui.base.session import Session
+    from editor.gui.work.transcription import TranscriptionController
+
+    window = fake_player
+    _answer_language_dialog(lambda d: (d.choose("ko"), d.choose_speakers(3), d.reject()))
+    window.interactive = True
+    try:
+        window.open_path(korean_speech)  # cancelled: the choice is not taken
+        assert window.transcription.speakers is None
+        offered: list = []
+        _answer_language_dialog(lambda d: (offered.append(d.speakers_choice.currentText()), d.choose("ko"),
+                                           d.choose_speakers(3), d.accept()))
+        window.open_path(korean_speech)
+        with qtbot.waitSignal(window.transcription.finished, timeout=60000):
+            window.transcription.cancel()
+        _answer_language_dialog(lambda d: (offered.append(d.speakers_choice.currentText()), d.reject()))
+        window.open_path(korean_speech)
+    finally:
+        window.interactive = False
+    assert offered == ["None (no speaker labels)", "3 speakers"]
+    assert window.transcription.speakers == 3 and window.settings.engine.speakers == "3"
+    path = tmp_path / "settings.json"
+    window.settings.save(path)
+    again = TranscriptionController(Session(), Settings.load(path)[0])  # a restart
+    assert again.speakers == 3
 
 
 def test_the_model_dialog_shows_what_is_installed_and_in_use(qtbot, tmp_path, korean_model):

@@ -68,7 +68,7 @@ class TranscriptionController(QObject):
         self.audio_path: Path | None = None
         self.status = ""
         self.language = ""  # of the running or last transcription, as shown
-        self.speakers: Speakers | None = None  # who speaks when is found for: None (not), "auto" or a number; asked with the language
+        self._run_speakers: tuple[Speakers | None] | None = None  # as answered for the next run, if asked
         self._job = 0
         self._cancel: threading.Event | None = None
         self._running = False
@@ -94,6 +94,28 @@ class TranscriptionController(QObject):
     @property
     def running(self) -> bool:
         return self._running
+
+    @property
+    def speakers(self) -> Speakers | None:
+        """Who speaks when is found for: None (not), "auto" or a number; asked with the language
+        and kept in the settings (``engine.speakers``), so the next dialog and the next start offer
+        the same choice."""
+        from editor.asr import parse_speakers
+
+        value = self.settings.engine.speakers
+        if not value:
+            return None
+        try:
+            return parse_speakers(value)
+        except ValueError:  # a settings file edited by hand: no speakers rather than a failure
+            return None
+
+    @speakers.setter
+    def speakers(self, value: Speakers | None) -> None:
+        text = "" if value is None else str(value)
+        if text != self.settings.engine.speakers:
+            self.settings.set("engine.speakers", text)
+            self.settings_changed.emit()
 
     # -- models ------------------------------------------------------------------------------------
     def find_model(self) -> ModelInfo:
@@ -153,12 +175,17 @@ class TranscriptionController(QObject):
             missing = ""
         except AsrError as err:
             missing = f"Speakers cannot be found here: {err}."
-        dialog = LanguageDialog(path, models, current, get_model=self._get_model_for_dialog,
+        # a model is offered first only when the person chose it (here or in the model dialog):
+        # the one model that happens to be installed is no answer to the question (issue 50)
+        chosen = current if self.settings.engine.vosk_model_dir else None
+        dialog = LanguageDialog(path, models, chosen, get_model=self._get_model_for_dialog,
                                 parent=self._parent_widget, speakers=self.speakers, speakers_missing=missing)
         if not run_modal(dialog) or dialog.model is None:
             return None
-        self.speakers = dialog.speakers
-        if dialog.model.path != current.path:
+        if not missing:  # a choice the dialog could not offer is not the person's
+            self.speakers = dialog.speakers
+        self._run_speakers = (dialog.speakers,)
+        if dialog.model.path != current.path or chosen is None:
             self.remember_model(dialog.model)
         return dialog.model
 
@@ -232,7 +259,8 @@ class TranscriptionController(QObject):
         self.progress.setFormat(f"Transcribing ({self.language}) %p%")
         self._say(f"{audio.name} — {self.language} — loading the speech model {model.name}…")
 
-        speakers = self.speakers
+        speakers = self._run_speakers[0] if self._run_speakers is not None else self.speakers
+        self._run_speakers = None
 
         def work(report: Callable[[PassEvent], None]) -> Sequence[SpeakerTurn]:  # a pool thread; the recogniser itself runs in a child process
             from editor.asr import SpeakersFound, transcription_pass
