@@ -67,6 +67,15 @@ def add_parser(subparsers: Subcommands) -> None:
     q.add_argument("--dir", metavar="DIR", help="install into DIR instead of Stet's model folder")
     q.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     q.set_defaults(handler=run_models_download)
+    q = sub.add_parser("install", help="install a model from a .zip or folder already downloaded",
+                       description="Install the Vosk model in PATH (a model's .zip as Vosk's site "
+                                   "offers it, or its unpacked folder) into Stet's model folder, "
+                                   "without the internet. It is checked first: its layout, and "
+                                   "that Vosk loads it. PATH itself is only read.")
+    q.add_argument("path", metavar="PATH")
+    q.add_argument("--dir", metavar="DIR", help="install into DIR instead of Stet's model folder")
+    q.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    q.set_defaults(handler=run_models_install)
     q = sub.add_parser("path", help="installed models and the folders searched",
                        description="Print each installed model with its folder, then the folders "
                                    "Stet searches (its own, then VOSK_MODEL_PATH).")
@@ -84,7 +93,7 @@ def _speakers(text: str) -> int | str:
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.error("say what to do with the models: list, download NAME or path")
+    parser.error("say what to do with the models: list, download NAME, install PATH or path")
 
 
 # -- handlers ----------------------------------------------------------------------------------
@@ -219,6 +228,24 @@ def run_models_download(args: argparse.Namespace) -> int:
 
     try:
         info = download_model(entry, args.dir, on_progress=on_progress)
+    finally:
+        bar.close()
+    print(info.path)
+    return 0
+
+
+def run_models_install(args: argparse.Namespace) -> int:
+    from editor.commandline.progress import ProgressBar
+    from editor.asr.download import DownloadProgress
+    from editor.asr.install import install_model
+
+    bar = ProgressBar(os.path.basename(os.path.normpath(args.path)), enabled=False if args.quiet else None)
+
+    def on_progress(p: DownloadProgress) -> None:
+        bar.update(p.fraction, "unpacking" if args.path.lower().endswith(".zip") else "copying")
+
+    try:
+        info = install_model(args.path, args.dir, on_progress=on_progress)
     finally:
         bar.close()
     print(info.path)
