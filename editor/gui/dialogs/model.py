@@ -340,7 +340,8 @@ class ModelDialog(QDialog):
             self.message.setText("Download stopped; it resumes where it left off next time")
         elif isinstance(err, NoConnection):  # offline: the way on is a file got elsewhere
             self.status = f"failed: {err}"
-            host = self.selected_entry().url.split("/")[2] if self.selected_entry() is not None else "the Vosk site"
+            entry = self.selected_entry()
+            host = entry.url.split("/")[2] if entry is not None else "the Vosk site"
             self.message.setText(f"No connection: {host} cannot be reached from this computer. "
                                  "A model's .zip downloaded elsewhere (from alphacephei.com/vosk/models) "
                                  "can be installed with “Install from a file…”.")
