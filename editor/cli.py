@@ -49,7 +49,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from editor.core.formats import read_any, write_any
     from editor.commandline.outputs import check_output
 
-    from editor.core.document.speakers import check_renames, parse_renames, writer_options
+    from editor.core.document.speakers import check_renames, parse_renames, turn_times_note, writer_options
 
     renames = parse_renames(args.speaker or ())
     check_output(args.output, [args.input], force=args.force)
@@ -58,8 +58,11 @@ def run_convert(args: argparse.Namespace) -> int:
     check_renames(doc, renames)
     doc.rename_speakers(renames)
     check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
+    note = turn_times_note(args.output) if args.turn_times else None
+    if note:
+        print(f"stet: warning: {args.output}: {note}", file=sys.stderr)
     for warning in write_any(doc, args.output, args.policy,
-                             **writer_options(args.output, args.srt_speakers)):
+                             **writer_options(args.output, args.srt_speakers, args.turn_times)):
         print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     return EXIT_OK
 
@@ -91,7 +94,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 def _add_builtin_commands(subparsers: Subcommands) -> None:
     from editor.commandline.arguments import (add_batch_arguments, add_encoding_argument, add_force_argument,
-                                       add_policy_argument)
+                                       add_policy_argument, add_turn_times_argument)
 
     p = subparsers.add_parser(
         "convert", help="convert a transcript between formats by file extension",
@@ -111,6 +114,7 @@ def _add_builtin_commands(subparsers: Subcommands) -> None:
                    help='how .srt and .sbv show who speaks: "name" writes "Ann: " where the '
                         'speaker changes (the default), "dash" a "- " before each speaker\'s '
                         "line in a cue two share")
+    add_turn_times_argument(p)
     add_batch_arguments(p, kind="convert", inputs="input")
     p.set_defaults(handler=run_convert)
 

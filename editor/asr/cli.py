@@ -17,7 +17,7 @@ _OUTPUTS = ".stet .srt .vtt .txt .md .docx .json"
 
 
 def add_parser(subparsers: Subcommands) -> None:
-    from editor.commandline.arguments import add_batch_arguments, add_force_argument
+    from editor.commandline.arguments import add_batch_arguments, add_force_argument, add_turn_times_argument
 
     p = subparsers.add_parser(
         "transcribe", help="turn the speech in an audio or video file into a transcript",
@@ -41,6 +41,7 @@ def add_parser(subparsers: Subcommands) -> None:
                         "get speakers named Speaker 1, Speaker 2... (needs the `speakers` extra: "
                         "pip install 'stet-editor[speakers]')")
     add_force_argument(p)
+    add_turn_times_argument(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true", help="let Vosk log what it does")
     add_batch_arguments(p, kind="transcribe", inputs="audio", ray=True, default_to=".stet")
@@ -142,13 +143,21 @@ def run_transcribe(args: argparse.Namespace) -> int:
     if skipped:
         print(f"stet: {skipped}", file=sys.stderr)
     if args.output:
+        from editor.core.document.speakers import turn_times_note, writer_options
+
         check_output(args.output, [args.audio], force=args.force)
-        for warning in write_any(transcript, args.output):
+        from editor.core.render import NONE
+
+        turn_note = turn_times_note(args.output) if args.turn_times else None
+        if turn_note:
+            print(f"stet: warning: {args.output}: {turn_note}", file=sys.stderr)
+        for warning in write_any(transcript, args.output, NONE,
+                                 **writer_options(args.output, None, args.turn_times)):
             print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     else:
         from editor.core.render import render
 
-        text = render(transcript)
+        text = render(transcript, turn_times=args.turn_times)
         sys.stdout.write(text + "\n" if text else "")
     return 0
 

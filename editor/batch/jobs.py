@@ -108,9 +108,11 @@ class RestoreJob(Job):
 class TranscribeJob(Job):
     kind, verb = "transcribe", "transcribed"
 
-    def __init__(self, model: str | None = None, verbose: bool = False, speakers: Speakers | None = None) -> None:
+    def __init__(self, model: str | None = None, verbose: bool = False, speakers: Speakers | None = None,
+                 *, turn_times: bool = False) -> None:
         self.model, self.verbose = model, verbose
         self.speakers = speakers  # None: no speaker turns
+        self.turn_times = turn_times  # a time at each speaker turn (.txt, .md, .docx)
         self.info: ModelInfo | None = None
         self.vosk_model: VoskModel | None = None
         self.encoder: VoiceEncoder | None = None
@@ -152,7 +154,10 @@ class TranscribeJob(Job):
         doc = transcribe(source, self.info, on_progress=on_progress, verbose=self.verbose,
                          in_worker=False, vosk_model=self.vosk_model, speakers=self.speakers,
                          encoder=self.encoder)
-        written = write_any(doc, output)
+        from editor.core.document.speakers import writer_options
+        from editor.core.render import NONE
+
+        written = write_any(doc, output, NONE, **writer_options(output, None, self.turn_times))
         # a recording cut short or damaged is said for each file, as `stet transcribe` says it
         return Outcome(len(doc), (*doc.metadata.warnings, *(f"{output.name}: {w}" for w in written)))
 
@@ -162,10 +167,11 @@ class ConvertJob(Job):
     uses_model = False
 
     def __init__(self, policy: RenderPolicy | None = None, renames: dict[str, str] | None = None,
-                 srt_speakers: str | None = None) -> None:
+                 srt_speakers: str | None = None, *, turn_times: bool = False) -> None:
         self.policy = policy
         self.renames = renames or {}  # speakers renamed where a file has them
         self.srt_speakers = srt_speakers
+        self.turn_times = turn_times  # a time at each speaker turn (.txt, .md, .docx)
 
     def load(self, threads: int | None = 1) -> None:
         pass
@@ -179,5 +185,5 @@ class ConvertJob(Job):
         doc, warnings = _read(source, self.encoding)
         doc.rename_speakers(self.renames)
         written = write_any(doc, output, self.policy if self.policy is not None else NONE,
-                            **writer_options(output, self.srt_speakers))
+                            **writer_options(output, self.srt_speakers, self.turn_times))
         return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))

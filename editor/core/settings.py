@@ -50,6 +50,7 @@ class EngineSettings:
 @dataclass
 class ExportSettings:
     srt_speakers: str = "name"  # SubRip shows speakers as "Ann: " ("name") or "- " lines ("dash")
+    turn_times: bool = False  # .txt, .md and .docx get "[00:12:34] " at each speaker turn
     author: str = ""  # the author a Word document's properties name; empty: the system's name for the user
     last_format: str = ""  # the extension of the last export (".srt"): the next Export proposes it
     last_folder: str = ""  # where the last export went: proposed where the source's folder is not one's own

@@ -154,9 +154,27 @@ def speaker_table(counts: Iterable[SpeakerCount], total_words: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def writer_options(path: str | PathLike[str], srt_speakers: str | None) -> dict[str, str]:
+#: The formats that can carry a time at each speaker turn ("[00:12:34] Ann: ...", as noScribe writes)
+TURN_TIME_FORMATS = (".txt", ".md", ".docx")
+
+
+def writer_options(path: str | PathLike[str], srt_speakers: str | None,
+                   turn_times: bool = False) -> dict[str, str | bool]:
     """The writer's options for how SubRip and SubViewer show speakers (none for other formats,
-    nor for a style that is not "name" or "dash": a settings file edited by hand)."""
-    if srt_speakers in ("name", "dash") and PurePath(path).suffix.lower() in (".srt", ".sbv"):
-        return {"speaker_style": srt_speakers}
-    return {}
+    nor for a style that is not "name" or "dash": a settings file edited by hand), and for a time
+    at each speaker turn (``turn_times``, in :data:`TURN_TIME_FORMATS`)."""
+    suffix = PurePath(path).suffix.lower()
+    options: dict[str, str | bool] = {}
+    if srt_speakers in ("name", "dash") and suffix in (".srt", ".sbv"):
+        options["speaker_style"] = srt_speakers
+    if turn_times and suffix in TURN_TIME_FORMATS:
+        options["turn_times"] = True
+    return options
+
+
+def turn_times_note(path: str | PathLike[str]) -> str | None:
+    """Why a time at each speaker turn is not written to ``path`` (None where it is)."""
+    if PurePath(path).suffix.lower() in TURN_TIME_FORMATS:
+        return None
+    return (f"times at speaker turns are written in {', '.join(TURN_TIME_FORMATS)} only; "
+            f"{PurePath(path).suffix or 'this format'} keeps its own times")

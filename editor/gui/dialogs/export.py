@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.core.document.speakers import TURN_TIME_FORMATS
 from editor.core.render import ALL, NONE, RenderPolicy
 from editor.core.settings import Settings
 from editor.gui.dialogs.overwrite import same_file
@@ -124,6 +126,15 @@ class ExportDialog(QDialog):
         self.format.currentIndexChanged.connect(self._format_changed)
         form.addRow("Format:", self.format)
         form.addRow(self.format_note)
+        self.turn_times = QCheckBox("Time at each speaker turn (“[00:12:34] Ann: …”)")
+        self.turn_times.setObjectName("export-turn-times")
+        self.turn_times.setChecked(settings.export.turn_times)
+        self.turn_times.setToolTip("Before the name where a speaker takes over, the time their turn "
+                                   "starts in the recording, as noScribe writes it (.txt, .md, .docx)")
+        form.addRow(self.turn_times)
+        self.format.currentIndexChanged.connect(lambda _i: self._update_turn_times())
+        self.path_edit.textChanged.connect(lambda _t: self._update_turn_times())
+        self._update_turn_times()
         # Pending suggestions are tinted proposals in the text, not part of it: say so, and let
         # the person choose what goes out, with counts, rather than export silently differ from
         # what the screen shows.
@@ -225,7 +236,13 @@ class ExportDialog(QDialog):
             self.path_edit.selectAll()
             return
         self.export_path = path
+        if self.turn_times.isEnabled():  # the choice is kept for the next export
+            self.settings.set("export.turn_times", self.turn_times.isChecked())
         super().accept()
+
+    def _update_turn_times(self) -> None:
+        """Times at speaker turns are for .txt, .md and .docx (the others keep times of their own)."""
+        self.turn_times.setEnabled(self.chosen_format in TURN_TIME_FORMATS)
 
     def _policy_changed(self) -> None:
         data = self.policy.currentData()

@@ -419,7 +419,8 @@ class FileCommands:
         return all(done.wait(timeout) for done in waiting)
 
     def _export_options(self, path: Path) -> dict[str, object]:
-        options: dict[str, object] = dict(writer_options(path, self._host.settings.export.srt_speakers))
+        export = self._host.settings.export
+        options: dict[str, object] = dict(writer_options(path, export.srt_speakers, export.turn_times))
         if path.suffix.lower() == ".docx" and self._host.settings.export.author.strip():
             options["author"] = self._host.settings.export.author.strip()  # else the system's name
         return options
