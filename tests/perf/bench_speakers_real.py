@@ -33,7 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-DATA = Path("../shared/data/speakers")  # from the project root (/work/main beside /work/shared)
+ROOT = Path(__file__).resolve().parents[2]
+#: ../shared/data/speakers from the project root (a worktree one level further down: ../../shared)
+DATA = next((d for d in (ROOT.parent / "shared" / "data" / "speakers",
+                         ROOT.parent.parent / "shared" / "data" / "speakers") if d.is_dir()),
+            ROOT.parent / "shared" / "data" / "speakers")
 CACHE = Path("/tmp/stet-speakers-cache")
 
 
@@ -171,6 +175,9 @@ def main() -> int:
         print(f"{wav.stem}: {people} people, auto {guess.count} (likely {likely}{', unsure' if guess.unsure else ''}); "
               f"words right with N {100 * right_n:.1f} %, with auto {100 * right_auto:.1f} % "
               f"({counted} of {len(words)} words counted; {took:.1f} s)", flush=True)
+    if not rows:
+        print(f"no recordings with references in {args.data}", file=sys.stderr)
+        return 1
     two = [r for r in rows if r[1] == 2]
     print(f"count right: {sum(r[2].count == r[1] for r in rows)} of {len(rows)}; "
           f"within one: {sum(abs(r[2].count - r[1]) <= 1 for r in rows)} of {len(rows)}; "
