@@ -1,6 +1,6 @@
 """Transcribing in the window as a person meets it: Cancel says what was kept (it never showed:
 restoration took the label at once), File ▸ Transcribe again starts over without Open Recent and
-the language dialog, and the first-run tour waits until the words are in."""
+the language dialog, and the first-run tour never opens over work under way."""
 
 from __future__ import annotations
 
