@@ -50,7 +50,7 @@ def run_convert(args: argparse.Namespace) -> int:
     from editor.commandline.arguments import layout_from_args
     from editor.commandline.outputs import check_output
 
-    from editor.core.document.speakers import check_renames, parse_renames
+    from editor.core.document.speakers import check_renames, parse_renames, turn_times_note, writer_options
 
     renames = parse_renames(args.speaker or ())
     check_output(args.output, [args.input], force=args.force)
@@ -63,7 +63,11 @@ def run_convert(args: argparse.Namespace) -> int:
 
         leave_out_commas(doc, args.commas)
     check_output(args.output, [args.input], force=args.force)  # it may have appeared meanwhile
-    for warning in write_any(doc, args.output, args.policy, layout_from_args(args)):
+    note = turn_times_note(args.output) if args.turn_times else None
+    if note:
+        print(f"stet: warning: {args.output}: {note}", file=sys.stderr)
+    for warning in write_any(doc, args.output, args.policy, layout_from_args(args),
+                             **writer_options(args.output, args.turn_times)):
         print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     return EXIT_OK
 
@@ -95,7 +99,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 def _add_builtin_commands(subparsers: Subcommands) -> None:
     from editor.commandline.arguments import (add_batch_arguments, add_commas_argument, add_encoding_argument,
-                                              add_force_argument, add_layout_arguments, add_policy_argument)
+                                              add_force_argument, add_layout_arguments, add_policy_argument,
+                                              add_turn_times_argument)
 
     p = subparsers.add_parser(
         "convert", help="convert a transcript between formats by file extension",
@@ -113,6 +118,7 @@ def _add_builtin_commands(subparsers: Subcommands) -> None:
                    help='rename a speaker ("Speaker 1=Ann"); repeat it for more; two given one '
                         "name are merged")
     add_layout_arguments(p)
+    add_turn_times_argument(p)
     add_batch_arguments(p, kind="convert", inputs="input")
     p.set_defaults(handler=run_convert)
 

@@ -22,14 +22,15 @@ _EXPORTS = {
     "AudioInfo": "audio_blocks", "iter_pcm": "audio_blocks", "probe_audio": "audio_blocks",
     "Catalogue": "catalogue", "CatalogueEntry": "catalogue", "MODEL_LIST_URL": "catalogue",
     "language_name": "catalogue", "load_catalogue": "catalogue", "refresh_catalogue": "catalogue",
-    "DownloadProgress": "download", "download_model": "download",
+    "DownloadProgress": "download", "download_model": "download", "install_model": "install",
     "Finished": "engine", "Progress": "engine", "Word": "engine", "WordBatch": "engine",
     "AsrError": "errors", "AudioError": "errors", "DownloadCancelled": "errors",
-    "DownloadError": "errors", "ModelError": "errors", "NoSpeechError": "errors",
+    "DownloadError": "errors", "ModelError": "errors", "NoConnection": "errors", "NoSpeechError": "errors",
     "RecognitionCancelled": "errors",
     "ModelInfo": "models", "installed_models": "models", "language_matches": "models",
     "models_dir": "models", "resolve_model": "models", "validate_model": "models",
     "Speakers": "speakers", "VoiceEncoder": "speakers", "check_speakers_installed": "speakers",
+    "parse_speakers": "speakers",
     "PassEvent": "transcribe", "SpeakersFound": "transcribe", "TokenAssembler": "transcribe",
     "audio_notes": "transcribe", "iter_transcription": "transcribe", "transcribe": "transcribe",
     "transcription_pass": "transcribe",
@@ -48,9 +49,10 @@ if TYPE_CHECKING:
     from editor.asr.download import DownloadProgress, download_model
     from editor.asr.engine import Finished, Progress, Word, WordBatch
     from editor.asr.errors import (AsrError, AudioError, DownloadCancelled, DownloadError,
-                                   ModelError, NoSpeechError, RecognitionCancelled)
+                                   ModelError, NoConnection, NoSpeechError, RecognitionCancelled)
+    from editor.asr.install import install_model
     from editor.asr.models import (ModelInfo, installed_models, language_matches, models_dir,
                                    resolve_model, validate_model)
-    from editor.asr.speakers import Speakers, VoiceEncoder, check_speakers_installed
+    from editor.asr.speakers import Speakers, VoiceEncoder, check_speakers_installed, parse_speakers
     from editor.asr.transcribe import (PassEvent, SpeakersFound, TokenAssembler, audio_notes,
                                        iter_transcription, transcribe, transcription_pass)

@@ -17,7 +17,8 @@ _OUTPUTS = ".stet .srt .vtt .txt .md .docx .json"
 
 
 def add_parser(subparsers: Subcommands) -> None:
-    from editor.commandline.arguments import add_batch_arguments, add_force_argument, add_layout_arguments
+    from editor.commandline.arguments import (add_batch_arguments, add_force_argument, add_layout_arguments,
+                                              add_turn_times_argument)
 
     p = subparsers.add_parser(
         "transcribe", help="turn the speech in an audio or video file into a transcript",
@@ -41,6 +42,7 @@ def add_parser(subparsers: Subcommands) -> None:
                         "get speakers named Speaker 1, Speaker 2... (needs the `speakers` extra: "
                         "pip install 'stet-editor[speakers]')")
     add_force_argument(p)
+    add_turn_times_argument(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true", help="let Vosk log what it does")
     add_layout_arguments(p)
@@ -68,6 +70,15 @@ def add_parser(subparsers: Subcommands) -> None:
     q.add_argument("--dir", metavar="DIR", help="install into DIR instead of Stet's model folder")
     q.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     q.set_defaults(handler=run_models_download)
+    q = sub.add_parser("install", help="install a model from a .zip or folder already downloaded",
+                       description="Install the Vosk model in PATH (a model's .zip as Vosk's site "
+                                   "offers it, or its unpacked folder) into Stet's model folder, "
+                                   "without the internet. It is checked first: its layout, and "
+                                   "that Vosk loads it. PATH itself is only read.")
+    q.add_argument("path", metavar="PATH")
+    q.add_argument("--dir", metavar="DIR", help="install into DIR instead of Stet's model folder")
+    q.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    q.set_defaults(handler=run_models_install)
     q = sub.add_parser("path", help="installed models and the folders searched",
                        description="Print each installed model with its folder, then the folders "
                                    "Stet searches (its own, then VOSK_MODEL_PATH).")
@@ -85,7 +96,7 @@ def _speakers(text: str) -> int | str:
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.error("say what to do with the models: list, download NAME or path")
+    parser.error("say what to do with the models: list, download NAME, install PATH or path")
 
 
 # -- handlers ----------------------------------------------------------------------------------
@@ -134,15 +145,22 @@ def run_transcribe(args: argparse.Namespace) -> int:
     if skipped:
         print(f"stet: {skipped}", file=sys.stderr)
     if args.output:
+        from editor.core.document.speakers import turn_times_note, writer_options
+
         check_output(args.output, [args.audio], force=args.force)
         from editor.commandline.arguments import layout_from_args
+        from editor.core.render import NONE
 
-        for warning in write_any(transcript, args.output, layout=layout_from_args(args)):
+        turn_note = turn_times_note(args.output) if args.turn_times else None
+        if turn_note:
+            print(f"stet: warning: {args.output}: {turn_note}", file=sys.stderr)
+        for warning in write_any(transcript, args.output, NONE, layout_from_args(args),
+                                 **writer_options(args.output, args.turn_times)):
             print(f"stet: warning: {args.output}: {warning}", file=sys.stderr)
     else:
         from editor.core.render import render
 
-        text = render(transcript)
+        text = render(transcript, turn_times=args.turn_times)
         sys.stdout.write(text + "\n" if text else "")
     return 0
 
@@ -222,6 +240,24 @@ def run_models_download(args: argparse.Namespace) -> int:
 
     try:
         info = download_model(entry, args.dir, on_progress=on_progress)
+    finally:
+        bar.close()
+    print(info.path)
+    return 0
+
+
+def run_models_install(args: argparse.Namespace) -> int:
+    from editor.commandline.progress import ProgressBar
+    from editor.asr.download import DownloadProgress
+    from editor.asr.install import install_model
+
+    bar = ProgressBar(os.path.basename(os.path.normpath(args.path)), enabled=False if args.quiet else None)
+
+    def on_progress(p: DownloadProgress) -> None:
+        bar.update(p.fraction, "unpacking" if args.path.lower().endswith(".zip") else "copying")
+
+    try:
+        info = install_model(args.path, args.dir, on_progress=on_progress)
     finally:
         bar.close()
     print(info.path)

@@ -26,7 +26,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Protocol, Self
 
 from editor.asr.catalogue import CatalogueEntry, format_size
-from editor.asr.errors import DownloadCancelled, DownloadError
+from editor.asr.errors import DownloadCancelled, DownloadError, NoConnection
 from editor.asr.models import ModelInfo, is_model, models_dir, problems, validate_model
 
 if TYPE_CHECKING:
@@ -44,6 +44,27 @@ def size_limit(entry: CatalogueEntry) -> int | None:
     if not entry.size:
         return None
     return entry.size if entry.size_exact else entry.size + max(entry.size // 4, 2**20)
+
+
+#: What the system says when there is no way to the server: no name look-up (no DNS: offline),
+#: no route, no network. (A refused connection is a server not listening: that is its own message.)
+_OFFLINE_ERRNOS = {errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN, errno.EHOSTDOWN}
+
+
+def is_offline(reason: object) -> bool:
+    """Whether a failure to connect means there is no connection (rather than a server's fault)."""
+    import socket
+
+    if isinstance(reason, socket.gaierror):
+        return True
+    return isinstance(reason, OSError) and reason.errno in _OFFLINE_ERRNOS
+
+
+def no_connection_message(url: str) -> str:
+    host = url.split("/")[2] if url.count("/") >= 2 else url
+    return (f"no connection: {host} cannot be reached from this computer; a model downloaded "
+            "elsewhere can be installed from its .zip or folder (`stet models install PATH`; in the "
+            "window, Install from a file…)")
 
 
 def _one_line(text: object) -> str:
@@ -191,6 +212,8 @@ def _fetch(entry: CatalogueEntry, part: Path, report: _Reporter,
                             f"{_one_line(exc.reason)}") from None
     except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", None) or exc
+        if is_offline(reason):
+            raise NoConnection(no_connection_message(entry.url)) from None
         raise DownloadError(f"cannot download {entry.name} from {entry.url}: "
                             f"{_one_line(reason)}") from None
     limit = size_limit(entry)
@@ -379,12 +402,34 @@ def safe_member_path(name: str) -> PurePosixPath | None:
 
 def _extract(entry: CatalogueEntry, part: Path, dest: Path, report: _Reporter,
              cancel: threading.Event | None) -> Path:
+    return unpack_model(part, dest, entry.name, label=entry.name, report=report, cancel=cancel,
+                        downloaded=True)
+
+
+def unpack_model(archive_path: Path, dest: Path, name: str | None, *, label: str, report: _Reporter,
+                 cancel: threading.Event | None, downloaded: bool) -> Path:
+    """Unpack the model in the zip ``archive_path`` into ``dest/name`` (``name`` None: the name of
+    the model's folder in the zip, or the zip's own name) and return that folder.
+
+    Unpacked into a hidden temporary folder beside, refusing entries that would escape it or are
+    links, checked as a model, and only then renamed into place: a model folder either is complete
+    or is not there. ``downloaded``: the zip is a download of ours, deleted when it proves bad;
+    a person's own zip is never deleted. Raises :class:`DownloadError` (of one line)."""
+    def stop() -> None:
+        if cancel is not None and cancel.is_set():
+            raise DownloadCancelled(f"unpacking {label} cancelled")
+
+    def discard() -> None:
+        if downloaded:
+            archive_path.unlink(missing_ok=True)
+
+    gone = "; it was deleted, try again" if downloaded else ""
     try:
-        archive = zipfile.ZipFile(part)
+        archive = zipfile.ZipFile(archive_path)
     except (zipfile.BadZipFile, OSError) as exc:
-        part.unlink(missing_ok=True)
-        raise DownloadError(f"{entry.name}: the download is not a readable zip ({exc}); "
-                            "it was deleted, try again") from None
+        discard()
+        what = "the download" if downloaded else f"{archive_path}"
+        raise DownloadError(f"{label}: {what} is not a readable zip ({_one_line(exc)}){gone}") from None
     with archive:
         members = archive.infolist()
         paths: list[PurePosixPath] = []  # where each member goes, inside the folder
@@ -392,17 +437,17 @@ def _extract(entry: CatalogueEntry, part: Path, dest: Path, report: _Reporter,
             is_link = stat.S_ISLNK(m.external_attr >> 16)
             path = safe_member_path(m.filename)
             if path is None or is_link:
-                part.unlink(missing_ok=True)
+                discard()
                 what = "a link" if is_link else "a path outside the model folder"
-                raise DownloadError(f"{entry.name}: the archive holds {what} ({m.filename!r}); "
+                raise DownloadError(f"{label}: the archive holds {what} ({m.filename!r}); "
                                     "refusing to unpack it")
             paths.append(path)
         needed = sum(m.file_size for m in members)
         free = shutil.disk_usage(dest).free
         if needed > free:
-            raise DownloadError(f"not enough disk space to unpack {entry.name}: it needs "
+            raise DownloadError(f"not enough disk space to unpack {label}: it needs "
                                 f"{format_size(needed)}, {dest} has {format_size(free)} free")
-        tmp = Path(tempfile.mkdtemp(prefix=f".{entry.name}.", suffix=".unpacking", dir=dest))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name or 'model'}.", suffix=".unpacking", dir=dest))
         try:
             done = 0
             for m, path in zip(members, paths):
@@ -413,7 +458,7 @@ def _extract(entry: CatalogueEntry, part: Path, dest: Path, report: _Reporter,
                 out.parent.mkdir(parents=True, exist_ok=True)
                 with archive.open(m) as src, open(out, "wb") as dst:
                     while chunk := src.read(_CHUNK):
-                        _check_cancel(cancel, entry)
+                        stop()
                         dst.write(chunk)
                         done += len(chunk)
                         report("extract", done, needed)
@@ -421,24 +466,28 @@ def _extract(entry: CatalogueEntry, part: Path, dest: Path, report: _Reporter,
             root = _model_root(tmp)
             if root is None:
                 found = problems(tmp)
-                part.unlink(missing_ok=True)
-                raise DownloadError(f"{entry.name}: the archive holds no Vosk model "
+                discard()
+                raise DownloadError(f"{label}: the archive holds no Vosk model "
                                     f"({'; '.join(found)})")
-            target = dest / entry.name
+            target = dest / (name or (root.name if root != tmp else archive_path.stem))
+            if is_model(target):
+                return target  # installed already under that name
+            if target.exists():
+                raise DownloadError(f"{target} exists already and is not a complete model; "
+                                    "remove it first")
             try:
                 os.rename(root, target)  # same file system: atomic
             except OSError as exc:
-                raise DownloadError(f"cannot move {entry.name} into {dest}: {exc.strerror}") from None
+                raise DownloadError(f"cannot move {label} into {dest}: {exc.strerror}") from None
             return target
         except OSError as exc:
             if exc.errno == errno.ENOSPC:
-                raise DownloadError(f"the disk filled up while unpacking {entry.name}; it needs "
+                raise DownloadError(f"the disk filled up while unpacking {label}; it needs "
                                     f"{format_size(needed)} in {dest}") from None
-            raise DownloadError(f"cannot unpack {entry.name}: {exc}") from None
+            raise DownloadError(f"cannot unpack {label}: {_one_line(exc)}") from None
         except (zipfile.BadZipFile, EOFError) as exc:
-            part.unlink(missing_ok=True)
-            raise DownloadError(f"{entry.name}: the archive is damaged ({exc}); it was deleted, "
-                                "try again") from None
+            discard()
+            raise DownloadError(f"{label}: the archive is damaged ({_one_line(exc)}){gone}") from None
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 

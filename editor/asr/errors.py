@@ -31,3 +31,7 @@ class DownloadError(AsrError):
 
 class DownloadCancelled(DownloadError):
     """The person cancelled a download; a partial file is kept so the next try resumes."""
+
+
+class NoConnection(DownloadError):
+    """A download found no connection (offline): a model can still be installed from a file."""

@@ -10,8 +10,11 @@ weights are read from that package, but the package's modules are not imported: 
 namespace that SciPy 2.0 removes and unpickle the weights with ``torch.load`` unrestricted. The
 network (below) is Resemblyzer's, the features are its mel spectrogram (``librosa``, with its
 settings), and the weights load with ``weights_only=True``. Clustering is SciPy's agglomerative
-clustering (average linkage over cosine distances): cut at :data:`AUTO_DISTANCE` for ``auto``, or
-into N clusters when the number of speakers is known. docs/performance.md has the measurements.
+clustering (average linkage over cosine distances) into N clusters. With ``auto``, N is counted
+first (:func:`count_speakers`): each window with its neighbours (about 3 s of voice, steadier
+than 1.5 s), clustered with weighted average linkage and cut at :data:`AUTO_DISTANCE`; where a cut
+a little higher or lower counts otherwise, the count is unsure and those counts are the likely ones.
+The cut was tuned on real voices (meeting-room recordings); docs/performance.md has the measurements.
 """
 
 from __future__ import annotations
@@ -57,10 +60,19 @@ HOP_FRAMES = 75
 """Windows start every 0.75 s, so each word lies in two."""
 REGION_GAP = 0.5
 """Seconds without words that end a stretch of speech; windows never span one."""
-AUTO_DISTANCE = 0.27
-"""Cosine distance (1 - similarity) at which ``auto`` stops merging clusters (average linkage)."""
+AUTO_DISTANCE = 0.23
+"""Cosine distance (1 - similarity) at which ``auto`` stops merging clusters of windows in their
+context (weighted average linkage): tuned on the AMI excerpts ``trn01-09`` of
+tests/perf/bench_speakers_real.py and on the espeak-ng conversations of bench_speakers.py."""
+UNSURE_SPAN = 0.15
+"""The count is unsure where cutting this share higher or lower gives another count."""
+CONTEXT_HOPS = 1
+"""For counting, each window is averaged with those up to this many hops (0.75 s) either side."""
+COUNT_SHARE = 0.05
+"""For counting, a cluster with less than this share of the windows is no speaker of its own
+(a cough, a laugh, two voices at once)."""
 MIN_SHARE = 0.03
-"""With ``auto``, a cluster with less than this share of the windows is no speaker of its own."""
+"""A cluster with less than this share of the windows is no speaker of its own."""
 MAX_LINKAGE = 2500
 """Windows clustered directly (about 30 minutes of speech); a longer recording's windows are
 clustered by an even sample of them, and all windows join the nearest cluster."""
@@ -273,48 +285,109 @@ def _centroids(embeddings: Floats, labels: npt.NDArray[np.intp]) -> Floats:
     return _unit(means)
 
 
-def cluster(embeddings: Floats, speakers: Speakers) -> Floats:
+@dataclass(frozen=True)
+class SpeakerCount:
+    """How many speakers ``auto`` found: ``count``, and ``likely``, the counts a cut a little
+    higher or lower gives (``count`` first, then the others in order); ``unsure`` when there are
+    several."""
+
+    count: int
+    likely: tuple[int, ...]
+
+    @property
+    def unsure(self) -> bool:
+        return len(self.likely) > 1
+
+    def describe(self) -> str:
+        """``3 speakers (unsure: 2, 3 or 4 are likely)``, or ``2 speakers``."""
+        found = f"{self.count} speaker{'s' if self.count != 1 else ''}"
+        if not self.unsure:
+            return found
+        ordered = sorted(self.likely)
+        return f"{found} (unsure: {', '.join(map(str, ordered[:-1]))} or {ordered[-1]} are likely)"
+
+
+def _in_context(embeddings: Floats, times: Floats | None) -> Floats:
+    """Each window averaged with its neighbours up to :data:`CONTEXT_HOPS` hops away in time."""
+    import numpy as np
+
+    if times is None or len(embeddings) < 2:
+        return embeddings
+    starts = times[:, 0]
+    reach = CONTEXT_HOPS * HOP_FRAMES * FRAME + 0.01
+    out = np.empty_like(embeddings)
+    for i in range(len(embeddings)):
+        lo, hi = max(0, i - CONTEXT_HOPS), min(len(embeddings), i + CONTEXT_HOPS + 1)
+        near = [j for j in range(lo, hi) if abs(float(starts[j] - starts[i])) <= reach]
+        out[i] = embeddings[near].mean(axis=0)
+    return _unit(out)
+
+
+def count_speakers(embeddings: Floats, times: Floats | None = None) -> SpeakerCount:
+    """How many speakers the windows (N, D; ``times`` (N, 2) in seconds, None: each alone) hold:
+    weighted average linkage (WPGMA) over cosine distances of the windows in context, cut at
+    :data:`AUTO_DISTANCE`, clusters under :data:`COUNT_SHARE` of the windows not counted.
+
+    Average linkage cut at 0.27 over single windows gave 3 to 11 speakers for two or four people
+    in meeting-room recordings: within one person, 1.5 s windows vary nearly as much as between
+    people. Averaged with its neighbours, a window varies less (docs/performance.md)."""
+    import numpy as np
+    from scipy.cluster.hierarchy import fcluster, linkage
+
+    N = len(embeddings)
+    if N < 2:
+        return SpeakerCount(1, (1,))
+    context = _in_context(embeddings, times)
+    if N > MAX_LINKAGE:
+        context = context[np.linspace(0, N - 1, MAX_LINKAGE).round().astype(int)]
+    tree = linkage(context.astype(np.float64), method="weighted", metric="cosine")
+    floor = COUNT_SHARE * len(context)
+
+    def at(cut: float) -> int:
+        sizes = np.bincount(fcluster(tree, t=cut, criterion="distance"))
+        return max(1, int(np.count_nonzero(sizes >= max(floor, 1))))
+
+    count = at(AUTO_DISTANCE)
+    others = {at(AUTO_DISTANCE * (1 - UNSURE_SPAN)), at(AUTO_DISTANCE * (1 + UNSURE_SPAN))} - {count}
+    return SpeakerCount(count, (count, *sorted(others)))
+
+
+def cluster(embeddings: Floats, speakers: Speakers, times: Floats | None = None) -> Floats:
     """The speakers' centroids (unit vectors, one a row) for window embeddings (N, D).
 
     Agglomerative clustering with average linkage over cosine distances, cut into ``speakers``
-    clusters or, for ``"auto"``, where clusters are :data:`AUTO_DISTANCE` apart; then a few rounds
-    of moving each window to its nearest centroid (k-means with cosine similarity), which settles
-    the windows that straddle two voices."""
+    clusters (for ``"auto"``, as many as :func:`count_speakers` counts, with the windows'
+    ``times`` where given); then a few rounds of moving each window to its nearest centroid
+    (k-means with cosine similarity), which settles the windows that straddle two voices."""
     import numpy as np
     from scipy.cluster.hierarchy import fcluster, linkage
 
     N = len(embeddings)
     if N == 0:
         return np.zeros((0, embeddings.shape[1]), np.float32)
+    if speakers == "auto":
+        speakers = count_speakers(embeddings, times).count
     if speakers == 1 or N == 1:
         return _unit(embeddings.mean(axis=0, keepdims=True))
     sample = embeddings
     if N > MAX_LINKAGE:
         sample = embeddings[np.linspace(0, N - 1, MAX_LINKAGE).round().astype(int)]
     tree = linkage(sample.astype(np.float64), method="average", metric="cosine")
-    if speakers == "auto":
-        labels = fcluster(tree, t=AUTO_DISTANCE, criterion="distance")
-    else:  # the tree cut into as few clusters as hold ``speakers`` of some size, the largest kept
-        floor = max(2, MIN_SHARE * len(sample))
-        for m in range(speakers, min(len(sample), speakers + 20) + 1):
-            labels = fcluster(tree, t=m, criterion="maxclust")
-            sizes = np.bincount(labels)
-            if np.count_nonzero(sizes >= floor) >= speakers:
-                break
-        largest = np.argsort(sizes)[::-1][:speakers]
-        labels = np.where(np.isin(labels, largest), labels, 0)
-        labels = labels if (labels > 0).any() else np.ones_like(labels)
-        sample = sample[labels > 0]
-        labels = labels[labels > 0]
+    # the tree cut into as few clusters as hold ``speakers`` of some size, the largest kept
+    floor = max(2, MIN_SHARE * len(sample))
+    for m in range(speakers, min(len(sample), speakers + 20) + 1):
+        labels = fcluster(tree, t=m, criterion="maxclust")
+        sizes = np.bincount(labels)
+        if np.count_nonzero(sizes >= floor) >= speakers:
+            break
+    largest = np.argsort(sizes)[::-1][:speakers]
+    labels = np.where(np.isin(labels, largest), labels, 0)
+    labels = labels if (labels > 0).any() else np.ones_like(labels)
+    sample = sample[labels > 0]
+    labels = labels[labels > 0]
     centroids = _centroids(sample, labels)
     for _ in range(5):
         nearest = np.argmax(embeddings @ centroids.T, axis=1)
-        if speakers == "auto":  # a handful of windows is a cough, a laugh, two voices at once
-            counts = np.bincount(nearest, minlength=len(centroids))
-            keep = counts >= max(2, MIN_SHARE * N)
-            if keep.any() and not keep.all():
-                centroids = centroids[keep]
-                nearest = np.argmax(embeddings @ centroids.T, axis=1)
         new = _centroids(embeddings, nearest)
         if new.shape == centroids.shape and np.allclose(new, centroids, atol=1e-5):
             break
@@ -378,11 +451,13 @@ def find_speaker_turns(audio_path: str | os.PathLike[str], words: Sequence[tuple
 
 def iter_speaker_turns(audio_path: str | os.PathLike[str], words: Sequence[tuple[float, float]],
                        speakers: Speakers = "auto", *, cancel: threading.Event | None = None,
-                       encoder: VoiceEncoder | None = None
+                       encoder: VoiceEncoder | None = None,
+                       on_count: Callable[[SpeakerCount], None] | None = None
                        ) -> Generator[float, None, tuple[SpeakerTurn, ...]]:
     """:func:`find_speaker_turns` as a generator: yields the fraction done as it goes, and
     returns the turns (the ``StopIteration``'s value, or ``turns = yield from ...``), so that
-    a caller that yields its own events can report the stage without a thread or a callback."""
+    a caller that yields its own events can report the stage without a thread or a callback.
+    With ``"auto"``, ``on_count`` gets the :class:`SpeakerCount` found."""
     if speakers != "auto" and not 1 <= speakers <= MAX_SPEAKERS:
         raise ValueError(f"speakers must be 'auto' or 1..{MAX_SPEAKERS}, not {speakers!r}")
     if not words:
@@ -393,5 +468,11 @@ def iter_speaker_turns(audio_path: str | os.PathLike[str], words: Sequence[tuple
     regions = _regions(words)
     stop = (lambda: cancel.is_set()) if cancel is not None else (lambda: False)
     windows = yield from _embed_windows(encoder, audio_path, regions, stop)
+    if speakers == "auto":
+        found = count_speakers(windows.embeddings, windows.times)
+        if on_count is not None:
+            on_count(found)
+        speakers = found.count
     centroids = cluster(windows.embeddings, speakers)
+    yield 1.0  # the last stretch may be too short to give a window, and so a fraction of its own
     return turns_of(words, word_speakers(words, windows, centroids))

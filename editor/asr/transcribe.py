@@ -27,7 +27,7 @@ from editor.core.document.speakers import SpeakerTurn, apply_turns
 if TYPE_CHECKING:
     from vosk import Model as VoskModel
 
-    from editor.asr.speakers import Speakers, VoiceEncoder
+    from editor.asr.speakers import SpeakerCount, Speakers, VoiceEncoder
 
 PARAGRAPH_GAP = 2.0
 """Seconds of silence between two words that start a new paragraph."""
@@ -114,6 +114,19 @@ class SpeakersFound:
     the turns were found take their speakers all the same)."""
 
     turns: tuple[SpeakerTurn, ...]
+    count: SpeakerCount | None = None
+    """With ``auto``: how many were counted, and whether the count is unsure."""
+
+    @property
+    def note(self) -> str:
+        """What to tell the person when the count is unsure (else "")."""
+        return unsure_note(self.count) if self.count is not None and self.count.unsure else ""
+
+
+def unsure_note(count: SpeakerCount) -> str:
+    likely = sorted(count.likely)
+    return (f"the number of speakers is unsure: {count.count} found, {', '.join(map(str, likely[:-1]))} or "
+            f"{likely[-1]} are likely (give the number to find them again; Speakers ▸ Merge joins two)")
 
 
 PassEvent = Progress | WordBatch | Finished | SpeakersFound
@@ -166,7 +179,9 @@ def _speaker_stage(audio_path: str | os.PathLike[str], words: list[tuple[float, 
 
     began = time.monotonic()
     yield Progress(stage="speakers", position=0.0, duration=total, elapsed=0.0)
-    stage = iter_speaker_turns(audio_path, words, speakers, cancel=cancel, encoder=encoder)
+    counted: list[SpeakerCount] = []
+    stage = iter_speaker_turns(audio_path, words, speakers, cancel=cancel, encoder=encoder,
+                               on_count=counted.append)
     while True:
         try:
             fraction = next(stage)
@@ -175,7 +190,7 @@ def _speaker_stage(audio_path: str | os.PathLike[str], words: list[tuple[float, 
             break
         yield Progress(stage="speakers", position=fraction * total, duration=total,
                        elapsed=time.monotonic() - began)
-    yield SpeakersFound(turns)
+    yield SpeakersFound(turns, counted[0] if counted else None)
 
 
 def transcribe(audio_path: str | os.PathLike[str],
@@ -202,6 +217,7 @@ def transcribe(audio_path: str | os.PathLike[str],
     starts: list[int] = []
     duration = header = None
     turns: tuple[SpeakerTurn, ...] = ()
+    found_notes: list[str] = []
     for event in transcription_pass(audio_path, info, speakers=speakers, cancel=cancel,
                                     verbose=verbose, in_worker=in_worker, vosk_model=vosk_model,
                                     encoder=encoder):
@@ -221,6 +237,8 @@ def transcribe(audio_path: str | os.PathLike[str],
             duration = event.duration
         elif isinstance(event, SpeakersFound):
             turns = event.turns
+            if event.note:
+                found_notes.append(event.note)
     name = Path(audio_path).name
     if not tokens:
         raise NoSpeechError(f"{name}: no speech was recognised; the file may be silent, or not in "
@@ -229,6 +247,7 @@ def transcribe(audio_path: str | os.PathLike[str],
     if duration is not None:
         tokens = within(tokens, duration)
         notes = audio_notes(header, duration)
+    notes += found_notes
     metadata = Metadata(audio_file=os.fspath(audio_path), language=info.language, model=info.name,
                         duration=duration, warnings=tuple(notes))
     doc = Transcript(tokens, paragraph_starts=starts, metadata=metadata)

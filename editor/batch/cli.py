@@ -25,10 +25,11 @@ def job_for(args: argparse.Namespace) -> Job:
 
             check_installed()
         return TranscribeJob(choose_model(args.model, args.language, announce=True).path, args.verbose,
-                             speakers=args.speakers)
+                             speakers=args.speakers, turn_times=getattr(args, "turn_times", False))
     from editor.core.document.speakers import parse_renames
 
-    return ConvertJob(args.policy, parse_renames(args.speaker or ()), getattr(args, "commas", None))
+    return ConvertJob(args.policy, parse_renames(args.speaker or ()), getattr(args, "commas", None),
+                      turn_times=getattr(args, "turn_times", False))
 
 
 def run_batch(args: argparse.Namespace) -> int:

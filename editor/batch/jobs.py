@@ -110,9 +110,11 @@ class RestoreJob(Job):
 class TranscribeJob(Job):
     kind, verb = "transcribe", "transcribed"
 
-    def __init__(self, model: str | None = None, verbose: bool = False, speakers: Speakers | None = None) -> None:
+    def __init__(self, model: str | None = None, verbose: bool = False, speakers: Speakers | None = None,
+                 *, turn_times: bool = False) -> None:
         self.model, self.verbose = model, verbose
         self.speakers = speakers  # None: no speaker turns
+        self.turn_times = turn_times  # a time at each speaker turn (.txt, .md, .docx)
         self.info: ModelInfo | None = None
         self.vosk_model: VoskModel | None = None
         self.encoder: VoiceEncoder | None = None
@@ -154,7 +156,10 @@ class TranscribeJob(Job):
         doc = transcribe(source, self.info, on_progress=on_progress, verbose=self.verbose,
                          in_worker=False, vosk_model=self.vosk_model, speakers=self.speakers,
                          encoder=self.encoder)
-        written = write_any(doc, output, layout=self.layout)
+        from editor.core.document.speakers import writer_options
+        from editor.core.render import NONE
+
+        written = write_any(doc, output, NONE, self.layout, **writer_options(output, self.turn_times))
         # a recording cut short or damaged is said for each file, as `stet transcribe` says it
         return Outcome(len(doc), (*doc.metadata.warnings, *(f"{output.name}: {w}" for w in written)))
 
@@ -164,15 +169,17 @@ class ConvertJob(Job):
     uses_model = False
 
     def __init__(self, policy: RenderPolicy | None = None, renames: dict[str, str] | None = None,
-                 commas: str | None = None) -> None:
+                 commas: str | None = None, *, turn_times: bool = False) -> None:
         self.policy = policy
         self.commas = commas  # a comma style whose unsure commas are left out (None: all kept)
         self.renames = renames or {}  # speakers renamed where a file has them
+        self.turn_times = turn_times  # a time at each speaker turn (.txt, .md, .docx)
 
     def load(self, threads: int | None = 1) -> None:
         pass
 
     def run(self, source: Path, output: Path, report: Report) -> Outcome:
+        from editor.core.document.speakers import writer_options
         from editor.core.formats import write_any
         from editor.core.render import ALL
 
@@ -182,5 +189,6 @@ class ConvertJob(Job):
             from editor.core.commas import leave_out_commas
 
             leave_out_commas(doc, self.commas)
-        written = write_any(doc, output, self.policy if self.policy is not None else ALL, self.layout)
+        written = write_any(doc, output, self.policy if self.policy is not None else ALL, self.layout,
+                            **writer_options(output, self.turn_times))
         return Outcome(len(doc), (*warnings, *(f"{output.name}: {w}" for w in written)))

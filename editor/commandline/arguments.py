@@ -58,6 +58,14 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
         help="replace OUT if it exists (Stet never writes over its input, even with --force)")
 
 
+def add_turn_times_argument(parser: argparse.ArgumentParser) -> None:
+    """``--turn-times``: a time at each speaker turn in .txt, .md and .docx ("[00:12:34] Ann: ")."""
+    parser.add_argument(
+        "--turn-times", action="store_true",
+        help='write the time each speaker turn starts before the name ("[00:12:34] Ann: ...", '
+             "as noScribe does) in .txt, .md and .docx")
+
+
 def probability(text: str) -> float:
     """``type=`` for an option that is a probability: 0..1, or in percent ("80%")."""
     v = parse_confidence(text)

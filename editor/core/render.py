@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from editor.core.document.transcript import Kind, Transcript
@@ -109,18 +110,33 @@ def join_rendered(words: list[RenderedWord]) -> str:
     return " ".join(w.text for w in words)
 
 
-def render(transcript: Transcript, policy: RenderPolicy = NONE, *, speakers: bool = True) -> str:
+def render(transcript: Transcript, policy: RenderPolicy = NONE, *, speakers: bool = True,
+           turn_times: bool = False) -> str:
     """The clean text: paragraphs separated by a blank line, "Name: " where the speaker changes,
     and before a paragraph of theirs that begins as a name would ("Ohio: Cleveland."), so that it
-    is not read back as one."""
+    is not read back as one. ``turn_times``: "[00:12:34] " before the name where a speaker takes
+    over (`turn_time`)."""
     from editor.core.formats.prefixes import reads_as_name, written_prefix  # (imports this module)
 
     out = []
     previous: str | None = None
     for speaker, words in render_paragraphs(transcript, policy):
         text = join_rendered(words)
-        if speakers and speaker and (speaker != previous or reads_as_name(text)):
+        turn = bool(speaker and speaker != previous)
+        if speakers and speaker and (turn or reads_as_name(text)):
             text = f"{written_prefix(speaker)}{text}"
+        if turn_times and turn and (stamp := turn_time(words)):
+            text = f"{stamp} {text}"
         previous = speaker
         out.append(text)
     return "\n\n".join(out)
+
+
+def turn_time(words: Sequence[RenderedWord]) -> str:
+    """``[00:12:34]``: when a paragraph's first timed word starts, as noScribe marks each speaker
+    turn ("" when none of its words has a time)."""
+    start = next((w.start for w in words if w.start is not None), None)
+    if start is None:
+        return ""
+    seconds = int(max(start, 0.0))
+    return f"[{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}]"

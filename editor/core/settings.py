@@ -47,11 +47,13 @@ class EngineSettings:
     device: str = "auto"  # "auto", "cpu" or "cuda"
     restore_model: str = ""  # empty: the shipped model
     vosk_model_dir: str = ""  # empty: look in the data folder and VOSK_MODEL_PATH
+    speakers: str = ""  # who speaks when is found for a recording: "" (not), "auto" or a number ("2")
 
 
 @dataclass
 class ExportSettings:
     srt_speakers: str = "name"  # SubRip shows speakers as "Ann: " ("name") or "- " lines ("dash")
+    turn_times: bool = False  # .txt, .md and .docx get "[00:12:34] " at each speaker turn
     author: str = ""  # the author a Word document's properties name; empty: the system's name for the user
     last_format: str = ""  # the extension of the last export (".srt"): the next Export proposes it
     last_folder: str = ""  # where the last export went: proposed where the source's folder is not one's own

@@ -63,6 +63,8 @@ def open_media(path: str | os.PathLike[str]) -> MediaFile:
         raise MediaError(f"{p}: is a folder, not a file")
     if not p.is_file():  # a pipe or a device would block FFmpeg
         raise MediaError(f"{p}: not a file")
+    if p.stat().st_size == 0:  # FFmpeg's word for it is "Invalid data found when processing input"
+        raise MediaError(f"{p.name}: the file is empty (0 bytes)")
     try:
         container = av.open(str(p), mode="r")
     except (av.error.FFmpegError, OSError, UnicodeDecodeError, ValueError) as exc:

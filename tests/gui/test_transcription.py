@@ -311,7 +311,8 @@ def test_opening_a_recording_asks_its_language_and_cancel_changes_nothing(
     finally:
         window.interactive = False
     current, note, items = seen[0]
-    assert current.startswith("Korean (ko) — ") and "Another language" in items[-1]
+    # a fresh profile: the one model installed is not chosen for the person (issue 50)
+    assert current == "" and items[0].startswith("Korean (ko) — ") and "Another language" in items[-1]
     assert "Only Korean (ko) is installed" in note
     assert window.transcript is before and not window.transcription.running
 
@@ -330,6 +331,73 @@ def test_the_chosen_language_is_used_and_shown(fake_player, qtbot, korean_speech
             window.transcription.cancel()
     finally:
         window.interactive = False
+
+
+def test_enter_on_a_fresh_profile_does_not_transcribe_and_a_choice_is_offered_again(
+        fake_player, qtbot, korean_speech, korean_model):
+    """Issue 50: Enter in the language question of a fresh profile transcribed English speech with
+    the Korean model. Now Enter waits; once the person chooses Korean, it is offered next time."""
+    from PySide6.QtCore import Qt
+
+    window = fake_player
+    assert not window.settings.engine.vosk_model_dir
+    pressed: list[bool] = []
+
+    def enter_then_cancel(dialog) -> None:
+        qtbot.keyClick(dialog.choice, Qt.Key.Key_Return)
+        pressed.append(dialog.isVisible())
+        dialog.reject()
+
+    seen = _answer_language_dialog(enter_then_cancel)
+    window.interactive = True
+    try:
+        before = window.transcript
+        assert window.open_path(korean_speech) is before
+        assert pressed == [True] and not window.transcription.running
+        seen = _answer_language_dialog(lambda d: (d.choose("ko"), d.reject()))
+        window.open_path(korean_speech)
+        assert not window.settings.engine.vosk_model_dir  # cancelled: nothing chosen
+        seen = _answer_language_dialog(lambda d: (d.choose("ko"), d.accept()))
+        window.open_path(korean_speech)
+        assert window.transcription.running and window.settings.engine.vosk_model_dir
+        with qtbot.waitSignal(window.transcription.finished, timeout=60000):
+            window.transcription.cancel()
+        seen = _answer_language_dialog(lambda d: d.reject())
+        window.open_path(korean_speech)
+        assert seen[0][0].startswith("Korean (ko) — ")  # chosen once: offered first
+    finally:
+        window.interactive = False
+
+
+def test_the_speakers_choice_is_kept_in_the_settings(fake_player, qtbot, korean_speech, korean_model, tmp_path):
+    """Issue 50: the speakers choice went from automatic to none between dialogs, and was gone
+    after a restart. It lives in the settings now."""
+    from editor.core.settings import Settings
+    from editor.gui.base.session import Session
+    from editor.gui.work.transcription import TranscriptionController
+
+    window = fake_player
+    _answer_language_dialog(lambda d: (d.choose("ko"), d.choose_speakers(3), d.reject()))
+    window.interactive = True
+    try:
+        window.open_path(korean_speech)  # cancelled: the choice is not taken
+        assert window.transcription.speakers is None
+        offered: list = []
+        _answer_language_dialog(lambda d: (offered.append(d.speakers_choice.currentText()), d.choose("ko"),
+                                           d.choose_speakers(3), d.accept()))
+        window.open_path(korean_speech)
+        with qtbot.waitSignal(window.transcription.finished, timeout=60000):
+            window.transcription.cancel()
+        _answer_language_dialog(lambda d: (offered.append(d.speakers_choice.currentText()), d.reject()))
+        window.open_path(korean_speech)
+    finally:
+        window.interactive = False
+    assert offered == ["None (no speaker labels)", "3 speakers"]
+    assert window.transcription.speakers == 3 and window.settings.engine.speakers == "3"
+    path = tmp_path / "settings.json"
+    window.settings.save(path)
+    again = TranscriptionController(Session(), Settings.load(path)[0])  # a restart
+    assert again.speakers == 3
 
 
 def test_the_model_dialog_shows_what_is_installed_and_in_use(qtbot, tmp_path, korean_model):
@@ -388,3 +456,103 @@ def test_without_the_speakers_extra_the_dialog_says_how_to_get_it(qtbot):
     assert "stet-editor[speakers]" in dialog.speakers_note.text()
     dialog.accept()
     assert dialog.speakers is None
+
+
+def test_finding_speakers_counts_after_a_recording_of_unknown_length(window):
+    """Issue 50: "Finding speakers 0 %" stayed at 0 % for the whole stage in the window (the
+    command line counted 0 → 7 → 64 → 94 %): a recording whose length was not known left the bar
+    busy (a range of 0..0), and the speakers' fractions went into it unseen."""
+    from editor.asr import Progress, TokenAssembler
+
+    controller = window.transcription
+    controller.doc, controller._assembler = window.transcript, TokenAssembler()
+    job = controller._job
+
+    def send(stage: str, position: float, duration: float | None) -> None:
+        controller._shown = 0.0  # (past the few repaints a second)
+        controller._event(job, Progress(stage=stage, position=position, duration=duration, elapsed=1.0))
+
+    send("recognising", 5.0, None)
+    assert controller.progress.maximum() == 0  # busy: the length is not known
+    send("speakers", 0.0, 89.0)
+    send("speakers", 0.64 * 89.0, 89.0)
+    assert controller.progress.maximum() > 0 and controller.progress.text() == "Finding speakers 64%"
+
+
+def test_the_progress_text_is_whole_on_one_line(window):
+    """Issue 50: "Transcribing (Korean (ko))" was cut to two clipped lines in a bar 220 px wide."""
+    controller = window.transcription
+    bar = controller.progress
+    controller.language = "Korean (ko)"
+    controller._show_format(f"Transcribing ({controller.language}) %p%")
+    bar.setValue(bar.maximum())
+    assert bar.text() == "Transcribing (Korean (ko)) 100%"
+    assert bar.width() >= bar.fontMetrics().horizontalAdvance(bar.text()) + 8
+    assert "Korean (ko)" in bar.toolTip()
+
+
+def test_an_unsure_speaker_count_is_said_with_the_likely_counts(window):
+    """Issue 50: where the automatic count is unsure, the window says so and proposes the likely
+    counts (the command line prints the same note as a warning)."""
+    from editor.asr import TokenAssembler
+    from editor.asr.speakers import SpeakerCount
+    from editor.asr.transcribe import SpeakersFound
+    from editor.core.document.transcript import Transcript
+
+    doc = Transcript.from_text("one two three")
+    window.set_transcript(doc)
+    controller = window.transcription
+    controller.doc, controller._assembler, controller._running = doc, TokenAssembler(), True
+    said: list[str] = []
+    controller.said.connect(said.append)
+    controller._ended(controller._job, None, SpeakersFound((), SpeakerCount(3, (3, 2, 4))))
+    assert any("the number of speakers is unsure: 3 found, 2, 3 or 4 are likely" in s for s in said)
+    assert any("unsure" in w for w in doc.metadata.warnings)
+
+
+def test_a_silent_recording_says_no_speech_where_the_words_would_be(fake_player, qtbot, tmp_path, korean_model,
+                                                                     monkeypatch):
+    """Issue 50: a silent recording left the empty window's hint ("Open a transcript…") in the text
+    area, and the next Open asked to save changes to a transcript of no words."""
+    import wave
+
+    from PySide6.QtWidgets import QMessageBox
+
+    silent = tmp_path / "silence.wav"
+    with wave.open(str(silent), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(b"\0\0" * 16000 * 3)
+    window = fake_player
+    with qtbot.waitSignal(window.transcription.finished, timeout=60000) as finished:
+        window.open_path(silent)
+    assert finished.args == ["no speech"] and len(window.transcript) == 0
+    hint = window.view.placeholderText()
+    assert hint.startswith("No speech was found in silence.wav") and "Open a transcript" not in hint
+    assert not window.session.dirty
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda _p, title, *a, **k: asked.append(title)
+                        or QMessageBox.StandardButton.Cancel)
+    window.interactive = True
+    try:
+        window.open_path(resource_path("samples", "repair-cafe.json"))
+    finally:
+        window.interactive = False
+    assert asked == [] and len(window.transcript) > 0
+    assert window.view.placeholderText() == window.view.empty_hint  # another transcript: as ever
+
+
+def test_an_empty_file_says_it_is_empty(window, tmp_path, capsys):
+    """Issue 50: a 0-byte .mp3 said "(Invalid data found when processing input)"."""
+    from editor.cli import main
+
+    empty = tmp_path / "interview.mp3"
+    empty.write_bytes(b"")
+    before = window.transcript
+    with pytest.raises(MediaError, match=r"^interview.mp3: the file is empty \(0 bytes\)$"):
+        window.open_path(empty)
+    assert window.transcript is before
+    assert main(["transcribe", str(empty)]) != 0
+    err = capsys.readouterr().err
+    assert "interview.mp3: the file is empty (0 bytes)" in err and "Invalid data" not in err

@@ -1,6 +1,6 @@
 """Transcribing in the window as a person meets it: Cancel says what was kept (it never showed:
 restoration took the label at once), File ▸ Transcribe again starts over without Open Recent and
-the language dialog, and the first-run tour waits until the words are in."""
+the language dialog, and the first-run tour never opens over work under way."""
 
 from __future__ import annotations
 
@@ -72,18 +72,16 @@ def test_transcribe_again_without_a_recording_says_so(window, tmp_path):
     assert "no recording" in window.statusBar().currentMessage()
 
 
-def test_the_first_run_tour_waits_until_the_words_are_in(fake_player, qtbot, korean_speech, korean_model,  # noqa: F811
-                                                         monkeypatch):
-    from editor.gui.window import help as help_menu
-
-    monkeypatch.setattr(help_menu, "TOUR_WAIT_MS", 100)
+def test_the_first_run_tour_never_opens_over_work_under_way(fake_player, qtbot, korean_speech, korean_model):  # noqa: F811
+    """Issue 50: the tour waited for the words and then opened under the person's pointer,
+    taking the click meant for the text. Over work under way it is not shown; the status bar says
+    where it is, and the next start offers it again."""
     window = fake_player
     window.settings.set("help.tour_seen", False)
     window.open_path(korean_speech)
-    assert window.help.first_start() is None  # it popped up over the words as they arrived
+    assert window.help.first_start() is None
+    assert "Review tour" in window.statusBar().currentMessage().replace("&", "")
+    qtbot.waitUntil(lambda: not window.transcription.running, timeout=120000)
+    qtbot.wait(1500)  # where the tour used to look again every second
     assert window.help.tour is None and not window.settings.help.tour_seen
-    qtbot.waitUntil(lambda: window.help.tour is not None, timeout=120000)
-    assert window.idle and not window.transcription.running
-    assert window.settings.help.tour_seen
-    window.help.tour.close()
     window.close()

@@ -41,10 +41,30 @@ def test_another_language_is_refused_in_one_line_unless_asked(english_model):
 def test_the_models_language_and_short_texts_are_restored(english_model):
     r = Restorer.load(str(english_model), device="cpu")
     assert r.language_check(WORDS * 2).matches
-    assert r.language_check("ich habe mit".split()).matches  # too few words to judge
+    assert r.language_check(WORDS[:3]).matches
     doc = Transcript.from_text(" ".join(WORDS * 2))
     restore_transcript(r, doc)
     assert doc.metadata.restore_model == r.name
+
+
+KOREAN = "오늘은 날씨가 좋습니다 저는 학교에 갑니다 어제 친구를 만났습니다 우리는 함께 점심을 먹었습니다".split()
+
+
+def test_a_short_text_is_judged_by_the_same_rule_as_a_long_one(english_model):
+    """Issue 50: three Korean words got a full stop proposed while 75 were refused. One rule: a
+    short text counts as if the words it lacks were known, and none known is never the language."""
+    r = Restorer.load(str(english_model), device="cpu")
+    for words in (KOREAN[:1], KOREAN[:3], KOREAN * 6):
+        check = r.language_check(words)
+        assert not check.matches, words
+        doc = Transcript.from_text(" ".join(words))
+        with pytest.raises(UserError, match=r"not restored: this text does not look like English"):
+            restore_transcript(r, doc, name="cut.txt")
+        assert not doc.suggestions()
+    # a short English text with a name or two the vocabulary lacks is still restored
+    assert r.language_check([*WORDS[:4], "zqxname"]).matches
+    assert r.language_check([*WORDS[:10], "zqxname", "zqxother"]).matches
+    assert not r.language_check([*WORDS[:2], "zqxa", "zqxb", "zqxc"]).matches
 
 
 def test_a_model_without_a_language_restores_anything(tiny_model_dir):

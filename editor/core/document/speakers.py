@@ -6,6 +6,8 @@ A speaker is the name on each word (``Token.speaker``); changing them is the tra
 from __future__ import annotations
 
 import bisect
+from os import PathLike
+from pathlib import PurePath
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -150,3 +152,24 @@ def speaker_table(counts: Iterable[SpeakerCount], total_words: int) -> str:
     if unnamed:
         lines.append(f"({unnamed} words have no speaker)")
     return "\n".join(lines) + "\n"
+
+
+#: The formats that can carry a time at each speaker turn ("[00:12:34] Ann: ...", as noScribe writes)
+TURN_TIME_FORMATS = (".txt", ".md", ".docx")
+
+
+def writer_options(path: str | PathLike[str], turn_times: bool = False) -> dict[str, bool]:
+    """The text writer's options: a time at each speaker turn (``turn_times``, in
+    :data:`TURN_TIME_FORMATS`). How subtitles are laid out is the writers' ``layout``
+    (`editor.core.formats.subtitle_layout`)."""
+    if turn_times and PurePath(path).suffix.lower() in TURN_TIME_FORMATS:
+        return {"turn_times": True}
+    return {}
+
+
+def turn_times_note(path: str | PathLike[str]) -> str | None:
+    """Why a time at each speaker turn is not written to ``path`` (None where it is)."""
+    if PurePath(path).suffix.lower() in TURN_TIME_FORMATS:
+        return None
+    return (f"times at speaker turns are written in {', '.join(TURN_TIME_FORMATS)} only; "
+            f"{PurePath(path).suffix or 'this format'} keeps its own times")

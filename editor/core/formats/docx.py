@@ -20,7 +20,7 @@ from editor.core.formats._common import PathLike, atomic_write, format_clock, re
 from editor.core.formats.cue_writing import color_of, colons_not_bold, styled_runs, word_styles
 from editor.core.formats.stamped import stamped_transcript
 from editor.core.formats.txt import transcript_of_blocks
-from editor.core.render import NONE, RenderedWord, RenderPolicy, join_rendered, render_paragraphs
+from editor.core.render import NONE, RenderedWord, RenderPolicy, join_rendered, render_paragraphs, turn_time
 
 
 def system_author() -> str:
@@ -56,8 +56,11 @@ def document_title(paragraphs: list[tuple[str | None, list[RenderedWord]]], sour
 
 
 def write_docx(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
-               timestamps: bool = False, speakers: bool = True, author: str | None = None) -> None:
-    """``author``: the name the document's properties give (None: the system's, ``system_author``)."""
+               timestamps: bool = False, speakers: bool = True, author: str | None = None,
+               turn_times: bool = False) -> None:
+    """``author``: the name the document's properties give (None: the system's, ``system_author``).
+    ``turn_times``: "[00:12:34] " before the name where a speaker takes over
+    (`editor.core.render.turn_time`), as noScribe writes it."""
     document = docx.Document()
     # python-docx's template says it was written by "python-docx" on 2013-12-23, titled
     # whatever it was: the file's own properties say who, when and what instead.
@@ -80,6 +83,8 @@ def write_docx(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
     for speaker, words in paragraphs:
         paragraph = document.add_paragraph()
         named = bool(speakers and speaker and speaker != previous)
+        if turn_times and speaker and speaker != previous and (stamp := turn_time(words)):
+            paragraph.add_run(f"{stamp} ")
         if named:
             paragraph.add_run(f"{speaker}: ").bold = True
         previous = speaker
@@ -155,6 +160,9 @@ def _blocks(document: Any) -> list[tuple[str | None, str]]:
     blocks: list[tuple[str | None, str]] = []
     for paragraph in document.paragraphs:
         runs = list(paragraph.runs)
+        timed = bool(runs) and not runs[0].bold and _CLOCK.fullmatch(runs[0].text) is not None
+        if timed:  # a turn's time before the name
+            runs.pop(0)
         name = None
         bold = ""
         while runs and runs[0].bold and ":" not in bold:
@@ -164,7 +172,7 @@ def _blocks(document: Any) -> list[tuple[str | None, str]]:
             name = " ".join(head.split()) or None
             text = tail + "".join(r.text for r in runs)
         else:
-            text = paragraph.text
+            text = "".join(r.text for r in runs) if timed else paragraph.text
         text = _CLOCK.sub("", text.lstrip())
         if text.strip():
             blocks.append((name, text))

@@ -8,7 +8,7 @@ from editor.core.document.transcript import Metadata, Transcript
 from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.txt import read_text, transcript_of_blocks
 from editor.core.formats.cue_writing import color_of, colons_not_bold, styled_runs, word_styles
-from editor.core.render import NONE, RenderPolicy, render_paragraphs
+from editor.core.render import NONE, RenderPolicy, render_paragraphs, turn_time
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
@@ -19,10 +19,11 @@ def escape_md(text: str) -> str:
 
 
 def write_md(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
-             timestamps: bool = False, speakers: bool = True) -> list[str]:
+             timestamps: bool = False, speakers: bool = True, turn_times: bool = False) -> list[str]:
     """Paragraphs with "**Ann:** " where the speaker changes; a subtitle's italics, bold,
     strike-through and underline as ``*a*``, ``**a**``, ``~~a~~`` and ``<u>a</u>``. Returns a
-    warning when colours were left out (Markdown has none)."""
+    warning when colours were left out (Markdown has none). ``turn_times``: "`[00:12:34]` "
+    before the name where a speaker takes over (`editor.core.render.turn_time`)."""
     out = []
     previous = None
     styles = word_styles(transcript, policy)
@@ -37,6 +38,8 @@ def write_md(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE
             text = f"`[{format_clock(words[0].start, separator='')}]` {text}"
         if named and speaker:
             text = f"**{escape_md(speaker)}:** {text}"
+        if turn_times and speaker and speaker != previous and (stamp := turn_time(words)):
+            text = f"`{stamp}` {text}"
         previous = speaker
         out.append(text)
     atomic_write(path, ("\n\n".join(out) + "\n").encode("utf-8"))
@@ -74,8 +77,9 @@ def read_md(path: PathLike, encoding: str | None = None) -> Transcript:
     for paragraph in _BLANK_LINE.split(text):
         if not paragraph.strip():
             continue
-        found = _BOLD_NAME.match(paragraph.lstrip())
-        rest = paragraph.lstrip()[found.end():] if found else paragraph
+        paragraph = _CLOCK.sub("", paragraph.lstrip())  # a turn's time before the name
+        found = _BOLD_NAME.match(paragraph)
+        rest = paragraph[found.end():] if found else paragraph
         rest = _CLOCK.sub("", rest.lstrip())
         name = _ESCAPED.sub(r"\1", found.group(1)).strip() if found else None
         rest = _EMPHASIS.sub(lambda m: m.group(0) if m.group(0).startswith("\\") else "", rest)

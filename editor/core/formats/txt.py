@@ -122,5 +122,8 @@ def transcript_of_blocks(blocks: Sequence[tuple[str | None, str]], metadata: Met
     return Transcript(tokens, paragraph_starts=starts, metadata=metadata)
 
 
-def write_txt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
-    atomic_write(path, (render(transcript, policy) + "\n").encode("utf-8"))
+def write_txt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
+              turn_times: bool = False) -> None:
+    """The clean text (`render`). ``turn_times``: "[00:12:34] Ann: " where a speaker takes over,
+    the time their turn starts (as noScribe writes it; read back as times, see `stamped`)."""
+    atomic_write(path, (render(transcript, policy, turn_times=turn_times) + "\n").encode("utf-8"))

@@ -84,7 +84,8 @@ class Session:
 
     def forget_history(self) -> None:
         """Drop the undo steps (what they did becomes the starting point) and keep the work as
-        unsaved as it was: words just transcribed are in no file, though nothing can be undone."""
-        self._unsaved = self.dirty
+        unsaved as it was: words just transcribed are in no file, though nothing can be undone.
+        No words at all (a silent recording) are nothing to save: the next Open does not ask."""
+        self._unsaved = self.dirty and len(self.transcript) > 0
         self._edited = False
         self.transcript.history.clear()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from editor.core.formats import TIMED_FORMATS
 from editor.core.formats.subtitle_layout import CPS_RANGE, LINE_LENGTH_RANGE, NEW_LINE_CHARS
+from editor.core.document.speakers import TURN_TIME_FORMATS
 from editor.core.render import ALL, NONE, RenderPolicy
 from editor.core.settings import Settings
 from editor.gui.dialogs.overwrite import same_file
@@ -149,6 +151,15 @@ class ExportDialog(QDialog):
         form.addRow("Subtitle lines:", self.line_length)
         form.addRow("Reading speed:", self.max_cps)
         self._show_subtitle_rows()
+        self.turn_times = QCheckBox("Time at each speaker turn (“[00:12:34] Ann: …”)")
+        self.turn_times.setObjectName("export-turn-times")
+        self.turn_times.setChecked(settings.export.turn_times)
+        self.turn_times.setToolTip("Before the name where a speaker takes over, the time their turn "
+                                   "starts in the recording, as noScribe writes it (.txt, .md, .docx)")
+        form.addRow(self.turn_times)
+        self.format.currentIndexChanged.connect(lambda _i: self._update_turn_times())
+        self.path_edit.textChanged.connect(lambda _t: self._update_turn_times())
+        self._update_turn_times()
         # Pending suggestions are tinted proposals in the text: by default the file reads as the
         # text shows them (as `stet convert` writes it: one default for both, issue #48), and the
         # person may choose to leave them out, with counts; the project keeps them pending.
@@ -275,7 +286,13 @@ class ExportDialog(QDialog):
         if path.suffix.lower() in TIMED_FORMATS:  # the export's layout, and the next one's
             self.settings.set("export.max_line_length", self.chosen_line_length)
             self.settings.set("export.max_cps", self.chosen_max_cps)
+        if self.turn_times.isEnabled():  # the choice is kept for the next export
+            self.settings.set("export.turn_times", self.turn_times.isChecked())
         super().accept()
+
+    def _update_turn_times(self) -> None:
+        """Times at speaker turns are for .txt, .md and .docx (the others keep times of their own)."""
+        self.turn_times.setEnabled(self.chosen_format in TURN_TIME_FORMATS)
 
     def _policy_changed(self) -> None:
         data = self.policy.currentData()

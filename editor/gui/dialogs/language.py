@@ -2,7 +2,8 @@
 
 Stet cannot tell the language of a recording, and a Vosk model for another language does not fail:
 it writes wrong words in its own language. So the window asks, offering the installed models by
-language (the one used last chosen), and a way to get a model for another language.
+language (the one the person chose last selected; none before they have chosen one, and Transcribe
+waits for a choice), and a way to get a model for another language.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from editor.asr import ModelInfo, Speakers
 
 _ANOTHER = "Another language (get a model)…"
+CHOOSE = "Choose the language spoken…"
 #: The speakers choice: what it says, and the value it gives (None: no speaker labels).
 _AUTO: Speakers = "auto"
 SPEAKER_CHOICES: list[tuple[str, Speakers | None]] = [
@@ -64,6 +66,7 @@ class LanguageDialog(QDialog):
         warning.setWordWrap(True)
         self.choice = QComboBox()
         self.choice.setObjectName("language-choice")
+        self.choice.setPlaceholderText(CHOOSE)
         self._fill(current)
         self.choice.activated.connect(self._activated)
         self.note = QLabel()
@@ -87,7 +90,9 @@ class LanguageDialog(QDialog):
         form.addRow("&Speakers:", self.speakers_choice)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Transcribe")
+        self.transcribe_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.transcribe_button.setText("&Transcribe")
+        self.choice.currentIndexChanged.connect(lambda _i: self._update_button())
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -98,6 +103,7 @@ class LanguageDialog(QDialog):
         layout.addWidget(self.speakers_note)
         layout.addWidget(buttons)
         self._update_note()
+        self._update_button()
 
     def _fill(self, current: ModelInfo | None) -> None:
         self.choice.clear()
@@ -106,8 +112,9 @@ class LanguageDialog(QDialog):
         if self._get_model is not None:
             self.choice.addItem(_ANOTHER)
         paths = [m.path for m in self.models]
-        if current is not None and current.path in paths:
-            self.choice.setCurrentIndex(paths.index(current.path))
+        # nothing is chosen for the person: a model preselected that they did not choose
+        # transcribes in the wrong language at one press of Enter (issue 50)
+        self.choice.setCurrentIndex(paths.index(current.path) if current is not None and current.path in paths else -1)
 
     def chosen(self) -> ModelInfo | None:
         """The model now selected (None while "another language" is)."""
@@ -133,9 +140,14 @@ class LanguageDialog(QDialog):
                 if got.path not in known:
                     self.models.append(got)
                 self._fill(got)
-            else:
-                self._fill(self.models[0] if self.models else None)
+            else:  # no model for the language wanted: none is chosen in its place
+                self._fill(None)
         self._update_note()
+        self._update_button()
+
+    def _update_button(self) -> None:
+        """Transcribe (the default button, so Enter) only with a model chosen for the language."""
+        self.transcribe_button.setEnabled(self.chosen() is not None)
 
     def _update_note(self) -> None:
         languages = {m.language for m in self.models}

@@ -1,5 +1,6 @@
 """The speech-model dialog: the catalogue of Vosk models (language, size) to download with progress
-and cancel, or a model folder the person already has."""
+and cancel, a model's .zip already downloaded to install (offline too), or a model folder the
+person already has."""
 
 from __future__ import annotations
 
@@ -75,8 +76,8 @@ class ModelDialog(QDialog):
         self.installed_models: list[ModelInfo] = []
 
         intro = QLabel("Transcribing needs a speech model for the language of the recording. "
-                       "Download one (small models suit a laptop), or choose a model folder "
-                       "you already have.")
+                       "Download one (small models suit a laptop), install one downloaded "
+                       "already (its .zip), or choose a model folder you already have.")
         intro.setWordWrap(True)
         self.installed = QListWidget()
         self.installed.setObjectName("installed-models")
@@ -118,6 +119,10 @@ class ModelDialog(QDialog):
         self.download_button.clicked.connect(lambda _=False: self.download())
         self.folder_button = QPushButton("Choose a model &folder…")
         self.folder_button.clicked.connect(lambda _=False: self.choose_folder())
+        self.install_button = QPushButton("&Install from a file…")
+        self.install_button.setToolTip("Install a Vosk model's .zip downloaded already (on this "
+                                       "computer or another): no connection needed")
+        self.install_button.clicked.connect(lambda _=False: self.choose_file())
         self.refresh_button = QPushButton("&Refresh list")
         self.refresh_button.setToolTip("Fetch the current list of models (with checksums) from "
                                        "the Vosk site")
@@ -125,6 +130,7 @@ class ModelDialog(QDialog):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(lambda _=False: self.reject())
         buttons = QHBoxLayout()
+        buttons.addWidget(self.install_button)
         buttons.addWidget(self.folder_button)
         buttons.addWidget(self.refresh_button)
         buttons.addStretch(1)
@@ -261,6 +267,7 @@ class ModelDialog(QDialog):
         self.download_button.setEnabled(not busy and self.selected_entry() is not None)
         self.refresh_button.setEnabled(not busy and not self._refreshing)
         self.folder_button.setEnabled(not busy)
+        self.install_button.setEnabled(not busy)
         self.use_button.setEnabled(not busy and bool(self.installed_models)
                                    and bool(self.installed.selectedItems()))
         self.table.setEnabled(not busy)
@@ -302,7 +309,9 @@ class ModelDialog(QDialog):
         else:
             self.progress.setRange(0, _STEPS)
             self.progress.setValue(round(p.fraction * _STEPS))
-        if p.phase == "download":
+        if p.phase == "extract" and p.fraction == 1.0 and self.model is None:
+            self.message.setText("Checking the model (that Vosk loads it)…")
+        elif p.phase == "download":
             total = f" of {_mb(p.total)}" if p.total else ""
             eta = format_eta(p.eta)
             self.message.setText(f"{phase} {_mb(p.done)}{total}" + (f", {eta}" if eta else ""))
@@ -321,7 +330,7 @@ class ModelDialog(QDialog):
         self.accept()
 
     def _failed(self, err: BaseException) -> None:
-        from editor.asr import DownloadCancelled
+        from editor.asr import DownloadCancelled, NoConnection
 
         self._op = None
         self.progress.hide()
@@ -329,9 +338,56 @@ class ModelDialog(QDialog):
         if isinstance(err, DownloadCancelled):
             self.status = "cancelled"
             self.message.setText("Download stopped; it resumes where it left off next time")
+        elif isinstance(err, NoConnection):  # offline: the way on is a file got elsewhere
+            self.status = f"failed: {err}"
+            entry = self.selected_entry()
+            host = entry.url.split("/")[2] if entry is not None else "the Vosk site"
+            self.message.setText(f"No connection: {host} cannot be reached from this computer. "
+                                 "A model's .zip downloaded elsewhere (from alphacephei.com/vosk/models) "
+                                 "can be installed with “Install from a file…”.")
+            self.download_button.setDefault(False)
+            self.install_button.setDefault(True)
+            self.install_button.setFocus()
         else:
             self.status = f"failed: {err}"
             self.message.setText(f"Download failed: {err}")
+        self._update_buttons()
+        self.download_ended.emit(self.status)
+
+    # -- a file downloaded already ---------------------------------------------------------------
+    def choose_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Install a Vosk model from its .zip", str(Path.home()),
+                                              "Vosk models (*.zip);;All files (*)")
+        if path:
+            self.install_file(path)
+
+    def install_file(self, path: str | os.PathLike[str]) -> BackgroundOp | None:
+        """Install the model in ``path`` (a .zip, or a model folder to copy) into the models
+        folder in the background: checked (its layout, and that Vosk loads it) and put in place
+        whole; the dialog is accepted with it. A file that is no model is said in one line."""
+        from editor.asr import install_model
+
+        if self.downloading:
+            return None
+        source, dest = Path(path), self.dest_dir
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.message.setText(f"Installing {source.name}: unpacking and checking that Vosk loads it…")
+
+        def work(report: Callable[[Any], None]) -> ModelInfo:
+            return install_model(source, dest, on_progress=report)
+
+        self._op = BackgroundOp(self, work).progress(self._progressed) \
+            .success(self._downloaded).failure(self._install_failed)
+        self._update_buttons()
+        return self._op.run()
+
+    def _install_failed(self, err: BaseException) -> None:
+        self._op = None
+        self.progress.hide()
+        self.progress.setRange(0, _STEPS)
+        self.status = f"failed: {err}"
+        self.message.setText(f"Not installed: {err}")
         self._update_buttons()
         self.download_ended.emit(self.status)
 

@@ -93,10 +93,11 @@ class QtTranscriptView(QPlainTextEdit):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self.setMouseTracking(True)
         # what File > Open and a drop take (window/files.py), and Help > Open sample (help)
-        self.setPlaceholderText(
+        self.empty_hint = (
             f"Open a transcript, subtitles, audio or video "
             f"({QKeySequence(hotkeys.OPEN).toString(QKeySequence.SequenceFormat.NativeText)}, or drop "
             "a file here) — or try Help ▸ Open sample")
+        self.setPlaceholderText(self.empty_hint)
         self.document().setDocumentMargin(12)
         self.order = self.settings.review.order  # "position" or "confidence"
         self.text_map = TextMap()
@@ -178,7 +179,13 @@ class QtTranscriptView(QPlainTextEdit):
         self._links.connect(transcript.suggestions_changed, self._on_suggestions_changed)
         self._links.connect(transcript.paragraphs_changed, self._on_paragraphs_changed)
         self.review.make_current(None)
+        self.setPlaceholderText(self.empty_hint)
         self.build.rebuild()
+
+    def say_when_empty(self, text: str) -> None:
+        """What the text area says while it has no words (instead of how to open a file), until
+        another transcript is shown: a recording being transcribed, or found silent."""
+        self.setPlaceholderText(text)
 
     def apply_settings(self) -> None:
         """Fonts and colours from settings (after the settings dialog)."""

@@ -22,6 +22,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
 import editor
+from editor.core.document.speakers import writer_options
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
 from editor.core.formats import READERS, can_read, read_any, why_not_writable, write_any
@@ -420,7 +421,8 @@ class FileCommands:
         return all(done.wait(timeout) for done in waiting)
 
     def _export_options(self, path: Path) -> dict[str, object]:
-        options: dict[str, object] = {}
+        export = self._host.settings.export
+        options: dict[str, object] = dict(writer_options(path, export.turn_times))
         if path.suffix.lower() == ".docx" and self._host.settings.export.author.strip():
             options["author"] = self._host.settings.export.author.strip()  # else the system's name
         return options

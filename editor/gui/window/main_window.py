@@ -237,6 +237,7 @@ class MainWindow(QMainWindow):
         t = TranscriptionController(session, settings, interactive=self.interactive, parent=self)
         self.transcription = t
         t.opened.connect(self._transcription_opened)
+        t.finished.connect(self._transcription_finished)
         t.said.connect(self.status_label_text)
         t.said_why.connect(self._status_tip)
         t.message.connect(self._show_message)
@@ -413,6 +414,25 @@ class MainWindow(QMainWindow):
 
     def _transcription_opened(self, doc: Transcript, path: Path) -> None:
         self.set_transcript(doc, source=path, restore=False)  # the player bar opens the recording
+        self.view.say_when_empty(f"Transcribing {path.name}: the words appear here as they are heard…")
+
+    def _transcription_finished(self, status: str) -> None:
+        """A recording without a word recognised says so where the words would be, not how to
+        open a file as an empty window does (issue 50)."""
+        t = self.transcription
+        if len(self.transcript) or self.transcript is not t.doc:
+            return
+        name = t.audio_path.name if t.audio_path is not None else "the recording"
+        if status == "no speech":
+            self.view.say_when_empty(
+                f"No speech was found in {name}: it is silent, or not spoken in {t.language} "
+                "(the language it was transcribed in). Open another file, or File ▸ Transcribe "
+                "again in another language.")
+        elif status == "cancelled":
+            self.view.say_when_empty(f"Transcription of {name} cancelled before a word was heard "
+                                     "(File ▸ Transcribe again starts over).")
+        else:
+            self.view.say_when_empty(self.view.empty_hint)
 
     def _watch(self, doc: Transcript) -> None:
         self._history_link.connect(doc.history.changed, self._history_changed)

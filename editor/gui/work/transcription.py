@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,10 +27,11 @@ from editor.gui.base.session import Session
 from editor.gui.base.modal import run_modal
 
 if TYPE_CHECKING:
-    from editor.asr import ModelInfo, PassEvent, Speakers, TokenAssembler
-    from editor.core.document.speakers import SpeakerTurn
+    from editor.asr import ModelInfo, PassEvent, Speakers, SpeakersFound, TokenAssembler
 
 _PROGRESS_STEPS = 1000
+_PROGRESS_MIN_WIDTH = 160
+_PROGRESS_MAX_WIDTH = 420
 
 
 class TranscriptionController(QObject):
@@ -68,7 +69,7 @@ class TranscriptionController(QObject):
         self.audio_path: Path | None = None
         self.status = ""
         self.language = ""  # of the running or last transcription, as shown
-        self.speakers: Speakers | None = None  # who speaks when is found for: None (not), "auto" or a number; asked with the language
+        self._run_speakers: tuple[Speakers | None] | None = None  # as answered for the next run, if asked
         self._job = 0
         self._cancel: threading.Event | None = None
         self._running = False
@@ -80,9 +81,9 @@ class TranscriptionController(QObject):
         self.notes: list[str] = []  # what the last transcription found of the audio itself
         self.progress = QProgressBar()
         self.progress.setObjectName("transcription-progress")
-        self.progress.setMaximumWidth(220)
         self.progress.setRange(0, _PROGRESS_STEPS)
-        self.progress.setFormat("Transcribing %p%")
+        self.progress.setTextVisible(True)
+        self._show_format("Transcribing %p%")
         self.progress.hide()
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("transcription-cancel")
@@ -94,6 +95,28 @@ class TranscriptionController(QObject):
     @property
     def running(self) -> bool:
         return self._running
+
+    @property
+    def speakers(self) -> Speakers | None:
+        """Who speaks when is found for: None (not), "auto" or a number; asked with the language
+        and kept in the settings (``engine.speakers``), so the next dialog and the next start offer
+        the same choice."""
+        from editor.asr import parse_speakers
+
+        value = self.settings.engine.speakers
+        if not value:
+            return None
+        try:
+            return parse_speakers(value)
+        except ValueError:  # a settings file edited by hand: no speakers rather than a failure
+            return None
+
+    @speakers.setter
+    def speakers(self, value: Speakers | None) -> None:
+        text = "" if value is None else str(value)
+        if text != self.settings.engine.speakers:
+            self.settings.set("engine.speakers", text)
+            self.settings_changed.emit()
 
     # -- models ------------------------------------------------------------------------------------
     def find_model(self) -> ModelInfo:
@@ -153,12 +176,17 @@ class TranscriptionController(QObject):
             missing = ""
         except AsrError as err:
             missing = f"Speakers cannot be found here: {err}."
-        dialog = LanguageDialog(path, models, current, get_model=self._get_model_for_dialog,
+        # a model is offered first only when the person chose it (here or in the model dialog):
+        # the one model that happens to be installed is no answer to the question (issue 50)
+        chosen = current if self.settings.engine.vosk_model_dir else None
+        dialog = LanguageDialog(path, models, chosen, get_model=self._get_model_for_dialog,
                                 parent=self._parent_widget, speakers=self.speakers, speakers_missing=missing)
         if not run_modal(dialog) or dialog.model is None:
             return None
-        self.speakers = dialog.speakers
-        if dialog.model.path != current.path:
+        if not missing:  # a choice the dialog could not offer is not the person's
+            self.speakers = dialog.speakers
+        self._run_speakers = (dialog.speakers,)
+        if dialog.model.path != current.path or chosen is None:
             self.remember_model(dialog.model)
         return dialog.model
 
@@ -229,12 +257,13 @@ class TranscriptionController(QObject):
         self.cancel_button.show()
         self.said_why.emit("")  # a failure's details from an earlier run
         self.language = describe_model(model).split(" — ")[0]
-        self.progress.setFormat(f"Transcribing ({self.language}) %p%")
+        self._show_format(f"Transcribing ({self.language}) %p%")
         self._say(f"{audio.name} — {self.language} — loading the speech model {model.name}…")
 
-        speakers = self.speakers
+        speakers = self._run_speakers[0] if self._run_speakers is not None else self.speakers
+        self._run_speakers = None
 
-        def work(report: Callable[[PassEvent], None]) -> Sequence[SpeakerTurn]:  # a pool thread; the recogniser itself runs in a child process
+        def work(report: Callable[[PassEvent], None]) -> SpeakersFound | None:  # a pool thread; the recogniser itself runs in a child process
             from editor.asr import SpeakersFound, transcription_pass
 
             # the one pass `stet transcribe` and batches run: its events are shown as they come,
@@ -242,12 +271,12 @@ class TranscriptionController(QObject):
             # edited meanwhile take their speakers all the same)
             for event in transcription_pass(audio, model, speakers=speakers, cancel=cancel):
                 if isinstance(event, SpeakersFound):
-                    return event.turns
+                    return event
                 report(event)
-            return ()
+            return None
 
         BackgroundOp(self, work).progress(lambda event: self._event(job, event)) \
-            .success(lambda turns: self._ended(job, None, turns)) \
+            .success(lambda found: self._ended(job, None, found)) \
             .failure(lambda err: self._ended(job, err)).run()
 
     def cancel(self, quiet: bool = False) -> None:
@@ -304,16 +333,12 @@ class TranscriptionController(QObject):
                 self._say(f"{name} — {self.language} — loading the speech model…")
                 return
             if event.stage == "speakers":
-                self.progress.setFormat("Finding speakers %p%")
-                if event.fraction is not None:
-                    self.progress.setValue(round(event.fraction * _PROGRESS_STEPS))
+                self._show_format("Finding speakers %p%")
+                self._show_fraction(event.fraction)
                 eta = format_eta(event.eta)
                 self._say(f"{name} — finding who speaks when: {len(doc):,} words" + (f", {eta}" if eta else ""))
                 return
-            if event.fraction is not None:
-                self.progress.setValue(round(event.fraction * _PROGRESS_STEPS))
-            else:
-                self.progress.setRange(0, 0)  # busy: the length is not known
+            self._show_fraction(event.fraction)
             eta = format_eta(event.eta)
             self._say(f"{name} — transcribing ({self.language}): {len(doc):,} words"
                       + (f", {eta}" if eta else ""))
@@ -326,15 +351,20 @@ class TranscriptionController(QObject):
                 doc.set_metadata(duration=event.duration,
                                  warnings=(*doc.metadata.warnings, *self.notes))
 
-    def _ended(self, job: int, err: BaseException | None, turns: Sequence[SpeakerTurn] = ()) -> None:
+    def _ended(self, job: int, err: BaseException | None, found: SpeakersFound | None = None) -> None:
         from editor.asr import RecognitionCancelled
         from editor.core.document.speakers import apply_turns, speakers_in_order
 
         if not self._current(job):
             return
         assert self.doc is not None  # (a current job's)
+        turns = found.turns if found is not None else ()
         if turns:  # part of what was transcribed, as the words are: not an undo step of its own
             apply_turns(self.doc, turns)
+        if found is not None and found.note:  # said with the audio's notes, and kept with them
+            self.notes.append(found.note)
+            with self.doc.history.group("Add words", merge_id=("asr", id(self), job)):
+                self.doc.set_metadata(warnings=(*self.doc.metadata.warnings, found.note))
         self._running = False
         self._hide()
         doc = self.doc
@@ -352,9 +382,9 @@ class TranscriptionController(QObject):
             status = f"failed: {err}"
         self.status = status
         if status == "done":  # the label goes on to tell of restoration; this stays a while
-            found = len(speakers_in_order(doc)) if turns else 0
+            people = len(speakers_in_order(doc)) if turns else 0
             said = (f"{name} — {words:,} words transcribed in {took:.1f} s ({self.language})"
-                    + (f", {found} speaker{'s' if found != 1 else ''}" if found else "")
+                    + (f", {people} speaker{'s' if people != 1 else ''}" if people else "")
                     + "".join(f"; {note}" for note in self.notes))
             self._say(said)
             self.message.emit(said, 15000 if self.notes else 8000)
@@ -384,6 +414,27 @@ class TranscriptionController(QObject):
         """Another transcript is shown: the running transcription stops."""
         if doc is not self.doc and self._running:
             self.cancel(quiet=True)
+
+    def _show_fraction(self, fraction: float | None) -> None:
+        """The bar at ``fraction``, or busy when the length is not known. The range is set again
+        each time: a recording of unknown length left the bar busy (a range of 0..0), and the
+        speakers that followed showed "0 %" for the whole stage (issue 50)."""
+        if fraction is None:
+            self.progress.setRange(0, 0)
+            return
+        self.progress.setRange(0, _PROGRESS_STEPS)
+        self.progress.setValue(round(fraction * _PROGRESS_STEPS))
+
+    def _show_format(self, text: str) -> None:
+        """The bar's text, on one line and whole: it is as wide as its text at 100 %
+        (up to :data:`_PROGRESS_MAX_WIDTH`, the whole text in its tooltip), where a fixed
+        220 px cut "Transcribing (Korean (ko))" into two clipped lines (issue 50)."""
+        self.progress.setFormat(text)
+        self.progress.setToolTip(text.replace("%p%", "").strip())
+        metrics = self.progress.fontMetrics()
+        # the text as drawn at its widest, with room for the frame and the chunk's margins
+        wide = metrics.horizontalAdvance(text.replace("%p", "100")) + 4 * metrics.averageCharWidth()
+        self.progress.setFixedWidth(min(max(wide, _PROGRESS_MIN_WIDTH), _PROGRESS_MAX_WIDTH))
 
     def _hide(self) -> None:
         self.progress.hide()
