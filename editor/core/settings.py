@@ -26,6 +26,7 @@ class ReviewSettings:
     repeat_choices: bool = True  # a decision is proposed for the same word / word pair elsewhere
     learn_from_reviews: bool = True  # on save, forms and mark choices are kept (user lexicon, adaptation)
     use_learned: bool = True  # restorations use what was learned for the same language and speakers
+    short_speech: bool = False  # a screen reader hears a suggestion's change and confidence only (keys on demand)
 
 
 @dataclass

@@ -2,13 +2,17 @@
 in "…" with the whole of it in the bar's tooltip, instead of being cut mid-word against them
 (a reader's note about YouTube captions read "…written back as subtitles, the cuEditing"). The
 message is fitted again when its room shrinks: the window narrows, or a permanent widget grows
-(the mode label's "Editing" becoming "Reviewing: Enter accepts, Delete rejects" cut the "…" off)."""
+(the mode label's "Editing" becoming "Reviewing: Enter accepts, Delete rejects" cut the "…" off).
+
+A message stays until the next one (a listener heard "Exported ric.docx" and "Undid Typing" gone
+in 3-6 s, before a screen reader had said them): a timeout given is not kept. Each message is
+also sent as ``said``, for the screen reader (the window gives it to the Transcript's narrator)."""
 
 from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QStatusBar, QToolTip, QWidget
 
@@ -20,6 +24,8 @@ _GAP = 16
 
 
 class StatusBar(QStatusBar):
+    said = Signal(str)  # a message shown (whole), for a screen reader
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._permanent: list[QWidget] = []
@@ -76,11 +82,14 @@ class StatusBar(QStatusBar):
         return self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
 
     def showMessage(self, text: str, timeout: int | None = 0) -> None:
+        """Show ``text`` until the next message (``timeout`` is not kept: see the module)."""
         self._full = text
         self._shown = self._fitted(text)
-        self._ends = time.monotonic() + timeout / 1000 if timeout else None
-        super().showMessage(self._shown, timeout)
+        self._ends = None
+        super().showMessage(self._shown, 0)
         self.setToolTip(text if self._shown != text else "")
+        if text:
+            self.said.emit(text)
 
     def currentMessage(self) -> str:
         """The message as given, whole, while it is shown (elided or not)."""

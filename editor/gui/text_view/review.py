@@ -93,6 +93,7 @@ class ReviewHost(Protocol):
     settings: Settings
     order: str  # "position" or "confidence": the order Tab goes in
     current_changed: SignalInstance
+    decided: SignalInstance  # (suggestion, accepted, value proposed): a screen reader says it
     review_mode_changed: SignalInstance
     message: SignalInstance
     moving: bool
@@ -405,6 +406,7 @@ class Reviewer:
         decided, _note, _repeated = self.decide(s.token_id, s.kind, accept=accept, value=value,
                                                 announce=announce)
         self._view.flush()
+        self._view.decided.emit(decided, accept, s.value)
         self._last_rank = self._rank(decided)
         self._current = decided.key
         found = self.next_suggestion(quiet=bool(held))

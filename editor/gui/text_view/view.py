@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import (QColor, QContextMenuEvent, QDropEvent, QFont, QHelpEvent, QInputMethodEvent, QKeyEvent,
+from PySide6.QtGui import (QColor, QContextMenuEvent, QDropEvent, QFocusEvent, QFont, QHelpEvent, QInputMethodEvent, QKeyEvent,
                            QKeySequence, QMouseEvent, QPaintEvent, QResizeEvent, QTextCursor)
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
@@ -28,7 +28,7 @@ from editor.core.document.paragraphs import kept_lines
 from editor.core.settings import Settings
 from editor.gui.text_view.textmap import TextMap
 from editor.gui.base import hotkeys
-from editor.gui.text_view.accessibility import Narrator
+from editor.gui.text_view.accessibility import Narrator, mute_shown_text
 from editor.gui.text_view.gutter import TimeGutter, paint_cue_bars
 from editor.gui.base.links import DocumentLinks
 from editor.gui.text_view.looks import (  # noqa: F401  (names other modules and tests import from here)
@@ -63,6 +63,8 @@ class QtTranscriptView(QPlainTextEdit):
     token_activated = Signal(int)
     message = Signal(str)  # a short note for the status bar
     review_mode_changed = Signal(bool)  # True: Enter, Delete and 1-9 act on suggestions
+    # a decision on the suggestion under review: (the decided suggestion, accepted, the value proposed)
+    decided = Signal(object, bool, str)
     # the ids of the words a paste (or a drop of text) put in, when it is in, and its undo step's merge id
     pasted = Signal(list, object)
     # its parts, each given the view as the host it needs (see their modules)
@@ -556,6 +558,14 @@ class QtTranscriptView(QPlainTextEdit):
         """Type ``text`` at the caret (replacing a selection), as the keyboard would."""
         self.editing.insert_text(text)
 
+    def setPlainText(self, text: str, /) -> None:
+        super().setPlainText(text)
+        mute_shown_text(self)  # a reader hears the text as it stands, not each change shown
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.narrator.focused()  # what was said meanwhile reaches a reader that reads the focus
+
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride and self.editing.shortcut_override(cast(QKeyEvent, event)):
             return True
@@ -607,6 +617,8 @@ class QtTranscriptView(QPlainTextEdit):
             return
         self.editing.held = None  # whitespace typed waits no longer (text_view/editing.py)
         self.review.caret_moved()
+        if not self.textCursor().hasSelection() and self._transcript is not None:
+            self.narrator.caret_met(self.textCursor().position())  # a proposal here is said
 
     # -- the mouse and the player (text_view/pointer.py) ----------------------------------------------------
     def viewportEvent(self, event: QEvent) -> bool:

@@ -59,6 +59,7 @@ from editor.gui.work.transcription import TranscriptionController
 from editor.gui.base.turns import WindowTurns
 from editor.gui.text_view.review import EDITING_NOTE
 from editor.gui.base.status_bar import StatusBar, StatusLabel
+from editor.gui.text_view.accessibility import spoken_count
 from editor.gui.text_view.unsure_words import UnsureWords
 from editor.gui.text_view.view import QtTranscriptView
 from editor.gui.window.files import RECENT_LIMIT, FileCommands
@@ -135,11 +136,13 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Stet")
         self.setAcceptDrops(True)
         resize_within_screen(self, 1200, 780)
-        self.setStatusBar(StatusBar(self))  # a long message ends in "…", whole in its tooltip
+        bar = StatusBar(self)  # a long message ends in "…", whole in its tooltip
+        self.setStatusBar(bar)
         self._build_body()
+        bar.said.connect(self.view.narrator.note)  # every message is said too (accessibility)
+        self.restoration_finished.connect(self._say_restored)
         self._build_controllers()
         self.review = ReviewCommands(self, self)  # accept all, undo and redo, bulk steps (window/review.py)
-        bar = self.statusBar()
         self.status_label = StatusLabel("Ready")  # a long line ends in "…": never widens the window
         bar.addWidget(self.status_label, 1)
         self.mode_label = QLabel()  # what Enter and Delete do now (reviewing or editing)
@@ -164,6 +167,7 @@ class MainWindow(QMainWindow):
         self.accept_confident_action.setText(confident_text(self.settings.review.high))
         self.keep_author_action = menus.actions["review.keep_author"]
         self.keep_author_action.setChecked(self.restoring.keeping_author)
+        menus.actions["view.short_speech"].setChecked(self.settings.review.short_speech)
         self.speakers.use_menu(menus.menus["Speakers"], [menus.actions[f"speakers.number.{n}"] for n in range(1, 10)])
         # low ASR confidence, underlined
         self.unsure_words = UnsureWords(self.settings, self.view, menus.actions["view.unsure"],
@@ -496,6 +500,19 @@ class MainWindow(QMainWindow):
         if self.view.reviewing:
             self.mode_label.setText("Reviewing: Enter accepts, Delete rejects" if current is not None
                                     else "Reviewing: no suggestion selected (Tab)")
+
+    def toggle_short_speech(self) -> None:
+        """View > Short speech: a suggestion is said by its change and confidence alone."""
+        self.settings.set("review.short_speech", not self.settings.review.short_speech)
+        self.menu_actions["view.short_speech"].setChecked(self.settings.review.short_speech)
+        self.save_settings()
+
+    def _say_restored(self) -> None:
+        """When restoration lands, a screen reader hears how many suggestions it made."""
+        if self.restoration_status == "done":
+            pending = self.transcript.pending_count
+            self.view.narrator.note(f"Restored: {spoken_count(pending)} to review" if pending
+                                    else "Restored: no suggestions")
 
     def _band_changed(self, band: str | None) -> None:
         """Tab and the list agree: filtered to a band, Tab goes only to its suggestions."""

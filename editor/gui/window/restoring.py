@@ -199,7 +199,7 @@ class RestorationCommands(QObject):
         if self._host.restoration.running or self._host.transcription.running or self._status_note is None:
             return
         words = len(self._host.transcript)
-        self._host.status_label.setText((f"{words:,} words — {pending:,} suggestions to review"
+        self._host.status_label.setText((f"{words:,} words — {pending:,} suggestion{'s' if pending != 1 else ''} to review"
                                    if pending else f"{words:,} words — no suggestions pending")
                                   + self._status_note + (KEEPING if self.keeping_author else ""))
 
