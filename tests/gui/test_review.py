@@ -332,6 +332,14 @@ def test_the_status_count_follows_every_change(reviewed, qtbot):
     qtbot.waitUntil(lambda: "no suggestions pending" in reviewed.status_label.text())
 
 
+def test_one_suggestion_to_review_is_one(reviewed, qtbot):
+    """The status line said "1 suggestions to review"."""
+    doc = reviewed.transcript
+    for token, kind in ((0, Kind.CASE), (2, Kind.PUNCT), (3, Kind.PUNCT)):
+        doc.accept(doc[token].id, kind)
+    qtbot.waitUntil(lambda: "1 suggestion to review" in reviewed.status_label.text())
+
+
 def test_export_dialog_says_what_pending_suggestions_do(reviewed, tmp_path):
     from editor.core.render import ALL, NONE, RenderPolicy
     from editor.gui.dialogs.export import ExportDialog
