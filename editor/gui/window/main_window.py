@@ -528,7 +528,9 @@ class MainWindow(QMainWindow):
     def show_find(self, replace: bool = False) -> None:
         self.find_bar.show()
         selected = self.view.textCursor().selectedText()
-        if selected and "\u2029" not in selected:
+        # (the selection of a suggestion under review is the proposal, not text the person chose:
+        # Ctrl+H on a proposed comma filled Find with ",")
+        if selected and "\u2029" not in selected and self.view.current is None:
             self.find_bar.find_edit.setText(selected)
         # Replace: the keyboard goes to "Replace with" once there is something to find (a word
         # selected); before that, what a person types first is what to look for
