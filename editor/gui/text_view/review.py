@@ -299,12 +299,13 @@ class Reviewer:
 
     def _mark_current(self) -> None:
         """Frame the suggestion under review (also when a click made it current without selecting
-        it), so what Enter and Delete will act on is always in sight."""
+        it), so what Enter and Delete will act on is always in sight. A mark's frame takes in its
+        word too: round a comma or a full stop alone it was a tiny square, hard to find."""
         s = self.current
         selections = []
         if s is not None and self._view.transcript.has_token(s.token_id):
             a, p, b = self._view.token_range(self._view.transcript.index_of(s.token_id))
-            lo, hi = (a, p) if s.kind != Kind.PUNCT else (p, b) if b > p else (a, p)
+            lo, hi = (a, p) if s.kind != Kind.PUNCT else (a, b) if b > p else (a, p)
             selections.append(underlined(self._view.document(), lo, hi, QColor(CURRENT_COLOUR), overline=True))
         self._view.pointer.set_extra("current", selections)
 

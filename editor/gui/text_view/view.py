@@ -310,6 +310,8 @@ class QtTranscriptView(QPlainTextEdit):
             self._speakers = None  # the margin's speakers are counted again when next drawn
         if had or any(doc[i].speaker for i in range(start, start + inserted)):
             QTimer.singleShot(0, self, self.layout_gutter)
+        if self.cue_ids and removed:
+            self._keep_cue_starts(start, inserted)
         if removed == inserted:  # words edited in place (accepting): restyle them later
             doc = self.transcript  # by index: doc.tokens would copy every token after each change
             self.dirty.update(doc[i].id for i in range(start, start + inserted))
@@ -327,6 +329,30 @@ class QtTranscriptView(QPlainTextEdit):
         if moved:
             self.dirty.update(moved)
             self._flush_timer.start()
+
+    def _keep_cue_starts(self, start: int, inserted: int) -> None:
+        """Words ``start``... were replaced: a cue whose first word went (typed over, a new word
+        with a new id; or back by an undo) begins at the word now in its place, the first of
+        them at or after its time, so its bar and its hover stay (the bar went away)."""
+        doc = self.transcript
+        gone = [i for i in self.cue_ids if not doc.has_token(i)]
+        if not gone or start >= len(doc):
+            return
+        places = range(start, min(len(doc), start + max(inserted, 1)))
+        ids, spans, segments = set(self.cue_ids), dict(self.cue_spans), set(self.segment_ids)
+        for old in gone:
+            began = spans.get(old, (None, None))[0]
+            at = next((i for i in places if began is None or doc[i].start is None
+                       or doc[i].start >= began - 0.001), places[-1])
+            new = doc[at].id
+            ids.discard(old)
+            ids.add(new)
+            if old in spans:
+                spans[new] = spans.pop(old)
+            if old in segments:
+                segments.discard(old)
+                segments.add(new)
+        self.cue_ids, self.cue_spans, self.segment_ids = frozenset(ids), spans, frozenset(segments)
 
     def _on_suggestions_changed(self, token_ids: tuple[int, ...]) -> None:
         self.dirty.update(token_ids)
