@@ -316,10 +316,40 @@ def test_the_last_message_stays_and_a_key_says_it_again(reviewed, qtbot, spoken)
     assert descriptions(spoken)[-1].endswith(": Exported talk.docx. " + EDITING_SPOKEN)
 
 
-def test_the_list_rows_read_as_they_look(reviewed):
+def test_the_list_rows_say_the_change_its_word_and_confidence_first(reviewed):
+    """A "capital" row did not say which word; each row now says its change, word and confidence
+    first, then the words around it as the list shows them."""
     panel = reviewed.panel
     panel.refresh()
     iface = QAccessible.queryAccessibleInterface(panel.list)
     assert iface.childCount() == len(panel.items)
-    row = iface.child(0).text(QAccessible.Text.Name)
-    assert row == panel.describe(panel.items[0])
+    said = [iface.child(n).text(QAccessible.Text.Name) for n in range(iface.childCount())]
+    capital = next(t for t in said if "capital" in t)
+    assert capital.startswith("Proposed capital: “Paris”, 99 %. ") and "station, was Paris then" in capital
+    assert said[0].startswith("Proposed: remove the full stop after “then”, 61 %.")
+
+
+def test_the_list_is_described_in_plain_words(reviewed):
+    """Its description was its tooltip, read out with the HTML: "<br><b>capital</b>"."""
+    iface = QAccessible.queryAccessibleInterface(reviewed.panel.list)
+    described = iface.text(QAccessible.Text.Description)
+    assert described and "<" not in described and "Delete rejects" in described
+
+
+def test_ctrl_2_lands_on_a_row_and_delete_there_rejects(reviewed, qtbot, spoken):
+    """A second Ctrl+2 landed on no row; Delete in the list did nothing."""
+    panel, doc = reviewed.panel, reviewed.transcript
+    panel.refresh()
+    reviewed.activateWindow()
+    reviewed.view.setFocus()
+    for _ in range(2):
+        qtbot.keyClick(reviewed.view if reviewed.view.hasFocus() else panel.list, Qt.Key.Key_2,
+                       Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(panel.list.hasFocus)
+        assert panel.list.currentRow() >= 0
+    s = panel.items[panel.list.currentRow()]
+    qtbot.keyClick(panel.list, Qt.Key.Key_Delete)
+    assert doc.suggestion(s.token_id, s.kind).state.value == "rejected"
+    assert "Rejected" in reviewed.statusBar().currentMessage()
+
+

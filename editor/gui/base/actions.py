@@ -159,7 +159,7 @@ ACTIONS: tuple[Action, ...] = (
     # View
     Action("view.text", "&Text", "Put the keyboard in the text", "View", hotkeys.FOCUS_TEXT, handler="view.setFocus"),
     Action("view.list", "&Suggestion list", "Put the keyboard in the list of pending suggestions", "View",
-           hotkeys.FOCUS_LIST, handler="panel.list.setFocus"),
+           hotkeys.FOCUS_LIST, handler="panel.focus_list"),
     Action("view.zoom_in", "Zoom &in", "Larger text", "View", hotkeys.ZOOM_IN, handler="zoom", args=(1,)),
     Action("view.zoom_out", "Zoom &out", "Smaller text", "View", hotkeys.ZOOM_OUT, handler="zoom", args=(-1,)),
     Action("view.unsure", "&Underline unsure words", "Underline words the speech recogniser was unsure of", "View",

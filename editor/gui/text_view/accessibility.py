@@ -87,6 +87,15 @@ def spoken_proposal_here(doc: Transcript, s: Suggestion) -> str:
     return f"{what}, {spoken_percent(s.confidence)}"
 
 
+def spoken_row(doc: Transcript, s: Suggestion, context: str) -> str:
+    """A row of the pending list as a reader says it: the change with its word and confidence
+    first, then the words around it as they would read ("Proposed capital: “And”, 62 %. …the
+    old train station. And the"; the row shows "capital" alone, and a listener could not tell
+    which word)."""
+    said = spoken_suggestion(doc, s) + "."
+    return f"{said} {context}" if context else said
+
+
 def spoken_alternatives(s: Suggestion) -> str:
     """The alternatives by number, as many as the panel shows: "1: comma, 82 %; 2: no mark, 18 %"."""
     options = []

@@ -188,6 +188,7 @@ class MainWindow(QMainWindow):
         self.view.review_mode_changed.connect(self._review_mode_changed)
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.panel.activated.connect(self._go_to)
+        self.panel.reject_requested.connect(self._reject_from_list)
         self.panel.band_changed.connect(self._band_changed)
         self.find_bar = FindBar(self.view)
         self.find_bar.hide()
@@ -520,6 +521,12 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Tab and Shift+Tab now go only to {band_phrase(band)}, as "
                                      "the list shows" if band else "Tab and Shift+Tab go to every pending "
                                      "suggestion", 5000)
+
+    def _reject_from_list(self, suggestion: Suggestion) -> None:
+        """Delete on a row of the pending list: its suggestion rejected, said as a decision is."""
+        if self.view.frozen or not self.transcript.has_token(suggestion.token_id):
+            return
+        self.view.review.decide_and_say(suggestion.token_id, suggestion.kind, accept=False)
 
     def _go_to(self, suggestion: Suggestion) -> None:
         self.view.set_current(suggestion)
