@@ -353,3 +353,33 @@ def test_ctrl_2_lands_on_a_row_and_delete_there_rejects(reviewed, qtbot, spoken)
     assert "Rejected" in reviewed.statusBar().currentMessage()
 
 
+
+
+def test_the_tour_opens_on_a_named_button_and_says_each_page(window, qtbot, spoken):
+    """The tour opened on an unlabelled "More in the user guide…" link; Next turned the page
+    silently."""
+    from editor.gui.window.tour import ReviewTour
+
+    tour = ReviewTour(window.settings, window, open_help=lambda topic: None)
+    qtbot.addWidget(tour)
+    tour.show()
+    qtbot.waitExposed(tour)
+    qtbot.waitUntil(lambda: tour.focusWidget() is not None)
+    assert _name(tour.focusWidget()) == "Next"
+    more = tour.stack.currentWidget().findChild(QWidget, "tour-more")
+    assert _name(more).startswith("More in the user guide about ")
+    first = tour.next_button.accessibleDescription()
+    assert first.startswith(f"Page 1 of {tour.stack.count()}: ")
+    qtbot.keyClick(tour.next_button, Qt.Key.Key_Return)
+    assert tour.page == 1
+    said = tour.next_button.accessibleDescription()
+    assert said.startswith(f"Page 2 of {tour.stack.count()}: ") and said != first
+    assert ("announcement", said) in spoken
+
+
+def test_the_legend_samples_are_named(window):
+    """The legend's four drawn samples were read as unnamed images."""
+    legend = window.panel.legend
+    names = [_name(sample) for sample, _meaning in legend.rows]
+    assert len(names) >= 4 and all(n.startswith("Sample: ") and len(n) > 12 for n in names)
+    assert "<" not in "".join(names)

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QKeyEvent, QPainter, QPixmap, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtGui import (QBrush, QKeyEvent, QPainter, QPixmap, QTextCharFormat, QTextCursor, QTextDocument,
+                           QTextDocumentFragment)
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -201,6 +202,8 @@ class QtLegend(QWidget):
             else:
                 sample.setText(look)
             meaning.setText(meaning_html)
+            # a drawn sample has no words of its own: a reader said four unnamed images
+            sample.setAccessibleName("Sample: " + QTextDocumentFragment.fromHtml(meaning_html).toPlainText())
         self.more.setText(self.more_html())
 
     def _sample(self, parts: list[tuple[str, QTextCharFormat]]) -> QPixmap:
