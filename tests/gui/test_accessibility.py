@@ -383,3 +383,39 @@ def test_the_legend_samples_are_named(window):
     names = [_name(sample) for sample, _meaning in legend.rows]
     assert len(names) >= 4 and all(n.startswith("Sample: ") and len(n) > 12 for n in names)
     assert "<" not in "".join(names)
+
+
+def test_the_caret_stays_where_it_is_when_proposals_land(window, qtbot):
+    """When restoration landed the caret moved from 0 to 7 (a word rewritten under it pushed it
+    to the word's end), and a screen reader followed it."""
+    doc = Transcript([Token(w) for w in "so the station was paris then".split()])
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    view.flush()
+    moves = []
+    view.cursorPositionChanged.connect(lambda: moves.append(view.textCursor().position()))
+    cursor = view.textCursor()
+    cursor.setPosition(0)
+    view.setTextCursor(cursor)
+    doc.set_suggestions([Suggestion(doc[0].id, Kind.CASE, "So", {"So": 0.9, "so": 0.1}),
+                         Suggestion(doc[2].id, Kind.PUNCT, ",", {",": 0.8, "": 0.2})])
+    view.flush()
+    assert view.textCursor().position() == 0 and moves in ([], [0])
+    at = view.toPlainText().index("station") + 3  # inside a word given a mark
+    cursor.setPosition(at)
+    view.setTextCursor(cursor)
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.PUNCT, ".", {".": 0.8, "": 0.2})])
+    view.flush()
+    assert view.textCursor().position() == at
+
+
+def test_the_number_of_suggestions_is_said_when_restoration_lands(window, qtbot, tmp_path, spoken):
+    path = tmp_path / "raw.txt"
+    path.write_text("so we went to the station and then we met paris and she said hello to everyone " * 3)
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        window.open_path(path)
+    assert window.restoration_status == "done"
+    pending = window.transcript.pending_count
+    expected = f"Restored: {pending} suggestion{'s' if pending != 1 else ''} to review" if pending \
+        else "Restored: no suggestions"
+    qtbot.waitUntil(lambda: any(kind == "announcement" and expected in text for kind, text in spoken))

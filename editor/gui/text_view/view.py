@@ -516,6 +516,19 @@ class QtTranscriptView(QPlainTextEdit):
         self.moving = True
         if quiet:
             layout.blockSignals(True)
+        caret = self.textCursor()
+        # A word rewritten under the caret (its capital or mark proposed as restoration lands)
+        # pushed the caret to the word's end, and a screen reader heard it jump from 0 to 7: where
+        # the caret is in the words rewritten, it is kept there, by word.
+        held = None
+        if start <= max(caret.anchor(), caret.position()) and min(caret.anchor(), caret.position()) <= end:
+            held = [self._in_piece(p) for p in (caret.anchor(), caret.position())]
+            retyped = {i for i, look in looks if look[:3] != tm.piece(i)}
+            if not any(h is not None and h[0] in retyped for h in held):
+                held = None  # only restyled there: the caret does not move
+        if held is not None:
+            caret.setKeepPositionOnInsert(True)  # (a word put in at the caret does not push it on)
+            self._set_caret_in_place(caret)
         try:
             cursor = QTextCursor(self.document())
             cursor.beginEditBlock()
@@ -531,12 +544,40 @@ class QtTranscriptView(QPlainTextEdit):
                 self.looks.insert(cursor, *look)
                 tm.set(i, sep, surface, punct)
             cursor.endEditBlock()
+            if held is not None:
+                caret = self.textCursor()
+                caret.setKeepPositionOnInsert(False)
+                anchor, position = (self._from_piece(*h) if h is not None else None for h in held)
+                if anchor is not None and position is not None:
+                    caret.setPosition(anchor)
+                    caret.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
+                self._set_caret_in_place(caret)
         finally:
             if quiet:
                 layout.blockSignals(False)
                 if lines:
                     layout.documentSizeChanged.emit(layout.documentSize())
             self.moving = False
+
+    def _set_caret_in_place(self, caret: QTextCursor) -> None:
+        """``setTextCursor`` without scrolling to it (the text stays where the person has it)."""
+        bars = self.verticalScrollBar(), self.horizontalScrollBar()
+        values = [bar.value() for bar in bars]
+        self.setTextCursor(caret)
+        for bar, value in zip(bars, values):
+            bar.setValue(value)
+
+    def _in_piece(self, position: int) -> tuple[int, int] | None:
+        """(word, characters into its piece) of a position of the text shown."""
+        tm = self.text_map
+        index = tm.piece_at(position) if len(tm) else None
+        return None if index is None else (index, position - tm.offset(index))
+
+    def _from_piece(self, index: int, inside: int) -> int | None:
+        tm = self.text_map
+        if index >= len(tm):
+            return None
+        return tm.offset(index) + min(inside, tm.offset(index + 1) - tm.offset(index))
 
     def off_screen(self, start: int, end: int, below: bool = False) -> bool:
         """Whether characters ``start:end`` lie wholly outside the part of the text on screen
