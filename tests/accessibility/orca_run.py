@@ -233,7 +233,7 @@ def main() -> int:
 
 def write_markdown(path: Path, version: str, report: list[tuple[str, list[str]]], problems: list[str]) -> None:
     """The run as docs/accessibility-run.md has it."""
-    today = datetime.datetime.now(datetime.timezone.utc).strftime("%d %b %Y")
+    today = datetime.datetime.now(datetime.UTC).strftime("%d %b %Y")
     debian = Path("/etc/debian_version").read_text().strip() if Path("/etc/debian_version").exists() else "?"
     lines = ["# A review heard through Orca", "",
              "What the screen reader Orca says, word for word, while a person opens a transcript, hears "

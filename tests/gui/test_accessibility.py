@@ -314,6 +314,8 @@ def test_the_last_message_stays_and_a_key_says_it_again(reviewed, qtbot, spoken)
     qtbot.keyClick(reviewed.view, Qt.Key.Key_M,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert descriptions(spoken)[-1].endswith(": Exported talk.docx. " + EDITING_SPOKEN)
+    qtbot.keyClick(reviewed.view, Qt.Key.Key_Tab)  # the next action: the message goes
+    assert bar.currentMessage() == "" and reviewed.status_label.isVisible()
 
 
 def test_the_list_rows_say_the_change_its_word_and_confidence_first(reviewed):

@@ -341,9 +341,13 @@ class QtTranscriptView(QPlainTextEdit):
         places = range(start, min(len(doc), start + max(inserted, 1)))
         ids, spans, segments = set(self.cue_ids), dict(self.cue_spans), set(self.segment_ids)
         for old in gone:
-            began = spans.get(old, (None, None))[0]
-            at = next((i for i in places if began is None or doc[i].start is None
-                       or doc[i].start >= began - 0.001), places[-1])
+            span = spans.get(old)
+            at = places[-1]
+            for i in places:  # the first word at or after the cue's time
+                word_start = doc[i].start
+                if span is None or word_start is None or word_start >= span[0] - 0.001:
+                    at = i
+                    break
             new = doc[at].id
             ids.discard(old)
             ids.add(new)

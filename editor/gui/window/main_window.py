@@ -168,6 +168,11 @@ class MainWindow(QMainWindow):
         self.keep_author_action = menus.actions["review.keep_author"]
         self.keep_author_action.setChecked(self.restoring.keeping_author)
         menus.actions["view.short_speech"].setChecked(self.settings.review.short_speech)
+        # a message stays until the person's next action (editor.gui.base.status_bar): a key or
+        # a click in the text or the list, or a command
+        bar.watch_actions(self.view, self.view.viewport(), self.panel.list, self.panel.list.viewport())
+        for action in self.menu_actions.values():
+            action.triggered.connect(bar.next_action)
         self.speakers.use_menu(menus.menus["Speakers"], [menus.actions[f"speakers.number.{n}"] for n in range(1, 10)])
         # low ASR confidence, underlined
         self.unsure_words = UnsureWords(self.settings, self.view, menus.actions["view.unsure"],
