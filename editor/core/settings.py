@@ -29,6 +29,7 @@ class ReviewSettings:
     learn_from_reviews: bool = True  # on save, forms and mark choices are kept (user lexicon, adaptation)
     use_learned: bool = True  # restorations use what was learned for the same language and speakers
     commas: str = DEFAULT_COMMAS  # the comma style (editor.core.commas): how sure a comma must be to be proposed
+    short_speech: bool = False  # a screen reader hears a suggestion's change and confidence only (keys on demand)
 
 
 @dataclass

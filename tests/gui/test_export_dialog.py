@@ -170,28 +170,75 @@ def test_a_timed_transcript_offers_every_format(window, talk_srt, monkeypatch):
 
 # -- the format follows the name ---------------------------------------------------------------------
 
-def test_a_typed_extension_chooses_the_format_and_the_next_export_proposes_it(window, talk_srt, monkeypatch, qtbot):
-    """Typing name.srt left the box at "Plain text (.txt)" (the file was SubRip all the same), and the
-    next Export proposed .txt again."""
+def test_a_typed_extension_chooses_the_format_and_the_next_export_proposes_it(window, talk_txt, monkeypatch, qtbot):
+    """Typing name.md left the box at "Word document (.docx)" (the file was Markdown all the same),
+    and the next Export proposed .docx again."""
     window.settings.set("export.last_format", ".txt")  # an earlier export
-    target = talk_srt.with_name("clip.srt")
+    target = talk_txt.with_name("clip.md")
 
     def exec_(dialog):
         qtbot.addWidget(dialog)
         assert dialog.format.currentData() == ".txt"
         dialog.path_edit.selectAll()
         qtbot.keyClicks(dialog.path_edit, str(target))
-        assert dialog.format.currentData() == ".srt" and dialog.chosen_path == target
+        assert dialog.format.currentData() == ".md" and dialog.chosen_path == target
         qtbot.mouseClick(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
                          Qt.MouseButton.LeftButton)
         return dialog.result()
     monkeypatch.setattr(ExportDialog, "exec", exec_)
     window.files.export_dialog(wait=True)
-    assert target.read_text(encoding="utf-8").startswith("1\n00:00:01,000 --> ")
-    assert window.settings.export.last_format == ".srt"
+    assert target.exists()
+    assert window.settings.export.last_format == ".md"
     again = dialog_as_proposed(window, monkeypatch)
-    assert again.format.currentData() == ".srt" and again.chosen_path.suffix == ".srt"
-    assert again.chosen_path != talk_srt  # (talk-edited.srt)
+    assert again.format.currentData() == ".md" and again.chosen_path.suffix == ".md"
+
+
+def test_subtitles_propose_their_own_format_whatever_was_exported_last(window, tmp_path, monkeypatch):
+    """A styled .vtt was offered as .srt, the format last exported: one Enter converted it."""
+    window.settings.set("export.last_format", ".srt")
+    source = tmp_path / "styled.vtt"
+    source.write_text("WEBVTT\n\n00:00:01.000 --> 00:00:02.500\n<i>the raw</i> words\n", encoding="utf-8")
+    opened(window, source)
+    dialog = dialog_as_proposed(window, monkeypatch)
+    assert dialog.format.currentData() == ".vtt" and dialog.chosen_path.suffix == ".vtt"
+    assert dialog.chosen_path != source  # (styled-edited.vtt)
+
+
+def while_open(window, monkeypatch, qtbot, check) -> list[bool]:
+    """Export's dialog shown, ``check(dialog)`` run while it is open (then cancelled)."""
+    ran = []
+
+    def exec_(dialog):
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        check(dialog)
+        ran.append(True)
+        return 0
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+    window.files.export_dialog(wait=True)
+    return ran
+
+
+def test_the_file_field_shows_the_folder_it_goes_to(window, talk_srt, monkeypatch, qtbot):
+    """The field showed the end of the path, its folder scrolled out of sight."""
+    def check(dialog):
+        field = dialog.path_edit
+        assert field.cursorPosition() == 0
+        assert field.fontMetrics().horizontalAdvance(field.text()) < field.width()  # (~70 characters)
+    assert while_open(window, monkeypatch, qtbot, check)
+
+
+def test_a_format_that_cannot_be_written_is_said_whole(window, talk_txt, monkeypatch, qtbot):
+    """"SubRip cannot be written: …" was cut off at the dialog's bottom edge."""
+    def check(dialog):
+        dialog.path_edit.selectAll()
+        qtbot.keyClicks(dialog.path_edit, str(talk_txt.with_name("clip.srt")))
+        note = dialog.format_note
+        assert note.isVisible() and note.text().startswith("SubRip subtitles cannot be written")
+        qtbot.waitUntil(lambda: note.height() >= note.heightForWidth(note.width()))
+        assert note.geometry().bottom() < dialog.height()
+    assert while_open(window, monkeypatch, qtbot, check)
 
 
 def test_the_last_format_is_not_proposed_where_the_document_cannot_fill_it(window, talk_txt, monkeypatch):

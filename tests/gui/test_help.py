@@ -44,6 +44,19 @@ def test_the_sheet_lists_every_command_of_the_table(window, qtbot):
     assert keys["Review ▸ Accept all pending"] == ""  # a command without keys is listed too
 
 
+def test_the_sheet_fits_its_width(window, qtbot):
+    """The sheet scrolled sideways: "What it does" ran off its right edge."""
+    sheet = window.help.show_shortcuts()
+    qtbot.waitExposed(sheet)
+    table = sheet.table
+    header = table.horizontalHeader()
+    qtbot.waitUntil(lambda: header.length() <= table.viewport().width())
+    assert table.horizontalScrollBar().maximum() == 0
+    sheet.resize(640, sheet.height())  # narrower: still no sideways scrolling, rows wrap instead
+    qtbot.waitUntil(lambda: header.length() <= table.viewport().width())
+    assert table.horizontalScrollBar().maximum() == 0
+
+
 def test_the_sheet_says_which_command_esc_reaches_first(window):
     """Esc both leaves the selected suggestion and plays or pauses a recording: the sheet says
     which comes first instead of listing the key twice without a word."""

@@ -2,6 +2,7 @@
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QTextCursor
 
 from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
 from editor.core.settings import Settings
@@ -332,6 +333,14 @@ def test_the_status_count_follows_every_change(reviewed, qtbot):
     qtbot.waitUntil(lambda: "no suggestions pending" in reviewed.status_label.text())
 
 
+def test_one_suggestion_to_review_is_one(reviewed, qtbot):
+    """The status line said "1 suggestions to review"."""
+    doc = reviewed.transcript
+    for token, kind in ((0, Kind.CASE), (2, Kind.PUNCT), (3, Kind.PUNCT)):
+        doc.accept(doc[token].id, kind)
+    qtbot.waitUntil(lambda: "1 suggestion to review" in reviewed.status_label.text())
+
+
 def test_export_dialog_says_what_pending_suggestions_do(reviewed, tmp_path):
     from editor.core.render import ALL, NONE, RenderPolicy
     from editor.gui.dialogs.export import ExportDialog
@@ -510,6 +519,48 @@ def test_subtitle_cues_are_marked_where_they_begin(qtbot):
     assert "starts a subtitle cue" in view.pointer.time_html(2)
     assert "starts a subtitle cue" not in view.pointer.time_html(3)
     view.repaint()  # the bars are drawn without error
+
+
+def test_the_frame_round_a_proposed_mark_takes_in_its_word(view, doc, qtbot):
+    """A selected comma or full stop was framed alone: a tiny square, hard to see."""
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.PUNCT, ",", {",": 0.8, "": 0.2})])
+    view.flush()
+    view.review.next_suggestion()
+    a, p, b = view.token_range(2)
+    assert b - p == 1  # the comma
+    framed = [x.cursor for x in view.pointer._extra["current"]]
+    assert [(c.selectionStart(), c.selectionEnd()) for c in framed] == [(a, b)]  # "met,"
+    caret = QTextCursor(view.document())
+    caret.setPosition(a)
+    left = view.cursorRect(caret).left()
+    caret.setPosition(b)
+    assert view.cursorRect(caret).left() - left > 3 * view.fontMetrics().horizontalAdvance(",")
+
+
+def test_a_cue_keeps_its_bar_when_its_first_word_is_edited(qtbot, tmp_path):
+    """The bar before a cue went away once its first word was typed over (a new word, a new id)."""
+    from editor.core.formats import read_any
+
+    path = tmp_path / "a.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:03,500\nHello there.\n\n"
+                    "2\n00:01:04,200 --> 00:01:07,000\nHow are you?\n", encoding="utf-8")
+    doc = read_any(path)
+    view = QtTranscriptView(doc, Settings())
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.cue_ids == {doc[0].id, doc[2].id}
+    doc.replace_span(2, 3, "Who")  # the second cue's first word
+    view.flush()
+    assert doc[2].word.lower() == "who" and view.cue_ids == {doc[0].id, doc[2].id}
+    assert "starts a subtitle cue, 1:04–1:07" in view.pointer.time_html(2)
+    doc.replace_span(0, 1, "Hi")
+    view.flush()
+    assert view.cue_ids == {doc[0].id, doc[2].id}
+    doc.history.undo()
+    doc.history.undo()
+    view.flush()
+    assert view.cue_ids == {doc[0].id, doc[2].id}
 
 
 def test_hovering_a_cue_s_first_word_says_when_the_cue_is_shown(qtbot, tmp_path):

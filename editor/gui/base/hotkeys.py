@@ -65,6 +65,7 @@ REJECT = "Delete"
 ALTERNATIVES = [str(n) for n in range(1, 10)]  # pick alternative n of the current suggestion
 LEAVE_SUGGESTION = "Esc"
 ACCEPT_ALL = "Ctrl+Shift+A"
+ACCEPT_ABOVE = "Ctrl+Shift+B"  # accept all at or a-b-ove a confidence typed (the menu's mnemonic)
 REJECT_ALL = "Ctrl+Shift+R"
 TOGGLE_ORDER = "Ctrl+L"  # position order <-> lowest confidence first
 RESTORE_AGAIN = "Ctrl+R"
@@ -77,6 +78,10 @@ FOCUS_LIST = "Ctrl+2"
 ZOOM_IN = StandardKey.ZoomIn
 ZOOM_OUT = StandardKey.ZoomOut
 UNDERLINE_UNSURE = "Ctrl+U"  # words the speech recogniser was unsure of
+# What a screen reader is told on demand (editor/gui/text_view/accessibility.py)
+READ_SENTENCE = "Ctrl+Shift+Space"  # the caret's sentence as it would be exported
+SAY_DETAILS = "Ctrl+Shift+D"  # the selected suggestion's alternatives and its sentence
+REPEAT_MESSAGE = "Ctrl+Shift+M"  # the last message again
 
 # Playback, oTranscribe's keys; active while the player bar (editor/gui/playback/player_bar.py) is shown.
 # Esc still closes the find bar and leaves the current suggestion first (ShortcutOverride there).

@@ -2,14 +2,20 @@
 in "…" with the whole of it in the bar's tooltip, instead of being cut mid-word against them
 (a reader's note about YouTube captions read "…written back as subtitles, the cuEditing"). The
 message is fitted again when its room shrinks: the window narrows, or a permanent widget grows
-(the mode label's "Editing" becoming "Reviewing: Enter accepts, Delete rejects" cut the "…" off)."""
+(the mode label's "Editing" becoming "Reviewing: Enter accepts, Delete rejects" cut the "…" off).
+
+A message stays until the next one or the person's next action (``next_action``: a listener
+heard "Exported ric.docx" and "Undid Typing" gone in 3-6 s, before a screen reader had said
+them): a timeout given is not kept. Each message is also sent as ``said``, for the screen reader
+(the window gives it to the Transcript's narrator)."""
 
 from __future__ import annotations
 
 import time
+from typing import cast
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QStatusBar, QToolTip, QWidget
 
 _SPARE = 24  # the size grip and the bar's margins
@@ -17,15 +23,22 @@ _CUT = 8  # QStatusBar paints a message from x = 6 to 2 px short of its first pe
 #: Clear space between a cut message's "…" and the permanent widget after it: at 800x600 the
 #: "…" ended 2 px from "Editing" and read as one word with it ("hold them…Editing").
 _GAP = 16
+#: keys that are not an action of their own (a modifier pressed before its key)
+_MODIFIERS = (Qt.Key.Key_Control, Qt.Key.Key_Shift, Qt.Key.Key_Alt, Qt.Key.Key_Meta, Qt.Key.Key_AltGr,
+              Qt.Key.Key_CapsLock, Qt.Key.Key_Super_L, Qt.Key.Key_Super_R)
 
 
 class StatusBar(QStatusBar):
+    said = Signal(str)  # a message shown (whole), for a screen reader
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._permanent: list[QWidget] = []
         self._full = ""  # the message as given
         self._shown = ""  # as shown, elided when it did not fit
         self._ends: float | None = None  # when a message with a timeout goes (time.monotonic)
+        self._settled = True  # the message shown came in an earlier turn of the event loop
+        self._acting: set[QObject] = set()  # where a key or a click is the person's next action
         self.messageChanged.connect(self._message_changed)
 
     def addPermanentWidget(self, widget: QWidget, stretch: int | None = 0) -> None:
@@ -33,8 +46,19 @@ class StatusBar(QStatusBar):
         widget.installEventFilter(self)  # its size or showing changes the message's room
         super().addPermanentWidget(widget, stretch)
 
+    def watch_actions(self, *widgets: QWidget) -> None:
+        """A key pressed or a click in one of ``widgets`` is the person's next action."""
+        for widget in widgets:
+            self._acting.add(widget)
+            widget.installEventFilter(self)
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.Resize, QEvent.Type.Move, QEvent.Type.Show, QEvent.Type.Hide):
+        kind = event.type()
+        if watched in self._acting:
+            if kind == QEvent.Type.MouseButtonPress or (
+                    kind == QEvent.Type.KeyPress and cast(QKeyEvent, event).key() not in _MODIFIERS):
+                self.next_action()
+        elif kind in (QEvent.Type.Resize, QEvent.Type.Move, QEvent.Type.Show, QEvent.Type.Hide):
             self._refit()
         return super().eventFilter(watched, event)
 
@@ -76,11 +100,25 @@ class StatusBar(QStatusBar):
         return self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
 
     def showMessage(self, text: str, timeout: int | None = 0) -> None:
+        """Show ``text`` until the next message (``timeout`` is not kept: see the module)."""
         self._full = text
         self._shown = self._fitted(text)
-        self._ends = time.monotonic() + timeout / 1000 if timeout else None
-        super().showMessage(self._shown, timeout)
+        self._ends = None
+        super().showMessage(self._shown, 0)
         self.setToolTip(text if self._shown != text else "")
+        if text:
+            self._settled = False  # the action that said it is not the next one
+            QTimer.singleShot(0, self, self._settle)
+            self.said.emit(text)
+
+    def _settle(self) -> None:
+        self._settled = True
+
+    def next_action(self, *_args: object) -> None:
+        """The person did something (moved the caret, went to a suggestion, chose a command):
+        the message of an earlier action goes, and what it hid (the word count) is back."""
+        if self._settled and super().currentMessage():
+            self.clearMessage()
 
     def currentMessage(self) -> str:
         """The message as given, whole, while it is shown (elided or not)."""

@@ -21,6 +21,7 @@ from editor.core.settings import Settings
 if TYPE_CHECKING:
     pass
 from editor.gui.dialogs.percent import percent_box
+from editor.gui.text_view.accessibility import say
 
 
 #: A count a threshold dialog shows is summed over the text for this long per turn of the event
@@ -152,10 +153,15 @@ class AcceptAllDialog(QDialog):
         ok.setEnabled(accepted > 0)
         text = (f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo "
                 "step; a sentence end and the capital after it are one decision, counted once).")
+        spoken = text
         if low:
+            spoken += (f" {low:,} of them are of low confidence (under {self.settings.review.low:.0%}); "
+                       "look at those one by one instead?")
             text += (f" <b>{low:,} of them are of low confidence</b> (under "
                      f"{self.settings.review.low:.0%}); look at those one by one instead?")
         self.summary.setText(text)
+        # the count as the threshold is typed, said (the field's description: Orca speaks its change)
+        say(self.box, spoken)
         # Enter in the box accepts only when no low-confidence suggestion is among them; with
         # some, the button has to be clicked (a slip of the finger must not accept them all).
         ok.setDefault(not low)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 from editor.gui.dialogs.accept_all import SlicedCount
 from editor.gui.dialogs.percent import percent_box
 
-
 EXPORT_FORMATS = {".txt": "Plain text", ".md": "Markdown", ".docx": "Word document",
                   ".srt": "SubRip subtitles", ".vtt": "WebVTT subtitles",
                   ".ass": "SubStation Alpha subtitles", ".ttml": "TTML subtitles",
@@ -50,15 +50,19 @@ SUBTITLE_EXPORTS = {".srt": ".srt", ".vtt": ".vtt", ".sbv": ".sbv", ".ass": ".as
 
 def suggested_export(source: Path | None, project: Path | None, folder: Path, *,
                      last_format: str = "", unavailable: Mapping[str, str] | None = None) -> Path:
-    """The name the export dialog proposes, in ``folder``: the format of the last export
-    (``last_format``), else a subtitle source's own (SubRip stays SubRip, its cues and timings
-    kept), plain text as a Word document, anything else as plain text; never a format the document
+    """The name the export dialog proposes, in ``folder``: a subtitle source's own format
+    (SubRip stays SubRip, its cues and timings kept: a styled .vtt was offered as the .srt last
+    exported, and one Enter converted it), else the format of the last export (``last_format``),
+    else plain text as a Word document, anything else as plain text; never a format the document
     cannot fill (``unavailable``: extension -> why), and never the source itself ("talk.srt" ->
     "talk-edited.srt"), which a person would lose by pressing Enter."""
     unavailable = unavailable or {}
     base = folder / (source or project or Path("transcript")).name
-    ext = SUBTITLE_EXPORTS.get(base.suffix.lower()) or (".docx" if base.suffix.lower() == ".txt" else ".txt")
-    if last_format in EXPORT_FORMATS and last_format not in unavailable:
+    own = SUBTITLE_EXPORTS.get(base.suffix.lower())
+    ext = own or (".docx" if base.suffix.lower() == ".txt" else ".txt")
+    if own is not None and own not in unavailable:
+        ext = own
+    elif last_format in EXPORT_FORMATS and last_format not in unavailable:
         ext = last_format
     elif ext in unavailable:
         ext = ".txt"
@@ -102,8 +106,15 @@ class ExportDialog(QDialog):
         self.export_path: Path | None = None  # what OK settled on, its format's extension on it
         self.proposed_name = suggested.name  # what goes into a folder typed as the file
         form = QFormLayout(self)
+        # the dialog grows with a note shown later ("SubRip cannot be written: …" was cut off)
+        form.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         row = QHBoxLayout()
         self.path_edit = QLineEdit(str(suggested))
+        # wide enough for the whole path where it can be, and shown from its start: the folder
+        # the file goes to is in sight, not only its name (scrolled to its end, it hid the folder)
+        self.path_edit.setMinimumWidth(min(640, self.path_edit.fontMetrics().horizontalAdvance(
+            str(suggested)) + 24))
+        self.path_edit.setCursorPosition(0)
         self.path_edit.textEdited.connect(self._typed)
         self.path_edit.setAccessibleName("File to export to")
         self.confirmed_path: Path | None = None  # a file dialog asked about replacing it
@@ -223,6 +234,12 @@ class ExportDialog(QDialog):
                 self.format.blockSignals(False)
             self.format_note.setText(f"{EXPORT_FORMATS[ext]} cannot be written: {why}." if why else "")
             self.format_note.setVisible(bool(why))
+            if why and self.isVisible():
+                # as tall as its wrapped lines need: a form layout gives a wrapped label the
+                # height of one line until the window is sized again (the note was cut off)
+                self.format_note.setMinimumHeight(self.format_note.heightForWidth(
+                    self.format_note.width() if self.format_note.width() > 100 else self.path_edit.width()))
+                self.adjustSize()
 
     def _typed(self, text: str) -> None:
         """A name typed with an export format's extension ("talk.srt") chooses that format."""

@@ -8,8 +8,11 @@ import html
 import time
 from collections.abc import Iterator
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QPainter, QPixmap, QTextCharFormat, QTextCursor, QTextDocument
+from typing import cast
+
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (QBrush, QKeyEvent, QPainter, QPixmap, QTextCharFormat, QTextCursor, QTextDocument,
+                           QTextDocumentFragment)
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -32,6 +35,7 @@ from editor.core.document.transcript import Kind, State, Suggestion, Token, Tran
 from editor.core.document.records import CHOICE, LEXICON
 from editor.core.settings import Settings
 from editor.core.document.text import join_mark
+from editor.gui.text_view.accessibility import spoken_row
 from editor.gui.text_view.gutter import CUE_COLOUR
 from editor.gui.base.links import DocumentLinks
 from editor.gui.text_view.looks import (BANDS, CHOICE_BAND, Looks, band_colour, band_of, describe_value,
@@ -216,6 +220,8 @@ class QtLegend(QWidget):
             else:
                 sample.setText(look)
             meaning.setText(meaning_html)
+            # a drawn sample has no words of its own: a reader said four unnamed images
+            sample.setAccessibleName("Sample: " + QTextDocumentFragment.fromHtml(meaning_html).toPlainText())
         self.more.setText(self.more_html())
 
     def _sample(self, parts: list[tuple[str, QTextCharFormat]]) -> QPixmap:
@@ -286,6 +292,7 @@ class QtSuggestionList(QWidget):
     ``counted(pending)`` after every refresh, so counts shown elsewhere stay current."""
 
     activated = Signal(object)  # Suggestion
+    reject_requested = Signal(object)  # Suggestion: Delete on its row
     counted = Signal(int)
     band_changed = Signal(object)  # the band the list is filtered to ("low", ...), None: all
 
@@ -346,6 +353,12 @@ class QtSuggestionList(QWidget):
             "capital letter; <b>lower case</b>: its capital would go; <b>add ‘,’ comma</b>: a mark "
             "after the word; <b>remove ‘,’ comma</b>: the mark after it would go; <b>‘,’ → ‘.’ full "
             "stop</b>: its mark would change.")
+        # what a screen reader says of the list: plain words (the tooltip's HTML was read out,
+        # "<br><b>capital</b>"), and the keys
+        self.list.setAccessibleDescription(
+            "Pending suggestions, least confident first. Enter goes to the suggestion in the text, "
+            "Delete rejects it.")
+        self.list.installEventFilter(self)
         self.items: list[Suggestion] = []  # what the rows show, in order
         self._row_of: dict[tuple[int, Kind], int] = {}  # each listed suggestion's row
         self.list.itemActivated.connect(self._activated)
@@ -508,6 +521,9 @@ class QtSuggestionList(QWidget):
             item = QListWidgetItem(text)
             item.setData(PARTS_ROLE, row)  # for the delegate, which fits the row to the width
             item.setToolTip(text)
+            if row is not None and doc is not None:
+                item.setData(Qt.ItemDataRole.AccessibleTextRole, spoken_row(
+                    doc, s, f"{row.before} {row.word} {row.after}".strip()))
             item.setBackground(brushes[band_of(s.confidence, self.settings)])
             self.list.addItem(item)
         self.list.verticalScrollBar().setValue(kept)
@@ -693,6 +709,23 @@ class QtSuggestionList(QWidget):
             if now is not None and now.state == State.PENDING and not doc.follows_mark(now):
                 return now
         return None
+    def focus_list(self) -> None:
+        """View > Suggestion list (Ctrl+2): the keyboard in the list, on a row: the suggestion
+        under review's, else the first (a second Ctrl+2 landed on no row: a reader said nothing)."""
+        self.list.setFocus()
+        if self.list.currentRow() < 0 and self.list.count():
+            row = self._row_of.get(self._shown.key, 0) if self._shown is not None else 0
+            self.list.setCurrentRow(row)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Delete on a row of the list rejects its suggestion (it did nothing)."""
+        if watched is self.list and event.type() == QEvent.Type.KeyPress \
+                and cast(QKeyEvent, event).key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            row = self.list.currentRow()
+            if 0 <= row < len(self.items):
+                self.reject_requested.emit(self.items[row])
+                return True
+        return super().eventFilter(watched, event)
 
     def _activated(self, item: QListWidgetItem) -> None:
         row = self.list.row(item)

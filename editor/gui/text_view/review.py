@@ -97,6 +97,7 @@ class ReviewHost(Protocol):
     order: str  # "position" or "confidence": the order Tab goes in
     current_changed: SignalInstance
     point_arrived: SignalInstance
+    decided: SignalInstance  # (suggestion, accepted, value proposed): a screen reader says it
     review_mode_changed: SignalInstance
     message: SignalInstance
     moving: bool
@@ -363,7 +364,8 @@ class Reviewer:
 
     def _mark_current(self) -> None:
         """Frame the suggestion under review (also when a click made it current without selecting
-        it), so what Enter and Delete will act on is always in sight."""
+        it), so what Enter and Delete will act on is always in sight. A mark's frame takes in its
+        word too: round a comma or a full stop alone it was a tiny square, hard to find."""
         s = self.current
         point = self.current_point
         parts = point.suggestions if point is not None else (s,) if s is not None else ()
@@ -372,7 +374,7 @@ class Reviewer:
             if not self._view.transcript.has_token(part.token_id):
                 continue
             a, p, b = self._view.token_range(self._view.transcript.index_of(part.token_id))
-            lo, hi = (a, p) if part.kind != Kind.PUNCT else (p, b) if b > p else (a, p)
+            lo, hi = (a, p) if part.kind != Kind.PUNCT else (a, b) if b > p else (a, p)
             selections.append(underlined(self._view.document(), lo, hi, QColor(CURRENT_COLOUR), overline=True))
         self._view.pointer.set_extra("current", selections)
 
@@ -487,6 +489,7 @@ class Reviewer:
         decided, _note, _repeated = self.decide(s.token_id, s.kind, accept=accept, value=value,
                                                 announce=announce)
         self._view.flush()
+        self._view.decided.emit(decided, accept, s.value)
         self._last_rank = self._rank(decided)
         self._current = decided.key
         below = self.list_next(decided.key) if from_list and self.list_next is not None else None

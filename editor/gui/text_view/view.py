@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import (QColor, QContextMenuEvent, QDropEvent, QFont, QHelpEvent, QInputMethodEvent, QKeyEvent,
+from PySide6.QtGui import (QColor, QContextMenuEvent, QDropEvent, QFocusEvent, QFont, QHelpEvent, QInputMethodEvent, QKeyEvent,
                            QKeySequence, QMouseEvent, QPaintEvent, QResizeEvent, QTextCursor)
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
@@ -28,7 +28,7 @@ from editor.core.document.paragraphs import kept_lines
 from editor.core.settings import Settings
 from editor.gui.text_view.textmap import TextMap
 from editor.gui.base import hotkeys
-from editor.gui.text_view.accessibility import Narrator
+from editor.gui.text_view.accessibility import Narrator, mute_shown_text
 from editor.gui.text_view.gutter import TimeGutter, paint_cue_bars
 from editor.gui.base.links import DocumentLinks
 from editor.gui.text_view.looks import (  # noqa: F401  (names other modules and tests import from here)
@@ -68,6 +68,8 @@ class QtTranscriptView(QPlainTextEdit):
     token_activated = Signal(int)
     message = Signal(str)  # a short note for the status bar
     review_mode_changed = Signal(bool)  # True: Enter, Delete and 1-9 act on suggestions
+    # a decision on the suggestion under review: (the decided suggestion, accepted, the value proposed)
+    decided = Signal(object, bool, str)
     # the ids of the words a paste (or a drop of text) put in, when it is in, and its undo step's merge id
     pasted = Signal(list, object)
     # its parts, each given the view as the host it needs (see their modules)
@@ -320,6 +322,8 @@ class QtTranscriptView(QPlainTextEdit):
             self._speakers = None  # the margin's speakers are counted again when next drawn
         if had or any(doc[i].speaker for i in range(start, start + inserted)):
             QTimer.singleShot(0, self, self.layout_gutter)
+        if self.cue_ids and removed:
+            self._keep_cue_starts(start, inserted)
         if removed == inserted:  # words edited in place (accepting): restyle them later
             doc = self.transcript  # by index: doc.tokens would copy every token after each change
             self.dirty.update(doc[i].id for i in range(start, start + inserted))
@@ -337,6 +341,34 @@ class QtTranscriptView(QPlainTextEdit):
         if moved:
             self.dirty.update(moved)
             self._flush_timer.start()
+
+    def _keep_cue_starts(self, start: int, inserted: int) -> None:
+        """Words ``start``... were replaced: a cue whose first word went (typed over, a new word
+        with a new id; or back by an undo) begins at the word now in its place, the first of
+        them at or after its time, so its bar and its hover stay (the bar went away)."""
+        doc = self.transcript
+        gone = [i for i in self.cue_ids if not doc.has_token(i)]
+        if not gone or start >= len(doc):
+            return
+        places = range(start, min(len(doc), start + max(inserted, 1)))
+        ids, spans, segments = set(self.cue_ids), dict(self.cue_spans), set(self.segment_ids)
+        for old in gone:
+            span = spans.get(old)
+            at = places[-1]
+            for i in places:  # the first word at or after the cue's time
+                word_start = doc[i].start
+                if span is None or word_start is None or word_start >= span[0] - 0.001:
+                    at = i
+                    break
+            new = doc[at].id
+            ids.discard(old)
+            ids.add(new)
+            if old in spans:
+                spans[new] = spans.pop(old)
+            if old in segments:
+                segments.discard(old)
+                segments.add(new)
+        self.cue_ids, self.cue_spans, self.segment_ids = frozenset(ids), spans, frozenset(segments)
 
     def _on_suggestions_changed(self, token_ids: tuple[int, ...]) -> None:
         self.dirty.update(token_ids)
@@ -500,6 +532,19 @@ class QtTranscriptView(QPlainTextEdit):
         self.moving = True
         if quiet:
             layout.blockSignals(True)
+        caret = self.textCursor()
+        # A word rewritten under the caret (its capital or mark proposed as restoration lands)
+        # pushed the caret to the word's end, and a screen reader heard it jump from 0 to 7: where
+        # the caret is in the words rewritten, it is kept there, by word.
+        held = None
+        if start <= max(caret.anchor(), caret.position()) and min(caret.anchor(), caret.position()) <= end:
+            held = [self._in_piece(p) for p in (caret.anchor(), caret.position())]
+            retyped = {i for i, look in looks if look[:3] != tm.piece(i)}
+            if not any(h is not None and h[0] in retyped for h in held):
+                held = None  # only restyled there: the caret does not move
+        if held is not None:
+            caret.setKeepPositionOnInsert(True)  # (a word put in at the caret does not push it on)
+            self._set_caret_in_place(caret)
         try:
             cursor = QTextCursor(self.document())
             cursor.beginEditBlock()
@@ -515,12 +560,40 @@ class QtTranscriptView(QPlainTextEdit):
                 self.looks.insert(cursor, *look)
                 tm.set(i, sep, surface, punct)
             cursor.endEditBlock()
+            if held is not None:
+                caret = self.textCursor()
+                caret.setKeepPositionOnInsert(False)
+                anchor, position = (self._from_piece(*h) if h is not None else None for h in held)
+                if anchor is not None and position is not None:
+                    caret.setPosition(anchor)
+                    caret.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
+                self._set_caret_in_place(caret)
         finally:
             if quiet:
                 layout.blockSignals(False)
                 if lines:
                     layout.documentSizeChanged.emit(layout.documentSize())
             self.moving = False
+
+    def _set_caret_in_place(self, caret: QTextCursor) -> None:
+        """``setTextCursor`` without scrolling to it (the text stays where the person has it)."""
+        bars = self.verticalScrollBar(), self.horizontalScrollBar()
+        values = [bar.value() for bar in bars]
+        self.setTextCursor(caret)
+        for bar, value in zip(bars, values):
+            bar.setValue(value)
+
+    def _in_piece(self, position: int) -> tuple[int, int] | None:
+        """(word, characters into its piece) of a position of the text shown."""
+        tm = self.text_map
+        index = tm.piece_at(position) if len(tm) else None
+        return None if index is None else (index, position - tm.offset(index))
+
+    def _from_piece(self, index: int, inside: int) -> int | None:
+        tm = self.text_map
+        if index >= len(tm):
+            return None
+        return tm.offset(index) + min(inside, tm.offset(index + 1) - tm.offset(index))
 
     def off_screen(self, start: int, end: int, below: bool = False) -> bool:
         """Whether characters ``start:end`` lie wholly outside the part of the text on screen
@@ -567,6 +640,14 @@ class QtTranscriptView(QPlainTextEdit):
     def insert_text(self, text: str) -> None:
         """Type ``text`` at the caret (replacing a selection), as the keyboard would."""
         self.editing.insert_text(text)
+
+    def setPlainText(self, text: str, /) -> None:
+        super().setPlainText(text)
+        mute_shown_text(self)  # a reader hears the text as it stands, not each change shown
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.narrator.focused()  # what was said meanwhile reaches a reader that reads the focus
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride and self.editing.shortcut_override(cast(QKeyEvent, event)):
@@ -619,6 +700,8 @@ class QtTranscriptView(QPlainTextEdit):
             return
         self.editing.held = None  # whitespace typed waits no longer (text_view/editing.py)
         self.review.caret_moved()
+        if not self.textCursor().hasSelection() and self._transcript is not None:
+            self.narrator.caret_met(self.textCursor().position())  # a proposal here is said
 
     # -- the mouse and the player (text_view/pointer.py) ----------------------------------------------------
     def viewportEvent(self, event: QEvent) -> bool:

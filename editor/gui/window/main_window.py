@@ -60,6 +60,7 @@ from editor.gui.work.transcription import TranscriptionController
 from editor.gui.base.turns import WindowTurns
 from editor.gui.text_view.review import EDITING_NOTE
 from editor.gui.base.status_bar import StatusBar, StatusLabel
+from editor.gui.text_view.accessibility import spoken_count
 from editor.gui.text_view.unsure_words import UnsureWords
 from editor.gui.text_view.view import QtTranscriptView
 from editor.gui.window.files import RECENT_LIMIT, FileCommands
@@ -136,11 +137,13 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Stet")
         self.setAcceptDrops(True)
         resize_within_screen(self, 1200, 780)
-        self.setStatusBar(StatusBar(self))  # a long message ends in "…", whole in its tooltip
+        bar = StatusBar(self)  # a long message ends in "…", whole in its tooltip
+        self.setStatusBar(bar)
         self._build_body()
+        bar.said.connect(self.view.narrator.note)  # every message is said too (accessibility)
+        self.restoration_finished.connect(self._say_restored)
         self._build_controllers()
         self.review = ReviewCommands(self, self)  # accept all, undo and redo, bulk steps (window/review.py)
-        bar = self.statusBar()
         self.status_label = StatusLabel("Ready")  # a long line ends in "…": never widens the window
         bar.addWidget(self.status_label, 1)
         self.mode_label = QLabel()  # what Enter and Delete do now (reviewing or editing)
@@ -169,6 +172,12 @@ class MainWindow(QMainWindow):
         self.accept_confident_action.setText(confident_text(self.settings.review.high))
         self.keep_author_action = menus.actions["review.keep_author"]
         self.keep_author_action.setChecked(self.restoring.keeping_author)
+        menus.actions["view.short_speech"].setChecked(self.settings.review.short_speech)
+        # a message stays until the person's next action (editor.gui.base.status_bar): a key or
+        # a click in the text or the list, or a command
+        bar.watch_actions(self.view, self.view.viewport(), self.panel.list, self.panel.list.viewport())
+        for action in self.menu_actions.values():
+            action.triggered.connect(bar.next_action)
         self.speakers.use_menu(menus.menus["Speakers"], [menus.actions[f"speakers.number.{n}"] for n in range(1, 10)])
         # low ASR confidence, underlined
         self.unsure_words = UnsureWords(self.settings, self.view, menus.actions["view.unsure"],
@@ -190,6 +199,7 @@ class MainWindow(QMainWindow):
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.panel.activated.connect(self._go_to)
         self.view.review.list_next = self.panel.row_after
+        self.panel.reject_requested.connect(self._reject_from_list)
         self.panel.band_changed.connect(self._band_changed)
         self.find_bar = FindBar(self.view)
         self.find_bar.hide()
@@ -531,12 +541,31 @@ class MainWindow(QMainWindow):
             self.mode_label.setText("Reviewing: Enter accepts, Delete rejects" if current is not None
                                     else "Reviewing: no suggestion selected (Tab)")
 
+    def toggle_short_speech(self) -> None:
+        """View > Short speech: a suggestion is said by its change and confidence alone."""
+        self.settings.set("review.short_speech", not self.settings.review.short_speech)
+        self.menu_actions["view.short_speech"].setChecked(self.settings.review.short_speech)
+        self.save_settings()
+
+    def _say_restored(self) -> None:
+        """When restoration lands, a screen reader hears how many suggestions it made."""
+        if self.restoration_status == "done":
+            pending = self.transcript.pending_count
+            self.view.narrator.note(f"Restored: {spoken_count(pending)} to review" if pending
+                                    else "Restored: no suggestions")
+
     def _band_changed(self, band: str | None) -> None:
         """Tab and the list agree: filtered to a band, Tab goes only to its suggestions."""
         self.view.review.set_band(band)
         self.statusBar().showMessage(f"Tab and Shift+Tab now go only to {band_phrase(band)}, as "
                                      "the list shows" if band else "Tab and Shift+Tab go to every pending "
                                      "suggestion", 5000)
+
+    def _reject_from_list(self, suggestion: Suggestion) -> None:
+        """Delete on a row of the pending list: its suggestion rejected, said as a decision is."""
+        if self.view.frozen or not self.transcript.has_token(suggestion.token_id):
+            return
+        self.view.review.decide_and_say(suggestion.token_id, suggestion.kind, accept=False)
 
     def _go_to(self, suggestion: Suggestion) -> None:
         self.view.review.set_current_from_list(suggestion)  # a decision then goes on down the list
@@ -545,7 +574,9 @@ class MainWindow(QMainWindow):
     def show_find(self, replace: bool = False) -> None:
         self.find_bar.show()
         selected = self.view.textCursor().selectedText()
-        if selected and "\u2029" not in selected:
+        # (the selection of a suggestion under review is the proposal, not text the person chose:
+        # Ctrl+H on a proposed comma filled Find with ",")
+        if selected and "\u2029" not in selected and self.view.current is None:
             self.find_bar.find_edit.setText(selected)
         # Replace: the keyboard goes to "Replace with" once there is something to find (a word
         # selected); before that, what a person types first is what to look for

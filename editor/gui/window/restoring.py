@@ -202,7 +202,7 @@ class RestorationCommands(QObject):
         words = len(self._host.transcript)
         # once review has begun, what it has not been to yet (a pass that never skips)
         unseen = self._host.view.review.not_visited() if pending else 0
-        self._host.status_label.setText((f"{words:,} words — {pending:,} suggestions to review"
+        self._host.status_label.setText((f"{words:,} words — {pending:,} suggestion{'s' if pending != 1 else ''} to review"
                                    + (f", {unseen:,} not yet visited" if unseen < pending else "")
                                    if pending else f"{words:,} words — no suggestions pending")
                                   + self._status_note + (KEEPING if self.keeping_author else ""))

@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent, QTextDocumentFragment
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from editor.core.settings import Settings
 from editor.gui.base.actions import BY_ID, keys_of
 from editor.gui.dialogs.settings import comma_box
+from editor.gui.text_view.accessibility import say
 from editor.gui.text_view.looks import band_colour
 
 
@@ -94,7 +96,9 @@ class ReviewTour(QDialog):
         self.commas = comma_box(settings.review.commas)
         self.commas.currentIndexChanged.connect(
             lambda _i: settings.set("review.commas", self.commas.currentData()))
+        self._spoken: list[str] = []  # each page as a screen reader hears it when it turns
         for title, text, topic in pages(settings):
+            self._spoken.append(f"{title}. {QTextDocumentFragment.fromHtml(text).toPlainText()}")
             page = QWidget()
             column = QVBoxLayout(page)
             heading = QLabel(f"<h3>{title}</h3>")
@@ -110,6 +114,7 @@ class ReviewTour(QDialog):
             if open_help is not None:
                 more = QLabel(f"<a href='{topic}'>More in the user guide…</a>")
                 more.setObjectName("tour-more")
+                more.setAccessibleName(f"More in the user guide about {title.lower()}")
                 more.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
                                              | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
                 more.linkActivated.connect(open_help)
@@ -168,3 +173,12 @@ class ReviewTour(QDialog):
         self.next_button.setText("Done" if last else "Next")
         self.skip_button.setVisible(not last)
         self.where.setText(f"{self.page + 1} of {self.stack.count()}")
+        # Next keeps the focus while the page turns: the page is said as its description (Orca
+        # speaks the focused button's change) and announced (the page changed silently)
+        say(self.next_button, f"Page {self.page + 1} of {self.stack.count()}: {self._spoken[self.page]}")
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # the tour opens on Next, which a reader names, not on the page's link (an unlabelled
+        # "More in the user guide…" that took the first focus)
+        self.next_button.setFocus()
