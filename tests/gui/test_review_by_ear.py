@@ -148,7 +148,8 @@ def test_the_pause_is_shown_and_said(heard, qtbot):
     window, doc, player = heard
     qtbot.keyClick(window.view, Qt.Key.Key_Tab)
     assert "pause 0.62 s" in window.panel.current_label.text()
-    assert "pause 0.62 s" in window.view.accessibleDescription()
+    # said at the end of the event loop's turn (text_view.accessibility.Narrator)
+    qtbot.waitUntil(lambda: "pause 0.62 s" in window.view.accessibleDescription(), timeout=3000)
 
 
 def test_leaving_review_stops_the_passage(heard, qtbot, output):
