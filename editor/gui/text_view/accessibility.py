@@ -462,8 +462,9 @@ class Narrator:
     def current_changed(self, s: Suggestion | None) -> None:
         self._moved = True
         self._caret_proposal = s.key if s is not None else None
-        capital = capital_of(self._view.transcript, s) if s is not None else None
-        self._capital = capital.key if capital is not None else None
+        if s is not None and s.state == State.PENDING:  # (none, or the one just decided: kept for `decided`)
+            capital = capital_of(self._view.transcript, s)
+            self._capital = capital.key if capital is not None else None
         self._soon()
 
     def review_mode_changed(self, reviewing: bool) -> None:
