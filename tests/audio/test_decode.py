@@ -79,7 +79,7 @@ def test_format_choice_steps_down_to_fit():
     (lambda p: None, "no such file"),
     (lambda p: p.mkdir(), "not a file"),
     (lambda p: p.write_text("not sound at all " * 50), "not an audio or video file"),
-    (lambda p: p.write_bytes(b""), "not an audio or video file"),
+    (lambda p: p.write_bytes(b""), r"the file is empty \(0 bytes\)"),  # said as such (issue 50)
 ])
 def test_unplayable_files_raise_one_line(tmp_path, make, message):
     path = tmp_path / "x.mp3"
