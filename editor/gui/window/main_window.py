@@ -45,6 +45,7 @@ from editor.gui.work.encoding import reopen_with_encoding as reopen_encoding
 from editor.gui.text_view.fonts import font_advice
 from editor.gui.base.disposal import Disposer
 from editor.gui.window.help import HelpCommands
+from editor.gui.window.cue_check import CueCheck
 from editor.gui.base.links import DocumentLinks
 from editor.gui.text_view.looks import band_phrase
 from editor.gui.dialogs.learned import LearnedDialog
@@ -155,6 +156,7 @@ class MainWindow(QMainWindow):
         self._review_mode_changed(False)
         self.speakers = SpeakerCommands(self.view, self.say)  # the Speakers menu (editor.gui.window.speakers)
         self.help = HelpCommands(self)  # the Help menu (editor.gui.window.help)
+        self.cue_check = CueCheck(self, self)  # Review > Check line length and reading speed
         menus = build_menus(self)  # from the table of actions (editor.gui.base.actions)
         self.menu_actions = menus.actions
         self.recent_menu = menus.recent
