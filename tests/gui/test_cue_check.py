@@ -34,19 +34,20 @@ def test_the_check_lists_cues_over_the_limits_and_a_click_goes_to_the_first_word
     window.cancel_restoration()
     dialog = _checked(window, qtbot)
     assert dialog.isVisible()
-    rows = [[dialog.rows.topLevelItem(n).text(c) for c in range(3)] for n in range(dialog.rows.topLevelItemCount())]
+    table = dialog.table
+    rows = [[table.data(table.index(n, c)) for c in range(3)] for n in range(table.rowCount())]
     assert rows == [["0:05.0", "42.0 characters a second", "This cue says far too much for one second."],
                     ["0:07.0", "line 1 is 59 characters; 27.7 characters a second",
                      "and this one has a first line that runs on for far too long / but a short second one."]]
     assert "17 characters a second" in dialog.summary.text() and "42 characters a line" in dialog.summary.text()
     view, doc = window.view, window.transcript
-    second = dialog.rows.topLevelItem(1)
-    rect = dialog.rows.visualItemRect(second)
+    second = table.index(1, 2)
+    rect = dialog.rows.visualRect(second)
     qtbot.mouseClick(dialog.rows.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert view.token_at(view.textCursor().position()) == doc.index_of(second.data(0, TOKEN_ROLE))
+    assert view.token_at(view.textCursor().position()) == doc.index_of(table.data(second, TOKEN_ROLE))
     assert doc[view.token_at(view.textCursor().position())].surface == "and"
     # Enter on a row goes there too
-    dialog.rows.setCurrentItem(dialog.rows.topLevelItem(0))
+    dialog.rows.setCurrentIndex(table.index(0, 0))
     qtbot.keyClick(dialog.rows, Qt.Key.Key_Return)
     assert doc[view.token_at(view.textCursor().position())].surface == "This"
 
@@ -58,7 +59,7 @@ def test_the_check_uses_the_export_settings_and_says_when_all_is_well(window, qt
     window.open_path(tmp_path / "film.srt")
     window.cancel_restoration()
     dialog = _checked(window, qtbot)
-    assert dialog.rows.topLevelItemCount() == 0
+    assert dialog.table.rowCount() == 0
     assert dialog.summary.text().startswith("Every cue is within 60 characters a line, 2 lines a cue, "
                                             "45 characters a second")
 
@@ -68,5 +69,5 @@ def test_a_transcript_without_times_is_said_in_a_line(window, qtbot, tmp_path):
     window.open_path(tmp_path / "notes.txt")
     window.cancel_restoration()
     dialog = _checked(window, qtbot)
-    assert dialog.rows.topLevelItemCount() == 0
+    assert dialog.table.rowCount() == 0
     assert "no word times" in dialog.summary.text()
