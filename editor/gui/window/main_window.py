@@ -169,7 +169,7 @@ class MainWindow(QMainWindow):
         self.keep_author_action.setChecked(self.restoring.keeping_author)
         self.speakers.use_menu(menus.menus["Speakers"], [menus.actions[f"speakers.number.{n}"] for n in range(1, 10)])
         # low ASR confidence, underlined
-        self.unsure_words = UnsureWords(self.settings, self.view, menus.actions["view.unsure"],
+        self.unsure_words = UnsureWords(self.settings, self.view, menus.actions["view.unsure"], parent=self.view,
                                         save_settings=self.save_settings, refresh_legend=self.panel.legend.refresh)
         self._watch(self.transcript)
         self.update_undo_actions()
@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
 
     def reopen_with_encoding(self) -> None:
         """File > Reopen with Encoding."""
-        reopen_encoding(self)
+        reopen_encoding(self, self)
 
     def add_bottom_widget(self, widget: QWidget) -> None:
         """Put a widget (e.g. a player bar) under the text, across the whole window."""
