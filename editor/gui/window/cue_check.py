@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
 from editor.core.formats.cue_writing import CueProblem, cue_problems
+from editor.core.process import collections_held
 from editor.core.render import NONE
 from editor.core.settings import Settings
 from editor.gui.base.background import BackgroundOp
@@ -72,8 +73,13 @@ class CueCheck:
             log.error("the check of cues failed:\n%s", getattr(err, "__stet_traceback__", err))
             dialog.show_failure(f"The cues could not be checked: {err}")
 
-        self.running = BackgroundOp(self._widget, lambda _report: cue_problems(
-            take(), layout, check, NONE)).success(found).failure(failed).run()
+        def work(_report: object) -> list[CueProblem]:
+            # allocation-heavy (a copy of the document, a timed word each): without automatic
+            # collections, whose full passes over an open transcript hold the UI thread waiting
+            with collections_held("cue check"):
+                return cue_problems(take(), layout, check, NONE)
+
+        self.running = BackgroundOp(self._widget, work).success(found).failure(failed).run()
         return dialog
 
     def go_to(self, token_id: int) -> None:
