@@ -47,3 +47,31 @@ def test_the_check_finds_a_private_read(tmp_path):
     sample.write_text("class A:\n    def _mine(self, other):\n        self._x = other._mine()\n"
                       "        return other._theirs, self._x, argparse._Action\n", encoding="utf-8")
     assert private_reads(sample) == ["sample.py:4: other._theirs", "sample.py:4: argparse._Action"]
+
+
+def private_imports(path: Path) -> list[str]:
+    """Private names (``_name``) a module imports from another module of editor: what is private
+    to a module stays there, whatever the module (``_common`` of the formats is a module of the
+    package's own, not a private name)."""
+    def is_module(module: str, name: str) -> bool:
+        where = EDITOR.parent.joinpath(*module.split("."), name)
+        return where.with_suffix(".py").exists() or where.is_dir()
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [f"{path.name}:{node.lineno}: from {node.module} import {alias.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("editor")
+            for alias in node.names if alias.name.startswith("_") and not alias.name.startswith("__")
+            and not is_module(node.module or "", alias.name)]
+
+
+def test_no_module_imports_another_modules_private_names():
+    found = [line for path in sorted(EDITOR.rglob("*.py")) for line in private_imports(path)]
+    assert not found, "\n".join(found)
+
+
+def test_the_check_finds_a_private_import(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from editor.core.formats.stet import _token, read_stet\n"
+                      "from editor.core.formats import _common\nfrom os import _exit\n", encoding="utf-8")
+    assert private_imports(sample) == ["sample.py:1: from editor.core.formats.stet import _token"]

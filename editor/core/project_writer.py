@@ -1,4 +1,6 @@
-"""Writing a ``.stet`` project on a thread other than the one that owns the document (no Qt).
+"""The one writer of ``.stet`` projects (the format, and reading it: ``editor.core.formats.stet``):
+``write_stet`` for `write_any` (``stet convert``, ``restore``, a batch), ``ProjectWriter`` for the
+window's saves, on a thread other than the one that owns the document (no Qt).
 
 Saving 100,000 words with their 100,000 suggestions builds ~200,000 JSON records and looks at
 every word for the forms the person wrote: ~0.8 s, a frozen window when done where the document
@@ -22,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from editor.core.atomic import PathLike, atomic_write
-from editor.core.document.transcript import Kind, Suggestion, Token
+from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
+from editor.core.render import NONE, RenderPolicy
 from editor.core.review.repeat_choices import forms_of
 from editor.core.review.lexicon import with_project_forms
-from editor.core.recovery.state import (_KINDS, EncodeCache, RecoveryState, SuggestionMirror,
-                                        head_json)
+from editor.core.recovery.state import EncodeCache, RecoveryState, SuggestionMirror, head_json
 
 #: Called on the writing thread with the forms and every suggestion written; gives entries of
 #: the metadata's ``extra`` to write over the document's own (what Stet learned from it).
@@ -61,19 +63,22 @@ class ProjectWriter:
         self._cache = EncodeCache()
         self._lock = threading.Lock()
 
-    def write(self, state: RecoveryState, path: PathLike, *, extra: ExtraFor | None = None
-              ) -> WrittenProject:
+    def write(self, state: RecoveryState, path: PathLike, *, extra: ExtraFor | None = None,
+              learn: bool = True) -> WrittenProject:
         """Write ``state`` as the project ``path`` (atomically). Any thread; raises ``UserError``
-        or ``OSError`` when it cannot be written (the file is then as it was)."""
+        or ``OSError`` when it cannot be written (the file is then as it was). ``learn``: gather
+        the forms the person wrote and keep them as the project's own lexicon (a save); without
+        it the metadata is written as it is (``write_stet``: a file converted or restored)."""
         began = time.perf_counter()
         target = Path(path)
         with self._lock:
             head, entries = state.parts(self._cache, self._mirror, target, give_way=self.give_way)
-            tables = self._mirror.tables
-            suggestions = tuple(itertools.chain.from_iterable(t.values() for t in tables))
-            forms = forms_of(state.tokens, tables[_KINDS.index(Kind.CASE)].get, tables[_KINDS.index(Kind.PUNCT)].get)
+            mirror = self._mirror
+            suggestions = tuple(itertools.chain.from_iterable(t.values() for t in mirror.tables))
+            forms = forms_of(state.tokens, mirror.of_kind(Kind.CASE).get,
+                             mirror.of_kind(Kind.PUNCT).get) if learn else {}
         del head["recovery"]
-        lexicon = with_project_forms(state.metadata.extra, forms)
+        lexicon = with_project_forms(state.metadata.extra, forms) if learn else None
         written = dict(lexicon if lexicon is not None else state.metadata.extra)
         if extra is not None:
             written.update(extra(forms, suggestions))
@@ -87,4 +92,13 @@ class ProjectWriter:
                               time.perf_counter() - began)
 
 
-__all__ = ["ExtraFor", "ProjectWriter", "WrittenProject"]
+def write_stet(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE) -> None:
+    """Write ``transcript`` as the project ``path`` (atomically), its metadata as it is: the
+    writer of `write_any` (``policy`` is ignored: a project keeps pending suggestions pending).
+    The same writer as a save's, on a fresh capture: about the CPU the whole document as one tree
+    of dicts given to ``json.dumps`` took, with a lower peak of memory (tests/perf/
+    bench_project_write.py, docs/performance.md)."""
+    ProjectWriter().write(RecoveryState.capture(transcript), path, learn=False)
+
+
+__all__ = ["ExtraFor", "ProjectWriter", "WrittenProject", "write_stet"]

@@ -1,7 +1,8 @@
 """A decision made once is proposed everywhere it applies (editor.core.review.repeat_choices)."""
 
 from editor.core.document.transcript import Kind, State, Suggestion, Transcript
-from editor.core.formats.stet import stet_document, transcript_from_stet
+from editor.core.formats.stet import read_stet
+from editor.core.project_writer import write_stet
 from editor.core.review.repeat_choices import decide, propagate, review_decisions, user_forms
 
 
@@ -135,11 +136,12 @@ def test_propagate_ignores_an_edited_word():
     assert propagate(doc, doc[2].id, Kind.CASE) == 0
 
 
-def test_the_source_survives_a_project_round_trip():
+def test_the_source_survives_a_project_round_trip(tmp_path):
     doc = _doc("we met okafor and okafor left")
     doc.set_suggestions([_case(doc, 2, "Okafor")])
     decide(doc, doc[2].id, Kind.CASE)
-    back = transcript_from_stet(stet_document(doc), "x.stet")
+    write_stet(doc, tmp_path / "x.stet")
+    back = read_stet(tmp_path / "x.stet")
     assert back.suggestion(back[4].id, Kind.CASE).source == "choice"
     assert back.suggestion(back[2].id, Kind.CASE).source == "model"
 

@@ -1,13 +1,13 @@
 """A project written off the document's thread (editor.core.project_writer) is the project
-write_stet writes, and stays so save after save while only what changed is encoded again."""
+write_stet (`write_any`) writes, and stays so save after save while only what changed is encoded
+again; write_stet is that writer, and writes the metadata as it is."""
 
 import json
 import random
 
 from editor.core.document.transcript import Kind, Metadata, State, Suggestion, Token, Transcript
 from editor.core.formats import read_any
-from editor.core.formats.stet import write_stet
-from editor.core.project_writer import ProjectWriter
+from editor.core.project_writer import ProjectWriter, write_stet
 from editor.core.recovery.state import DocumentTracker
 
 
@@ -96,3 +96,28 @@ def test_the_forms_and_the_project_s_lexicon_are_of_what_was_written(tmp_path):
     assert extra == {"lexicon": {"okafor": "Okafor"}, "seen": [1, 1]}
     assert read_any(tmp_path / "t.stet")[7].surface == "Okafor"
     assert {s.state for s in written.suggestions} == {State.ACCEPTED}
+
+
+def test_write_any_writes_a_project_through_the_one_writer_with_its_metadata_as_it_is(tmp_path, monkeypatch):
+    """`stet convert` or `restore` to .stet: the save's writer, but no lexicon gathered (a file
+    converted is no review of the person's)."""
+    from editor.core.formats import write_any
+
+    doc = Transcript.from_words("we met okafor at the station".split())
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.CASE, "Okafor", {"Okafor": 0.7, "okafor": 0.3})])
+    doc.accept(doc[2].id, Kind.CASE)
+    written = []
+    real = ProjectWriter.write
+
+    def spy(self, state, path, **kwargs):
+        written.append(kwargs)
+        return real(self, state, path, **kwargs)
+
+    monkeypatch.setattr(ProjectWriter, "write", spy)
+    write_any(doc, tmp_path / "c.stet")
+    assert written == [{"learn": False}]
+    assert "lexicon" not in json.loads((tmp_path / "c.stet").read_text(encoding="utf-8"))["metadata"]["extra"]
+    assert read_any(tmp_path / "c.stet")[2].surface == "Okafor"
+    ProjectWriter().write(DocumentTracker(doc).capture(), tmp_path / "saved.stet")  # a save learns
+    assert json.loads((tmp_path / "saved.stet").read_text(encoding="utf-8"))["metadata"]["extra"] == {
+        "lexicon": {"okafor": "Okafor"}}

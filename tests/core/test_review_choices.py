@@ -223,14 +223,16 @@ def test_a_name_or_i_accepted_leaves_the_mark_before_it_pending():
     assert not capital_settles_mark(hangs, Suggestion(0, Kind.PUNCT, ",", {",": 0.6}), "")
 
 
-def test_a_keep_proposal_survives_a_project_round_trip_with_what_it_gives_back():
-    from editor.core.formats.stet import stet_document, transcript_from_stet
+def test_a_keep_proposal_survives_a_project_round_trip_with_what_it_gives_back(tmp_path):
+    from editor.core.formats.stet import read_stet
+    from editor.core.project_writer import write_stet
 
     doc = _doc("an apple and an apple")
     apples = _indices(doc, "apple")
     doc.set_suggestions([_case(doc, i, "Apple", 0.7) for i in apples])
     decide(doc, doc[apples[0]].id, Kind.CASE, accept=False)
-    back = transcript_from_stet(stet_document(doc), "p.stet")
+    write_stet(doc, tmp_path / "p.stet")
+    back = read_stet(tmp_path / "p.stet")
     keep = back.suggestion(back[apples[1]].id, Kind.CASE)
     assert keep == doc.suggestion(doc[apples[1]].id, Kind.CASE)
     decide(back, keep.token_id, Kind.CASE, accept=False)

@@ -9,11 +9,16 @@ from pathlib import Path
 
 from editor.core.document.transcript import Metadata, Token, Transcript
 from editor.core.formats import read_any, write_any
-from editor.core.formats.stet import stet_document
+from editor.core.formats.stet import project_head, token_record
 
 
 def doc_with_audio(audio: str | None) -> Transcript:
     return Transcript([Token("hello", start=0.0, end=0.4)], metadata=Metadata(audio_file=audio))
+
+
+def stet_document(doc: Transcript) -> dict:
+    """A project's JSON with no path to write to (as an old Stet wrote every recording)."""
+    return {**project_head(doc.metadata), "tokens": [token_record(t) for t in doc.tokens]}
 
 
 def stored(project: Path) -> dict:

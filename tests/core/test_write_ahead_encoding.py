@@ -14,7 +14,7 @@ from editor.core.recovery import state as recovery_state
 from editor.core.document.transcript import Kind, SourceCue, State, Suggestion, Token, Transcript
 from editor.core.formats import read_any
 from editor.core.formats import stet as stet_format
-from editor.core.formats.stet import cue_record, stet_document, suggestion_record, token_record
+from editor.core.formats.stet import cue_record, project_head, suggestion_record, token_record
 from editor.core.recovery.slots import EncodeCache, RecoverySlot, RecoveryState
 from editor.core.recovery.state import _KINDS, RawJSON, _runs, dumps, head_json
 
@@ -40,11 +40,10 @@ def _old_token(t: Token) -> dict:
 def _old_encode(state: RecoveryState) -> bytes:
     """``RecoveryState.encode`` as it was: the whole head encoded at once, cues by asdict."""
     m = state.metadata
-    head = stet_document(Transcript(metadata=m), cues=[_old_cue(c) for c in m.cues] or None)
+    head = project_head(m, cues=[_old_cue(c) for c in m.cues] or None)
     head["paragraph_starts"] = [state.tokens[i].id for i in state.paragraph_starts
                                 if 0 < i < len(state.tokens)]
     head["recovery"] = state.info.to_json()
-    del head["tokens"], head["suggestions"]
     tables = [{s.token_id: s for s in state.suggestions if s.kind == k} for k in _KINDS]
     runs = list(_runs(state.tokens))
     tokens = [dumps([_old_token(t) for t in run])[1:-1] for run in runs]

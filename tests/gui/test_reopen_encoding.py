@@ -12,7 +12,7 @@ def test_reopen_with_encoding_reads_the_file_again(window, qtbot, tmp_path):
     assert render(window.transcript) != "Решение"
     assert reopenable(window) == path
     with qtbot.waitSignal(window.restoration_finished, timeout=60_000):
-        assert reopen_with_encoding(window, "cp1251")
+        assert reopen_with_encoding(window, window, "cp1251")
     assert render(window.transcript) == "Решение"
     assert window.transcript.metadata.warnings == ()
     assert any("Encoding" in a.text() for a in window.findChildren(type(window.undo_action)))
@@ -20,4 +20,4 @@ def test_reopen_with_encoding_reads_the_file_again(window, qtbot, tmp_path):
 
 def test_reopen_needs_a_text_file(window):
     assert reopenable(window) is None
-    assert not reopen_with_encoding(window, "cp1251")
+    assert not reopen_with_encoding(window, window, "cp1251")

@@ -110,3 +110,51 @@ def test_the_legend_explains_the_unsure_underline_while_it_is_shown(window, qtbo
     assert "recogniser was unsure" in key.text() and UNSURE_COLOUR.lower() in key.text().lower()
     window.unsure_words.action.trigger()
     assert "unsure" not in key.text()
+
+
+def test_the_text_has_one_highlighter_and_a_second_is_refused(window, qtbot):
+    """Two QSyntaxHighlighters on one document draw over each other's marks without a word; the
+    view's slot refuses the second at once (text_view/highlighting.py)."""
+    import pytest
+    from PySide6.QtGui import QSyntaxHighlighter
+
+    window.set_transcript(unsure_doc(), restore=False)
+    window.unsure_words.action.trigger()
+    qtbot.wait(10)
+    slot = window.view.highlighting
+    assert slot.holder is window.unsure_words.highlighter
+    assert window.unsure_words.highlighter.document() is window.view.document()
+
+    class Other(QSyntaxHighlighter):
+        def highlightBlock(self, text: str) -> None:
+            pass
+
+    other = Other(None)
+    with pytest.raises(RuntimeError, match="already has a highlighter"):
+        slot.take(other)
+    assert other.document() is None and underlined(window.view) == ["the", "library"]
+    window.unsure_words.action.trigger()  # off: the slot is free, and the marks gone
+    assert slot.holder is None and window.unsure_words.highlighter.document() is None
+    slot.take(other)
+    assert other.document() is window.view.document()
+    slot.release(other)
+
+
+def test_every_highlighter_of_the_window_is_known():
+    """A new QSyntaxHighlighter is a choice to make in the open: the document has one (see
+    docs/architecture.md, How to draw on the text), so a second one is drawn in that one or
+    takes its turn through the view's slot, and this list says which there are."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from PySide6.QtGui import QSyntaxHighlighter
+
+    import editor.gui
+
+    found = set()
+    for info in pkgutil.walk_packages(editor.gui.__path__, "editor.gui."):
+        module = importlib.import_module(info.name)
+        found |= {f"{c.__module__}.{c.__qualname__}" for _, c in inspect.getmembers(module, inspect.isclass)
+                  if issubclass(c, QSyntaxHighlighter) and c.__module__ == info.name}
+    assert found == {"editor.gui.text_view.unsure_words.UnsureWordsHighlighter"}

@@ -56,7 +56,7 @@ WRITERS: dict[str, tuple[str, str]] = {
     ".ass": ("editor.core.formats.ass", "write_ass"),
     ".ttml": ("editor.core.formats.ass", "write_ttml"),
     ".json": ("editor.core.formats.transcript_json", "write_json"),
-    ".stet": ("editor.core.formats.stet", "write_stet"),
+    ".stet": ("editor.core.project_writer", "write_stet"),  # the one writer of projects
 }
 
 

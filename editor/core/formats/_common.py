@@ -202,9 +202,9 @@ def parse_json(text: str, path: PathLike) -> Any:
             except (ValueError, RecursionError):
                 data = None  # said as json.loads says it, below
         if data is None:
-            data = json.loads(text, parse_constant=_reject_constant)
-        if _SURROGATE_ESCAPE.search(text):  # rare: check the strings only then
-            _refuse_lone_surrogates(data)
+            data = json.loads(text, parse_constant=reject_constant)
+        if SURROGATE_ESCAPE.search(text):  # rare: check the strings only then
+            refuse_lone_surrogates(data)
         return data
     except json.JSONDecodeError as err:
         raise FormatError(path, f"not valid JSON ({err.msg})", line=err.lineno) from None
@@ -216,11 +216,11 @@ def parse_json(text: str, path: PathLike) -> Any:
         raise FormatError(path, str(err).split("\n")[0]) from None
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _refuse_lone_surrogates(data: Any) -> None:
+def refuse_lone_surrogates(data: Any) -> None:
     """JSON may escape half of a UTF-16 pair ("\\ud800") alone; no text holds such a character
     and no file can be written with it, so the file is refused rather than its words changed."""
     stack = [data]
@@ -236,11 +236,11 @@ def _refuse_lone_surrogates(data: Any) -> None:
                              "pair, such as \\ud800)")
 
 
-def _reject_constant(name: str) -> float:
+def reject_constant(name: str) -> float:
     raise ValueError(f"the JSON contains {name}, which is not a number")
 
 
-_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_JSON_DECODER = json.JSONDecoder(parse_constant=reject_constant)
 
 
 def _kind_of(value: Any) -> str:

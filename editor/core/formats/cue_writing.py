@@ -65,6 +65,9 @@ class OutCue:
     lost: frozenset[str] = frozenset()
     #: each line's speaker where the cue holds more than one ("- Hi." "- Hello."); else ()
     voices: tuple[str | None, ...] = ()
+    #: the index in the transcript of the cue's first word; None for a cue without words ("♪ ♪")
+    #: (what the window's check of cues goes to; no writer reads it)
+    first_word: int | None = None
 
     def line_voices(self) -> tuple[str | None, ...]:
         """The speaker of each line."""
@@ -185,7 +188,7 @@ def cut_cues(transcript: Transcript, policy: RenderPolicy, path: PathLike,
     (`SubtitleLayout.shortest`) where the cues around leave room."""
     groups = _merge_short(_group(timed_words(transcript, policy, path), layout), layout)
     cues = [OutCue(g[0].start, g[-1].end, tuple(wrap_lines([w.text for w in g], layout.line_length)),
-                   g[0].speaker) for g in groups]
+                   g[0].speaker, first_word=g[0].index) for g in groups]
     return _readable(cues, [layout.shortest(cue.lines) for cue in cues], transcript.metadata.duration)
 
 
@@ -383,7 +386,7 @@ def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, 
     if not run or (unchanged and not segment):
         lines = tuple(source_lines(cue, prefixed, layout))
         cues.append(OutCue(cue.start, cue.end, lines, cue.speaker, italic, cue,
-                           voices=line_voices(lines, run)))
+                           voices=line_voices(lines, run), first_word=run[0].index if run else None))
         minimum.append(0.0)
         return
     floor = min(layout.min_cue_seconds, cue.end - cue.start)  # never longer than the cue it was
@@ -392,13 +395,14 @@ def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, 
         lines = tuple(wrap_lines([w.text for w in run], layout.line_length))
         if len(lines) <= SEGMENT_LINES:
             cues.append(OutCue(start, end, lines, run[0].speaker, False, cue if unchanged else None,
-                               voices=line_voices(lines, run)))
+                               voices=line_voices(lines, run), first_word=run[0].index))
             minimum.append(0.0 if unchanged else floor)
             return
     else:
         kept = _kept_lines(run, run_ids, cue, layout, prefixed)
         if kept is not None:
-            cues.append(OutCue(start, end, kept, run[0].speaker, italic, voices=line_voices(kept, run)))
+            cues.append(OutCue(start, end, kept, run[0].speaker, italic, voices=line_voices(kept, run),
+                               first_word=run[0].index))
             minimum.append(floor)
             return
     groups = _group(run, layout)
@@ -406,7 +410,7 @@ def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, 
         cues.append(OutCue(start if k == 0 else group[0].start,
                            end if k == len(groups) - 1 else group[-1].end,
                            tuple(wrap_lines([w.text for w in group], layout.line_length)),
-                           group[0].speaker, italic))
+                           group[0].speaker, italic, first_word=group[0].index))
         minimum.append(floor)
 
 
@@ -532,6 +536,35 @@ def _kept_lines(run: Sequence[TimedWord], run_ids: Sequence[int], cue: SourceCue
         return None
     wrapped = wrap_lines([w.text for w in run], layout.line_length)
     return tuple(wrapped) if len(wrapped) <= layout.max_lines else None
+
+
+# -- checking -------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CueProblem:
+    """A cue that breaks a layout: when it shows, what is wrong ("line 1 is 47 characters",
+    "23.4 characters a second"), its lines, and the id of its first word (None: a cue without
+    words, "♪ ♪"), which stays that word's however the document changes."""
+
+    start: float
+    end: float
+    problems: tuple[str, ...]
+    lines: tuple[str, ...]
+    token_id: int | None
+
+
+def cue_problems(transcript: Transcript, layout: SubtitleLayout, check: SubtitleLayout,
+                 policy: RenderPolicy) -> list[CueProblem]:
+    """The cues subtitles of ``transcript`` would be written as (laid out by ``layout``, the
+    suggestions applied as ``policy`` says) that break ``check`` (`SubtitleLayout.problems`:
+    line length, lines, reading speed), in order. A transcript without word times raises
+    `UserError`, as writing subtitles of it does."""
+    out = []
+    for cue in cues_to_write(transcript, policy, transcript.metadata.source_file or "", layout):
+        problems = check.problems(cue.lines, cue.start, cue.end)
+        if problems:
+            token = transcript[cue.first_word].id if cue.first_word is not None else None
+            out.append(CueProblem(cue.start, cue.end, tuple(problems), cue.lines, token))
+    return out
 
 
 # -- styled text ----------------------------------------------------------------------------------

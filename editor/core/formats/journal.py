@@ -26,7 +26,8 @@ from editor.core.document.transcript import Suggestion, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (PathLike, check_word_count, decode_utf8, open_regular,
                                          parse_json, read_head)
-from editor.core.formats.stet import _metadata, _suggestion, _token, read_stet
+from editor.core.formats.stet import (metadata_from_record, read_stet, suggestion_from_record,
+                                      token_from_record)
 
 JOURNAL_HEAD = b'{"stet_recovery":1}\n'
 EDITS_HEAD = b'{"stet_edits":1}\n'
@@ -108,12 +109,12 @@ def _journal_document(path: PathLike, data: mmap.mmap, span: tuple[int, int],
             raise FormatError(path, f"run {number} is not a run of tokens")
         check_word_count(len(tokens) + len(items), path)
         for item in items:
-            token = _token(item, path, len(tokens))
+            token = token_from_record(item, path, len(tokens))
             if token.id in ids:
                 raise FormatError(path, "two tokens have the same id")
             ids[token.id] = len(tokens)
             tokens.append(token)
-        suggestions.extend(_suggestion(item, path, len(suggestions) + n, ids)
+        suggestions.extend(suggestion_from_record(item, path, len(suggestions) + n, ids)
                            for n, item in enumerate(marks))
     paragraph_ids = head.get("paragraph_starts", [])
     if not isinstance(paragraph_ids, list) or not all(isinstance(i, int) and i in ids
@@ -121,7 +122,7 @@ def _journal_document(path: PathLike, data: mmap.mmap, span: tuple[int, int],
         raise FormatError(path, "a paragraph starts at a token that does not exist")
     edits = state.get("edits")
     doc = Transcript(tokens, paragraph_starts=[ids[i] for i in paragraph_ids],
-                     metadata=_metadata(head.get("metadata", {}), path), suggestions=suggestions)
+                     metadata=metadata_from_record(head.get("metadata", {}), path), suggestions=suggestions)
     return doc, edits if isinstance(edits, int) and not isinstance(edits, bool) else None
 
 
@@ -165,14 +166,14 @@ def replay_edits(doc: Transcript, path: PathLike, after: int) -> int:
 def _replay(doc: Transcript, record: dict[str, Any], path: PathLike) -> None:
     if "splice" in record:
         start, removed, items = record["splice"]
-        doc.apply_recorded(splice=(start, removed, [_token(t, path, start + n)
+        doc.apply_recorded(splice=(start, removed, [token_from_record(t, path, start + n)
                                                     for n, t in enumerate(items)]))
     elif "suggestions" in record:
         ids = {t.id: n for n, t in enumerate(doc.tokens)}
         marks: dict[int, list[Suggestion]] = {}
         for token_id, items in record["suggestions"]:
             known = {**ids, token_id: -1}  # a token just deleted may lose its suggestions
-            marks[token_id] = [_suggestion(item, path, n, known) for n, item in enumerate(items)]
+            marks[token_id] = [suggestion_from_record(item, path, n, known) for n, item in enumerate(items)]
         doc.apply_recorded(suggestions=marks)
     elif "paragraphs" in record:
         doc.apply_recorded(paragraph_ids=record["paragraphs"])

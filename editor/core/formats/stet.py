@@ -4,6 +4,11 @@ tokens with ids and times, paragraphs, metadata and every suggestion with its st
 Undo history is not kept. Saving is atomic, so a crash mid-save leaves the previous file intact.
 A recording in the project's folder (or below it) is written relative to it, so the two can move
 together; in memory, ``metadata.audio_file`` is always the path as found from here.
+
+This module is the format: reading a project, and the records it is made of (``project_head``,
+``token_record``, ``suggestion_record``, ``cue_record``). One writer writes it, whoever saves:
+``editor.core.project_writer`` (``write_stet`` for `write_any`, ``ProjectWriter`` for the window's
+saves, and the recovery file's runs are the same records).
 """
 
 from __future__ import annotations
@@ -11,18 +16,16 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from editor import __version__
 from editor.core.document.transcript import Kind, Metadata, SourceCue, State, Suggestion, Token, Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import (_SURROGATE_ESCAPE, MAX_WORDS, PathLike,
-                                         _refuse_lone_surrogates, _reject_constant, atomic_write,
+from editor.core.formats._common import (SURROGATE_ESCAPE, MAX_WORDS, PathLike,
+                                         refuse_lone_surrogates, reject_constant,
                                          check_word_count, decode_utf8, number, parse_json,
                                          probability, read_bytes, seconds)
-from editor.core.render import NONE, RenderPolicy
 
 FORMAT_VERSION = 1
 #: Who may have proposed a suggestion (Suggestion.source).
@@ -57,7 +60,7 @@ def read_stet(path: PathLike) -> Transcript:
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
-_DECODE = json.JSONDecoder(parse_constant=_reject_constant).raw_decode
+_DECODE = json.JSONDecoder(parse_constant=reject_constant).raw_decode
 
 
 def _parse_project(text: str, path: PathLike) -> Transcript:
@@ -70,12 +73,12 @@ def _parse_project(text: str, path: PathLike) -> Transcript:
     ids: dict[int, int] = {}
     suggestions: list[Suggestion] = []
     streamed: set[str] = set()  # the keys read a record at a time
-    surrogates = _SURROGATE_ESCAPE.search(text) is not None
+    surrogates = SURROGATE_ESCAPE.search(text) is not None
 
     def value(pos: int) -> tuple[Any, int]:
         item, end = _DECODE(text, pos)
         if surrogates:
-            _refuse_lone_surrogates(item)
+            refuse_lone_surrogates(item)
         return item, end
 
     def space(pos: int) -> int:
@@ -101,14 +104,14 @@ def _parse_project(text: str, path: PathLike) -> Transcript:
 
     def token(item: Any) -> None:
         check_word_count(len(tokens) + 1, path)
-        t = _token(item, path, len(tokens))
+        t = token_from_record(item, path, len(tokens))
         if t.id in ids:
             raise FormatError(path, "two tokens have the same id")
         ids[t.id] = len(tokens)
         tokens.append(t)
 
     def suggestion(item: Any) -> None:
-        suggestions.append(_suggestion(item, path, len(suggestions), ids))
+        suggestions.append(suggestion_from_record(item, path, len(suggestions), ids))
 
     try:
         pos = space(0)
@@ -158,43 +161,23 @@ def _parse_project(text: str, path: PathLike) -> Transcript:
                                 suggestions=suggestions if "suggestions" in streamed else None)
 
 
-def write_stet(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
-               extra: Mapping[str, Any] | None = None) -> None:
-    """``policy`` is ignored: a project keeps pending suggestions pending. ``extra``: entries of the
-    metadata's ``extra`` written over the transcript's own (state the window keeps beside the
-    document, such as what Stet has learned from it, not an undoable change of it)."""
-    document = stet_document(transcript, path)
-    if extra:
-        document["metadata"]["extra"].update(extra)
-    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    atomic_write(path, text.encode("utf-8"))
-
-
-def stet_document(transcript: Transcript, path: PathLike | None = None, *,
-                  cues: Any = None) -> dict[str, Any]:
-    """The JSON-able form of a transcript (also what an autosave writes). With the ``path`` it is
-    written to, a recording in that file's folder is named relative to it. ``cues``: what to put
-    for the subtitle cues, when there are any, instead of their records (their JSON already
-    made, as an autosave keeps it: ``editor.core.recovery.state``)."""
-    tokens = [token_record(t) for t in transcript.tokens]
-    suggestions = [suggestion_record(s) for s in transcript.suggestions()]
-    m = transcript.metadata
-    metadata: dict[str, Any] = {key: getattr(m, key) for key in _META_TEXT_FIELDS}
+def project_head(metadata: Metadata, path: PathLike | None = None, *,
+                 cues: Any = None) -> dict[str, Any]:
+    """A project's JSON-able head: everything but its paragraphs, tokens and suggestions, which
+    the writer adds (``editor.core.project_writer``). With the ``path`` it is written to, a
+    recording in that file's folder is named relative to it. ``cues``: what to put for the
+    subtitle cues, when there are any, instead of their records (their JSON already made, as
+    the writer keeps it: ``editor.core.recovery.state.EncodeCache.cues_json``)."""
+    m = metadata
+    fields: dict[str, Any] = {key: getattr(m, key) for key in _META_TEXT_FIELDS}
     # m.warnings say how the source was read (e.g. a guessed encoding): they belong to that reading,
     # not to the project, which is always UTF-8 JSON; so they are not saved.
-    metadata.update(duration=m.duration, extra=dict(m.extra))
+    fields.update(duration=m.duration, extra=dict(m.extra))
     if m.cues:
-        metadata["cues"] = cues if cues is not None else [cue_record(c) for c in m.cues]
+        fields["cues"] = cues if cues is not None else [cue_record(c) for c in m.cues]
     if path is not None and m.audio_file:
-        metadata.update(_audio_paths(m.audio_file, path))
-    return {
-        "format_version": FORMAT_VERSION,
-        "generator": f"stet {__version__}",
-        "metadata": metadata,
-        "paragraph_starts": [transcript[i].id for i in transcript.paragraph_starts[1:]],
-        "tokens": tokens,
-        "suggestions": suggestions,
-    }
+        fields.update(_audio_paths(m.audio_file, path))
+    return {"format_version": FORMAT_VERSION, "generator": f"stet {__version__}", "metadata": fields}
 
 
 def token_record(t: Token) -> dict[str, Any]:
@@ -244,7 +227,7 @@ def transcript_from_stet(data: Any, path: PathLike, *, tokens: list[Token] | Non
     if tokens is None:
         items = _list(data, "tokens", path)
         check_word_count(len(items), path)
-        tokens = [_token(item, path, n) for n, item in enumerate(items)]
+        tokens = [token_from_record(item, path, n) for n, item in enumerate(items)]
     ids = {t.id: i for i, t in enumerate(tokens)}
     if len(ids) != len(tokens):
         raise FormatError(path, "two tokens have the same id")
@@ -252,10 +235,10 @@ def transcript_from_stet(data: Any, path: PathLike, *, tokens: list[Token] | Non
     if not all(isinstance(i, int) and i in ids for i in paragraph_ids):
         raise FormatError(path, "a paragraph starts at a token that does not exist")
     if suggestions is None:
-        suggestions = [_suggestion(item, path, n, ids)
+        suggestions = [suggestion_from_record(item, path, n, ids)
                        for n, item in enumerate(_list(data, "suggestions", path))]
     return Transcript(tokens, paragraph_starts=[ids[i] for i in paragraph_ids],
-                      metadata=_metadata(data.get("metadata", {}), path),
+                      metadata=metadata_from_record(data.get("metadata", {}), path),
                       suggestions=suggestions)
 
 
@@ -274,7 +257,9 @@ def _text(item: dict[str, Any], key: str, path: PathLike, where: str,
     return value
 
 
-def _token(item: Any, path: PathLike, n: int) -> Token:
+def token_from_record(item: Any, path: PathLike, n: int) -> Token:
+    """Token ``n`` of a project (or of a recovery file's run) from its record; anything odd is a
+    FormatError."""
     where = f"token {n}"
     if not isinstance(item, dict):
         raise FormatError(path, f"{where} is not an object")
@@ -294,7 +279,9 @@ def _token(item: Any, path: PathLike, n: int) -> Token:
                  token_id)
 
 
-def _suggestion(item: Any, path: PathLike, n: int, ids: dict[int, int]) -> Suggestion:
+def suggestion_from_record(item: Any, path: PathLike, n: int, ids: dict[int, int]) -> Suggestion:
+    """Suggestion ``n`` from its record, on a token of ``ids`` (token id -> index); anything odd
+    is a FormatError."""
     where = f"suggestion {n}"
     token = item.get("token") if isinstance(item, dict) else None
     if not isinstance(token, int) or isinstance(token, bool) or token not in ids:
@@ -329,7 +316,8 @@ def _source(item: dict[str, Any], path: PathLike, where: str) -> str:
     return str(source)
 
 
-def _metadata(item: Any, path: PathLike) -> Metadata:
+def metadata_from_record(item: Any, path: PathLike) -> Metadata:
+    """A project's metadata from its record; anything odd is a FormatError."""
     if not isinstance(item, dict):
         raise FormatError(path, "\"metadata\" is not an object")
     texts = {key: _text(item, key, path, "metadata") for key in _META_TEXT_FIELDS}

@@ -25,7 +25,7 @@ Edit's default count).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 #: Speaker styles of SubRip and SubViewer: "name" ("ANN: Hello"), "dash" ("- Hello" at a change)
 SPEAKER_STYLES = ("name", "dash")
@@ -36,6 +36,9 @@ NARROWEST_LINE = 32
 #: Bounds a person may set, so that a typo (a width of 4, a speed of 900) is refused in one line
 LINE_LENGTH_RANGE = (16, 200)
 CPS_RANGE = (5.0, 60.0)
+#: The reading speed the window's check of cues holds cues to when none is set: one common for
+#: adult viewers (docs/formats.md, "Line length and reading speed")
+CHECK_CPS = 17.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,12 @@ class SubtitleLayout:
         return max(self.min_cue_seconds, characters(lines) / self.max_cps)
 
     # -- checking ---------------------------------------------------------------------------------
+    def for_checking(self) -> SubtitleLayout:
+        """This layout as the window's check of cues holds cues to: its reading speed, or
+        `CHECK_CPS` where none is set (a check that let any speed pass would miss half of what
+        subtitlers look for); its widths as they are (42 where none is set)."""
+        return self if self.max_cps is not None else replace(self, max_cps=CHECK_CPS)
+
     def problems(self, lines: Sequence[str], start: float, end: float) -> list[str]:
         """What in a cue breaks this layout, each a short phrase ("line 2 is 47 characters",
         "23.4 characters a second"); [] when nothing does: each line against `line_length`, the
@@ -130,5 +139,5 @@ def reading_speed(lines: Sequence[str], start: float, end: float) -> float:
 #: The layout Stet writes by when nobody said otherwise
 DEFAULT_LAYOUT = SubtitleLayout()
 
-__all__ = ["CPS_RANGE", "DEFAULT_LAYOUT", "LINE_LENGTH_RANGE", "NARROWEST_LINE", "NEW_LINE_CHARS",
+__all__ = ["CHECK_CPS", "CPS_RANGE", "DEFAULT_LAYOUT", "LINE_LENGTH_RANGE", "NARROWEST_LINE", "NEW_LINE_CHARS",
            "SPEAKER_STYLES", "SubtitleLayout", "characters", "reading_speed"]

@@ -88,7 +88,7 @@ class RecoveryState:
         """The .stet project text (with a ``recovery`` key the reader ignores).
 
         Records are turned into JSON a run of tokens at a time and dropped: building all 200,000
-        record dicts first (as ``stet_document`` does) wakes the cyclic garbage collector, whose
+        record dicts first (as the project writer once did) wakes the cyclic garbage collector, whose
         full passes hold the interpreter for a third of a second at 100,000 words. With a
         ``cache`` (one per recovery file), runs whose tokens and suggestions are the very same
         objects as last time (records are immutable) reuse their JSON: an edit re-encodes only
@@ -104,7 +104,7 @@ class RecoveryState:
               give_way: Callable[[], float] | None = None) -> tuple[dict[str, Any], list[Encoded]]:
         """The project's head (everything but tokens and suggestions; an empty dict when not
         ``head``) and its runs, in order; with the ``path`` it is written to, a recording in that
-        file's folder is named relative to it (as ``stet_document`` does). The head's subtitle
+        file's folder is named relative to it (``formats.stet.project_head``). The head's subtitle
         cues are JSON already made (``RawJSON``): encode the head with ``head_json``.
 
         With the ``mirror`` and ``cache`` that one recovery file keeps, the state's changes are
@@ -113,7 +113,7 @@ class RecoveryState:
         cost of an autosave follows the edit, not the length of the transcript. On a thread
         other than the main one the encoding rests between pieces (``Pacer``, which waits with
         ``give_way`` while a step of the window runs)."""
-        from editor.core.formats.stet import stet_document
+        from editor.core.formats.stet import project_head
 
         pacer = Pacer(give_way)
         if mirror is None or cache is None:
@@ -124,11 +124,10 @@ class RecoveryState:
         top: dict[str, Any] = {}
         if head:
             cues = cache.cues_json(self.metadata.cues, pacer) if self.metadata.cues else None
-            top = stet_document(Transcript(metadata=self.metadata), path, cues=cues)
+            top = project_head(self.metadata, path, cues=cues)
             top["paragraph_starts"] = [self.tokens[i].id for i in self.paragraph_starts
                                        if 0 < i < len(self.tokens)]
             top["recovery"] = self.info.to_json()
-            del top["tokens"], top["suggestions"]
         dirty = mirror.take_dirty()
         entries = []
         for run in _runs(self.tokens):
@@ -268,6 +267,10 @@ class SuggestionMirror:
                 self.tables[_KINDS.index(s.kind)][s.token_id] = s
         if self._dirty is not None:
             self._dirty |= taken
+
+    def of_kind(self, kind: Kind) -> dict[int, Suggestion]:
+        """The suggestions of one kind, by token id."""
+        return self.tables[_KINDS.index(kind)]
 
     def take_dirty(self) -> set[int] | None:
         dirty, self._dirty = self._dirty, set()

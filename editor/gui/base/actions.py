@@ -150,6 +150,9 @@ ACTIONS: tuple[Action, ...] = (
            hotkeys.RESTORE_AGAIN, handler="start_restoration", group=3),
     Action("review.cancel", "&Cancel restoration", "Stop the restoration under way", "Review", hotkeys.CANCEL,
            handler="cancel_restoration", group=3),
+    Action("review.check_cues", "Check line length and &reading speed…",
+           "List the subtitle cues Export would write that are over the line length or the reading speed",
+           "Review", handler="cue_check.run", enabled_when="has_document", group=4),
     # Speakers
     *_speakers(),
     Action("speakers.new", "&New speaker…", "Name a speaker for the selection (or the caret's paragraph)", "Speakers",

@@ -8,9 +8,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from editor.audio.follow import word_at
@@ -22,7 +23,14 @@ from editor.media.kinds import MEDIA_SUFFIXES, recording_beside
 if TYPE_CHECKING:  # numpy and the player load with the first transcript that has audio
     from editor.audio import Player
     from editor.gui.playback.player_bar import QtPlayerBar
-    from editor.gui.text_view.view import QtTranscriptView
+
+
+class FollowingView(Protocol):
+    """What ``PlaybackController`` uses of the text view (``QtTranscriptView``): the word heard,
+    marked and kept on screen."""
+
+    def highlight_token(self, index: int | None, colour: QColor | None = None) -> None: ...
+    def scroll_to_token(self, index: int, place: float = ...) -> None: ...
 
 
 def resolve_audio(audio_file: str | None, source: Path | None) -> Path | None:
@@ -52,7 +60,7 @@ class PlaybackController(QObject):
     bar_made = Signal(QWidget)  # the player bar, to go under the text
     message = Signal(str, int)  # a status-bar message, and for how many ms
 
-    def __init__(self, session: Session, view: QtTranscriptView, player: Player | None = None, *,
+    def __init__(self, session: Session, view: FollowingView, player: Player | None = None, *,
                  make_player: Callable[[], Player] | None = None, interactive: bool = False,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)

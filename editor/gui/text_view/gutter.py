@@ -9,17 +9,44 @@ thin bar before a cue's first word (``paint_cue_bars``, called by the view's pai
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Protocol, cast
 
-from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QTextCursor
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import (QColor, QFont, QFontMetrics, QHelpEvent, QMouseEvent, QPainter, QPaintEvent,
+                           QTextBlock, QTextCursor, QTextDocument)
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from editor.core.document.transcript import Kind, State, Suggestion
+from editor.core.document.transcript import Kind, State, Suggestion, Transcript
+from editor.core.settings import Settings
 from editor.gui.text_view.looks import band_colour, band_of, speaker_colour
+from editor.gui.text_view.textmap import TextMap
 
-#: The transcript view (editor.gui.text_view.view.QtTranscriptView; not imported: it imports this module).
-View = Any
+
+class GutterHost(Protocol):
+    """What the margin and the cue bars use of their view (``QtTranscriptView``)."""
+
+    settings: Settings
+    text_map: TextMap
+    cue_ids: frozenset[int]  # the ids of subtitle cues' first words
+
+    @property
+    def transcript(self) -> Transcript: ...
+    def has_times(self) -> bool: ...
+    def has_soft_breaks(self) -> bool: ...
+    def speaker_names(self) -> list[str]: ...
+    def sep_of(self, index: int) -> str: ...
+    def token_at(self, position: int) -> int | None: ...
+    def set_current(self, suggestion: Suggestion | None) -> None: ...
+    def setFocus(self) -> None: ...
+    def firstVisibleBlock(self) -> QTextBlock: ...
+    def contentOffset(self) -> QPointF: ...
+    def blockBoundingGeometry(self, block: QTextBlock, /) -> QRectF: ...
+    def blockBoundingRect(self, block: QTextBlock, /) -> QRectF: ...
+    def cursorForPosition(self, pos: QPoint, /) -> QTextCursor: ...
+    def cursorRect(self, cursor: QTextCursor, /) -> QRect: ...
+    def viewport(self) -> QWidget: ...
+    def document(self) -> QTextDocument: ...
+    def fontMetrics(self) -> QFontMetrics: ...
 
 GUTTER_COLOUR = "#6b6b6b"
 CUE_COLOUR = "#9aa7b8"  # the bar before a subtitle cue's first word
@@ -47,8 +74,8 @@ class TimeGutter(QWidget):
     """Painted by the view's scroll updates; shows nothing (and takes no room) for a transcript
     with neither word times nor proposed paragraph breaks."""
 
-    def __init__(self, view: View) -> None:
-        super().__init__(view)
+    def __init__(self, view: GutterHost, parent: QWidget) -> None:
+        super().__init__(parent)
         self.view = view
         self.setObjectName("time-gutter")
         self.setMouseTracking(True)
@@ -120,8 +147,8 @@ class TimeGutter(QWidget):
             if view.sep_of(i) == "\n" and i > 0 and not doc.is_paragraph_start(i):
                 s = doc.suggestion_view(doc[i].id).get(Kind.BREAK)
                 text = PROPOSED if s is not None and s.state == State.PENDING else CONTINUES
-            elif doc[i].start is not None:
-                text = format_time(doc[i].start)
+            elif (start := doc[i].start) is not None:
+                text = format_time(start)
             if text:
                 out.append((top, height, text, i))
         return out
@@ -228,7 +255,7 @@ class TimeGutter(QWidget):
             super().mousePressEvent(event)
 
 
-def paint_cue_bars(view: View) -> None:
+def paint_cue_bars(view: GutterHost) -> None:
     """A thin bar before the first word of each subtitle cue on screen (``view.cue_ids``)."""
     doc, tm = view.transcript, view.text_map
     top = view.cursorForPosition(QPoint(0, 0)).position()

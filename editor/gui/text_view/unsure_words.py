@@ -3,21 +3,35 @@ their own, on a toggle kept in settings — apart from the suggestion colours, w
 punctuation and capitals, not about whether the word was heard right.
 
 A ``QSyntaxHighlighter`` draws the marks: they overlay the text's own formats (the view's
-suggestion colours) without changing them, and cost nothing while the toggle is off.
+suggestion colours) without changing them, and cost nothing while the toggle is off. It is the
+document's one highlighter, put on it through the view's ``HighlighterSlot``
+(``text_view/highlighting.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction, QColor, QSyntaxHighlighter, QTextBlock, QTextCharFormat
 
+from editor.core.document.transcript import Transcript
 from editor.core.settings import Settings
+from editor.gui.text_view.highlighting import HighlighterSlot
+from editor.gui.text_view.textmap import TextMap
 
-if TYPE_CHECKING:
-    from editor.gui.text_view.view import QtTranscriptView
+
+class UnsureHost(Protocol):
+    """What the unsure words use of the text view (``QtTranscriptView``)."""
+
+    text_map: TextMap
+    highlighting: HighlighterSlot
+
+    @property
+    def transcript(self) -> Transcript: ...
+    @property
+    def rewriting(self) -> bool: ...
 
 UNSURE_COLOUR = "#CC79A7"  # Okabe-Ito reddish purple: none of the confidence bands uses it
 
@@ -30,7 +44,7 @@ class UnsureWordsHighlighter(QSyntaxHighlighter):
     event loop instead.
     """
 
-    def __init__(self, view: QtTranscriptView, threshold: float) -> None:
+    def __init__(self, view: UnsureHost, threshold: float) -> None:
         super().__init__(None)  # type: ignore[call-overload]  # Qt takes no document; the stubs say one
         self.view = view
         self.threshold = threshold
@@ -76,12 +90,12 @@ class UnsureWordsHighlighter(QSyntaxHighlighter):
 
 class UnsureWords(QObject):
     """The View menu's toggle (``appearance.underline_unsure``) and the highlighter it switches.
-    Given what it uses: the settings and how to save them, the view, the legend's refresh (the
+    Given what it uses: the settings and how to save them, the view, its parent, the legend's refresh (the
     legend explains the underline while it is shown) and its action from the table of actions."""
 
-    def __init__(self, settings: Settings, view: QtTranscriptView, action: QAction, *,
+    def __init__(self, settings: Settings, view: UnsureHost, action: QAction, *, parent: QObject,
                  save_settings: Callable[[], None], refresh_legend: Callable[[], None]) -> None:
-        super().__init__(view)
+        super().__init__(parent)
         self.settings, self.view, self.action = settings, view, action
         self.save_settings, self.refresh_legend = save_settings, refresh_legend
         self.highlighter = UnsureWordsHighlighter(view, settings.appearance.unsure_below)
@@ -101,8 +115,10 @@ class UnsureWords(QObject):
         self.action.setChecked(self.on)
         self.refresh_legend()
         self.highlighter.threshold = self.settings.appearance.unsure_below
-        document = self.view.document() if self.on else None
-        if self.highlighter.document() is not document:
-            self.highlighter.setDocument(document)  # attaching marks every block
-        elif document is not None:
+        slot = self.view.highlighting
+        if not self.on:
+            slot.release(self.highlighter)
+        elif slot.holder is not self.highlighter:
+            slot.take(self.highlighter)  # attaching marks every block
+        else:
             self.highlighter.rehighlight()

@@ -30,6 +30,7 @@ from editor.gui.text_view.textmap import TextMap
 from editor.gui.base import hotkeys
 from editor.gui.text_view.accessibility import Narrator, mute_shown_text
 from editor.gui.text_view.gutter import TimeGutter, paint_cue_bars
+from editor.gui.text_view.highlighting import HighlighterSlot
 from editor.gui.base.links import DocumentLinks
 from editor.gui.text_view.looks import (  # noqa: F401  (names other modules and tests import from here)
     BANDS,
@@ -101,6 +102,7 @@ class QtTranscriptView(QPlainTextEdit):
             "a file here) — or try Help ▸ Open sample")
         self.setPlaceholderText(self.empty_hint)
         self.document().setDocumentMargin(12)
+        self.highlighting = HighlighterSlot(self.document())  # the document's one highlighter
         self.order = self.settings.review.order  # "position" or "confidence"
         self.text_map = TextMap()
         self._transcript: Transcript | None = None
@@ -131,7 +133,7 @@ class QtTranscriptView(QPlainTextEdit):
         self._speakers: list[str] | None = None  # see speaker_names
         self._speakers_stale = False  # kept through a bulk step's changes in place (frozen)
         self.word_styles = WordStyles(transcript)  # italics, bold... read from subtitle cues, by token id
-        self.gutter = TimeGutter(self)
+        self.gutter = TimeGutter(self, self)
         self.updateRequest.connect(self._update_gutter)
         self.apply_settings()
         self.set_transcript(transcript)

@@ -45,6 +45,7 @@ from editor.gui.work.encoding import reopen_with_encoding as reopen_encoding
 from editor.gui.text_view.fonts import font_advice
 from editor.gui.base.disposal import Disposer
 from editor.gui.window.help import HelpCommands
+from editor.gui.window.cue_check import CueCheck
 from editor.gui.base.links import DocumentLinks
 from editor.gui.text_view.looks import band_phrase
 from editor.gui.dialogs.learned import LearnedDialog
@@ -162,6 +163,7 @@ class MainWindow(QMainWindow):
         self._review_mode_changed(False)
         self.speakers = SpeakerCommands(self.view, self.say)  # the Speakers menu (editor.gui.window.speakers)
         self.help = HelpCommands(self)  # the Help menu (editor.gui.window.help)
+        self.cue_check = CueCheck(self, self)  # Review > Check line length and reading speed
         menus = build_menus(self)  # from the table of actions (editor.gui.base.actions)
         self.menu_actions = menus.actions
         self.recent_menu = menus.recent
@@ -180,7 +182,7 @@ class MainWindow(QMainWindow):
             action.triggered.connect(bar.next_action)
         self.speakers.use_menu(menus.menus["Speakers"], [menus.actions[f"speakers.number.{n}"] for n in range(1, 10)])
         # low ASR confidence, underlined
-        self.unsure_words = UnsureWords(self.settings, self.view, menus.actions["view.unsure"],
+        self.unsure_words = UnsureWords(self.settings, self.view, menus.actions["view.unsure"], parent=self.view,
                                         save_settings=self.save_settings, refresh_legend=self.panel.legend.refresh)
         self._watch(self.transcript)
         self.update_undo_actions()
@@ -277,7 +279,7 @@ class MainWindow(QMainWindow):
 
     def reopen_with_encoding(self) -> None:
         """File > Reopen with Encoding."""
-        reopen_encoding(self)
+        reopen_encoding(self, self)
 
     def add_bottom_widget(self, widget: QWidget) -> None:
         """Put a widget (e.g. a player bar) under the text, across the whole window."""

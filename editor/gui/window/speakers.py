@@ -6,21 +6,33 @@ speaks where (``editor.gui.text_view.gutter``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox
+from PySide6.QtGui import QAction, QTextCursor
+from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QWidget
 
 from editor.core.document.speakers import clean_name, speakers_in_order
+from editor.core.document.transcript import Transcript
 
-if TYPE_CHECKING:
-    from editor.gui.text_view.view import QtTranscriptView
+
+class SpeakersHost(Protocol):
+    """What ``SpeakerCommands`` uses of the text view (``QtTranscriptView``)."""
+
+    @property
+    def transcript(self) -> Transcript: ...
+    @property
+    def frozen(self) -> bool: ...  # a bulk step runs: a speaker change waits
+    def flush(self) -> None: ...
+    def textCursor(self) -> QTextCursor: ...
+    def token_at(self, position: int) -> int | None: ...
+    def token_range(self, index: int) -> tuple[int, int, int]: ...
+    def window(self) -> QWidget: ...  # the parent of its questions
 
 
 class SpeakerCommands:
     """The Speakers menu's commands on ``view``; ``say`` puts a short note in the status bar."""
 
-    def __init__(self, view: QtTranscriptView, say: Callable[[str], None]) -> None:
+    def __init__(self, view: SpeakersHost, say: Callable[[str], None]) -> None:
         self.view = view
         self.say = say
 

@@ -4,16 +4,33 @@ user names, when the guessed one garbled its letters."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
-from PySide6.QtWidgets import QInputDialog
+from PySide6.QtWidgets import QInputDialog, QStatusBar, QWidget
 
+from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
 from editor.core.formats import TEXT_READERS, read_any
 
-#: The main window (not imported: it imports this module). It has ``source``, ``path``,
-#: ``files.show_opened(path, doc)``, ``may_discard()`` and ``report_error(title, err)``.
-MainWindow = Any
+
+class ShowsOpened(Protocol):
+    """What shows a transcript just read (the window's ``files``, ``FileCommands``)."""
+
+    def show_opened(self, path: Path, doc: Transcript) -> None: ...
+
+
+class EncodingHost(Protocol):
+    """What Reopen with Encoding uses of its window (``MainWindow``), the parent of its question."""
+
+    @property
+    def files(self) -> ShowsOpened: ...
+    @property
+    def source(self) -> Path | None: ...
+    @property
+    def path(self) -> Path | None: ...
+    def may_discard(self) -> bool: ...
+    def report_error(self, title: str, err: BaseException) -> None: ...
+    def statusBar(self) -> QStatusBar: ...
 
 #: Offered first; any other name Python knows can be typed.
 ENCODINGS = ["utf-8", "cp1252 (Western European)", "cp1250 (Central European)",
@@ -23,23 +40,24 @@ ENCODINGS = ["utf-8", "cp1252 (Western European)", "cp1250 (Central European)",
              "iso-8859-15", "utf-16", "utf-32"]
 
 
-def reopenable(window: MainWindow) -> Path | None:
+def reopenable(window: EncodingHost) -> Path | None:
     """The file the window's transcript was read from, if it is text whose encoding can be named."""
-    source: Path | None = window.source
+    source = window.source
     if source is None or window.path is not None or source.suffix.lower() not in TEXT_READERS:
         return None
     return source
 
 
-def reopen_with_encoding(window: MainWindow, encoding: str | None = None) -> bool:
-    """Ask for an encoding (unless given) and read the source file again with it."""
+def reopen_with_encoding(window: EncodingHost, parent: QWidget, encoding: str | None = None) -> bool:
+    """Ask for an encoding (unless given; ``parent``: the question's) and read the source file
+    again with it."""
     source = reopenable(window)
     if source is None:
         window.statusBar().showMessage("Reopen with Encoding: the open file is not a text or "
                                        "subtitle file read in this session", 6000)
         return False
     if encoding is None:
-        choice, ok = QInputDialog.getItem(window, "Reopen with Encoding",
+        choice, ok = QInputDialog.getItem(parent, "Reopen with Encoding",
                                           f"Read {source.name} again as:", ENCODINGS, 0, True)
         if not ok or not choice.strip():
             return False
