@@ -142,7 +142,7 @@ def download_model(entry: CatalogueEntry, dest_dir: str | os.PathLike[str] | Non
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DownloadError(f"cannot create the model folder {dest}: {exc.strerror}") from None
-    report = _Reporter(on_progress)
+    report = ProgressReporter(on_progress)
     part = part_path(entry, dest)
     _fetch(entry, part, report, cancel, timeout)
     _verify(entry, part, report, cancel)
@@ -151,7 +151,10 @@ def download_model(entry: CatalogueEntry, dest_dir: str | os.PathLike[str] | Non
     return validate_model(root, source="stet", language=entry.language)
 
 
-class _Reporter:
+class ProgressReporter:
+    """Passes a download's or an install's progress to ``callback`` (a phase, bytes done and
+    their total), at most a few times a second; shared by `download` and `install`."""
+
     def __init__(self, callback: ProgressCallback | None) -> None:
         self.callback = callback
         self.last = 0.0
@@ -179,7 +182,7 @@ def _check_cancel(cancel: threading.Event | None, entry: CatalogueEntry) -> None
         raise DownloadCancelled(f"download of {entry.name} cancelled; run it again to resume")
 
 
-def _fetch(entry: CatalogueEntry, part: Path, report: _Reporter,
+def _fetch(entry: CatalogueEntry, part: Path, report: ProgressReporter,
            cancel: threading.Event | None, timeout: float) -> None:
     import http.client
     import urllib.error
@@ -366,7 +369,7 @@ def _range_start(response: _Response) -> int | None:
         return None
 
 
-def _verify(entry: CatalogueEntry, part: Path, report: _Reporter,
+def _verify(entry: CatalogueEntry, part: Path, report: ProgressReporter,
             cancel: threading.Event | None) -> None:
     size = part.stat().st_size if part.is_file() else 0
     if entry.size_exact and size != entry.size:
@@ -400,13 +403,13 @@ def safe_member_path(name: str) -> PurePosixPath | None:
     return PurePosixPath(*parts)
 
 
-def _extract(entry: CatalogueEntry, part: Path, dest: Path, report: _Reporter,
+def _extract(entry: CatalogueEntry, part: Path, dest: Path, report: ProgressReporter,
              cancel: threading.Event | None) -> Path:
     return unpack_model(part, dest, entry.name, label=entry.name, report=report, cancel=cancel,
                         downloaded=True)
 
 
-def unpack_model(archive_path: Path, dest: Path, name: str | None, *, label: str, report: _Reporter,
+def unpack_model(archive_path: Path, dest: Path, name: str | None, *, label: str, report: ProgressReporter,
                  cancel: threading.Event | None, downloaded: bool) -> Path:
     """Unpack the model in the zip ``archive_path`` into ``dest/name`` (``name`` None: the name of
     the model's folder in the zip, or the zip's own name) and return that folder.

@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from editor.asr.download import DownloadProgress, _Reporter, unpack_model
+from editor.asr.download import DownloadProgress, ProgressReporter, unpack_model
 from editor.asr.errors import DownloadError, ModelError
 from editor.asr.models import ModelInfo, is_model, language_of, models_dir, problems, validate_model
 
@@ -60,7 +60,7 @@ def install_model(source: str | os.PathLike[str], dest_dir: str | os.PathLike[st
             return validate_model(src, source="stet")
         if is_model(target):
             return validate_model(target, source="stet")
-    report = _Reporter(on_progress)
+    report = ProgressReporter(on_progress)
     if is_zip:
         # named by the folder inside the zip, as Vosk's own zips are (else by the zip's name)
         installed = unpack_model(src, dest, None, label=src.name, report=report, cancel=cancel,
@@ -76,7 +76,7 @@ def install_model(source: str | os.PathLike[str], dest_dir: str | os.PathLike[st
     return validate_model(installed, source="stet", language=language_of(installed.name))
 
 
-def _copy_folder(src: Path, dest: Path, report: _Reporter, cancel: threading.Event | None) -> Path:
+def _copy_folder(src: Path, dest: Path, report: ProgressReporter, cancel: threading.Event | None) -> Path:
     """``src`` copied into ``dest`` under its name: into a hidden folder first, renamed when whole."""
     target = dest / src.name
     if target.exists():
