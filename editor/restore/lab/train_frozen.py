@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch-windows", type=int, default=32, help="windows of 120 words per step")
     p.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
     p.add_argument("--dropout", type=float, default=0.1)
+    p.add_argument("--lstm-hidden", type=int, default=256,
+                   help="BiLSTM units per direction of a first run (default 256; 128 trains 2.5 times faster)")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--seed", type=int, default=52)
     a = p.parse_args(argv)
@@ -137,7 +139,7 @@ def train(a: argparse.Namespace) -> int:
     enc_model, origin = frozen_model(a.encoder)
     if origin.get("encoder_sha256") != about["origin"].get("encoder_sha256"):
         raise SystemExit(f"{a.encoder}: not the encoder {a.features} was cached with")
-    cfg = EncoderConfig(**{**about["model_args"], "dropout": a.dropout})
+    cfg = EncoderConfig(**{**about["model_args"], "dropout": a.dropout, "lstm_hidden": a.lstm_hidden})
     model = EncoderBiLSTMCRF(cfg)
     model.encoder.load_state_dict(enc_model.encoder.state_dict())
     model.encoder.requires_grad_(False)
@@ -151,6 +153,9 @@ def train(a: argparse.Namespace) -> int:
         ck = torch.load(ck_path, map_location="cpu", weights_only=False)
         if ck.get("format") != HEAD_FORMAT:
             raise SystemExit(f"{ck_path}: not a head checkpoint of this version")
+        if ck.get("model_args", cfg.to_dict()) != cfg.to_dict():
+            raise SystemExit(f"{ck_path}: trained with other model settings ({ck.get('model_args')}); "
+                             "give the same --lstm-hidden and --dropout, or another --out")
         model.load_state_dict(ck["head"], strict=False)
         opt.load_state_dict(ck["opt"])
         history, seen, steps_before = ck["history"], ck["seen"], ck["steps"]
@@ -174,7 +179,8 @@ def train(a: argparse.Namespace) -> int:
                "question": round(m["QUESTION"]["f1"], 2), "device": "cpu", "eval_s": round(time.time() - te, 1)}
         history.append(row)
         print(json.dumps(row), flush=True)
-        _save({"format": HEAD_FORMAT, "head": head_state(model), "opt": opt.state_dict(), "history": history,
+        _save({"format": HEAD_FORMAT, "model_args": cfg.to_dict(), "head": head_state(model), "opt": opt.state_dict(),
+               "history": history,
                "seen": seen, "steps": steps_before + step}, ck_path)
         comparable = [h["dev"] for h in history[:-1] if h["dev_words"] == row["dev_words"]]
         if not (a.out / "run.json").is_file() or row["dev"] > max(comparable, default=-1.0):
