@@ -98,3 +98,7 @@ def test_the_head_trains_resumes_and_exports_an_open_model(encoder_dir, pd_data,
     # its vocabulary is the one counted on its own text, not the shipped word model's
     assert json.loads((out / "vocab.json").read_text()) == json.loads((run / "vocab.json").read_text())
     assert len(Restorer.load(str(out), device="cpu").restore("so what is it for".split())) == 5
+    # the exported model is the checkpoint a later session continues from
+    later = tmp_path / "later"
+    assert train_frozen.main([*args[:4], "--out", str(later), *args[6:], "--from-model", str(out), "--seconds", "1"]) == 0
+    assert "head from" in capsys.readouterr().out

@@ -120,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dropout", type=float, default=0.1)
     p.add_argument("--lstm-hidden", type=int, default=256,
                    help="BiLSTM units per direction of a first run (default 256; 128 trains 2.5 times faster)")
+    p.add_argument("--from-model", type=Path, metavar="MODEL_DIR",
+                   help="a first run starts its head from an exported model directory of this recipe (the shipped "
+                        "open model: its weights are the checkpoint a later session continues); the optimiser starts afresh")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--seed", type=int, default=52)
     a = p.parse_args(argv)
@@ -161,6 +164,18 @@ def train(a: argparse.Namespace) -> int:
         history, seen, steps_before = ck["history"], ck["seen"], ck["steps"]
         best = max((h["dev"] for h in history), default=-1.0)
         print(f"resumed {a.out}: {seen:,} words seen, best dev {best:.2f}", flush=True)
+    elif a.from_model:
+        from editor.restore.package import load_model_dir
+
+        class _Loaded:  # load_model_dir builds its result with cls(model, vocab, ...)
+            def __init__(self, model, *_args, **_kw) -> None:
+                self.model = model
+
+        src = load_model_dir(a.from_model, torch.device("cpu"), _Loaded).model
+        if not isinstance(src, EncoderBiLSTMCRF) or src.cfg != cfg:
+            raise SystemExit(f"{a.from_model}: not a model of this recipe (give the same --lstm-hidden and --dropout)")
+        model.load_state_dict(head_state(src), strict=False)
+        print(f"head from {a.from_model}", flush=True)
     run_index = len({h["run_start"] for h in history})
     dev = DevStates(a.features)
     settings = {k: v for k, v in vars(a).items() if isinstance(v, (int, float, str))}
