@@ -220,9 +220,12 @@ class RestorationCommands(QObject):
                                   if self._host.restoration.restorer is None
                                   else f"{words:,} words — {self._doing()}…")
         model = self._host.restoration.model or ""
-        if model != self._model_said:  # the first pass with a model says which it is and why
+        bar = self._host.statusBar()
+        # the first pass with a model says which it is and why; never over another message (a
+        # cancelled transcription's, say): then a later pass says it
+        if model != self._model_said and not bar.currentMessage():
             self._model_said = model
-            self._host.statusBar().showMessage(in_use_note(model or None), 15000)
+            bar.showMessage(in_use_note(model or None), 15000)
         self._began = time.perf_counter()
 
     def _restoration_note(self, text: str) -> None:
