@@ -83,6 +83,15 @@ License: LicenseRef-weights-non-commercial
  may be used and shared for non-commercial purposes only, with the sources
  credited. Each model's MODEL_CARD.md, in its folder, lists every source.
 
+Files: opt/stet/_internal/resources/models/stet-en-open-minilm-bilstm-crf/*
+Copyright: The Stet authors; the all-MiniLM-L6-v2 encoder: the sentence-transformers authors
+License: Apache-2.0
+ The open restoration model: its BiLSTM-CRF and heads were trained on
+ public-domain text only (US presidential speeches, Project Gutenberg novels,
+ LJ Speech texts); its encoder is the published all-MiniLM-L6-v2 (Apache-2.0),
+ unchanged. It may be used for any purpose, paid work included. Its
+ MODEL_CARD.md lists every source.
+
 License: Apache-2.0
  Licensed under the Apache License, Version 2.0 (the "License"); you may not
  use this software except in compliance with the License.

@@ -17,8 +17,8 @@ def add_parser(subparsers: Subcommands) -> None:
                     "picture of the window to PNG and exit (works under xvfb-run).")
     p.add_argument("file", nargs="?", metavar="FILE")
     p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the window and exit")
-    p.add_argument("--model", metavar="DIR", help="a restoration model directory (default: settings, "
-                                                   "else the shipped model)")
+    p.add_argument("--model", metavar="DIR", help="a restoration model directory or a shipped model's name "
+                                                   "(default: settings, else $STET_RESTORE_MODEL, else Stet's default)")
     p.add_argument("--device", choices=("auto", "cpu", "cuda"), help="where restoration runs")
     p.add_argument("--timeout", type=float, default=300.0, metavar="S",
                    help="with --screenshot: give up waiting for restoration after S seconds")

@@ -39,8 +39,11 @@ def add_parser(subparsers: Subcommands) -> None:
     add_commas_argument(p)
     p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
                    help="where the model runs (default: CUDA when available)")
-    p.add_argument("--model", metavar="DIR", help="a model directory, or the name of a shipped one (default: the "
-                                                  "shipped default; stet-en-bilstm-crf is the fast word model)")
+    p.add_argument("--model", metavar="DIR", help="a model directory, or the name of a shipped one (default: "
+                                                  "$STET_RESTORE_MODEL, else stet-en-minilm-bilstm-crf; "
+                                                  "stet-en-bilstm-crf is the fast word model; "
+                                                  "stet-en-open-minilm-bilstm-crf, trained on public-domain text "
+                                                  "only, may be used for paid work)")
     p.add_argument("--no-lexicon", action="store_true",
                    help="leave out the forms Stet remembered from your reviews (the user lexicon)")
     p.add_argument("--learned", action="store_true",

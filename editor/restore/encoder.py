@@ -188,7 +188,12 @@ class EncoderBiLSTMCRF(nn.Module):
     def loss(self, pieces: torch.Tensor, firsts: torch.Tensor, labels: torch.Tensor,
              word_mask: torch.Tensor) -> torch.Tensor:
         """Mean negative log-likelihood per word (marks by the CRF, case by cross-entropy)."""
-        em = self.emissions(pieces, firsts, word_mask).float()
+        return self.loss_of_states(self.word_states(pieces, firsts), labels, word_mask)
+
+    def loss_of_states(self, h: torch.Tensor, labels: torch.Tensor, word_mask: torch.Tensor) -> torch.Tensor:
+        """`loss` from the word states (`word_states`): training the BiLSTM and heads on states
+        computed once by a frozen encoder (`editor.restore.lab.frozen_features`)."""
+        em = self.emissions_of_states(h, word_mask).float()
         n = word_mask.sum().clamp(min=1)
         em_p, em_c = em[..., :N_PUNCT], em[..., N_PUNCT:]
         p_lab, c_lab = labels // N_CASE, labels % N_CASE

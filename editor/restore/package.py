@@ -28,6 +28,10 @@ from typing import Any, TypeVar
 import torch
 
 from editor.core.errors import UserError
+from editor.core.restore_models import DEFAULT_MODEL as DEFAULT_MODEL
+from editor.core.restore_models import MODEL_ENV, default_model_path
+from editor.core.restore_models import OPEN_MODEL as OPEN_MODEL
+from editor.core.restore_models import WORD_MODEL as WORD_MODEL
 from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
 from editor.restore.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig
 from editor.restore.model import BiLSTMCRF, ModelConfig
@@ -44,9 +48,9 @@ FILES = ("weights.pt", "vocab.json", "lexicon.json", "config.json")
 #: Files a model directory may have (a model exported before them has none); checked when present.
 #: tokenizer.json: the encoder family's WordPiece tokenizer (required for that family).
 OPTIONAL_FILES = ("names.json", "tokenizer.json")
-DEFAULT_MODEL = "stet-en-minilm-bilstm-crf"
-#: the word model (fast, 15 MB): the encoder family borrows its vocabulary and lexicon when tuned
-WORD_MODEL = "stet-en-bilstm-crf"
+# DEFAULT_MODEL (the model used where none is named), OPEN_MODEL (public-domain text only), MODEL_ENV
+# ($STET_RESTORE_MODEL: an install's default) and WORD_MODEL (the fast word model; the encoder family
+# trained on the TED-era sources borrows its vocabulary and lexicon when tuned) are editor.core's.
 
 
 class ModelError(UserError):
@@ -60,7 +64,8 @@ def resource_model_dir(name: str) -> Path:
 
 
 def default_model_dir() -> Path:
-    return resource_model_dir(DEFAULT_MODEL)
+    """The model used where none is named: $STET_RESTORE_MODEL's where set, else DEFAULT_MODEL's."""
+    return default_model_path()
 
 
 def sha256(path: Path) -> str:
@@ -149,6 +154,8 @@ def validate_settings(config: dict[str, Any], vocab: dict[str, Any], lexicon: di
     name = config.get("name", "")
     if not isinstance(name, str):
         raise ModelError(f"{where}: \"name\" must be text")
+    if not isinstance(config.get("weights_licence", ""), str):
+        raise ModelError(f"{where}: \"weights_licence\" must be text (SPDX identifiers)")
     decision = _section(config, "decision", where)
     _scales(decision, "class_scales", THREE_CLASS, where)
     _scales(decision, "case_scales", CASE_CLASSES, where)
@@ -187,7 +194,7 @@ def validate_settings(config: dict[str, Any], vocab: dict[str, Any], lexicon: di
 
 def shipped_models() -> list[str]:
     """The names of the model directories that come with Stet (resources/models)."""
-    root = default_model_dir().parent
+    root = resource_model_dir(DEFAULT_MODEL).parent
     return sorted(p.name for p in root.iterdir() if (p / "config.json").is_file()) if root.is_dir() else []
 
 
@@ -197,7 +204,8 @@ def load_model_dir(path: str | os.PathLike[str] | None, device: torch.device, cl
     if path is not None and not model_dir.is_dir() and str(path) in shipped_models():
         model_dir = resource_model_dir(str(path))
     if not model_dir.is_dir():
-        raise ModelError(f"{model_dir}: no such model directory")
+        why = f" (${MODEL_ENV} names it)" if path is None and os.environ.get(MODEL_ENV, "").strip() else ""
+        raise ModelError(f"{model_dir}: no such model directory{why}")
     verify_checksums(model_dir)
     config = _read_json(model_dir / "config.json")
     if config.get("format_version") != FORMAT_VERSION:
@@ -285,10 +293,12 @@ def write_names(out_dir: Path, names: list[str], about: dict[str, Any]) -> None:
 
 def export_model(model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, lexicon: dict[str, str], out_dir: Path, *, name: str,
                  decision: dict[str, Any], calibration: dict[str, Any], chunking: dict[str, Any], metrics: dict[str, Any],
-                 language: str | None = None, names: tuple[list[str], dict[str, Any]] | None = None) -> None:
+                 language: str | None = None, names: tuple[list[str], dict[str, Any]] | None = None,
+                 licence: str | None = None) -> None:
     """Write a model directory (float16 weights) and its checksums. `language`: that of the training
     text (the restorer refuses text that does not look like it); None: not checked. `names`: the
-    names lexicon and how it was counted (names.json); None: none."""
+    names lexicon and how it was counted (names.json); None: none. `licence`: the weights' licence
+    (config.json "weights_licence", SPDX identifiers); None: not stated."""
     out_dir.mkdir(parents=True, exist_ok=True)
     if isinstance(model, EncoderBiLSTMCRF):  # large matrices in int8, one scale a row; the rest float16
         state = quantize_state(model.state_dict())
@@ -308,6 +318,8 @@ def export_model(model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, lexicon: dic
     }
     if language is not None:
         config["language"] = language
+    if licence is not None:
+        config["weights_licence"] = licence
     (out_dir / "config.json").write_text(json.dumps(config, indent=1))
     if names is not None:
         write_names(out_dir, *names)

@@ -34,14 +34,20 @@ def test_pyproject_states_the_licence_as_the_package_does():
     assert project["license-files"] == ["LICENSE"]
 
 
-def test_both_model_cards_say_the_weights_inherit_the_non_commercial_terms():
-    cards = sorted((ROOT / "resources" / "models").glob("*/MODEL_CARD.md"))
-    assert len(cards) == 2
-    for card in cards:
-        text = card.read_text(encoding="utf-8")
+def test_the_model_cards_say_what_the_weights_may_be_used_for():
+    """The two models trained on TED and Oyez text inherit their non-commercial terms; the open one,
+    trained on public-domain text under the Apache-2.0 encoder, says it may be used for paid work."""
+    cards = {c.parent.name: c.read_text(encoding="utf-8")
+             for c in sorted((ROOT / "resources" / "models").glob("*/MODEL_CARD.md"))}
+    assert len(cards) == 3
+    for name, text in cards.items():
         section = text[text.index("## Licence"):].split("\n## ")[0]
-        assert "Apache License 2.0" in section and "non-commercial" in section
-        assert "TED text (CC BY-NC-ND 4.0)" in section and "Oyez text (CC BY-NC)" in section
+        assert "Apache License 2.0" in section
+        if name == "stet-en-open-minilm-bilstm-crf":
+            assert "non-commercial" not in section and "public domain" in section and "paid work" in section
+        else:
+            assert "non-commercial" in section
+            assert "TED text (CC BY-NC-ND 4.0)" in section and "Oyez text (CC BY-NC)" in section
 
 
 @pytest.mark.skipif(not DATA_README.is_file(), reason="the training data's README is not beside the checkout")
@@ -81,8 +87,13 @@ def test_the_deb_carries_a_machine_readable_copyright_file(tmp_path):
     assert header["Upstream-Name"] == "Stet" and header["Source"] == "https://example.org/stet"
     by_files = {s["Files"]: s["License"] for s in files if "Files" in s}
     assert by_files["*"] == "Apache-2.0"
-    last = [s for s in files if "Files" in s][-1]
-    assert last["Files"] == "opt/stet/_internal/resources/models/*" and "non-commercial" in text.split(last["Files"])[1]
+    models, open_model = [s for s in files if "Files" in s][-2:]
+    assert models["Files"] == "opt/stet/_internal/resources/models/*"
+    assert "non-commercial" in text.split(models["Files"])[1].split("\n\n")[0]
+    # the open model (trained on public-domain text under an Apache-2.0 encoder): its own stanza, after
+    # the models' one, so it is the one that matches its files
+    assert open_model["Files"] == "opt/stet/_internal/resources/models/stet-en-open-minilm-bilstm-crf/*"
+    assert open_model["License"] == "Apache-2.0" and "public-domain" in text.split(open_model["Files"])[1]
     # a short name used without its text has a stand-alone License paragraph
     assert any(s.get("License", "").startswith("Apache-2.0") and "Files" not in s for s in files)
     assert "/usr/share/common-licenses/Apache-2.0" in text

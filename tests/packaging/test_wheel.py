@@ -22,7 +22,10 @@ ROOT = Path(__file__).resolve().parents[2]
 RUNTIME = ("models/stet-en-bilstm-crf/weights.pt", "models/stet-en-bilstm-crf/SHA256SUMS",
            "models/stet-en-bilstm-crf/config.json", "models/stet-en-bilstm-crf/vocab.json",
            "models/stet-en-bilstm-crf/lexicon.json", "samples/sample.txt", "samples/sample.srt",
-           "icons/stet.svg", "asr/model-list.json")
+           "icons/stet.svg", "asr/model-list.json",
+           # the open model (issue 52): trained on public-domain text only
+           "models/stet-en-open-minilm-bilstm-crf/weights.pt", "models/stet-en-open-minilm-bilstm-crf/config.json",
+           "models/stet-en-open-minilm-bilstm-crf/tokenizer.json", "models/stet-en-open-minilm-bilstm-crf/SHA256SUMS")
 
 
 def run(args, **kwargs):

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from editor.restore.inference import Restorer
-from editor.restore.package import FILES, default_model_dir
+from editor.restore.package import FILES, default_model_dir, resource_model_dir, shipped_models
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +58,32 @@ def test_the_model_card_is_what_its_sources_give():
     (`python -m editor.restore.lab.card resources/models/NAME`); the fast word model's too."""
     from editor.restore.lab.card import card_from_sources
 
-    for d in (default_model_dir(), default_model_dir().parent / "stet-en-bilstm-crf"):
-        assert card_from_sources(d) == (d / "MODEL_CARD.md").read_text()
+    for name in shipped_models():
+        d = resource_model_dir(name)
+        assert card_from_sources(d) == (d / "MODEL_CARD.md").read_text(), name
+
+
+def test_the_open_model_is_small_states_an_open_licence_and_restores():
+    """The model trained on public-domain text only (issue 52): its config says its weights may be
+    used for paid work, its card draws on no non-commercial source, its word lists are its own."""
+    import re
+
+    from editor.core.restore_models import OPEN_MODEL, WORD_MODEL
+
+    d = resource_model_dir(OPEN_MODEL)
+    assert all((d / f).is_file() for f in FILES) and (d / "MODEL_CARD.md").is_file()
+    assert sum(f.stat().st_size for f in d.iterdir() if f.is_file()) <= 30 * 1000 * 1000
+    config = json.loads((d / "config.json").read_text())
+    assert config["weights_licence"] == "public-domain AND Apache-2.0"
+    card = (d / "MODEL_CARD.md").read_text()
+    for source in ("ted_saranyan", "scotus_oyez_2010plus"):  # listed, with weight 0
+        (row,) = [line for line in card.splitlines() if line.startswith(f"| {source} |")]
+        assert re.search(r"\| 0\.00 \|$", row), row
+    for name in ("vocab.json", "lexicon.json", "names.json"):  # not the TED-era model's
+        assert (d / name).read_bytes() != (resource_model_dir(WORD_MODEL) / name).read_bytes(), name
+    r = Restorer.load(OPEN_MODEL, device="cpu")
+    preds = r.restore("so what is it for i asked".split())
+    assert len(preds) == 7
 
 
 # A correctly punctuated passage (the bundled sample as its author would write it).

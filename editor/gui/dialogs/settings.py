@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.core.commas import COMMA_STYLES, DEFAULT_COMMAS
+from editor.core.restore_models import default_model_name, shipped_restore_models
 from editor.core.settings import Settings
 
 if TYPE_CHECKING:
@@ -125,8 +126,11 @@ class SettingsDialog(QDialog):
         self.author.setPlaceholderText("empty: the name this computer has for you")
         self.author.setToolTip("Written as the author of exported Word documents")
         form.addRow("Your name (Word documents):", self.author)
+        self.restore_choice = self._restore_model_choice(form)
         self.restore_model = self._folder_row(form, "Restoration model folder:",
-                                              settings.engine.restore_model, "the shipped model")
+                                              settings.engine.restore_model, "this installation's default")
+        self.restore_model.textChanged.connect(self._follow_model_folder)
+        self._follow_model_folder(self.restore_model.text())
         self.vosk_model = self._folder_row(form, "Vosk model folder:",
                                            settings.engine.vosk_model_dir, "look in the data folder")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
@@ -146,6 +150,35 @@ class SettingsDialog(QDialog):
         box.setToolTip(tip)
         box.setAccessibleName(tip)
         return box
+    def _restore_model_choice(self, form: QFormLayout) -> QComboBox:
+        """The shipped restoration models, each with its weights' licence and measured quality,
+        the installation's default first; a model folder of one's own is the row below."""
+        choice = QComboBox()
+        choice.setObjectName("restore-model-choice")
+        choice.setAccessibleName("Restoration model")
+        choice.addItem(f"This installation's default ({default_model_name()})", "")
+        for m in shipped_restore_models():
+            f1, case = m.figures.get("dev2012_overall_f1"), m.figures.get("dev_talks_case_f1")
+            quality = (f"; punctuation F1 {f1:.1f}, capitals F1 {case:.1f}" if f1 is not None and case is not None
+                       else "")
+            choice.addItem(f"{m.name}: weights {m.licence or 'licence not stated'}, {m.use}{quality}", m.name)
+        choice.addItem("A model folder (below)", None)
+        choice.setToolTip("Which model proposes punctuation and capitals. Weights under a non-commercial "
+                          "licence may not be used for paid work; About compares the models.")
+        choice.activated.connect(self._choose_model)
+        form.addRow("Restoration model:", choice)
+        return choice
+
+    def _choose_model(self, index: int) -> None:
+        name = self.restore_choice.itemData(index)
+        if name is not None:
+            self.restore_model.setText(name)
+        else:
+            self.restore_model.setFocus()
+
+    def _follow_model_folder(self, text: str) -> None:
+        found = self.restore_choice.findData(text.strip())
+        self.restore_choice.setCurrentIndex(found if found >= 0 else self.restore_choice.count() - 1)
 
     def _folder_row(self, form: QFormLayout, label: str, value: str, empty: str) -> QLineEdit:
         row = QHBoxLayout()

@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt, QUrl, qVersion
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 import editor
+from editor.core.restore_models import ModelSummary, commercial_use, shipped_restore_models
 from editor.gui.base.screen_fit import resize_within_screen
 
 DISTRIBUTION = "stet-editor"
@@ -48,6 +49,8 @@ class ModelFacts:
     metrics: list[tuple[str, str, str]] = field(default_factory=list)  # (what, measured on, value)
     training_licences: list[str] = field(default_factory=list)  # "source: licence"
     weights_licence: str = ""  # the card's "Licence" section: what the weights may be used for
+    licence_id: str = ""  # config.json "weights_licence": SPDX identifiers ("public-domain AND Apache-2.0")
+    figures: dict[str, float] = field(default_factory=dict)  # config.json "metrics", as recorded
     problem: str = ""  # why config.json could not be read
 
 
@@ -130,11 +133,35 @@ def read_model(folder: Path) -> ModelFacts:
     facts.language = str(config.get("language") or "")
     metrics = config.get("metrics")
     if isinstance(metrics, dict):
-        facts.metrics = [describe_metric(k, float(v)) for k, v in metrics.items()
-                         if isinstance(v, int | float) and not isinstance(v, bool)]
+        facts.figures = {k: float(v) for k, v in metrics.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+        facts.metrics = [describe_metric(k, v) for k, v in facts.figures.items()]
+    licence = config.get("weights_licence")
+    facts.licence_id = licence if isinstance(licence, str) else ""
     facts.training_licences = training_licences(folder / "MODEL_CARD.md")
     facts.weights_licence = card_licence(folder / "MODEL_CARD.md")
     return facts
+
+
+#: The figures About compares the shipped models by (config.json "metrics" keys).
+COMPARED = (("dev2012_overall_f1", "punctuation F1"), ("dev_talks_case_f1", "capitals F1"))
+
+
+def models_table(models: list[ModelSummary], in_use: Path) -> str:
+    """The shipped models side by side: weights' licence, what it allows, measured quality; the
+    one in use marked."""
+    e = html.escape
+    head = "".join(f"<th>{e(label)}</th>" for _key, label in COMPARED)
+    rows = []
+    for m in models:
+        used = m.folder.resolve() == in_use.resolve()
+        figures = "".join(f"<td align='right'>{m.figures[k]:.1f}</td>" if k in m.figures else "<td>-</td>"
+                          for k, _label in COMPARED)
+        rows.append(f"<tr><td>{e(m.name)}{' <b>(in use)</b>' if used else ''}</td>"
+                    f"<td>{e(m.licence or 'not stated')}</td><td>{e(m.use)}</td>{figures}</tr>")
+    return ("<p>The restoration models Stet ships (punctuation F1 on IWSLT 2012 dev, capitals F1 on the dev "
+            "talks; Settings ▸ Restoration model chooses one):</p>"
+            "<table cellspacing='0' cellpadding='2'><tr><th>model</th><th>weights' licence</th><th>use</th>"
+            f"{head}</tr>{''.join(rows)}</table>")
 
 
 def field_of(dist: metadata.PackageMetadata, name: str) -> str:
@@ -182,8 +209,9 @@ def stet_licence() -> str:
     return editor.__license__
 
 
-def about_html(model: ModelFacts) -> str:
-    """The About text: version, model and its measured quality, licences."""
+def about_html(model: ModelFacts, shipped: list[ModelSummary] | None = None) -> str:
+    """The About text: version, model and its measured quality, licences; `shipped`: the models
+    Stet ships, compared side by side."""
     e = html.escape
     parts = [f"<h2>Stet {e(editor.__version__)}</h2>",
              "<p>A transcript editor that restores punctuation and capitals as proposals you review.</p>",
@@ -204,15 +232,19 @@ def about_html(model: ModelFacts) -> str:
                          f"<table cellspacing='0' cellpadding='2'>{rows}</table>")
         else:
             parts.append("<p>Its config.json records no measured quality.</p>")
+    if shipped:
+        parts.append(models_table(shipped, model.folder))
     parts.append(f"<h3>Licences</h3><p>Stet's code: <a href='{LICENCE_URL}'>{e(stet_licence())}</a>.</p>")
     if not model.problem:
+        stated = (f" Its config.json states: {model.licence_id} ({commercial_use(model.licence_id)})."
+                  if model.licence_id else "")
         if model.weights_licence:
-            weights = model.weights_licence
+            weights = model.weights_licence + stated
         else:
             restricted = non_commercial(model.training_licences)
             weights = ("Its weights were trained on text under non-commercial terms ("
                        + "; ".join(restricted) + ") and inherit them: non-commercial use only."
-                       if restricted else "Its model card states no licence for its weights.")
+                       if restricted else "Its model card states no licence for its weights.") + stated
         parts.append(f"<p><b>The restoration model's weights</b> ({e(model.name)}): {e(weights)}</p>")
     libraries = library_licences()
     if libraries:
@@ -234,7 +266,8 @@ class AboutDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("About Stet")
         self.model = read_model(model_folder)
-        self.text = QLabel(about_html(self.model))
+        self.shipped = shipped_restore_models()
+        self.text = QLabel(about_html(self.model, self.shipped))
         self.text.setObjectName("about-text")
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setWordWrap(True)

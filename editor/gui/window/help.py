@@ -92,12 +92,10 @@ class HelpCommands:
 
     def model_folder(self) -> Path:
         """The restoration model the window uses (as window/restoring.py chooses it)."""
-        chosen = self.window.restore_model_override or self.window.settings.engine.restore_model
-        if chosen:
-            return Path(chosen)
-        from editor.restore import default_model_dir
+        from editor.core.restore_models import model_folder
 
-        return default_model_dir()
+        # a shipped model's name or a folder; none: the installation's default
+        return model_folder(self.window.restore_model_override or self.window.settings.engine.restore_model or None)
 
     def show_about(self) -> AboutDialog:
         self.about = AboutDialog(self.model_folder(), self.parent, open_link=self.open_link)

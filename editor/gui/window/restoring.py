@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QProgressBar, QPushButton, QStatusBar, QWidget
 
 from editor.core import process
 from editor.core.document.transcript import Kind, Transcript
+from editor.core.restore_models import in_use_note
 from editor.gui.base import hotkeys
 from editor.gui.base.status_bar import StatusLabel
 from editor.gui.window.review import BULK_AT_ONCE
@@ -72,6 +73,7 @@ class RestorationCommands(QObject):
         self._keep_author: bool | None = None  # the person's choice for this transcript (None: by its text)
         self._authored = False  # by its text, the transcript keeps the author's punctuation (keeps_author)
         self._progress_shown = 0.0
+        self._model_said: str | None = None  # the model the status bar last named (see _restoration_started)
         bar = self._host.statusBar()
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
@@ -221,6 +223,13 @@ class RestorationCommands(QObject):
         self._host.status_label.setText(f"{words:,} words — loading the restoration model…"
                                   if self._host.restoration.restorer is None
                                   else f"{words:,} words — {self._doing()}…")
+        model = self._host.restoration.model or ""
+        bar = self._host.statusBar()
+        # the first pass with a model says which it is and why; never over another message (a
+        # cancelled transcription's, say): then a later pass says it
+        if model != self._model_said and not bar.currentMessage():
+            self._model_said = model
+            bar.showMessage(in_use_note(model or None), 15000)
         self._began = time.perf_counter()
 
     def _restoration_note(self, text: str) -> None:

@@ -45,7 +45,9 @@ def encoder_architecture(model_dir: Path, ma: dict, extra: dict) -> list[str]:
         f"- A pretrained encoder, {extra.get('encoder', 'all-MiniLM-L6-v2')}: {ma['layers']} BERT layers (post-norm, GELU), "
         f"width {ma['hidden']}, {ma['heads']} attention heads, feed-forward {ma['intermediate']}, "
         f"{ma['vocab_size']:,} uncased WordPiece sub-words (its own tokenizer.json, read by the `tokenizers` library), "
-        f"fine-tuned with the rest. Written in torch in `editor/restore/encoder.py` (no `transformers` at run time).",
+        + ("kept as published (frozen: not trained here; its weights are the published ones, stored in int8). "
+           if extra.get("encoder_frozen") else "fine-tuned with the rest. ")
+        + "Written in torch in `editor/restore/encoder.py` (no `transformers` at run time).",
         f"- Each word is cut into at most {ma['max_pieces']} sub-words; a window of words is read as [CLS] sub-words [SEP] "
         f"(at most {ma['max_positions']} positions), and the state of each word's first sub-word goes on.",
         f"- A {ma['lstm_layers']}-layer BiLSTM, {ma['lstm_hidden']} units per direction, dropout {ma['dropout']}, on those "
@@ -54,7 +56,8 @@ def encoder_architecture(model_dir: Path, ma: dict, extra: dict) -> list[str]:
         "softmax; both temperature-scaled.",
         f"- Mixed-case forms (iPhone, McDonald's) come from the lexicon learned from the training text ({lexicon:,} entries); "
         "the word list that decides which words are known to the language check and may take a capital after a comma "
-        "(vocab.json, names.json) is the word model's.",
+        + ("(vocab.json, names.json) was counted on the same training text."
+           if extra.get("own_vocabulary") else "(vocab.json, names.json) is the word model's."),
         f"- Files: the encoder's and BiLSTM's large matrices stored in int8 with one float32 scale per row, the rest "
         f"float16 ({weights_mb:.1f} MB; 45 MB in float16), whole directory {size_mb:.1f} MB; checked against SHA256SUMS "
         "and loaded with `torch.load(weights_only=True)`; all dev figures below are of these int8-stored weights.",
@@ -107,13 +110,17 @@ def _training_data_lines(tc: dict, extra: dict) -> list[str]:
         a(f"| {key} | {reg} | {words} | {lic} | {origin} | "
           + " | ".join(f"{st['sources'].get(key, 0):.2f}" for st in stages) + " |")
     a("")
-    a("The text is not redistributed; TED and Oyez text is for non-commercial research use, so these weights "
-      "inherit a non-commercial restriction.")
+    used = [(key, lic) for key, _, _, lic, _ in SOURCES if any(st["sources"].get(key, 0) > 0 for st in stages)]
+    if any(lic != "public domain" for _key, lic in used):
+        a("The text is not redistributed; TED and Oyez text is for non-commercial research use, so these weights "
+          "inherit a non-commercial restriction.")
+    else:
+        a("The text is not redistributed. Only the public-domain sources were drawn from (weight above 0); the "
+          "others are listed to say that they were not.")
     a("")
     a("## Licence")
     a("")
-    a(licence_paragraph([(key, lic) for key, _, _, lic, _ in SOURCES
-                         if any(st["sources"].get(key, 0) > 0 for st in stages)]))
+    a(licence_paragraph(used, encoder=extra.get("encoder_licence")))
     a("")
     return L
 
@@ -350,9 +357,10 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     return "\n".join(L) + "\n"
 
 
-def licence_paragraph(sources: list[tuple[str, str]]) -> str:
+def licence_paragraph(sources: list[tuple[str, str]], encoder: str | None = None) -> str:
     """What the weights may be used for, from the licences of the ``(source, licence)`` texts they
-    were trained on: a non-commercial ("NC") licence among them binds the weights too."""
+    were trained on: a non-commercial ("NC") licence among them binds the weights too. ``encoder``:
+    the licence of a published encoder they carry unchanged (said where the text is all public domain)."""
     restricted = []
     for key, lic in sources:
         terms, _, owner = lic.partition(" (")  # "CC BY-NC-ND 4.0 (TED)"
@@ -363,6 +371,11 @@ def licence_paragraph(sources: list[tuple[str, str]]) -> str:
         text += ("They were trained on " + " and ".join(restricted) + " and inherit those "
                  "non-commercial terms: they may be used and shared for non-commercial purposes only, "
                  "with the sources credited. The rest of the training text is in the public domain.")
+    elif encoder:
+        text += ("Every text they were trained on is in the public domain, and the encoder in them is the published "
+                 f"all-MiniLM-L6-v2, unchanged, under the {encoder.replace('Apache-2.0', 'Apache License 2.0')}: "
+                 "they may be used for any purpose, paid work included, under that licence "
+                 f"(config.json \"weights_licence\": public-domain AND {encoder}).")
     else:
         text += "Every text they were trained on is in the public domain."
     return text

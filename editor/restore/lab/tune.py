@@ -23,7 +23,7 @@ from editor.restore.inference import Restorer
 from editor.restore.lab.data import read_cased_paragraphs, read_cased_talks, read_iwslt_tsv
 from editor.restore.lab.evaluate import calibration
 from editor.restore.lab.names import counted_names
-from editor.restore.lab.train_config import DEFAULT_DATA_DIR, DEFAULT_SOURCES, TRAINING_LANGUAGE
+from editor.restore.lab.train_config import DEFAULT_DATA_DIR, DEFAULT_SOURCES, TRAINING_LANGUAGE, weights_licence
 from editor.restore.lab.tune_decision import (decision_settings, f1_with_scale, final_scores, tune_decision,
                                               tune_decision_of_model_dir, tune_paragraph_ends,
                                               tune_paragraphs_of_model_dir)
@@ -46,7 +46,12 @@ def load_run_checkpoint(path: Path) -> tuple[BiLSTMCRF | EncoderBiLSTMCRF, Vocab
         from editor.restore.package import WORD_MODEL, resource_model_dir
 
         model, run = load_run_model(path)
-        vocab, lexicon = vocabulary_of_model_dir(resource_model_dir(WORD_MODEL))
+        if (path / "vocab.json").is_file() and (path / "lexicon.json").is_file():
+            # counted on the run's own training text (editor.restore.lab.train_frozen)
+            vocab = Vocab.from_dict(json.loads((path / "vocab.json").read_text(encoding="utf-8")))
+            lexicon = json.loads((path / "lexicon.json").read_text(encoding="utf-8"))
+        else:
+            vocab, lexicon = vocabulary_of_model_dir(resource_model_dir(WORD_MODEL))
         return model, vocab, lexicon, {"metrics": run["best"], "train_config": {"sources": run["sources"]},
                                        "run": {k: run[k] for k in ("origin", "settings", "seen", "history")}}
     ck = torch.load(path, map_location="cpu", weights_only=True)
@@ -165,7 +170,8 @@ def tune(run_best: Path, data_dir: Path, out_dir: Path, name: str, log=print, me
         model.window_cache = None
     export_model(model, vocab, lexicon, out_dir, name=name, decision=settings["decision"],
                  calibration=settings["calibration"], chunking=chunking, metrics=metrics,
-                 language=TRAINING_LANGUAGE, names=names)
+                 language=TRAINING_LANGUAGE, names=names,
+                 licence=weights_licence(sources, isinstance(model, EncoderBiLSTMCRF)))
     report["metrics"] = metrics
     report["tune_seconds"] = time.time() - t0
     return report
