@@ -150,27 +150,27 @@ def add_encoding_argument(parser: argparse.ArgumentParser) -> None:
              "subtitle file whose encoding is guessed wrong (default: detected)")
 
 
-def _line_length(text: str) -> int:
-    low, high = LINE_LENGTH_RANGE
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if not low <= n <= high:
-        raise argparse.ArgumentTypeError(f"expected a line length of {low} to {high} characters, not {text!r}")
-    return n
-
-
-def _cps(text: str) -> float:
-    slow, fast = CPS_RANGE
+def _within(text: str, bounds: tuple[float, float], what: str, unit: str) -> float:
+    """``text`` as a number within ``bounds``, else the argparse error that says which are allowed."""
+    low, high = bounds
     try:
         n = float(text)
     except ValueError:
-        n = 0.0
-    if not slow <= n <= fast:
-        raise argparse.ArgumentTypeError(
-            f"expected a reading speed of {slow:g} to {fast:g} characters a second, not {text!r}")
+        n = float("nan")
+    if not low <= n <= high:
+        raise argparse.ArgumentTypeError(f"expected {what} of {low:g} to {high:g} {unit}, not {text!r}")
     return n
+
+
+def _line_length(text: str) -> int:
+    n = _within(text, LINE_LENGTH_RANGE, "a line length", "characters")
+    if not n.is_integer():
+        raise argparse.ArgumentTypeError(f"expected a whole number of characters, not {text!r}")
+    return int(n)
+
+
+def _cps(text: str) -> float:
+    return _within(text, CPS_RANGE, "a reading speed", "characters a second")
 
 
 def add_layout_arguments(parser: argparse.ArgumentParser) -> None:
