@@ -162,9 +162,11 @@ def spoken_pending(doc: Transcript) -> str:
     return f"{spoken_count(pending)} pending." if pending else "No suggestions pending."
 
 
-def sentence_as_it_stands(doc: Transcript, index: int) -> str:
+def sentence_as_it_stands(doc: Transcript, index: int, *, proposals: bool = False) -> str:
     """The sentence around token ``index`` as it stands, pending proposals not applied: what an
-    export that applies none writes (``editor.core.render``, policy none)."""
+    export that applies none writes (``editor.core.render``, policy none). ``proposals``: the same
+    words with every pending mark and case proposal applied, as Export writes them by default
+    (policy all)."""
     if not 0 <= index < len(doc):
         return ""
     start = index
@@ -176,7 +178,13 @@ def sentence_as_it_stands(doc: Transcript, index: int) -> str:
     words = []
     for i in range(start, end + 1):
         token = doc[i]
-        words.append((token.surface or token.word) + token.punct)
+        word, punct = token.surface or token.word, token.punct
+        if proposals:
+            slot = doc.suggestion_view(token.id)
+            case, mark = slot.get(Kind.CASE), slot.get(Kind.PUNCT)
+            word = case.value if case is not None and case.state == State.PENDING else word
+            punct = mark.value if mark is not None and mark.state == State.PENDING else punct
+        words.append(word + punct)
     return " ".join(words)
 
 
@@ -585,12 +593,17 @@ class Narrator:
 
     # -- on demand --------------------------------------------------------------------------------
     def read_sentence(self) -> str:
-        """Say the sentence at the caret as it would be exported now (pending proposals not
-        applied). Returns it."""
+        """Say the sentence at the caret as it stands (what "Only what I accepted" exports) and,
+        where pending proposals change it, as Export writes it by default (every pending proposal
+        applied, as the text shows them). Returns it."""
         doc = self._view.transcript
         index = self._view.token_at(self._view.textCursor().position())
-        sentence = sentence_as_it_stands(doc, index if index is not None else 0) or "No text."
+        at = index if index is not None else 0
+        sentence = sentence_as_it_stands(doc, at) or "No text."
         text = f"As it stands: {sentence}"
+        proposed = sentence_as_it_stands(doc, at, proposals=True)
+        if proposed and proposed != sentence:
+            text += f" Exported by default, with the proposals: {proposed}"
         self._say_now(text)
         return text
 
