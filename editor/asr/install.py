@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from editor.asr.download import DownloadProgress, ProgressReporter, unpack_model
+from editor.asr.download import DownloadProgress, ProgressReporter, ensure_room, unpack_model
 from editor.asr.errors import DownloadError, ModelError
 from editor.asr.models import ModelInfo, is_model, language_of, models_dir, problems, validate_model
 
@@ -83,10 +83,7 @@ def _copy_folder(src: Path, dest: Path, report: ProgressReporter, cancel: thread
         raise DownloadError(f"{target} exists already and is not a complete model; remove it first")
     files = [p for p in src.rglob("*") if p.is_file()]
     needed = sum(p.stat().st_size for p in files)
-    free = shutil.disk_usage(dest).free
-    if needed > free:
-        raise DownloadError(f"not enough disk space to install {src.name}: it needs "
-                            f"{needed / 1e6:,.0f} MB, {dest} has {free / 1e6:,.0f} MB free")
+    ensure_room(needed, dest, f"install {src.name}")
     tmp = Path(tempfile.mkdtemp(prefix=f".{src.name}.", suffix=".installing", dir=dest))
     try:
         done = 0
