@@ -23,7 +23,7 @@ from PySide6.QtGui import (QAccessible, QAccessibleAnnouncementEvent, QAccessibl
                            QAccessibleTextInterface, QTextCursor)
 from PySide6.QtWidgets import QAccessibleWidget, QApplication, QPlainTextEdit, QWidget
 
-from editor.core.document.text import ends_sentence
+from editor.core.document.text import ends_sentence, join_mark
 from editor.core.document.transcript import Kind, State, Suggestion
 from editor.core.review.decision_points import capital_follows
 from editor.core.review.listening import pause_at
@@ -175,16 +175,14 @@ def sentence_as_it_stands(doc: Transcript, index: int, *, proposals: bool = Fals
     end = index
     while end < len(doc) - 1 and not ends_sentence(doc[end].punct) and not doc.is_paragraph_start(end + 1):
         end += 1
+    # what Export's default applies, by the same rule (a capital waits for the mark before it)
+    applied = {s.key: s for s in doc.pending_to_apply(0.0, start=start, end=end + 1)} if proposals else {}
     words = []
     for i in range(start, end + 1):
         token = doc[i]
-        word, punct = token.surface or token.word, token.punct
-        if proposals:
-            slot = doc.suggestion_view(token.id)
-            case, mark = slot.get(Kind.CASE), slot.get(Kind.PUNCT)
-            word = case.value if case is not None and case.state == State.PENDING else word
-            punct = mark.value if mark is not None and mark.state == State.PENDING else punct
-        words.append(word + punct)
+        case, mark = applied.get((token.id, Kind.CASE)), applied.get((token.id, Kind.PUNCT))
+        word = (case.value if case is not None else "") or token.surface or token.word
+        words.append(join_mark(word, mark.value if mark is not None else token.punct))
     return " ".join(words)
 
 
