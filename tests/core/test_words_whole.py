@@ -95,7 +95,7 @@ def test_invisible_characters_at_a_words_edge_stay_where_they_stand(chunk, surfa
 
 
 def test_a_right_to_left_mark_stays_after_a_mark_the_model_replaces():
-    from editor.restore.suggest import with_mark
+    from editor.restore.passes.suggest import with_mark
 
     assert with_mark(".\u200f", "?") == "?\u200f"
     assert with_mark('."\u200f', ",") == ',"\u200f'

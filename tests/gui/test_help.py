@@ -200,7 +200,7 @@ def test_about_with_an_unreadable_model_says_so(window, tmp_path):
 
 def test_about_of_the_shipped_model_shows_its_recorded_figures_and_licences():
     from editor.gui.window.about import about_html, read_model
-    from editor.restore.package import default_model_dir
+    from editor.restore.model.package import default_model_dir
 
     folder = default_model_dir()
     metrics = json.loads((folder / "config.json").read_text())["metrics"]
@@ -215,7 +215,7 @@ def test_about_of_the_shipped_model_shows_its_recorded_figures_and_licences():
 def test_about_states_stets_licence_and_the_weights_non_commercial_terms():
     """About said the licence was "not stated", and nothing of what the shipped weights may be used for."""
     from editor.gui.window.about import about_html, read_model
-    from editor.restore.package import default_model_dir
+    from editor.restore.model.package import default_model_dir
 
     text = about_html(read_model(default_model_dir()))
     assert "not stated" not in text

@@ -152,7 +152,7 @@ def test_the_tour_opens_the_guide_at_its_pages_section(window, qtbot):
 
 
 def test_abouts_model_card_opens_in_the_help_window_and_the_licence_in_the_browser(window, monkeypatch):
-    from editor.restore.package import default_model_dir
+    from editor.restore.model.package import default_model_dir
 
     opened = []
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)

@@ -3,7 +3,7 @@
 proposed, and switching it on withdraws the pending removals and replacements (one undo step)."""
 
 from editor.core.document.transcript import Kind, State, Suggestion, Transcript
-from editor.restore.suggest import removes_authors
+from editor.restore.passes.suggest import removes_authors
 
 
 def _authored() -> Transcript:

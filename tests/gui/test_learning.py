@@ -144,7 +144,7 @@ def test_saving_teaches_the_profile_what_stet_eval_simulates(window, qtbot, tmp_
     """The editor learns from the reviewed stretch as `stet eval --simulate-review` does: the mark
     bias on the model's marginals there, the forms and the pair marks, kept for the language and
     speakers (off the UI thread)."""
-    from editor.restore.learned_store import list_profiles, load_learned, profile_key
+    from editor.restore.learning.learned_store import list_profiles, load_learned, profile_key
 
     doc = Transcript.from_words("well you know okafor came and well you know he left".split())
     doc.set_suggestions([Suggestion(doc[0].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
@@ -165,8 +165,8 @@ def test_saving_teaches_the_profile_what_stet_eval_simulates(window, qtbot, tmp_
 def test_another_profile_is_used_for_a_document_only_when_chosen(window):
     from PySide6.QtCore import Qt
 
-    from editor.restore.review_lessons import Adaptation
-    from editor.restore.learned_store import CHOSEN, profile_key, save_learned
+    from editor.restore.learning.review_lessons import Adaptation
+    from editor.restore.learning.learned_store import CHOSEN, profile_key, save_learned
 
     other = profile_key("de", ["Bo"])
     save_learned(other, Adaptation(case_forms={"okafor": "Okafor"}, words=9), "de, speaker Bo")
@@ -190,7 +190,7 @@ def test_another_profile_is_used_for_a_document_only_when_chosen(window):
 def test_a_chosen_profile_gone_keeps_the_user_lexicon_and_says_so_once(window, qtbot):
     """The person's own lexicon still applies when the profile chosen for the document was deleted;
     the status bar says once that it is gone and what is used instead."""
-    from editor.restore.learned_store import CHOSEN
+    from editor.restore.learning.learned_store import CHOSEN
 
     lex = UserLexicon.load()
     lex.learn({"zarvex": "ZarVex"})
@@ -227,7 +227,7 @@ def _learning_record(path) -> dict:
 def test_what_is_not_learned_yet_travels_in_the_project(window, qtbot, tmp_path):
     """A project saved with decisions not yet learned from says so; opened again, its next save
     learns from them. A save that teaches nothing new learns nothing again."""
-    from editor.restore.learned_store import list_profiles
+    from editor.restore.learning.learned_store import list_profiles
 
     window.settings.review.learn_from_reviews = False
     target = tmp_path / "talk.stet"
@@ -358,7 +358,7 @@ def test_learning_through_the_worker_process_learns_what_the_window_s_process_le
     """A save's learning asks the worker process the window restores in for the model's
     marginals and common words; what it keeps is what the same review taught in this process."""
     from editor.gui.work.restoration import Restorers
-    from editor.restore.learned_store import load_learned, profile_key, reset_learned
+    from editor.restore.learning.learned_store import load_learned, profile_key, reset_learned
 
     kept = {}
     for where in ("worker process", "thread"):
@@ -378,8 +378,8 @@ def test_learning_through_the_worker_process_learns_what_the_window_s_process_le
 
 
 def test_a_worker_that_dies_while_learning_leaves_the_forms_and_pair_marks(window, qtbot, tmp_path, caplog):
-    from editor.restore.learned_store import load_learned, profile_key
-    from editor.restore.pass_process import WorkerStopped
+    from editor.restore.learning.learned_store import load_learned, profile_key
+    from editor.restore.passes.pass_process import WorkerStopped
 
     def died(*args):
         raise WorkerStopped("the restoration worker stopped (exit status -9)")
@@ -455,8 +455,8 @@ def test_a_learning_that_ends_after_the_window_closed_still_reads_the_model(tiny
     """The window's close stops its worker process; a save's learning still under way then reads
     the model on its own thread, as where no worker could start, rather than losing the marks."""
     from editor.gui.work.restoration import Restorers
-    from editor.restore.inference import Restorer
-    from editor.restore.learned_store import marginal_reads, model_lessons
+    from editor.restore.passes.inference import Restorer
+    from editor.restore.learning.learned_store import marginal_reads, model_lessons
 
     reads = marginal_reads("so what do we do now okay i think that the answer is yes".split() * 20)
     restorers = Restorers(in_worker=True)

@@ -16,7 +16,7 @@ def _authored() -> Transcript:
 
 
 def test_a_review_that_decided_none_of_the_author_s_names_teaches_none_of_them(window, qtbot, tmp_path):
-    from editor.restore.learned_store import load_learned, profile_key
+    from editor.restore.learning.learned_store import load_learned, profile_key
 
     doc = _authored()
     window.set_transcript(doc, restore=False)
@@ -48,7 +48,7 @@ def test_a_name_the_person_typed_is_learned_beside_the_author_s(window, qtbot, t
 def test_a_review_with_the_author_s_ellipsis_is_saved_learned_and_opened_again(window, qtbot, tmp_path):
     """The save that said "Could not keep what this review taught: pair_marks must be a list of
     [word, next word, mark]": the author's "..." kept where Stet proposed a full stop."""
-    from editor.restore.learned_store import load_learned, profile_key
+    from editor.restore.learning.learned_store import load_learned, profile_key
 
     text = "so i think that is it and then we left"
     doc = Transcript([Token(w, punct="..." if i == 4 else "", id=i) for i, w in enumerate(text.split())])
@@ -80,7 +80,7 @@ def test_a_review_with_the_author_s_ellipsis_is_saved_learned_and_opened_again(w
 def test_a_save_that_taught_says_what_and_forget_takes_it_back(window, qtbot, tmp_path):
     """ "learned: Manhattan, 1D" in the status bar after the save, and its Forget link takes back
     those entries (the lexicon's and the profile's), leaving what was learned before."""
-    from editor.restore.learned_store import load_learned, profile_key
+    from editor.restore.learning.learned_store import load_learned, profile_key
 
     lex = UserLexicon.load()
     lex.learn({"okafor": "Okafor"})

@@ -1,5 +1,5 @@
 """The window, `stet restore` and a batch worker run the same restoration pass
-(editor.restore.pipeline.run_pass): the same file and settings give the same suggestions in all
+(editor.restore.passes.pipeline.run_pass): the same file and settings give the same suggestions in all
 three, and each falls back, refuses or reports the same way (the shipped model, small texts)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from editor.core.document.transcript import Kind, Transcript
 from editor.core.errors import UserError
-from editor.restore.pipeline import PassSettings
+from editor.restore.passes.pipeline import PassSettings
 
 RAW = ("so we went down to the station on saturday and nobody was there i asked dana what happened "
        "and she said the library had moved to the school hall last week okay so what do we do now")
@@ -64,7 +64,7 @@ def shipped(settings):
 @pytest.fixture
 def window(qtbot, shipped, request):
     """The window; with the parameter "worker process", its passes run in the worker process the
-    window's own process uses (editor.restore.pass_process), else on a pool thread."""
+    window's own process uses (editor.restore.passes.pass_process), else on a pool thread."""
     from editor.gui import MainWindow
     from editor.gui.work.restoration import Restorers
 
@@ -123,7 +123,7 @@ def test_the_window_the_command_and_a_batch_give_the_same_suggestions(window, qt
 def removals(path: Path, found: list) -> list:
     """The suggestions among ``found`` that remove or replace a mark or capital written in ``path``."""
     from editor.core.formats import read_any
-    from editor.restore.suggest import removes_authors
+    from editor.restore.passes.suggest import removes_authors
 
     tokens = read_any(path).tokens
     return [s for s in found if removes_authors(tokens[s[0]], s[1], s[2])]
@@ -200,7 +200,7 @@ def test_an_adaptation_that_cannot_be_applied_is_said_in_one_line_and_left_out_a
     """A damaged lexicon: the model alone restores; a damaged learned profile: the lexicon still
     applies. Nothing is refused, and each caller says so once, in one line."""
     from editor.core.review.lexicon import UserLexicon
-    from editor.restore.learned_store import learned_dir, profile_key
+    from editor.restore.learning.learned_store import learned_dir, profile_key
 
     path = write(tmp_path, "talk.txt", RAW)
     if broken == "lexicon":

@@ -15,7 +15,7 @@ ENGLISH = ["the", "a", "and", "of", "to", "i", "you", "we", "it", "is", "that", 
 @pytest.fixture
 def english_window(qtbot, settings, tiny_model_dir, tmp_path):
     from editor.gui import MainWindow
-    from editor.restore.package import write_checksums
+    from editor.restore.model.package import write_checksums
 
     model = tmp_path / "tiny-en"
     shutil.copytree(tiny_model_dir, model)

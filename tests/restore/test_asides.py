@@ -8,8 +8,8 @@ import pytest
 
 from editor.core.document.transcript import Kind
 from editor.core.formats import read_any
-from editor.restore.prediction import WordPrediction
-from editor.restore.suggest import asides, make_suggestions
+from editor.restore.passes.prediction import WordPrediction
+from editor.restore.passes.suggest import asides, make_suggestions
 
 FILM = """1
 00:00:01,000 --> 00:00:03,000
@@ -90,8 +90,8 @@ def test_an_aside_never_closed_ends_with_its_sentence():
 def test_stet_restore_leaves_the_asides_as_written(film, tmp_path):
     """The pass `stet restore` and the window run: the shipped model capitalised "(Deep
     rumbling)" at 99 % and proposed "(computer playing electronic melody)." at 96 %."""
-    from editor.restore.inference import Restorer
-    from editor.restore.pipeline import PassSettings, restore_transcript
+    from editor.restore.passes.inference import Restorer
+    from editor.restore.passes.pipeline import PassSettings, restore_transcript
 
     doc = restore_transcript(Restorer.load(None, device="cpu"), film, PassSettings(keep_author=False))
     for s in doc.pending():

@@ -5,7 +5,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from editor.restore.labels import ASR_ERRORS
+from editor.restore.model.labels import ASR_ERRORS
 from editor.restore.lab.asr_noise import (
     RecognizerNoise,
     batch_with_asr_errors,

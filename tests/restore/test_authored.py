@@ -8,9 +8,9 @@ import sys
 import pytest
 
 from editor.core.formats import read_any
-from editor.restore.inference import Restorer
-from editor.restore.pipeline import PassSettings, restore_transcript
-from editor.restore.suggest import authors_own
+from editor.restore.passes.inference import Restorer
+from editor.restore.passes.pipeline import PassSettings, restore_transcript
+from editor.restore.passes.suggest import authors_own
 
 FILM = """1
 00:00:01,000 --> 00:00:04,000
@@ -108,7 +108,7 @@ def test_a_long_raw_stretch_after_written_text_gets_the_suggestions_raw_words_ge
     words made the whole text "written", so the author's evidence (no mark where none is written)
     held for the raw words too: 3 suggestions where raw words alone get 65. A run of RAW_RUN words
     or more without a mark or a capital is now read as raw."""
-    from editor.restore.suggest import RAW_RUN
+    from editor.restore.passes.suggest import RAW_RUN
 
     raw = RAW * 4
     assert len(raw.split()) >= RAW_RUN
@@ -132,7 +132,7 @@ def test_a_long_raw_stretch_after_written_text_gets_the_suggestions_raw_words_ge
 
 def test_raw_runs_are_long_runs_without_a_mark_or_a_capital():
     from editor.core.document.transcript import Token
-    from editor.restore.suggest import RAW_RUN, raw_runs
+    from editor.restore.passes.suggest import RAW_RUN, raw_runs
 
     def toks(spec):
         return [Token(w.lower().strip("."), surface=w.strip("."), punct="." if w.endswith(".") else "", id=i)

@@ -4,7 +4,7 @@ import copy
 import json
 
 from editor.restore.lab.card_sections import measured_failure_modes
-from editor.restore.package import default_model_dir
+from editor.restore.model.package import default_model_dir
 
 
 def _report() -> dict:

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from editor.restore.chunks import merge_owned, merge_weighted, plan_chunks
+from editor.restore.passes.chunks import merge_owned, merge_weighted, plan_chunks
 
 
 @given(n=st.integers(0, 600), size=st.integers(2, 150), data=st.data())
@@ -43,7 +43,7 @@ def test_weighted_merge_of_a_text_in_one_window_is_that_window():
     its marginals as they are (this raised an IndexError when tuning on short dev talks)."""
     import numpy as np
 
-    from editor.restore.chunks import merge_weighted, plan_chunks
+    from editor.restore.passes.chunks import merge_weighted, plan_chunks
 
     plan = plan_chunks(5, 12, 4)
     r = np.random.default_rng(0).random((5, 28)).astype(np.float32)

@@ -5,7 +5,7 @@ import itertools
 import pytest
 import torch
 
-from editor.restore.crf import CRF
+from editor.restore.model.crf import CRF
 
 K = 3
 

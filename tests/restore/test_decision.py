@@ -4,8 +4,8 @@ probability shown that value's own, and a word's case decided with the mark befo
 import numpy as np
 import pytest
 
-from editor.restore.decision import decide_jointly
-from editor.restore.labels import END_INDEX, PUNCT_MARKS
+from editor.restore.passes.decision import decide_jointly
+from editor.restore.model.labels import END_INDEX, PUNCT_MARKS
 
 NONE, COMMA, PERIOD = 0, PUNCT_MARKS.index(","), PUNCT_MARKS.index(".")
 SCALES = np.asarray([0.5, 0.7, 1.0, 0.45])  # weights as tuned: they favour marks over "no mark"
@@ -74,8 +74,8 @@ def test_every_decision_is_likelier_than_the_raw_text_on_random_distributions():
 @pytest.mark.parametrize("surface", ["[3]", "<unk>", "[noise]", "{laughs}", "[inaudible]."])
 def test_tokens_that_are_not_words_get_no_suggestions(surface):
     from editor.core.document.transcript import Transcript
-    from editor.restore.prediction import WordPrediction
-    from editor.restore.suggest import make_suggestions
+    from editor.restore.passes.prediction import WordPrediction
+    from editor.restore.passes.suggest import make_suggestions
 
     doc = Transcript.from_text(f"well {surface} okay")
     sure = {"": 0.0, ".": 1.0}
@@ -106,7 +106,7 @@ def test_calibrated_probabilities_stay_in_zero_to_one_whatever_the_rounding():
     is a probability, at temperature 1 and otherwise."""
     import numpy as np
 
-    from editor.restore.decision import temper
+    from editor.restore.passes.decision import temper
 
     p = np.array([[1.0000001, -2.7e-08, 0.0, 0.0], [0.5, 0.5, -1e-9, 1e-9]], np.float32)
     for t in (1.0, 1.17, 0.8):
@@ -118,8 +118,8 @@ def test_calibrated_probabilities_stay_in_zero_to_one_whatever_the_rounding():
 def test_settling_case_after_a_near_certain_sentence_end_leaves_no_negative_probability():
     import numpy as np
 
-    from editor.restore.decision import settle_case
-    from editor.restore.labels import PUNCT_MARKS
+    from editor.restore.passes.decision import settle_case
+    from editor.restore.model.labels import PUNCT_MARKS
 
     punct = np.zeros((2, 7), np.float32)
     punct[0, PUNCT_MARKS.index(".")] = 1.0000001
@@ -134,7 +134,7 @@ def test_after_no_mark_only_names_take_a_capital_when_asked():
     (83.92 -> 82.05, the encoder model, 27 Nov 2026), those capitals being mostly right."""
     import numpy as np
 
-    from editor.restore.decision import decide_jointly
+    from editor.restore.passes.decision import decide_jointly
 
     punct = np.zeros((3, 7), np.float32)
     punct[:, 0] = 1.0  # no mark anywhere
@@ -159,7 +159,7 @@ def test_the_mark_proposed_is_the_likeliest_the_panel_lists():
 
 
 def test_commas_under_the_styles_line_are_not_proposed_unless_a_sentence_may_end_there():
-    from editor.restore.decision import COMMA_KEPT_FOR_END
+    from editor.restore.passes.decision import COMMA_KEPT_FOR_END
 
     punct = rows({NONE: 0.35, COMMA: 0.6, PERIOD: 0.05}, {NONE: 1.0},
                  {NONE: 0.2, COMMA: 0.5, PERIOD: 0.3}, {NONE: 1.0},

@@ -8,11 +8,11 @@ import pytest
 import torch
 from torch import nn
 
-from editor.restore.encoder import BertLayer, EncoderBiLSTMCRF, EncoderConfig, bert_state_from_hf, upgrade_state
-from editor.restore.inference import Restorer
-from editor.restore.package import ModelError, write_checksums
-from editor.restore.pieces import Pieces, assemble
-from editor.restore.quant import dequantize_state, quantize_state
+from editor.restore.model.encoder import BertLayer, EncoderBiLSTMCRF, EncoderConfig, bert_state_from_hf, upgrade_state
+from editor.restore.passes.inference import Restorer
+from editor.restore.model.package import ModelError, write_checksums
+from editor.restore.model.pieces import Pieces, assemble
+from editor.restore.model.quant import dequantize_state, quantize_state
 
 from .conftest import tiny_tokenizer
 
@@ -171,8 +171,8 @@ def test_windows_of_like_length_are_encoded_together_on_a_cpu_with_the_same_resu
     """On a CPU the encoder reads a batch's windows sorted by length, 16 at a time (a batch padded to
     its longest window spent 15 % of dev2012's sub-words on padding); the BiLSTM and CRF still take
     the whole batch. The marginals are those of the batch read at once."""
-    from editor.restore import windows
-    from editor.restore.chunks import plan_chunks
+    from editor.restore.passes import windows
+    from editor.restore.passes.chunks import plan_chunks
 
     r = Restorer.load(str(tiny_encoder_dir), device="cpu")
     rng = np.random.default_rng(0)
@@ -193,7 +193,7 @@ def test_windows_of_like_length_are_encoded_together_on_a_cpu_with_the_same_resu
 
 
 def test_length_groups_sort_on_a_cpu_and_keep_a_gpu_batch_whole():
-    from editor.restore.windows import CPU_GROUP, length_groups
+    from editor.restore.passes.windows import CPU_GROUP, length_groups
 
     lengths = np.array([130, 122, 249, 140, 122] * 8)
     groups = length_groups(lengths, torch.device("cpu"))

@@ -61,7 +61,7 @@ def test_case_errors_are_placed_at_sentence_starts_or_inside():
 def test_a_transcript_reference_is_scored_on_its_words_not_its_markup(tmp_path, tiny_model_dir, name, body):
     """A reviewed subtitle or JSON transcript is scored by its words: cue numbers, times and JSON
     syntax are not words of the reference (they were: 47 'words' with 42 commas from a Vosk file)."""
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
     from editor.restore.lab.scoring import score_file
 
     path = tmp_path / name

@@ -1,6 +1,6 @@
 import pytest
 
-from editor.restore.labels import apply_case, case_of, labelled_words, words_of
+from editor.restore.model.labels import apply_case, case_of, labelled_words, words_of
 
 
 @pytest.mark.parametrize("surface, case", [("the", "lower"), ("The", "capitalized"), ("I", "capitalized"),

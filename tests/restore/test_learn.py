@@ -1,4 +1,4 @@
-"""Learning from the person reviewing (editor.restore.review_lessons, .learned, .lab.simulate): adaptation, the user lexicon in
+"""Learning from the person reviewing (editor.restore.learning.review_lessons, .learned, .lab.simulate): adaptation, the user lexicon in
 restoration, `stet eval --simulate-review` and `stet learned`."""
 
 import json
@@ -9,9 +9,9 @@ import sys
 import numpy as np
 import pytest
 
-from editor.restore.labels import CASE_INDEX, N_CASE, N_PUNCT, PUNCT_INDEX
-from editor.restore.review_lessons import Adaptation, Decision, fit_bias
-from editor.restore.learned_store import load_learned, profile_key, reset_learned, save_learned
+from editor.restore.model.labels import CASE_INDEX, N_CASE, N_PUNCT, PUNCT_INDEX
+from editor.restore.learning.review_lessons import Adaptation, Decision, fit_bias
+from editor.restore.learning.learned_store import load_learned, profile_key, reset_learned, save_learned
 from editor.restore.lab.simulate import simulate_review
 
 CASED = """# a talk
@@ -24,7 +24,7 @@ The next day Zarvex came back with his sister, and we all went to the station ag
 
 @pytest.fixture(scope="module")
 def shipped_restorer():
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
 
     return Restorer.load(device="cpu")
 
@@ -168,7 +168,7 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
     from editor.core.document.transcript import Kind, Suggestion, Transcript
     from editor.core.review.repeat_choices import decide, user_forms
     from editor.core.review.lexicon import UserLexicon
-    from editor.restore.learned_store import (adaptation_from, learn_review, list_profiles, remember_review,
+    from editor.restore.learning.learned_store import (adaptation_from, learn_review, list_profiles, remember_review,
                                         reviewed_decisions)
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
@@ -214,7 +214,7 @@ def test_a_review_is_kept_for_its_language_and_speakers_only(tmp_path, monkeypat
 
 def test_a_chosen_profile_gone_falls_back_to_the_own_profile_and_the_lexicon(tmp_path, monkeypatch):
     from editor.core.review.lexicon import UserLexicon
-    from editor.restore.learned_store import CHOSEN, adaptation_from, save_learned
+    from editor.restore.learning.learned_store import CHOSEN, adaptation_from, save_learned
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     lex = UserLexicon.load()
@@ -232,7 +232,7 @@ def test_a_chosen_profile_gone_falls_back_to_the_own_profile_and_the_lexicon(tmp
     got = adaptation_from(gone, "de", ["Bo"], learned=True, notes=notes)
     assert got.fixed_forms == {"okafor": "Okafor"} and got.pair_marks == {("well", "you"): ""}
     assert "using what Stet learned for this document's language and speakers (de, speaker Bo) and your lexicon" in notes[0]
-    from editor.restore.learned_store import learned_dir
+    from editor.restore.learning.learned_store import learned_dir
 
     damaged = learned_dir() / "en-111111111111.json"
     damaged.write_text("{not json", encoding="utf-8")
@@ -246,7 +246,7 @@ def test_a_chosen_profile_gone_falls_back_to_the_own_profile_and_the_lexicon(tmp
 def test_a_pending_suggestion_in_the_reviewed_stretch_teaches_nothing():
     from editor.core.document.transcript import Kind, Suggestion, Transcript
     from editor.core.review.repeat_choices import decide
-    from editor.restore.learned_store import reviewed_decisions
+    from editor.restore.learning.learned_store import reviewed_decisions
 
     doc = Transcript.from_words("so okafor said that okafor was right".split())
     doc.set_suggestions([Suggestion(doc[1].id, Kind.CASE, "Okafor", {"Okafor": 0.6, "okafor": 0.4}),
@@ -327,7 +327,7 @@ def test_a_common_word_capitalised_inside_a_name_is_kept_with_the_name_not_the_w
 
 
 def test_plain_words_are_the_vocabulary_less_its_names():
-    from editor.restore.review_lessons import plain_words
+    from editor.restore.learning.review_lessons import plain_words
 
     class Words:  # the vocabulary's word list (after padding and unknown) is all plain_words reads
         words = ["<pad>", "<unk>", "the", "bay", "mandela"]
@@ -337,7 +337,7 @@ def test_plain_words_are_the_vocabulary_less_its_names():
 
 
 def test_a_profile_is_listed_and_applied_to_another_file_only_when_chosen(tmp_path, monkeypatch):
-    from editor.restore.learned_store import save_learned
+    from editor.restore.learning.learned_store import save_learned
 
     env = {"XDG_DATA_HOME": str(tmp_path / "data")}
     monkeypatch.setenv("XDG_DATA_HOME", env["XDG_DATA_HOME"])
@@ -372,7 +372,7 @@ def test_stet_learned_says_when_a_word_to_forget_is_not_there(tmp_path):
 
 
 def test_the_bias_reads_marginals_only_where_words_were_reviewed_and_at_most_bias_words():
-    from editor.restore.learned_store import BIAS_BLOCK, BIAS_WORDS, bias_blocks
+    from editor.restore.learning.learned_store import BIAS_BLOCK, BIAS_WORDS, bias_blocks
 
     assert bias_blocks([True] * 1200) == [(0, 1200)]  # a review of ordinary size: all of it, in one piece
     flags = [False] * 10000
@@ -397,7 +397,7 @@ def test_rows_of_unknown_marginals_do_not_move_the_bias():
 
 def test_a_short_review_teaches_no_bias_a_long_one_does():
     """A bias moves every suggestion of every later file: a few surprising words must not set it."""
-    from editor.restore.review_lessons import BIAS_MIN_WORDS
+    from editor.restore.learning.review_lessons import BIAS_MIN_WORDS
 
     joint = np.zeros((BIAS_MIN_WORDS, N_PUNCT * N_CASE), np.float32)
     joint[:, 1 * N_CASE] = 0.9  # the model is sure of a comma after every word

@@ -8,10 +8,10 @@ import numpy as np
 from editor.core.document.records import Token
 from editor.core.document.transcript import Kind, Suggestion, Transcript
 from editor.core.review.repeat_choices import decide, forms_of, user_forms
-from editor.restore.learned_store import (authored_forms, learn_review, learned_dir, load_learned, profile_key,
+from editor.restore.learning.learned_store import (authored_forms, learn_review, learned_dir, load_learned, profile_key,
                                           remember_review, reviewed_decisions, reviewed_decisions_in,
                                           suggestions_snapshot)
-from editor.restore.review_lessons import Adaptation, Decision
+from editor.restore.learning.review_lessons import Adaptation, Decision
 
 
 def _authored() -> Transcript:
@@ -104,7 +104,7 @@ def test_stet_learned_says_where_each_entry_came_from(tmp_path, monkeypatch):
     import sys
 
     from editor.core.review.lexicon import UserLexicon
-    from editor.restore.learned_store import keep_review
+    from editor.restore.learning.learned_store import keep_review
 
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
     monkeypatch.setenv("XDG_DATA_HOME", env["XDG_DATA_HOME"])
@@ -148,8 +148,8 @@ def test_a_known_word_s_capital_needs_two_decisions_a_name_one():
 
 
 def test_a_bias_is_kept_only_where_it_holds_across_the_review():
-    from editor.restore.labels import N_CASE, N_PUNCT, PUNCT_INDEX
-    from editor.restore.review_lessons import bias_holds
+    from editor.restore.model.labels import N_CASE, N_PUNCT, PUNCT_INDEX
+    from editor.restore.learning.review_lessons import bias_holds
 
     rng = np.random.default_rng(0)
     n = 400

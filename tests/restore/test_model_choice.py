@@ -7,7 +7,7 @@ import pytest
 
 from editor.core import restore_models as rm
 from editor.restore.lab.train_config import SOURCE_LICENCES, weights_licence
-from editor.restore.package import ModelError, default_model_dir, load_model_dir, resource_model_dir, shipped_models
+from editor.restore.model.package import ModelError, default_model_dir, load_model_dir, resource_model_dir, shipped_models
 
 
 def test_every_shipped_model_states_its_weights_licence():
@@ -61,7 +61,7 @@ def test_an_install_names_its_default_model(monkeypatch, tmp_path):
 def test_a_config_whose_licence_is_not_text_is_refused(tiny_model_dir, tmp_path):
     import shutil
 
-    from editor.restore.package import write_checksums
+    from editor.restore.model.package import write_checksums
 
     bad = tmp_path / "bad"
     shutil.copytree(tiny_model_dir, bad)

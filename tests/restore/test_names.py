@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 
 from editor.cli import main
-from editor.restore.inference import Restorer
+from editor.restore.passes.inference import Restorer
 from editor.restore.lab.names import mid_sentence_case, names_lexicon
-from editor.restore.package import ModelError, sha256, write_checksums, write_names
+from editor.restore.model.package import ModelError, sha256, write_checksums, write_names
 
 
 def test_words_are_counted_only_where_no_sentence_starts():

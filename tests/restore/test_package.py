@@ -9,8 +9,8 @@ import pytest
 import torch
 
 from editor.core.errors import UserError
-from editor.restore.inference import Restorer
-from editor.restore.package import ModelError, write_checksums
+from editor.restore.passes.inference import Restorer
+from editor.restore.model.package import ModelError, write_checksums
 
 
 @pytest.fixture

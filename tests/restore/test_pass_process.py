@@ -1,4 +1,4 @@
-"""A restoration pass in the worker process (editor.restore.pass_process) gives what the same pass
+"""A restoration pass in the worker process (editor.restore.passes.pass_process) gives what the same pass
 gives in this process, reports refusals and failures as they are, stops when cancelled, survives
 a worker that died, and leaves torch out of the process that asks for it."""
 
@@ -14,9 +14,9 @@ import pytest
 
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
-from editor.restore.pass_process import Loaded, PassProcess, WorkerStopped
-from editor.restore.pipeline import NotTheLanguage, PassSettings, PassSource, RestoredRegion, run_pass
-from editor.restore.prediction import Cancelled
+from editor.restore.passes.pass_process import Loaded, PassProcess, WorkerStopped
+from editor.restore.passes.pipeline import NotTheLanguage, PassSettings, PassSource, RestoredRegion, run_pass
+from editor.restore.passes.prediction import Cancelled
 
 ROOT = Path(__file__).resolve().parents[2]
 WORDS = "so what do we do now okay i think that the answer is yes and you know it is".split()
@@ -27,7 +27,7 @@ def doc_of(n: int) -> Transcript:
 
 
 def in_process(model: Path, doc: Transcript, settings: PassSettings, **kwargs) -> list[RestoredRegion]:
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
 
     regions: list[RestoredRegion] = []
     run_pass(Restorer.load(str(model), device="cpu"), PassSource.of(doc), settings, on_region=regions.append,
@@ -65,7 +65,7 @@ def test_a_paste_only_pass_matches_too(worker, tiny_model_dir):
     regions: list[RestoredRegion] = []
     worker.run_pass(str(tiny_model_dir), "cpu", PassSource.of(doc, {199: "."}), settings,
                     on_region=regions.append, only=only)
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
 
     expected: list[RestoredRegion] = []
     run_pass(Restorer.load(str(tiny_model_dir), device="cpu"), PassSource.of(doc, {199: "."}), settings,
@@ -129,8 +129,8 @@ def test_the_process_that_asks_never_imports_torch(tiny_model_dir):
     script = (
         "import sys\n"
         "from editor.core.document.transcript import Transcript\n"
-        "from editor.restore.pass_process import PassProcess\n"
-        "from editor.restore.pipeline import PassSettings, PassSource\n"
+        "from editor.restore.passes.pass_process import PassProcess\n"
+        "from editor.restore.passes.pipeline import PassSettings, PassSource\n"
         "if __name__ == '__main__':\n"
         "    worker = PassProcess(threads=1)\n"
         "    found = []\n"
@@ -149,7 +149,7 @@ def test_the_process_that_asks_never_imports_torch(tiny_model_dir):
 
 def review_of(n: int) -> tuple[list, list[bool]]:
     """``n`` words of a review (marks and capitals the person left, some not reviewed)."""
-    from editor.restore.review_lessons import Decision
+    from editor.restore.learning.review_lessons import Decision
 
     decisions, reviewed = [], []
     for i in range(n):
@@ -163,8 +163,8 @@ def review_of(n: int) -> tuple[list, list[bool]]:
 def test_a_review_learned_through_the_worker_is_the_review_learned_here(worker, tiny_model_dir):
     """What a save's learning takes from the model (the marginals of the reviewed words, read in
     blocks spread over a long review, and the common words) comes from the worker as it is here."""
-    from editor.restore.inference import Restorer
-    from editor.restore.learned_store import BIAS_WORDS, learn_review, marginal_reads, model_lessons, placed_marginals
+    from editor.restore.passes.inference import Restorer
+    from editor.restore.learning.learned_store import BIAS_WORDS, learn_review, marginal_reads, model_lessons, placed_marginals
 
     decisions, reviewed = review_of(BIAS_WORDS * 2 + 300)
     reads = marginal_reads([d.word for d in decisions], reviewed)

@@ -7,9 +7,9 @@ import pytest
 
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
-from editor.restore.inference import Restorer
-from editor.restore.package import write_checksums
-from editor.restore.pipeline import PassSettings, restore_transcript
+from editor.restore.passes.inference import Restorer
+from editor.restore.model.package import write_checksums
+from editor.restore.passes.pipeline import PassSettings, restore_transcript
 
 from .conftest import WORDS
 
@@ -89,7 +89,7 @@ def test_a_new_speaker_is_given_to_the_restorer_as_a_paragraph_start(tiny_model_
     """A speaker change is evidence of a sentence end, as a paragraph's start is: the restorer is
     told of both (and of a speaker's first word after unlabelled ones), not of a speaker who goes on."""
     from editor.core.document.transcript import Token
-    from editor.restore.pipeline import speaker_turns
+    from editor.restore.passes.pipeline import speaker_turns
 
     words = "so what is it i think it is okay yes and you".split()
     speakers = [None, None, "Ann", "Ann", "Bo", "Bo", "Bo", "Ann", "Ann", "Ann", "Ann", "Ann"]

@@ -4,8 +4,8 @@ import threading
 
 import pytest
 
-from editor.restore.inference import Restorer
-from editor.restore.prediction import Cancelled
+from editor.restore.passes.inference import Restorer
+from editor.restore.passes.prediction import Cancelled
 
 WORDS = ("so what is the iphone for i asked and you said it is okay yes " * 12).split()
 
@@ -68,7 +68,7 @@ def test_empty_input(restorer):
 
 
 def test_importing_editor_restore_does_not_load_torch():
-    code = "import editor.restore, editor.restore.suggest, sys; print('torch' in sys.modules)"
+    code = "import editor.restore, editor.restore.passes.suggest, sys; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -76,7 +76,7 @@ def test_importing_editor_restore_does_not_load_torch():
 def test_separate_heads_give_a_joint_distribution():
     import torch
 
-    from editor.restore.model import BiLSTMCRF, ModelConfig
+    from editor.restore.model.bilstm_crf import BiLSTMCRF, ModelConfig
 
     torch.manual_seed(0)
     m = BiLSTMCRF(ModelConfig(vocab_size=10, n_chars=5, word_dim=4, char_dim=2, char_filters=3, hidden=4, heads="separate"))
@@ -93,8 +93,8 @@ def test_separate_heads_give_a_joint_distribution():
 def test_the_mark_decision_weighs_whole_groups_then_picks_the_likeliest_mark():
     import numpy as np
 
-    from editor.restore.decision import decide_marks, decision_scales
-    from editor.restore.labels import PUNCT_MARKS
+    from editor.restore.passes.decision import decide_marks, decision_scales
+    from editor.restore.model.labels import PUNCT_MARKS
 
     # columns: none , . ? ! : ;
     p = np.array([
@@ -115,7 +115,7 @@ def test_character_features_computed_once_per_word_equal_the_cnn_at_every_positi
     import numpy as np
     import torch
 
-    from editor.restore.windows import CharFeatures
+    from editor.restore.passes.windows import CharFeatures
 
     # known words repeated, unknown words of different spellings (one <unk> id), and padding
     words = "so what is zebra the iphone zebras so what qwxyz".split()
@@ -132,7 +132,7 @@ def test_character_features_computed_once_per_word_equal_the_cnn_at_every_positi
 
 
 def test_restoring_in_batches_equals_predicting_the_merged_marginals_at_once(restorer):
-    from editor.restore.windows import joint_marginals_chunked
+    from editor.restore.passes.windows import joint_marginals_chunked
 
     joint = joint_marginals_chunked(restorer.model, restorer.vocab, WORDS, restorer.size, restorer.overlap,
                                     restorer.cut, restorer.merge)
@@ -151,7 +151,7 @@ def test_restoring_in_batches_equals_predicting_the_merged_marginals_at_once(res
 def test_the_last_word_of_a_text_ends_a_sentence_keeping_the_models_choice_among_end_marks(restorer):
     import numpy as np
 
-    from editor.restore.labels import N_CASE, N_PUNCT, PUNCT_MARKS
+    from editor.restore.model.labels import N_CASE, N_PUNCT, PUNCT_MARKS
 
     words = "see you next time".split()
     joint = np.zeros((4, N_PUNCT, N_CASE), np.float32)
@@ -173,8 +173,8 @@ def test_the_last_word_of_a_text_ends_a_sentence_keeping_the_models_choice_among
 def test_a_prediction_reads_the_same_from_rows_as_from_dicts_and_is_read_only():
     import numpy as np
 
-    from editor.restore.prediction import WordPrediction
-    from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
+    from editor.restore.passes.prediction import WordPrediction
+    from editor.restore.model.labels import CASE_CLASSES, PUNCT_MARKS
 
     pp = np.asarray([0.1, 0.6, 0.2, 0.05, 0.05, 0.0, 0.0], np.float32)
     cp = np.asarray([0.3, 0.7, 0.0, 0.0], np.float32)
@@ -227,8 +227,8 @@ def test_every_batching_and_priority_gives_the_predictions_of_the_whole_text_at_
     marginals seeded by the window), as a real model's windows do near their edges."""
     import numpy as np
 
-    from editor.restore import windows
-    from editor.restore.chunks import merge_owned, plan_chunks
+    from editor.restore.passes import windows
+    from editor.restore.passes.chunks import merge_owned, plan_chunks
 
     def fake_windows(model, wid, cid, plan, idx, device, char_features):
         out = []
@@ -263,7 +263,7 @@ def test_a_paragraph_break_multiplies_the_odds_of_a_sentence_end_before_it(resto
     """With paragraph_end_odds k, the word before a paragraph start has its end marks' odds
     multiplied by k (their proportions kept), the other words are untouched, and the next word's
     capital follows the suggested end mark; 1 leaves everything as the words alone give it."""
-    from editor.restore.labels import PUNCT_MARKS
+    from editor.restore.model.labels import PUNCT_MARKS
 
     starts = [30, 75, 150]
     plain = restorer.restore(WORDS)

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from editor.core.document.records import Kind, State, Suggestion
-from editor.restore.labels import labelled_words
+from editor.restore.model.labels import labelled_words
 from editor.restore.lab.review_cost import raw_transcript, review
 
 

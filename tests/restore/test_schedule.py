@@ -4,8 +4,8 @@ whatever order the windows run in."""
 import numpy as np
 import pytest
 
-from editor.restore.chunks import merge_owned, plan_chunks
-from editor.restore.schedule import FIRST_BATCH, batches, final_regions
+from editor.restore.passes.chunks import merge_owned, plan_chunks
+from editor.restore.passes.schedule import FIRST_BATCH, batches, final_regions
 
 
 def test_batches_hold_every_window_once_the_priority_ones_first():

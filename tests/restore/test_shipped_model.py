@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from editor.restore.inference import Restorer
-from editor.restore.package import FILES, default_model_dir, resource_model_dir, shipped_models
+from editor.restore.passes.inference import Restorer
+from editor.restore.model.package import FILES, default_model_dir, resource_model_dir, shipped_models
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def test_shipped_model_restores_a_question_and_capitals(shipped):
 def test_already_punctuated_abbreviations_are_kept_not_stripped(shipped):
     from editor.core.document.transcript import Kind, Transcript
     from editor.core.render import RenderPolicy, render
-    from editor.restore.suggest import make_suggestions
+    from editor.restore.passes.suggest import make_suggestions
 
     doc = Transcript.from_text("I met Mr. Smith and Dr. Jones at 9 a.m. on Main St. near the U.N. building.")
     preds = shipped.restore(doc.words())
@@ -99,7 +99,7 @@ PUNCTUATED = (
 def _accept_all(shipped, text, threshold, prior):
     from editor.core.document.transcript import Transcript
     from editor.core.render import RenderPolicy, render
-    from editor.restore.suggest import make_suggestions
+    from editor.restore.passes.suggest import make_suggestions
 
     doc = Transcript.from_text(text)
     preds = shipped.restore(doc.words(), paragraph_starts=doc.paragraph_starts)
@@ -127,7 +127,7 @@ def test_an_author_mark_is_changed_where_the_model_is_sure_it_is_wrong(shipped):
 
 def test_tokens_that_are_not_words_get_no_suggestions_from_the_model(shipped):
     from editor.core.document.transcript import Transcript
-    from editor.restore.suggest import make_suggestions
+    from editor.restore.passes.suggest import make_suggestions
 
     doc = Transcript.from_text("so [3] we went <unk> there [noise] and it was fine")
     preds = shipped.restore(doc.words())
@@ -166,7 +166,7 @@ def test_words_with_invisible_characters_get_the_suggestions_of_the_words_withou
     its vocabulary.)"""
     from editor.core.document.transcript import Kind, Transcript
     from editor.core.render import RenderPolicy, render
-    from editor.restore.pipeline import restore_transcript
+    from editor.restore.passes.pipeline import restore_transcript
 
     shipped = Restorer.load(str(default_model_dir().parent / model), device="cpu")
 

@@ -1,8 +1,8 @@
 import pytest
 
 from editor.core.document.transcript import Kind, Token
-from editor.restore.prediction import WordPrediction
-from editor.restore.suggest import make_suggestions, surface_probs
+from editor.restore.passes.prediction import WordPrediction
+from editor.restore.passes.suggest import make_suggestions, surface_probs
 
 
 def pred(punct, case, text, p=0.8):
@@ -59,7 +59,7 @@ def test_written_quotes_brackets_and_ellipses_survive_suggestions():
 
 
 def test_a_mark_replacing_written_punctuation_keeps_quotes_inside_and_brackets_outside():
-    from editor.restore.suggest import current_mark, with_mark
+    from editor.restore.passes.suggest import current_mark, with_mark
 
     assert with_mark(',"', "?") == '?"' and with_mark(")", ",") == ")," and with_mark(')"', ".") == ').\"'
     assert with_mark(" --", "") == "" and with_mark("”", "") == "”"
@@ -69,7 +69,7 @@ def test_a_mark_replacing_written_punctuation_keeps_quotes_inside_and_brackets_o
 def test_a_symbol_after_a_word_stays_when_a_mark_goes_in_before_it():
     """A lyric's closing note ("♪ the night is long ♪") or an emoji after a word is no mark: a
     full stop suggested there goes in before it, and the note stays (it was lost: "long.")."""
-    from editor.restore.suggest import with_mark
+    from editor.restore.passes.suggest import with_mark
 
     assert with_mark(" ♪", ".") == ". ♪" and with_mark(", ♪", "?") == "? ♪" and with_mark(" ♪", "") == " ♪"
     assert with_mark(" 😀", ",") == ", 😀" and with_mark(' ♪"', ".") == '. ♪"'
@@ -219,7 +219,7 @@ def test_keeping_the_authors_punctuation_proposes_only_what_is_missing():
 
 
 def test_removes_authors_tells_a_removal_or_replacement_from_an_addition():
-    from editor.restore.suggest import removes_authors
+    from editor.restore.passes.suggest import removes_authors
 
     assert removes_authors(Token("a", "a", ",", id=0), Kind.PUNCT, ".")
     assert removes_authors(Token("a", "a", ",", id=0), Kind.PUNCT, "")

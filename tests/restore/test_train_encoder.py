@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from editor.cli import main
-from editor.restore.inference import Restorer
+from editor.restore.passes.inference import Restorer
 
 from .conftest import tiny_tokenizer
 

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from editor.cli import main
-from editor.restore.inference import Restorer
+from editor.restore.passes.inference import Restorer
 from editor.restore.lab import frozen_features, train_frozen
 
 from .test_train_encoder import TEXT, encoder_dir  # noqa: F401 - a fixture

@@ -7,9 +7,9 @@ import pytest
 import torch
 
 from editor.core.errors import UserError
-from editor.restore.model import BiLSTMCRF, ModelConfig
+from editor.restore.model.bilstm_crf import BiLSTMCRF, ModelConfig
 from editor.restore.lab.train import init_from_model_dir
-from editor.restore.vocab import Vocab
+from editor.restore.model.vocab import Vocab
 
 
 def _load(model_dir):
@@ -55,7 +55,7 @@ def test_a_different_encoder_or_vocabulary_is_refused(tiny_model_dir):
 def test_a_wider_bilstm_starts_from_the_narrower_model_and_computes_the_same(tmp_path):
     from collections import Counter
 
-    from editor.restore.package import export_model
+    from editor.restore.model.package import export_model
 
     words = ["the", "a", "and", "of", "to", "i", "you", "we", "it", "is"]
     vocab = Vocab.build(Counter({w: 100 - i for i, w in enumerate(words)}), size=len(words) + 2, min_char_count=1)

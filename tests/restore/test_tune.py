@@ -5,11 +5,11 @@ import random
 
 import torch
 
-from editor.restore.inference import Restorer
-from editor.restore.model import BiLSTMCRF, ModelConfig
+from editor.restore.passes.inference import Restorer
+from editor.restore.model.bilstm_crf import BiLSTMCRF, ModelConfig
 from editor.restore.lab.tune import tune
 from editor.restore.lab.tune_decision import LOWER_GRID
-from editor.restore.vocab import Vocab
+from editor.restore.model.vocab import Vocab
 
 SENTENCES = ["So what is this?", "I think it is okay, yes.", "And we know that.", "How is the iPhone for you?",
              "Yes, it is.", "This is what we do in the end."]

@@ -34,14 +34,14 @@ from typing import TYPE_CHECKING, Any
 
 from editor.core.document.transcript import Kind, State, Suggestion, Token, WordsSnapshot
 from editor.core.errors import UserError
-from editor.restore.pipeline import (NothingToRestore, NotTheLanguage, PassOutcome, PassSettings, PassSource,
+from editor.restore.passes.pipeline import (NothingToRestore, NotTheLanguage, PassOutcome, PassSettings, PassSource,
                                      RestoredRegion)
-from editor.restore.prediction import Cancelled
+from editor.restore.passes.prediction import Cancelled
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from editor.restore.learned_store import MarginalRead
+    from editor.restore.learning.learned_store import MarginalRead
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ def _serve(conn: Connection, threads: int | None) -> None:
     from editor.core.threads import configure_threads
 
     configure_threads(threads=threads)
-    from editor.restore.pipeline import restorer_for
+    from editor.restore.passes.pipeline import restorer_for
 
     inbox: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
     cancelled: set[int] = set()
@@ -161,7 +161,7 @@ def _serve(conn: Connection, threads: int | None) -> None:
                 outcome = _run(found, pass_id, message[4:], cancel, conn)
                 _send(conn, ("done", pass_id, outcome.model_name, outcome.words, outcome.notes))
             elif what == "lessons":
-                from editor.restore.learned_store import model_lessons
+                from editor.restore.learning.learned_store import model_lessons
 
                 _send(conn, ("answer", pass_id, model_lessons(found, message[4])))
         except Exception as err:  # noqa: BLE001 - every failure is the parent's to report
@@ -177,7 +177,7 @@ def _serve(conn: Connection, threads: int | None) -> None:
 
 def _run(restorer: Any, pass_id: int, request: tuple[Any, ...], cancel: threading.Event,
          conn: Connection) -> PassOutcome:
-    from editor.restore.pipeline import run_pass
+    from editor.restore.passes.pipeline import run_pass
 
     columns, revision, paragraph_starts, extra, language, marks, settings, priority, only = request
     tokens = _tokens(columns)
@@ -236,7 +236,7 @@ class PassProcess:
 
     def model_lessons(self, model: str | None, device: str,
                       reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str], frozenset[str]]:
-        """`editor.restore.learned_store.model_lessons` with ``model`` on ``device``, in the worker
+        """`editor.restore.learning.learned_store.model_lessons` with ``model`` on ``device``, in the worker
         (what a save's learning takes from the model); waits for a pass under way. Raises what
         loading the model raises (`UserError`; another failure as a RuntimeError), and
         `WorkerStopped` when the worker dies."""
@@ -250,7 +250,7 @@ class PassProcess:
                  on_loaded: Callable[[Loaded], None] | None = None,
                  cancel: threading.Event | None = None, pause: Callable[[], object] | None = None,
                  priority: tuple[int, int] | None = None, only: Collection[int] | None = None) -> PassOutcome:
-        """`editor.restore.pipeline.run_pass` with ``model`` on ``device``, in the worker. ``pause``
+        """`editor.restore.passes.pipeline.run_pass` with ``model`` on ``device``, in the worker. ``pause``
         is called before each message from the worker is unpickled (the window's turn first);
         ``on_loaded`` once the worker has the model. Raises what `run_pass` raises (`Cancelled`,
         `NotTheLanguage`, `NothingToRestore`, `UserError`), and `WorkerStopped` when the worker

@@ -3,7 +3,7 @@
 Each word is cut into WordPiece sub-words (at most `max_pieces`); the encoder reads a window's
 sub-words between [CLS] and [SEP]; the state of each word's first sub-word goes through a BiLSTM
 to a CRF over the 7 marks and a softmax case head, as the word model's "separate" heads do
-(`editor.restore.model.BiLSTMCRF`). Written in torch here (torch's own transformer layers, the
+(`editor.restore.model.bilstm_crf.BiLSTMCRF`). Written in torch here (torch's own transformer layers, the
 BERT post-norm layout) so that no `transformers` import is needed at run time; the weights of the
 published checkpoint map onto it one to one (`bert_state_from_hf`).
 
@@ -22,9 +22,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from editor.restore.crf import CRF
-from editor.restore.labels import N_CASE, N_PUNCT
-from editor.restore.pieces import Pieces
+from editor.restore.model.crf import CRF
+from editor.restore.model.labels import N_CASE, N_PUNCT
+from editor.restore.model.pieces import Pieces
 
 if TYPE_CHECKING:
     import numpy as np

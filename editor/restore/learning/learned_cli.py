@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from editor.commandline.outputs import check_output
 
     if args.profiles:
-        from editor.restore.learned_store import list_profiles
+        from editor.restore.learning.learned_store import list_profiles
 
         found = list_profiles()
         if not found:
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     lex = UserLexicon.load()
     changed = False
     if args.reset:
-        from editor.restore.learned_store import reset_learned
+        from editor.restore.learning.learned_store import reset_learned
 
         n = reset_learned()
         lex.clear()

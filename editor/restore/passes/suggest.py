@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from editor.core.document.transcript import Kind, Suggestion, Token
 from editor.core.document.text import (CLOSING_BRACKETS, CLOSING_QUOTES, INVISIBLE, ends_sentence, is_tag,
                               split_opening)
-from editor.restore.labels import PUNCT_MARKS, apply_case, mark_of
-from editor.restore.prediction import WordPrediction
+from editor.restore.model.labels import PUNCT_MARKS, apply_case, mark_of
+from editor.restore.passes.prediction import WordPrediction
 
 
 #: Case classes whose written form needs no lexicon, so the prediction's text is one of the surfaces.

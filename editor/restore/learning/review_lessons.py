@@ -7,7 +7,7 @@ took away), and the marks the person chose between two words (the comma they kee
 before "because"). It is applied to the network's joint marginals before the decision, so the
 decision rule, the calibration and the paragraph evidence work on it as on the model's own output.
 
-What is kept of it and applied to a restoration is in `editor.restore.learned_store`;
+What is kept of it and applied to a restoration is in `editor.restore.learning.learned_store`;
 `editor.restore.lab.simulate` measures it on reviewed talks.
 """
 
@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from editor.restore.labels import CASE_INDEX, N_CASE, N_PUNCT, PUNCT_INDEX, case_of
+from editor.restore.model.labels import CASE_INDEX, N_CASE, N_PUNCT, PUNCT_INDEX, case_of
 
 if TYPE_CHECKING:
-    from editor.restore.encoder import EncoderBiLSTMCRF
-    from editor.restore.model import BiLSTMCRF
-    from editor.restore.vocab import Vocab
+    from editor.restore.model.encoder import EncoderBiLSTMCRF
+    from editor.restore.model.bilstm_crf import BiLSTMCRF
+    from editor.restore.model.vocab import Vocab
 
 #: How strongly a remembered case form or a remembered mark between two words moves the odds
 #: (multiplies them). The odds act on the model's raw marginals, before its case temperature (1.25
@@ -366,8 +366,8 @@ def adapt_head(model: BiLSTMCRF | EncoderBiLSTMCRF, vocab: Vocab, words: Sequenc
 
     import torch
 
-    from editor.restore.labels import N_PUNCT as NP
-    from editor.restore.model import BiLSTMCRF
+    from editor.restore.model.labels import N_PUNCT as NP
+    from editor.restore.model.bilstm_crf import BiLSTMCRF
 
     if not isinstance(model, BiLSTMCRF) or not model.separate or len(words) == 0:
         return None

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from editor.core.commas import COMMA_KEPT_FOR_END
-from editor.restore.labels import CASE_CLASSES, END_INDEX, MARK_GROUP, PUNCT_MARKS, THREE_CLASS
+from editor.restore.model.labels import CASE_CLASSES, END_INDEX, MARK_GROUP, PUNCT_MARKS, THREE_CLASS
 
 
 def decision_scales(decision: Mapping[str, Any]) -> np.ndarray:

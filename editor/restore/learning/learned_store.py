@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from editor.restore.labels import END_MARKS
-from editor.restore.review_lessons import BIAS_PENALTY, Adaptation, Decision, common_words, plain_words
+from editor.restore.model.labels import END_MARKS
+from editor.restore.learning.review_lessons import BIAS_PENALTY, Adaptation, Decision, common_words, plain_words
 
 if TYPE_CHECKING:
     from editor.core.document.transcript import Transcript
     from editor.core.document.records import Kind, Suggestion, Token
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
 
 #: A document's metadata extra names the profile the person chose for it here (any language or speakers).
 CHOSEN = "learned_profile"
@@ -337,8 +337,8 @@ def model_lessons(restorer: Restorer, reads: Sequence[MarginalRead]
                   ) -> tuple[list[np.ndarray], frozenset[str], frozenset[str]]:
     """What learning from a review takes from the model: the (end - start, 28) joint marginals of
     each read's block, the model's `common_words` and its `plain_words`. Run where the model is
-    loaded: in the window's worker process (editor.restore.pass_process), or in this one."""
-    from editor.restore.windows import joint_marginals_chunked
+    loaded: in the window's worker process (editor.restore.passes.pass_process), or in this one."""
+    from editor.restore.passes.windows import joint_marginals_chunked
 
     blocks = []
     for a, b, lo, words in reads:
@@ -351,8 +351,8 @@ def model_lessons(restorer: Restorer, reads: Sequence[MarginalRead]
 def placed_marginals(n: int, reads: Sequence[MarginalRead], blocks: Sequence[np.ndarray]) -> np.ndarray:
     """The (n, 28) marginals of a review of ``n`` words from its reads' ``blocks`` (see
     `model_lessons`): NaN rows outside them."""
-    from editor.restore.labels import N_CASE as NC
-    from editor.restore.labels import N_PUNCT as NP
+    from editor.restore.model.labels import N_CASE as NC
+    from editor.restore.model.labels import N_PUNCT as NP
 
     out = np.full((n, NP * NC), np.nan, np.float32)
     for (a, b, _lo, _words), block in zip(reads, blocks, strict=True):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
+from editor.restore.model.labels import CASE_CLASSES, PUNCT_MARKS
 
 #: A distribution as the restorer gives it: a dict label -> p, or a row of probabilities in label
 #: order (a list, or a row of a numpy array, kept without importing numpy here).

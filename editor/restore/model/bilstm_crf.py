@@ -12,8 +12,8 @@ from typing import Any, cast
 import torch
 from torch import nn
 
-from editor.restore.crf import CRF
-from editor.restore.labels import N_CASE, N_JOINT, N_PUNCT
+from editor.restore.model.crf import CRF
+from editor.restore.model.labels import N_CASE, N_JOINT, N_PUNCT
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from editor.restore.chunks import ChunkPlan, merge_owned, merge_weighted, plan_chunks
-from editor.restore.encoder import EncoderBiLSTMCRF
-from editor.restore.labels import N_JOINT
-from editor.restore.model import BiLSTMCRF
-from editor.restore.pieces import Pieces, assemble
-from editor.restore.vocab import UNK, Vocab
+from editor.restore.passes.chunks import ChunkPlan, merge_owned, merge_weighted, plan_chunks
+from editor.restore.model.encoder import EncoderBiLSTMCRF
+from editor.restore.model.labels import N_JOINT
+from editor.restore.model.bilstm_crf import BiLSTMCRF
+from editor.restore.model.pieces import Pieces, assemble
+from editor.restore.model.vocab import UNK, Vocab
 
 DEFAULT_SIZE, DEFAULT_OVERLAP = 120, 16
 

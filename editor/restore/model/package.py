@@ -32,12 +32,12 @@ from editor.core.restore_models import DEFAULT_MODEL as DEFAULT_MODEL
 from editor.core.restore_models import MODEL_ENV, default_model_path
 from editor.core.restore_models import OPEN_MODEL as OPEN_MODEL
 from editor.core.restore_models import WORD_MODEL as WORD_MODEL
-from editor.restore.labels import CASE_CLASSES, PUNCT_MARKS
-from editor.restore.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig
-from editor.restore.model import BiLSTMCRF, ModelConfig
-from editor.restore.pieces import Pieces
-from editor.restore.quant import dequantize_state, quantize_state
-from editor.restore.vocab import Vocab
+from editor.restore.model.labels import CASE_CLASSES, PUNCT_MARKS
+from editor.restore.model.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig
+from editor.restore.model.bilstm_crf import BiLSTMCRF, ModelConfig
+from editor.restore.model.pieces import Pieces
+from editor.restore.model.quant import dequantize_state, quantize_state
+from editor.restore.model.vocab import Vocab
 
 WORD_FAMILY = "bilstm-crf"
 #: What `load_model_dir` builds from a model directory (a `Restorer`).
@@ -149,7 +149,7 @@ def validate_settings(config: dict[str, Any], vocab: dict[str, Any], lexicon: di
     """Every field of config.json that inference reads, and the vocabulary and lexicon, checked
     for type and range, so a tampered directory (checksums recomputed) is one ModelError line
     instead of a traceback or nonsense later."""
-    from editor.restore.labels import THREE_CLASS
+    from editor.restore.model.labels import THREE_CLASS
 
     name = config.get("name", "")
     if not isinstance(name, str):

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from editor.restore.chunks import ChunkPlan
+from editor.restore.passes.chunks import ChunkPlan
 
 #: Windows in the first batch when no priority is given: a small batch gives the view something to
 #: show at once.

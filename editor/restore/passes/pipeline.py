@@ -30,8 +30,8 @@ from editor.core.document.text import split_opening
 from editor.core.review.repeat_choices import keep_choices
 
 if TYPE_CHECKING:
-    from editor.restore.inference import Restorer
-    from editor.restore.prediction import Cancel, WordPrediction
+    from editor.restore.passes.inference import Restorer
+    from editor.restore.passes.prediction import Cancel, WordPrediction
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def restorer_for(model: str | None, device: str) -> Restorer:
     with _LOADING:
         found = _LOADED.get(key)
         if found is None:
-            from editor.restore.inference import Restorer
+            from editor.restore.passes.inference import Restorer
 
             found = _LOADED[key] = Restorer.load(model or None, device=device)
             _PASSES[id(found)] = threading.Lock()
@@ -76,7 +76,7 @@ def keeps_author(tokens: Sequence[Token], keep_author: bool | None = None,
     paste's) where given. The one place this default is decided."""
     if keep_author is not None:
         return keep_author
-    from editor.restore.suggest import authored
+    from editor.restore.passes.suggest import authored
 
     return any(authored(_written_tokens(tokens, only)))
 
@@ -210,7 +210,7 @@ def speaker_turns(tokens: Sequence[Token]) -> set[int]:
 def _adapt(restorer: Restorer, source: PassSource, settings: PassSettings) -> list[str]:
     """Apply what was learned, and where it cannot be, less: without what reviews taught, then the
     model alone. Returns the notes that say so (one line each)."""
-    from editor.restore.learned_store import adaptation_from
+    from editor.restore.learning.learned_store import adaptation_from
 
     notes: list[str] = []
     inputs = (source.extra, source.language, frozenset(t.speaker for t in source.tokens if t.speaker))
@@ -238,7 +238,7 @@ class _Builder:
 
     def __init__(self, restorer: Restorer, tokens: Sequence[Token], snapshot: WordsSnapshot,
                  marks: Mapping[int, str], only: Collection[int] | None, keep_author: bool | None) -> None:
-        from editor.restore.suggest import asides, authored, rare_word, raw_runs
+        from editor.restore.passes.suggest import asides, authored, rare_word, raw_runs
 
         self.tokens, self.snapshot, self.marks = tokens, snapshot, marks
         self.only = None if only is None else frozenset(only)
@@ -272,7 +272,7 @@ class _Builder:
         return found if found is not None else self.marks.get(index - 1, self.tokens[index - 1].punct)
 
     def region(self, a: int, b: int, predictions: Sequence[WordPrediction]) -> RestoredRegion:
-        from editor.restore.suggest import make_suggestions
+        from editor.restore.passes.suggest import make_suggestions
 
         if self.only is None:
             runs = _cut(a, b, self.cuts)

@@ -12,20 +12,20 @@ import numpy as np
 import torch
 
 from editor.core.document.text import bare_word
-from editor.restore.chunks import merge_weighted, plan_chunks
-from editor.restore.decision import (boost_sentence_ends, decide_jointly, decision_scales, end_with_sentence_end,
+from editor.restore.passes.chunks import merge_weighted, plan_chunks
+from editor.restore.passes.decision import (boost_sentence_ends, decide_jointly, decision_scales, end_with_sentence_end,
                                     settle_case, temper)
-from editor.restore.labels import CASE_CLASSES, N_CASE, N_PUNCT, PERIOD_IN_LOWER, PUNCT_MARKS, apply_case
-from editor.restore.encoder import EncoderBiLSTMCRF
-from editor.restore.model import BiLSTMCRF
-from editor.restore.package import load_model_dir
-from editor.restore.prediction import Cancel, CancelFlag, Cancelled, LanguageCheck, WordPrediction
-from editor.restore.schedule import batches, final_regions
-from editor.restore.vocab import Vocab
-from editor.restore.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, windows_for
+from editor.restore.model.labels import CASE_CLASSES, N_CASE, N_PUNCT, PERIOD_IN_LOWER, PUNCT_MARKS, apply_case
+from editor.restore.model.encoder import EncoderBiLSTMCRF
+from editor.restore.model.bilstm_crf import BiLSTMCRF
+from editor.restore.model.package import load_model_dir
+from editor.restore.passes.prediction import Cancel, CancelFlag, Cancelled, LanguageCheck, WordPrediction
+from editor.restore.passes.schedule import batches, final_regions
+from editor.restore.model.vocab import Vocab
+from editor.restore.passes.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, windows_for
 
 if TYPE_CHECKING:
-    from editor.restore.review_lessons import Adaptation
+    from editor.restore.learning.review_lessons import Adaptation
 
 
 def _is_cancelled(cancel: Cancel) -> bool:
@@ -96,7 +96,7 @@ class Restorer:
         # more (the encoder restored dev2012 at 80k words/s with 64, 115k with 256 on an H200)
         self.windows_per_batch = 256 if device.type == "cuda" else 64
         self._lock = threading.Lock()
-        # what was learned from the person's reviews (editor.restore.review_lessons); None: the model alone
+        # what was learned from the person's reviews (editor.restore.learning.review_lessons); None: the model alone
         self.adaptation: Adaptation | None = None
         self._model_lexicon = lexicon
 
@@ -105,7 +105,7 @@ class Restorer:
         return load_model_dir(path, resolve_device(device), cls)
 
     def adapt(self, adaptation: Adaptation | None) -> None:
-        """Use what was learned from reviews (an `editor.restore.review_lessons.Adaptation`: remembered case
+        """Use what was learned from reviews (an `editor.restore.learning.review_lessons.Adaptation`: remembered case
         forms, marks between word pairs, a class bias) in later restorations; None: the model alone.
         The person's forms come before the model's own lexicon."""
         with self._lock:
