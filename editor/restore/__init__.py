@@ -6,10 +6,11 @@ In folders by part, each with its own face (its ``__init__``):
     passes/    running a model over a text: the one restoration pass (`run_pass`), its worker process,
                the `Restorer`, the decision rules and the suggestions made from a prediction
     learning/  what reviews teach: an adaptation, the user lexicon and profiles, `stet learned`
-    cli.py     `stet restore`
+    cli.py     `stet restore` (and `pass_settings`, its arguments as a pass's settings, for a batch)
     lab/       training, tuning, evaluation and the model card; nothing outside the lab imports it
 
-The rest of Stet (the window, batches) uses restoration through the names exported here. Every
+The rest of Stet (the window, batches) uses restoration through the names exported here
+(pyproject's import contracts hold it to that, and the folders to their layers). Every
 name is imported lazily, so `import editor.restore` (and the window's imports from it) loads no
 torch; a model is loaded by `Restorer.load()`, once a process by `restorer_for()`.
 """
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from editor.core.lazy import lazy_exports
 
-# name -> the folder whose face exports it
+# name -> the folder whose face exports it (the command's module for pass_settings)
 _EXPORTS = {
     "default_model_dir": "model",
     "Restorer": "passes",
@@ -39,6 +40,7 @@ _EXPORTS = {
     "placed_marginals": "learning", "profile_key": "learning", "profile_label": "learning",
     "remember_review": "learning", "reset_learned": "learning", "review_digest": "learning",
     "reviewed_decisions_in": "learning", "suggestions_snapshot": "learning",
+    "pass_settings": "cli",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -46,6 +48,7 @@ __all__ = sorted(_EXPORTS)
 __getattr__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
+    from editor.restore.cli import pass_settings
     from editor.restore.learning import (CHOSEN, LEARNING, LEXICON_MIN_DECISIONS, Adaptation, MarginalRead, Taught,
                                          authored_forms, forget_taught, keep_review, learn_review, list_profiles,
                                          marginal_reads, model_lessons, placed_marginals, profile_key, profile_label,
