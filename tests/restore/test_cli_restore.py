@@ -151,7 +151,7 @@ def test_restore_never_writes_over_its_input_and_asks_for_force(tiny_model_dir, 
 
 def test_restore_commas_style_reaches_the_decision_rule_alone_and_in_a_batch(tiny_model_dir, tmp_path, monkeypatch):
     """`--commas STYLE` is the pass's comma line, for one file and for a batch's jobs; a style
-    that is none is wrong usage. (What the line does is tests/restore/test_decision.py's.)"""
+    that is none is wrong usage. (What the line does is tests/restore/passes/test_decision.py's.)"""
     import editor.restore.passes.inference as inference
     from editor.batch.cli import job_for
     from editor.cli import build_parser
