@@ -7,7 +7,7 @@ import glob
 import os
 from typing import Any, Protocol
 
-from editor.core.formats.subtitle_layout import (CPS_RANGE, LINE_LENGTH_RANGE, SPEAKER_STYLES,
+from editor.core.formats.subtitles.layout import (CPS_RANGE, LINE_LENGTH_RANGE, SPEAKER_STYLES,
                                                  SubtitleLayout)
 from editor.core.commas import COMMA_STYLES, DEFAULT_COMMAS
 from editor.core.render import RenderPolicy, parse_confidence

@@ -14,7 +14,7 @@ from typing import Any
 
 from editor.core.commas import DEFAULT_COMMAS
 from editor.core.formats import atomic_write
-from editor.core.formats.subtitle_layout import CPS_RANGE, LINE_LENGTH_RANGE, SPEAKER_STYLES, SubtitleLayout
+from editor.core.formats.subtitles.layout import CPS_RANGE, LINE_LENGTH_RANGE, SPEAKER_STYLES, SubtitleLayout
 from editor.core.paths import config_dir
 
 SETTINGS_VERSION = 1

@@ -9,8 +9,8 @@ import pytest
 from editor.cli import main
 from editor.core import Token, Transcript
 from editor.core.formats import read_any, write_any
-from editor.core.formats.cue_writing import cut_cues
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout, reading_speed
+from editor.core.formats.subtitles.writing import cut_cues
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout, reading_speed
 from editor.core.render import RenderPolicy
 
 WORDS = ("so the question we kept asking ourselves over and over again was what would happen "

@@ -70,7 +70,7 @@ def _cue_pieces(transcript: Transcript, policy: RenderPolicy, path: PathLike
     """(words, time, whether they begin a paragraph) of each segment when the transcript keeps
     cues: a cue's words (parted where a paragraph or speaker begins inside them) with the cue's
     time at its ends (see `cue_writing.run_times`). None without cues to keep."""
-    from editor.core.formats.cue_writing import TimedWord, run_times, source_runs, timed_words
+    from editor.core.formats.subtitles.writing import TimedWord, run_times, source_runs, timed_words
 
     if not transcript.metadata.cues:
         return None

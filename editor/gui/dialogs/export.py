@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.core.formats import TIMED_FORMATS
-from editor.core.formats.subtitle_layout import CPS_RANGE, LINE_LENGTH_RANGE, NEW_LINE_CHARS
+from editor.core.formats.subtitles.layout import CPS_RANGE, LINE_LENGTH_RANGE, NEW_LINE_CHARS
 from editor.core.document.speakers import TURN_TIME_FORMATS
 from editor.core.render import ALL, NONE, RenderPolicy
 from editor.core.settings import Settings
@@ -140,7 +140,7 @@ class ExportDialog(QDialog):
         self.format.currentIndexChanged.connect(self._format_changed)
         form.addRow("Format:", self.format)
         form.addRow(self.format_note)
-        # how subtitles are laid out (editor.core.formats.subtitle_layout): each box's lowest value
+        # how subtitles are laid out (editor.core.formats.subtitles.layout): each box's lowest value
         # is "as Stet does by default", said in words
         self.line_length = QSpinBox()
         self.line_length.setRange(LINE_LENGTH_RANGE[0] - 1, LINE_LENGTH_RANGE[1])

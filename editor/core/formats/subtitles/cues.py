@@ -15,7 +15,7 @@ from editor.core.document.transcript import Metadata, SourceCue, Token, Transcri
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_SECONDS, PARAGRAPH_GAP, PathLike, format_clock,
                                          gap_paragraph_starts, spread)
-from editor.core.formats.prefixes import (EVERY_CUE, is_credit, names_every_cue, reads_as_name,
+from editor.core.formats.subtitles.prefixes import (EVERY_CUE, is_credit, names_every_cue, reads_as_name,
                                           speaker_prefix, takes_prefixes, written_prefix)
 from editor.core.formats.whisper import CUE_FORMAT as WHISPER_CUES
 from editor.core.document.text import CHARACTER_REFERENCE, Piece, join_mark, split_words, unescape

@@ -16,12 +16,12 @@ from collections.abc import Callable
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write
-from editor.core.formats.cue_writing import OutCue, ass_text, cues_to_write, styling_warnings
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles import (ASS_BACKSLASH, Cue, checked_times, css_color, protect_ass, transcript_from_cues, unprotect_ass,
+from editor.core.formats.subtitles.writing import OutCue, ass_text, cues_to_write, styling_warnings
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.cues import (ASS_BACKSLASH, Cue, checked_times, css_color, protect_ass, transcript_from_cues, unprotect_ass,
                                           visible)
 from editor.core.formats.txt import read_source
-from editor.core.formats.writeback import encode, encode_as, source_of, unchanged
+from editor.core.formats.subtitles.writeback import encode, encode_as, source_of, unchanged
 from editor.core.render import NONE, RenderPolicy
 
 if TYPE_CHECKING:

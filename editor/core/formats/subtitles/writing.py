@@ -14,9 +14,9 @@ from editor.core.document.transcript import SourceCue, Transcript
 from editor.core.errors import UserError
 from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
-from editor.core.formats.prefixes import EVERY_CUE
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
+from editor.core.formats.subtitles.prefixes import EVERY_CUE
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.cues import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
                                            PREFIXES, class_sets, cue_lines, cue_style, is_italic,
                                            piece_styles, protect, protect_ass, words_of_line, vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words

@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from editor.core.document.transcript import SourceCue, Transcript
-from editor.core.formats.cue_writing import (OutCue, TimedWord, line_voices, source_lines,
+from editor.core.formats.subtitles.writing import (OutCue, TimedWord, line_voices, source_lines,
                                              source_runs, timed_words, wrap_lines)
-from editor.core.formats.prefixes import EVERY_CUE, speaker_prefix
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles import (BREAK_TAG, CUE_TAG, PREFIXES, RUBY_TEXT, SOURCE, cue_lines,
+from editor.core.formats.subtitles.prefixes import EVERY_CUE, speaker_prefix
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.cues import (BREAK_TAG, CUE_TAG, PREFIXES, RUBY_TEXT, SOURCE, cue_lines,
                                            is_italic, visible, words_digest, words_of_line)
 from editor.core.formats._common import PathLike
 from editor.core.render import RenderPolicy, render_words

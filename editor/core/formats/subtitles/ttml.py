@@ -19,7 +19,7 @@ from html.parser import HTMLParser
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike
-from editor.core.formats.subtitles import Cue, checked_times, css_color, transcript_from_cues
+from editor.core.formats.subtitles.cues import Cue, checked_times, css_color, transcript_from_cues
 from editor.core.formats.txt import read_source
 
 _OFFSET = re.compile(r"(\d+(?:\.\d+)?)(h|m|s|ms|f|t)")
