@@ -26,8 +26,8 @@ from editor.core.formats.subtitles.writing import (OutCue, TimedWord, line_voice
                                              source_runs, timed_words, wrap_lines)
 from editor.core.formats.subtitles.prefixes import EVERY_CUE, speaker_prefix
 from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles.cues import (BREAK_TAG, CUE_TAG, PREFIXES, RUBY_TEXT, SOURCE, cue_lines,
-                                           is_italic, visible, words_digest, words_of_line)
+from editor.core.formats.subtitles.cues import (BREAK_TAG, CUE_TAG, RUBY_TEXT, cue_lines, is_italic, visible, words_of_line)
+from editor.core.formats.subtitles.reading import PREFIXES, SOURCE, words_digest
 from editor.core.formats._common import PathLike
 from editor.core.render import RenderPolicy, render_words
 from editor.core.document.text import CHARACTER_REFERENCE, strip_controls

@@ -16,9 +16,9 @@ from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
 from editor.core.formats.subtitles.prefixes import EVERY_CUE
 from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles.cues import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
-                                           PREFIXES, class_sets, cue_lines, cue_style, is_italic,
-                                           piece_styles, protect, protect_ass, words_of_line, vtt_palette)
+from editor.core.formats.subtitles.cues import cue_lines, is_italic, protect, protect_ass, words_of_line
+from editor.core.formats.subtitles.reading import PREFIXES
+from editor.core.formats.subtitles.styles import (ClassStyle, CueStyle, STYLE_ORDER, VTT_CLASS_LOST, class_sets, cue_style, piece_styles, vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
 from editor.core.document.text import Piece, ends_sentence, join_mark
 
