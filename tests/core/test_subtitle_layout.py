@@ -4,13 +4,17 @@ Export dialog, handed to every subtitle writer and to write-back; `--max-line-le
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
 from editor.cli import main
 from editor.core import Token, Transcript
 from editor.core.formats import read_any, write_any
 from editor.core.formats.subtitles.writing import cut_cues
-from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout, reading_speed
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout, layout_options, reading_speed
+from editor.core.settings import Settings
+from editor.commandline.arguments import add_layout_arguments, layout_from_args
 from editor.core.render import RenderPolicy
 
 WORDS = ("so the question we kept asking ourselves over and over again was what would happen "
@@ -118,3 +122,41 @@ def test_a_batch_takes_the_layout(tmp_path):
         text = (out / f"{name}.vtt").read_text(encoding="utf-8")
         cue_lines = [line for line in text.splitlines()[1:] if line and "-->" not in line]
         assert len(cue_lines) > 4 and all(len(line) <= 20 for line in cue_lines), text
+
+
+# -- each option declared once: its flag, its setting and its Export box come from the declaration --
+
+@pytest.mark.parametrize("name", list(layout_options()))
+def test_each_option_is_a_flag_of_the_commands_that_write_subtitles(name, capsys):
+    declared = layout_options()[name]
+    low, high = declared.bounds
+    parser = argparse.ArgumentParser()
+    add_layout_arguments(parser)
+    assert getattr(layout_from_args(parser.parse_args([declared.flag, f"{high:g}"])), name) == high
+    assert getattr(layout_from_args(parser.parse_args([])), name) is None
+    with pytest.raises(SystemExit):
+        parser.parse_args([declared.flag, f"{low - 1:g}"])
+    assert f"{declared.what} of {low:g} to {high:g} {declared.unit}" in capsys.readouterr().err
+    for command in ("convert", "restore", "transcribe"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert declared.flag in capsys.readouterr().out, command
+
+
+@pytest.mark.parametrize("name", list(layout_options()))
+def test_each_option_is_remembered_in_the_one_layout_setting(name, tmp_path):
+    declared = layout_options()[name]
+    low, high = declared.bounds
+    settings = Settings()
+    settings.set("export.layout", {name: high})
+    settings.save(tmp_path / "settings.json")
+    loaded, problems = Settings.load(tmp_path / "settings.json")
+    assert not problems and getattr(loaded.export.subtitle_layout(), name) == high
+    # edited by hand: out of bounds, of another version, not a number: the default, not a refusal
+    loaded.set("export.layout", {name: low - 1, "no_such_option": 3})
+    assert loaded.export.subtitle_layout() == DEFAULT_LAYOUT
+    with pytest.raises(TypeError):
+        loaded.set("export.layout", {name: "wide"})
+    with pytest.raises(ValueError, match=declared.what):
+        SubtitleLayout(**{name: high + 1})
+

@@ -84,7 +84,7 @@ def can_write(path: PathLike) -> bool:
 
 
 #: Formats each of whose cues needs a time: a transcript without a single word time cannot fill
-#: them (cue_writing.timed_words refuses it).
+#: them (writing.timed_words refuses it).
 TIMED_FORMATS = frozenset({".srt", ".vtt", ".sbv", ".ass", ".ttml"})
 
 

@@ -1,5 +1,5 @@
 """Review > Check line length and reading speed: the window's part that finds, off the UI thread,
-the cues an export would write that break the subtitle layout (`cue_writing.cue_problems`, with
+the cues an export would write that break the subtitle layout (`writing.cue_problems`, with
 the Export settings' layout, `ExportSettings.subtitle_layout`), lists them
 (`dialogs.cue_check.CueCheckDialog`) and puts the caret at a cue's first word when one is chosen."""
 

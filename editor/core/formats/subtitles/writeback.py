@@ -50,7 +50,7 @@ class Source:
     bom: bool
     spans: list[tuple[int, int, int] | None] | None
     digest: str
-    #: for rolling captions, read once each (see `subtitles.collapse_rolling`): the cues' spans
+    #: for rolling captions, read once each (see `rolling.collapse_rolling`): the cues' spans
     #: ("cues"), every place each token is shown ("places") and the tokens as read ("words")
     rolling: dict[str, Any] | None = None
 
@@ -569,7 +569,7 @@ def _drop_emptied_lines(text: str, raw: str) -> str:
 
 def wrap_long(text: str, width: int) -> str:
     """A patched cue's lines that outgrew ``width`` broken within the cue, where the words
-    wrap (`cue_writing.wrap_lines`): a space becomes a line break, tags stay where they are."""
+    wrap (`writing.wrap_lines`): a space becomes a line break, tags stay where they are."""
     seen, starts, ends = visible_map(text)
     edits: list[tuple[int, int, str]] = []
     offset = 0

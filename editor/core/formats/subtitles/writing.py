@@ -288,14 +288,14 @@ def run_times(cue: SourceCue, run: Sequence[TimedWord], whole: bool) -> tuple[fl
 def source_lines(cue: SourceCue, prefixed: bool | str = False,
                  layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
     """A source cue's lines as seen: a subtitle's lines as written (without a speaker prefix
-    when ``prefixed``: `subtitles.cue_lines`), a segment's words wrapped to the layout."""
+    when ``prefixed``: `cues.cue_lines`), a segment's words wrapped to the layout."""
     if cue.format in SEGMENT_FORMATS:
         return wrap_lines(list(cue.words), layout.line_length) if cue.words else [" ".join(cue.text.split())]
     return [line.strip() for line, _ in cue_lines(cue.text, prefixed)]
 
 
 def _speakers_as_read(cue: SourceCue, prefixed: bool | str) -> list[str | None]:
-    """The speaker each of a subtitle cue's words was read with (see `subtitles._cue_tokens`)."""
+    """The speaker each of a subtitle cue's words was read with (see `reading._cue_tokens`)."""
     if not prefixed and "<v" not in cue.text.lower():  # no voice in it: the cue's (a quick pass)
         return [cue.speaker] * len(cue.words)
     out: list[str | None] = []
@@ -592,7 +592,7 @@ def _ordered(styles: frozenset[str], colors: bool,
 def html_line(words: StyledLine, *, colors: bool, escape: bool,
               classes: Mapping[str, ClassStyle] | None = None) -> str:
     """A line of SubRip (``colors``: <font color>) or WebVTT (``escape``: &amp; &lt;;
-    ``classes``: <c.name>, with what each sets, see `subtitles.vtt_palette`) text, each run of
+    ``classes``: <c.name>, with what each sets, see `styles.vtt_palette`) text, each run of
     words in its tags, nested as they open; spaces stay outside the tags."""
     return html_lines([words], colors=colors, escape=escape, classes=classes)[0]
 
