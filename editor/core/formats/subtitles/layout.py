@@ -11,15 +11,16 @@ Its defaults are the rules Stet always wrote by:
   longer of 42 and the cue's own longest line, and no more lines than it had (or 2);
 - written back into its own file (SubRip, WebVTT, SubViewer), a changed cue's lines may be as long
   as the file's widest line, and at least 32 (a CEA-608 caption row, the narrowest in common use);
-- no reading speed is enforced.
+- no reading speed is enforced, and no gap is kept between cues.
 
 ``max_line_length`` set replaces all three widths, for the lines Stet lays out: a cue cut afresh,
 or a changed cue whose words were typed in; a cue whose words are as read, or where only marks and
 capitals changed, keeps the author's lines. ``max_cps`` set keeps each cue Stet cuts afresh up
 long enough to be read at that many characters a second, where the cue after it leaves room (a
-cue of a file read in keeps its times); `problems` says which cues are over, the way Subtitle Edit
-and Aegisub flag them. Characters are counted as they show, a line break as one space (Subtitle
-Edit's default count).
+cue of a file read in keeps its times); ``min_gap`` set ends each such cue that many
+milliseconds before the next where they do not overlap. `problems` says which cues are over, the
+way Subtitle Edit and Aegisub flag them. Characters are counted as they show, a line break as one
+space (Subtitle Edit's default count).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ NARROWEST_LINE = 32
 #: Bounds a person may set, so that a typo (a width of 4, a speed of 900) is refused in one line
 LINE_LENGTH_RANGE = (16, 200)
 CPS_RANGE = (5.0, 60.0)
+GAP_RANGE = (1, 1000)
 #: The reading speed the window's check of cues holds cues to when none is set: one common for
 #: adult viewers (docs/formats.md, "Line length and reading speed")
 CHECK_CPS = 17.0
@@ -97,6 +99,13 @@ class SubtitleLayout:
         help="the fastest reading speed a cue Stet cuts may ask, in characters a second (for example "
              "17 or 20; 17 is common for adults, 13 for children); cues are kept up longer where the "
              "next one leaves room (default: no limit)")
+    #: the least time between a cue Stet cuts or re-times and the next, in milliseconds; None: none
+    min_gap: int | None = option(
+        flag="--min-gap", label="Gap between cues:", title="Least gap between subtitles, in milliseconds",
+        what="a gap", unit="milliseconds", bounds=GAP_RANGE, whole=True, unset="none",
+        help="the least time between a cue Stet cuts or re-times and the next, in milliseconds, as "
+             "Subtitle Edit's minimum gap (for example 24, or 83 for two frames at 24 fps): the cue "
+             "ends that much earlier (default: none; a cue of a file read in keeps its times)")
     #: how SubRip and SubViewer show speakers (`SPEAKER_STYLES`)
     speaker_style: str = "name"
 
@@ -131,6 +140,11 @@ class SubtitleLayout:
         return max([NARROWEST_LINE, *(len(line) for line in lines)])
 
     # -- times ------------------------------------------------------------------------------------
+    @property
+    def gap_seconds(self) -> float:
+        """The least gap after a cue Stet cuts or re-times, in seconds (0: none)."""
+        return (self.min_gap or 0) / 1000
+
     def shortest(self, lines: Sequence[str]) -> float:
         """The least time a cue Stet makes of ``lines`` is to stay up: 1 s, or as long as reading
         it at ``max_cps`` takes."""
@@ -210,6 +224,6 @@ def layout_from_settings(values: Mapping[str, Any], speaker_style: str = "name")
 #: The layout Stet writes by when nobody said otherwise
 DEFAULT_LAYOUT = SubtitleLayout()
 
-__all__ = ["CHECK_CPS", "CPS_RANGE", "DEFAULT_LAYOUT", "LINE_LENGTH_RANGE", "NARROWEST_LINE", "NEW_LINE_CHARS",
+__all__ = ["CHECK_CPS", "CPS_RANGE", "DEFAULT_LAYOUT", "GAP_RANGE", "LINE_LENGTH_RANGE", "NARROWEST_LINE", "NEW_LINE_CHARS",
            "SPEAKER_STYLES", "LayoutOption", "SubtitleLayout", "characters", "layout_from_options",
            "layout_from_settings", "layout_options", "reading_speed"]
