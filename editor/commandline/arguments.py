@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from editor.core.formats.subtitles.layout import (SPEAKER_STYLES, LayoutOption, SubtitleLayout,
+from editor.core.formats.subtitles import (SPEAKER_STYLES, LayoutOption, SubtitleLayout,
                                                   layout_from_options, layout_options)
 from editor.core.commas import COMMA_STYLES, DEFAULT_COMMAS
 from editor.core.render import RenderPolicy, parse_confidence

@@ -14,7 +14,7 @@ from typing import Any
 
 from editor.core.commas import DEFAULT_COMMAS
 from editor.core.formats import atomic_write
-from editor.core.formats.subtitles.layout import SubtitleLayout, layout_from_settings
+from editor.core.formats.subtitles import SubtitleLayout, layout_from_settings
 from editor.core.paths import config_dir
 
 SETTINGS_VERSION = 1

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.core.formats import TIMED_FORMATS
-from editor.core.formats.subtitles.layout import layout_options
+from editor.core.formats.subtitles import layout_options
 from editor.core.document.speakers import TURN_TIME_FORMATS
 from editor.core.render import ALL, NONE, RenderPolicy
 from editor.core.settings import Settings

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 
 from editor.core.document.transcript import Kind
-from editor.core.formats.subtitles.styles import WordStyles
+from editor.core.formats.subtitles import WordStyles
 from editor.core.formats.whisper import CUE_FORMAT as WHISPER_CUES
 from editor.core.document.paragraphs import kept_lines
 from editor.gui.text_view.looks import PARAGRAPH_GAP, SOFT_BREAK, Look, Looks

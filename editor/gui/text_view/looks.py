@@ -8,7 +8,7 @@ import math
 from PySide6.QtGui import QColor, QFont, QPen, QTextCharFormat, QTextCursor, QTextFormat
 
 from editor.core.document.transcript import Kind, State, Suggestion, Transcript
-from editor.core.formats.subtitles.styles import WordStyles
+from editor.core.formats.subtitles import WordStyles
 from editor.core.document.records import CHOICE
 from editor.core.settings import Settings
 from editor.core.document.text import ends_sentence

@@ -23,7 +23,7 @@ from PySide6.QtGui import (QColor, QContextMenuEvent, QDropEvent, QFocusEvent, Q
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from editor.core.document.transcript import Kind, State, Suggestion, Transcript
-from editor.core.formats.subtitles.styles import WordStyles
+from editor.core.formats.subtitles import WordStyles
 from editor.core.document.paragraphs import kept_lines
 from editor.core.settings import Settings
 from editor.gui.text_view.textmap import TextMap

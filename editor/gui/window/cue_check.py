@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
-from editor.core.formats.subtitles.writing import CueProblem, cue_problems
+from editor.core.formats.subtitles import CueProblem, cue_problems
 from editor.core.process import collections_held
 from editor.core.render import NONE
 from editor.core.settings import Settings
