@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from editor.asr.models import ModelInfo
     from editor.asr.speakers import Speakers, VoiceEncoder
     from editor.core.document.transcript import Transcript
-    from editor.core.formats.subtitle_layout import SubtitleLayout
+    from editor.core.formats.subtitles import SubtitleLayout
     from editor.core.render import RenderPolicy
     from editor.restore import PassSettings, Restorer
 

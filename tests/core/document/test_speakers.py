@@ -5,7 +5,7 @@ import pytest
 
 from editor.core import Token, Transcript, render
 from editor.core.formats import read_any, write_any
-from editor.core.formats.subtitle_layout import SubtitleLayout
+from editor.core.formats.subtitles.layout import SubtitleLayout
 from editor.core.document.speakers import count_speakers, parse_renames, speakers_in_order
 
 TURNS = [("Ann", "hello there how are you"), ("Bob", "i am fine thanks"),

@@ -9,8 +9,8 @@ import pytest
 from editor.core import Token, Transcript
 from editor.core.errors import UserError
 from editor.core.formats import read_any
-from editor.core.formats.cue_writing import cue_problems, cues_to_write
-from editor.core.formats.subtitle_layout import CHECK_CPS, DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.writing import cue_problems, cues_to_write
+from editor.core.formats.subtitles.layout import CHECK_CPS, DEFAULT_LAYOUT, SubtitleLayout
 from editor.core.render import NONE
 
 SRT = """1

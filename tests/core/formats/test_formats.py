@@ -8,8 +8,8 @@ import pytest
 
 from editor.core import FormatError, RenderPolicy, Suggestion, Token, Transcript, UserError, render
 from editor.core.formats import read_any, write_any
-from editor.core.formats.cue_writing import cut_cues
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT
+from editor.core.formats.subtitles.writing import cut_cues
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT
 from editor.core.paths import resource_path
 
 SAMPLE_SRT = resource_path("samples", "sample.srt")

@@ -6,8 +6,8 @@ import pytest
 
 from editor.core import render
 from editor.core.formats import read_any
-from editor.core.formats.encodings import decode_text
-from editor.core.formats.languages import judge_bytes
+from editor.core.decoding import decode_text
+from editor.core.decoding.languages import judge_bytes
 
 FRENCH = """Où est le câble que tu as acheté hier ?
 Je ne sais pas, il était là à côté de la télé.

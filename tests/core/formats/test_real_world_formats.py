@@ -7,7 +7,7 @@ import pytest
 
 from editor.core import FormatError, RenderPolicy, Suggestion, Token, Transcript, UserError, render
 from editor.core.formats import read_any, write_any
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT
 
 
 def read(tmp_path, name, text, encoding="utf-8"):

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from editor.core.formats import read_any, write_any
-from editor.core.formats.prefixes import is_credit, speaker_prefix, takes_prefixes
+from editor.core.formats.subtitles.prefixes import is_credit, speaker_prefix, takes_prefixes
 
 
 def srt(texts, step=2):

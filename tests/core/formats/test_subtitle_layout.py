@@ -4,13 +4,17 @@ Export dialog, handed to every subtitle writer and to write-back; `--max-line-le
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
 from editor.cli import main
 from editor.core import Token, Transcript
 from editor.core.formats import read_any, write_any
-from editor.core.formats.cue_writing import cut_cues
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout, reading_speed
+from editor.core.formats.subtitles.writing import cut_cues
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout, layout_options, reading_speed
+from editor.core.settings import Settings
+from editor.commandline.arguments import add_layout_arguments, layout_from_args
 from editor.core.render import RenderPolicy
 
 WORDS = ("so the question we kept asking ourselves over and over again was what would happen "
@@ -118,3 +122,94 @@ def test_a_batch_takes_the_layout(tmp_path):
         text = (out / f"{name}.vtt").read_text(encoding="utf-8")
         cue_lines = [line for line in text.splitlines()[1:] if line and "-->" not in line]
         assert len(cue_lines) > 4 and all(len(line) <= 20 for line in cue_lines), text
+
+
+# -- each option declared once: its flag, its setting and its Export box come from the declaration --
+
+@pytest.mark.parametrize("name", list(layout_options()))
+def test_each_option_is_a_flag_of_the_commands_that_write_subtitles(name, capsys):
+    declared = layout_options()[name]
+    low, high = declared.bounds
+    parser = argparse.ArgumentParser()
+    add_layout_arguments(parser)
+    assert getattr(layout_from_args(parser.parse_args([declared.flag, f"{high:g}"])), name) == high
+    assert getattr(layout_from_args(parser.parse_args([])), name) is None
+    with pytest.raises(SystemExit):
+        parser.parse_args([declared.flag, f"{low - 1:g}"])
+    assert f"{declared.what} of {low:g} to {high:g} {declared.unit}" in capsys.readouterr().err
+    for command in ("convert", "restore", "transcribe"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert declared.flag in capsys.readouterr().out, command
+
+
+@pytest.mark.parametrize("name", list(layout_options()))
+def test_each_option_is_remembered_in_the_one_layout_setting(name, tmp_path):
+    declared = layout_options()[name]
+    low, high = declared.bounds
+    settings = Settings()
+    settings.set("export.layout", {name: high})
+    settings.save(tmp_path / "settings.json")
+    loaded, problems = Settings.load(tmp_path / "settings.json")
+    assert not problems and getattr(loaded.export.subtitle_layout(), name) == high
+    # edited by hand: out of bounds, of another version, not a number: the default, not a refusal
+    loaded.set("export.layout", {name: low - 1, "no_such_option": 3})
+    assert loaded.export.subtitle_layout() == DEFAULT_LAYOUT
+    with pytest.raises(TypeError):
+        loaded.set("export.layout", {name: "wide"})
+    with pytest.raises(ValueError, match=declared.what):
+        SubtitleLayout(**{name: high + 1})
+
+
+# -- --min-gap: the least time between cues, as Subtitle Edit's minimum gap ----------------------------
+
+def srt_times(path) -> list[tuple[float, float]]:
+    def seconds(clock: str) -> float:
+        h, m, s = clock.strip().replace(",", ".").split(":")
+        return int(h) * 3600 + int(m) * 60 + float(s)
+    return [(seconds(a), seconds(b)) for a, b in (line.split("-->") for line in
+            path.read_text(encoding="utf-8").splitlines() if "-->" in line)]
+
+
+def gaps(times) -> list[float]:
+    return [round(b[0] - a[1], 3) for a, b in zip(times, times[1:])]
+
+
+def test_cues_stet_cuts_keep_the_least_gap():
+    words = timed()  # back to back: without a gap each cue ends where the next begins
+    plain = cut_cues(words, RenderPolicy(), "x.srt", SubtitleLayout(max_line_length=20))
+    assert len(plain) >= 4 and min(b.start - a.end for a, b in zip(plain, plain[1:])) < 0.001
+    spaced = cut_cues(words, RenderPolicy(), "x.srt", SubtitleLayout(max_line_length=20, min_gap=100))
+    assert [c.start for c in spaced] == [c.start for c in plain]  # the end moves, not the start
+    assert all(b.start - a.end >= 0.1 - 1e-9 for a, b in zip(spaced, spaced[1:]))
+    assert all(a.end - b.end <= 0.1 + 1e-9 for a, b in zip(plain, spaced))
+
+
+def test_the_command_line_and_a_batch_take_the_least_gap(tmp_path):
+    vosk = '{"result": [' + ", ".join(f'{{"word": "{w}", "start": {i * 0.3:.2f}, "end": {i * 0.3 + 0.3:.2f}, '
+                                      f'"conf": 1.0}}' for i, w in enumerate(WORDS)) + '], "text": "x"}'
+    source = tmp_path / "talk.json"
+    source.write_text(vosk, encoding="utf-8")
+    assert main(["convert", str(source), "-o", str(tmp_path / "plain.srt"), "-q"]) == 0
+    assert min(gaps(srt_times(tmp_path / "plain.srt"))) == 0
+    assert main(["convert", str(source), "-o", str(tmp_path / "talk.srt"), "--min-gap", "80", "-q"]) == 0
+    assert len(srt_times(tmp_path / "talk.srt")) >= 2 and min(gaps(srt_times(tmp_path / "talk.srt"))) >= 0.08
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("a", "b"):
+        (folder / f"{name}.json").write_text(vosk, encoding="utf-8")
+    assert main(["convert", str(folder), "-o", str(tmp_path / "out"), "--to", ".srt", "--min-gap", "80", "-q"]) == 0
+    for name in ("a", "b"):
+        assert min(gaps(srt_times(tmp_path / "out" / f"{name}.srt"))) >= 0.08
+
+
+def test_a_file_written_back_keeps_its_times_whatever_the_gap(tmp_path):
+    source = tmp_path / "film.srt"
+    source.write_bytes(b"1\r\n00:00:01,000 --> 00:00:03,000\r\nthe first cue\r\n\r\n"
+                       b"2\r\n00:00:03,000 --> 00:00:05,000\r\nand the second\r\n")
+    doc = read_any(source)
+    doc.replace_span(3, 4, "a")  # "and the second" -> "a the second": the text is patched
+    unset, gapped = tmp_path / "unset.srt", tmp_path / "gapped.srt"
+    write_any(doc, unset)
+    write_any(doc, gapped, layout=SubtitleLayout(min_gap=500))
+    assert unset.read_bytes() == gapped.read_bytes() == source.read_bytes().replace(b"and the", b"a the")

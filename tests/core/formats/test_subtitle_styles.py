@@ -524,7 +524,7 @@ def test_accepting_suggestions_in_an_italic_cue_keeps_its_one_span(tmp_path):
 
 
 def test_word_styles_say_each_words_styles_by_token_for_the_editor(tmp_path):
-    from editor.core.formats.subtitles import WordStyles
+    from editor.core.formats.subtitles.styles import WordStyles
 
     src = tmp_path / "edit.srt"
     src.write_text(SUBTITLE_EDIT, encoding="utf-8")

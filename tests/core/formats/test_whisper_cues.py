@@ -10,7 +10,7 @@ import pytest
 
 from editor.core import render
 from editor.core.formats import read_any, write_any
-from editor.core.formats.cue_writing import cues_to_write
+from editor.core.formats.subtitles.writing import cues_to_write
 from editor.core.render import NONE
 
 CORPUS = Path(__file__).parents[2] / "corpus" / "files" / "whisper"

@@ -1,4 +1,4 @@
-"""The recovery file is a journal (editor/core/recovery/slots.py, read by editor/core/formats/journal.py): an autosave appends what an edit
+"""The recovery file is a journal (editor/core/recovery/slots.py, read by editor/core/recovery/reading.py): an autosave appends what an edit
 changed, so its cost follows the edit and not the document; a kill at any byte of an append
 leaves the last complete autosave readable; a file past the size a project may have reads too."""
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats import read_any
-from editor.core.formats.journal import JOURNAL_HEAD, is_journal, read_journal
+from editor.core.recovery.reading import JOURNAL_HEAD, is_journal, read_journal
 from editor.core.recovery.slots import RecoverySlot, RecoveryState, find_orphans
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX locks")

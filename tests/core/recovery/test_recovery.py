@@ -12,7 +12,7 @@ import pytest
 
 from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
 from editor.core.formats import read_any
-from editor.core.formats.journal import journal_info
+from editor.core.recovery.reading import journal_info
 from editor.core.recovery.slots import RecoverySlot, RecoveryState, find_orphans
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX locks and signals")

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
-from editor.core.formats.journal import EDITS_HEAD, read_recovery, replay_edits
+from editor.core.recovery.reading import EDITS_HEAD, read_recovery, replay_edits
 from editor.core.recovery.slots import RecoverySlot, RecoveryState
 from editor.core.recovery.edits import MAX_ITEMS, ROTATE_BYTES, EditJournal
 

@@ -54,8 +54,7 @@ def test_the_check_lists_cues_over_the_limits_and_a_click_goes_to_the_first_word
 
 def test_the_check_uses_the_export_settings_and_says_when_all_is_well(window, qtbot, tmp_path):
     (tmp_path / "film.srt").write_text(SRT, encoding="utf-8")
-    window.settings.set("export.max_line_length", 60)
-    window.settings.set("export.max_cps", 45.0)
+    window.settings.set("export.layout", {"max_line_length": 60, "max_cps": 45.0})
     window.open_path(tmp_path / "film.srt")
     window.cancel_restoration()
     dialog = _checked(window, qtbot)

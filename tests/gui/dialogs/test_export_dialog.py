@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
+from editor.core.formats.subtitles.layout import layout_options
 from editor.core.paths import resource_path
 from editor.gui.dialogs.export import ExportDialog
 
@@ -386,21 +387,49 @@ def test_subtitle_layout_is_chosen_in_the_dialog_and_kept(window, tmp_path, monk
     dialog = dialog_as_proposed(window, monkeypatch)
     dialog.path_edit.setText(str(tmp_path / "talk.txt"))
     dialog._typed(dialog.path_edit.text())
-    assert not dialog.line_length.isVisibleTo(dialog) and not dialog.max_cps.isVisibleTo(dialog)
+    line_length, max_cps = dialog.layout_boxes["max_line_length"], dialog.layout_boxes["max_cps"]
+    assert not line_length.isVisibleTo(dialog) and not max_cps.isVisibleTo(dialog)
     dialog.format.setCurrentIndex(dialog.format.findData(".srt"))
-    assert dialog.line_length.isVisibleTo(dialog) and dialog.max_cps.isVisibleTo(dialog)
-    assert dialog.line_length.text().startswith("as written") and dialog.max_cps.text() == "any"
-    dialog.line_length.setValue(20)
-    dialog.max_cps.setValue(17)
+    assert line_length.isVisibleTo(dialog) and max_cps.isVisibleTo(dialog)
+    assert line_length.text().startswith("as written") and max_cps.text() == "any"
+    line_length.setValue(20)
+    max_cps.setValue(17)
     dialog.accept()
     assert dialog.export_path == tmp_path / "talk.srt"
-    assert (window.settings.export.max_line_length, window.settings.export.max_cps) == (20, 17.0)
+    assert window.settings.export.layout == {"max_line_length": 20, "max_cps": 17.0}
     window.files.export(dialog.export_path)
     blocks = dialog.export_path.read_text(encoding="utf-8").strip().split("\n\n")
     lines = [line for block in blocks for line in block.split("\n")[2:]]
     assert len(lines) > 4 and all(len(line) <= 20 for line in lines)
     again = dialog_as_proposed(window, monkeypatch)
-    assert (again.line_length.value(), again.max_cps.value()) == (20, 17)
+    assert (again.layout_boxes["max_line_length"].value(), again.layout_boxes["max_cps"].value()) == (20, 17)
+
+
+
+@pytest.mark.parametrize("name", list(layout_options()))
+def test_each_layout_option_has_its_box_in_export_and_is_kept(name, window, tmp_path, monkeypatch):
+    """Every option the layout declares is a box of Export, labelled and bounded as declared, its
+    lowest value the default said in words; what is set goes into the one layout setting and
+    lays out the export, and is proposed next time."""
+    declared = layout_options()[name]
+    source = tmp_path / "talk.json"  # Vosk's words: cues are cut afresh
+    source.write_text('{"result": [' + ", ".join(
+        f'{{"word": "w{i}", "start": {i * 0.3:.2f}, "end": {i * 0.3 + 0.3:.2f}, "conf": 1.0}}'
+        for i in range(40)) + '], "text": "x"}', encoding="utf-8")
+    opened(window, source)
+    dialog = dialog_as_proposed(window, monkeypatch)
+    dialog.format.setCurrentIndex(dialog.format.findData(".srt"))
+    box = dialog.layout_boxes[name]
+    form = dialog.layout()
+    assert form.labelForField(box).text() == declared.label and box.accessibleName() == declared.title
+    assert box.isVisibleTo(dialog) and box.text() == declared.unset
+    assert box.maximum() == declared.bounds[1] and box.minimum() == declared.bounds[0] - 1
+    box.setValue(box.maximum())
+    dialog.accept()
+    assert window.settings.export.layout == {name: declared.bounds[1]}
+    assert getattr(window.settings.export.subtitle_layout(), name) == declared.bounds[1]
+    again = dialog_as_proposed(window, monkeypatch)
+    assert again.layout_boxes[name].value() == declared.bounds[1]
 
 
 # -- one default for the window and the command line (issue #48) ---------------------------------

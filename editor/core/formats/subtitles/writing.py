@@ -14,11 +14,11 @@ from editor.core.document.transcript import SourceCue, Transcript
 from editor.core.errors import UserError
 from editor.core.formats._common import PathLike
 from editor.core.formats._common import spread
-from editor.core.formats.prefixes import EVERY_CUE
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles import (STYLE_ORDER, VTT_CLASS_LOST, ClassStyle, CueStyle,
-                                           PREFIXES, class_sets, cue_lines, cue_style, is_italic,
-                                           piece_styles, protect, protect_ass, words_of_line, vtt_palette)
+from editor.core.formats.subtitles.prefixes import EVERY_CUE
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.cues import cue_lines, is_italic, protect, protect_ass, words_of_line
+from editor.core.formats.subtitles.reading import PREFIXES
+from editor.core.formats.subtitles.styles import (ClassStyle, CueStyle, STYLE_ORDER, VTT_CLASS_LOST, class_sets, cue_style, piece_styles, vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
 from editor.core.document.text import Piece, ends_sentence, join_mark
 
@@ -189,7 +189,8 @@ def cut_cues(transcript: Transcript, policy: RenderPolicy, path: PathLike,
     groups = _merge_short(_group(timed_words(transcript, policy, path), layout), layout)
     cues = [OutCue(g[0].start, g[-1].end, tuple(wrap_lines([w.text for w in g], layout.line_length)),
                    g[0].speaker, first_word=g[0].index) for g in groups]
-    return _readable(cues, [layout.shortest(cue.lines) for cue in cues], transcript.metadata.duration)
+    return _readable(cues, [layout.shortest(cue.lines) for cue in cues], transcript.metadata.duration,
+                     layout.gap_seconds)
 
 
 def _merge_short(groups: list[list[TimedWord]], layout: SubtitleLayout) -> list[list[TimedWord]]:
@@ -226,25 +227,35 @@ def _cut_point(words: Sequence[TimedWord]) -> int:
     return max(fitting, 1)
 
 
-def _readable(cues: list[OutCue], minimum: list[float], audio_end: float | None = None) -> list[OutCue]:
+def _readable(cues: list[OutCue], minimum: list[float], audio_end: float | None = None,
+              gap: float = 0.0) -> list[OutCue]:
     """Cues made or changed by Stet last at least their minimum where the cues around leave room:
     the end moves later up to the next cue (never past ``audio_end``, the end of the recording:
-    a word in 0.31 s of audio made a cue of 0-1 s), then the start earlier down to the one before."""
+    a word in 0.31 s of audio made a cue of 0-1 s), then the start earlier down to the one before.
+    ``gap`` (seconds, `SubtitleLayout.min_gap`): such a cue ends that long before the next one
+    starts, as Subtitle Edit's least gap between subtitles does, where the two do not overlap
+    (two speakers at once stay together) and the cue is longer than the gap."""
     out = list(cues)
     for n, cue in enumerate(out):
-        if cue.source is not None or cue.end - cue.start >= minimum[n]:
+        if cue.source is not None:
             continue
         nxt = out[n + 1].start if n + 1 < len(out) else None
-        end = cue.start + minimum[n]
-        if audio_end is not None and cue.end <= audio_end:
-            end = min(end, audio_end)
-        if nxt is not None and nxt > cue.start:
-            end = min(end, nxt)
-        start = cue.start
-        if end - start < minimum[n]:
-            prev = out[n - 1].end if n else 0.0
-            start = max(min(prev, start), end - minimum[n], 0.0)
-        out[n] = replace(cue, start=start, end=max(end, cue.end))
+        # how far the end may go: up to the next cue, less the gap where they do not overlap
+        room = None if nxt is None or nxt <= cue.start else nxt - gap if nxt >= cue.end else nxt
+        if cue.end - cue.start < minimum[n]:
+            end = cue.start + minimum[n]
+            if audio_end is not None and cue.end <= audio_end:
+                end = min(end, audio_end)
+            if room is not None:
+                end = min(end, room)
+            start = cue.start
+            if end - start < minimum[n]:
+                prev = out[n - 1].end + gap if n else 0.0
+                start = max(min(prev, start), end - minimum[n], 0.0)
+            cue = replace(cue, start=start, end=max(end, cue.end))
+        if gap and nxt is not None and cue.end <= nxt < cue.end + gap and cue.start < nxt - gap:
+            cue = replace(cue, end=nxt - gap)
+        out[n] = cue
     return out
 
 
@@ -288,14 +299,14 @@ def run_times(cue: SourceCue, run: Sequence[TimedWord], whole: bool) -> tuple[fl
 def source_lines(cue: SourceCue, prefixed: bool | str = False,
                  layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
     """A source cue's lines as seen: a subtitle's lines as written (without a speaker prefix
-    when ``prefixed``: `subtitles.cue_lines`), a segment's words wrapped to the layout."""
+    when ``prefixed``: `cues.cue_lines`), a segment's words wrapped to the layout."""
     if cue.format in SEGMENT_FORMATS:
         return wrap_lines(list(cue.words), layout.line_length) if cue.words else [" ".join(cue.text.split())]
     return [line.strip() for line, _ in cue_lines(cue.text, prefixed)]
 
 
 def _speakers_as_read(cue: SourceCue, prefixed: bool | str) -> list[str | None]:
-    """The speaker each of a subtitle cue's words was read with (see `subtitles._cue_tokens`)."""
+    """The speaker each of a subtitle cue's words was read with (see `reading._cue_tokens`)."""
     if not prefixed and "<v" not in cue.text.lower():  # no voice in it: the cue's (a quick pass)
         return [cue.speaker] * len(cue.words)
     out: list[str | None] = []
@@ -357,7 +368,7 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike,
             at = 0
             for k in range(first, len(cues)):
                 cues[k], at = _styled(cues[k], style, styles, at)
-    return _readable(cues, minimum)
+    return _readable(cues, minimum, gap=layout.gap_seconds)
 
 
 def _decor_styled(out: OutCue, cue: SourceCue, palette: Mapping[str, ClassStyle]) -> OutCue:
@@ -592,7 +603,7 @@ def _ordered(styles: frozenset[str], colors: bool,
 def html_line(words: StyledLine, *, colors: bool, escape: bool,
               classes: Mapping[str, ClassStyle] | None = None) -> str:
     """A line of SubRip (``colors``: <font color>) or WebVTT (``escape``: &amp; &lt;;
-    ``classes``: <c.name>, with what each sets, see `subtitles.vtt_palette`) text, each run of
+    ``classes``: <c.name>, with what each sets, see `styles.vtt_palette`) text, each run of
     words in its tags, nested as they open; spaces stay outside the tags."""
     return html_lines([words], colors=colors, escape=escape, classes=classes)[0]
 

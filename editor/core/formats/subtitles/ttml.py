@@ -6,21 +6,32 @@ a cue; ``<br/>`` breaks a line; times add up through nested ``<div>``s as the sp
 timing says. Italics, bold, underline, strike-through and colour (``tts:fontStyle``,
 ``tts:fontWeight``, ``tts:textDecoration``, ``tts:color``, on the element or in a ``<style>`` it
 refers to, inherited from ``<body>`` down to ``<span>``) are kept word by word as SubRip's tags
-in the cue's text. Written with pysubs2 (see ass.write_ttml).
+in the cue's text.
+
+Written with pysubs2 from the cues as SubStation Alpha events (`ass.ssa_events`), with who
+speaks added as ``ttm:agent``.
 """
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from typing import NamedTuple
 from html.parser import HTMLParser
 
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import PathLike
-from editor.core.formats.subtitles import Cue, checked_times, css_color, transcript_from_cues
+from editor.core.formats._common import PathLike, atomic_write
+from editor.core.formats.subtitles.ass import HELD_BACKSLASH, brace_warning, ssa_events
+from editor.core.formats.subtitles.cues import Cue, checked_times
+from editor.core.formats.subtitles.reading import transcript_from_cues
+from editor.core.formats.subtitles.styles import css_color
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.writeback import encode, encode_as, source_of, unchanged
+from editor.core.formats.subtitles.writing import styling_warnings
 from editor.core.formats.txt import read_source
+from editor.core.render import NONE, RenderPolicy
 
 _OFFSET = re.compile(r"(\d+(?:\.\d+)?)(h|m|s|ms|f|t)")
 _CLOCK = re.compile(r"(\d+):(\d{2}):(\d{2})(?:\.(\d+))?(?::(\d+(?:\.\d+)?))?")
@@ -418,3 +429,61 @@ def _text(element: ET.Element) -> str:
             parts.append(_text(child))
         parts.append(" ".join((child.tail or "").split("\n")))
     return "".join(parts)
+
+
+def _ttml_protect(text: str) -> str:
+    """Text for pysubs2's TTML writer, which reads \\N and \\h as SubStation Alpha does: each
+    backslash held as `HELD_BACKSLASH` (put back in the XML). XML escapes "<" and "&", and Stet's TTML
+    reader takes text as text: no empty override blocks, which part the text into spans."""
+    return text.replace("\\", HELD_BACKSLASH)
+
+
+_TTM_NAMESPACE = "http://www.w3.org/ns/ttml#metadata"
+
+
+def _with_agents(xml: str, speakers: list[str]) -> str:
+    """pysubs2's TTML with who speaks (it writes none): each <p> of a speaker's cue gets a
+    ``ttm:agent``, and each speaker a ``<ttm:agent>`` in the head holding the name, as IMSC and
+    EBU-TT name speakers. Unchanged where no cue has a speaker. The text pysubs2 wrote is kept as
+    it is (its <p>s are found in order, a <p> per text event) and the result parsed to check it."""
+    if not any(speakers):
+        return xml
+    from xml.sax.saxutils import quoteattr, escape
+    import xml.etree.ElementTree as ET
+
+    opens = list(re.finditer(r"<p(?=[\s>/])", xml))
+    if len(opens) != len(speakers) or "<head>" not in xml or not xml.startswith("<tt "):
+        raise FormatError("", "the TTML writer's output is not as expected; speakers cannot be added")
+    ids: dict[str, str] = {}
+    out, at = [], 0
+    for m, who in zip(opens, speakers):
+        out.append(xml[at:m.end()])
+        if who:
+            out.append(f' ttm:agent="{ids.setdefault(who, f"speaker{len(ids) + 1}")}"')
+        at = m.end()
+    out.append(xml[at:])
+    text = "".join(out)
+    agents = "".join(f'\n      <ttm:agent xml:id="{ident}" type="person">\n        <ttm:name type="full">'
+                     f"{escape(who)}</ttm:name>\n      </ttm:agent>" for who, ident in ids.items())
+    text = text.replace("<head>", f"<head>\n    <metadata>{agents}\n    </metadata>", 1)
+    if "xmlns:ttm=" not in text.split(">", 1)[0]:
+        text = text.replace("<tt ", f"<tt xmlns:ttm={quoteattr(_TTM_NAMESPACE)} ", 1)
+    ET.fromstring(text)  # well-formed, or the error is the writer's
+    return text
+
+
+def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
+               layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
+    """Write TTML (pysubs2) laid out by ``layout``; the warnings say what styling could not be
+    written."""
+    source = source_of(transcript, "ttml", path)
+    if source is not None and unchanged(transcript, policy, source):  # the file as it came
+        atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
+        return []
+    subs, cues = ssa_events(transcript, policy, path, layout, _ttml_protect)
+    xml = _with_agents(subs.to_string("ttml"), [e.name for e in subs.get_text_events()])
+    xml = xml.replace(f"&#{ord(HELD_BACKSLASH)};", "\\").replace(HELD_BACKSLASH, "\\")
+    # its line ends and byte-order mark; UTF-8 always, as the XML declaration says
+    utf8 = None if source is None else replace(source, encoding="utf-8")
+    atomic_write(path, encode(xml, utf8)[0])
+    return styling_warnings(cues, "ttml", "TTML", verbatim=False) + brace_warning(cues, "the TTML writer")

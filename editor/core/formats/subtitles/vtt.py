@@ -17,14 +17,14 @@ from dataclasses import replace
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
-from editor.core.formats.srt import SRT_TIMING, parse_blocks
-from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings
-from editor.core.formats.subtitles import (VTT_DEFAULT_CLASSES, ClassStyle, Cue, checked_times, class_sets,
-                                           parse_clock, shown_by_prefixes, transcript_from_cues,
-                                           vtt_palette, with_prefix)
+from editor.core.formats.subtitles.srt import SRT_TIMING, parse_blocks
+from editor.core.formats.subtitles.writing import OutCue, cues_to_write, html_lines, styling_warnings
+from editor.core.formats.subtitles.cues import Cue, checked_times, parse_clock
+from editor.core.formats.subtitles.reading import shown_by_prefixes, transcript_from_cues, with_prefix
+from editor.core.formats.subtitles.styles import ClassStyle, VTT_DEFAULT_CLASSES, class_sets, vtt_palette
 from editor.core.formats.txt import read_source
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.writeback import encode, source_of, write_back
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.writeback import encode, source_of, write_back
 from editor.core.render import NONE, RenderPolicy
 
 _CLOCK = r"(?:\d+:)?\d{1,2}:\d{1,2}(?:[.,]\d{1,9})?"

@@ -1,4 +1,4 @@
-"""SubRip subtitles (.srt) and YouTube's SubViewer variant (.sbv).
+"""SubRip subtitles (.srt), and the cue blocks SubViewer (``sbv``) and WebVTT (``vtt``) share.
 
 Read by hand, leniently: the ``srt`` library refuses what real files hold (negative times, X1/Y2
 coordinates after the times, a missing cue number) and pysubs2 reads those but drops a cue whose
@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock
-from editor.core.formats.cue_writing import OutCue, cues_to_write, html_lines, styling_warnings
-from editor.core.formats.prefixes import reads_as_name, written_prefix
-from editor.core.formats.subtitles import Cue, checked_times, parse_clock, protect, transcript_from_cues
+from editor.core.formats.subtitles.writing import OutCue, cues_to_write, html_lines, styling_warnings
+from editor.core.formats.subtitles.prefixes import reads_as_name, written_prefix
+from editor.core.formats.subtitles.cues import Cue, checked_times, parse_clock, protect
+from editor.core.formats.subtitles.reading import transcript_from_cues
 from editor.core.formats.txt import read_source
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.writeback import encode, source_of, write_back
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.writeback import encode, source_of, write_back
 from editor.core.render import NONE, RenderPolicy
 
 _CLOCK = r"-?(?:\d+:)?\d{1,2}:\d{1,2}(?:[,.:]\d{1,9})?"
@@ -37,13 +38,6 @@ _ORPHAN_CUE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*[ \t]*(\d+)[ \t]*\n")
 def read_srt(path: PathLike, encoding: str | None = None) -> Transcript:
     text, warnings, source = read_source(path, encoding, line_breaks=False)
     return transcript_from_cues(parse_blocks(text, path, warnings, SRT_TIMING), path, warnings, "srt",
-                                source=source)
-
-
-def read_sbv(path: PathLike, encoding: str | None = None) -> Transcript:
-    text, warnings, source = read_source(path, encoding, line_breaks=False)
-    return transcript_from_cues(parse_blocks(text, path, warnings, SBV_TIMING, "SubViewer (.sbv)",
-                                             "0:00:01.000,0:00:02.000"), path, warnings, "sbv",
                                 source=source)
 
 
@@ -112,7 +106,7 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
 
 
 # -- writing --------------------------------------------------------------------------------------
-def _srt_text(cue: OutCue, previous: str | None, speaker_style: str = "name") -> str:
+def srt_text(cue: OutCue, previous: str | None, speaker_style: str = "name") -> str:
     """A cue's SubRip text: its styles as tags (<i>, <b>, <font color>; {\\an8} raises it), and
     who speaks (``speaker_style``, `SubtitleLayout.speaker_style`: "name" writes "Ann: " where the
     speaker changes, "dash" writes "- " before each speaker's line in a cue that holds two, the
@@ -137,7 +131,7 @@ def _srt_text(cue: OutCue, previous: str | None, speaker_style: str = "name") ->
     return "\n".join(lines)
 
 
-def _last_voice(cue: OutCue) -> str | None:
+def last_voice(cue: OutCue) -> str | None:
     voices = cue.line_voices()
     return voices[-1] if voices else cue.speaker
 
@@ -159,7 +153,7 @@ def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     source = source_of(transcript, "srt", path)
     if source is not None:
         patched = write_back(transcript, policy, path, source, protect,
-                             lambda cue, before: _srt_text(cue, before, speaker_style), layout)
+                             lambda cue, before: srt_text(cue, before, speaker_style), layout)
         if patched is not None:
             atomic_write(path, patched[0])
             return patched[1]
@@ -171,41 +165,8 @@ def write_srt(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
             blocks.append(f"{number}\n{src.timing}" + (f"\n{src.text}" if src.text else ""))
         else:
             timing = f"{format_clock(cue.start, separator=',')} --> {format_clock(cue.end, separator=',')}"
-            blocks.append(f"{number}\n{timing}\n{_srt_text(cue, previous, speaker_style)}")
-        previous = _last_voice(cue)
+            blocks.append(f"{number}\n{timing}\n{srt_text(cue, previous, speaker_style)}")
+        previous = last_voice(cue)
     data, warnings = encode("\n\n".join(blocks) + "\n", source)
     atomic_write(path, data)
     return warnings + styling_warnings(cues, "srt", "SubRip")
-
-
-def write_sbv(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
-              layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
-    """Write SubViewer (YouTube's .sbv) laid out by ``layout``: plain text, no styling."""
-    speaker_style = layout.speaker_style
-    source = source_of(transcript, "sbv", path)
-    if source is not None:
-        patched = write_back(transcript, policy, path, source, protect, lambda cue, before: _srt_text(
-            OutCue(cue.start, cue.end, cue.lines, cue.speaker, voices=cue.voices), before, speaker_style),
-            layout)
-        if patched is not None:
-            atomic_write(path, patched[0])
-            return patched[1]
-    blocks, previous = [], None
-    cues = cues_to_write(transcript, policy, path, layout)
-    for cue in cues:
-        src = cue.source
-        if src is not None and src.format == "sbv":
-            blocks.append(f"{src.timing}" + (f"\n{src.text}" if src.text else ""))
-        else:
-            plain = OutCue(cue.start, cue.end, cue.lines, cue.speaker, voices=cue.voices)
-            text = _srt_text(plain, previous, speaker_style)
-            blocks.append(f"{_sbv_clock(cue.start)},{_sbv_clock(cue.end)}\n{text}")
-        previous = _last_voice(cue)
-    data, warnings = encode("\n\n".join(blocks) + "\n", source)
-    atomic_write(path, data)
-    return warnings + styling_warnings(cues, "sbv", "SubViewer (.sbv)")
-
-
-def _sbv_clock(t: float) -> str:
-    clock = format_clock(t)
-    return clock[1:] if clock.startswith("0") else clock

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from editor.core.document.transcript import SourceCue, Transcript
-from editor.core.formats.cue_writing import (OutCue, TimedWord, line_voices, source_lines,
+from editor.core.formats.subtitles.writing import (OutCue, TimedWord, line_voices, source_lines,
                                              source_runs, timed_words, wrap_lines)
-from editor.core.formats.prefixes import EVERY_CUE, speaker_prefix
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles import (BREAK_TAG, CUE_TAG, PREFIXES, RUBY_TEXT, SOURCE, cue_lines,
-                                           is_italic, visible, words_digest, words_of_line)
+from editor.core.formats.subtitles.prefixes import EVERY_CUE, speaker_prefix
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.cues import (BREAK_TAG, CUE_TAG, RUBY_TEXT, cue_lines, is_italic, visible, words_of_line)
+from editor.core.formats.subtitles.reading import PREFIXES, SOURCE, words_digest
 from editor.core.formats._common import PathLike
 from editor.core.render import RenderPolicy, render_words
 from editor.core.document.text import CHARACTER_REFERENCE, strip_controls
@@ -50,7 +50,7 @@ class Source:
     bom: bool
     spans: list[tuple[int, int, int] | None] | None
     digest: str
-    #: for rolling captions, read once each (see `subtitles.collapse_rolling`): the cues' spans
+    #: for rolling captions, read once each (see `rolling.collapse_rolling`): the cues' spans
     #: ("cues"), every place each token is shown ("places") and the tokens as read ("words")
     rolling: dict[str, Any] | None = None
 
@@ -569,7 +569,7 @@ def _drop_emptied_lines(text: str, raw: str) -> str:
 
 def wrap_long(text: str, width: int) -> str:
     """A patched cue's lines that outgrew ``width`` broken within the cue, where the words
-    wrap (`cue_writing.wrap_lines`): a space becomes a line break, tags stay where they are."""
+    wrap (`writing.wrap_lines`): a space becomes a line break, tags stay where they are."""
     seen, starts, ends = visible_map(text)
     edits: list[tuple[int, int, str]] = []
     offset = 0

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from editor.core.errors import FormatError, UserError
-from editor.core.formats._common import PathLike
-from editor.core.formats.languages import NAMES, judge_bytes
+from editor.core.atomic import PathLike
+from editor.core.decoding.languages import NAMES, judge_bytes
 
 _BOMS = [  # longest first: the UTF-32 LE BOM begins with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),

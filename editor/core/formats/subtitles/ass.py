@@ -1,34 +1,31 @@
 """SubStation Alpha subtitles (.ass, .ssa: Aegisub and most fansub tools), read and written with
-pysubs2, and SAMI (.smi, .sami: Windows Media captions) read with it. Dialogue events are cues;
-comments and vector drawings are not text. A SAMI cue's italics, bold, underline and colours
-(<i>, <b>, <u>, <s>, <font color>) are kept as SubRip's tags in its text: pysubs2 reads the
-times and <i>, <b>, <u> but not <font color>, so the text is read again here."""
+pysubs2. Dialogue events are cues; comments and vector drawings are not text. The pysubs2 reading
+and the cues as pysubs2 events are shared with SAMI (``sami``) and the TTML writer (``ttml``)."""
 
 from __future__ import annotations
 
 import re
 import warnings as warnings_module
 from dataclasses import replace
-from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write
-from editor.core.formats.cue_writing import OutCue, ass_text, cues_to_write, styling_warnings
-from editor.core.formats.subtitle_layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles import (ASS_BACKSLASH, Cue, checked_times, css_color, protect_ass, transcript_from_cues, unprotect_ass,
-                                          visible)
+from editor.core.formats.subtitles.writing import OutCue, ass_text, cues_to_write, styling_warnings
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.cues import ASS_BACKSLASH, Cue, checked_times, protect_ass, unprotect_ass
+from editor.core.formats.subtitles.reading import transcript_from_cues
 from editor.core.formats.txt import read_source
-from editor.core.formats.writeback import encode, encode_as, source_of, unchanged
+from editor.core.formats.subtitles.writeback import encode, encode_as, source_of, unchanged
 from editor.core.render import NONE, RenderPolicy
 
 if TYPE_CHECKING:
     from pysubs2 import SSAFile  # imported when a file is read or written
 
 #: Holds a literal backslash while the escapes are read (a character no subtitle holds)
-_BACKSLASH = "\ue000"
+HELD_BACKSLASH = "\ue000"
 _DRAWING = re.compile(r"\{[^}]*\\p[1-9]")
 _OVERRIDE = re.compile(r"\{[^}]*\}")
 _COMMENT = re.compile(r"\{(?!\\)[^}]*\}")
@@ -47,7 +44,7 @@ def _style_tags(subs: SSAFile, name: str) -> str:
     return "{" + "".join(tags) + "}" if tags else ""
 
 
-def _parse(path: PathLike, encoding: str | None, format_: str, name: str, marker: str,
+def read_with_pysubs2(path: PathLike, encoding: str | None, format_: str, name: str, marker: str,
            missing: str) -> tuple[SSAFile | None, str, list[str], dict[str, Any]]:
     """The file read by pysubs2 as `format_`, its text and the reading's warnings; None for a file
     with no text. A file without `marker` (lower case) is not `name` ("no ..." says what lacks)."""
@@ -124,7 +121,7 @@ def _in_pysubs2_order(text: str) -> tuple[str, str]:
 
 
 def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
-    subs, text, warnings, as_read = _parse(path, encoding, "ass", "SubStation Alpha", "[events]",
+    subs, text, warnings, as_read = read_with_pysubs2(path, encoding, "ass", "SubStation Alpha", "[events]",
                                            "no [Events] section")
     if subs is None:
         return transcript_from_cues([], path, warnings, "ass")
@@ -137,15 +134,15 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
             event = event.copy()
             event.text = _without_drawings(event.text)
         # a backslash Stet wrote as text ("C:\\{}New", see protect_ass) is no line break
-        source = event.text.replace(ASS_BACKSLASH, _BACKSLASH)
-        lines = tuple(line.replace(_BACKSLASH, "\\") for line in _OVERRIDE.sub("", source).replace(
+        source = event.text.replace(ASS_BACKSLASH, HELD_BACKSLASH)
+        lines = tuple(line.replace(HELD_BACKSLASH, "\\") for line in _OVERRIDE.sub("", source).replace(
             "\\h", "\u00a0").replace("\\n", "\n").replace("\\N", "\n").split("\n") if line.strip())
         if drawn and not lines:
             continue  # a shape alone
         # the text with its override tags ({\\i1}, {\\an8}; comments in braces dropped) and
         # its style's italics, bold and position, which carry to other formats (cue_style)
         tagged = _COMMENT.sub("", unprotect_ass(source)).replace("\\h", "\u00a0").replace(
-            "\\n", "\n").replace("\\N", "\n").replace(_BACKSLASH, "\\")
+            "\\n", "\n").replace("\\N", "\n").replace(HELD_BACKSLASH, "\\")
         cues.append(Cue(event.start / 1000, event.end / 1000, lines, event.name.strip() or None,
                         text=_style_tags(subs, event.style) + tagged if lines else "",
                         ident=str(n)))
@@ -173,111 +170,11 @@ def _without_drawings(text: str) -> str:
     return "".join(out)
 
 
-def read_sami(path: PathLike, encoding: str | None = None) -> Transcript:
-    subs, _text, warnings, _ = _parse(path, encoding, "sami", "SAMI", "<sync", "no <SYNC> element")
-    if subs is None:
-        return transcript_from_cues([], path, warnings, "sami")
-    styled = _SamiText.texts_of(_text, warnings)
-    if len(styled) != len(subs.events):  # the two readers disagree on the <SYNC>s: no styles
-        styled = ["\n".join(_escape(line) for line in event.plaintext.split("\n"))
-                  for event in subs.events]
-    cues: list[Cue] = []
-    for event, text in zip(subs.events, styled):
-        lines = tuple(visible(line) for line in text.split("\n") if visible(line).strip())
-        if lines:
-            cues.append(Cue(event.start / 1000, event.end / 1000, lines,
-                            text="\n".join(line for line in text.split("\n") if visible(line).strip()),
-                            ident=str(len(cues) + 1)))
-    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "sami")
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-class _SamiText(HTMLParser):
-    """The text of each <SYNC> of a SAMI file as SubRip text: <br> a line break, a line break
-    in the source a space (as HTML reads it), <i> <b> <u> <s> and <font color> kept as tags.
-    Windows Media captions may hold a <P> per language in each <SYNC> (Class=ENUSCC,
-    Class=FRFRCC): each language's text is kept apart, by its class."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.texts: list[dict[str | None, str]] = []  # by <SYNC>: the text of each <P> class
-        self.classes: list[str | None] = []  # the classes of <P>s, in the order first seen
-        self._class: str | None = None
-        self._fonts: list[bool] = []  # open <font>s: whether each wrote a tag
-
-    @classmethod
-    def texts_of(cls, text: str, warnings: list[str] | None = None) -> list[str]:
-        """The text of each <SYNC>; of one language where there are more (the style sheet's
-        first, said in ``warnings``)."""
-        parser = cls()
-        parser.feed(text)
-        parser.close()
-        chosen = parser._language(text, warnings)
-        return ["\n".join(" ".join(line.split()) for line in
-                          ("\n".join(t.values()) if chosen is None else t.get(chosen, "")).split("\n"))
-                for t in parser.texts]
-
-    def _language(self, text: str, warnings: list[str] | None) -> str | None:
-        """The <P> class to read, None for all: a file whose <P>s are of two classes or more
-        that the style sheet names as languages (``.FRFRCC { Name: French; lang: fr-FR }``)."""
-        declared = {m.group(1).lower(): (m.group(2) or m.group(1)).strip() for m in re.finditer(
-            r"\.([\w-]+)\s*\{(?=[^}]*\blang\s*:)(?:[^}]*\bname\s*:\s*([^;}]+))?", text, re.IGNORECASE)}
-        used = [c for c in self.classes if c in declared]
-        if len(used) < 2:
-            return None
-        chosen = next(c for c in declared if c in used)
-        if warnings is not None:
-            warnings.append(f"the SAMI file holds {len(used)} languages ({', '.join(declared[c] for c in used)}); "
-                            f"{declared[chosen]} was read")
-        return chosen
-
-    def _add(self, text: str) -> None:
-        self.texts[-1][self._class] = self.texts[-1].get(self._class, "") + text
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "sync":
-            self.texts.append({})
-            self._fonts = []
-            self._class = None
-        elif not self.texts:
-            return
-        elif tag == "p":
-            self._class = (dict(attrs).get("class") or "").lower() or None
-            if self._class not in self.classes:
-                self.classes.append(self._class)
-            if self.texts[-1].get(self._class, "").strip():
-                self._add("\n")  # a paragraph begins a line
-        elif tag == "br":
-            self._add("\n")
-        elif tag in ("b", "i", "u", "s"):
-            self._add(f"<{tag}>")
-        elif tag == "font":
-            color = css_color(dict(attrs).get("color") or "")
-            self._fonts.append(color is not None)
-            if color is not None:
-                self._add(f'<font color="#{color}">')
-
-    def handle_endtag(self, tag: str) -> None:
-        if not self.texts:
-            return
-        if tag in ("b", "i", "u", "s"):
-            self._add(f"</{tag}>")
-        elif tag == "font" and self._fonts and self._fonts.pop():
-            self._add("</font>")
-
-    def handle_data(self, data: str) -> None:
-        if self.texts:
-            self._add(_escape(" ".join(data.split("\n"))))
-
-
 def _reason(err: Exception) -> str:
     return " ".join(str(err).split())[:100] or type(err).__name__
 
 
-def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike, layout: SubtitleLayout,
+def ssa_events(transcript: Transcript, policy: RenderPolicy, path: PathLike, layout: SubtitleLayout,
           protect: Callable[[str], str] = protect_ass) -> tuple[SSAFile, list[OutCue]]:
     """The cues as pysubs2 events, their styles as override tags ({\\i1}, {\\an8}...), their
     text as ``protect`` writes it."""
@@ -301,7 +198,7 @@ def _subs(transcript: Transcript, policy: RenderPolicy, path: PathLike, layout: 
     return subs, cues
 
 
-def _brace_warning(cues: list[OutCue], name: str) -> list[str]:
+def brace_warning(cues: list[OutCue], name: str) -> list[str]:
     """One line where braces of the text were written as parentheses: in SubStation Alpha text (and
     pysubs2's TTML is written from it) "{...}" holds styling codes and is never shown."""
     n = sum(1 for cue in cues if any("{" in line or "}" in line for line in cue.lines))
@@ -334,13 +231,13 @@ def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     if source is not None and unchanged(transcript, policy, source):  # the file as it came
         atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
         return []
-    subs, cues = _subs(transcript, policy, path, layout)
+    subs, cues = ssa_events(transcript, policy, path, layout)
     with warnings_module.catch_warnings():  # pysubs2 clamps a time past its limit, said below
         warnings_module.simplefilter("ignore", RuntimeWarning)
         text = subs.to_string("ass")
     data, said = encode(text, source)  # the line ends, encoding and byte-order mark it came with
     atomic_write(path, data)
-    return said + (styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + _brace_warning(cues, "SubStation Alpha")
+    return said + (styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + brace_warning(cues, "SubStation Alpha")
             + _late_warning(subs))
 
 
@@ -352,61 +249,3 @@ def _late_warning(subs: SSAFile) -> list[str]:
     n = sum(1 for e in subs if e.end > MAX_REPRESENTABLE_TIME)
     return [f"{n} cue{'' if n == 1 else 's'} past 9:59:59.99, the last time SubStation Alpha can "
             f"hold, {'was' if n == 1 else 'were'} written ending (or starting and ending) there"] if n else []
-
-
-def _ttml_protect(text: str) -> str:
-    """Text for pysubs2's TTML writer, which reads \\N and \\h as SubStation Alpha does: each
-    backslash held as `_BACKSLASH` (put back in the XML). XML escapes "<" and "&", and Stet's TTML
-    reader takes text as text: no empty override blocks, which part the text into spans."""
-    return text.replace("\\", _BACKSLASH)
-
-
-_TTM = "http://www.w3.org/ns/ttml#metadata"
-
-
-def _with_agents(xml: str, speakers: list[str]) -> str:
-    """pysubs2's TTML with who speaks (it writes none): each <p> of a speaker's cue gets a
-    ``ttm:agent``, and each speaker a ``<ttm:agent>`` in the head holding the name, as IMSC and
-    EBU-TT name speakers. Unchanged where no cue has a speaker. The text pysubs2 wrote is kept as
-    it is (its <p>s are found in order, a <p> per text event) and the result parsed to check it."""
-    if not any(speakers):
-        return xml
-    from xml.sax.saxutils import quoteattr, escape
-    import xml.etree.ElementTree as ET
-
-    opens = list(re.finditer(r"<p(?=[\s>/])", xml))
-    if len(opens) != len(speakers) or "<head>" not in xml or not xml.startswith("<tt "):
-        raise FormatError("", "the TTML writer's output is not as expected; speakers cannot be added")
-    ids: dict[str, str] = {}
-    out, at = [], 0
-    for m, who in zip(opens, speakers):
-        out.append(xml[at:m.end()])
-        if who:
-            out.append(f' ttm:agent="{ids.setdefault(who, f"speaker{len(ids) + 1}")}"')
-        at = m.end()
-    out.append(xml[at:])
-    text = "".join(out)
-    agents = "".join(f'\n      <ttm:agent xml:id="{ident}" type="person">\n        <ttm:name type="full">'
-                     f"{escape(who)}</ttm:name>\n      </ttm:agent>" for who, ident in ids.items())
-    text = text.replace("<head>", f"<head>\n    <metadata>{agents}\n    </metadata>", 1)
-    if "xmlns:ttm=" not in text.split(">", 1)[0]:
-        text = text.replace("<tt ", f"<tt xmlns:ttm={quoteattr(_TTM)} ", 1)
-    ET.fromstring(text)  # well-formed, or the error is the writer's
-    return text
-
-
-def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
-               layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
-    """Write TTML (pysubs2) laid out by ``layout``; the warnings say what styling could not be
-    written."""
-    source = source_of(transcript, "ttml", path)
-    if source is not None and unchanged(transcript, policy, source):  # the file as it came
-        atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
-        return []
-    subs, cues = _subs(transcript, policy, path, layout, _ttml_protect)
-    xml = _with_agents(subs.to_string("ttml"), [e.name for e in subs.get_text_events()])
-    xml = xml.replace(f"&#{ord(_BACKSLASH)};", "\\").replace(_BACKSLASH, "\\")
-    # its line ends and byte-order mark; UTF-8 always, as the XML declaration says
-    utf8 = None if source is None else replace(source, encoding="utf-8")
-    atomic_write(path, encode(xml, utf8)[0])
-    return styling_warnings(cues, "ttml", "TTML", verbatim=False) + _brace_warning(cues, "the TTML writer")
