@@ -1,0 +1,36 @@
+"""What a decision costs on a long transcript: the rules of editor.core.review.repeat_choices look
+at each occurrence of a word only where that can change something (the window's stall on Enter
+is measured by tests/perf/bench_gui_stalls.py)."""
+
+from editor.core.document.transcript import Kind, Transcript
+from editor.core.review.repeat_choices import repeat_typed, snapshot_shown, withdraw_start_capital
+
+
+def test_a_sentence_end_before_a_frequent_word_reads_no_occurrence_when_no_choice_is_pending(monkeypatch):
+    """A full stop decided before "The" withdraws the proposals from the person's choice of
+    "The" elsewhere; with none pending (nearly always) it changes nothing, and it no longer reads
+    the suggestions of each of the word's occurrences one by one (6,000 of "the" in 100,000
+    words held the window 35 ms on Enter)."""
+    doc = Transcript.from_words(("we saw the tree and the river " * 300).split())
+    the = [i for i, t in enumerate(doc.tokens) if t.word == "the"]
+    doc.edit_token(the[0], surface="The")
+    doc.edit_token(the[0] - 1, punct=".")  # "we saw. The tree"
+    looked: list[int] = []
+    real = doc.suggestion
+    monkeypatch.setattr(doc, "suggestion", lambda token_id, kind: (looked.append(token_id), real(token_id, kind))[1])
+    assert withdraw_start_capital(doc, doc[the[0] - 1].id) == 0
+    assert len(looked) <= 2  # the word after the mark, not its 599 other occurrences
+
+
+def test_with_a_choice_pending_the_proposals_are_still_withdrawn():
+    """The same rule where it acts: "Two" typed mid-sentence proposed "Two" elsewhere; a full stop
+    typed before it withdraws those proposals (as tests/core/test_review_choices.py checks on a
+    short text), on a long one too."""
+    doc = Transcript.from_words(("we left manhattan two years ago and two days later " * 200).split())
+    twos = [i for i, t in enumerate(doc.tokens) if t.word == "two"]
+    before = snapshot_shown(doc, 0, len(doc))
+    doc.edit_token(twos[0], surface="Two")
+    assert repeat_typed(doc, before, 0, len(doc)) == len(twos) - 1
+    doc.edit_token(twos[0] - 1, punct=".")
+    assert withdraw_start_capital(doc, doc[twos[0] - 1].id) == len(twos) - 1
+    assert all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in twos[1:])
