@@ -34,3 +34,26 @@ def test_with_a_choice_pending_the_proposals_are_still_withdrawn():
     doc.edit_token(twos[0] - 1, punct=".")
     assert withdraw_start_capital(doc, doc[twos[0] - 1].id) == len(twos) - 1
     assert all(doc.suggestion(doc[i].id, Kind.CASE) is None for i in twos[1:])
+
+
+def test_the_evidence_for_a_choice_counts_the_decided_occurrences_without_reading_each(monkeypatch):
+    """A choice's evidence (the person's decisions on the same word elsewhere) counts the few
+    decided occurrences; it no longer looks up the suggestion of each of the word's thousands
+    of occurrences one by one on Enter."""
+    from editor.core.document.transcript import Suggestion
+    from editor.core.review.repeat_choices import choice_evidence, decide, repeat_targets
+
+    doc = Transcript.from_words(("so we saw paris and then paris again " * 300).split())
+    paris = [i for i, t in enumerate(doc.tokens) if t.word == "paris"]
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.CASE, "Paris", {"Paris": 0.9, "paris": 0.1})
+                         for i in paris[:3]])
+    decide(doc, doc[paris[1]].id, Kind.CASE, repeat=False)  # "Paris": one for
+    decide(doc, doc[paris[2]].id, Kind.CASE, accept=False, repeat=False)  # "paris": one against
+    doc.edit_token(paris[0], surface="Paris")
+    targets = repeat_targets(doc, doc[paris[0]].id, Kind.CASE)
+    assert len(targets) == len(paris) - 1
+    looked: list[int] = []
+    real = doc.suggestion
+    monkeypatch.setattr(doc, "suggestion", lambda token_id, kind: (looked.append(token_id), real(token_id, kind))[1])
+    assert choice_evidence(doc, doc[paris[0]].id, Kind.CASE, targets) == (2, 1)
+    assert len(looked) <= 4  # the decided ones (and what the rule reads around them), not 599

@@ -41,3 +41,36 @@ def test_the_pending_list_makes_its_rows_in_slices_and_only_puts_them_in_at_the_
     assert at_each_slice[-1] == len(made) == panel_module.LIST_LIMIT
     assert max(b - a for a, b in zip(at_each_slice, at_each_slice[1:])) <= panel_module._ROWS_A_SLICE
     assert _rows(panel) == at_once
+
+
+def test_a_bulk_step_starts_no_slice_that_would_overrun_its_turn(window, qtbot, monkeypatch):
+    """Accept all, undo and redo on a long transcript run a slice per turn of the event loop, for
+    _BULK_SECONDS of UI time: a slice that would end past that waits for the next turn (a second
+    slice and the repaint after them took 20-25 ms of one turn at 100,000 words). Here each slice
+    takes 0.6 of the time (a clock the slices move): one slice a turn, then the step's end."""
+    from types import SimpleNamespace
+
+    from editor.gui.window import review
+
+    clock = [0.0]
+    monkeypatch.setattr(review, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    commands = window.review
+    turns: list[int] = []
+    real = commands._bulk_slice
+
+    def a_turn() -> None:
+        turns.append(0)
+        real()
+    monkeypatch.setattr(commands, "_bulk_slice", a_turn)
+    ran: list[int] = []
+
+    def slices():
+        for k in range(6):
+            clock[0] += 0.6 * review._BULK_SECONDS
+            ran.append(len(turns))
+            yield
+    finished: list[bool] = []
+    commands._run_bulk(slices(), lambda: finished.append(True))
+    qtbot.waitUntil(lambda: bool(finished), timeout=5_000)
+    assert ran == [1, 2, 3, 4, 5, 6]  # slice k in turn k
+    assert not commands.bulk_running
