@@ -74,3 +74,26 @@ def test_a_bulk_step_starts_no_slice_that_would_overrun_its_turn(window, qtbot, 
     qtbot.waitUntil(lambda: bool(finished), timeout=5_000)
     assert ran == [1, 2, 3, 4, 5, 6]  # slice k in turn k
     assert not commands.bulk_running
+
+
+def test_a_refresh_of_the_list_starts_no_slice_that_would_overrun_its_turn(window, monkeypatch):
+    """The pending list's refresh, a slice per turn as well, stops before a slice that would end
+    past its time in the turn (here each slice takes 0.6 of it: one a turn)."""
+    from types import SimpleNamespace
+
+    from editor.gui.panel import panel as panel_module
+
+    clock = [0.0]
+    monkeypatch.setattr(panel_module, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    panel = window.panel
+    ran: list[int] = []
+
+    def slices():
+        for _ in range(3):
+            clock[0] += 0.6 * panel_module._SCAN_SECONDS
+            ran.append(1)
+            yield True
+    panel._scan = slices()
+    for turn in (1, 2, 3):
+        panel._scan_step()  # one turn of the event loop
+        assert len(ran) == turn

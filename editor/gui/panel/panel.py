@@ -465,12 +465,16 @@ class QtSuggestionList(QWidget):
         if scan is None:
             return
         end = time.perf_counter() + _SCAN_SECONDS
-        while time.perf_counter() < end:
+        while True:
+            began = time.perf_counter()
             if next(scan, None) is None:
                 self._scan = None
                 if self._again:
                     self._changed()
                 return
+            now = time.perf_counter()
+            if now + (now - began) > end:  # the next slice would end past the turn's time
+                break
         QTimer.singleShot(0, self, self._scan_slice)
 
     def _scanner(self) -> Iterator[bool]:
