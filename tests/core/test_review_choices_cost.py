@@ -57,3 +57,30 @@ def test_the_evidence_for_a_choice_counts_the_decided_occurrences_without_readin
     monkeypatch.setattr(doc, "suggestion", lambda token_id, kind: (looked.append(token_id), real(token_id, kind))[1])
     assert choice_evidence(doc, doc[paris[0]].id, Kind.CASE, targets) == (2, 1)
     assert len(looked) <= 4  # the decided ones (and what the rule reads around them), not 599
+
+
+def test_a_word_s_positions_follow_every_change_of_the_words_and_outlive_accepting():
+    """``Transcript.positions_of`` (where a decision may repeat) reads raw words it keeps between
+    calls: they stay while marks and capitals are accepted (no copy of 100,000 words at each
+    Enter) and follow every change of the words, undone and redone too."""
+    from dataclasses import replace
+
+    from editor.core.document.transcript import Suggestion
+    from editor.core.review.repeat_choices import decide
+
+    doc = Transcript.from_words("the cat and the dog and the bird".split())
+    assert doc.positions_of("the") == [0, 3, 6] and doc.positions_of("owl") == []
+    kept = doc._words
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ".", {".": 0.9, "": 0.1}),
+                         Suggestion(doc[3].id, Kind.CASE, "The", {"The": 0.9, "the": 0.1})])
+    decide(doc, doc[1].id, Kind.PUNCT, repeat=False)
+    decide(doc, doc[3].id, Kind.CASE, repeat=False)
+    assert doc.positions_of("the") == [0, 3, 6] and doc._words is kept  # accepting: the same words
+    doc.delete_span(1, 2)  # "cat" gone: every later word moves
+    assert doc.positions_of("the") == [0, 2, 5]
+    doc.history.undo()
+    assert doc.positions_of("the") == [0, 3, 6]
+    doc.push_tokens([(4, replace(doc[4], word="the"))], "a word changed in place")
+    assert doc.positions_of("the") == [0, 3, 4, 6]
+    doc.history.undo()
+    assert doc.positions_of("the") == [0, 3, 6]

@@ -65,7 +65,7 @@ def test_a_bulk_step_starts_no_slice_that_would_overrun_its_turn(window, qtbot, 
     ran: list[int] = []
 
     def slices():
-        for k in range(6):
+        for _ in range(6):
             clock[0] += 0.6 * review._BULK_SECONDS
             ran.append(len(turns))
             yield

@@ -418,9 +418,10 @@ def main() -> int:
                 note(key, value)
                 said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
         if phases:
-            def measured(key: str, value: tuple[float, ...]) -> None:
+            def measured(key: str, value: tuple[float, ...], said: list[str] = said) -> None:
                 note(key, value)
                 said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
+            gclog.step = "Tab, Enter"
             tabbed, entered = tab_then_enter()
             measured("Tab", tabbed)
             measured("Enter", entered)
