@@ -23,7 +23,7 @@ HOMEPAGE ?= https://stet-editor.example.org
 MAINTAINER ?= $(shell git log -1 --format='%an <%ae>' 2>/dev/null || echo 'Stet maintainers <stet@localhost>')
 DIST_STAMP := $(VENV)/.stet-dist-done
 
-.PHONY: setup apt-packages test run dist dist-test clean
+.PHONY: setup apt-packages test run dist dist-test clean bench-stalls
 
 setup: apt-packages $(STAMP)
 
@@ -77,6 +77,17 @@ dist: setup $(DIST_STAMP)
 # Installs the .deb from `make dist` into a clean root and runs it there (tests/packaging/dist).
 dist-test: setup
 	$(VPY) -m pytest tests/packaging/dist -v -p no:randomly
+
+# The window's longest stall in every phase of a review (open, restoring, Tab, Enter, accept all,
+# undo, redo, save, export), 5 fresh windows each: 100,000 words in one paragraph, then a talk of
+# 12,300 words (the dev talks in ../shared/data). A benchmark, run on purpose, never by `make test`
+# (docs/performance.md). PYTHONPATH: the checkout's own `editor`, whatever the venv points at.
+BENCH_RUNS ?= 5
+bench-stalls: setup
+	PYTHONPATH=$(CURDIR) QT_QPA_PLATFORM=offscreen $(VPY) tests/perf/bench_gui_stalls.py \
+		--steps phases --paragraph 0 --words 100000 --runs $(BENCH_RUNS)
+	PYTHONPATH=$(CURDIR) QT_QPA_PLATFORM=offscreen $(VPY) tests/perf/bench_gui_stalls.py \
+		--steps phases --paragraph 0 --dev-talks --words 12300 --runs $(BENCH_RUNS)
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis .import_linter_cache .mypy_cache .ruff_cache

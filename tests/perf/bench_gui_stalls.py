@@ -48,9 +48,11 @@ def main() -> int:
     parser.add_argument("--paragraph", type=int, default=150, help="words per paragraph (0: one)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--steps", default="all",
-                        help="'bulk' (open to redo), 'everyday' (the reviewer's steps), 'all', or "
+                        help="'bulk' (open to redo), 'everyday' (the reviewer's steps), 'all', "
                              "'talk' (open, restore, accept all, export .txt and .docx, undo: a "
-                             "talk reviewed in one go)")
+                             "talk reviewed in one go), or 'phases' (every phase of a review once: "
+                             "open, restore, Tab, Enter, Enter on the most frequent word, accept "
+                             "all, undo, redo, save, export .txt and .docx)")
     parser.add_argument("--file", type=Path,
                         help="open this transcript instead of --words of the sample (a real talk)")
     parser.add_argument("--dev-talks", action="store_true",
@@ -279,6 +281,17 @@ def main() -> int:
         assert window.transcript.revision != before
         return (*gap, len(set(changed)))
 
+    def tab_then_enter() -> tuple[tuple[float, float], tuple[float, float]]:
+        """Tab from the caret mid-text to the next suggestion, then Enter on it, as a person
+        reviews: (wall, CPU) of each key."""
+        caret_in_word(len(window.transcript) // 2)
+        tabbed = stall_of(lambda: QTest.keyClick(view, Qt.Key.Key_Tab), settle_s=0.6, bulk=False)
+        assert view.current is not None, "Tab found no suggestion"
+        before = window.transcript.revision
+        entered = stall_of(lambda: QTest.keyClick(view, Qt.Key.Key_Return), settle_s=0.6, bulk=False)
+        assert window.transcript.revision != before
+        return tabbed, entered
+
     def typing() -> tuple[float, float]:
         caret_in_word(len(window.transcript) // 2)
         return stall_of(lambda: QTest.keyClick(view, Qt.Key.Key_X), settle_s=0.6, bulk=False)
@@ -320,6 +333,7 @@ def main() -> int:
     source = args.file.resolve() if args.file else dev_talks(tmp / "talks.txt", args.words, args.paragraph) \
         if args.dev_talks else raw_transcript(tmp / "long.txt", args.words, args.paragraph)
     talk = args.steps == "talk"
+    phases = args.steps == "phases"
     bulk = args.steps in ("all", "bulk")
     everyday = args.steps in ("all", "everyday")
     rows: dict[str, list[tuple[float, float]]] = {}
@@ -403,6 +417,28 @@ def main() -> int:
                                  done=getattr(window, "export_done", None) if key.startswith("export") else None)
                 note(key, value)
                 said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
+        if phases:
+            def measured(key: str, value: tuple[float, ...], said: list[str] = said) -> None:
+                note(key, value)
+                said.append(f"{key} {value[0]:.0f}/{value[1]:.0f}")
+            gclog.step = "Tab, Enter"
+            tabbed, entered = tab_then_enter()
+            measured("Tab", tabbed)
+            measured("Enter", entered)
+            gclog.step = "Enter, frequent word"
+            measured("Enter, frequent", key_on_suggestion(Qt.Key.Key_Return, len(window.transcript) // 3))
+            written()
+            for key, step in (("accept all", lambda: window.accept_all(0.0)), ("undo", window.undo),
+                              ("redo", window.redo)):
+                gclog.step = key
+                measured(key, stall_of(step))
+            gclog.step = "save .stet"
+            measured("save .stet", saving(run))
+            later = getattr(window.files, "export_later", None) or window.export
+            for key, fmt in (("export .txt", "txt"), ("export .docx", "docx")):
+                gclog.step = key
+                measured(key, stall_of(lambda r=run, w=later, f=fmt: w(tmp / f"phases-{r}.{f}"),
+                                       bulk=False, done=getattr(window, "export_done", None)))
         print(f"run {run + 1} (load {load:.1f}, {pending:,} suggestions), longest stall/UI CPU "
               f"ms: " + ", ".join(said), flush=True)
         settle(0.2)
@@ -420,7 +456,11 @@ def main() -> int:
 def dev_talks(path: Path, words: int, per_paragraph: int) -> Path:
     """The first ``words`` words of the IWSLT 2012 dev talks (cased, punctuated in
     ../shared/data/dev) as a recogniser writes them: lowercase, no marks, talk after talk."""
-    source = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dev" / "ted_dev2012_talks.txt"
+    # ../shared beside the checkout, or beside a folder above it (a worktree of it)
+    source = next((up / "shared" / "data" / "dev" / "ted_dev2012_talks.txt"
+                   for up in Path(__file__).resolve().parents[3:]
+                   if (up / "shared" / "data" / "dev" / "ted_dev2012_talks.txt").is_file()),
+                  Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dev" / "ted_dev2012_talks.txt")
     if not source.is_file():
         raise SystemExit(f"{source}: not found (--dev-talks reads the shared dev talks)")
     raw: list[str] = []

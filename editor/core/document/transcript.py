@@ -93,6 +93,7 @@ class Transcript(SuggestionReview):
         self._index: dict[int, int] = {t.id: i for i, t in enumerate(self._tokens)}
         self._stale_from: int | None = None  # indices from here on are out of date
         self._tuple: tuple[Token, ...] | None = None
+        self._words: tuple[str, ...] | None = None  # the raw words, kept until one changes
         self._para: frozenset[int] = frozenset(
             self._tokens[i].id for i in paragraph_starts if 0 < i < len(self._tokens))
         self._sugg: dict[int, dict[Kind, Suggestion]] = {}
@@ -144,6 +145,21 @@ class Transcript(SuggestionReview):
     def words(self, start: int = 0, end: int | None = None) -> list[str]:
         """The raw word list, as a restoration engine wants it."""
         return list(map(_WORD, self._tokens[start:end]))
+
+    def positions_of(self, word: str) -> list[int]:
+        """The indices of the tokens whose raw word is ``word``, in text order, found at C speed in
+        the raw words, which are kept until a word changes (accepting marks and capitals changes
+        none): "the", 6,000 times in 100,000 words, costs Enter no copy of every word."""
+        if self._words is None:
+            self._words = tuple(map(_WORD, self._tokens))
+        words, j = self._words, -1
+        found: list[int] = []
+        while True:
+            try:
+                j = words.index(word, j + 1)
+            except ValueError:
+                return found
+            found.append(j)
 
     def snapshot(self, start: int = 0, end: int | None = None) -> WordsSnapshot:
         chosen = self._tokens[start:end]
@@ -614,7 +630,7 @@ class Transcript(SuggestionReview):
         at_end = start + removed == len(self._tokens)
         gone = self._tokens[start:start + removed]
         self._tokens[start:start + removed] = new
-        self._tuple = None
+        self._tuple = self._words = None
         for token in gone:  # (an id kept in ``new`` is set again below or when brought up to date)
             self._index.pop(token.id, None)
         for i, token in enumerate(new, start):
@@ -630,6 +646,8 @@ class Transcript(SuggestionReview):
     def _apply_tokens(self, updates: list[tuple[int, Token]]) -> None:
         if not updates:
             return
+        if self._words is not None and any(self._tokens[i].word != token.word for i, token in updates):
+            self._words = None
         for i, token in updates:
             self._tokens[i] = token
         self._tuple = None
@@ -689,7 +707,7 @@ class Transcript(SuggestionReview):
         while self._tokens:
             del self._tokens[-5_000:]
             yield
-        self._tuple = None
+        self._tuple = self._words = None
         self._index.clear()
         self._stale_from = None
 

@@ -55,6 +55,7 @@ _SCAN_STEP, _SCAN_SECONDS = 1000, 0.005
 #: A transcript shown with more words with suggestions than this (a long project) is listed a
 #: slice at a time from the start: all at once held the window 150-240 ms at 100,000 words.
 _SCAN_AT_ONCE = 5 * _SCAN_STEP
+_ROWS_A_SLICE = 50  # rows of the list made per slice of a refresh (their words, what a reader says)
 
 
 #: What follows the change in a row of a proposal that is not the model's own: whose it is.
@@ -464,12 +465,16 @@ class QtSuggestionList(QWidget):
         if scan is None:
             return
         end = time.perf_counter() + _SCAN_SECONDS
-        while time.perf_counter() < end:
+        while True:
+            began = time.perf_counter()
             if next(scan, None) is None:
                 self._scan = None
                 if self._again:
                     self._changed()
                 return
+            now = time.perf_counter()
+            if now + (now - began) > end:  # the next slice would end past the turn's time
+                break
         QTimer.singleShot(0, self, self._scan_slice)
 
     def _scanner(self) -> Iterator[bool]:
@@ -502,12 +507,17 @@ class QtSuggestionList(QWidget):
                   if doc.has_token(s.token_id) and doc.suggestion(s.token_id, s.kind) is s]
         lowest.sort(key=lambda s: (s.probs[s.value], doc.index_of(s.token_id), s.kind != Kind.CASE))
         worked += time.perf_counter() - t0
-        rows: list[RowParts | None] = []
-        for k in range(0, len(lowest), 100):  # the words around each: a slice at a time as well
-            yield True
+        # Each row's words, what a reader says of it and its item are made a slice at a time as
+        # well; the last step only puts the items in (400 rows made there held the window 20-48
+        # ms at 100,000 words, see docs/performance.md).
+        brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
+        made: list[QListWidgetItem] = []
+        yield True
+        for k in range(0, len(lowest), _ROWS_A_SLICE):
             t0 = time.perf_counter()
-            rows += [self.row_parts(s) for s in lowest[k:k + 100]]
+            made += [self._list_item(doc, s, brushes) for s in lowest[k:k + _ROWS_A_SLICE]]
             worked += time.perf_counter() - t0
+            yield True
         t0 = time.perf_counter()
         self.items = lowest
         self._listed = order
@@ -515,22 +525,26 @@ class QtSuggestionList(QWidget):
         self.list.setUpdatesEnabled(False)
         kept = self.list.verticalScrollBar().value()  # the list keeps its place (then shows the current row)
         self.list.clear()
-        brushes = {band: QBrush(band_colour(band, self.settings, 45)) for band in BANDS}
-        for s, row in zip(self.items, rows):
-            text = row.text if row is not None else self.describe(s)
-            item = QListWidgetItem(text)
-            item.setData(PARTS_ROLE, row)  # for the delegate, which fits the row to the width
-            item.setToolTip(text)
-            if row is not None and doc is not None:
-                item.setData(Qt.ItemDataRole.AccessibleTextRole, spoken_row(
-                    doc, s, f"{row.before} {row.word} {row.after}".strip()))
-            item.setBackground(brushes[band_of(s.confidence, self.settings)])
+        for item in made:
             self.list.addItem(item)
         self.list.verticalScrollBar().setValue(kept)
         self._select_row(self._shown)
         self.list.setUpdatesEnabled(True)
         self._show_count()
         self._cost = worked + time.perf_counter() - t0
+
+    def _list_item(self, doc: Transcript, s: Suggestion, brushes: dict[str, QBrush]) -> QListWidgetItem:
+        """The list's row for ``s``: its text, its parts for the delegate, what a reader says."""
+        row = self.row_parts(s)
+        text = row.text if row is not None else self.describe(s)
+        item = QListWidgetItem(text)
+        item.setData(PARTS_ROLE, row)  # for the delegate, which fits the row to the width
+        item.setToolTip(text)
+        if row is not None:
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, spoken_row(
+                doc, s, f"{row.before} {row.word} {row.after}".strip()))
+        item.setBackground(brushes[band_of(s.confidence, self.settings)])
+        return item
 
     def _show_count(self) -> None:
         """The count above the list, current at every change: the document keeps its pending

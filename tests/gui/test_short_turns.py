@@ -1,0 +1,99 @@
+"""What the window does a slice at a time on a long transcript stays in slices to its end: no step
+left over for one turn of the event loop that grows with the text (tests/perf/bench_gui_stalls.py
+measures the stalls; these check the behaviour that keeps them short)."""
+
+from editor.core.document.transcript import Kind, Suggestion, Transcript
+
+
+def _many_pending(window, words: int = 900) -> Transcript:
+    """A transcript shown in ``window`` with a pending comma on every word."""
+    doc = Transcript.from_text(" ".join(f"word{i % 37}" for i in range(words)))
+    window.set_transcript(doc, restore=False)
+    doc.set_suggestions([Suggestion(doc[i].id, Kind.PUNCT, ",", {",": 0.3 + (i % 50) / 100, "": 0.7 - (i % 50) / 100})
+                         for i in range(len(doc) - 1)])
+    return doc
+
+
+def _rows(panel) -> list[tuple[str, object]]:
+    from PySide6.QtCore import Qt
+
+    return [(panel.list.item(r).text(), panel.list.item(r).data(Qt.ItemDataRole.AccessibleTextRole))
+            for r in range(panel.list.count())]
+
+
+def test_the_pending_list_makes_its_rows_in_slices_and_only_puts_them_in_at_the_end(window, monkeypatch):
+    """A refresh of the list made its 400 rows (their words, what a reader says of them) in one
+    step after the last slice: 20-48 ms at 100,000 words. Now every row is made in a slice, and
+    the list it shows at the end is the one a refresh at once shows."""
+    from editor.gui.panel import panel as panel_module
+
+    panel = window.panel
+    _many_pending(window)
+    panel.refresh()  # at once: the list as it should be
+    at_once = _rows(panel)
+    assert len(at_once) == panel_module.LIST_LIMIT
+
+    made: list[int] = []
+    real_row_parts = panel.row_parts
+    monkeypatch.setattr(panel, "row_parts", lambda s: (made.append(1), real_row_parts(s))[1])
+    at_each_slice = [len(made) for _ in panel._scanner()]  # what the slices made, up to each yield
+    # all of it made in slices, a few rows a slice; the last step (after the last yield) made none
+    assert at_each_slice[-1] == len(made) == panel_module.LIST_LIMIT
+    assert max(b - a for a, b in zip(at_each_slice, at_each_slice[1:])) <= panel_module._ROWS_A_SLICE
+    assert _rows(panel) == at_once
+
+
+def test_a_bulk_step_starts_no_slice_that_would_overrun_its_turn(window, qtbot, monkeypatch):
+    """Accept all, undo and redo on a long transcript run a slice per turn of the event loop, for
+    _BULK_SECONDS of UI time: a slice that would end past that waits for the next turn (a second
+    slice and the repaint after them took 20-25 ms of one turn at 100,000 words). Here each slice
+    takes 0.6 of the time (a clock the slices move): one slice a turn, then the step's end."""
+    from types import SimpleNamespace
+
+    from editor.gui.window import review
+
+    clock = [0.0]
+    monkeypatch.setattr(review, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    commands = window.review
+    turns: list[int] = []
+    real = commands._bulk_slice
+
+    def a_turn() -> None:
+        turns.append(0)
+        real()
+    monkeypatch.setattr(commands, "_bulk_slice", a_turn)
+    ran: list[int] = []
+
+    def slices():
+        for _ in range(6):
+            clock[0] += 0.6 * review._BULK_SECONDS
+            ran.append(len(turns))
+            yield
+    finished: list[bool] = []
+    commands._run_bulk(slices(), lambda: finished.append(True))
+    qtbot.waitUntil(lambda: bool(finished), timeout=5_000)
+    assert ran == [1, 2, 3, 4, 5, 6]  # slice k in turn k
+    assert not commands.bulk_running
+
+
+def test_a_refresh_of_the_list_starts_no_slice_that_would_overrun_its_turn(window, monkeypatch):
+    """The pending list's refresh, a slice per turn as well, stops before a slice that would end
+    past its time in the turn (here each slice takes 0.6 of it: one a turn)."""
+    from types import SimpleNamespace
+
+    from editor.gui.panel import panel as panel_module
+
+    clock = [0.0]
+    monkeypatch.setattr(panel_module, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    panel = window.panel
+    ran: list[int] = []
+
+    def slices():
+        for _ in range(3):
+            clock[0] += 0.6 * panel_module._SCAN_SECONDS
+            ran.append(1)
+            yield True
+    panel._scan = slices()
+    for turn in (1, 2, 3):
+        panel._scan_step()  # one turn of the event loop
+        assert len(ran) == turn
