@@ -1,6 +1,6 @@
 """File > Export of a subtitle file to its own format from the window: the file as it came, with
 only the words the person changed (issue 41; the writing itself is tested in
-tests/core/formats/test_writeback.py)."""
+tests/core/formats/subtitles/test_writeback.py)."""
 
 import codecs
 
