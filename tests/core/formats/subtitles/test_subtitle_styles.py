@@ -10,7 +10,7 @@ import pytest
 from editor.core import render
 from editor.core.formats import read_any, write_any
 
-CORPUS = Path(__file__).parents[2] / "corpus" / "files"
+CORPUS = Path(__file__).parents[3] / "corpus" / "files"
 
 # As Subtitle Edit writes SubRip: whole-cue and partial italics, bold and underline around
 # words, {\an8} raising a cue to the top

@@ -15,7 +15,7 @@ from editor.core import RenderPolicy
 from editor.core.formats import read_any, write_any
 from editor.core.document.records import Kind, Suggestion
 
-CORPUS = Path(__file__).parents[2] / "corpus"
+CORPUS = Path(__file__).parents[3] / "corpus"
 MANIFEST = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
 SUBTITLES = [e["file"] for e in MANIFEST
              if e["expect"] == "intact" and Path(e["file"]).suffix in (".srt", ".vtt", ".sbv")]

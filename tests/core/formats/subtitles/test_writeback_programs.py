@@ -14,7 +14,7 @@ import pytest
 from editor.core import RenderPolicy
 from editor.core.formats import read_any, write_any
 from tests.core.formats.subtitles.subtitle_programs import FILES
-from tests.core.formats.test_writeback import suggest_marks
+from tests.core.formats.subtitles.test_writeback import suggest_marks
 
 SURE = RenderPolicy(0.9)
 MARKS = re.compile(r"[.,?!;:…]")
