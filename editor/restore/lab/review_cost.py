@@ -21,14 +21,20 @@ the overall F1 of the 3-class view (`punct_scores`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from editor.core.document.records import Kind, Suggestion, Token
 from editor.core.document.text import ends_sentence, split_opening
 from editor.core.document.transcript import Transcript
+from editor.core.review.accept_rules import hangs_on_start
+from editor.core.review.decision_points import DecisionPoint
 from editor.core.review.repeat_choices import decide
 from editor.restore.labels import MARK_TO_3CLASS, LabelledWord, mark_of
 from editor.restore.lab.evaluate import case_scores, punct_scores
@@ -45,7 +51,9 @@ class ReviewTally:
 
     words: int = 0
     decisions: int = 0
-    by_kind: dict[str, int] = field(default_factory=dict)  # decisions by what was under review
+    by_kind: dict[str, int] = field(default_factory=dict)  # decisions by what was under review (`point_kind`)
+    #: decisions by (kind, confidence band, what the reference decided: accept, reject, another choice)
+    breakdown: dict[tuple[str, str, str], int] = field(default_factory=dict)
     fixes: int = 0  # reference marks and capitals still missing after the decisions
     accepted_at_once: int = 0  # suggestions the accept-all applied
     gold_marks: list[str] = field(default_factory=list)
@@ -58,6 +66,8 @@ class ReviewTally:
         self.decisions += other.decisions
         for k, n in other.by_kind.items():
             self.by_kind[k] = self.by_kind.get(k, 0) + n
+        for key, n in other.breakdown.items():
+            self.breakdown[key] = self.breakdown.get(key, 0) + n
         self.fixes += other.fixes
         self.accepted_at_once += other.accepted_at_once
         self.gold_marks += other.gold_marks
@@ -84,7 +94,15 @@ class ReviewTally:
             "words": self.words,
             "accepted_at_once_per_1000_words": round(self.accepted_at_once * per, 1),
             "decisions_by_kind_per_1000_words": {k: round(n * per, 1) for k, n in sorted(self.by_kind.items())},
+            "decisions_breakdown_per_1000_words": self.breakdown_table(per),
         }}
+
+    def breakdown_table(self, per: float) -> dict[str, dict[str, dict[str, float]]]:
+        """kind -> confidence band -> outcome -> decisions per 1,000 words (``per``: 1,000 / words)."""
+        out: dict[str, dict[str, dict[str, float]]] = {}
+        for (kind, band, outcome), n in sorted(self.breakdown.items()):
+            out.setdefault(kind, {}).setdefault(band, {})[outcome] = round(n * per, 2)
+        return out
 
 
 def _form(surface: str) -> str:
@@ -112,13 +130,40 @@ def wanted_value(s: Suggestion, ref: LabelledWord, starts_paragraph: bool) -> st
     return next((v for v in _listed(s) if fits(v)), None)
 
 
-def _kind_name(s: Suggestion) -> str:
+#: The confidence bands of the breakdown: (name, lowest confidence in it), highest first.
+BANDS = (("90-100 %", 0.9), ("70-90 %", 0.7), ("50-70 %", 0.5), ("under 50 %", 0.0))
+
+
+def band_of(confidence: float) -> str:
+    return next(name for name, low in BANDS if confidence >= low)
+
+
+def point_kind(doc: Transcript, point: DecisionPoint, ref: LabelledWord) -> str:
+    """What a decision point puts to the person, for the breakdown of the decisions: a sentence end
+    with the capital after it, or alone; a comma, or one where the reference ends a sentence (a
+    full stop hides behind it); a question mark; a paragraph break; another mark; a capital
+    decided alone: "I", a name (it does not hang on a sentence start: `hangs_on_start`), one
+    after a sentence end already in the text (accepted), or any other."""
+    s = point.lead
     if s.kind == Kind.BREAK:
         return "paragraph break"
     if s.kind == Kind.CASE:
-        return "capital"
+        word = doc[point.index].word.lower()
+        if word == "i" or word.startswith("i'"):
+            return "capital: I"
+        if not hangs_on_start(s):
+            return "capital: name"
+        if point.index > 0 and ends_sentence(doc[point.index - 1].punct):
+            return "capital: after an accepted end"
+        return "capital: other"
     mark = mark_of(s.value)
-    return {",": "comma", "?": "question mark"}.get(mark, "sentence end" if ends_sentence(mark) else "other mark")
+    if mark == ",":
+        return "comma hiding a sentence end" if ends_sentence(ref.punct) else "comma"
+    if mark == "?":
+        return "question mark"
+    if ends_sentence(mark):
+        return "sentence end + capital" if point.capital is not None else "sentence end"
+    return "other mark"
 
 
 def review(doc: Transcript, reference: Sequence[LabelledWord], paragraph_starts: Sequence[int] = (0,), *,
@@ -140,8 +185,11 @@ def review(doc: Transcript, reference: Sequence[LabelledWord], paragraph_starts:
         s, index = point.lead, point.index
         value = wanted_value(s, reference[index], index in para)
         tally.decisions += 1
-        name = _kind_name(s)
+        name = point_kind(doc, point, reference[index])
         tally.by_kind[name] = tally.by_kind.get(name, 0) + 1
+        outcome = "reject" if value is None else "accept" if value == s.value else "another choice"
+        key = (name, band_of(point.confidence), outcome)
+        tally.breakdown[key] = tally.breakdown.get(key, 0) + 1
         decide(doc, s.token_id, s.kind, accept=value is not None, value=value, repeat=repeat)
         if apart and point.capital is not None and ends_sentence(doc[index].punct):
             tally.decisions += 1
@@ -160,12 +208,93 @@ def raw_transcript(reference: Sequence[LabelledWord]) -> Transcript:
     return Transcript([Token(w.word) for w in reference])
 
 
+class ReplayRestorer:
+    """A `Restorer` whose network output is read from a file once computed: the joint marginals
+    of each text it restored (as `joint_marginals_chunked` merges the windows, which is what
+    `Restorer.restore` decides each region from), kept in ``path`` (an .npz, by the words'
+    digest). Everything after the network (calibration, the decision rule with the comma style,
+    the suggestions, the accept-all, the review) runs as it does for a person, so a variant of
+    those rules costs the Python pipeline alone, not the model (minutes on one core for the dev
+    talks). The file is tied to the model's weights and settings (``key``): another model
+    computes afresh. A lab tool: the window and the commands use `Restorer` itself."""
+
+    def __init__(self, restorer: Any, path: str | Path) -> None:
+        self._inner = restorer
+        self.path = Path(path)
+        self.key = model_key(restorer)
+        self.computed = 0  # texts whose marginals were computed here, not read
+        self._joint: dict[str, np.ndarray] = {}
+        if self.path.is_file():
+            with np.load(self.path) as found:
+                if str(found["model_key"]) == self.key:
+                    self._joint = {k: found[k] for k in found.files if k != "model_key"}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def joint(self, words: Sequence[str]) -> np.ndarray:
+        """The (N, 28) joint marginals of ``words`` (bare, lowercase), from the file or computed."""
+        from editor.restore.windows import joint_marginals_chunked
+
+        digest = hashlib.sha1("\x1f".join(words).encode("utf-8")).hexdigest()
+        found = self._joint.get(digest)
+        if found is None:
+            r = self._inner
+            found = self._joint[digest] = joint_marginals_chunked(r.model, r.vocab, words, r.size, r.overlap, r.cut,
+                                                                  r.merge, r.windows_per_batch, r.device)
+            self.computed += 1
+        return found
+
+    def restore(self, words: Sequence[str], on_chunk: Callable[[int, int, list[Any]], None] | None = None,
+                cancel: Any = None, priority: tuple[int, int] | None = None, paragraph_starts: Iterable[int] = (),
+                pause: Callable[[], object] | None = None, comma_line: float = 0.0) -> list[Any]:
+        """As `Restorer.restore`, the whole text one region (the decisions of a word read only its
+        neighbours' rows, so they are those of the region by region pass)."""
+        from editor.core.document.text import bare_word
+
+        words = [bare_word(str(w)).lower() for w in words]
+        n = len(words)
+        if n == 0:
+            return []
+        para_end = np.zeros(n, bool)
+        for i in paragraph_starts:
+            if 0 < i <= n - 1:
+                para_end[i - 1] = True
+        preds: list[Any] = self._inner.predictions(words, self.joint(words), first_is_start=True, last_is_end=True,
+                                                   paragraph_ends=para_end, comma_line=comma_line)
+        if on_chunk is not None:
+            on_chunk(0, n, preds)
+        return preds
+
+    def save(self) -> None:
+        """Write the marginals to ``path`` (atomically), when any were computed here."""
+        if not self.computed:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".part.npz")
+        np.savez(tmp, model_key=np.array(self.key), **self._joint)
+        os.replace(tmp, self.path)
+        self.computed = 0
+
+
+def model_key(restorer: Any) -> str:
+    """A digest of what the network's output depends on: its weights and the windows' settings."""
+    h = hashlib.sha1(repr((restorer.name, restorer.size, restorer.overlap, restorer.cut, restorer.merge)).encode())
+    for name, tensor in sorted(restorer.model.state_dict().items()):
+        h.update(name.encode())
+        h.update(tensor.detach().cpu().contiguous().numpy().tobytes())
+    return h.hexdigest()
+
+
 def review_cost_file(restorer: Any, path: str | Path, commas: str, *, threshold: float = HIGH,
                      limit: int | None = None, encoding: str | None = None, apart: bool = False,
-                     on_talk: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+                     on_talk: Callable[[int, int], None] | None = None,
+                     talks_wanted: Callable[[int], bool] | None = None) -> dict[str, Any]:
     """`review` over every talk of a cased text FILE (`# ` lines separate talks), restored with
-    ``restorer`` and the comma style ``commas`` (`editor.restore.commas`); the first ``limit``
-    talks when given. ``on_talk(done, total)`` follows the talks; ``apart``: see `review`."""
+    ``restorer`` (a `Restorer`, or a `ReplayRestorer` in the lab) and the comma style ``commas``
+    (`editor.restore.commas`); the first ``limit`` talks when given, those whose index
+    ``talks_wanted`` says yes to (e.g. the even ones) when given. ``on_talk(done, total)``
+    follows the talks; ``apart``: see `review`."""
     from editor.core.errors import UserError
     from editor.core.formats.txt import read_text
     from editor.restore.lab.data import read_cased_paragraphs
@@ -177,6 +306,8 @@ def review_cost_file(restorer: Any, path: str | Path, commas: str, *, threshold:
     text, _warnings = read_text(path, encoding)
     try:
         talks = [d for d in read_cased_paragraphs(path, text) if d[0]][:limit]
+        if talks_wanted is not None:
+            talks = [d for k, d in enumerate(talks) if talks_wanted(k)]
     except ValueError as err:
         raise UserError(str(err)) from None
     if not talks:
