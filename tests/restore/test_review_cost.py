@@ -119,7 +119,7 @@ def test_the_breakdown_says_what_each_decision_was_and_how_the_reference_decided
     assert tally.breakdown == {("comma", "50-70 %", "reject"): 1,
                                ("comma hiding a sentence end", "50-70 %", "another choice"): 1,
                                ("sentence end", "70-90 %", "accept"): 1,
-                               ("capital: other", "50-70 %", "reject"): 1}
+                               ("capital: name", "50-70 %", "reject"): 1}
     table = tally.report("every-pause")["review_cost"]["decisions_breakdown_per_1000_words"]
     assert table["comma"]["50-70 %"] == {"reject": round(1000 / 6, 2)}
 
@@ -160,3 +160,22 @@ def test_replayed_marginals_give_the_review_the_model_gives(tiny_model_dir, tmp_
     again = ReplayRestorer(other, cache)
     review_cost_file(again, talks, "every-pause")
     assert again.computed == 3
+
+
+def test_the_sentence_ends_still_wrong_are_told_by_cause():
+    # a wrong full stop applied at once, a comma applied at once where a sentence ends, and a
+    # sentence end no suggestion offered
+    ref = "We went home. Then we ate and we slept."
+    doc, tally = reviewed(ref, (2, Kind.PUNCT, ",", {",": 0.95, ".": 0.03, "": 0.02}),
+                          (5, Kind.PUNCT, ".", {".": 0.92, "": 0.08}))
+    assert tally.end_errors == {"missed end, another mark applied at once": 1, "extra end, applied at once": 1,
+                                "missed end, no mark offered": 1}
+
+
+def test_where_the_text_reads_as_the_reference_the_reviewer_deletes():
+    # a proposal "A" (say, from a choice made at "point A") on the article: the reference's "a" is
+    # what the word reads, so Delete, not the digit of "a" (a choice of "a", repeated as one)
+    ref = "We saw a cat."
+    doc, tally = reviewed(ref, (2, Kind.CASE, "A", {"A": 0.5, "a": 0.5}))
+    assert tally.decisions == 1 and tally.breakdown == {("capital: name", "50-70 %", "reject"): 1}
+    assert doc.suggestion(doc[2].id, Kind.CASE).state == State.REJECTED and doc[2].text == "a"

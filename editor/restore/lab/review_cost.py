@@ -30,10 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from editor.core.document.records import Kind, Suggestion, Token
+from editor.core.document.records import CHOICE, Kind, Suggestion, Token
 from editor.core.document.text import ends_sentence, split_opening
 from editor.core.document.transcript import Transcript
-from editor.core.review.accept_rules import hangs_on_start
 from editor.core.review.decision_points import DecisionPoint
 from editor.core.review.repeat_choices import decide
 from editor.restore.labels import MARK_TO_3CLASS, LabelledWord, mark_of
@@ -56,6 +55,8 @@ class ReviewTally:
     breakdown: dict[tuple[str, str, str], int] = field(default_factory=dict)
     fixes: int = 0  # reference marks and capitals still missing after the decisions
     accepted_at_once: int = 0  # suggestions the accept-all applied
+    #: the sentence ends still wrong after the decisions, by cause (`end_error`)
+    end_errors: dict[str, int] = field(default_factory=dict)
     gold_marks: list[str] = field(default_factory=list)
     final_marks: list[str] = field(default_factory=list)
     gold_surfaces: list[str] = field(default_factory=list)
@@ -70,6 +71,8 @@ class ReviewTally:
             self.breakdown[key] = self.breakdown.get(key, 0) + n
         self.fixes += other.fixes
         self.accepted_at_once += other.accepted_at_once
+        for k, n in other.end_errors.items():
+            self.end_errors[k] = self.end_errors.get(k, 0) + n
         self.gold_marks += other.gold_marks
         self.final_marks += other.final_marks
         self.gold_surfaces += other.gold_surfaces
@@ -93,6 +96,7 @@ class ReviewTally:
                       "overall_f1": round(overall, 2)},
             "words": self.words,
             "accepted_at_once_per_1000_words": round(self.accepted_at_once * per, 1),
+            "sentence_end_errors_per_1000_words": {k: round(n * per, 2) for k, n in sorted(self.end_errors.items())},
             "decisions_by_kind_per_1000_words": {k: round(n * per, 1) for k, n in sorted(self.by_kind.items())},
             "decisions_breakdown_per_1000_words": self.breakdown_table(per),
         }}
@@ -114,9 +118,10 @@ def _listed(s: Suggestion) -> list[str]:
     return [v for v, p in s.alternatives()[:LISTED]]
 
 
-def wanted_value(s: Suggestion, ref: LabelledWord, starts_paragraph: bool) -> str | None:
+def wanted_value(s: Suggestion, ref: LabelledWord, starts_paragraph: bool, current: str | None = None) -> str | None:
     """The value of ``s`` the reference asks for: its own (accept), an alternative the panel lists
-    (a digit), or None (reject: the reference's value is not offered)."""
+    (a digit), or None (reject: the reference's value is not offered, or it is ``current``, what
+    the word reads already: Delete, not the digit of the text as it stands)."""
     if s.kind == Kind.BREAK:
         return s.value if bool(s.value) == starts_paragraph else None
     if s.kind == Kind.PUNCT:
@@ -127,6 +132,8 @@ def wanted_value(s: Suggestion, ref: LabelledWord, starts_paragraph: bool) -> st
         fits = lambda v: _form(v) == ref.surface  # noqa: E731
     if fits(s.value):
         return s.value
+    if current is not None and fits(current):
+        return None
     return next((v for v in _listed(s) if fits(v)), None)
 
 
@@ -142,8 +149,9 @@ def point_kind(doc: Transcript, point: DecisionPoint, ref: LabelledWord) -> str:
     """What a decision point puts to the person, for the breakdown of the decisions: a sentence end
     with the capital after it, or alone; a comma, or one where the reference ends a sentence (a
     full stop hides behind it); a question mark; a paragraph break; another mark; a capital
-    decided alone: "I", a name (it does not hang on a sentence start: `hangs_on_start`), one
-    after a sentence end already in the text (accepted), or any other."""
+    decided alone: "I", one after a sentence end already in the text (accepted), one inside a
+    sentence (a name or a title's word, whether or not it hangs on a sentence start), or any
+    other (the text's first word, a lower case proposed)."""
     s = point.lead
     if s.kind == Kind.BREAK:
         return "paragraph break"
@@ -151,11 +159,11 @@ def point_kind(doc: Transcript, point: DecisionPoint, ref: LabelledWord) -> str:
         word = doc[point.index].word.lower()
         if word == "i" or word.startswith("i'"):
             return "capital: I"
-        if not hangs_on_start(s):
-            return "capital: name"
-        if point.index > 0 and ends_sentence(doc[point.index - 1].punct):
+        if point.index == 0 or not split_opening(s.value)[1][:1].isupper():
+            return "capital: other"
+        if ends_sentence(doc[point.index - 1].punct):
             return "capital: after an accepted end"
-        return "capital: other"
+        return "capital: name"
     mark = mark_of(s.value)
     if mark == ",":
         return "comma hiding a sentence end" if ends_sentence(ref.punct) else "comma"
@@ -167,25 +175,29 @@ def point_kind(doc: Transcript, point: DecisionPoint, ref: LabelledWord) -> str:
 
 
 def review(doc: Transcript, reference: Sequence[LabelledWord], paragraph_starts: Sequence[int] = (0,), *,
-           threshold: float = HIGH, repeat: bool = True, apart: bool = False) -> ReviewTally:
+           threshold: float = HIGH, repeat: bool = True, apart: bool = False,
+           accept: Sequence[Suggestion] | None = None) -> ReviewTally:
     """Review ``doc`` (its words those of ``reference``, its suggestions pending) as the module's
     note says, and tally it. The decision points are the window's
     (`editor.core.review.decision_points`: a mark and the capital after it are one, and deciding
     the mark decides the capital, `Transcript.pick` and `turn_down`). With ``apart``, a sentence
     end decided with the capital after it counts two decisions, as when each was its own Tab stop
-    (before issue 48)."""
+    (before issue 48). ``accept``: what the accept-all applies instead of the window's rule (a
+    variant measured in the lab)."""
     if len(doc) != len(reference):
         raise ValueError(f"{len(doc)} words to review but {len(reference)} in the reference")
     tally = ReviewTally(words=len(doc))
-    tally.accepted_at_once = doc.accept_suggestions(doc.pending_to_apply(threshold), text="Accept all confident")
+    chosen = doc.pending_to_apply(threshold) if accept is None else accept
+    tally.accepted_at_once = doc.accept_suggestions(chosen, text="Accept all confident")
+    at_once = [mark_of(tok.punct) for tok in doc.tokens]
     para = set(paragraph_starts)
     position: tuple[int, int] | None = None
     while (point := doc.next_decision_point(position)) is not None:
         position = point.position  # Tab goes on from here: nothing behind is visited again
         s, index = point.lead, point.index
-        value = wanted_value(s, reference[index], index in para)
+        value = wanted_value(s, reference[index], index in para, doc[index].value(s.kind))
         tally.decisions += 1
-        name = point_kind(doc, point, reference[index])
+        name = point_kind(doc, point, reference[index]) + (", from a choice" if s.source == CHOICE else "")
         tally.by_kind[name] = tally.by_kind.get(name, 0) + 1
         outcome = "reject" if value is None else "accept" if value == s.value else "another choice"
         key = (name, band_of(point.confidence), outcome)
@@ -193,14 +205,32 @@ def review(doc: Transcript, reference: Sequence[LabelledWord], paragraph_starts:
         decide(doc, s.token_id, s.kind, accept=value is not None, value=value, repeat=repeat)
         if apart and point.capital is not None and ends_sentence(doc[index].punct):
             tally.decisions += 1
-    for tok, ref in zip(doc.tokens, reference):
+    for tok, ref, first in zip(doc.tokens, reference, at_once):
         mark, form = mark_of(tok.punct), _form(tok.surface or tok.word)
+        if ends_sentence(mark) != ends_sentence(ref.punct):
+            why = end_error(ends_sentence(ref.punct), first, doc.suggestion(tok.id, Kind.PUNCT))
+            tally.end_errors[why] = tally.end_errors.get(why, 0) + 1
         tally.fixes += (bool(ref.punct) and mark != ref.punct) + (ref.surface != ref.surface.lower() and form != ref.surface)
         tally.gold_marks.append(ref.punct)
         tally.final_marks.append(mark)
         tally.gold_surfaces.append(ref.surface)
         tally.final_surfaces.append(form)
     return tally
+
+
+def end_error(gold_end: bool, at_once: str, offered: Suggestion | None) -> str:
+    """Why a word's sentence end is still wrong after the review: ``gold_end``, the reference ends
+    a sentence there (else the text does); ``at_once``, the mark the accept-all put there (marks
+    of the text before: none); ``offered``, the mark suggestion made for the word, if any."""
+    if not gold_end:
+        return "extra end, applied at once" if ends_sentence(at_once) else "extra end, decided"
+    if at_once:
+        return "missed end, another mark applied at once"
+    if offered is None:
+        return "missed end, no mark offered"
+    listed = _listed(offered) + [offered.value]
+    return "missed end, offered but not listed" if not any(ends_sentence(mark_of(v)) for v in listed) \
+        else "missed end, decided"
 
 
 def raw_transcript(reference: Sequence[LabelledWord]) -> Transcript:
