@@ -14,8 +14,8 @@ this machine: the 125 dev talks, 281k words, take a few minutes a style). The ne
 each talk is kept in ``--cache`` (`review_cost.ReplayRestorer`, default
 runs/review-cost-joint.npz, git-ignored; tied to the model's weights), so a rerun, or a variant of
 the rules after the network, costs the Python pipeline alone (about a minute a style on a shared
-core); ``--cache none`` runs the network every time. ``--halves``: also each half of the talks
-(even- and odd-numbered, as `editor.restore.lab.splits`), so a rule is not fitted to one.
+core); ``--cache none`` runs the network every time. ``--halves``: the table also has each half of
+the talks (even- and odd-numbered, as `editor.restore.lab.splits`), so a rule is not fitted to one.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def main() -> None:
     ap.add_argument("--model", default=None)
     ap.add_argument("--cache", default="runs/review-cost-joint.npz",
                     help="the network's output kept here (none: not kept)")
-    ap.add_argument("--halves", action="store_true", help="also the even- and the odd-numbered talks apart")
+    ap.add_argument("--halves", action="store_true", help="also the even- and the odd-numbered talks apart, in the table")
     ap.add_argument("--json", type=Path, default=None, help="write the results here too")
     args = ap.parse_args()
     configure_threads()
@@ -62,19 +62,18 @@ def main() -> None:
     if args.cache != "none":
         restorer = review_cost.ReplayRestorer(restorer, args.cache)
     results = {}
-    halves = {"": None}
-    if args.halves:
-        halves.update({", even talks": lambda k: k % 2 == 0, ", odd talks": lambda k: k % 2 == 1})
     for style in args.styles:
-        for half, wanted in halves.items():
-            began = time.perf_counter()
-            res = review_cost.review_cost_file(restorer, args.file, style, limit=args.talks, talks_wanted=wanted,
-                                               on_talk=progress(style + half))["review_cost"]
-            res["seconds"] = round(time.perf_counter() - began, 1)
-            results[style + half] = res
-            print(json.dumps({style + half: res}), flush=True)
-            if isinstance(restorer, review_cost.ReplayRestorer):
-                restorer.save()
+        began = time.perf_counter()
+        res = review_cost.review_cost_file(restorer, args.file, style, limit=args.talks,
+                                           on_talk=progress(style))["review_cost"]
+        res["seconds"] = round(time.perf_counter() - began, 1)
+        results[style] = res
+        print(json.dumps({style: res}), flush=True)
+        if isinstance(restorer, review_cost.ReplayRestorer):
+            restorer.save()
+        if args.halves:
+            for half, part in res["halves"].items():
+                results[f"{style}, {half}"] = part
     if args.apart:
         for style in args.styles:
             res = review_cost.review_cost_file(restorer, args.file, style, limit=args.talks, apart=True,

@@ -318,13 +318,13 @@ def model_key(restorer: Any) -> str:
 
 def review_cost_file(restorer: Any, path: str | Path, commas: str, *, threshold: float = HIGH,
                      limit: int | None = None, encoding: str | None = None, apart: bool = False,
-                     on_talk: Callable[[int, int], None] | None = None,
-                     talks_wanted: Callable[[int], bool] | None = None) -> dict[str, Any]:
+                     on_talk: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """`review` over every talk of a cased text FILE (`# ` lines separate talks), restored with
     ``restorer`` (a `Restorer`, or a `ReplayRestorer` in the lab) and the comma style ``commas``
-    (`editor.restore.commas`); the first ``limit`` talks when given, those whose index
-    ``talks_wanted`` says yes to (e.g. the even ones) when given. ``on_talk(done, total)``
-    follows the talks; ``apart``: see `review`."""
+    (`editor.restore.commas`); the first ``limit`` talks when given. ``on_talk(done, total)``
+    follows the talks; ``apart``: see `review`. ``halves`` in the result: the same figures for
+    the even- and the odd-numbered talks apart (as `editor.restore.lab.splits` splits them), so
+    that a rule chosen on the whole is seen to hold on each half."""
     from editor.core.errors import UserError
     from editor.core.formats.txt import read_text
     from editor.restore.lab.data import read_cased_paragraphs
@@ -336,20 +336,25 @@ def review_cost_file(restorer: Any, path: str | Path, commas: str, *, threshold:
     text, _warnings = read_text(path, encoding)
     try:
         talks = [d for d in read_cased_paragraphs(path, text) if d[0]][:limit]
-        if talks_wanted is not None:
-            talks = [d for k, d in enumerate(talks) if talks_wanted(k)]
     except ValueError as err:
         raise UserError(str(err)) from None
     if not talks:
         raise UserError(f"{path}: no words to review (cased text with `# ` lines between talks is expected)")
     settings = PassSettings(lexicon=False, learned=False, any_language=True, commas=commas)
-    total = ReviewTally()
+    total, halves = ReviewTally(), (ReviewTally(), ReviewTally())
     for n, (words, starts) in enumerate(talks):
         doc = restore_transcript(restorer, raw_transcript(words), settings, name=str(path))
-        total.add(review(doc, words, starts, threshold=threshold, apart=apart))
+        tally = review(doc, words, starts, threshold=threshold, apart=apart)
+        total.add(tally)
+        halves[n % 2].add(tally)
         if on_talk is not None:
             on_talk(n + 1, len(talks))
     out = total.report(commas)
+    out["review_cost"]["halves"] = {}
+    for name, half in zip(("even talks", "odd talks"), halves):
+        r = half.report(commas)["review_cost"]
+        out["review_cost"]["halves"][name] = {k: r[k] for k in ("words", "decisions_per_1000_words",
+                                                                 "fixes_per_1000_words", "final")}
     out["review_cost"]["file"] = str(path)
     out["review_cost"]["talks"] = len(talks)
     out["review_cost"]["threshold"] = threshold
