@@ -38,12 +38,6 @@ def decide_marks(punct: np.ndarray, class_scales: np.ndarray) -> np.ndarray:
     return chosen
 
 
-#: A sentence end whose capital the next word is likelier without, where no other mark would
-#: stand, is still proposed where it is at least this likely (`decide_jointly`'s `end_kept`): on
-#: the dev talks the sentence ends no suggestion offered were most of those a review could not
-#: find, and keeping these took the sentence ends' F1 after review from 95.77 to 96.04 for 1.0
-#: more decision per 1,000 words (docs/performance.md, "Where the decisions go").
-END_KEPT = 0.3
 #: The marks after which only a name takes a capital (`decide_jointly`'s `comma_capital`).
 _COMMA_LIKE = [PUNCT_MARKS.index(","), PUNCT_MARKS.index(";")]
 _COMMA = PUNCT_MARKS.index(",")
@@ -54,7 +48,7 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
                    unmarked_lower: float | None = None, colon_lower: float | None = None,
                    comma_capital: np.ndarray | None = None,
                    names_after_no_mark: bool = False, comma_line: float = 0.0,
-                   end_kept: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   keep_lone_ends: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The mark after each word and the case of each word, decided together from the distributions
     `punct` (N, 7) and `case` (N, 4) (a word's case already at least as likely capitalised as a
     sentence end before it). Returns (mark index (N,), case index (N,)).
@@ -76,10 +70,13 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
     sentence end would explain is not proposed without that end). `comma_line` (the person's comma
     style: `editor.core.commas`): a comma less likely than this is not chosen, and no mark stands
     there (not the next best mark: the style says how many commas, not that a full stop may take
-    a comma's place); the next word's case then follows no mark. `end_kept` (`END_KEPT`; None:
-    never): a sentence end refused for its capital where no other mark would stand is kept where
-    it (. ? ! together) is at least this likely, and brings the next word's capital however likely
-    its lowercase form (one decision: "later. then" never stands)."""
+    a comma's place); the next word's case then follows no mark. `keep_lone_ends`: a sentence end
+    refused for its capital where no other mark would stand (it beat no mark; nothing else does)
+    is kept, and brings the next word's capital however likely its lowercase form (one decision:
+    "later. then" never stands). On the dev talks the sentence ends no suggestion offered were
+    most of those a review could not find; keeping these took the sentence ends' F1 after review
+    from 95.77 to 95.98 for 0.6 more decisions per 1,000 words (docs/performance.md, "Where the
+    decisions go")."""
     N = len(punct)
     rows = np.arange(N)
     p_idx = decide_marks(punct, class_scales)
@@ -96,11 +93,10 @@ def decide_jointly(punct: np.ndarray, case: np.ndarray, class_scales: np.ndarray
             alt[:, ends] = 0.0
             q = decide_marks(alt, class_scales)
             q[alt[np.arange(len(bad)), q] <= alt[:, 0]] = 0
-            if end_kept is not None:
-                # refusing the end would leave no mark at all: where a sentence end is at least
-                # end_kept likely it stands, to be decided (the sentence ends no suggestion
-                # offered were most of those a review could not find)
-                keep = (q == 0) & (punct[bad][:, ends].sum(1) >= end_kept)
+            if keep_lone_ends:
+                # refusing the end would leave nothing to decide there: it stands, to be decided
+                # (the sentence ends no suggestion offered were most of those a review missed)
+                keep = q == 0
                 q[keep] = p_idx[bad][keep]
                 kept[bad[keep]] = True
             p_idx[bad] = q

@@ -176,22 +176,18 @@ def test_commas_under_the_styles_line_are_not_proposed_unless_a_sentence_may_end
 
 def test_a_sentence_end_refused_for_its_capital_stands_where_no_other_mark_would():
     # "." beats no mark, the next word is likelier in lower case, and no other mark beats no mark:
-    # refusing the end would leave nothing to decide; at end_kept it stands, with its capital
+    # refusing the end would leave nothing to decide; kept, it stands with its capital
     punct = rows({NONE: 0.3, PERIOD: 0.4, COMMA: 0.3}, {NONE: 1.0})
     case = rows({0: 1.0}, {0: 0.6, 1: 0.4}, k=4)
     assert decide_jointly(punct, case, SCALES, 0.05)[0].tolist() == [NONE, NONE]
-    marks, caps = decide_jointly(punct, case, SCALES, 0.05, end_kept=0.3)
+    marks, caps = decide_jointly(punct, case, SCALES, 0.05, keep_lone_ends=True)
     assert marks.tolist() == [PERIOD, NONE] and caps.tolist() == [0, 1]
-    # under the line: refused as before
-    assert decide_jointly(punct, case, SCALES, 0.05, end_kept=0.5)[0].tolist() == [NONE, NONE]
     # where another mark would stand (a comma likelier than no mark), that mark, as before
     punct = rows({NONE: 0.2, COMMA: 0.35, PERIOD: 0.45}, {NONE: 1.0})
-    assert decide_jointly(punct, case, SCALES, 0.05, end_kept=0.3)[0].tolist() == [COMMA, NONE]
+    assert decide_jointly(punct, case, SCALES, 0.05, keep_lone_ends=True)[0].tolist() == [COMMA, NONE]
 
 
-def test_the_restorer_keeps_such_sentence_ends_at_its_line(tiny_model_dir):
-    from editor.restore.decision import END_KEPT
+def test_the_restorer_keeps_such_sentence_ends(tiny_model_dir):
     from editor.restore.inference import Restorer
 
-    restorer = Restorer.load(str(tiny_model_dir), "cpu")
-    assert restorer.end_kept == END_KEPT == 0.3
+    assert Restorer.load(str(tiny_model_dir), "cpu").keep_lone_ends
