@@ -3,14 +3,19 @@
 
 Run on purpose (not part of the test suite), from the repository root:
     OMP_NUM_THREADS=1 PYTHONPATH=. .venv/bin/python tests/perf/bench_review_cost.py [--talks N] [--styles sure careful]
-        [--file FILE] [--apart] [--json OUT]
+        [--file FILE] [--apart] [--halves] [--cache FILE] [--json OUT]
 
 For each style: decisions and fixes per 1,000 words after one accept-all at 90 %, the F1s of the
 text after the decisions, and against every-pause the decisions saved and the fixes added (the
 reference marks the style leaves for the person to type); with
 `--apart`, also the decisions when a sentence end and the capital after it are each their own Tab
 stop (as before issue 48). The restoration runs on one thread (about 3,300 words/s on one core of
-this machine: the 125 dev talks, 281k words, take a few minutes a style).
+this machine: the 125 dev talks, 281k words, take a few minutes a style). The network's output for
+each talk is kept in ``--cache`` (`review_cost.ReplayRestorer`, default
+runs/review-cost-joint.npz, git-ignored; tied to the model's weights), so a rerun, or a variant of
+the rules after the network, costs the Python pipeline alone (about a minute a style on a shared
+core); ``--cache none`` runs the network every time. ``--halves``: the table also has each half of
+the talks (even- and odd-numbered, as `editor.restore.lab.splits`), so a rule is not fitted to one.
 """
 
 from __future__ import annotations
@@ -44,6 +49,9 @@ def main() -> None:
     ap.add_argument("--apart", action="store_true",
                     help="also count each sentence end and its capital as two decisions (before issue 48)")
     ap.add_argument("--model", default=None)
+    ap.add_argument("--cache", default="runs/review-cost-joint.npz",
+                    help="the network's output kept here (none: not kept)")
+    ap.add_argument("--halves", action="store_true", help="also the even- and the odd-numbered talks apart, in the table")
     ap.add_argument("--json", type=Path, default=None, help="write the results here too")
     args = ap.parse_args()
     configure_threads()
@@ -51,6 +59,8 @@ def main() -> None:
     from editor.restore.lab import review_cost
 
     restorer = Restorer.load(args.model, "cpu")
+    if args.cache != "none":
+        restorer = review_cost.ReplayRestorer(restorer, args.cache)
     results = {}
     for style in args.styles:
         began = time.perf_counter()
@@ -59,6 +69,11 @@ def main() -> None:
         res["seconds"] = round(time.perf_counter() - began, 1)
         results[style] = res
         print(json.dumps({style: res}), flush=True)
+        if isinstance(restorer, review_cost.ReplayRestorer):
+            restorer.save()
+        if args.halves:
+            for half, part in res["halves"].items():
+                results[f"{style}, {half}"] = part
     if args.apart:
         for style in args.styles:
             res = review_cost.review_cost_file(restorer, args.file, style, limit=args.talks, apart=True,

@@ -22,6 +22,12 @@ back: ``accept_rules.turned_down``), one by one or all at once (``choice_proposa
   it is proposed only at words mid-sentence. A capital typed before its mark (the usual order)
   is withdrawn from elsewhere once the mark makes its word a sentence start
   (``withdraw_start_capital``).
+- Where Stet proposed nothing (the model left the word or the pair as it reads), a choice is
+  proposed only once the person has made it ``UNPROPOSED_AGREE`` times (the decision itself
+  and those already made on the same word or pair, ``choice_evidence``): on the dev talks a
+  capital chosen once held at about one in eight of the places the model had left alone
+  ("point A" put "A" 50 % on every article), so each such proposal cost a Delete more than it
+  saved (docs/performance.md, "Where the decisions go").
 - A form the language fixes (English "I" and its contractions) is never generalised from a
   choice against it: one "i" left lower case (a Delete on "I") proposes nothing elsewhere.
 - Suggestions the person already decided are never changed.
@@ -47,6 +53,9 @@ from editor.core.review.lexicon import is_entry
 from editor.core.document.records import CHOICE
 from editor.core.document.text import ends_sentence, split_opening
 
+#: How many of the person's decisions agreeing on a choice (itself included) it takes to propose
+#: it where Stet proposed nothing (see the module's note).
+UNPROPOSED_AGREE = 2
 #: A mark that can stand alone after a word and be propagated (the restorer's own marks).
 PLAIN_MARKS = frozenset({"", ",", ".", "?", "!", ":", ";"})
 #: Words whose case English fixes: the pronoun I and its contractions (either apostrophe). A
@@ -214,8 +223,9 @@ def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequenc
               merge_id: object | None = None, evidence: tuple[int, int] | None = None) -> int:
     """Repeat the decision on ``token_id`` on the words at ``targets`` (from ``repeat_targets``)
     that have no decision of the person's yet, as pending proposals from the person's choice:
-    the chosen form or mark where the word differs, and where it already reads as chosen but
-    Stet proposes to change it, a proposal to keep it as it is. Nothing is decided or removed.
+    the chosen form or mark where the word differs (where Stet proposed nothing there, only
+    once the person made the choice ``UNPROPOSED_AGREE`` times), and where it already reads as
+    chosen but Stet proposes to change it, a proposal to keep it as it is. Nothing is decided or removed.
     Each carries how likely the choice applies there (``choice_confidence``), from the person's
     decisions ``evidence`` (``choice_evidence``; None: counted among ``targets``, which an editor
     repeating on a slice of them at a time counts once over all). One undo step (joined to the
@@ -240,8 +250,8 @@ def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequenc
             lead, now = split_opening(t.surface or t.word)
             if not now:
                 continue
-            if now == form and old is None:
-                continue  # reads as chosen, and nothing proposes otherwise
+            if old is None and (now == form or evidence[0] < UNPROPOSED_AGREE):
+                continue  # reads as chosen and nothing proposes otherwise, or a choice made once
             made = _proposal(old, t.id, Kind.CASE, lead + form, lead + now, evidence)  # (now == form: keep it)
             if made is not None:
                 changes.append(made)
@@ -254,7 +264,7 @@ def repeat_on(doc: Transcript, token_id: int, kind: Kind | str, targets: Sequenc
             old = doc.suggestion(t.id, Kind.PUNCT)
             if old is not None and old.state != State.PENDING:
                 continue
-            if t.punct == mark and old is None:
+            if old is None and (t.punct == mark or evidence[0] < UNPROPOSED_AGREE):
                 continue
             made = _proposal(old, t.id, Kind.PUNCT, mark, t.punct, evidence)
             if made is not None:

@@ -77,6 +77,9 @@ class Restorer:
         self.colon_lower = float(d.get("colon_lower", 0.5))  # after ":"
         # after no mark too, only a name (names.json) takes a capital (see decide_jointly)
         self.names_after_no_mark = bool(d.get("names_after_no_mark", False))
+        # a sentence end refused for its capital where no other mark would stand is kept, with
+        # its capital (see decide_jointly); a model's config may say no
+        self.keep_lone_ends = bool(d.get("keep_lone_ends", True))
         # how likely the marks and capitals someone wrote are right (suggest.with_author_prior; fitted on
         # the dev talks with simulated author errors); none: the model alone decides
         self.author_prior = {k: float(v) for k, v in d.get("author_prior", {}).items()}
@@ -166,7 +169,7 @@ class Restorer:
                                       first_is_start=first_is_start, capitalize_sentences=self.capitalize_sentences,
                                       unmarked_lower=self.unmarked_lower, colon_lower=self.colon_lower,
                                       comma_capital=comma_capital, names_after_no_mark=self.names_after_no_mark,
-                                      comma_line=comma_line)
+                                      comma_line=comma_line, keep_lone_ends=self.keep_lone_ends)
         lex = self.lexicon
         # lower case needs no writing unless an abbreviation takes its period anyway ("e.g.", "vs.")
         if pause is not None:

@@ -1,9 +1,19 @@
 """A decision made once is proposed everywhere it applies (editor.core.review.repeat_choices)."""
 
+import pytest
+
 from editor.core.document.transcript import Kind, State, Suggestion, Transcript
 from editor.core.formats.stet import read_stet
 from editor.core.project_writer import write_stet
 from editor.core.review.repeat_choices import decide, propagate, review_decisions, user_forms
+from editor.core.review import repeat_choices
+
+
+@pytest.fixture(autouse=True)
+def _once_is_enough(monkeypatch):
+    """These tests are about what a choice does where it repeats; a choice made once repeats here
+    even where Stet proposed nothing (the rule asks twice there: tests/core/test_repeat_evidence.py)."""
+    monkeypatch.setattr(repeat_choices, "UNPROPOSED_AGREE", 1)
 
 
 def _doc(text: str) -> Transcript:

@@ -1,11 +1,21 @@
 """Choices that never act unseen, and one decision with both its halves (issue #41): the rules of
 editor.core.review.repeat_choices and editor.core.review.accept_rules on a transcript, without Qt."""
 
+import pytest
+
 from editor.core.review.accept_rules import capital_settles_mark, turned_down
 from editor.core.document.transcript import Kind, State, Suggestion, Transcript
 from editor.core.document.records import Metadata
 from editor.core.review.repeat_choices import (choice_proposals, decide, keep_choices, repeat_targets,
                                         turn_down_choices)
+from editor.core.review import repeat_choices
+
+
+@pytest.fixture(autouse=True)
+def _once_is_enough(monkeypatch):
+    """These tests are about what a choice does where it repeats; a choice made once repeats here
+    even where Stet proposed nothing (the rule asks twice there: tests/core/test_repeat_evidence.py)."""
+    monkeypatch.setattr(repeat_choices, "UNPROPOSED_AGREE", 1)
 
 
 def _doc(text: str, language: str | None = None) -> Transcript:

@@ -2,7 +2,17 @@
 names a change as the panel does, Find and Replace and Reject all from your choice decide
 nothing, and Ctrl+Shift+A never applies what came from a choice or a lexicon."""
 
+import pytest
+
 from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
+from editor.core.review import repeat_choices
+
+
+@pytest.fixture(autouse=True)
+def _once_is_enough(monkeypatch):
+    """These tests are about what a choice does where it repeats; a choice made once repeats here
+    even where Stet proposed nothing (the rule asks twice there: tests/gui/test_repeat_evidence.py)."""
+    monkeypatch.setattr(repeat_choices, "UNPROPOSED_AGREE", 1)
 
 
 def test_the_list_calls_a_capital_after_a_digit_or_a_bracket_a_capital(window):

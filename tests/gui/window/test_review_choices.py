@@ -2,10 +2,21 @@
 #41): a Delete on one "I" leaves the others as they were, a choice carried elsewhere shows there
 as a pending proposal from your choice (listed and tinted), and one Ctrl+Z takes it all back."""
 
+import pytest
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor, QTextFormat
 
 from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
+from editor.core.review import repeat_choices
+
+
+@pytest.fixture(autouse=True)
+def _once_is_enough(monkeypatch):
+    """These tests are about what a choice does where it repeats; a choice made once repeats here
+    even where Stet proposed nothing (the rule asks twice there: tests/gui/test_repeat_evidence.py)."""
+    monkeypatch.setattr(repeat_choices, "UNPROPOSED_AGREE", 1)
+
 
 #: A raw interview's words: "i" the pronoun eight times, lower case, no marks.
 INTERVIEW = ("so when i meet people i say hello and if i give a talk i read it out and every time "

@@ -3,8 +3,18 @@ saving keeps the forms written, What Stet learned shows and resets them, restora
 
 import json
 
+import pytest
+
 from editor.core.document.transcript import Kind, State, Suggestion, Transcript
+from editor.core.review import repeat_choices
 from editor.core.review.lexicon import UserLexicon
+
+
+@pytest.fixture(autouse=True)
+def _once_is_enough(monkeypatch):
+    """These tests are about what a choice does where it repeats; a choice made once repeats here
+    even where Stet proposed nothing (the rule asks twice there: tests/gui/test_repeat_evidence.py)."""
+    monkeypatch.setattr(repeat_choices, "UNPROPOSED_AGREE", 1)
 
 
 def _doc_with_names() -> Transcript:

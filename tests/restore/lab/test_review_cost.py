@@ -40,7 +40,7 @@ def test_a_sentence_end_and_its_capital_are_one_decision():
     capital = (3, Kind.CASE, "Then", {"Then": 0.6, "then": 0.4})
     doc, tally = reviewed(REF, (0, Kind.CASE, "We", {"We": 0.95, "we": 0.05}), marks, capital,
                           (5, Kind.PUNCT, ".", {".": 0.97, "": 0.03}))
-    assert tally.decisions == 1 and tally.by_kind == {"sentence end": 1}
+    assert tally.decisions == 1 and tally.by_kind == {"sentence end + capital": 1}
     assert tally.fixes == 0 and text(doc) == REF
     report = tally.report("every-pause")["review_cost"]
     assert report["final"]["sentence_end_f1"] == 100.0 and report["final"]["case_f1"] == 100.0
@@ -108,3 +108,74 @@ def test_review_cost_refuses_a_style_that_is_none(tmp_path, capsys):
     talks.write_text("# one\nSo we went home.\n", encoding="utf-8")
     assert main(["eval", str(talks), "--review-cost", "--commas", "lots"]) != 0
     assert "no comma style 'lots'" in capsys.readouterr().err
+
+
+def test_the_breakdown_says_what_each_decision_was_and_how_the_reference_decided_it():
+    doc, tally = reviewed(REF, (1, Kind.PUNCT, ",", {",": 0.55, "": 0.45}),          # a comma, rejected
+                          (2, Kind.PUNCT, ",", {",": 0.5, ".": 0.4, "": 0.1}),       # a full stop behind a comma
+                          (5, Kind.PUNCT, ".", {".": 0.8, "": 0.2}),                 # a sentence end, accepted
+                          (4, Kind.CASE, "Ate", {"Ate": 0.6, "ate": 0.4}))           # a capital alone, rejected
+    assert tally.decisions == 4
+    assert tally.breakdown == {("comma", "50-70 %", "reject"): 1,
+                               ("comma hiding a sentence end", "50-70 %", "another choice"): 1,
+                               ("sentence end", "70-90 %", "accept"): 1,
+                               ("capital: name", "50-70 %", "reject"): 1}
+    table = tally.report("every-pause")["review_cost"]["decisions_breakdown_per_1000_words"]
+    assert table["comma"]["50-70 %"] == {"reject": round(1000 / 6, 2)}
+
+
+def test_a_capital_alone_is_told_apart_as_i_a_name_or_after_an_accepted_end():
+    ref = "So I went. Then Maria came."
+    words = labelled_words(ref)
+    doc = raw_transcript(words)
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.CASE, "I", {"I": 0.8, "i": 0.01}),
+                         Suggestion(doc[3].id, Kind.CASE, "Then", {"Then": 0.85, "then": 0.15}),
+                         Suggestion(doc[4].id, Kind.CASE, "Maria", {"Maria": 0.7, "maria": 0.01})])
+    doc.edit_token(2, punct=".")  # a sentence end already in the text
+    tally = review(doc, words, (0,))
+    assert tally.by_kind == {"capital: I": 1, "capital: after an accepted end": 1, "capital: name": 1}
+
+
+def test_replayed_marginals_give_the_review_the_model_gives(tiny_model_dir, tmp_path):
+    from editor.restore.inference import Restorer
+    from editor.restore.lab.review_cost import ReplayRestorer, review_cost_file
+
+    talks = tmp_path / "talks.txt"
+    talks.write_text("# one\nSo we went home. Then we ate, and we slept.\n# two\nWhy not? We asked them.\n"
+                     "# three\nthe cat sat on the mat and then we went home to eat the dog\n", encoding="utf-8")
+    restorer = Restorer.load(str(tiny_model_dir), "cpu")
+    cache = tmp_path / "joint.npz"
+    for style in ("every-pause", "sure"):
+        direct = review_cost_file(restorer, talks, style)
+        replay = ReplayRestorer(restorer, cache)
+        assert review_cost_file(replay, talks, style) == direct
+        assert replay.computed == (3 if style == "every-pause" else 0)  # the second style reads the file
+        replay.save()
+    # the even talks apart (the first and the third) and the odd ones
+    halves = review_cost_file(ReplayRestorer(restorer, cache), talks, "every-pause")["review_cost"]["halves"]
+    assert halves["even talks"]["words"] == 10 + 15 and halves["odd talks"]["words"] == 5
+    # another model's file is not read
+    other = Restorer.load(str(tiny_model_dir), "cpu")
+    next(other.model.parameters()).data += 1.0
+    again = ReplayRestorer(other, cache)
+    review_cost_file(again, talks, "every-pause")
+    assert again.computed == 3
+
+
+def test_the_sentence_ends_still_wrong_are_told_by_cause():
+    # a wrong full stop applied at once, a comma applied at once where a sentence ends, and a
+    # sentence end no suggestion offered
+    ref = "We went home. Then we ate and we slept."
+    doc, tally = reviewed(ref, (2, Kind.PUNCT, ",", {",": 0.95, ".": 0.03, "": 0.02}),
+                          (5, Kind.PUNCT, ".", {".": 0.92, "": 0.08}))
+    assert tally.end_errors == {"missed end, another mark applied at once": 1, "extra end, applied at once": 1,
+                                "missed end, no mark offered": 1}
+
+
+def test_where_the_text_reads_as_the_reference_the_reviewer_deletes():
+    # a proposal "A" (say, from a choice made at "point A") on the article: the reference's "a" is
+    # what the word reads, so Delete, not the digit of "a" (a choice of "a", repeated as one)
+    ref = "We saw a cat."
+    doc, tally = reviewed(ref, (2, Kind.CASE, "A", {"A": 0.5, "a": 0.5}))
+    assert tally.decisions == 1 and tally.breakdown == {("capital: name", "50-70 %", "reject"): 1}
+    assert doc.suggestion(doc[2].id, Kind.CASE).state == State.REJECTED and doc[2].text == "a"

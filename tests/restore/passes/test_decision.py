@@ -172,3 +172,22 @@ def test_commas_under_the_styles_line_are_not_proposed_unless_a_sentence_may_end
     # can be picked), the third is over the line
     assert 0.05 < COMMA_KEPT_FOR_END < 0.3
     assert careful == [NONE, NONE, COMMA, NONE, COMMA, NONE]
+
+
+def test_a_sentence_end_refused_for_its_capital_stands_where_no_other_mark_would():
+    # "." beats no mark, the next word is likelier in lower case, and no other mark beats no mark:
+    # refusing the end would leave nothing to decide; kept, it stands with its capital
+    punct = rows({NONE: 0.3, PERIOD: 0.4, COMMA: 0.3}, {NONE: 1.0})
+    case = rows({0: 1.0}, {0: 0.6, 1: 0.4}, k=4)
+    assert decide_jointly(punct, case, SCALES, 0.05)[0].tolist() == [NONE, NONE]
+    marks, caps = decide_jointly(punct, case, SCALES, 0.05, keep_lone_ends=True)
+    assert marks.tolist() == [PERIOD, NONE] and caps.tolist() == [0, 1]
+    # where another mark would stand (a comma likelier than no mark), that mark, as before
+    punct = rows({NONE: 0.2, COMMA: 0.35, PERIOD: 0.45}, {NONE: 1.0})
+    assert decide_jointly(punct, case, SCALES, 0.05, keep_lone_ends=True)[0].tolist() == [COMMA, NONE]
+
+
+def test_the_restorer_keeps_such_sentence_ends(tiny_model_dir):
+    from editor.restore.inference import Restorer
+
+    assert Restorer.load(str(tiny_model_dir), "cpu").keep_lone_ends
