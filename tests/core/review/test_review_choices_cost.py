@@ -24,7 +24,7 @@ def test_a_sentence_end_before_a_frequent_word_reads_no_occurrence_when_no_choic
 
 def test_with_a_choice_pending_the_proposals_are_still_withdrawn():
     """The same rule where it acts: "Two" typed mid-sentence proposed "Two" elsewhere; a full stop
-    typed before it withdraws those proposals (as tests/core/test_review_choices.py checks on a
+    typed before it withdraws those proposals (as tests/core/review/test_review_choices.py checks on a
     short text), on a long one too."""
     doc = Transcript.from_words(("we left manhattan two years ago and two days later " * 200).split())
     twos = [i for i, t in enumerate(doc.tokens) if t.word == "two"]

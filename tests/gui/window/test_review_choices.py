@@ -14,7 +14,7 @@ from editor.core.review import repeat_choices
 @pytest.fixture(autouse=True)
 def _once_is_enough(monkeypatch):
     """These tests are about what a choice does where it repeats; a choice made once repeats here
-    even where Stet proposed nothing (the rule asks twice there: tests/gui/test_repeat_evidence.py)."""
+    even where Stet proposed nothing (the rule asks twice there: tests/gui/window/test_repeat_evidence.py)."""
     monkeypatch.setattr(repeat_choices, "UNPROPOSED_AGREE", 1)
 
 
