@@ -264,7 +264,7 @@ class ReplayRestorer:
 
     def joint(self, words: Sequence[str]) -> np.ndarray:
         """The (N, 28) joint marginals of ``words`` (bare, lowercase), from the file or computed."""
-        from editor.restore.windows import joint_marginals_chunked
+        from editor.restore.passes.windows import joint_marginals_chunked
 
         digest = hashlib.sha1("\x1f".join(words).encode("utf-8")).hexdigest()
         found = self._joint.get(digest)

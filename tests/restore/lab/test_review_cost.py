@@ -137,7 +137,7 @@ def test_a_capital_alone_is_told_apart_as_i_a_name_or_after_an_accepted_end():
 
 
 def test_replayed_marginals_give_the_review_the_model_gives(tiny_model_dir, tmp_path):
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
     from editor.restore.lab.review_cost import ReplayRestorer, review_cost_file
 
     talks = tmp_path / "talks.txt"

@@ -188,6 +188,6 @@ def test_a_sentence_end_refused_for_its_capital_stands_where_no_other_mark_would
 
 
 def test_the_restorer_keeps_such_sentence_ends(tiny_model_dir):
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
 
     assert Restorer.load(str(tiny_model_dir), "cpu").keep_lone_ends
