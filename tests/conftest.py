@@ -31,7 +31,7 @@ make_singletons_immortal()
 
 # Property tests draw the same examples on every run (a suite that fails one run in ten turns away
 # good work): what a random draw once found is kept as an explicit case beside its test. To explore
-# new draws on purpose: HYPOTHESIS_PROFILE=explore pytest tests/core/test_hostile_fuzz.py
+# new draws on purpose: HYPOTHESIS_PROFILE=explore pytest tests/core/formats/test_hostile_fuzz.py
 from hypothesis import settings as _hypothesis  # noqa: E402
 
 _hypothesis.register_profile("suite", derandomize=True, database=None)

@@ -1,5 +1,5 @@
 """A generator of hostile inputs for every format Stet reads: the test suite's own version of the
-held-out set the project is judged on (tests/core/test_hostile_inputs.py, tests/test_hostile_cli.py
+held-out set the project is judged on (tests/core/formats/test_hostile_inputs.py, tests/test_hostile_cli.py
 and tests/restore/test_hostile_restore.py run it).
 
 ``cases()`` yields ``Case``s: bytes to write under a name, or a special file (FIFO, a link to

@@ -14,7 +14,7 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 def job_for(args: argparse.Namespace) -> Job:
     if args.batch == "restore":
-        from editor.restore.cli import pass_settings
+        from editor.restore import pass_settings
 
         return RestoreJob(args.model, args.device, args.min_confidence, pass_settings(args))
     if args.batch == "transcribe":  # the model, and so the language, chosen once for all files

@@ -21,10 +21,9 @@ if TYPE_CHECKING:
     from editor.asr.models import ModelInfo
     from editor.asr.speakers import Speakers, VoiceEncoder
     from editor.core.document.transcript import Transcript
-    from editor.core.formats.subtitle_layout import SubtitleLayout
+    from editor.core.formats.subtitles import SubtitleLayout
     from editor.core.render import RenderPolicy
-    from editor.restore.inference import Restorer
-    from editor.restore.pipeline import PassSettings
+    from editor.restore import PassSettings, Restorer
 
 Report = Callable[[float], None]
 
@@ -75,7 +74,7 @@ class RestoreJob(Job):
 
     def __init__(self, model: str | None = None, device: str = "auto", min_confidence: float = 0.0,
                  settings: PassSettings | None = None) -> None:
-        from editor.restore.pipeline import PassSettings
+        from editor.restore import PassSettings
 
         self.model, self.device, self.min_confidence = model, device, min_confidence
         self.settings = settings if settings is not None else PassSettings()
@@ -86,7 +85,7 @@ class RestoreJob(Job):
 
     def load(self, threads: int | None = 1) -> None:
         super().load(threads)
-        from editor.restore.pipeline import restorer_for
+        from editor.restore import restorer_for
 
         self.restorer = restorer_for(self.model, self.device)
 
@@ -96,7 +95,7 @@ class RestoreJob(Job):
     def run(self, source: Path, output: Path, report: Report) -> Outcome:
         from editor.core.formats import write_any
         from editor.core.render import RenderPolicy
-        from editor.restore.pipeline import restore_transcript
+        from editor.restore import restore_transcript
 
         assert self.restorer is not None, "load() runs before run()"
         doc, warnings = _read(source, self.encoding)

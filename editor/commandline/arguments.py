@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from editor.core.formats.subtitle_layout import (CPS_RANGE, LINE_LENGTH_RANGE, SPEAKER_STYLES,
-                                                 SubtitleLayout)
+from editor.core.formats.subtitles import (SPEAKER_STYLES, LayoutOption, SubtitleLayout,
+                                                  layout_from_options, layout_options)
 from editor.core.commas import COMMA_STYLES, DEFAULT_COMMAS
 from editor.core.render import RenderPolicy, parse_confidence
 
@@ -162,28 +163,23 @@ def _within(text: str, bounds: tuple[float, float], what: str, unit: str) -> flo
     return n
 
 
-def _line_length(text: str) -> int:
-    n = _within(text, LINE_LENGTH_RANGE, "a line length", "characters")
-    if not n.is_integer():
-        raise argparse.ArgumentTypeError(f"expected a whole number of characters, not {text!r}")
-    return int(n)
-
-
-def _cps(text: str) -> float:
-    return _within(text, CPS_RANGE, "a reading speed", "characters a second")
+def _number_of(declared: LayoutOption) -> Callable[[str], float]:
+    """The argparse type of a layout option: a number within its bounds, whole where it must be."""
+    def number(text: str) -> float:
+        n = _within(text, declared.bounds, declared.what, declared.unit)
+        if declared.whole and not n.is_integer():
+            raise argparse.ArgumentTypeError(f"expected a whole number of {declared.unit}, not {text!r}")
+        return int(n) if declared.whole else n
+    return number
 
 
 def add_layout_arguments(parser: argparse.ArgumentParser) -> None:
     """How the subtitles a command writes are laid out (`SubtitleLayout`; read back with
-    :func:`layout_from_args`). A new layout option is a field there and a flag here."""
+    :func:`layout_from_args`): a flag for each option the layout declares (`layout_options`),
+    and the speaker style."""
     g = parser.add_argument_group("subtitles written (.srt .vtt .sbv .ass .ttml)")
-    g.add_argument("--max-line-length", type=_line_length, metavar="N",
-                   help="the widest a subtitle line may be, in characters (default: 42 for cues Stet "
-                        "cuts; a file's own wider lines are kept where it is written back)")
-    g.add_argument("--max-cps", type=_cps, metavar="N",
-                   help="the fastest reading speed a cue Stet cuts may ask, in characters a second "
-                        "(for example 17 or 20); cues are kept up longer where the next one leaves "
-                        "room (default: no limit)")
+    for name, declared in layout_options().items():
+        g.add_argument(declared.flag, dest=name, type=_number_of(declared), metavar="N", help=declared.help)
     g.add_argument("--srt-speakers", choices=SPEAKER_STYLES, default=None,
                    help='how .srt and .sbv show who speaks: "name" writes "Ann: " where the speaker '
                         'changes (the default), "dash" a "- " before each speaker\'s line in a cue '
@@ -193,6 +189,5 @@ def add_layout_arguments(parser: argparse.ArgumentParser) -> None:
 def layout_from_args(args: argparse.Namespace) -> SubtitleLayout:
     """The layout that :func:`add_layout_arguments`' options ask for (the defaults where a command
     has none of them)."""
-    return SubtitleLayout(max_line_length=getattr(args, "max_line_length", None),
-                          max_cps=getattr(args, "max_cps", None),
-                          speaker_style=getattr(args, "srt_speakers", None) or "name")
+    return layout_from_options({name: getattr(args, name, None) for name in layout_options()},
+                               getattr(args, "srt_speakers", None) or "name")

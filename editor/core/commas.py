@@ -4,7 +4,7 @@ Commas are the least agreed mark (style guides and annotators differ; on the dev
 shown below 90 % is right 62 % of the time, 55 % between 50 and 70 %), so how many a text gets is
 the person's choice, not the model's. A style is a line on the comma's probability: a comma the
 model would propose below it is neither asked nor inserted (the decision rule leaves no mark
-there: `editor.restore.decision.decide_jointly`'s ``comma_line``). Pure Python: the settings, the
+there: `editor.restore.passes.decision.decide_jointly`'s ``comma_line``). Pure Python: the settings, the
 window, the commands and batches share the names."""
 
 from __future__ import annotations

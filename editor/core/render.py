@@ -116,7 +116,7 @@ def render(transcript: Transcript, policy: RenderPolicy = NONE, *, speakers: boo
     and before a paragraph of theirs that begins as a name would ("Ohio: Cleveland."), so that it
     is not read back as one. ``turn_times``: "[00:12:34] " before the name where a speaker takes
     over (`turn_time`)."""
-    from editor.core.formats.prefixes import reads_as_name, written_prefix  # (imports this module)
+    from editor.core.formats.subtitles.prefixes import reads_as_name, written_prefix  # (imports this module)
 
     out = []
     previous: str | None = None

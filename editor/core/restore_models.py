@@ -3,7 +3,7 @@ its config.json states for its weights and the quality recorded for it; and whic
 where none is chosen (the install's default, which $STET_RESTORE_MODEL sets for every user).
 
 Read from the model directories' config.json alone (no torch), so that Settings and About can list
-them; loading a model is editor.restore.package's.
+them; loading a model is editor.restore.model.package's.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from typing import Any
 
 from editor.core.commas import DEFAULT_COMMAS
 from editor.core.formats import atomic_write
-from editor.core.formats.subtitle_layout import CPS_RANGE, LINE_LENGTH_RANGE, SPEAKER_STYLES, SubtitleLayout
+from editor.core.formats.subtitles import SubtitleLayout, layout_from_settings
 from editor.core.paths import config_dir
 
 SETTINGS_VERSION = 1
@@ -58,19 +58,14 @@ class ExportSettings:
     author: str = ""  # the author a Word document's properties name; empty: the system's name for the user
     last_format: str = ""  # the extension of the last export (".srt"): the next Export proposes it
     last_folder: str = ""  # where the last export went: proposed where the source's folder is not one's own
-    max_line_length: int = 0  # subtitles: the widest line; 0: 42 for new cues, a file's own kept
-    max_cps: float = 0.0  # subtitles: the fastest reading speed of a cue Stet cuts; 0: any
+    # subtitles: the layout's options set in Export, by `SubtitleLayout` field ("max_line_length":
+    # 37); one not here is at its default (`layout_options` declares them)
+    layout: dict[str, float] = field(default_factory=dict)
 
     def subtitle_layout(self) -> SubtitleLayout:
         """The layout these settings ask of subtitles; a value out of range (a settings file edited
         by hand) is left at its default rather than refused."""
-        def within(value: float, bounds: tuple[float, float]) -> bool:
-            return bounds[0] <= value <= bounds[1]
-
-        return SubtitleLayout(
-            max_line_length=self.max_line_length if within(self.max_line_length, LINE_LENGTH_RANGE) else None,
-            max_cps=self.max_cps if within(self.max_cps, CPS_RANGE) else None,
-            speaker_style=self.srt_speakers if self.srt_speakers in SPEAKER_STYLES else "name")
+        return layout_from_settings(self.layout, self.srt_speakers)
 
 
 @dataclass
@@ -109,6 +104,8 @@ class Settings:
         expected = _field_type(type(owner), name)
         if not _matches(value, expected):
             raise TypeError(f"setting {key} must be {expected}, not {value!r}")
+        if isinstance(value, dict):  # kept as its own: the caller's mapping may change after
+            value = dict(value)
         setattr(owner, name, float(value) if expected is float else value)
 
     def keys(self) -> list[str]:
@@ -180,6 +177,9 @@ def _matches(value: Any, expected: Any) -> bool:
     if origin is list:
         (item,) = typing.get_args(expected)
         return isinstance(value, list) and all(_matches(v, item) for v in value)
+    if origin is dict:
+        key, item = typing.get_args(expected)
+        return isinstance(value, dict) and all(_matches(k, key) and _matches(v, item) for k, v in value.items())
     if origin in (typing.Union, types.UnionType):
         return any(_matches(value, option) for option in typing.get_args(expected))
     if expected is type(None):

@@ -70,7 +70,7 @@ def begin(window: MainWindow, file: str | None) -> None:
         window.open_reporting(file)
     if not file or restored:
         # Start the restoration worker and load the model there while the person picks a file
-        # (editor.restore.pass_process): the first file is then restored without that wait.
+        # (editor.restore.passes.pass_process): the first file is then restored without that wait.
         QTimer.singleShot(500, window, window.restoring.preload_restorer)
     window.help.first_start()
 

@@ -14,7 +14,7 @@ from editor.commandline.arguments import (Subcommands, add_batch_arguments, add_
                                           add_force_argument, add_layout_arguments, layout_from_args, probability)
 
 if TYPE_CHECKING:
-    from editor.restore.pipeline import PassSettings
+    from editor.restore.passes.pipeline import PassSettings
 
 
 def add_parser(subparsers: Subcommands) -> None:
@@ -60,7 +60,7 @@ def add_parser(subparsers: Subcommands) -> None:
     add_batch_arguments(p, kind="restore", inputs="input", ray=True)
     p.set_defaults(handler=run_restore)
 
-    from editor.restore import learned_cli
+    from editor.restore.learning import learned_cli
 
     learned_cli.add_parser(subparsers)
 
@@ -70,10 +70,10 @@ def pass_settings(args: argparse.Namespace) -> PassSettings:
     profile named with --learned-from is checked here, once, before any file is read: a name
     that is not kept, or a damaged one, is a bad argument."""
     from editor.core.errors import UserError
-    from editor.restore.pipeline import PassSettings
+    from editor.restore.passes.pipeline import PassSettings
 
     if args.learned_from:
-        from editor.restore.learned_store import load_learned
+        from editor.restore.learning.learned_store import load_learned
 
         try:
             kept = load_learned(args.learned_from)
@@ -110,7 +110,7 @@ def run_restore(args: argparse.Namespace) -> int:
     from editor.core.threads import configure_threads
 
     configure_threads()  # before torch loads: no more threads than free cores, none spinning
-    from editor.restore.pipeline import restore_transcript, restorer_for
+    from editor.restore.passes.pipeline import restore_transcript, restorer_for
 
     restorer = restorer_for(args.model, args.device)
     bar = ProgressBar("restoring", enabled=None if not args.quiet else False)

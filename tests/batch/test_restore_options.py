@@ -9,7 +9,7 @@ import pytest
 from editor.batch.cli import job_for
 from editor.cli import build_parser
 from editor.core.errors import UserError
-from editor.restore.pipeline import PassSettings
+from editor.restore.passes.pipeline import PassSettings
 
 
 def batch_args(*extra: str):
@@ -26,8 +26,8 @@ def test_the_commands_options_reach_the_batch_job():
 
 
 def test_a_batch_applies_the_profile_named_and_refuses_one_not_kept(tmp_path, monkeypatch):
-    from editor.restore.review_lessons import Adaptation
-    from editor.restore.learned_store import profile_key, save_learned
+    from editor.restore.learning.review_lessons import Adaptation
+    from editor.restore.learning.learned_store import profile_key, save_learned
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     key = profile_key("en", ["Ann"])

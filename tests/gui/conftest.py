@@ -21,9 +21,9 @@ def private_folders(tmp_path, monkeypatch):
 def tiny_model_dir(tmp_path_factory) -> Path:
     import torch
 
-    from editor.restore.model import BiLSTMCRF, ModelConfig
-    from editor.restore.package import export_model
-    from editor.restore.vocab import Vocab
+    from editor.restore.model.bilstm_crf import BiLSTMCRF, ModelConfig
+    from editor.restore.model.package import export_model
+    from editor.restore.model.vocab import Vocab
 
     torch.manual_seed(0)
     vocab = Vocab.build(Counter({w: 100 - i for i, w in enumerate(WORDS)}), size=len(WORDS) + 2,

@@ -34,7 +34,7 @@ import numpy as np
 
 from editor.core.document.transcript import Kind, Token, Transcript
 from editor.core.document.text import ends_sentence, split_opening
-from editor.restore.suggest import current_mark, make_suggestions, with_mark
+from editor.restore.passes.suggest import current_mark, make_suggestions, with_mark
 
 DEV = Path("../shared/data/dev/ted_dev2012_talks.txt")  # from the project root
 QUOTES = set('"“”‘’\'«»')
@@ -103,7 +103,7 @@ def suggest(doc: Transcript, preds, restorer, keep_author: bool | None) -> None:
     """The suggestions as `stet restore` and the window make them (an older tree: as it made them)."""
     kw = {}
     if "keep_author" in inspect.signature(make_suggestions).parameters:
-        from editor.restore.suggest import rare_word
+        from editor.restore.passes.suggest import rare_word
 
         kw.update(keep_author=keep_author, rare=rare_word(restorer))
     doc.set_suggestions(make_suggestions(doc.tokens, preds, restorer.lexicon, author_prior=restorer.author_prior,
@@ -150,11 +150,11 @@ def main() -> None:
     p.add_argument("--device", default="cpu")
     p.add_argument("--json", type=Path, default=None)
     args = p.parse_args()
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
 
     restorer = Restorer.load(None, args.device)
     docs = talks(args.dev, args.talks)
-    from editor.restore.prediction import WordPrediction
+    from editor.restore.passes.prediction import WordPrediction
 
     if args.cache.is_file():
         kept = pickle.loads(args.cache.read_bytes())[:len(docs)]

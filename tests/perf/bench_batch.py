@@ -105,12 +105,12 @@ def main() -> None:
         # as bench_restore.py): on a shared machine CPU time, unlike wall time, does not count the
         # time other programs held the cores
         code = ("import sys, time, json\nfrom editor.core.threads import configure_threads\nconfigure_threads(threads=1)\n"
-                "from editor.restore.inference import Restorer\nr = Restorer.load(sys.argv[1] or None, 'cpu')\n"
+                "from editor.restore.passes.inference import Restorer\nr = Restorer.load(sys.argv[1] or None, 'cpu')\n"
                 "words = open(sys.argv[2], encoding='utf-8').read().split()[:50000]\nr.restore(words[:2000])\nout = []\n"
                 "for _ in range(3):\n    c, t = time.process_time(), time.perf_counter()\n    r.restore(words)\n"
                 "    out.append((len(words) / (time.process_time() - c), len(words) / (time.perf_counter() - t)))\n"
                 "from pathlib import Path\nfrom editor.core.formats import read_any, write_any\nfrom editor.core.render import RenderPolicy\n"
-                "from editor.restore.pipeline import restore_transcript\nfull = []\n"
+                "from editor.restore.passes.pipeline import restore_transcript\nfull = []\n"
                 "for path in sorted(Path(sys.argv[3]).iterdir())[:10]:\n    c = time.process_time()\n"
                 "    doc = read_any(path)\n    restore_transcript(r, doc)\n    write_any(doc, sys.argv[4], RenderPolicy(0.0))\n"
                 "    full.append(len(doc) / (time.process_time() - c))\n"

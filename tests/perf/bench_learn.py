@@ -8,7 +8,7 @@ decided; with --spread also one decision every 500 words of the rest, so the rev
 to the end) is saved and learned from as the editor does it: on the UI thread the .stet is written, the forms
 written are gathered (for the project's lexicon) and the suggestions copied; on the worker thread
 the reviewed stretch and its fingerprint are read from those copies and the adaptation is learned
-(editor.restore.learned_store: the model's marginals where the mark bias needs them, the fitted bias,
+(editor.restore.learning.learned_store: the model's marginals where the mark bias needs them, the fitted bias,
 forms and pair marks) and kept. Prints the median
 seconds of each step over the runs (the model is loaded once, before, as the editor has it).
 """
@@ -42,14 +42,14 @@ def main() -> None:
     from editor.core.formats import write_any
     from editor.core.review.repeat_choices import user_forms
     from editor.restore import make_suggestions
-    from editor.restore.inference import Restorer
-    from editor.restore.learned_store import (learn_review, profile_key, remember_review, review_digest,
+    from editor.restore.passes.inference import Restorer
+    from editor.restore.learning.learned_store import (learn_review, profile_key, remember_review, review_digest,
                                         reviewed_decisions_in, suggestions_snapshot)
 
     if args.uncapped:
-        import editor.restore.learned_store
+        import editor.restore.learning.learned_store
 
-        editor.restore.learned_store.BIAS_WORDS = 10**9
+        editor.restore.learning.learned_store.BIAS_WORDS = 10**9
     restorer = Restorer.load(device="cpu")
     dev = Path(__file__).resolve().parents[3] / "shared" / "data" / "dev" / "ted_dev2012_talks.txt"
     if dev.is_file():

@@ -6,7 +6,7 @@ ticks are what a window would feel.
   thread         a thread imports torch and loads the model (Stet before the worker process)
   thread-sliced  the same, giving way before each module it imports (an import hook that sleeps
                  1 ms, holding no interpreter, as editor.gui.base.turns' give_way lets a step run)
-  process        the worker process loads it (editor.restore.pass_process): this process only
+  process        the worker process loads it (editor.restore.passes.pass_process): this process only
                  starts it and waits on a pipe
 
 Each run is a fresh process (torch is imported once per process). Asserts nothing.
@@ -48,7 +48,7 @@ def one(mode: str, model: str | None) -> dict[str, object]:
     def load() -> None:
         began = time.perf_counter()
         if mode == "process":
-            from editor.restore.pass_process import PassProcess
+            from editor.restore.passes.pass_process import PassProcess
 
             worker = PassProcess(threads=threads)
             worker.load(model, "cpu")
@@ -60,7 +60,7 @@ def one(mode: str, model: str | None) -> dict[str, object]:
             import torch  # noqa: F401
 
             marks["import torch"] = time.perf_counter() - began
-            from editor.restore.inference import Restorer
+            from editor.restore.passes.inference import Restorer
 
             Restorer.load(model, device="cpu")
             marks["load"] = time.perf_counter() - began

@@ -28,7 +28,7 @@ def hwm():  # this process's peak resident KiB (ru_maxrss would carry the parent
             return int(line.split()[1])
 from editor.core.formats import read_any
 import editor.core.formats.vosk, editor.core.formats.whisper, editor.core.formats.stet
-import editor.core.formats.txt, editor.core.formats.srt, editor.core.formats.vtt
+import editor.core.formats.txt, editor.core.formats.subtitles.srt, editor.core.formats.subtitles.vtt
 base = hwm()
 t = time.perf_counter()
 try:

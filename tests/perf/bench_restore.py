@@ -44,7 +44,7 @@ def main() -> None:
     p.add_argument("--quantize", action="store_true", help="int8 dynamic quantization of LSTM and linear layers")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
 
     t0 = time.perf_counter()
     r = Restorer.load(a.model, device="cpu")

@@ -88,7 +88,7 @@ def instrument() -> None:
 
     RC._drain, RC._received, RC._worker_succeeded = _drain, _received, _worker_succeeded
 
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
 
     restore = Restorer.restore
 

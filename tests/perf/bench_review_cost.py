@@ -47,7 +47,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None, help="write the results here too")
     args = ap.parse_args()
     configure_threads()
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
     from editor.restore.lab import review_cost
 
     restorer = Restorer.load(args.model, "cpu")

@@ -1,7 +1,7 @@
 """Words a second the window restores, against the API on the same words, with the shipped model.
 
 The window opens a raw transcript (by default 100,000 words in one paragraph) as File > Open does
-and restores it in its worker process (editor.restore.pass_process), as a person's window does;
+and restores it in its worker process (editor.restore.passes.pass_process), as a person's window does;
 the time is from the pass's start (``restoration.started``) to its end (``restoration_finished``),
 the UI thread taking every result in. The API is timed on the same words in a fresh process each
 time, with the thread count the window's worker gets (editor.core.threads): ``Restorer.restore``
@@ -37,8 +37,8 @@ import json, sys, time
 from editor.core.threads import configure_threads
 configure_threads(threads={threads})
 from editor.core.formats import read_any
-from editor.restore.inference import Restorer
-from editor.restore.pipeline import PassSettings, PassSource, run_pass
+from editor.restore.passes.inference import Restorer
+from editor.restore.passes.pipeline import PassSettings, PassSource, run_pass
 doc = read_any({path!r})
 r = Restorer.load(None, device="cpu")
 words = [t.word for t in doc.tokens]

@@ -1,4 +1,4 @@
-"""Issue 41's audit with the shipped model: the subtitle files of `tests/core/subtitle_programs.py`
+"""Issue 41's audit with the shipped model: the subtitle files of `tests/core/formats/subtitles/subtitle_programs.py`
 (shaped as Subtitle Edit, YouTube, Netflix, Vimeo, Whisper, Amara, ffmpeg and Windows tools write
 them) restored by `stet` to their own format, and checked as a captioner would.
 
@@ -42,8 +42,8 @@ def main() -> int:
     args = parser.parse_args()
     sys.path[:0] = [str(args.code), str(HERE)]
     from editor.core.formats import read_any
-    from tests.core.subtitle_programs import FILES
-    from tests.core.test_writeback_programs import ROLLING, _letters, _without_marks_and_case, _words_in_file
+    from tests.core.formats.subtitles.subtitle_programs import FILES
+    from tests.core.formats.test_writeback_programs import ROLLING, _letters, _without_marks_and_case, _words_in_file
 
     files = FILES
     if args.corpus:

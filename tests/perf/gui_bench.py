@@ -20,9 +20,9 @@ if not os.environ.get("DISPLAY"):  # under xvfb-run (or a desktop) Qt uses the X
 def tiny_model(folder: Path) -> Path:
     import torch
 
-    from editor.restore.model import BiLSTMCRF, ModelConfig
-    from editor.restore.package import export_model
-    from editor.restore.vocab import Vocab
+    from editor.restore.model.bilstm_crf import BiLSTMCRF, ModelConfig
+    from editor.restore.model.package import export_model
+    from editor.restore.model.vocab import Vocab
 
     words = ["the", "a", "and", "of", "to", "i", "you", "we", "it", "is", "that", "this", "in", "for", "so", "what", "how", "okay", "yes"]
     torch.manual_seed(0)
@@ -238,7 +238,7 @@ def model_name(model: str) -> str:
     once the measuring is done: it imports torch."""
     if model != "shipped":
         return Path(model).name
-    from editor.restore.package import DEFAULT_MODEL
+    from editor.restore.model.package import DEFAULT_MODEL
 
     return f"shipped ({DEFAULT_MODEL})"
 

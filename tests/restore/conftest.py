@@ -5,9 +5,9 @@ from collections import Counter
 import pytest
 import torch
 
-from editor.restore.model import BiLSTMCRF, ModelConfig
-from editor.restore.package import export_model
-from editor.restore.vocab import Vocab
+from editor.restore.model.bilstm_crf import BiLSTMCRF, ModelConfig
+from editor.restore.model.package import export_model
+from editor.restore.model.vocab import Vocab
 
 WORDS = "the a and of to i you we it is that this in for so what how okay yes iphone".split()
 
@@ -41,8 +41,8 @@ def tiny_tokenizer():
 @pytest.fixture(scope="session")
 def tiny_encoder_dir(tmp_path_factory):
     """A tiny random encoder-family model directory (2 layers, width 16), exported as a shipped one is."""
-    from editor.restore.encoder import EncoderBiLSTMCRF, EncoderConfig
-    from editor.restore.pieces import Pieces
+    from editor.restore.model.encoder import EncoderBiLSTMCRF, EncoderConfig
+    from editor.restore.model.pieces import Pieces
 
     torch.manual_seed(0)
     tok = tiny_tokenizer()

@@ -73,9 +73,9 @@ def test_eval_with_recogniser_like_errors(tiny_model_dir, tmp_path):
 
 def test_eval_case_odds_sets_the_strength_of_remembered_case_forms(tiny_model_dir, tmp_path, monkeypatch):
     """`stet eval --simulate-review SHARE --case-odds X`: the review's remembered case forms count X."""
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
     from editor.restore.lab.scoring import score_file
-    from editor.restore.review_lessons import CASE_MEMORY_ODDS, Adaptation
+    from editor.restore.learning.review_lessons import CASE_MEMORY_ODDS, Adaptation
 
     talk = tmp_path / "talk.txt"
     body = " ".join(["We met zarvex at the station, and zarvex said so."] * 60)
@@ -102,7 +102,7 @@ def test_restore_of_a_file_without_words_says_so_and_writes_nothing(tiny_model_d
 
 
 def test_eval_help_states_the_simulated_error_rates_training_uses():
-    from editor.restore.labels import ASR_ERRORS
+    from editor.restore.model.labels import ASR_ERRORS
 
     r = stet("eval", "--help")
     flat = " ".join(r.stdout.split())
@@ -151,14 +151,14 @@ def test_restore_never_writes_over_its_input_and_asks_for_force(tiny_model_dir, 
 
 def test_restore_commas_style_reaches_the_decision_rule_alone_and_in_a_batch(tiny_model_dir, tmp_path, monkeypatch):
     """`--commas STYLE` is the pass's comma line, for one file and for a batch's jobs; a style
-    that is none is wrong usage. (What the line does is tests/restore/test_decision.py's.)"""
-    import editor.restore.inference as inference
+    that is none is wrong usage. (What the line does is tests/restore/passes/test_decision.py's.)"""
+    import editor.restore.passes.inference as inference
     from editor.batch.cli import job_for
     from editor.cli import build_parser
     from editor.core.commas import DEFAULT_COMMAS
     from editor.core.document.transcript import Transcript
     from editor.restore.cli import pass_settings
-    from editor.restore.pipeline import restore_transcript
+    from editor.restore.passes.pipeline import restore_transcript
 
     parser = build_parser()
     args = parser.parse_args(["restore", "in.txt", "--commas", "sure"])

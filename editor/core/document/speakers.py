@@ -161,7 +161,7 @@ TURN_TIME_FORMATS = (".txt", ".md", ".docx")
 def writer_options(path: str | PathLike[str], turn_times: bool = False) -> dict[str, bool]:
     """The text writer's options: a time at each speaker turn (``turn_times``, in
     :data:`TURN_TIME_FORMATS`). How subtitles are laid out is the writers' ``layout``
-    (`editor.core.formats.subtitle_layout`)."""
+    (`editor.core.formats.subtitles.layout`)."""
     if turn_times and PurePath(path).suffix.lower() in TURN_TIME_FORMATS:
         return {"turn_times": True}
     return {}

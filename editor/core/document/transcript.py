@@ -568,7 +568,7 @@ class Transcript(SuggestionReview):
                        suggestions: Mapping[int, Iterable[Suggestion]] | None = None,
                        paragraph_ids: Iterable[int] | None = None) -> None:
         """Make a change recorded from another copy of this document as it was made (an edit
-        journal's line: ``editor.core.formats.journal.replay_edits``), with no undo step:
+        journal's line: ``editor.core.recovery.reading.replay_edits``), with no undo step:
         ``splice``: tokens ``start:start+removed`` become the tokens given, ids and all;
         ``suggestions``: each token id's suggestions become those given; ``paragraph_ids``:
         the tokens that start a paragraph. Raises ``ValueError`` when it does not fit."""

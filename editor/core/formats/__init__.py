@@ -19,7 +19,7 @@ from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError, UserError
 from editor.core.formats._common import (PathLike, atomic_write, check_readable,
                                          finish_interrupted_write)
-from editor.core.formats.subtitle_layout import SubtitleLayout
+from editor.core.formats.subtitles.layout import SubtitleLayout
 from editor.core.render import NONE, RenderPolicy
 
 #: extension -> (module, function); a reader takes a path (and ``encoding=`` when it reads text),
@@ -27,19 +27,19 @@ from editor.core.render import NONE, RenderPolicy
 READERS: dict[str, tuple[str, str]] = {
     ".txt": ("editor.core.formats.txt", "read_txt"),
     ".text": ("editor.core.formats.txt", "read_txt"),
-    ".srt": ("editor.core.formats.srt", "read_srt"),
-    ".vtt": ("editor.core.formats.vtt", "read_vtt"),
-    ".sbv": ("editor.core.formats.srt", "read_sbv"),
-    ".ass": ("editor.core.formats.ass", "read_ass"),
-    ".ssa": ("editor.core.formats.ass", "read_ass"),
-    ".ttml": ("editor.core.formats.ttml", "read_ttml"),
-    ".dfxp": ("editor.core.formats.ttml", "read_ttml"),
+    ".srt": ("editor.core.formats.subtitles.srt", "read_srt"),
+    ".vtt": ("editor.core.formats.subtitles.vtt", "read_vtt"),
+    ".sbv": ("editor.core.formats.subtitles.sbv", "read_sbv"),
+    ".ass": ("editor.core.formats.subtitles.ass", "read_ass"),
+    ".ssa": ("editor.core.formats.subtitles.ass", "read_ass"),
+    ".ttml": ("editor.core.formats.subtitles.ttml", "read_ttml"),
+    ".dfxp": ("editor.core.formats.subtitles.ttml", "read_ttml"),
     ".otr": ("editor.core.formats.otr", "read_otr"),
-    ".smi": ("editor.core.formats.ass", "read_sami"),
-    ".sami": ("editor.core.formats.ass", "read_sami"),
+    ".smi": ("editor.core.formats.subtitles.sami", "read_sami"),
+    ".sami": ("editor.core.formats.subtitles.sami", "read_sami"),
     ".json": ("editor.core.formats", "read_json"),
     ".jsonl": ("editor.core.formats.vosk", "read_vosk"),
-    ".stet": ("editor.core.formats.journal", "read_project"),
+    ".stet": ("editor.core.recovery.reading", "read_project"),
     ".md": ("editor.core.formats.md", "read_md"),
     ".docx": ("editor.core.formats.docx", "read_docx"),
 }
@@ -50,11 +50,11 @@ WRITERS: dict[str, tuple[str, str]] = {
     ".txt": ("editor.core.formats.txt", "write_txt"),
     ".md": ("editor.core.formats.md", "write_md"),
     ".docx": ("editor.core.formats.docx", "write_docx"),
-    ".srt": ("editor.core.formats.srt", "write_srt"),
-    ".vtt": ("editor.core.formats.vtt", "write_vtt"),
-    ".sbv": ("editor.core.formats.srt", "write_sbv"),
-    ".ass": ("editor.core.formats.ass", "write_ass"),
-    ".ttml": ("editor.core.formats.ass", "write_ttml"),
+    ".srt": ("editor.core.formats.subtitles.srt", "write_srt"),
+    ".vtt": ("editor.core.formats.subtitles.vtt", "write_vtt"),
+    ".sbv": ("editor.core.formats.subtitles.sbv", "write_sbv"),
+    ".ass": ("editor.core.formats.subtitles.ass", "write_ass"),
+    ".ttml": ("editor.core.formats.subtitles.ttml", "write_ttml"),
     ".json": ("editor.core.formats.transcript_json", "write_json"),
     ".stet": ("editor.core.project_writer", "write_stet"),  # the one writer of projects
 }
@@ -84,7 +84,7 @@ def can_write(path: PathLike) -> bool:
 
 
 #: Formats each of whose cues needs a time: a transcript without a single word time cannot fill
-#: them (cue_writing.timed_words refuses it).
+#: them (writing.timed_words refuses it).
 TIMED_FORMATS = frozenset({".srt", ".vtt", ".sbv", ".ass", ".ttml"})
 
 
@@ -120,7 +120,7 @@ def read_any(path: PathLike, encoding: str | None = None, *, allow_empty: bool =
         doc: Transcript = _load(entry)(path, encoding=encoding)
     else:
         if encoding:
-            from editor.core.formats.encodings import check_encoding
+            from editor.core.decoding import check_encoding
 
             if check_encoding(encoding) != "utf-8":
                 raise UserError(f"{path}: {_describe(path)} are UTF-8; --encoding applies to "

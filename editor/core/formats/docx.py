@@ -17,7 +17,7 @@ from docx.shared import RGBColor
 from editor.core.document.transcript import Metadata, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, format_clock, read_bytes
-from editor.core.formats.cue_writing import color_of, colons_not_bold, styled_runs, word_styles
+from editor.core.formats.subtitles.writing import color_of, colons_not_bold, styled_runs, word_styles
 from editor.core.formats.stamped import stamped_transcript
 from editor.core.formats.txt import transcript_of_blocks
 from editor.core.render import NONE, RenderedWord, RenderPolicy, join_rendered, render_paragraphs, turn_time

@@ -7,7 +7,7 @@ import re
 from editor.core.document.transcript import Metadata, Transcript
 from editor.core.formats._common import PathLike, atomic_write, format_clock
 from editor.core.formats.txt import read_text, transcript_of_blocks
-from editor.core.formats.cue_writing import color_of, colons_not_bold, styled_runs, word_styles
+from editor.core.formats.subtitles.writing import color_of, colons_not_bold, styled_runs, word_styles
 from editor.core.render import NONE, RenderPolicy, render_paragraphs, turn_time
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")

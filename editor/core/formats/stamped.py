@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from editor.core.document.transcript import Metadata, Token, Transcript
 from editor.core.formats._common import check_word_count, gap_paragraph_starts, spread
-from editor.core.formats.prefixes import is_name, speaker_prefix, takes_prefixes
+from editor.core.formats.subtitles.prefixes import is_name, speaker_prefix, takes_prefixes
 from editor.core.document.text import Piece, words_of_blocks
 
 #: m:ss, mm:ss, h:mm:ss or hh:mm:ss, with milliseconds or not

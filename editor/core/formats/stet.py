@@ -48,7 +48,7 @@ MAX_STET_CONTAINERS = 4_000_000
 
 
 def read_stet(path: PathLike) -> Transcript:
-    """A project (``read_any`` reads a recovery journal too: formats.journal.read_project)."""
+    """A project (``read_any`` reads a recovery journal too: recovery.reading.read_project)."""
     data = read_bytes(path, MAX_STET_BYTES)
     text = decode_utf8(data, path)
     del data

@@ -69,8 +69,8 @@ def _cue_pieces(transcript: Transcript, policy: RenderPolicy, path: PathLike
                 ) -> list[tuple[list[RenderedWord], tuple[float, float] | None, bool]] | None:
     """(words, time, whether they begin a paragraph) of each segment when the transcript keeps
     cues: a cue's words (parted where a paragraph or speaker begins inside them) with the cue's
-    time at its ends (see `cue_writing.run_times`). None without cues to keep."""
-    from editor.core.formats.cue_writing import TimedWord, run_times, source_runs, timed_words
+    time at its ends (see `writing.run_times`). None without cues to keep."""
+    from editor.core.formats.subtitles.writing import TimedWord, run_times, source_runs, timed_words
 
     if not transcript.metadata.cues:
         return None

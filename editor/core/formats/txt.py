@@ -10,8 +10,8 @@ from typing import Any
 from editor.core.document.transcript import Metadata, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, check_word_count, read_bytes
-from editor.core.formats.encodings import decode_source
-from editor.core.formats.prefixes import is_credit, speaker_prefix, takes_prefixes
+from editor.core.decoding import decode_source
+from editor.core.formats.subtitles.prefixes import is_credit, speaker_prefix, takes_prefixes
 from editor.core.formats.stamped import stamped_transcript
 from editor.core.render import NONE, RenderPolicy, render
 from editor.core.document.text import (character_references, normalize_newlines, strip_controls, unescape,

@@ -1,5 +1,5 @@
 """The edit journal: every change of the open document, appended to a file as it is made, so that
-a kill loses no typing (read back by ``editor.core.formats.journal.replay_edits``).
+a kill loses no typing (read back by ``editor.core.recovery.reading.replay_edits``).
 
 An autosave writes the whole document (a state) at most every few seconds; between two, each
 change is one small line, written with a plain ``os.write`` on the thread that made it (the page
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from editor.core.document.transcript import Transcript
-from editor.core.formats.journal import EDITS_HEAD
+from editor.core.recovery.reading import EDITS_HEAD
 from editor.core.recovery.state import dumps
 
 NEW = ".new"  # the journal being written again, before it is renamed over the old one

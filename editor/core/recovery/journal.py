@@ -1,4 +1,4 @@
-"""Writing a recovery journal: the file an autosave keeps (read by ``editor.core.formats.journal``).
+"""Writing a recovery journal: the file an autosave keeps (read by ``editor.core.recovery.reading``).
 
 An autosave appends the runs that changed and a state, so its cost follows the edit, not the
 document (at 1,000,000 words a whole file is ~140 MB); the file is written whole again when it
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from editor.core.atomic import atomic_write
-from editor.core.formats.journal import JOURNAL_HEAD
+from editor.core.recovery.reading import JOURNAL_HEAD
 from editor.core.recovery.state import Encoded, dumps, head_json
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from editor.core.atomic import atomic_write, fsync_folder
 from editor.core.errors import UserError
 from editor.core.document.transcript import Transcript
-from editor.core.formats.journal import is_journal, journal_info, read_recovery, replay_edits
+from editor.core.recovery.reading import is_journal, journal_info, read_recovery, replay_edits
 from editor.core.recovery.edits import NEW
 from editor.core.recovery.journal import Journal
 from editor.core.recovery.lock import HeldLock, close_fd, lock_unheld, try_lock

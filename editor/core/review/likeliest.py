@@ -1,5 +1,5 @@
 """Why a proposal is not the likeliest value listed beside it. The decision rule proposes the
-likeliest mark (`editor.restore.decision.decide_jointly`) but for one case: a sentence end whose
+likeliest mark (`editor.restore.passes.decision.decide_jointly`) but for one case: a sentence end whose
 capital would be less likely than the next word's lowercase form ("later. then" never stands, and
 "Then" would be a capital less likely than the word as it is). The panel says so beside the list."""
 

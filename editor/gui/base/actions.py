@@ -1,7 +1,7 @@
 """Every command of the window in one table: what it is called, its keys, its menu, where its keys
 work, what runs it and when it is enabled. The menus (``window.menus.build_menus``), the shortcut
 sheet (Help > Keyboard shortcuts), the tour's keys and the player bar's keys are all read from here,
-and tests/gui/test_actions.py checks that no two actions share a key where both work.
+and tests/gui/base/test_actions.py checks that no two actions share a key where both work.
 
 Handlers are named by their path on the window ("files.open_dialog" is ``window.files.open_dialog``)
 so that this table, at the bottom of the window's layers, needs none of the parts it names; the

@@ -4,7 +4,7 @@ PySide6's ``QDialog.exec()`` hands the dialog's ownership to Python although its
 window) still owns it in C++; a dialog kept alive by its own signal connections (a cycle) until
 the interpreter's exit was then deleted twice, once with the window and once by PySide's
 clean-up: "QObject: shared QObject was deleted directly" and a segmentation fault after closing
-the window (tests/gui/test_close.py). ``run_modal`` deletes the dialog through Qt instead.
+the window (tests/gui/window/test_close.py). ``run_modal`` deletes the dialog through Qt instead.
 """
 
 from __future__ import annotations

@@ -10,8 +10,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHeaderView, QLabel,
                                QTableView, QVBoxLayout, QWidget)
 
-from editor.core.formats.cue_writing import CueProblem
-from editor.core.formats.subtitle_layout import SubtitleLayout
+from editor.core.formats.subtitles import CueProblem, SubtitleLayout
 from editor.gui.base.screen_fit import resize_within_screen
 
 #: Where a row keeps the id of its cue's first word

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.core.formats import TIMED_FORMATS
-from editor.core.formats.subtitle_layout import CPS_RANGE, LINE_LENGTH_RANGE, NEW_LINE_CHARS
+from editor.core.formats.subtitles import layout_options
 from editor.core.document.speakers import TURN_TIME_FORMATS
 from editor.core.render import ALL, NONE, RenderPolicy
 from editor.core.settings import Settings
@@ -140,27 +141,23 @@ class ExportDialog(QDialog):
         self.format.currentIndexChanged.connect(self._format_changed)
         form.addRow("Format:", self.format)
         form.addRow(self.format_note)
-        # how subtitles are laid out (editor.core.formats.subtitle_layout): each box's lowest value
-        # is "as Stet does by default", said in words
-        self.line_length = QSpinBox()
-        self.line_length.setRange(LINE_LENGTH_RANGE[0] - 1, LINE_LENGTH_RANGE[1])
-        self.line_length.setSpecialValueText(f"as written ({NEW_LINE_CHARS} for new cues)")
-        self.line_length.setSuffix(" characters")
-        self.line_length.setValue(settings.export.max_line_length or self.line_length.minimum())
-        self.line_length.setAccessibleName("Widest subtitle line, in characters")
-        self.line_length.setToolTip("Cues Stet cuts or rewraps get lines no wider than this; at its lowest, "
-                                    f"{NEW_LINE_CHARS} for new cues and a file's own wider lines kept")
-        self.max_cps = QSpinBox()
-        self.max_cps.setRange(int(CPS_RANGE[0]) - 1, int(CPS_RANGE[1]))
-        self.max_cps.setSpecialValueText("any")
-        self.max_cps.setSuffix(" characters a second")
-        self.max_cps.setValue(round(settings.export.max_cps) or self.max_cps.minimum())
-        self.max_cps.setAccessibleName("Fastest reading speed of a subtitle, in characters a second")
-        self.max_cps.setToolTip("Cues Stet cuts stay up long enough to be read at this speed where the next "
-                                "cue leaves room (17 is common for adults, 13 for children)")
-        self.subtitle_rows = (self.line_length, self.max_cps)
-        form.addRow("Subtitle lines:", self.line_length)
-        form.addRow("Reading speed:", self.max_cps)
+        # how subtitles are laid out: a box for each option the layout declares (`layout_options`),
+        # its lowest value "as Stet does by default", said in words
+        remembered = settings.export.subtitle_layout()
+        self.layout_boxes: dict[str, QSpinBox] = {}
+        for name, declared in layout_options().items():
+            box = QSpinBox()
+            low, high = declared.bounds
+            box.setRange(math.ceil(low) - 1, math.floor(high))
+            box.setSpecialValueText(declared.unset)
+            box.setSuffix(f" {declared.unit}")
+            value = getattr(remembered, name)
+            box.setValue(box.minimum() if value is None else round(value))
+            box.setAccessibleName(declared.title)
+            box.setToolTip(declared.help[:1].upper() + declared.help[1:])
+            self.layout_boxes[name] = box
+            form.addRow(declared.label, box)
+        self.subtitle_rows = tuple(self.layout_boxes.values())
         self._show_subtitle_rows()
         self.turn_times = QCheckBox("Time at each speaker turn (“[00:12:34] Ann: …”)")
         self.turn_times.setObjectName("export-turn-times")
@@ -259,16 +256,10 @@ class ExportDialog(QDialog):
             form.setRowVisible(box, self.chosen_format in TIMED_FORMATS)
 
     @property
-    def chosen_line_length(self) -> int:
-        """The widest line asked for; 0: as written (the layout's default)."""
-        value = self.line_length.value()
-        return 0 if value == self.line_length.minimum() else value
-
-    @property
-    def chosen_max_cps(self) -> float:
-        """The fastest reading speed asked for; 0: any."""
-        value = self.max_cps.value()
-        return 0.0 if value == self.max_cps.minimum() else float(value)
+    def chosen_layout(self) -> dict[str, float]:
+        """The layout's options set in the boxes, by field name (one at its lowest: unset)."""
+        return {name: float(box.value()) for name, box in self.layout_boxes.items()
+                if box.value() != box.minimum()}
 
     @property
     def chosen_path(self) -> Path:
@@ -301,8 +292,7 @@ class ExportDialog(QDialog):
             return
         self.export_path = path
         if path.suffix.lower() in TIMED_FORMATS:  # the export's layout, and the next one's
-            self.settings.set("export.max_line_length", self.chosen_line_length)
-            self.settings.set("export.max_cps", self.chosen_max_cps)
+            self.settings.set("export.layout", self.chosen_layout)
         if self.turn_times.isEnabled():  # the choice is kept for the next export
             self.settings.set("export.turn_times", self.turn_times.isChecked())
         super().accept()

@@ -399,7 +399,7 @@ def announce(widget: QObject, text: str) -> None:
 def describe(widget: QWidget, text: str) -> None:
     """Set ``widget``'s accessible description; Qt tells the reader it changed (DescriptionChanged:
     seen on AT-SPI as object:property-change:accessible-description, which Orca speaks when the
-    widget has the focus; tests/gui/atspi_check.py)."""
+    widget has the focus; tests/gui/window/atspi_check.py)."""
     if widget.accessibleDescription() != text:
         widget.setAccessibleDescription(text)
 

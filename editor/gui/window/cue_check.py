@@ -1,5 +1,5 @@
 """Review > Check line length and reading speed: the window's part that finds, off the UI thread,
-the cues an export would write that break the subtitle layout (`cue_writing.cue_problems`, with
+the cues an export would write that break the subtitle layout (`writing.cue_problems`, with
 the Export settings' layout, `ExportSettings.subtitle_layout`), lists them
 (`dialogs.cue_check.CueCheckDialog`) and puts the caret at a cue's first word when one is chosen."""
 
@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
-from editor.core.formats.cue_writing import CueProblem, cue_problems
+from editor.core.formats.subtitles import CueProblem, cue_problems
 from editor.core.process import collections_held
 from editor.core.render import NONE
 from editor.core.settings import Settings

@@ -2,7 +2,7 @@
 restoration uses.
 
 The rules live in ``editor.core.review.repeat_choices`` (propagation in the document) and
-``editor.restore.learned_store`` (what a review teaches, what is kept and what a restoration
+``editor.restore.learning.learned_store`` (what a review teaches, what is kept and what a restoration
 applies); this module only runs them off the UI thread. The dialog is ``editor.gui.dialogs.learned``."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class LearningController(QObject):
     document's language and speakers (a mark bias fitted on the model's marginals there, forms and
     the marks chosen between word pairs: what `stet eval --simulate-review` measures). The work
     runs on the thread pool, from copies of the document's tokens and suggestions; ``reader``
-    (called there) gives what the model teaches with (`editor.restore.learned_store.model_lessons`
+    (called there) gives what the model teaches with (`editor.restore.learning.learned_store.model_lessons`
     of the reviewed words: the window's ``Restorers.model_lessons``, which asks its worker
     process; None: forms and pair marks only).
 

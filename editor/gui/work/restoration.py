@@ -1,4 +1,4 @@
-"""Restoration passes for the window: the pass (editor.restore.pipeline.run_pass, the one `stet
+"""Restoration passes for the window: the pass (editor.restore.passes.pipeline.run_pass, the one `stet
 restore` runs) goes on a pool thread, its regions of suggestions come back frozen, and the UI thread
 puts them into the document a slice at a time so it never stalls.
 
@@ -56,7 +56,7 @@ class Restorers:
     shipped one) on each device loaded once in the process (editor.restore.restorer_for),
     shared by its restorations and its learning.
 
-    ``in_worker``: passes run in a worker process (editor.restore.pass_process), where the model
+    ``in_worker``: passes run in a worker process (editor.restore.passes.pass_process), where the model
     is loaded too, so that neither loading it (importing torch) nor a pass's Python holds the
     interpreter the window's thread needs. Where the worker cannot start, passes run on the
     calling thread (a pool thread) as they do without it; a worker that stops during a pass fails
@@ -97,7 +97,7 @@ class Restorers:
 
     def run_pass(self, model: str | None, device: str, source: PassSource, settings: PassSettings, *,
                  on_loaded: Callable[[object], None], **kwargs: Any) -> PassOutcome:
-        """`editor.restore.pipeline.run_pass` with ``model``, in the worker process or on this
+        """`editor.restore.passes.pipeline.run_pass` with ``model``, in the worker process or on this
         thread; ``on_loaded`` gets the restorer (or the worker's word that it has it) first, and
         ``kwargs`` go to run_pass (``pause``: the window's turn, between regions)."""
         worker = self._worker
@@ -112,7 +112,7 @@ class Restorers:
 
     def model_lessons(self, model: str | None, device: str,
                       reads: Sequence[MarginalRead]) -> tuple[list[np.ndarray], frozenset[str], frozenset[str]]:
-        """What a save's learning takes from ``model`` (editor.restore.learned_store.model_lessons),
+        """What a save's learning takes from ``model`` (editor.restore.learning.learned_store.model_lessons),
         from the worker process, or on this thread (a pool thread) where passes run here: where
         the worker cannot start, and once the window closed (its learning still ends as it would
         have). Raises what loading the model raises, and `WorkerStopped` when the worker dies."""
@@ -152,7 +152,7 @@ def _unavailable() -> type[BaseException]:
 
 @dataclass(frozen=True, slots=True)
 class Region:
-    """A region of a pass (editor.restore.pipeline.RestoredRegion), sent from the worker."""
+    """A region of a pass (editor.restore.passes.pipeline.RestoredRegion), sent from the worker."""
 
     pass_id: int
     region: RestoredRegion

@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 
 from editor.core.errors import UserError
-from editor.restore.labels import ASR_ERRORS
+from editor.restore.model.labels import ASR_ERRORS
 
 
 def simulate_asr_errors(tokens: np.ndarray, punct: np.ndarray, case: np.ndarray, pool: np.ndarray,

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from editor.core.document.transcript import Token, Transcript
-from editor.restore.inference import Restorer
-from editor.restore.labels import PUNCT_INDEX, LabelledWord
-from editor.restore.suggest import current_mark, make_suggestions, surface_probs
+from editor.restore.passes.inference import Restorer
+from editor.restore.model.labels import PUNCT_INDEX, LabelledWord
+from editor.restore.passes.suggest import current_mark, make_suggestions, surface_probs
 
 
 #: The perturbation that fits the author prior: the share of words whose mark is changed (to

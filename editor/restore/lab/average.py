@@ -23,7 +23,7 @@ from typing import Any
 
 import torch
 
-from editor.restore.encoder import FAMILY
+from editor.restore.model.encoder import FAMILY
 from editor.restore.lab.train_encoder import RUN_FORMAT, load_parts, read_run, save_parts
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from editor.restore.lab.card_sections import (joint_decision_lines, measured_failure_modes, names_lexicon_lines,
                                               reliability_lines,
                                               review_lines, table_row)
-from editor.restore.labels import END_MARKS
+from editor.restore.model.labels import END_MARKS
 
 SOURCES = [
     ("ted_saranyan", "TED / TED-Ed talk transcripts (spoken)", "5.36 M", "CC BY-NC-ND 4.0 (TED)",
@@ -47,7 +47,7 @@ def encoder_architecture(model_dir: Path, ma: dict, extra: dict) -> list[str]:
         f"{ma['vocab_size']:,} uncased WordPiece sub-words (its own tokenizer.json, read by the `tokenizers` library), "
         + ("kept as published (frozen: not trained here; its weights are the published ones, stored in int8). "
            if extra.get("encoder_frozen") else "fine-tuned with the rest. ")
-        + "Written in torch in `editor/restore/encoder.py` (no `transformers` at run time).",
+        + "Written in torch in `editor/restore/model/encoder.py` (no `transformers` at run time).",
         f"- Each word is cut into at most {ma['max_pieces']} sub-words; a window of words is read as [CLS] sub-words [SEP] "
         f"(at most {ma['max_positions']} positions), and the state of each word's first sub-word goes on.",
         f"- A {ma['lstm_layers']}-layer BiLSTM, {ma['lstm_hidden']} units per direction, dropout {ma['dropout']}, on those "
@@ -142,7 +142,7 @@ def _recipe_lines(tc: dict, extra: dict, seen: float, minutes: float) -> list[st
         a("- Training windows of 40-120 words starting anywhere (usually mid-sentence), never across a document; "
           "sources drawn by the weights above.")
         if tc.get("asr_errors", 0) > 0:
-            from editor.restore.labels import ASR_ERRORS
+            from editor.restore.model.labels import ASR_ERRORS
 
             a(f"- Recognition errors simulated in {100 * tc['asr_errors']:.0f} % of the windows (of the last stage): "
               f"{100 * ASR_ERRORS['substitute']:.0f} % of their words replaced by another word of the batch, "

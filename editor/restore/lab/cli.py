@@ -13,7 +13,7 @@ from editor.restore.lab.train_config import add_train_arguments, train_config_fr
 
 
 def _error_rates() -> str:
-    from editor.restore.labels import ASR_ERRORS
+    from editor.restore.model.labels import ASR_ERRORS
 
     return ", ".join(f"{100 * rate:g} %% of words {verb}" for verb, rate in
                      zip(("substituted", "dropped", "inserted"),
@@ -116,7 +116,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from editor.core.threads import configure_threads
 
     configure_threads()
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
     from editor.restore.lab.scoring import format_report, score_file
 
     if args.review_cost or args.commas is not None or args.talks is not None:
@@ -154,7 +154,7 @@ def _run_review_cost(args: argparse.Namespace) -> int:
         raise UserError("--talks is a number of talks, 1 or more")
     commas = DEFAULT_COMMAS if args.commas is None else args.commas
     comma_line(commas)  # a style that is none is said before the model loads
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
     from editor.restore.lab.review_cost import review_cost_file
 
     restorer = Restorer.load(args.model, args.device)
@@ -212,7 +212,7 @@ def run_names(args: argparse.Namespace) -> int:
     from editor.core.errors import UserError
     from editor.restore.lab.names import counted_names
     from editor.restore.lab.train_config import DEFAULT_DATA_DIR, DEFAULT_SOURCES
-    from editor.restore.package import ModelError, verify_checksums, write_checksums, write_names
+    from editor.restore.model.package import ModelError, verify_checksums, write_checksums, write_names
 
     model_dir = Path(args.model)
     if not model_dir.is_dir():

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from editor.restore.labels import (
+from editor.restore.model.labels import (
     CASE_INDEX,
     PUNCT_INDEX,
     LabelledWord,

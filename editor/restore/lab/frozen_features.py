@@ -44,10 +44,10 @@ CACHE_FORMAT = 1
 def frozen_model(encoder_dir: Path):
     """The published encoder under a fresh head, its weights passed through int8 as exported, in
     eval mode, with its tokenizer; and where it came from."""
-    from editor.restore.encoder import upgrade_state
+    from editor.restore.model.encoder import upgrade_state
     from editor.restore.lab.train_encoder import model_from_encoder_dir
-    from editor.restore.pieces import Pieces
-    from editor.restore.quant import dequantize_state, quantize_state
+    from editor.restore.model.pieces import Pieces
+    from editor.restore.model.quant import dequantize_state, quantize_state
 
     model, origin = model_from_encoder_dir(encoder_dir, {})
     model.encoder.load_state_dict(upgrade_state(dequantize_state(quantize_state(model.encoder.state_dict()))))
@@ -59,8 +59,8 @@ def frozen_model(encoder_dir: Path):
 def window_states(model, table: np.ndarray, lens: np.ndarray) -> np.ndarray:
     """Windows of words as sub-word rows (B, T, k) and counts (B, T) -> float16 states (B, T, H);
     windows of like length are read together (`windows.length_groups`), as inference does."""
-    from editor.restore.pieces import assemble
-    from editor.restore.windows import length_groups
+    from editor.restore.model.pieces import assemble
+    from editor.restore.passes.windows import length_groups
 
     B, T = lens.shape
     out = np.zeros((B, T, model.cfg.hidden), np.float16)
@@ -90,7 +90,7 @@ def _save_npz(path: Path, **arrays: np.ndarray) -> None:
 def cache_dev(model, dev_tsv: Path, out: Path, n_windows: int = 0, log=print) -> None:
     """dev2012's words and gold labels, and the states of the inference plan's windows over it
     (of its first `n_windows` windows; 0: all)."""
-    from editor.restore.chunks import plan_chunks
+    from editor.restore.passes.chunks import plan_chunks
     from editor.restore.lab.data import read_iwslt_tsv
 
     if (out / "dev.npz").is_file() and (out / "dev-states.npy").is_file():
@@ -153,7 +153,7 @@ def cache_training(model, arrays: dict, forms: list[str], weights: dict[str, flo
                    words: int, shard_windows: int, asr_errors: float, seed: int, log=print) -> None:
     """Training shards until `words` words are cached (resuming after the shards already there)."""
     from editor.restore.lab.asr_noise import simulate_asr_errors
-    from editor.restore.labels import N_CASE
+    from editor.restore.model.labels import N_CASE
 
     starts = window_starts(arrays, weights, seed)
     n_shards = -(-int(words) // (shard_windows * WINDOW))

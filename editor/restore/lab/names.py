@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from editor.restore.labels import split_dashes, split_token
+from editor.restore.model.labels import split_dashes, split_token
 
 #: A word is a name when at least this share of its mid-sentence occurrences is capitalised.
 NAME_SHARE = 0.5

@@ -30,7 +30,7 @@ from editor.core.document.records import Kind, Suggestion, Token
 from editor.core.document.text import ends_sentence, split_opening
 from editor.core.document.transcript import Transcript
 from editor.core.review.repeat_choices import decide
-from editor.restore.labels import MARK_TO_3CLASS, LabelledWord, mark_of
+from editor.restore.model.labels import MARK_TO_3CLASS, LabelledWord, mark_of
 from editor.restore.lab.evaluate import case_scores, punct_scores
 
 #: The alternatives the panel lists for a suggestion (`editor.gui.panel.panel`, 1-6).
@@ -169,7 +169,7 @@ def review_cost_file(restorer: Any, path: str | Path, commas: str, *, threshold:
     from editor.core.errors import UserError
     from editor.core.formats.txt import read_text
     from editor.restore.lab.data import read_cased_paragraphs
-    from editor.restore.pipeline import PassSettings, restore_transcript
+    from editor.restore.passes.pipeline import PassSettings, restore_transcript
 
     path = Path(path)
     if not path.is_file():

@@ -12,7 +12,7 @@ from editor.core.errors import UserError
 from editor.restore.lab.asr_noise import RecognizerNoise, recognizer_errors, simulate_asr_errors
 from editor.restore.lab.data import read_cased_paragraphs, read_iwslt_tsv
 from editor.restore.lab.evaluate import calibration, case_errors, case_scores, high_confidence, punct_scores, sentence_accuracy
-from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS, THREE_CLASS
+from editor.restore.model.labels import MARK_TO_3CLASS, PUNCT_MARKS, THREE_CLASS
 
 
 def is_tsv(text: str) -> bool:

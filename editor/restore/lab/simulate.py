@@ -10,9 +10,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from editor.restore.lab.evaluate import case_scores, punct_scores
-from editor.restore.labels import CASE_INDEX, END_MARKS, MARK_TO_3CLASS, N_CASE, PUNCT_INDEX, case_of
-from editor.restore.review_lessons import Decision, adapt_head
-from editor.restore.learned_store import LEXICON_MIN_DECISIONS, learn_review
+from editor.restore.model.labels import CASE_INDEX, END_MARKS, MARK_TO_3CLASS, N_CASE, PUNCT_INDEX, case_of
+from editor.restore.learning.review_lessons import Decision, adapt_head
+from editor.restore.learning.learned_store import LEXICON_MIN_DECISIONS, learn_review
 
 def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = None) -> list[Decision]:
     """The reviewed words as the reviewer left them (the reference), with what Stet proposed."""
@@ -25,7 +25,7 @@ def _decisions(doc: Sequence, start: int, end: int, proposed: Sequence | None = 
 
 def _lexicon_forms(decisions: Sequence[Decision], common=(), least: int = 1) -> dict[str, str]:
     """What a save adds to the user lexicon from these decisions (editor.core.review.repeat_choices.user_forms,
-    less the model's `common` words: see editor.restore.learned_store.remember_review): forms written
+    less the model's `common` words: see editor.restore.learning.learned_store.remember_review): forms written
     mid-sentence, every such occurrence agreeing (at least `least` of them), the case decided by the person."""
     seen: dict[str, set[str]] = {}
     count: dict[str, int] = {}
@@ -91,14 +91,14 @@ def simulate_review(restorer, docs: Sequence[Sequence], paragraphs: Sequence[Seq
     `joints`: the model's joint marginals of each talk, when computed already (the split
     evaluation reads them once for many settings); `limits`: `Adaptation.learn`'s `min_form` and
     `min_pair`, and `min_lexicon` (the occurrences a form needs to join the user lexicon: see
-    `editor.restore.learned_store.LEXICON_MIN_DECISIONS`); `per_talk`: also each talk's counts
+    `editor.restore.learning.learned_store.LEXICON_MIN_DECISIONS`); `per_talk`: also each talk's counts
     ("per_talk": talk -> its rest's scores without and with learning, for `summary_of`)."""
     if not 0.0 < share < 1.0:
         raise ValueError("the reviewed share must be between 0 and 1 (e.g. 0.2)")
-    from editor.restore.review_lessons import common_words, plain_words
+    from editor.restore.learning.review_lessons import common_words, plain_words
 
     common = common_words(restorer.vocab)
-    # what stays out of the user lexicon (see editor.restore.learned_store.remember_review)
+    # what stays out of the user lexicon (see editor.restore.learning.learned_store.remember_review)
     unlisted = common | plain_words(restorer.vocab, getattr(restorer, "names", None))
     options = {"bias": bias, "case_memory": case_memory, "pair_memory": pair_memory, "lexicon": lexicon,
                "case_odds": case_odds, "unlisted": unlisted, **(limits or {})}
@@ -145,7 +145,7 @@ def _review_talk(restorer, doc: Sequence, cut: int, paragraph_starts: Iterable[i
     """One talk: what the model proposed for the reviewed first ``cut`` words, its proposals for
     the whole talk before and after learning from their review (the reviewed words then standing
     as the reviewer left them), and how long the learning took."""
-    from editor.restore.windows import joint_marginals_chunked
+    from editor.restore.passes.windows import joint_marginals_chunked
 
     words = [w.word for w in doc]
     n = len(words)
@@ -189,7 +189,7 @@ def _review_talk(restorer, doc: Sequence, cut: int, paragraph_starts: Iterable[i
 
 def _learned(restorer, doc: Sequence, cut: int, proposed: Sequence, joint, options: dict):
     """What the editor learns from the review of the first ``cut`` words (see
-    editor.restore.learned_store.learn_review), less the parts ``options`` turn off."""
+    editor.restore.learning.learned_store.learn_review), less the parts ``options`` turn off."""
     decisions = _decisions(doc, 0, cut, proposed)
     adapt = learn_review(restorer, decisions, joint=joint[:cut], min_form=options.get("min_form"),
                          min_pair=options.get("min_pair"), check_bias=options.get("check_bias"),

@@ -61,7 +61,7 @@ PARTS = {"bias": ("bias", "bias, checked", "bias, checked, pull x4"),
 
 def joints(restorer, docs: Sequence[Sequence], cache: Path | None) -> list[np.ndarray]:
     """The model's (N, 28) joint marginals of each talk, from ``cache`` when it holds these talks."""
-    from editor.restore.windows import joint_marginals_chunked
+    from editor.restore.passes.windows import joint_marginals_chunked
 
     sizes = np.asarray([len(d) for d in docs])
     if cache is not None and cache.is_file():
@@ -140,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(1)
-    from editor.restore.inference import Restorer
+    from editor.restore.passes.inference import Restorer
     from editor.restore.lab.data import read_cased_paragraphs
 
     read = [d for d in read_cased_paragraphs(Path(args.file)) if d[0]][: args.talks]

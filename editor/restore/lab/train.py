@@ -25,11 +25,11 @@ from editor.restore.lab.data import (
     prepare,
     read_iwslt_tsv,
 )
-from editor.restore.labels import N_CASE
-from editor.restore.model import BiLSTMCRF, ModelConfig
+from editor.restore.model.labels import N_CASE
+from editor.restore.model.bilstm_crf import BiLSTMCRF, ModelConfig
 from editor.restore.lab.scoring import with_asr_errors
 from editor.restore.lab.train_config import TrainConfig, add_train_arguments, train_config_from_args
-from editor.restore.vocab import UNK, Vocab
+from editor.restore.model.vocab import UNK, Vocab
 
 CKPT_FORMAT = 1
 
@@ -53,9 +53,9 @@ class FormTables:
 
 def dev_f1(model: BiLSTMCRF, vocab: Vocab, words: list[str], gold: list[str]) -> dict:
     from editor.restore.lab.evaluate import punct_scores
-    from editor.restore.windows import joint_marginals_chunked
-    from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS
-    from editor.restore.model import split_marginals
+    from editor.restore.passes.windows import joint_marginals_chunked
+    from editor.restore.model.labels import MARK_TO_3CLASS, PUNCT_MARKS
+    from editor.restore.model.bilstm_crf import split_marginals
 
     joint = joint_marginals_chunked(model, vocab, words)
     punct, _case = split_marginals(torch.from_numpy(joint))
@@ -112,7 +112,7 @@ def widened_state(old: dict, old_hidden: int, fresh: dict, hidden: int) -> dict:
 
 def vocabulary_of_model_dir(model_dir: Path) -> tuple[Vocab, dict[str, str]]:
     """The vocabulary and mixed-case lexicon of a model directory, checked."""
-    from editor.restore.package import verify_checksums
+    from editor.restore.model.package import verify_checksums
 
     if not (model_dir / "vocab.json").is_file():
         raise UserError(f"{model_dir}: not a model directory (no vocab.json)")
@@ -129,7 +129,7 @@ def init_from_model_dir(model: BiLSTMCRF, vocab: Vocab, model_dir: Path) -> str:
     joint-CRF model used to start a separate-heads one, or the reverse), the encoder (embeddings,
     character CNN, BiLSTM) is copied and the output layer and CRF start fresh. Returns what was done.
     """
-    from editor.restore.package import verify_checksums
+    from editor.restore.model.package import verify_checksums
 
     verify_checksums(model_dir)
     if Vocab.from_dict(json.loads((model_dir / "vocab.json").read_text())).words != vocab.words:

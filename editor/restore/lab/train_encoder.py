@@ -29,9 +29,9 @@ import numpy as np
 import torch
 
 from editor.restore.lab.train_encoder_args import add_encoder_arguments
-from editor.restore.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig, bert_state_from_hf, upgrade_state
-from editor.restore.pieces import Pieces, assemble
-from editor.restore.quant import dequantize_state, quantize_state
+from editor.restore.model.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig, bert_state_from_hf, upgrade_state
+from editor.restore.model.pieces import Pieces, assemble
+from editor.restore.model.quant import dequantize_state, quantize_state
 
 PART_BYTES = 15_000_000
 RUN_FORMAT = 1
@@ -89,7 +89,7 @@ class BatchStream(torch.utils.data.IterableDataset):
     def __iter__(self):
         from editor.restore.lab.asr_noise import batch_with_asr_errors
         from editor.restore.lab.data import WindowSampler
-        from editor.restore.labels import N_CASE
+        from editor.restore.model.labels import N_CASE
 
         arrays, weights, table, lens, cls, sep, wpb, seed, asr_errors = self.args
         info = torch.utils.data.get_worker_info()
@@ -214,9 +214,9 @@ def write_int8(encoder_dir: Path, out_dir: Path) -> None:
 def dev_scores(model: EncoderBiLSTMCRF, words: list[str], gold: list[str]) -> dict:
     """Argmax F1 on a word<TAB>LABEL dev set, through the inference path (windows of 120, overlap 16)."""
     from editor.restore.lab.evaluate import punct_scores
-    from editor.restore.labels import MARK_TO_3CLASS, PUNCT_MARKS
-    from editor.restore.model import split_marginals
-    from editor.restore.windows import joint_marginals_chunked
+    from editor.restore.model.labels import MARK_TO_3CLASS, PUNCT_MARKS
+    from editor.restore.model.bilstm_crf import split_marginals
+    from editor.restore.passes.windows import joint_marginals_chunked
 
     joint = joint_marginals_chunked(model, None, words, windows_per_batch=128)  # type: ignore[arg-type]
     punct, _case = split_marginals(torch.from_numpy(joint))
@@ -305,7 +305,7 @@ def _starting_point(a: argparse.Namespace) -> _Start:
         model.load_state_dict(load_parts(a.resume, run["parts"]))
         return _Start(model, run["origin"], run["history"], run["seen"], a.resume / "tokenizer.json")
     if getattr(a, "from_model", None):
-        from editor.restore.package import load_model_dir
+        from editor.restore.model.package import load_model_dir
 
         class _Loaded:  # load_model_dir builds its result with cls(model, vocab, ...)
             def __init__(self, model, *_args, **_kw) -> None:

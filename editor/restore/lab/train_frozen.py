@@ -53,7 +53,7 @@ class DevStates:
     @torch.no_grad()
     def scores(self, model, n_windows: int = 0) -> dict:
         from editor.restore.lab.evaluate import punct_scores
-        from editor.restore.labels import MARK_TO_3CLASS, N_CASE, N_PUNCT, PUNCT_MARKS
+        from editor.restore.model.labels import MARK_TO_3CLASS, N_CASE, N_PUNCT, PUNCT_MARKS
 
         was = model.training
         model.eval()
@@ -79,7 +79,7 @@ class DevStates:
 def write_vocabulary(out: Path, data_dir: Path, sources: list[str], log=print) -> None:
     """vocab.json (50,000 words) and lexicon.json (mixed-case words) counted on the training sources."""
     from editor.restore.lab.data import build_mixed_lexicon, prepare
-    from editor.restore.vocab import Vocab
+    from editor.restore.model.vocab import Vocab
 
     if (out / "vocab.json").is_file() and (out / "lexicon.json").is_file():
         return
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def train(a: argparse.Namespace) -> int:
-    from editor.restore.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig
+    from editor.restore.model.encoder import FAMILY, EncoderBiLSTMCRF, EncoderConfig
     from editor.restore.lab.frozen_features import frozen_model
     from editor.restore.lab.train_encoder import RUN_FORMAT, save_parts
 
@@ -165,7 +165,7 @@ def train(a: argparse.Namespace) -> int:
         best = max((h["dev"] for h in history), default=-1.0)
         print(f"resumed {a.out}: {seen:,} words seen, best dev {best:.2f}", flush=True)
     elif a.from_model:
-        from editor.restore.package import load_model_dir
+        from editor.restore.model.package import load_model_dir
 
         class _Loaded:  # load_model_dir builds its result with cls(model, vocab, ...)
             def __init__(self, model, *_args, **_kw) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from editor.restore.inference import Restorer
+from editor.restore.passes.inference import Restorer
 from editor.restore.lab.data import read_cased_paragraphs, read_cased_talks, read_iwslt_tsv
 from editor.restore.lab.evaluate import calibration
 from editor.restore.lab.names import counted_names
@@ -27,13 +27,13 @@ from editor.restore.lab.train_config import DEFAULT_DATA_DIR, DEFAULT_SOURCES, T
 from editor.restore.lab.tune_decision import (decision_settings, f1_with_scale, final_scores, tune_decision,
                                               tune_decision_of_model_dir, tune_paragraph_ends,
                                               tune_paragraphs_of_model_dir)
-from editor.restore.labels import CASE_CLASSES, CASE_INDEX, MARK_GROUP, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
-from editor.restore.encoder import EncoderBiLSTMCRF
-from editor.restore.model import BiLSTMCRF, ModelConfig
-from editor.restore.package import export_model
-from editor.restore.quant import dequantize_state, quantize_state
-from editor.restore.vocab import Vocab
-from editor.restore.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, joint_marginals_chunked
+from editor.restore.model.labels import CASE_CLASSES, CASE_INDEX, MARK_GROUP, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
+from editor.restore.model.encoder import EncoderBiLSTMCRF
+from editor.restore.model.bilstm_crf import BiLSTMCRF, ModelConfig
+from editor.restore.model.package import export_model
+from editor.restore.model.quant import dequantize_state, quantize_state
+from editor.restore.model.vocab import Vocab
+from editor.restore.passes.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, joint_marginals_chunked
 
 
 def load_run_checkpoint(path: Path) -> tuple[BiLSTMCRF | EncoderBiLSTMCRF, Vocab, dict, dict]:
@@ -43,7 +43,7 @@ def load_run_checkpoint(path: Path) -> tuple[BiLSTMCRF | EncoderBiLSTMCRF, Vocab
     if path.is_dir():
         from editor.restore.lab.train import vocabulary_of_model_dir
         from editor.restore.lab.train_encoder import load_run_model
-        from editor.restore.package import WORD_MODEL, resource_model_dir
+        from editor.restore.model.package import WORD_MODEL, resource_model_dir
 
         model, run = load_run_model(path)
         if (path / "vocab.json").is_file() and (path / "lexicon.json").is_file():

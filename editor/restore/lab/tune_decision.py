@@ -11,16 +11,16 @@ from pathlib import Path
 
 import numpy as np
 
-from editor.restore.decision import boost_sentence_ends, decide_marks
-from editor.restore.inference import Restorer
+from editor.restore.passes.decision import boost_sentence_ends, decide_marks
+from editor.restore.passes.inference import Restorer
 from editor.restore.lab.author_prior import tune_author_prior
 from editor.restore.lab.data import read_cased_paragraphs, read_iwslt_tsv
 from editor.restore.lab.evaluate import calibration, case_errors, case_scores, punct_scores
 from editor.restore.lab.scoring import score_text, score_tsv, with_asr_errors
 from editor.restore.lab.train_config import TRAINING_LANGUAGE
-from editor.restore.labels import END_INDEX, MARK_TO_3CLASS, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
-from editor.restore.package import write_checksums
-from editor.restore.windows import joint_marginals_chunked
+from editor.restore.model.labels import END_INDEX, MARK_TO_3CLASS, PUNCT_INDEX, PUNCT_MARKS, THREE_CLASS
+from editor.restore.model.package import write_checksums
+from editor.restore.passes.windows import joint_marginals_chunked
 
 
 def f1_with_scales(punct: np.ndarray, gold: list[str], scales, honest: bool = False) -> float:

@@ -1,0 +1,153 @@
+"""Every reader, fuzzed from valid files: real-world files of each format (tests/corpus/files) and
+what each of Stet's writers produces, in every script of tests/hostile.py, mutated by hypothesis
+(bytes deleted, inserted, replaced, duplicated; numbers made huge, negative or fractional). Each
+read ends in a document that makes sense or in one FormatError of one line: never another
+exception, never a hang."""
+
+import contextlib
+import json
+import re
+import signal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from editor.core import FormatError, Transcript
+from editor.core.formats import READERS, WRITERS, read_any, write_any
+from editor.core.formats._common import MAX_SECONDS
+from tests import hostile
+
+CORPUS = Path(__file__).parents[2] / "corpus" / "files"
+
+
+def _seeds() -> dict[str, tuple[str, bytes]]:
+    seeds = {p.name: (p.suffix.lower(), p.read_bytes()) for p in sorted(CORPUS.rglob("*"))
+             if p.is_file() and p.suffix.lower() in READERS and p.stat().st_size < 200_000}
+    text, words = hostile.TEXTS["english"]
+    seeds["vosk.json"] = (".json", json.dumps(hostile.vosk_doc(text)).encode())
+    seeds["monologues.json"] = (".json", json.dumps(hostile.transcriber_doc(text)).encode())
+    seeds["project.stet"] = (".stet", json.dumps(hostile.stet_doc(words)).encode())
+    seeds["vosk.jsonl"] = (".jsonl", b"\n".join(json.dumps({"result": [w]}).encode()
+                                               for w in hostile.vosk_doc(text)["result"]))
+    seeds["otr.otr"] = (".otr", json.dumps({"text": "<p>Hello <span class=\"timestamp\" "
+                                                    "data-timestamp=\"1.5\">00:01</span> world</p>",
+                                            "media": "a.mp3"}).encode())
+    return seeds
+
+
+SEEDS = _seeds()
+REFUSED = {Path(e["file"]).name for e in json.loads((CORPUS.parent / "manifest.json").read_text(encoding="utf-8"))
+           if e["expect"] == "refused"}
+
+
+def _written() -> dict[str, tuple[str, bytes]]:
+    """What each writer makes of a timed document, in each script (a reader must read back what
+    Stet writes, and survive it damaged)."""
+    import tempfile
+
+    made = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for script, (text, _words) in hostile.TEXTS.items():
+            source = Path(folder) / f"{script}.json"
+            source.write_text(json.dumps(hostile.whisper_doc(text), ensure_ascii=False),
+                              encoding="utf-8")
+            doc = read_any(source)
+            for ext in sorted(set(WRITERS) & set(READERS)):
+                out = Path(folder) / f"{script}{ext}"
+                write_any(doc, out)
+                made[f"{script}{ext}"] = (ext, out.read_bytes())
+    return made
+
+
+SEEDS.update(_written())
+
+
+def test_the_seeds_cover_every_reader():
+    assert {ext for ext, _ in SEEDS.values()} >= set(READERS) - {".text", ".ssa", ".sami"}
+
+
+class Hang(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def deadline(seconds: int):
+    def fire(*_args):
+        raise Hang(f"no answer in {seconds} s")
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+_NUMBER = re.compile(rb"\d+(?:\.\d+)?")
+NUMBERS = [b"9" * 40, b"-1", b"1e400", b"0.000001", b"99999999999", b"NaN", b"0"]
+
+
+def _mutate(raw: bytes, ops: list) -> bytes:
+    data = bytearray(raw)
+    for op, where, size, junk in ops:
+        at = int(where * len(data))
+        span = max(1, int(size * 64))
+        if op == "delete":
+            del data[at:at + span]
+        elif op == "insert":
+            data[at:at] = junk
+        elif op == "replace":
+            data[at:at + len(junk)] = junk
+        elif op == "duplicate":
+            data[at:at] = data[at:at + span * 8]
+        elif op == "number":
+            found = list(_NUMBER.finditer(bytes(data)))
+            if found:
+                m = found[int(where * len(found)) % len(found)]
+                data[m.start():m.end()] = NUMBERS[int(size * len(NUMBERS)) % len(NUMBERS)]
+    return bytes(data)
+
+
+def _sane(doc: Transcript) -> None:
+    for token in doc.tokens:
+        assert token.word
+        assert (token.start is None) == (token.end is None)
+        if token.start is not None:
+            assert 0 <= token.start <= token.end <= MAX_SECONDS  # the readers' own limit
+        if token.confidence is not None:
+            assert 0 <= token.confidence <= 1
+
+
+mutation = st.tuples(st.sampled_from(["delete", "insert", "replace", "duplicate", "number"]),
+                     st.floats(0, 1), st.floats(0, 1), st.binary(min_size=1, max_size=12))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.sampled_from(sorted(SEEDS)), ops=st.lists(mutation, min_size=1, max_size=4))
+def test_fuzz_every_reader_from_valid_files(tmp_path, seed, ops):
+    ext, raw = SEEDS[seed]
+    path = tmp_path / f"fuzz{ext}"
+    path.write_bytes(_mutate(raw, ops))
+    try:
+        with deadline(20):
+            doc = read_any(path)
+    except FormatError as err:
+        assert str(err) and "\n" not in str(err)
+        return
+    _sane(doc)
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS))
+def test_every_seed_reads(tmp_path, seed):
+    """The seeds themselves read (so the fuzzing starts from valid files), but for the corpus's
+    own examples of broken files and of files without words, read leniently or refused in one
+    line."""
+    ext, raw = SEEDS[seed]
+    path = tmp_path / f"seed{ext}"
+    path.write_bytes(raw)
+    try:
+        _sane(read_any(path))
+    except FormatError as err:
+        assert ("invalid" in seed or seed in REFUSED) and "\n" not in str(err)

@@ -1,0 +1,72 @@
+"""Review > Check line length and reading speed (issue 51), through the real window: the cues an
+export would write that are over the line length or the reading speed, found off the UI thread,
+each a click or Enter from its first word in the text."""
+
+from PySide6.QtCore import Qt
+
+from editor.gui.dialogs.cue_check import TOKEN_ROLE
+
+SRT = """1
+00:00:01,000 --> 00:00:04,000
+A short line.
+
+2
+00:00:05,000 --> 00:00:06,000
+This cue says far too much for one second.
+
+3
+00:00:07,000 --> 00:00:10,000
+and this one has a first line that runs on for far too long
+but a short second one.
+"""
+
+
+def _checked(window, qtbot):
+    window.menu_actions["review.check_cues"].trigger()
+    dialog = window.cue_check.dialog
+    qtbot.waitUntil(lambda: window.cue_check.running.done, timeout=20000)
+    return dialog
+
+
+def test_the_check_lists_cues_over_the_limits_and_a_click_goes_to_the_first_word(window, qtbot, tmp_path):
+    (tmp_path / "film.srt").write_text(SRT, encoding="utf-8")
+    window.open_path(tmp_path / "film.srt")
+    window.cancel_restoration()
+    dialog = _checked(window, qtbot)
+    assert dialog.isVisible()
+    table = dialog.table
+    rows = [[table.data(table.index(n, c)) for c in range(3)] for n in range(table.rowCount())]
+    assert rows == [["0:05.0", "42.0 characters a second", "This cue says far too much for one second."],
+                    ["0:07.0", "line 1 is 59 characters; 27.7 characters a second",
+                     "and this one has a first line that runs on for far too long / but a short second one."]]
+    assert "17 characters a second" in dialog.summary.text() and "42 characters a line" in dialog.summary.text()
+    view, doc = window.view, window.transcript
+    second = table.index(1, 2)
+    rect = dialog.rows.visualRect(second)
+    qtbot.mouseClick(dialog.rows.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert view.token_at(view.textCursor().position()) == doc.index_of(table.data(second, TOKEN_ROLE))
+    assert doc[view.token_at(view.textCursor().position())].surface == "and"
+    # Enter on a row goes there too
+    dialog.rows.setCurrentIndex(table.index(0, 0))
+    qtbot.keyClick(dialog.rows, Qt.Key.Key_Return)
+    assert doc[view.token_at(view.textCursor().position())].surface == "This"
+
+
+def test_the_check_uses_the_export_settings_and_says_when_all_is_well(window, qtbot, tmp_path):
+    (tmp_path / "film.srt").write_text(SRT, encoding="utf-8")
+    window.settings.set("export.layout", {"max_line_length": 60, "max_cps": 45.0})
+    window.open_path(tmp_path / "film.srt")
+    window.cancel_restoration()
+    dialog = _checked(window, qtbot)
+    assert dialog.table.rowCount() == 0
+    assert dialog.summary.text().startswith("Every cue is within 60 characters a line, 2 lines a cue, "
+                                            "45 characters a second")
+
+
+def test_a_transcript_without_times_is_said_in_a_line(window, qtbot, tmp_path):
+    (tmp_path / "notes.txt").write_text("just some words without any times\n", encoding="utf-8")
+    window.open_path(tmp_path / "notes.txt")
+    window.cancel_restoration()
+    dialog = _checked(window, qtbot)
+    assert dialog.table.rowCount() == 0
+    assert "no word times" in dialog.summary.text()
