@@ -425,8 +425,8 @@ def main() -> int:
             tabbed, entered = tab_then_enter()
             measured("Tab", tabbed)
             measured("Enter", entered)
-            gclog.step = "Enter, frequent word"
-            measured("Enter, frequent", key_on_suggestion(Qt.Key.Key_Return, len(window.transcript) // 3))
+            gclog.step = "Enter on the frequent word"
+            measured("Enter on the frequent word", key_on_suggestion(Qt.Key.Key_Return, len(window.transcript) // 3))
             written()
             for key, step in (("accept all", lambda: window.accept_all(0.0)), ("undo", window.undo),
                               ("redo", window.redo)):
