@@ -22,10 +22,14 @@ def test_a_sentence_end_before_a_frequent_word_reads_no_occurrence_when_no_choic
     assert len(looked) <= 2  # the word after the mark, not its 599 other occurrences
 
 
-def test_with_a_choice_pending_the_proposals_are_still_withdrawn():
+def test_with_a_choice_pending_the_proposals_are_still_withdrawn(monkeypatch):
     """The same rule where it acts: "Two" typed mid-sentence proposed "Two" elsewhere; a full stop
     typed before it withdraws those proposals (as tests/core/review/test_review_choices.py checks on a
-    short text), on a long one too."""
+    short text), on a long one too. A choice made once repeats here even where Stet proposed nothing
+    (the window asks for it twice there: tests/core/review/test_repeat_evidence.py)."""
+    from editor.core.review import repeat_choices
+
+    monkeypatch.setattr(repeat_choices, "UNPROPOSED_AGREE", 1)
     doc = Transcript.from_words(("we left manhattan two years ago and two days later " * 200).split())
     twos = [i for i, t in enumerate(doc.tokens) if t.word == "two"]
     before = snapshot_shown(doc, 0, len(doc))
