@@ -39,6 +39,8 @@ DATA = next((d for d in (ROOT.parent / "shared" / "data" / "speakers",
                          ROOT.parent.parent / "shared" / "data" / "speakers") if d.is_dir()),
             ROOT.parent / "shared" / "data" / "speakers")
 CACHE = Path("/tmp/stet-speakers-cache")
+ENCODER = "campplus"
+"""The voice encoder in the cache's file names: windows of another encoder are not reused."""
 
 
 def read_rttm(folder: Path) -> dict[str, list[tuple[float, float, str]]]:
@@ -119,7 +121,7 @@ def cached_windows(wav: Path, words: list[tuple[float, float]], cache: Path, enc
 
     from editor.asr import speakers as sp
 
-    out = cache / f"{wav.stem}.{kind}.windows.npz"
+    out = cache / f"{wav.stem}.{kind}.{ENCODER}.windows.npz"
     if out.is_file():
         with np.load(out) as z:
             return sp._Windows(z["embeddings"], z["times"])
@@ -143,6 +145,9 @@ def main() -> int:
     ap.add_argument("--files", default="", help="only the files whose names start so")
     args = ap.parse_args()
 
+    from editor.core.threads import configure_threads
+
+    configure_threads()  # before torch loads, as `stet transcribe --speakers` does
     from editor.asr import speakers as sp
     from editor.asr.models import package_models, resolve_model
 
@@ -159,7 +164,7 @@ def main() -> int:
             continue
         began = time.perf_counter()
         words = cached_words(wav, args.cache, model, turns)
-        if encoder is None and not (args.cache / f"{wav.stem}.{args.words}.windows.npz").is_file():
+        if encoder is None and not (args.cache / f"{wav.stem}.{args.words}.{ENCODER}.windows.npz").is_file():
             encoder = sp.VoiceEncoder()
         windows = cached_windows(wav, words, args.cache, encoder, args.words)
         took = time.perf_counter() - began
