@@ -67,8 +67,8 @@ $(DIST_STAMP): $(STAMP)
 
 dist: setup $(DIST_STAMP)
 	rm -f dist/stet_*.deb dist/stet-*.tar.gz
-	@# Resemblyzer (the speakers extra) pulls in `typing`, a backport Python 3 never imports and
-	@# PyInstaller refuses to run beside; the bundle leaves that extra out anyway.
+	@# Resemblyzer (the speakers extra before CAM++) pulled in `typing`, a backport Python 3 never
+	@# imports and PyInstaller refuses to run beside; an older .venv may still have it.
 	$(VPY) -m pip uninstall -q -y typing 2>/dev/null || true
 	time $(VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath build/dist \
 		--workpath build/pyinstaller packaging/stet.spec

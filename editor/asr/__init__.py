@@ -29,8 +29,8 @@ _EXPORTS = {
     "RecognitionCancelled": "errors",
     "ModelInfo": "models", "installed_models": "models", "language_matches": "models",
     "models_dir": "models", "resolve_model": "models", "validate_model": "models",
-    "Speakers": "speakers", "VoiceEncoder": "speakers", "check_speakers_installed": "speakers",
-    "parse_speakers": "speakers",
+    "ENCODER_CREDIT": "speakers", "Speakers": "speakers", "VoiceEncoder": "speakers",
+    "check_speakers_installed": "speakers", "parse_speakers": "speakers",
     "PassEvent": "transcribe", "SpeakersFound": "transcribe", "TokenAssembler": "transcribe",
     "audio_notes": "transcribe", "iter_transcription": "transcribe", "transcribe": "transcribe",
     "transcription_pass": "transcribe",
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from editor.asr.install import install_model
     from editor.asr.models import (ModelInfo, installed_models, language_matches, models_dir,
                                    resolve_model, validate_model)
-    from editor.asr.speakers import Speakers, VoiceEncoder, check_speakers_installed, parse_speakers
+    from editor.asr.speakers import (ENCODER_CREDIT, Speakers, VoiceEncoder, check_speakers_installed,
+                                     parse_speakers)
     from editor.asr.transcribe import (PassEvent, SpeakersFound, TokenAssembler, audio_notes,
                                        iter_transcription, transcribe, transcription_pass)

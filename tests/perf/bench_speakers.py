@@ -99,6 +99,9 @@ def main() -> int:
     ap.add_argument("--model")
     args = ap.parse_args()
 
+    from editor.core.threads import configure_threads
+
+    configure_threads()  # before torch loads, as `stet transcribe --speakers` does
     import numpy as np
 
     from editor.asr.models import package_models, resolve_model
@@ -118,7 +121,7 @@ def main() -> int:
         right = [true_voice(truth, s, e) for s, e in words]
         began = time.perf_counter()
         encoder = VoiceEncoder()
-        encoder.features(np.zeros(16000, np.float32))  # librosa's first call: once per process
+        encoder.features(np.zeros(16000, np.float32))  # the filterbank's first call: once per process
         loaded = time.perf_counter() - began
         print(f"{audio.name}: {doc.metadata.duration:.1f} s, {len(words)} words, {args.turns} turns of "
               f"{len(voices)} voices ({args.voices}), gap {args.gap} s, seed {args.seed}")

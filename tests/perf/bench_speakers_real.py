@@ -17,8 +17,9 @@ computing again. Then, per file, the clustering the program ships is run with th
 with ``auto``.
 
 A word's reference speaker is the one whose turn holds the word's middle; words in no turn, or in
-two at once (overlapping speech), are left out of the agreement. The found speakers are matched
-one to one to the reference speakers so that most words agree. ``--files trn`` keeps the files
+two at once (overlapping speech), are left out of the agreement. Each file's line says, too, how
+many seconds each reference speaker speaks in all and alone (:func:`speech_seconds`). The found
+speakers are matched one to one to the reference speakers so that most words agree. ``--files trn`` keeps the files
 whose names start so (the ones the thresholds were tuned on are ``trn*``).
 """
 
@@ -39,6 +40,8 @@ DATA = next((d for d in (ROOT.parent / "shared" / "data" / "speakers",
                          ROOT.parent.parent / "shared" / "data" / "speakers") if d.is_dir()),
             ROOT.parent / "shared" / "data" / "speakers")
 CACHE = Path("/tmp/stet-speakers-cache")
+ENCODER = "campplus"
+"""The voice encoder in the cache's file names: windows of another encoder are not reused."""
 
 
 def read_rttm(folder: Path) -> dict[str, list[tuple[float, float, str]]]:
@@ -76,6 +79,21 @@ def agreement(found: list[int], truth: list[str | None]) -> tuple[float, int]:
         counts[labels.index(f), names.index(t)] += 1
     rows, cols = linear_sum_assignment(-counts)
     return float(counts[rows, cols].sum() / len(pairs)), len(pairs)
+
+
+def speech_seconds(turns: list[tuple[float, float, str]]) -> dict[str, tuple[float, float]]:
+    """Each reference speaker's seconds of speech: in all, and alone (no one else speaking then).
+    A voice encoder can only hear a person who speaks alone for a window (1.5 s) or more."""
+    edges = sorted({t for a, b, _ in turns for t in (a, b)})
+    out = {who: [0.0, 0.0] for _, _, who in turns}
+    for a, b in zip(edges, edges[1:]):
+        middle = (a + b) / 2
+        speaking = {who for s, e, who in turns if s <= middle < e}
+        for who in speaking:
+            out[who][0] += b - a
+            if len(speaking) == 1:
+                out[who][1] += b - a
+    return {who: (all_, alone) for who, (all_, alone) in out.items()}
 
 
 PIECE = 0.3
@@ -119,7 +137,7 @@ def cached_windows(wav: Path, words: list[tuple[float, float]], cache: Path, enc
 
     from editor.asr import speakers as sp
 
-    out = cache / f"{wav.stem}.{kind}.windows.npz"
+    out = cache / f"{wav.stem}.{kind}.{ENCODER}.windows.npz"
     if out.is_file():
         with np.load(out) as z:
             return sp._Windows(z["embeddings"], z["times"])
@@ -143,6 +161,9 @@ def main() -> int:
     ap.add_argument("--files", default="", help="only the files whose names start so")
     args = ap.parse_args()
 
+    from editor.core.threads import configure_threads
+
+    configure_threads()  # before torch loads, as `stet transcribe --speakers` does
     from editor.asr import speakers as sp
     from editor.asr.models import package_models, resolve_model
 
@@ -159,7 +180,7 @@ def main() -> int:
             continue
         began = time.perf_counter()
         words = cached_words(wav, args.cache, model, turns)
-        if encoder is None and not (args.cache / f"{wav.stem}.{args.words}.windows.npz").is_file():
+        if encoder is None and not (args.cache / f"{wav.stem}.{args.words}.{ENCODER}.windows.npz").is_file():
             encoder = sp.VoiceEncoder()
         windows = cached_windows(wav, words, args.cache, encoder, args.words)
         took = time.perf_counter() - began
@@ -172,6 +193,9 @@ def main() -> int:
         right_auto, _ = agreement(auto, truth)
         rows.append((wav.stem, people, guess, right_n, right_auto, counted))
         likely = ",".join(str(n) for n in guess.likely)
+        seconds = sorted(speech_seconds(turns).values(), reverse=True)
+        print(f"{wav.stem}: speech per person, s (all/alone): "
+              + ", ".join(f"{all_:.1f}/{alone:.1f}" for all_, alone in seconds), flush=True)
         print(f"{wav.stem}: {people} people, auto {guess.count} (likely {likely}{', unsure' if guess.unsure else ''}); "
               f"words right with N {100 * right_n:.1f} %, with auto {100 * right_auto:.1f} % "
               f"({counted} of {len(words)} words counted; {took:.1f} s)", flush=True)

@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt, QUrl, qVersion
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 import editor
+from editor.asr import ENCODER_CREDIT, AsrError, check_speakers_installed
 from editor.core.restore_models import ModelSummary, commercial_use, shipped_restore_models
 from editor.gui.base.screen_fit import resize_within_screen
 
@@ -182,12 +183,17 @@ def _licence(dist: metadata.PackageMetadata) -> str:
     return ", ".join(classifiers) or "not stated"
 
 
-def library_licences() -> list[tuple[str, str, str]]:
-    """(name, version, licence) of each library Stet needs, from the installed packages' metadata."""
+def library_licences(extra: str | None = None) -> list[tuple[str, str, str]]:
+    """(name, version, licence) of each library Stet needs (``extra``: those of that extra that
+    are installed), from the installed packages' metadata."""
     try:
-        wanted = [r for r in metadata.requires(DISTRIBUTION) or [] if "extra ==" not in r]
+        requires = metadata.requires(DISTRIBUTION) or []
     except metadata.PackageNotFoundError:  # a frozen build keeps no metadata of its own
         return []
+    if extra is None:
+        wanted = [r for r in requires if "extra ==" not in r]
+    else:
+        wanted = [r for r in requires if re.search(rf"extra\s*==\s*['\"]{re.escape(extra)}['\"]", r)]
     out = []
     for requirement in wanted:
         name = re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0]
@@ -197,6 +203,15 @@ def library_licences() -> list[tuple[str, str, str]]:
             continue
         out.append((field_of(dist, "Name") or name, field_of(dist, "Version"), _licence(dist)))
     return out
+
+
+def speakers_installed() -> bool:
+    """Whether the `speakers` extra (the voice encoder's weights and its libraries) is installed."""
+    try:
+        check_speakers_installed()
+    except AsrError:
+        return False
+    return True
 
 
 #: The licence's text, for the link About gives (the .deb also has it in /usr/share/doc/stet).
@@ -250,6 +265,11 @@ def about_html(model: ModelFacts, shipped: list[ModelSummary] | None = None) -> 
     if libraries:
         parts.append("<p>Libraries: " + "; ".join(f"{e(n)} {e(v)} ({e(lic)})" for n, v, lic in libraries)
                      + "</p>")
+    if speakers_installed():
+        speakers = library_licences("speakers")
+        parts.append(f"<p>Automatic speakers: {e(ENCODER_CREDIT)}."
+                     + (" Libraries: " + "; ".join(f"{e(n)} {e(v)} ({e(lic)})" for n, v, lic in speakers)
+                        if speakers else "") + "</p>")
     if model.training_licences:
         parts.append("<p>The model was trained on: " + "; ".join(e(t) for t in model.training_licences)
                      + "</p>")

