@@ -13,7 +13,9 @@ back: ``accept_rules.turned_down``), one by one or all at once (``choice_proposa
   (``choice_confidence``): the model's own probability of the chosen value at that word, its
   odds multiplied by (agree + 1) / (disagree + 1) for the person's decisions on the same word or
   pair (the rule of succession; ``choice_evidence``), never above the value the model holds
-  likelier there, and never above one half where the model proposed nothing. The other values
+  likelier there. Where the model proposed nothing the prior is measured
+  (``UNPROPOSED_PRIOR``): such a choice holds at few places (16 % shown after two agreeing
+  decisions), and never above one half. The other values
   keep the model's probabilities, so turning the choice down gives Stet's proposal back as it
   was (``accept_rules.model_probs``). It is never 100 % by itself, and "accept all confident"
   leaves it to the person.
@@ -28,6 +30,10 @@ back: ``accept_rules.turned_down``), one by one or all at once (``choice_proposa
   capital chosen once held at about one in eight of the places the model had left alone
   ("point A" put "A" 50 % on every article), so each such proposal cost a Delete more than it
   saved (docs/performance.md, "Where the decisions go").
+- A capital on a word of one letter or an English function word ("point A", "The Who":
+  ``common_word``) is a name's use of a common word: it repeats only where the same word
+  stands before it (on dev, 2 % of such capitals repeated at every use held, 66 % of those of
+  other words after the same word).
 - A form the language fixes (English "I" and its contractions) is never generalised from a
   choice against it: one "i" left lower case (a Delete on "I") proposes nothing elsewhere.
 - Suggestions the person already decided are never changed.
@@ -56,6 +62,14 @@ from editor.core.document.text import ends_sentence, split_opening
 #: How many of the person's decisions agreeing on a choice (itself included) it takes to propose
 #: it where Stet proposed nothing (see the module's note).
 UNPROPOSED_AGREE = 2
+#: The prior of a choice where Stet proposed nothing, as (places it held, places it did not): the
+#: rule of succession starts from it (``choice_confidence``). Measured on the dev talks (the
+#: review-cost replay, 6 Dec 2026): such a proposal made from two agreeing decisions was right at
+#: 34 % of 148 places (50 % on the even talks, 18 % on the odd), from one at 16 % of 1,013 (12 %
+#: on the odd); 10 places against is the fewest for which the figure shown is at or under the
+#: rate measured in every band of (agree, disagree) with at least 10 proposals, on the whole and
+#: on each half (docs/performance.md, "A choice's percentage").
+UNPROPOSED_PRIOR = (0, 10)
 #: A mark that can stand alone after a word and be propagated (the restorer's own marks).
 PLAIN_MARKS = frozenset({"", ",", ".", "?", "!", ":", ";"})
 #: Words whose case English fixes: the pronoun I and its contractions (either apostrophe). A
@@ -63,6 +77,16 @@ PLAIN_MARKS = frozenset({"", ",", ".", "?", "!", ":", ";"})
 #: of the word to repeat.
 FIXED_FORMS = frozenset(f"i{end}".replace("'", q) for end in ("", "'m", "'ve", "'ll", "'d")
                         for q in ("'", "\u2019"))
+#: English function words, among the most frequent of any talk: a capital chosen on one of them
+#: ("point A", "The Who") is a name's use of a common word, which repeats only where the same
+#: word stands before it (``common_word``). Written out: a short closed class, fixed by the
+#: language, not worth a stop-word package.
+COMMON_WORDS = frozenset("""
+    a an the and or but nor so of to in on at by for with from as into onto than then that this
+    these those there here is are was were be been am it its he she we you they me him her us them
+    my your our their his what which who whom when where how if not no do does did have has had
+    just like about up out off over all some any each
+""".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +130,21 @@ def fixed_by_language(doc: Transcript, word: str) -> bool:
     return word.lower() in FIXED_FORMS and (language == "en" or language.startswith(("en-", "en_")))
 
 
+def common_word(doc: Transcript, word: str) -> bool:
+    """Whether ``word`` is so common that a case chosen on it says nothing of its other uses:
+    a word of one letter (in any language; "I" is the pronoun, `fixed_by_language`) or an
+    English function word (``COMMON_WORDS``, in English or a document that does not say its
+    language). A capital on it ("point A", "Plan B", "The Who") repeats only where the same
+    word stands before it: one "point A" proposed "A" at every article."""
+    w = word.lower()
+    if fixed_by_language(doc, w):
+        return False
+    if len(w) == 1 and w.isalpha():
+        return True
+    language = (doc.metadata.language or "en").lower()
+    return w in COMMON_WORDS and (language == "en" or language.startswith(("en-", "en_")))
+
+
 def propagate(doc: Transcript, token_id: int, kind: Kind | str) -> int:
     """Repeat the person's decision on ``token_id`` (its current case or mark) wherever the same
     word (case) or word pair (mark) has no decision of the person's yet, as pending proposals.
@@ -138,6 +177,10 @@ def repeat_targets(doc: Transcript, token_id: int, kind: Kind | str) -> list[int
     elif token.punct not in PLAIN_MARKS or index + 1 >= len(doc):
         return []
     if kind == Kind.CASE:
+        if common_word(doc, token.word):  # a name's use of a common word: only after the same word
+            before = doc[index - 1].word.lower()
+            return [j for j in doc.positions_of(token.word)
+                    if j != index and j > 0 and doc[j - 1].word.lower() == before]
         return [j for j in doc.positions_of(token.word) if j != index]
     tokens, after = doc.tokens, doc[index + 1].word  # (a mark: the same word pair)
     return [j for j in doc.positions_of(token.word)
@@ -154,12 +197,15 @@ def choice_confidence(model: Mapping[str, float] | None, value: str, agree: int 
     prior's odds by (agree + 1) / (disagree + 1) (one decision: twice the odds). The result is
     never above the model's likeliest other value there: a choice raises a value, it never
     outweighs what the model holds likelier (the model's 86 % "?" stays likelier than a "."
-    chosen elsewhere). Without the model's say (None, or a value it cannot write) the estimate
-    is the rule of succession's alone, and never above one half, the model having kept what
-    stands. Never 1 by itself: only a model certain of the value gives that."""
+    chosen elsewhere). Where the model proposed nothing (None: it kept what the word reads) the
+    prior is the measured one, ``UNPROPOSED_PRIOR``: the choice holds there at agree / (agree +
+    disagree + 10), never above one half (one "Okafor" made twice is shown at 16 %: 2 / 12).
+    A value the model cannot write: the rule of succession's alone, never above the model's
+    likeliest. Never 1 by itself: only a model certain of the value gives that."""
     person = (agree + 1) / (disagree + 1)
     if model is None:
-        return min(person / (1.0 + person), 0.5)
+        holds, fails = UNPROPOSED_PRIOR
+        return min((agree + holds) / (agree + disagree + holds + fails), 0.5)
     likelier = max((q for v, q in model.items() if v != value), default=0.0)
     if value not in model:
         return min(person / (1.0 + person), likelier)

@@ -60,7 +60,7 @@ def test_accept_all_confident_after_a_review_applies_nothing_from_a_choice_or_th
     qtbot.waitUntil(lambda: UserLexicon.load().forms.get("okafor") == "Okafor", timeout=10000)
 
     second = tmp_path / "second.txt"
-    second.write_text("so okafor met us at the library and the table and okafor said yes\n", encoding="utf-8")
+    second.write_text("so okafor met us at the library and at the table and okafor said yes\n", encoding="utf-8")
     with qtbot.waitSignal(window.restoration_finished, timeout=60000):
         window.open_path(second)
     doc = window.transcript
@@ -71,7 +71,8 @@ def test_accept_all_confident_after_a_review_applies_nothing_from_a_choice_or_th
     # Stet's own proposals, made known here (the tiny model's are random)
     doc.drop_suggestions([s.key for s in doc.pending() if s.source != "lexicon"])
     doc.set_suggestions([Suggestion(doc[len(doc) - 1].id, Kind.PUNCT, ".", {".": 0.95, "": 0.05})])
-    # a capital typed mid-sentence, "The" over "the": repeated on the other "the"
+    # a capital typed mid-sentence, "The" over "the": repeated on the other "the" (after "at",
+    # as a capital on a common word repeats only after the same word)
     thes = [i for i, t in enumerate(doc) if t.word == "the"]
     at = view.token_range(thes[0])[0]
     cursor = view.textCursor()

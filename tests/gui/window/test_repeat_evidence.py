@@ -29,3 +29,24 @@ def test_a_choice_made_once_is_proposed_only_where_stet_proposed_and_twice_every
     assert third.state == State.PENDING and doc[10].surface == "okafor"  # proposed, not applied
     assert "from your choice" in window.statusBar().currentMessage()
     qtbot.waitUntil(lambda: window.panel.pending_count == 1, timeout=3000)
+
+
+def test_the_panel_shows_a_choice_where_stet_proposed_nothing_at_the_measured_rate(window, qtbot):
+    """Issue 48: such a proposal was shown at 50 % and held at about one place in eight on dev.
+    Made twice, it is shown at 2 / 12, "16%" (the measured prior of ten places against,
+    repeat_choices.UNPROPOSED_PRIOR), among the low-confidence suggestions, and the view goes
+    there in its turn."""
+    doc = _doc()
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    assert view.next_suggestion().token_id == doc[2].id
+    view.review.accept_current()
+    qtbot.waitUntil(lambda: window.panel.pending_count == 1, timeout=3000)
+    assert view.next_suggestion().token_id == doc[7].id
+    view.review.accept_current()
+    third = doc.suggestion(doc[10].id, Kind.CASE)
+    assert third is not None and third.source == "choice" and third.original is None
+    qtbot.waitUntil(lambda: window.panel.pending_count == 1, timeout=3000)
+    row = window.panel.describe(third)
+    assert row.lstrip().startswith("16%") and "Okafor" in row, row
+    assert third.confidence < window.settings.review.low  # listed with the low ones
