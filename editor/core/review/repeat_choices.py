@@ -32,8 +32,8 @@ back: ``accept_rules.turned_down``), one by one or all at once (``choice_proposa
   saved (docs/performance.md, "Where the decisions go").
 - A capital on a word of one letter or an English function word ("point A", "The Who":
   ``common_word``) is a name's use of a common word: it repeats only where the same word
-  stands before it (on dev, 2 % of such capitals repeated at every use held, 66 % of those of
-  other words after the same word).
+  stands before it (on dev, such a capital proposed at every use of the word was right at 2 %
+  of them; a capital of another word, at 66 % of the places after the same word).
 - A form the language fixes (English "I" and its contractions) is never generalised from a
   choice against it: one "i" left lower case (a Delete on "I") proposes nothing elsewhere.
 - Suggestions the person already decided are never changed.
