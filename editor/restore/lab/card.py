@@ -46,7 +46,9 @@ def encoder_architecture(model_dir: Path, ma: dict, extra: dict) -> list[str]:
         f"width {ma['hidden']}, {ma['heads']} attention heads, feed-forward {ma['intermediate']}, "
         f"{ma['vocab_size']:,} uncased WordPiece sub-words (its own tokenizer.json, read by the `tokenizers` library), "
         + ("kept as published (frozen: not trained here; its weights are the published ones, stored in int8). "
-           if extra.get("encoder_frozen") else "fine-tuned with the rest. ")
+           if extra.get("encoder_frozen")
+           else f"{extra['encoder_trained']} (stored in int8). " if extra.get("encoder_trained")
+           else "fine-tuned with the rest. ")
         + "Written in torch in `editor/restore/model/encoder.py` (no `transformers` at run time).",
         f"- Each word is cut into at most {ma['max_pieces']} sub-words; a window of words is read as [CLS] sub-words [SEP] "
         f"(at most {ma['max_positions']} positions), and the state of each word's first sub-word goes on.",
@@ -120,7 +122,7 @@ def _training_data_lines(tc: dict, extra: dict) -> list[str]:
     a("")
     a("## Licence")
     a("")
-    a(licence_paragraph(used, encoder=extra.get("encoder_licence")))
+    a(licence_paragraph(used, encoder=extra.get("encoder_licence"), encoder_changed=bool(extra.get("encoder_trained"))))
     a("")
     return L
 
@@ -357,10 +359,12 @@ def card(model_dir: Path, tuning: dict, bench: dict, history: list, extra: dict)
     return "\n".join(L) + "\n"
 
 
-def licence_paragraph(sources: list[tuple[str, str]], encoder: str | None = None) -> str:
+def licence_paragraph(sources: list[tuple[str, str]], encoder: str | None = None, encoder_changed: bool = False) -> str:
     """What the weights may be used for, from the licences of the ``(source, licence)`` texts they
     were trained on: a non-commercial ("NC") licence among them binds the weights too. ``encoder``:
-    the licence of a published encoder they carry unchanged (said where the text is all public domain)."""
+    the licence of a published encoder they carry (said where the text is all public domain);
+    ``encoder_changed``: some of its layers were trained further here on that text (a modified
+    version, which the Apache License 2.0 allows where the change is stated)."""
     restricted = []
     for key, lic in sources:
         terms, _, owner = lic.partition(" (")  # "CC BY-NC-ND 4.0 (TED)"
@@ -372,8 +376,11 @@ def licence_paragraph(sources: list[tuple[str, str]], encoder: str | None = None
                  "non-commercial terms: they may be used and shared for non-commercial purposes only, "
                  "with the sources credited. The rest of the training text is in the public domain.")
     elif encoder:
-        text += ("Every text they were trained on is in the public domain, and the encoder in them is the published "
-                 f"all-MiniLM-L6-v2, unchanged, under the {encoder.replace('Apache-2.0', 'Apache License 2.0')}: "
+        how = ("the published all-MiniLM-L6-v2 with some of its layers trained further on that public-domain text "
+               "(a modified version, stated here as that licence asks)" if encoder_changed
+               else "the published all-MiniLM-L6-v2, unchanged")
+        text += ("Every text they were trained on is in the public domain, and the encoder in them is "
+                 f"{how}, under the {encoder.replace('Apache-2.0', 'Apache License 2.0')}: "
                  "they may be used for any purpose, paid work included, under that licence "
                  f"(config.json \"weights_licence\": public-domain AND {encoder}).")
     else:

@@ -259,7 +259,10 @@ def train(a: argparse.Namespace) -> int:
     model.to(device)
 
     data = Path(a.data)
-    forms, arrays = prepare_sources(data / "train", list(weights), workers=min(len(weights), max(1, workers)))
+    # only the sources drawn from are read: a source of weight 0 (say, one whose licence the model must
+    # not inherit) never passes through the run, not even into the table of word forms
+    drawn = [n for n, w in weights.items() if w > 0]
+    forms, arrays = prepare_sources(data / "train", drawn, workers=min(len(drawn), max(1, workers)))
     skipped = [n for n, w in weights.items() if w > 0 and n not in arrays]
     if skipped:
         # the sampler draws from the sources there are, by their weights renormalised; the run records those
