@@ -13,6 +13,12 @@ Writes, for the bundled raw sample (resources/samples/repair-cafe.json):
   accept-all.png Review > Accept all at or above…, in percent, with the count before Enter
   export.png     File > Export… as the window opens it (its Help button included), saying what
                  happens to pending suggestions
+  export-subtitles.png  Export to SubRip: the subtitle layout boxes (line length, reading speed, gap)
+  cue-check.png  Review > Check line length and reading speed… on resources/samples/sample.srt,
+                 with Subtitle lines 32 and Reading speed 15 set in Export
+  settings.png   Settings as a first run has them (comma style, the restoration-model list)
+(packaging/screenshots_help.py retakes the Help menu's pictures, About among them, in docs/images/.)
+Each is written at zlib's highest compression (Qt's PNG quality 0): the same pixels, smaller files.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ def main() -> int:
     from editor.core.document.transcript import Kind, State
     from editor.core.settings import Settings
     from editor.gui.dialogs.export import ExportDialog
+    from editor.gui.dialogs.settings import SettingsDialog
     from editor.gui.window.main_window import MainWindow, application
 
     out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "resources" / "screenshots")
@@ -73,7 +80,9 @@ def main() -> int:
 
     def shot(widget, name: str) -> None:
         settle(app)
-        widget.grab().save(str(out / name))
+        # quality 0: Qt's PNG writer at zlib level 9, lossless (the same pixels, fewer bytes)
+        if not widget.grab().save(str(out / name), "PNG", 0):
+            raise SystemExit(f"could not write {out / name}")
         print(out / name)
 
     view.setFocus()
@@ -88,6 +97,9 @@ def main() -> int:
             and case.value.lower().split("'")[0] != "i"
     stop = next((s for s in doc.pending(kind=Kind.PUNCT) if s.value == "." and capital_after(s)), None)
     if stop is not None:
+        # the first pass's "Restoring with <model> …" stays until the person's next action (the
+        # Tab that would bring them here): gone, as it is when a person reviews
+        window.statusBar().next_action()
         view.set_current(stop)
         shot(window, "decision.png")
     key(Qt.Key.Key_Tab)
@@ -110,6 +122,36 @@ def main() -> int:
         export.reject()
     QTimer.singleShot(300, export_shot)
     window.files.export_dialog()
+
+    # Export to subtitles: the layout boxes, at what a first run has (each at its lowest)
+    window.settings.set("export.last_format", ".srt")
+
+    def subtitles_shot() -> None:
+        export = QApplication.activeModalWidget()
+        assert isinstance(export, ExportDialog), export
+        export.path_edit.setText("repair-cafe.srt")
+        shot(export, "export-subtitles.png")
+        export.reject()
+    QTimer.singleShot(300, subtitles_shot)
+    window.files.export_dialog()
+
+    settings = SettingsDialog(window.settings, window)
+    settings.show()
+    shot(settings, "settings.png")
+    settings.reject()
+    # Review > Check line length and reading speed… on the subtitle sample, with Export's Subtitle
+    # lines at 32 and Reading speed at 15 (the repair-café sample's cues are within any of them:
+    # Stet writes new cues to the width asked)
+    window.open_path(ROOT / "resources" / "samples" / "sample.srt")
+    window.cancel_restoration()  # the check leaves pending suggestions out
+    window.settings.set("export.layout", {"max_line_length": 32.0, "max_cps": 15.0})
+    check = window.cue_check.run()
+    check.resize(760, 300)
+    end = time.perf_counter() + 60
+    while check.summary.text().startswith("Checking") and time.perf_counter() < end:
+        settle(app, 0.1)
+    shot(check, "cue-check.png")
+    check.close()
     window.close()
     return 0
 
