@@ -17,7 +17,9 @@ Writes, for the bundled raw sample (resources/samples/repair-cafe.json):
   cue-check.png  Review > Check line length and reading speed… on resources/samples/sample.srt,
                  with Subtitle lines 32 and Reading speed 15 set in Export
   settings.png   Settings as a first run has them (comma style, the restoration-model list)
-(packaging/screenshots_help.py retakes the Help menu's pictures, About among them, in docs/images/.)
+and docs/images/not-restored.png (in OUT_FOLDER where one is given): a Korean text with the
+English model on a machine without a Korean font (the panel says which font to install and why
+nothing was restored). The Help menu's pictures, About among them, are screenshots_help.py's.
 Each is written at zlib's highest compression (Qt's PNG quality 0): the same pixels, smaller files.
 """
 
@@ -58,6 +60,7 @@ def main() -> int:
     from editor.gui.window.main_window import MainWindow, application
 
     out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "resources" / "screenshots")
+    docs_out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "docs" / "images")  # not-restored.png
     out.mkdir(parents=True, exist_ok=True)
     from editor.core.process import configure_process
 
@@ -78,12 +81,12 @@ def main() -> int:
             QApplication.sendEvent(view, QKeyEvent(kind, k, Qt.KeyboardModifier.NoModifier, text))
         settle(app, 0.3)
 
-    def shot(widget, name: str) -> None:
+    def shot(widget, name: str, folder: Path = out) -> None:
         settle(app)
         # quality 0: Qt's PNG writer at zlib level 9, lossless (the same pixels, fewer bytes)
-        if not widget.grab().save(str(out / name), "PNG", 0):
-            raise SystemExit(f"could not write {out / name}")
-        print(out / name)
+        if not widget.grab().save(str(folder / name), "PNG", 0):
+            raise SystemExit(f"could not write {folder / name}")
+        print(folder / name)
 
     view.setFocus()
     # a proposed full stop with the capital after it: one decision point under review
@@ -152,6 +155,22 @@ def main() -> int:
         settle(app, 0.1)
     shot(check, "cue-check.png")
     check.close()
+
+    # a Korean text (written here) with an English model, on a machine without a Korean font:
+    # the panel says which font to install and why nothing was restored
+    korean = Path(_FRESH) / "korean.txt"
+    korean.write_text("오늘 우리는 동네 수리 카페에 대해 이야기합니다 한 달에 한 번 오래된 도서관에서 "
+                      "열립니다 사람들은 고장 난 라디오와 토스터를 가져옵니다 자원봉사자들이 함께 "
+                      "고쳐 줍니다 다음 달에는 청소년을 위한 수업을 시작합니다\n", encoding="utf-8")
+    window.resize(1100, 620)
+    done = QEventLoop()
+    window.restoration_finished.connect(done.quit)
+    QTimer.singleShot(120_000, done.quit)
+    window.open_path(korean)
+    if window.restoration_status in ("", "running"):
+        done.exec()
+    window.statusBar().next_action()  # the note of the pass before (as a person's next key)
+    shot(window, "not-restored.png", docs_out)
     window.close()
     return 0
 

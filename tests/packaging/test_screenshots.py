@@ -18,7 +18,7 @@ def test_the_screenshot_script_writes_every_picture(tmp_path):
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     for name in ("decision.png", "editing.png", "accept-all.png", "export.png", "export-subtitles.png",
-                 "cue-check.png", "settings.png"):
+                 "cue-check.png", "settings.png", "not-restored.png"):
         assert (tmp_path / name).stat().st_size > 1000, name
 
 
