@@ -13,6 +13,14 @@ Writes, for the bundled raw sample (resources/samples/repair-cafe.json):
   accept-all.png Review > Accept all at or above…, in percent, with the count before Enter
   export.png     File > Export… as the window opens it (its Help button included), saying what
                  happens to pending suggestions
+  export-subtitles.png  Export to SubRip: the subtitle layout boxes (line length, reading speed, gap)
+  cue-check.png  Review > Check line length and reading speed… on resources/samples/sample.srt,
+                 with Subtitle lines 32 and Reading speed 15 set in Export
+  settings.png   Settings as a first run has them (comma style, the restoration-model list)
+and docs/images/not-restored.png (in OUT_FOLDER where one is given): a Korean text with the
+English model on a machine without a Korean font (the panel says which font to install and why
+nothing was restored). The Help menu's pictures, About among them, are screenshots_help.py's.
+Each is written at zlib's highest compression (Qt's PNG quality 0): the same pixels, smaller files.
 """
 
 from __future__ import annotations
@@ -48,9 +56,11 @@ def main() -> int:
     from editor.core.document.transcript import Kind, State
     from editor.core.settings import Settings
     from editor.gui.dialogs.export import ExportDialog
+    from editor.gui.dialogs.settings import SettingsDialog
     from editor.gui.window.main_window import MainWindow, application
 
     out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "resources" / "screenshots")
+    docs_out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "docs" / "images")  # not-restored.png
     out.mkdir(parents=True, exist_ok=True)
     from editor.core.process import configure_process
 
@@ -71,10 +81,12 @@ def main() -> int:
             QApplication.sendEvent(view, QKeyEvent(kind, k, Qt.KeyboardModifier.NoModifier, text))
         settle(app, 0.3)
 
-    def shot(widget, name: str) -> None:
+    def shot(widget, name: str, folder: Path = out) -> None:
         settle(app)
-        widget.grab().save(str(out / name))
-        print(out / name)
+        # quality 0: Qt's PNG writer at zlib level 9, lossless (the same pixels, fewer bytes)
+        if not widget.grab().save(str(folder / name), "PNG", 0):
+            raise SystemExit(f"could not write {folder / name}")
+        print(folder / name)
 
     view.setFocus()
     # a proposed full stop with the capital after it: one decision point under review
@@ -88,6 +100,9 @@ def main() -> int:
             and case.value.lower().split("'")[0] != "i"
     stop = next((s for s in doc.pending(kind=Kind.PUNCT) if s.value == "." and capital_after(s)), None)
     if stop is not None:
+        # the first pass's "Restoring with <model> …" stays until the person's next action (the
+        # Tab that would bring them here): gone, as it is when a person reviews
+        window.statusBar().next_action()
         view.set_current(stop)
         shot(window, "decision.png")
     key(Qt.Key.Key_Tab)
@@ -110,6 +125,52 @@ def main() -> int:
         export.reject()
     QTimer.singleShot(300, export_shot)
     window.files.export_dialog()
+
+    # Export to subtitles: the layout boxes, at what a first run has (each at its lowest)
+    window.settings.set("export.last_format", ".srt")
+
+    def subtitles_shot() -> None:
+        export = QApplication.activeModalWidget()
+        assert isinstance(export, ExportDialog), export
+        export.path_edit.setText("repair-cafe.srt")
+        shot(export, "export-subtitles.png")
+        export.reject()
+    QTimer.singleShot(300, subtitles_shot)
+    window.files.export_dialog()
+
+    settings = SettingsDialog(window.settings, window)
+    settings.show()
+    shot(settings, "settings.png")
+    settings.reject()
+    # Review > Check line length and reading speed… on the subtitle sample, with Export's Subtitle
+    # lines at 32 and Reading speed at 15 (the repair-café sample's cues are within any of them:
+    # Stet writes new cues to the width asked)
+    window.open_path(ROOT / "resources" / "samples" / "sample.srt")
+    window.cancel_restoration()  # the check leaves pending suggestions out
+    window.settings.set("export.layout", {"max_line_length": 32.0, "max_cps": 15.0})
+    check = window.cue_check.run()
+    check.resize(760, 300)
+    end = time.perf_counter() + 60
+    while check.summary.text().startswith("Checking") and time.perf_counter() < end:
+        settle(app, 0.1)
+    shot(check, "cue-check.png")
+    check.close()
+
+    # a Korean text (written here) with an English model, on a machine without a Korean font:
+    # the panel says which font to install and why nothing was restored
+    korean = Path(_FRESH) / "korean.txt"
+    korean.write_text("오늘 우리는 동네 수리 카페에 대해 이야기합니다 한 달에 한 번 오래된 도서관에서 "
+                      "열립니다 사람들은 고장 난 라디오와 토스터를 가져옵니다 자원봉사자들이 함께 "
+                      "고쳐 줍니다 다음 달에는 청소년을 위한 수업을 시작합니다\n", encoding="utf-8")
+    window.resize(1100, 620)
+    done = QEventLoop()
+    window.restoration_finished.connect(done.quit)
+    QTimer.singleShot(120_000, done.quit)
+    window.open_path(korean)
+    if window.restoration_status in ("", "running"):
+        done.exec()
+    window.statusBar().next_action()  # the note of the pass before (as a person's next key)
+    shot(window, "not-restored.png", docs_out)
     window.close()
     return 0
 

@@ -66,11 +66,25 @@ def main() -> int:
     def shot(widget, name: str, rect=None) -> None:
         settle(app)
         image = widget.grab() if rect is None else widget.grab(rect)
-        image.save(str(out / name))
+        # quality 0: Qt's PNG writer at zlib level 9, lossless (the same pixels, fewer bytes)
+        if not image.save(str(out / name), "PNG", 0):
+            raise SystemExit(f"could not write {out / name}")
         print(out / name)
 
     view = window.view
-    shot(view.viewport(), "marks.png", QRect(0, 0, 540, 72))
+    # the whole paragraph as it is laid out, to its widest line (a fixed 540 x 72 cut words in
+    # two at its right edge and left out the question mark its caption names)
+    # (the window narrowed for it: at full width its three lines are too wide to read where the
+    # guide puts the picture beside the legend)
+    window.resize(900, 780)
+    view.clearFocus()  # no caret at the first word
+    settle(app)
+    block = view.document().firstBlock()
+    box = view.blockBoundingGeometry(block).translated(view.contentOffset())
+    lines = block.layout()
+    right = max(lines.lineAt(i).x() + lines.lineAt(i).naturalTextWidth() for i in range(lines.lineCount()))
+    shot(view.viewport(), "marks.png", QRect(0, 0, round(box.left() + right) + 12, round(box.bottom()) + 4))
+    window.resize(1200, 780)
     legend = window.panel.legend
     shot(window.panel, "legend.png", legend.geometry().adjusted(-6, -6, 6, 120))
     sheet = window.help.show_shortcuts()

@@ -92,7 +92,14 @@ def _screenshot(app: QApplication, window: MainWindow, file: str | None, png: Pa
             loop.exec()
         if window.restoration_status == "running":
             print(f"stet: warning: restoration still running after {timeout:g} s", file=sys.stderr)
-        window.view.next_suggestion()  # show one under review, with its alternatives
+        # show one under review, with its alternatives, as Tab does: the person's action, which
+        # ends the first pass's "Restoring with <model> …" (it stayed, cut off, in the picture)
+        from editor.gui.base.status_bar import StatusBar
+
+        bar = window.statusBar()
+        if isinstance(bar, StatusBar):
+            bar.next_action()
+        window.view.next_suggestion()
     end = time.perf_counter() + 0.5
     while time.perf_counter() < end:  # let the layout and repaints settle
         app.processEvents()

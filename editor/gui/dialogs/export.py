@@ -185,9 +185,13 @@ class ExportDialog(QDialog):
         self.policy_note.setWordWrap(True)
         self.policy_note.setObjectName("export-policy-note")
         if pending:
-            form.addRow(QLabel(f"{pending:,} suggestions are still pending (tinted proposals in the "
-                               "text). The file is written as the text shows them unless you choose "
-                               "otherwise; the project keeps them pending either way."))
+            pending_note = QLabel(f"{pending:,} suggestions are still pending (tinted proposals in "
+                                  "the text). The file is written as the text shows them unless you "
+                                  "choose otherwise; the project keeps them pending either way.")
+            # wrapped: on one line it made the dialog 1,099 px wide
+            pending_note.setWordWrap(True)
+            pending_note.setObjectName("export-pending-note")
+            form.addRow(pending_note)
             form.addRow("Write:", self.policy)
             form.addRow("Threshold:", self.threshold)
             form.addRow(self.policy_note)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QColorDialog,
@@ -59,6 +60,23 @@ def comma_box(style: str) -> QComboBox:
     box.setAccessibleName("Commas")
     box.setToolTip("How sure Stet must be of a comma to propose it; the next restoration follows it")
     return box
+
+
+def fit_long_items(box: QComboBox, shown: int = 48) -> None:
+    """Let ``box`` be narrower than its longest item: a shipped model's line (its licence, use and
+    measured F1) made the whole Settings dialog 1,131 px wide, wider than a 1,024-px screen. The
+    closed box shows about ``shown`` characters of the chosen item, each item's whole text is its
+    tooltip, and the list that opens is as wide as the longest item (Qt keeps it on the screen)."""
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(shown)
+    for i in range(box.count()):
+        box.setItemData(i, box.itemText(i), Qt.ItemDataRole.ToolTipRole)
+    view = box.view()
+    # measured here: the view's own sizeHintForColumn is not ready before the list first opens
+    widest = max((view.fontMetrics().horizontalAdvance(box.itemText(i)) for i in range(box.count())),
+                 default=0)
+    view.setMinimumWidth(widest + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
+                         + 16)  # the item's own margins
 
 
 class SettingsDialog(QDialog):
@@ -166,6 +184,7 @@ class SettingsDialog(QDialog):
         choice.setToolTip("Which model proposes punctuation and capitals. Weights under a non-commercial "
                           "licence may not be used for paid work; About compares the models.")
         choice.activated.connect(self._choose_model)
+        fit_long_items(choice)
         form.addRow("Restoration model:", choice)
         return choice
 

@@ -620,3 +620,21 @@ def test_replace_on_a_proposed_mark_does_not_look_for_the_mark(window, qtbot):
     qtbot.keyClick(window.view, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
     bar = window.find_bar
     assert bar.isVisible() and bar.find_edit.text() == "" and bar.find_edit.hasFocus()
+
+
+def test_a_screenshot_shows_the_word_count_not_the_first_pass_note(window, qtbot, tmp_path):
+    """`stet gui --screenshot` goes to the first suggestion as Tab does: the first pass's
+    "Restoring with <model> …" (which stays until the person's next action) is gone, and the status
+    bar shows the word count (the README's picture had the note, cut off, after the pass ended)."""
+    from PySide6.QtWidgets import QApplication
+
+    from editor.gui.app import _screenshot
+
+    said: list[str] = []
+    window.statusBar().messageChanged.connect(said.append)
+    png = tmp_path / "shot.png"
+    assert _screenshot(QApplication.instance(), window, str(SAMPLE), png, 120) == 0
+    assert png.stat().st_size > 10_000
+    assert any(s.startswith("Restoring with") for s in said)  # the first pass said it
+    assert window.statusBar().currentMessage() == ""
+    assert "words" in window.status_label.text()
