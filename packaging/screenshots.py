@@ -114,29 +114,22 @@ def main() -> int:
     dialog.reject()
     # File > Export as the menu opens it (a dialog made here once lacked its Help button); the
     # name without this machine's folder
-    window.settings.set("export.last_format", ".docx")
+    def export_shot(extension: str, picture: str) -> None:
+        window.settings.set("export.last_format", extension)
 
-    def export_shot() -> None:
-        export = QApplication.activeModalWidget()
-        assert isinstance(export, ExportDialog), export
-        export.path_edit.setText("repair-cafe.docx")
-        # (its default: the text as the window shows it, as `stet convert` writes it)
-        shot(export, "export.png")
-        export.reject()
-    QTimer.singleShot(300, export_shot)
-    window.files.export_dialog()
+        def take() -> None:
+            export = QApplication.activeModalWidget()
+            assert isinstance(export, ExportDialog), export
+            export.path_edit.setText(f"repair-cafe{extension}")
+            shot(export, picture)
+            export.reject()
+        QTimer.singleShot(300, take)
+        window.files.export_dialog()
 
-    # Export to subtitles: the layout boxes, at what a first run has (each at its lowest)
-    window.settings.set("export.last_format", ".srt")
-
-    def subtitles_shot() -> None:
-        export = QApplication.activeModalWidget()
-        assert isinstance(export, ExportDialog), export
-        export.path_edit.setText("repair-cafe.srt")
-        shot(export, "export-subtitles.png")
-        export.reject()
-    QTimer.singleShot(300, subtitles_shot)
-    window.files.export_dialog()
+    # .docx: its default, the text as the window shows it, as `stet convert` writes it; .srt: the
+    # layout boxes, at what a first run has (each at its lowest)
+    export_shot(".docx", "export.png")
+    export_shot(".srt", "export-subtitles.png")
 
     settings = SettingsDialog(window.settings, window)
     settings.show()
