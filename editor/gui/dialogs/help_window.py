@@ -13,8 +13,17 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QUrl, Qt
-from PySide6.QtGui import QColor, QDesktopServices, QImageReader, QKeySequence, QShortcut, QTextCursor, QTextDocument
+from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, QUrl, Qt
+from PySide6.QtGui import (
+    QColor,
+    QDesktopServices,
+    QImageReader,
+    QKeySequence,
+    QShortcut,
+    QTextCursor,
+    QTextDocument,
+    QTextOption,
+)
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -112,12 +121,28 @@ def mark_headings(document: QTextDocument, found: list[Heading]) -> None:
         block = block.next()
 
 
-def fit_pictures(document: QTextDocument, folder: Path) -> None:
-    """Draw a picture wider than PICTURE_WIDTH (CELL_PICTURE_WIDTH in a table) at that width, its
-    height in proportion."""
+def wrap_code(document: QTextDocument) -> None:
+    """Let the lines of code blocks wrap as the text around them does. Qt's Markdown makes each a
+    block that never breaks, and the longest command line of the guide (980 pixels) gave the whole
+    page a horizontal scroll bar at the window's default size, every paragraph then read by
+    scrolling sideways."""
     block = document.begin()
     while block.isValid():
-        widest = CELL_PICTURE_WIDTH if QTextCursor(block).currentTable() is not None else PICTURE_WIDTH
+        if block.blockFormat().nonBreakableLines():
+            fmt = block.blockFormat()
+            fmt.setNonBreakableLines(False)
+            QTextCursor(block).setBlockFormat(fmt)
+        block = block.next()
+
+
+def fit_pictures(document: QTextDocument, folder: Path, room: int = PICTURE_WIDTH) -> None:
+    """Draw a picture wider than PICTURE_WIDTH (CELL_PICTURE_WIDTH in a table), or than ``room``
+    (the page's width; half of it in a table's cell), at that width, its height in proportion."""
+    block = document.begin()
+    while block.isValid():
+        in_table = QTextCursor(block).currentTable() is not None
+        # a cell: half the room, less its padding and borders
+        widest = min(CELL_PICTURE_WIDTH, room // 2 - 12) if in_table else min(PICTURE_WIDTH, room)
         it = block.begin()
         while not it.atEnd():
             fragment = it.fragment()
@@ -151,6 +176,7 @@ class HelpWindow(QMainWindow):
         self.setWindowTitle("Stet help")
         self.setObjectName("help-window")
         self.page: Path | None = None  # the page shown
+        self._fitted_to = 0  # the page's width its pictures were fitted to
         self._history: list[tuple[Path, str]] = []  # (page, anchor) shown, for Back and Forward
         self._left_at: dict[int, int] = {}  # history entry -> where its page was scrolled when left
         self._at = -1
@@ -186,8 +212,16 @@ class HelpWindow(QMainWindow):
         self.contents.itemClicked.connect(self._contents_chosen)
         self.browser = QTextBrowser()
         self.browser.setObjectName("help-page")
+        # a word longer than the page (a path, a command's option) breaks rather than widen it
+        self.browser.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.browser.setOpenLinks(False)  # every link goes through follow(): pages here, web outside
         self.browser.anchorClicked.connect(self.follow)
+        # pictures fitted again once a resize of the page settles (a load a resize, not one a pixel)
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(200)
+        self._refit.timeout.connect(self._fit_to_width)
+        self.browser.viewport().installEventFilter(self)
         split = QSplitter()
         split.addWidget(self.contents)
         split.addWidget(self.browser)
@@ -315,9 +349,45 @@ class HelpWindow(QMainWindow):
         document.setMarkdown(with_missing_pictures_named(markdown, folder),
                              QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
         mark_headings(document, headings(markdown))
-        fit_pictures(document, folder)
+        wrap_code(document)
+        self._fitted_to = self._room()
+        fit_pictures(document, folder, max(self._fitted_to - 2 * round(document.documentMargin()) - 2, 120))
         self.browser.setDocument(document)  # the page before, a child of the browser, goes with it
         self.status.clear()
+
+    def _room(self) -> int:
+        """The page's width as it is now (a window on a small screen is narrower than the pictures),
+        less the scroll bar a long page is about to get."""
+        bar = self.browser.verticalScrollBar()
+        return self.browser.viewport().width() - (0 if bar.isVisible() else bar.sizeHint().width())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.browser.viewport():
+            self._refit.start()
+        return super().eventFilter(watched, event)
+
+    def _fit_to_width(self) -> None:
+        """The page shown made again for the page's width now, where it changed since it was
+        made: read from the same place, the caret and the find's marks where they were."""
+        if self.page is None or self._room() == self._fitted_to:
+            return
+        top = self.browser.cursorForPosition(QPoint(0, 0)).position()
+        caret = self.browser.textCursor()
+        anchor, position = caret.anchor(), caret.position()
+        self._load(self.page)
+        document = self.browser.document()
+        last = max(document.characterCount() - 1, 0)
+        at = QTextCursor(document)
+        at.setPosition(min(top, last))
+        self.browser.verticalScrollBar().setValue(
+            round(document.documentLayout().blockBoundingRect(at.block()).top()))
+        kept = QTextCursor(document)
+        kept.setPosition(min(anchor, last))
+        kept.setPosition(min(position, last), QTextCursor.MoveMode.KeepAnchor)
+        value = self.browser.verticalScrollBar().value()
+        self.browser.setTextCursor(kept)
+        self.browser.verticalScrollBar().setValue(value)
+        self._highlight()
 
     def go_to_anchor(self, anchor: str) -> bool:
         """Put the heading ``anchor`` of the page shown at the top ("" the page's start)."""

@@ -257,3 +257,57 @@ def test_a_reader_can_walk_the_page_and_hears_the_find_count(pages, qtbot):
     pages.find_edit.setText("screen reader")
     assert pages.find_next()
     assert re.fullmatch(r"\d+ of \d+ here", pages.find_edit.accessibleDescription())
+
+
+def laid_out(pages) -> None:
+    """Every block of the page shown laid out (Qt lays out a long page lazily, as it is scrolled)."""
+    document = pages.browser.document()
+    block = document.begin()
+    while block.isValid():
+        document.documentLayout().blockBoundingRect(block)
+        block = block.next()
+
+
+def test_no_page_scrolls_sideways_at_the_default_size(qtbot):
+    """The guide's longest command line (980 pixels, a code block that never broke) gave every page
+    of it a horizontal scroll bar at the window's default size, 1040 x 720."""
+    window = HelpWindow()
+    qtbot.addWidget(window)
+    window.resize(1040, 720)  # the size it is made at on a screen with room for it
+    window.show()
+    for name in HELP_PAGES:
+        assert window.show_topic(name)
+        laid_out(window)
+        qtbot.wait(10)
+        assert window.browser.horizontalScrollBar().maximum() == 0, name
+
+
+def test_at_a_narrow_width_code_wraps_and_pictures_fit(pages, qtbot):
+    """A window made narrower, or one on a small screen: the page's text and its command lines
+    wrap, and its pictures are drawn as wide as the page is, once the resize settles."""
+    pages.show()
+    pages.show_topic("user-guide.md#speech-recognition")
+    section = pages.section
+    pages.resize(600, 700)
+    bar = pages.browser.horizontalScrollBar()
+
+    def fits() -> bool:
+        laid_out(pages)
+        return bar.maximum() == 0
+    qtbot.waitUntil(fits)
+    assert pages.section == section  # read from the same place
+    document = pages.browser.document()
+    block = document.begin()
+    while block.isValid() and not block.text().startswith("stet models list -l en"):
+        block = block.next()
+    assert block.isValid() and block.layout().lineCount() > 1  # the code's line wraps
+    room = pages.browser.viewport().width()
+    block, widths = document.begin(), []
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            if it.fragment().charFormat().isImageFormat():
+                widths.append(it.fragment().charFormat().toImageFormat().width())
+            it += 1
+        block = block.next()
+    assert widths and max(widths) < room
