@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QScrollArea, QV
 
 import editor
 from editor.asr import ENCODER_CREDIT, AsrError, check_speakers_installed
-from editor.core.restore_models import ModelSummary, commercial_use, shipped_restore_models
+from editor.core.restore_models import ModelSummary, commercial_use, models_root, shipped_restore_models
 from editor.gui.base.screen_fit import resize_within_screen
 
 DISTRIBUTION = "stet-editor"
@@ -224,6 +224,22 @@ def stet_licence() -> str:
     return editor.__license__
 
 
+def where_model_is(folder: Path) -> str:
+    """Where the model is, as About says it: a model Stet ships is "Shipped with Stet" (the folder
+    of this installation's files says nothing a person needs, and a screenshot showed a developer's
+    checkout); any other by its folder, the home folder as ~."""
+    try:
+        if folder.resolve().parent == models_root().resolve():
+            return "Shipped with Stet"
+    except OSError:
+        pass
+    try:
+        shown = str(Path("~") / folder.relative_to(Path.home()))
+    except (ValueError, RuntimeError):  # outside the home folder, or no home folder known
+        shown = str(folder)
+    return f"In <code>{html.escape(shown)}</code>"
+
+
 def about_html(model: ModelFacts, shipped: list[ModelSummary] | None = None) -> str:
     """The About text: version, model and its measured quality, licences; `shipped`: the models
     Stet ships, compared side by side."""
@@ -237,7 +253,7 @@ def about_html(model: ModelFacts, shipped: list[ModelSummary] | None = None) -> 
     else:
         language = f" ({e(model.language)})" if model.language else ""
         parts.append(f"<h3>Restoration model: {e(model.name)}{language}</h3>")
-        parts.append(f"<p>In <code>{e(str(model.folder))}</code>"
+        parts.append(f"<p>{where_model_is(model.folder)}"
                      + (f" · <a href='{QUrl.fromLocalFile(str(card)).toString()}'>model card</a>"
                         if card.is_file() else "") + "</p>")
         if model.metrics:

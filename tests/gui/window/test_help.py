@@ -5,6 +5,7 @@ user guide."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -385,3 +386,21 @@ def test_about_credits_the_voice_encoder_and_its_licence_when_the_speakers_extra
 
     monkeypatch.setattr(about, "check_speakers_installed", missing)
     assert "CAM++" not in about_html(facts)
+
+
+def test_about_says_a_shipped_model_is_shipped_and_shows_another_models_folder(tmp_path, monkeypatch):
+    """About showed the shipped model's folder: in the guide's screenshot a developer's checkout
+    (/work/wt/…), in an installation a path inside Stet's own files that a person has no use for."""
+    from editor.gui.window.about import ModelFacts, about_html, read_model
+    from editor.restore.model.package import default_model_dir
+
+    shipped = default_model_dir()
+    text = about_html(read_model(shipped))
+    shown = re.sub(r"<[^>]+>", "", text)  # what the dialog shows (the card's link keeps its path)
+    assert "Shipped with Stet · model card" in shown and str(shipped.parent) not in shown
+    monkeypatch.setenv("HOME", str(tmp_path))
+    mine = tmp_path / "models" / "mine"
+    mine.mkdir(parents=True)
+    assert "In <code>~/models/mine</code>" in about_html(ModelFacts(mine, name="mine"))
+    elsewhere = ModelFacts(Path("/srv/models/theirs"), name="theirs")
+    assert "In <code>/srv/models/theirs</code>" in about_html(elsewhere)
