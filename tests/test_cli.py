@@ -241,3 +241,26 @@ def test_convert_commas_style_leaves_out_the_unsure_commas_of_a_project_alone_an
     assert r.returncode == 0, r.stderr
     for name in ("a.txt", "b.txt"):
         assert (tmp_path / "out" / name).read_text().strip() == "so we went home, and then, we ate, and slept."
+
+
+def test_restore_and_the_window_offer_the_same_restoration_models():
+    """`stet gui --help` named no shipped model (`stet restore --help` named the open model, the one
+    for paid work); both now take --model and --device from one declaration, the window's defaults
+    left to its Settings."""
+    from editor import cli
+
+    parser = cli.build_parser()
+    commands = cli._commands(parser)
+    for name in ("restore", "gui"):
+        if name not in commands:
+            continue
+        text = "".join(commands[name].format_help().split())  # wrapped at spaces and hyphens
+        assert "stet-en-open-minilm-bilstm-crf,trainedonpublic-domaintextonly,maybeusedforpaid" in text
+        assert "stet-en-bilstm-crfisthefastwordmodel" in text
+    if "gui" in commands:
+        args = parser.parse_args(["gui"])
+        assert args.model is None and args.device is None  # Settings choose
+        assert "default:Settings,else$STET_RESTORE_MODEL" in "".join(commands["gui"].format_help().split())
+    if "restore" in commands:
+        args = parser.parse_args(["restore", "x.txt"])
+        assert args.model is None and args.device == "auto"

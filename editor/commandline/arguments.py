@@ -12,6 +12,7 @@ from editor.core.formats.subtitles import (SPEAKER_STYLES, LayoutOption, Subtitl
                                                   layout_from_options, layout_options)
 from editor.core.commas import COMMA_STYLES, DEFAULT_COMMAS
 from editor.core.render import RenderPolicy, parse_confidence
+from editor.core.restore_models import DEFAULT_MODEL, OPEN_MODEL, WORD_MODEL
 
 
 class Subcommands(Protocol):
@@ -57,6 +58,22 @@ def add_force_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-f", "--force", action="store_true",
         help="replace OUT if it exists (Stet never writes over its input, even with --force)")
+
+
+def add_restore_model_arguments(parser: argparse.ArgumentParser, *, from_settings: bool = False) -> None:
+    """``--model`` and ``--device``: the restoration model (a directory or a shipped model's name)
+    and where it runs; ``from_settings``: the window's, whose Settings choose both where these are
+    not given."""
+    first = "Settings, else " if from_settings else ""
+    parser.add_argument(
+        "--model", metavar="DIR",
+        help=f"a restoration model directory, or the name of a shipped one (default: {first}"
+             f"$STET_RESTORE_MODEL, else {DEFAULT_MODEL}; {WORD_MODEL} is the fast word model; "
+             f"{OPEN_MODEL}, trained on public-domain text only, may be used for paid work)")
+    parser.add_argument(
+        "--device", default=None if from_settings else "auto", choices=("auto", "cpu", "cuda"),
+        help="where restoration runs (default: " + ("Settings, else " if from_settings else "")
+             + "CUDA when available)")
 
 
 def add_turn_times_argument(parser: argparse.ArgumentParser) -> None:

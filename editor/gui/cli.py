@@ -10,6 +10,8 @@ if TYPE_CHECKING:
 
 
 def add_parser(subparsers: Subcommands) -> None:
+    from editor.commandline.arguments import add_restore_model_arguments
+
     p = subparsers.add_parser(
         "gui", help="open the editor window (the default without a command)",
         description="Open the editor, optionally with FILE (any format Stet reads). Restoration "
@@ -17,9 +19,7 @@ def add_parser(subparsers: Subcommands) -> None:
                     "picture of the window to PNG and exit (works under xvfb-run).")
     p.add_argument("file", nargs="?", metavar="FILE")
     p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the window and exit")
-    p.add_argument("--model", metavar="DIR", help="a restoration model directory or a shipped model's name "
-                                                   "(default: settings, else $STET_RESTORE_MODEL, else Stet's default)")
-    p.add_argument("--device", choices=("auto", "cpu", "cuda"), help="where restoration runs")
+    add_restore_model_arguments(p, from_settings=True)
     p.add_argument("--timeout", type=float, default=300.0, metavar="S",
                    help="with --screenshot: give up waiting for restoration after S seconds")
     p.set_defaults(handler=run_gui)

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from editor.commandline.arguments import (Subcommands, add_batch_arguments, add_commas_argument, add_encoding_argument,
-                                          add_force_argument, add_layout_arguments, layout_from_args, probability)
+                                          add_force_argument, add_layout_arguments, add_restore_model_arguments,
+                                          layout_from_args, probability)
 
 if TYPE_CHECKING:
     from editor.restore.passes.pipeline import PassSettings
@@ -37,13 +38,7 @@ def add_parser(subparsers: Subcommands) -> None:
                         "capitals; --no-keep-author also proposes removals and replacements, though never of "
                         "marks the model cannot predict well: ! ; ellipses, dashes, marks beside quotes)")
     add_commas_argument(p)
-    p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
-                   help="where the model runs (default: CUDA when available)")
-    p.add_argument("--model", metavar="DIR", help="a model directory, or the name of a shipped one (default: "
-                                                  "$STET_RESTORE_MODEL, else stet-en-minilm-bilstm-crf; "
-                                                  "stet-en-bilstm-crf is the fast word model; "
-                                                  "stet-en-open-minilm-bilstm-crf, trained on public-domain text "
-                                                  "only, may be used for paid work)")
+    add_restore_model_arguments(p)
     p.add_argument("--no-lexicon", action="store_true",
                    help="leave out the forms Stet remembered from your reviews (the user lexicon)")
     p.add_argument("--learned", action="store_true",
