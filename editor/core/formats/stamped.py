@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from editor.core.document.transcript import Metadata, Token, Transcript
 from editor.core.formats._common import check_word_count, gap_paragraph_starts, spread
+from editor.core.formats.subtitles.cues import parse_clock
 from editor.core.formats.subtitles.prefixes import is_name, speaker_prefix, takes_prefixes
 from editor.core.document.text import Piece, words_of_blocks
 
@@ -63,13 +64,11 @@ class _Entry:
 
 
 def _seconds(clock: str) -> float | None:
-    parts = clock.replace(",", ".").split(":")
+    """The seconds of a _CLOCK, read as a subtitle's time is; None where h:mm:ss has minutes past 59."""
+    parts = clock.split(":")
     if len(parts) == 3 and int(parts[1]) > 59:
         return None
-    seconds = 0.0
-    for part in parts:
-        seconds = seconds * 60 + float(part)
-    return seconds
+    return parse_clock(clock)
 
 
 def _classify(line: str, bare: bool = False) -> _Line:
