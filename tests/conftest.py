@@ -9,6 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The person's own Stet data (user lexicon, what reviews taught, recovery files, settings) is never
 # the tests': a test that saves a reviewed project would teach the real profile ("one" -> "One" was
@@ -37,3 +39,32 @@ from hypothesis import settings as _hypothesis  # noqa: E402
 _hypothesis.register_profile("suite", derandomize=True, database=None)
 _hypothesis.register_profile("explore", derandomize=False)
 _hypothesis.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+
+
+#: Four cues as a film's subtitles have them: one within every limit, one said too fast (42
+#: characters a second), one with a first line too long (59 characters), one without a word.
+OVER_LIMITS_SRT = """1
+00:00:01,000 --> 00:00:04,000
+A short line.
+
+2
+00:00:05,000 --> 00:00:06,000
+This cue says far too much for one second.
+
+3
+00:00:07,000 --> 00:00:10,000
+and this one has a first line that runs on for far too long
+but a short second one.
+
+4
+00:00:11,000 --> 00:00:12,000
+♪ ♪
+"""
+
+
+@pytest.fixture
+def over_limits_srt(tmp_path: Path) -> Path:
+    """film.srt with OVER_LIMITS_SRT: the check of cues' file, in core and in the window."""
+    path = tmp_path / "film.srt"
+    path.write_text(OVER_LIMITS_SRT, encoding="utf-8")
+    return path

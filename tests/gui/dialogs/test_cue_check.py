@@ -6,21 +6,6 @@ from PySide6.QtCore import Qt
 
 from editor.gui.dialogs.cue_check import TOKEN_ROLE
 
-SRT = """1
-00:00:01,000 --> 00:00:04,000
-A short line.
-
-2
-00:00:05,000 --> 00:00:06,000
-This cue says far too much for one second.
-
-3
-00:00:07,000 --> 00:00:10,000
-and this one has a first line that runs on for far too long
-but a short second one.
-"""
-
-
 def _checked(window, qtbot):
     window.menu_actions["review.check_cues"].trigger()
     dialog = window.cue_check.dialog
@@ -28,9 +13,8 @@ def _checked(window, qtbot):
     return dialog
 
 
-def test_the_check_lists_cues_over_the_limits_and_a_click_goes_to_the_first_word(window, qtbot, tmp_path):
-    (tmp_path / "film.srt").write_text(SRT, encoding="utf-8")
-    window.open_path(tmp_path / "film.srt")
+def test_the_check_lists_cues_over_the_limits_and_a_click_goes_to_the_first_word(window, qtbot, over_limits_srt):
+    window.open_path(over_limits_srt)
     window.cancel_restoration()
     dialog = _checked(window, qtbot)
     assert dialog.isVisible()
@@ -52,10 +36,9 @@ def test_the_check_lists_cues_over_the_limits_and_a_click_goes_to_the_first_word
     assert doc[view.token_at(view.textCursor().position())].surface == "This"
 
 
-def test_the_check_uses_the_export_settings_and_says_when_all_is_well(window, qtbot, tmp_path):
-    (tmp_path / "film.srt").write_text(SRT, encoding="utf-8")
+def test_the_check_uses_the_export_settings_and_says_when_all_is_well(window, qtbot, over_limits_srt):
     window.settings.set("export.layout", {"max_line_length": 60, "max_cps": 45.0})
-    window.open_path(tmp_path / "film.srt")
+    window.open_path(over_limits_srt)
     window.cancel_restoration()
     dialog = _checked(window, qtbot)
     assert dialog.table.rowCount() == 0

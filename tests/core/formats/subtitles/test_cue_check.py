@@ -13,28 +13,8 @@ from editor.core.formats.subtitles.writing import cue_problems, cues_to_write
 from editor.core.formats.subtitles.layout import CHECK_CPS, DEFAULT_LAYOUT, SubtitleLayout
 from editor.core.render import NONE
 
-SRT = """1
-00:00:01,000 --> 00:00:04,000
-A short line.
-
-2
-00:00:05,000 --> 00:00:06,000
-This cue says far too much for one second.
-
-3
-00:00:07,000 --> 00:00:10,000
-and this one has a first line that runs on for far too long
-but a short second one.
-
-4
-00:00:11,000 --> 00:00:12,000
-♪ ♪
-"""
-
-
-def test_every_cue_knows_its_first_word(tmp_path):
-    (tmp_path / "film.srt").write_text(SRT, encoding="utf-8")
-    doc = read_any(tmp_path / "film.srt")
+def test_every_cue_knows_its_first_word(over_limits_srt):
+    doc = read_any(over_limits_srt)
     cues = cues_to_write(doc, NONE, "film.srt")
     assert [doc[c.first_word].surface if c.first_word is not None else None for c in cues] == \
         ["A", "This", "and", None]
@@ -51,9 +31,8 @@ def test_cues_cut_afresh_know_their_first_word():
     assert all(doc[c.first_word].surface == c.lines[0].split()[0] for c in cues)
 
 
-def test_the_check_lists_cues_over_the_line_length_or_the_reading_speed(tmp_path):
-    (tmp_path / "film.srt").write_text(SRT, encoding="utf-8")
-    doc = read_any(tmp_path / "film.srt")
+def test_the_check_lists_cues_over_the_line_length_or_the_reading_speed(over_limits_srt):
+    doc = read_any(over_limits_srt)
     found = cue_problems(doc, DEFAULT_LAYOUT, DEFAULT_LAYOUT.for_checking(), NONE)
     assert [(p.start, p.problems) for p in found] == [
         (5.0, ("42.0 characters a second",)),
