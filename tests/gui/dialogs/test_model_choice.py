@@ -48,3 +48,23 @@ def test_the_first_pass_says_which_model_it_uses_and_why(window, qtbot):
     assert "tiny" in notes[0] and "chosen in Settings" in notes[0]
     # said once (the status bar shortens it with an ellipsis as the progress bar takes room)
     assert all(notes[0].startswith(n.removesuffix("…")) for n in notes)
+
+
+def test_which_model_restores_is_said_whole_at_the_windows_default_size(window, qtbot, monkeypatch):
+    """The note ran to "…Settings ▸ Restoration model offers the o…" after a first pass at
+    1200 x 780: the weights' licence identifiers (About and Settings list them) left no room."""
+    from PySide6.QtWidgets import QStatusBar
+
+    from editor.core.paths import resource_path
+
+    monkeypatch.delenv(rm.MODEL_ENV, raising=False)
+    window.resize(1200, 780)
+    window.show()
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        window.open_path(resource_path("samples", "sample.txt"))
+    bar = window.statusBar()
+    for chosen in [None, *(m.name for m in rm.shipped_restore_models())]:
+        note = rm.in_use_note(chosen)
+        bar.showMessage(note)
+        # not cut, once the bar has laid out its widgets after the pass (Cancel and the progress gone)
+        qtbot.waitUntil(lambda: QStatusBar.currentMessage(bar) == note and bar.toolTip() == "", timeout=3000)
