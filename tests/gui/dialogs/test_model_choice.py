@@ -67,4 +67,5 @@ def test_which_model_restores_is_said_whole_at_the_windows_default_size(window, 
         note = rm.in_use_note(chosen)
         bar.showMessage(note)
         # not cut, once the bar has laid out its widgets after the pass (Cancel and the progress gone)
-        qtbot.waitUntil(lambda: QStatusBar.currentMessage(bar) == note and bar.toolTip() == "", timeout=3000)
+        qtbot.waitUntil(lambda note=note: QStatusBar.currentMessage(bar) == note and bar.toolTip() == "",
+                        timeout=3000)
