@@ -226,7 +226,6 @@ class HelpWindow(QMainWindow):
         split.addWidget(self.contents)
         split.addWidget(self.browser)
         split.setStretchFactor(1, 1)
-        split.setSizes([240, 760])
         self.status = QLabel()
         self.status.setObjectName("help-status")
         self.status.setWordWrap(True)
@@ -248,6 +247,12 @@ class HelpWindow(QMainWindow):
                           ("Alt+Right", lambda: self._go(+1)), ("Esc", self.close)):
             QShortcut(QKeySequence(key), self).activated.connect(slot)
         self._fill_contents()
+        # the contents as wide as the pages' titles ("What Stet guarantees about your work" was cut
+        # at 240 pixels), a section's longer heading whole in its tooltip
+        titles = [top.text(0) for i in range(self.contents.topLevelItemCount())
+                  if (top := self.contents.topLevelItem(i)) is not None]
+        widest = max((self.contents.fontMetrics().horizontalAdvance(t) for t in titles), default=0)
+        split.setSizes([max(240, widest + self.contents.indentation() + 2 * self.contents.frameWidth() + 24), 760])
         resize_within_screen(self, 1040, 720)
         self._update_buttons()
 
@@ -260,12 +265,14 @@ class HelpWindow(QMainWindow):
             if not path.is_file():
                 continue
             top = QTreeWidgetItem([page_title(path)])
+            top.setToolTip(0, top.text(0))
             top.setData(0, Qt.ItemDataRole.UserRole, name)
             section: QTreeWidgetItem | None = None
             for heading in headings(path.read_text(encoding="utf-8"))[1:]:
                 if heading.level > CONTENTS_DEPTH:
                     continue
                 item = QTreeWidgetItem([heading.text])
+                item.setToolTip(0, heading.text)
                 item.setData(0, Qt.ItemDataRole.UserRole, f"{name}#{heading.anchor}")
                 if heading.level > 2 and section is not None:
                     section.addChild(item)

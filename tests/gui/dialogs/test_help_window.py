@@ -311,3 +311,21 @@ def test_at_a_narrow_width_code_wraps_and_pictures_fit(pages, qtbot):
             it += 1
         block = block.next()
     assert widths and max(widths) < room
+
+
+def test_the_contents_show_every_pages_title_whole(qtbot):
+    """At the default size the contents were 240 pixels wide and cut "What Stet guarantees about
+    your work" to "What Stet guarantees about you…"; a longer section heading is whole in its tooltip."""
+    window = HelpWindow()
+    qtbot.addWidget(window)
+    window.resize(1040, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    tree = window.contents
+    for i in range(tree.topLevelItemCount()):
+        item = tree.topLevelItem(i)
+        rect = tree.visualItemRect(item)
+        needed = tree.fontMetrics().horizontalAdvance(item.text(0))
+        assert rect.left() + needed < tree.viewport().width(), item.text(0)
+        assert item.toolTip(0) == item.text(0)
+        assert all(item.child(n).toolTip(0) == item.child(n).text(0) for n in range(item.childCount()))
