@@ -85,6 +85,11 @@ def with_export_suffix(path: Path, ext: str) -> Path:
     return path.with_name(path.name + ext)
 
 
+def _pending(count: int) -> str:
+    """"1 pending suggestion", "2 pending suggestions"."""
+    return f"{count:,} pending suggestion{'' if count == 1 else 's'}"
+
+
 class ExportDialog(QDialog):
     """Where to export and what to do with suggestions still pending.
 
@@ -185,7 +190,10 @@ class ExportDialog(QDialog):
         self.policy_note.setWordWrap(True)
         self.policy_note.setObjectName("export-policy-note")
         if pending:
-            pending_note = QLabel(f"{pending:,} suggestions are still pending (tinted proposals in "
+            pending_note = QLabel("1 suggestion is still pending (a tinted proposal in the text). The "
+                                  "file is written as the text shows it unless you choose otherwise; "
+                                  "the project keeps it pending either way." if pending == 1 else
+                                  f"{pending:,} suggestions are still pending (tinted proposals in "
                                   "the text). The file is written as the text shows them unless you "
                                   "choose otherwise; the project keeps them pending either way.")
             # wrapped: on one line it made the dialog 1,099 px wide
@@ -311,22 +319,24 @@ class ExportDialog(QDialog):
         if data == "threshold":
             self._counter.start(self.threshold.value() / 100)
         elif data is ALL:
-            self.policy_note.setText(f"All {self.pending:,} pending suggestions will be applied, as the "
-                                     "text shows them (the default, as `stet convert` writes); "
-                                     "“Only what I accepted” leaves them out.")
+            self.policy_note.setText("The pending suggestion will be applied, as the text shows it (the "
+                                     "default); “Only what I accepted” leaves it out." if self.pending == 1
+                                     else f"All {self.pending:,} pending suggestions will be applied, as "
+                                     "the text shows them (the default); “Only what I accepted” leaves "
+                                     "them out.")
         else:
             self.policy_note.setText("The file gets the text as it stands with what you accepted; "
-                                     f"the {self.pending:,} pending suggestions are left out.")
+                                     + ("the pending suggestion is left out." if self.pending == 1 else
+                                        f"the {self.pending:,} pending suggestions are left out."))
 
     def _show_applied(self, applied: object) -> None:
         if self.policy.currentData() != "threshold":
             return
         if applied is None:
-            self.policy_note.setText(f"Counting how many of the {self.pending:,} pending suggestions "
-                                     "this applies…")
+            self.policy_note.setText(f"Counting how many of the {_pending(self.pending)} this applies…")
             return
-        self.policy_note.setText(f"{applied:,} of {self.pending:,} pending suggestions will be "
-                                 "applied in the exported file; the rest left out.")
+        self.policy_note.setText(f"{applied:,} of {_pending(self.pending)} will be applied in the "
+                                 "exported file; the rest left out.")
 
     @property
     def chosen_policy(self) -> RenderPolicy:

@@ -514,3 +514,22 @@ def test_export_writes_a_time_at_each_speaker_turn_when_asked(window, monkeypatc
     assert shown.turn_times.isChecked()
     shown.format.setCurrentIndex(shown.format.findData(".srt"))
     assert not shown.turn_times.isEnabled()  # subtitles keep times of their own
+
+
+def test_the_dialog_says_its_notes_in_words_not_markdown(window, monkeypatch):
+    """The note under "Write" read "(the default, as `stet convert` writes)": backticks of the
+    docs' Markdown in a dialog, and a command a person at the window need not know; with one
+    suggestion pending it said "All 1 pending suggestions will be applied"."""
+    from PySide6.QtWidgets import QLabel
+
+    from editor.core.document.transcript import Kind, Suggestion, Token, Transcript
+
+    doc = Transcript([Token(w) for w in "so we met there".split()])
+    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ",", {",": 0.7, "": 0.3})])
+    window.set_transcript(doc, restore=False)
+    dialog = dialog_as_proposed(window, monkeypatch)
+    for policy in range(dialog.policy.count()):
+        dialog.policy.setCurrentIndex(policy)
+        texts = [label.text() for label in dialog.findChildren(QLabel)]
+        assert dialog.policy_note.text() and not [t for t in texts if "`" in t or "stet convert" in t]
+        assert not [t for t in texts if "All 1 " in t or "1 pending suggestions" in t or "1 suggestions" in t]
