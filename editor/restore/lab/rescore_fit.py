@@ -182,3 +182,50 @@ def read_talks(path: Path) -> list[tuple[list[Any], list[int]]]:
     from editor.restore.lab.data import read_cased_paragraphs
 
     return [d for d in read_cased_paragraphs(path) if d[0]]
+
+
+#: The variants measured (docs/performance.md, "A sharper confidence"): what each fits.
+VARIANTS: dict[str, dict[str, Any]] = {
+    "platt": {"features": ("logit",), "words_kept": 0, "groups": ("comma", "end")},
+    "numeric": {"words_kept": 0, "groups": ("comma", "end")},
+    "full": {},
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Fit a variant on each half, report it on the other, and write the weights for
+    tests/perf/bench_review_cost.py --rescorer (OUT-even.json: fitted on the even talks)."""
+    import argparse
+    import json
+    import sys
+
+    from editor.core.threads import configure_threads
+
+    ap = argparse.ArgumentParser(prog="python -m editor.restore.lab.rescore_fit", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("file", type=Path, help="cased dev talks (`# ` lines between talks)")
+    ap.add_argument("--variant", choices=list(VARIANTS), default="full")
+    ap.add_argument("--cache", default="runs/review-cost-joint.npz", help="the network's output kept here")
+    ap.add_argument("--out", default="runs/rescorer", help="write OUT-even.json and OUT-odd.json")
+    args = ap.parse_args(argv)
+    configure_threads()
+    from editor.restore.lab.review_cost import ReplayRestorer
+    from editor.restore.passes.inference import Restorer
+
+    inner = Restorer.load(None, "cpu")
+    inner.mark_rescorer = None  # (the features are the calibrated marginals')
+    restorer = ReplayRestorer(inner, args.cache)
+    samples = collect(restorer, read_talks(args.file))
+    restorer.save()
+    for fit_on in ("even", "odd"):
+        rescorer, report = measure(samples, fit_on, **VARIANTS[args.variant])
+        out = Path(f"{args.out}-{fit_on}.json")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(rescorer.to_config(), indent=1) + "\n", encoding="utf-8")
+        print(json.dumps(report), flush=True)
+    print(f"weights in {args.out}-even.json, {args.out}-odd.json", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
