@@ -12,8 +12,10 @@ back: ``accept_rules.turned_down``), one by one or all at once (``choice_proposa
 - A proposal from a choice carries how likely it is that the choice applies there
   (``choice_confidence``): the model's own probability of the chosen value at that word, its
   odds multiplied by (agree + 1) / (disagree + 1) for the person's decisions on the same word or
-  pair (the rule of succession; ``choice_evidence``), never above the value the model holds
-  likelier there. Where the model proposed nothing the prior is measured
+  pair (the rule of succession; ``choice_evidence``), corrected by a factor measured for each
+  kind (``CHOICE_ODDS_FACTOR``: the rule alone read marks too sure and capitals too unsure),
+  a mark never above 85 % unless the model held it surer (``CHOICE_MOST``), and never above
+  the value the model holds likelier there. Where the model proposed nothing the prior is measured
   (``UNPROPOSED_PRIOR``): such a choice holds at few places (16 % shown after two agreeing
   decisions), and never above one half. The other values
   keep the model's probabilities, so turning the choice down gives Stet's proposal back as it
@@ -74,10 +76,11 @@ UNPROPOSED_PRIOR = (0, 10)
 #: and the most it shows (``choice_confidence``; never below the model's own probability of the
 #: value). Measured on the dev talks (the review-cost replay, 6 Dec 2026; docs/performance.md,
 #: "A choice's percentage"): with the rule of succession alone, marks shown 90-100 % were right
-#: at 86 % of 163 (83 % on the odd talks) and none of the factors that fit best (0.90 even, 0.84
+#: at 86 % of 163 (83 % on the odd talks) and none of the factors that fit best (0.90 even, 0.85
 #: odd talks) brought them to 90 %: the surest of them are right at about 85 %, so a mark from a
-#: choice shows at most that. Capitals were shown too low (right at 78-91 % of those shown under
-#: 50 %): the factor that fits best is 4.8 on the odd talks, 20 on the even (the smaller kept).
+#: choice shows at most that. Capitals were shown too low (48 of 59 shown under 50 % were right):
+#: the factor that fits best is 4.8 on the odd talks, 20 on the even. Each kind takes the smaller
+#: half's factor.
 CHOICE_ODDS_FACTOR: dict[Kind, float] = {Kind.CASE: 4.8, Kind.PUNCT: 0.85}
 CHOICE_MOST: dict[Kind, float] = {Kind.CASE: 1.0, Kind.PUNCT: 0.85}
 #: A mark that can stand alone after a word and be propagated (the restorer's own marks).
