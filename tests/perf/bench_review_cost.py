@@ -57,8 +57,8 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, default=0.9,
                     help="accept-all's threshold (default 0.9, the window's)")
     ap.add_argument("--rescorer", default=None, metavar="FILE",
-                    help="the mark rescorer's weights from this JSON (`stet rescore --out`), or none: without "
-                         "one (default: the model's own)")
+                    help="the mark rescorer's weights from this JSON (`python -m editor.restore.lab.rescore_fit`), or none: "
+                         "without one (default: the model's own)")
     args = ap.parse_args()
     configure_threads()
     from editor.restore.passes.inference import Restorer

@@ -1,4 +1,5 @@
-"""Fitting the mark rescorer (`editor.restore.passes.rescore`) on the dev talks: `stet rescore`.
+"""Fitting the mark rescorer (`editor.restore.passes.rescore`) on the dev talks (`python -m
+editor.restore.lab.rescore_fit`; lab only, never the window).
 
 Each talk's words go through the restorer as a recogniser gives them (lowercase, no marks), and
 for every mark proposed the features the rescorer reads are kept with whether the reference

@@ -86,7 +86,7 @@ class Restorer:
         self.author_prior = {k: float(v) for k, v in d.get("author_prior", {}).items()}
         self.capitalize_sentences = bool(d.get("capitalize_sentences", True))
         # a sharper probability for each mark proposed (editor.restore.passes.rescore, fitted on the
-        # dev talks by `stet rescore`); None: the calibrated marginal alone
+        # dev talks by editor.restore.lab.rescore_fit); None: the calibrated marginal alone
         self.mark_rescorer: MarkRescorer | None = (MarkRescorer.from_config(d["mark_rescorer"])
                                                    if "mark_rescorer" in d else None)
         # a paragraph break (typed, or a recogniser's long pause) multiplies the odds of a sentence
