@@ -3,7 +3,8 @@
 
 Run on purpose (not part of the test suite), from the repository root:
     OMP_NUM_THREADS=1 PYTHONPATH=. .venv/bin/python tests/perf/bench_review_cost.py [--talks N] [--styles sure careful]
-        [--file FILE] [--apart] [--halves] [--cache FILE] [--json OUT]
+        [--file FILE] [--apart] [--halves] [--cache FILE] [--json OUT] [--rescorer FILE|none]
+        [--threshold P]
 
 For each style: decisions and fixes per 1,000 words after one accept-all at 90 %, the F1s of the
 text after the decisions, and against every-pause the decisions saved and the fixes added (the
@@ -53,18 +54,28 @@ def main() -> None:
                     help="the network's output kept here (none: not kept)")
     ap.add_argument("--halves", action="store_true", help="also the even- and the odd-numbered talks apart, in the table")
     ap.add_argument("--json", type=Path, default=None, help="write the results here too")
+    ap.add_argument("--threshold", type=float, default=0.9,
+                    help="accept-all's threshold (default 0.9, the window's)")
+    ap.add_argument("--rescorer", default=None, metavar="FILE",
+                    help="the mark rescorer's weights from this JSON (`python -m editor.restore.lab.rescore_fit`), or none: "
+                         "without one (default: the model's own)")
     args = ap.parse_args()
     configure_threads()
     from editor.restore.passes.inference import Restorer
     from editor.restore.lab import review_cost
 
     restorer = Restorer.load(args.model, "cpu")
+    if args.rescorer is not None:
+        from editor.restore.passes.rescore import MarkRescorer
+
+        restorer.mark_rescorer = (None if args.rescorer == "none" else
+                                  MarkRescorer.from_config(json.loads(Path(args.rescorer).read_text(encoding="utf-8"))))
     if args.cache != "none":
         restorer = review_cost.ReplayRestorer(restorer, args.cache)
     results = {}
     for style in args.styles:
         began = time.perf_counter()
-        res = review_cost.review_cost_file(restorer, args.file, style, limit=args.talks,
+        res = review_cost.review_cost_file(restorer, args.file, style, limit=args.talks, threshold=args.threshold,
                                            on_talk=progress(style))["review_cost"]
         res["seconds"] = round(time.perf_counter() - began, 1)
         results[style] = res

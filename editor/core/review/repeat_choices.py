@@ -12,8 +12,10 @@ back: ``accept_rules.turned_down``), one by one or all at once (``choice_proposa
 - A proposal from a choice carries how likely it is that the choice applies there
   (``choice_confidence``): the model's own probability of the chosen value at that word, its
   odds multiplied by (agree + 1) / (disagree + 1) for the person's decisions on the same word or
-  pair (the rule of succession; ``choice_evidence``), never above the value the model holds
-  likelier there. Where the model proposed nothing the prior is measured
+  pair (the rule of succession; ``choice_evidence``), corrected by a factor measured for each
+  kind (``CHOICE_ODDS_FACTOR``: the rule alone read marks too sure and capitals too unsure),
+  a mark never above 85 % unless the model held it surer (``CHOICE_MOST``), and never above
+  the value the model holds likelier there. Where the model proposed nothing the prior is measured
   (``UNPROPOSED_PRIOR``): such a choice holds at few places (16 % shown after two agreeing
   decisions), and never above one half. The other values
   keep the model's probabilities, so turning the choice down gives Stet's proposal back as it
@@ -70,6 +72,17 @@ UNPROPOSED_AGREE = 2
 #: rate measured in every band of (agree, disagree) with at least 10 proposals, on the whole and
 #: on each half (docs/performance.md, "A choice's percentage").
 UNPROPOSED_PRIOR = (0, 10)
+#: A factor on the odds of a choice's confidence where the model proposed something, per kind,
+#: and the most it shows (``choice_confidence``; never below the model's own probability of the
+#: value). Measured on the dev talks (the review-cost replay, 6 Dec 2026; docs/performance.md,
+#: "A choice's percentage"): with the rule of succession alone, marks shown 90-100 % were right
+#: at 86 % of 163 (83 % on the odd talks) and none of the factors that fit best (0.90 even, 0.85
+#: odd talks) brought them to 90 %: the surest of them are right at about 85 %, so a mark from a
+#: choice shows at most that. Capitals were shown too low (48 of 59 shown under 50 % were right):
+#: the factor that fits best is 4.8 on the odd talks, 20 on the even. Each kind takes the smaller
+#: half's factor.
+CHOICE_ODDS_FACTOR: dict[Kind, float] = {Kind.CASE: 4.8, Kind.PUNCT: 0.85}
+CHOICE_MOST: dict[Kind, float] = {Kind.CASE: 1.0, Kind.PUNCT: 0.85}
 #: A mark that can stand alone after a word and be propagated (the restorer's own marks).
 PLAIN_MARKS = frozenset({"", ",", ".", "?", "!", ":", ";"})
 #: Words whose case English fixes: the pronoun I and its contractions (either apostrophe). A
@@ -187,7 +200,8 @@ def repeat_targets(doc: Transcript, token_id: int, kind: Kind | str) -> list[int
             if j != index and j + 1 < len(tokens) and tokens[j + 1].word == after]
 
 
-def choice_confidence(model: Mapping[str, float] | None, value: str, agree: int = 1, disagree: int = 0) -> float:
+def choice_confidence(model: Mapping[str, float] | None, value: str, agree: int = 1, disagree: int = 0,
+                      factor: float = 1.0, most: float = 1.0) -> float:
     """How likely it is that the person's choice ``value`` applies at a word where the model's
     probabilities are ``model`` (None: the model proposed nothing there, so it keeps what the
     word reads). The model's own probability of ``value`` there is the prior; the person's record
@@ -201,17 +215,20 @@ def choice_confidence(model: Mapping[str, float] | None, value: str, agree: int 
     prior is the measured one, ``UNPROPOSED_PRIOR``: the choice holds there at agree / (agree +
     disagree + 10), never above one half (one "Okafor" made twice is shown at 16 %: 2 / 12).
     A value the model cannot write: the rule of succession's alone, never above the model's
-    likeliest. Never 1 by itself: only a model certain of the value gives that."""
-    person = (agree + 1) / (disagree + 1)
+    likeliest. Never 1 by itself: only a model certain of the value gives that. ``factor``
+    multiplies the odds where the model proposed something, and the result is never above
+    ``most`` unless the model's own probability of the value is (``CHOICE_ODDS_FACTOR`` and
+    ``CHOICE_MOST``: the measured correction of the rule for each kind)."""
+    person = (agree + 1) / (disagree + 1) * factor
     if model is None:
         holds, fails = UNPROPOSED_PRIOR
         return min((agree + holds) / (agree + disagree + holds + fails), 0.5)
     likelier = max((q for v, q in model.items() if v != value), default=0.0)
     if value not in model:
-        return min(person / (1.0 + person), likelier)
+        return min(person / (1.0 + person), likelier, most)
     prior = min(max(model[value], 1e-6), 1.0 - 1e-6)  # (a finite odds: never 1 by itself)
     odds = prior / (1.0 - prior) * person
-    p = odds / (1.0 + odds)
+    p = min(odds / (1.0 + odds), max(most, prior))
     if likelier >= prior:
         p = min(p, likelier)  # (where the model held another value likelier: never above it)
     return p
@@ -260,7 +277,8 @@ def _proposal(old: Suggestion | None, token_id: int, kind: Kind, value: str, cur
         return None
     replaced = old.original if old.source == CHOICE else old.value
     model = accept_rules.model_probs(old)
-    probs = {**model, value: choice_confidence(model, value, *evidence)}
+    probs = {**model, value: choice_confidence(model, value, *evidence, factor=CHOICE_ODDS_FACTOR[kind],
+                                               most=CHOICE_MOST[kind])}
     return Suggestion(token_id, kind, value, probs, source=CHOICE, original=replaced,
                       needs_start=old.needs_start)
 

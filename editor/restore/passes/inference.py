@@ -20,6 +20,7 @@ from editor.restore.model.encoder import EncoderBiLSTMCRF
 from editor.restore.model.bilstm_crf import BiLSTMCRF
 from editor.restore.model.package import load_model_dir
 from editor.restore.passes.prediction import Cancel, CancelFlag, Cancelled, LanguageCheck, WordPrediction
+from editor.restore.passes.rescore import MarkRescorer
 from editor.restore.passes.schedule import batches, final_regions
 from editor.restore.model.vocab import Vocab
 from editor.restore.passes.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, windows_for
@@ -84,6 +85,10 @@ class Restorer:
         # the dev talks with simulated author errors); none: the model alone decides
         self.author_prior = {k: float(v) for k, v in d.get("author_prior", {}).items()}
         self.capitalize_sentences = bool(d.get("capitalize_sentences", True))
+        # a sharper probability for each mark proposed (editor.restore.passes.rescore, fitted on the
+        # dev talks by editor.restore.lab.rescore_fit); None: the calibrated marginal alone
+        self.mark_rescorer: MarkRescorer | None = (MarkRescorer.from_config(d["mark_rescorer"])
+                                                   if "mark_rescorer" in d else None)
         # a paragraph break (typed, or a recogniser's long pause) multiplies the odds of a sentence
         # end at the word before it by this (fitted on the dev talks' paragraphs; 1 = ignored)
         self.paragraph_end_odds = float(d.get("paragraph_end_odds", 1.0))
@@ -143,24 +148,24 @@ class Restorer:
         j = joint.reshape(-1, N_PUNCT, N_CASE)
         return (temper(j.sum(2), self.punct_temperature), temper(j.sum(1), self.case_temperature))
 
-    def predictions(self, words: Sequence[str], joint: np.ndarray, first_is_start: bool = False,
-                    last_is_end: bool = False, paragraph_ends: np.ndarray | None = None,
-                    pause: Callable[[], object] | None = None, comma_line: float = 0.0) -> list[WordPrediction]:
-        """Decisions from joint marginals. `paragraph_ends` (bool per word): the word is the last of a
-        paragraph, so a sentence end there is likelier than the words alone say. `pause`: called
-        between the steps (see `restore`). `comma_line`: no comma less likely than this (the
-        person's comma style, `editor.core.commas`)."""
+    def decisions(self, words: Sequence[str], joint: np.ndarray, first_is_start: bool = False,
+                  last_is_end: bool = False, paragraph_ends: np.ndarray | None = None,
+                  pause: Callable[[], object] | None = None, comma_line: float = 0.0
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The steps of `predictions` before the mark rescorer: (punct (N, 7) calibrated, the
+        case (N, 4) calibrated, the case settled with the sentence ends, the mark index (N,), the
+        case index (N,)). The lab fits the rescorer on them (`editor.restore.lab.rescore_fit`)."""
         if self.adaptation is not None:
             joint = self.adaptation.apply(words, joint)
             if pause is not None:
                 pause()
-        punct, case = self.calibrated(joint)
+        punct, raw_case = self.calibrated(joint)
         if paragraph_ends is not None and self.paragraph_end_odds != 1.0 and paragraph_ends.any():
             punct = boost_sentence_ends(punct, self.paragraph_end_odds, paragraph_ends)
         if last_is_end and len(words):
             punct = end_with_sentence_end(punct)
         no_lexicon = np.fromiter((w not in self.lexicon for w in words), bool, len(words))
-        case = settle_case(punct, case, no_lexicon, first_is_start)
+        case = settle_case(punct, raw_case, no_lexicon, first_is_start)
         comma_capital = None
         if self.names is not None:
             ok = self.may_capitalize_after_comma
@@ -170,6 +175,21 @@ class Restorer:
                                       unmarked_lower=self.unmarked_lower, colon_lower=self.colon_lower,
                                       comma_capital=comma_capital, names_after_no_mark=self.names_after_no_mark,
                                       comma_line=comma_line, keep_lone_ends=self.keep_lone_ends)
+        return punct, raw_case, case, p_idx, c_idx
+
+    def predictions(self, words: Sequence[str], joint: np.ndarray, first_is_start: bool = False,
+                    last_is_end: bool = False, paragraph_ends: np.ndarray | None = None,
+                    pause: Callable[[], object] | None = None, comma_line: float = 0.0) -> list[WordPrediction]:
+        """Decisions from joint marginals. `paragraph_ends` (bool per word): the word is the last of a
+        paragraph, so a sentence end there is likelier than the words alone say. `pause`: called
+        between the steps (see `restore`). `comma_line`: no comma less likely than this (the
+        person's comma style, `editor.core.commas`)."""
+        punct, raw_case, case, p_idx, c_idx = self.decisions(words, joint, first_is_start, last_is_end,
+                                                             paragraph_ends, pause, comma_line)
+        if self.mark_rescorer is not None:
+            punct = self.mark_rescorer.apply(words, punct, raw_case, p_idx)
+            # (a sentence end's capital is at least as likely as the end, as before)
+            case = settle_case(punct, case, np.zeros(len(words), bool), first_is_start)
         lex = self.lexicon
         # lower case needs no writing unless an abbreviation takes its period anyway ("e.g.", "vs.")
         if pause is not None:
