@@ -123,6 +123,17 @@ def test_stamped_text_has_no_pause_at_all(tmp_path):
     assert pauses(doc) == [None] * 5
 
 
+def test_otranscribe_text_has_no_pause_at_all(tmp_path):
+    # its words run from one timestamp up to the next: when they ended nobody wrote down
+    stamp = '<span class="timestamp" data-timestamp="{}">0:0{}</span>'
+    otr = {"text": f"<p>{stamp.format(1.0, 1)} so the seed library {stamp.format(3.12, 3)} opens today "
+                   f"{stamp.format(5.0, 5)} and then</p>"}
+    doc = read_text(tmp_path, "talk.otr", json.dumps(otr))
+    assert doc.words()[:6] == ["so", "the", "seed", "library", "opens", "today"]
+    assert doc[4].start == pytest.approx(3.12)
+    assert pauses(doc)[:5] == [None] * 5
+
+
 def test_recognised_words_have_their_pauses_and_zero_where_they_touch(tmp_path):
     vosk = [{"result": [{"conf": 1.0, "start": 1.0, "end": 1.3, "word": "so"},
                         {"conf": 1.0, "start": 1.3, "end": 1.5, "word": "the"},
