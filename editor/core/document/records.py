@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntFlag, StrEnum
 from typing import Any, TypeVar
 
 from editor.core.document.text import join_mark
@@ -24,6 +24,18 @@ class State(StrEnum):
     REJECTED = "rejected"
 
 
+class Spread(IntFlag):
+    """Which of a word's times are not the speaker's: a reader that knows only when a cue or a
+    segment of several words began and ended spreads its time over the words by their length,
+    so only the cue's edges are measured. A pause is shown only between a measured end and a
+    measured start (``editor.core.review.listening.pause_at``)."""
+
+    NONE = 0
+    START = 1  # its start was spread (a word of the same cue or segment comes before it)
+    END = 2  # its end was spread (one comes after it), or guessed (a pace, the next stamp)
+    BOTH = 3
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
     """One word. ``id`` is stable for the document's lifetime; -1 means "let the transcript assign"."""
@@ -36,6 +48,7 @@ class Token:
     confidence: float | None = None  # ASR confidence 0..1
     speaker: str | None = None
     id: int = -1
+    spread: Spread = Spread.NONE  # which of start and end are not measured (NONE: both are)
 
     def __post_init__(self) -> None:
         if self.surface is None:

@@ -10,7 +10,7 @@ import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from editor.core.document.records import Kind, State, Suggestion, Token, evolve
+from editor.core.document.records import Kind, Spread, State, Suggestion, Token, evolve
 from editor.core.document.text import Piece, words_of_blocks
 
 
@@ -33,7 +33,8 @@ def align_span(tokens: Sequence[Token], start: int, end: int, pieces: Sequence[P
     keys of the suggestions that go. Words are aligned (difflib on the raw words): an unchanged
     word keeps its id, timings, confidence, speaker and suggestions (those of a kind whose value
     the text changed go); new words get an id from ``new_token`` and times spread over the time
-    the replaced words took (or the gap between their neighbours).
+    the replaced words took (or the gap between their neighbours), spread as a cue's words are
+    (``Token.spread``: their times inside that span are not measured).
 
     ``keep_pending``: ``pieces`` are the text as shown, pending suggestions in it (a find and
     replace), so where a word's form or mark reads as its pending suggestion proposes, that is
@@ -70,15 +71,18 @@ def align_span(tokens: Sequence[Token], start: int, end: int, pieces: Sequence[P
             before = new[-1] if new else tokens[start - 1] if start > 0 else None
             speaker = before.speaker if before else None
         count = j2 - j1
+        first, last = edges_spread(old[i1:i2])
         for k, piece in enumerate(pieces[j1:j2]):
             t0 = t1 = None
+            spread = Spread.NONE
             if lo is not None and hi is not None:
                 t0 = lo + (hi - lo) * k / count
                 t1 = lo + (hi - lo) * (k + 1) / count
+                spread = (Spread.START if k else first) | (Spread.END if k < count - 1 else last)
             mark = suggestions.get(old[i1].id, {}).get(Kind.PUNCT) if one_for_one else None
             keep_mark = mark is not None and shown(old[i1], Kind.PUNCT, piece.punct)
             made = new_token(Token(piece.word, piece.surface, old[i1].punct if keep_mark else piece.punct, t0, t1,
-                                   speaker=speaker))
+                                   speaker=speaker, spread=spread))
             if keep_mark and mark is not None and moved is not None:
                 moved.append(evolve(mark, token_id=made.id))
             new.append(made)
@@ -105,6 +109,19 @@ def span_paragraphs(tokens: Sequence[Token], para_ids: frozenset[int], start: in
     if break_after and after is not None:
         para.add(after)
     return frozenset(para)
+
+
+def edges_spread(replaced: Sequence[Token]) -> tuple[Spread, Spread]:
+    """Whether the start and the end of the words typed in place of ``replaced`` are spread: the
+    words take the replaced words' time (`time_window`), so their first start is the earliest
+    replaced start and measured where that was, their last end likewise; typed between words
+    (nothing timed replaced), both are made up."""
+    timed = [t for t in replaced if t.start is not None and t.end is not None]
+    if not timed:
+        return Spread.START, Spread.END
+    earliest = min(timed, key=lambda t: t.start or 0.0)
+    latest = max(timed, key=lambda t: t.end or 0.0)
+    return earliest.spread & Spread.START, latest.spread & Spread.END
 
 
 def time_window(tokens: Sequence[Token], old: Sequence[Token], i1: int, i2: int, start: int, end: int,

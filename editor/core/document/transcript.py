@@ -24,10 +24,11 @@ from editor.core.document.history import History, Swap
 from editor.core.review.suggestion_review import SuggestionChanges as _SuggestionChanges
 from editor.core.review.suggestion_review import SuggestionReview
 from editor.core.document.span_edit import align_span, parse_span, span_paragraphs
-from editor.core.document.records import Kind, Metadata, SourceCue, State, Suggestion, Token, WordsSnapshot, evolve
+from editor.core.document.records import (Kind, Metadata, SourceCue, Spread, State, Suggestion, Token, WordsSnapshot,
+                                          evolve)
 from editor.core.document.text import split_paragraphs, words_of_blocks
 
-__all__ = ["Kind", "Metadata", "SourceCue", "State", "Suggestion", "Token", "Transcript", "WordsSnapshot"]
+__all__ = ["Kind", "Metadata", "SourceCue", "Spread", "State", "Suggestion", "Token", "Transcript", "WordsSnapshot"]
 
 _ID, _WORD = operator.attrgetter("id"), operator.attrgetter("word")
 

@@ -24,7 +24,7 @@ from editor.core.atomic import clean_stale_temps as clean_stale_temps
 from editor.core.atomic import finish_interrupted_write as finish_interrupted_write
 from editor.core.atomic import not_regular as _not_regular
 from editor.core.atomic import os_problem as _os_problem
-from editor.core.document.transcript import Token
+from editor.core.document.transcript import Spread, Token
 from editor.core.errors import FormatError
 from editor.core.document.text import TRAILING_MARKS, Piece, normalize_word, split_words
 
@@ -296,20 +296,47 @@ def ordered(start: float | None, end: float | None) -> tuple[float | None, float
 
 
 def spread(pieces: Sequence[Piece], start: float | None, end: float | None, *,
-           speaker: str | None = None, confidence: float | None = None) -> list[Token]:
-    """Tokens for pieces of text that together took start..end, by their length in characters."""
+           speaker: str | None = None, confidence: float | None = None,
+           guessed: Spread = Spread.NONE) -> list[Token]:
+    """Tokens for pieces of text that together took start..end, by their length in characters.
+    Only start and end were measured: each word's time inside them is marked spread
+    (``Token.spread``), as are the edges ``guessed`` names (an end from a speaking pace or the
+    next time stamp)."""
     if start is None or end is None or not pieces:
         return [Token(p.word, p.surface, p.punct, speaker=speaker, confidence=confidence)
                 for p in pieces]
     weights = [len(p.surface) + 1 for p in pieces]
     total = sum(weights)
     tokens, acc = [], 0
-    for piece, weight in zip(pieces, weights):
+    last = len(pieces) - 1
+    # the flags of the first, inner and last word, worked out once (IntFlag's operators are slow)
+    first, tail = (guessed | Spread.END, guessed | Spread.START) if last else (guessed, guessed)
+    for n, (piece, weight) in enumerate(zip(pieces, weights)):
         t0 = start + (end - start) * acc / total
         acc += weight
         t1 = start + (end - start) * acc / total
-        tokens.append(Token(piece.word, piece.surface, piece.punct, t0, t1, confidence, speaker))
+        flags = Spread.BOTH if 0 < n < last else first if n == 0 else tail
+        tokens.append(Token(piece.word, piece.surface, piece.punct, t0, t1, confidence, speaker,
+                            spread=flags))
     return tokens
+
+
+#: A word's "spread" in a file Stet writes (a project, its .json): which of its times were spread
+#: over its cue or segment (``Token.spread``); absent where both are measured, as in every file
+#: written before Stet kept it, so an older Stet reads such a file as it always did.
+SPREAD_NAMES = {Spread.START: "start", Spread.END: "end", Spread.BOTH: "both"}
+_SPREAD_OF = {name: flag for flag, name in SPREAD_NAMES.items()}
+
+
+def spread_of(value: Any, path: PathLike, where: str) -> Spread:
+    """A word's ``Token.spread`` from its "spread" in a file (None: measured); anything else is
+    a FormatError."""
+    if value is None:
+        return Spread.NONE
+    if not isinstance(value, str) or value not in _SPREAD_OF:
+        raise FormatError(path, f"{where}: \"spread\" is {str(value)[:40]!r}, not one of "
+                                f"{', '.join(_SPREAD_OF)}")
+    return _SPREAD_OF[value]
 
 
 def gap_paragraph_starts(tokens: Sequence[Token], gap: float = PARAGRAPH_GAP) -> list[int]:

@@ -9,7 +9,7 @@ import math
 from html.parser import HTMLParser
 from typing import Any
 
-from editor.core.document.transcript import Metadata, Token, Transcript
+from editor.core.document.transcript import Metadata, Spread, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import MAX_SECONDS, PathLike, parse_json, spread
 from editor.core.formats.txt import read_text
@@ -74,7 +74,8 @@ def read_otr(path: PathLike, encoding: str | None = None) -> Transcript:
         if pending_break:
             starts.append(len(tokens))
             pending_break = False
-        tokens.extend(spread(pieces, t, nxt) if t is not None and nxt is not None
+        # up to the next timestamp: the end is that one's start, not when these words ended
+        tokens.extend(spread(pieces, t, nxt, guessed=Spread.END) if t is not None and nxt is not None
                       else [Token(p.word, p.surface, p.punct) for p in pieces])
     media = data.get("media")
     return Transcript(tokens, paragraph_starts=starts, metadata=Metadata(

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from editor.core.document.transcript import Metadata, Token, Transcript
+from editor.core.document.transcript import Metadata, Spread, Token, Transcript
 from editor.core.formats._common import check_word_count, gap_paragraph_starts, spread
 from editor.core.formats.subtitles.cues import parse_clock
 from editor.core.formats.subtitles.prefixes import is_name, speaker_prefix, takes_prefixes
@@ -144,7 +144,8 @@ def _transcript(entries: Sequence[_Entry], times: Sequence[float], metadata: Met
             end = start + sum(len(p.surface) + 1 for p in words) / _CHARACTERS_PER_SECOND
             if k < len(times):
                 end = max(start, min(end, times[k]))
-        timed = spread(words, start, end) if start is not None else None
+        # the end is a guess (a speaking pace, or the next time): only the start is the speaker's
+        timed = spread(words, start, end, guessed=Spread.END) if start is not None else None
         at = 0
         for entry, pieces in group:
             speaker = entry.name or speaker
@@ -155,7 +156,7 @@ def _transcript(entries: Sequence[_Entry], times: Sequence[float], metadata: Met
             for n, piece in enumerate(pieces):
                 token = timed[at + n] if timed else Token(piece.word, piece.surface, piece.punct)
                 tokens.append(Token(token.word, token.surface, token.punct, token.start,
-                                    token.end, speaker=speaker, id=len(tokens)))
+                                    token.end, speaker=speaker, id=len(tokens), spread=token.spread))
             at += len(pieces)
     starts.update(gap_paragraph_starts(tokens))
     shown = ", ".join(_clock(t) for t in times[:3]) + (", ..." if len(times) > 3 else "")

@@ -22,10 +22,10 @@ from typing import Any
 from editor import __version__
 from editor.core.document.transcript import Kind, Metadata, SourceCue, State, Suggestion, Token, Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import (SURROGATE_ESCAPE, MAX_WORDS, PathLike,
+from editor.core.formats._common import (SPREAD_NAMES, SURROGATE_ESCAPE, MAX_WORDS, PathLike,
                                          refuse_lone_surrogates, reject_constant,
                                          check_word_count, decode_utf8, number, parse_json,
-                                         probability, read_bytes, seconds)
+                                         probability, read_bytes, seconds, spread_of)
 
 FORMAT_VERSION = 1
 #: Who may have proposed a suggestion (Suggestion.source).
@@ -196,6 +196,8 @@ def token_record(t: Token) -> dict[str, Any]:
         item["conf"] = t.confidence
     if t.speaker:
         item["speaker"] = t.speaker
+    if t.spread:  # absent where both times are measured: a file older Stets read as ever
+        item["spread"] = SPREAD_NAMES[t.spread]
     return item
 
 
@@ -276,7 +278,7 @@ def token_from_record(item: Any, path: PathLike, n: int) -> Token:
     return Token(word, _text(item, "surface", path, where, word), _text(item, "punct", path, where,
                  ""), start, end, probability(item.get("conf"), path, where),
                  _text(item, "speaker", path, where),
-                 token_id)
+                 token_id, spread_of(item.get("spread"), path, where))
 
 
 def suggestion_from_record(item: Any, path: PathLike, n: int, ids: dict[int, int]) -> Suggestion:

@@ -7,6 +7,9 @@ Whisper tools and Stet read it back. Documented in docs/formats.md::
                    "words": [{"word": "Hello,", "start": 0.0, "end": 0.8, "probability": 0.9},
                              ...]}]}
 
+A word whose times Stet spread over its cue says which (``"spread": "start"``, ``"end"`` or
+``"both"``: ``Token.spread``), so that Stet reading the file back shows no pause there.
+
 A segment is a paragraph; a word is written as shown (capitals, punctuation after it). Times
 and speaker are left out where unknown; ``probability`` is the recogniser's confidence. A
 transcript read from subtitles or from Whisper's segments keeps them: each cue is a segment
@@ -22,7 +25,7 @@ from typing import Any
 from editor import __version__
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
-from editor.core.formats._common import PathLike, atomic_write
+from editor.core.formats._common import SPREAD_NAMES, PathLike, atomic_write
 from editor.core.render import (NONE, RenderedWord, RenderPolicy, join_rendered, render,
                                 render_paragraphs, render_words)
 
@@ -41,9 +44,11 @@ def write_json(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
             item: dict[str, Any] = {"word": w.text}
             if w.start is not None:
                 item.update(start=round(w.start, 3), end=round(w.end if w.end is not None else w.start, 3))
-            confidence = transcript[w.index].confidence
-            if confidence is not None:
-                item["probability"] = round(confidence, 4)
+            token = transcript[w.index]
+            if token.confidence is not None:
+                item["probability"] = round(token.confidence, 4)
+            if token.spread and w.start is not None:  # times spread over a cue: Stet reads it back so
+                item["spread"] = SPREAD_NAMES[token.spread]
             items.append(item)
         segment: dict[str, Any] = {"id": n}
         known = [(w.start, w.end) for w in words if w.start is not None]

@@ -8,11 +8,11 @@ import difflib
 from dataclasses import replace
 from typing import Any
 
-from editor.core.document.transcript import Metadata, SourceCue, Token, Transcript
+from editor.core.document.transcript import Metadata, SourceCue, Spread, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import (MAX_JSON_BYTES, PathLike, add_words, decode_utf8,
                                          gap_paragraph_starts, ordered, parse_json, probability,
-                                         read_bytes, seconds)
+                                         read_bytes, seconds, spread_of)
 from editor.core.document.text import join_mark, normalize_word, split_chunk
 
 #: The format of the cues kept from Whisper's segments (text without markup or line breaks).
@@ -61,8 +61,13 @@ def transcript_from_whisper(data: Any, path: PathLike) -> Transcript:
                 if not own and _continues(tokens, text, segment_starts[-1], spaced):
                     _join(tokens, text, end, conf)
                     continue
+                first = len(tokens)
                 add_words(tokens, text, start, end, speaker=speaker or _str(word.get("speaker")),
                           confidence=conf, path=path)
+                if own and "spread" in word and len(tokens) > first:  # times Stet had spread
+                    spread = spread_of(word["spread"], path, f"{where}, word {k}")
+                    tokens[first] = replace(tokens[first], spread=tokens[first].spread | spread & Spread.START)
+                    tokens[-1] = replace(tokens[-1], spread=tokens[-1].spread | spread & Spread.END)
         elif isinstance(seg.get("text"), str):
             add_words(tokens, seg["text"], seg_start, seg_end, speaker=speaker, path=path)
         else:
@@ -181,7 +186,8 @@ def _join(tokens: list[Token], text: str, end: float | None, conf: float | None)
     confs = [c for c in (last.confidence, conf) if c is not None]
     tokens[-1] = Token(normalize_word(surface), surface, punct, last.start,
                        end if end is not None and last.start is not None else last.end,
-                       min(confs) if confs else None, last.speaker)
+                       min(confs) if confs else None, last.speaker,
+                       spread=last.spread & Spread.START)
 
 
 def transcript_from_timed_words(data: dict[str, Any], words: list[Any], path: PathLike) -> Transcript:

@@ -5,14 +5,16 @@ A suggestion sits between two words: a mark (``Kind.PUNCT``) after its word, a c
 paragraph break (``Kind.CASE``, ``Kind.BREAK``) before it. Its pause is the silence between them;
 its passage runs from a little before its word to a little after the second word begins, so the
 fall of the voice, the pause and what comes next are heard. Times are the transcript's own:
-words read from subtitles were spread over their cue, so between two words of one cue the pause
-is 0 and only the cue's edges are the speaker's."""
+words read from subtitles or segments were spread over their cue, so between two words of one
+cue the times touch though nobody measured it: there no pause is known (``Token.spread``), and
+only the cue's edges are the speaker's. A passage needs only roughly where a word is, so it
+takes spread times as they are."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from editor.core.document.records import Kind, State, Suggestion
+from editor.core.document.records import Kind, Spread, State, Suggestion
 from editor.core.document.text import ends_sentence
 from editor.core.document.transcript import Transcript
 
@@ -42,11 +44,14 @@ def around(transcript: Transcript, s: Suggestion) -> tuple[int, int | None] | No
 
 def pause_at(transcript: Transcript, s: Suggestion) -> float | None:
     """The silence between the suggestion's two words, in seconds (0 where they touch); None
-    where either word has no time, or before the first word."""
+    where either word has no time, where the end of the first or the start of the second was
+    not measured but spread over a cue or segment, or before the first word."""
     pair = around(transcript, s)
     if pair is None or pair[1] is None:
         return None
     left, right = transcript[pair[0]], transcript[pair[1]]
+    if left.spread & Spread.END or right.spread & Spread.START:
+        return None
     end = left.end if left.end is not None else left.start
     if end is None or right.start is None:
         return None

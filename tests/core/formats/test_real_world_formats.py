@@ -379,8 +379,9 @@ def test_json_export_keeps_what_the_user_sees_and_reads_back(tmp_path):
     data = json.loads((tmp_path / "out.json").read_text())
     assert data["segments"][0]["text"] == "so we met in Paris."
     assert data["segments"][0]["speaker"] == "Ann"
+    # its start was spread over the cue, its end is the cue's (read back so: no pause inside a cue)
     assert data["segments"][0]["words"][-1] == {"word": "Paris.", "start": pytest.approx(1.6, abs=0.2),
-                                                "end": 2.0}
+                                                "end": 2.0, "spread": "start"}
     back = read_any(tmp_path / "out.json")
     assert render(back) == "Ann: so we met in Paris.\n\nBob: it was cold"
     assert back[4].start == pytest.approx(doc[4].start, abs=1e-3)

@@ -34,6 +34,8 @@ def _old_token(t: Token) -> dict:
                        ("conf", t.confidence), ("speaker", t.speaker)):
         if value not in (None, ""):
             item[key] = value
+    if t.spread:  # kept since pauses are shown only where measured (issue 48)
+        item["spread"] = stet_format.SPREAD_NAMES[t.spread]
     return item
 
 

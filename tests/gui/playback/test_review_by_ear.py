@@ -152,6 +152,27 @@ def test_the_pause_is_shown_and_said(heard, qtbot):
     qtbot.waitUntil(lambda: "pause 0.62 s" in window.view.accessibleDescription(), timeout=3000)
 
 
+def test_no_pause_is_shown_or_said_where_the_times_were_spread_over_a_cue(window, qtbot, tmp_path):
+    # subtitles give a cue's time, not its words': inside a cue no pause was measured, so none is
+    # shown (not "pause 0.00 s", which would say the speaker ran on); between two cues it is
+    (tmp_path / "talk.srt").write_text("1\n00:00:01,000 --> 00:00:02,500\nso the seed library\n\n"
+                                       "2\n00:00:03,120 --> 00:00:04,000\nopens today\n", encoding="utf-8")
+    doc = read_any(tmp_path / "talk.srt")
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4}),
+                         Suggestion(doc[3].id, Kind.PUNCT, ".", {".": 0.55, ",": 0.3, "": 0.15})])
+    window.set_transcript(doc, restore=False)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)  # the comma after "seed", inside the first cue
+    assert window.view.current.key == (doc[2].id, Kind.PUNCT)
+    qtbot.waitUntil(lambda: "after “seed”" in window.view.accessibleDescription(), timeout=3000)
+    assert "pause" not in window.panel.current_label.text()
+    assert "pause" not in window.view.accessibleDescription()
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)  # the full stop after "library", the cue's last word
+    assert window.view.current.key == (doc[3].id, Kind.PUNCT)
+    assert "pause 0.62 s" in window.panel.current_label.text()
+    qtbot.waitUntil(lambda: "pause 0.62 s" in window.view.accessibleDescription(), timeout=3000)
+
+
 def test_leaving_review_stops_the_passage(heard, qtbot, output):
     window, doc, player = heard
     qtbot.keyClick(window.view, Qt.Key.Key_Tab)

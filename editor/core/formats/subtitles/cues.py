@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from editor.core.document.transcript import Token
+from editor.core.document.transcript import Spread, Token
 from editor.core.errors import FormatError
 from editor.core.formats._common import MAX_SECONDS, PathLike, spread
 from editor.core.formats.subtitles.prefixes import EVERY_CUE, speaker_prefix
@@ -192,6 +192,7 @@ def tagged_words(raw: str, cue: Cue, speaker: str | None) -> list[Token]:
     parts = INLINE_TIME.split(raw)
     times = [cue.start] + [parse_clock(t) or cue.start for t in parts[1::2]] + [cue.end]
     out: list[Token] = []
+    last = len(parts) // 2
     carried = ""  # marks timed alone (YouTube's "&gt;&gt;" where a speaker begins): the next word's
     for k, text in enumerate(parts[0::2]):
         start = min(max(times[k], cue.start), cue.end)
@@ -201,7 +202,9 @@ def tagged_words(raw: str, cue: Cue, speaker: str | None) -> list[Token]:
             carried += visible(text)
             continue
         carried = ""
-        out.extend(spread(pieces, start, end, speaker=speaker))
+        # a tag says when its word began; its end is the next tag's, not the word's own
+        out.extend(spread(pieces, start, end, speaker=speaker,
+                          guessed=Spread.END if k < last else Spread.NONE))
     marks = " ".join(carried.split())
     if marks and out:  # marks after the last word are its own, as `split_words` gives them
         out[-1] = replace(out[-1], punct=f"{out[-1].punct} {marks}")

@@ -173,7 +173,7 @@ def _cue_tokens(cues: Sequence[Cue], fmt: str,
         if cue.text is not None and INLINE_TIME.search(cue.text):  # words timed by their tags
             tagged = tagged_words(" ".join(BREAK_TAG.sub("\n", cue.text).split("\n")), cue, None)
             if [t.text for t in tagged] == [t.text for t in timed]:
-                timed = [replace(t, start=g.start, end=g.end) for t, g in zip(timed, tagged)]
+                timed = [replace(t, start=g.start, end=g.end, spread=g.spread) for t, g in zip(timed, tagged)]
         tokens.extend(replace(t, speaker=s) for t, s in zip(timed, speakers))
         if cue.text is not None:  # a cue without words ("♪ ♪", a timed blank) goes back too
             kept.append(SourceCue(
