@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 #: Holds a literal backslash while the escapes are read (a character no subtitle holds)
 HELD_BACKSLASH = "\ue000"
-_DRAWING = re.compile(r"\{[^}]*\\p[1-9]")
+#: An override block that draws: no "{" or "}" between its "{" and the \\p, so a search takes
+#: linear time (the same blocks as "{[^}]*" finds)
+_DRAWING = re.compile(r"\{[^{}]*\\p[1-9]")
 _OVERRIDE = re.compile(r"\{[^}]*\}")
 _COMMENT = re.compile(r"\{(?!\\)[^}]*\}")
 
@@ -135,13 +137,13 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
             event.text = _without_drawings(event.text)
         # a backslash Stet wrote as text ("C:\\{}New", see protect_ass) is no line break
         source = event.text.replace(ASS_BACKSLASH, HELD_BACKSLASH)
-        lines = tuple(line.replace(HELD_BACKSLASH, "\\") for line in _OVERRIDE.sub("", source).replace(
+        lines = tuple(line.replace(HELD_BACKSLASH, "\\") for line in _without_blocks(_OVERRIDE, source).replace(
             "\\h", "\u00a0").replace("\\n", "\n").replace("\\N", "\n").split("\n") if line.strip())
         if drawn and not lines:
             continue  # a shape alone
         # the text with its override tags ({\\i1}, {\\an8}; comments in braces dropped) and
         # its style's italics, bold and position, which carry to other formats (cue_style)
-        tagged = _COMMENT.sub("", unprotect_ass(source)).replace("\\h", "\u00a0").replace(
+        tagged = _flat_blocks(_without_blocks(_COMMENT, unprotect_ass(source))).replace("\\h", "\u00a0").replace(
             "\\n", "\n").replace("\\N", "\n").replace(HELD_BACKSLASH, "\\")
         cues.append(Cue(event.start / 1000, event.end / 1000, lines, event.name.strip() or None,
                         text=_style_tags(subs, event.style) + tagged if lines else "",
@@ -149,6 +151,21 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
     if not cues and subs.events == [] and "dialogue:" in text.lower():
         raise FormatError(path, "no Dialogue line could be read (is the [Events] Format line missing?)")
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ass", source=as_read)
+
+
+def _without_blocks(blocks: re.Pattern[str], text: str) -> str:
+    """``text`` without the override blocks ``blocks`` finds, in time linear in the text: a block
+    ends at a "}", so none begins after the last one; searched there, each "{" would read on to
+    the end (a line of 5 MB of "{" took hours)."""
+    end = text.rfind("}") + 1
+    return blocks.sub("", text[:end]) + text[end:]
+
+
+def _flat_blocks(text: str) -> str:
+    """``text`` with no "{" inside an override block: a block runs from its "{" to the first "}"
+    ("{\\an8{\\i1}" is one), as players read it, while the cue tags read no "{\\" inside one."""
+    end = text.rfind("}") + 1
+    return _OVERRIDE.sub(lambda block: "{" + block.group()[1:].replace("{", ""), text[:end]) + text[end:]
 
 
 _BLOCK_OR_TEXT = re.compile(r"\{[^}]*\}|[^{]+|\{")
@@ -159,7 +176,8 @@ def _without_drawings(text: str) -> str:
     """An event's text without its vector drawings: what follows an override block that sets
     \\p1 (or any scale but 0) up to one that sets \\p0 is a shape's commands, not words."""
     out, drawing = [], False
-    for part in _BLOCK_OR_TEXT.findall(text):
+    end = text.rfind("}") + 1  # no block after the last "}" (see _without_blocks)
+    for part in _BLOCK_OR_TEXT.findall(text[:end]) + ([text[end:]] if end < len(text) else []):
         if part.startswith("{") and part.endswith("}"):
             modes = _DRAWING_MODE.findall(part)
             if modes:
