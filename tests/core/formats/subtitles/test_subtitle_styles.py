@@ -537,3 +537,16 @@ def test_word_styles_say_each_words_styles_by_token_for_the_editor(tmp_path):
     assert by_word["Never"] == (frozenset({"b"}), None)
     assert by_word["ever"] == (frozenset({"u"}), frozenset())  # "<u>ever</u>.": its mark plain
     assert by_word["told"] is None and by_word["again"] is None
+
+
+def test_subrip_from_substation_alpha_with_comments_is_numbered_without_gaps(tmp_path):
+    source = tmp_path / "aegisub.ass"
+    source.write_text(
+        "[Script Info]\nScriptType: v4.00+\n\n[Aegisub Project Garbage]\nActive Line: 2\n\n"
+        "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+        "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,{\\an8}First line\n"
+        "Comment: 0,0:00:02.00,0:00:03.00,Default,,0,0,0,,a note to the typesetter\n"
+        "Dialogue: 0,0:00:03.00,0:00:04.00,Default,,0,0,0,,Second line\n", encoding="utf-8")
+    out = tmp_path / "out.srt"
+    write_any(read_any(source), out)
+    assert re.findall(r"^(\d+)\n\d\d:", out.read_text(encoding="utf-8"), re.MULTILINE) == ["1", "2"]
