@@ -160,7 +160,7 @@ def checked_times(cues: Sequence[Cue], path: PathLike, warnings: list[str]) -> l
     for n, cue in enumerate(cues, 1):
         start, end = cue.start, cue.end
         if max(start, end) > MAX_SECONDS:
-            timing = cue.timing or ""
+            timing = cue.timing or f"{max(start, end):.0f} s"  # read without a time line (SAMI)
             timing = timing if len(timing) <= 60 else timing[:57] + "..."
             raise FormatError(path, f"cue {str(cue.ident or n)[:20]} has an implausible time ({timing})")
         if min(start, end) < 0:

@@ -27,7 +27,7 @@ from editor.core.formats.subtitles.reading import transcript_from_cues
 from editor.core.formats.subtitles.styles import css_color
 from editor.core.formats.txt import read_source
 
-_MS = re.compile(r"\s*\d{1,15}\s*")
+_MS = re.compile(r"\s*\d+\s*")
 
 
 def read_srv3(path: PathLike, encoding: str | None = None) -> Transcript:
@@ -72,10 +72,10 @@ def _ms(value: str | None, path: PathLike, n: int) -> float:
         return 0.0
     if not _MS.fullmatch(value):
         raise FormatError(path, f"paragraph {n}: the time {value[:20]!r} is not a number of milliseconds")
-    seconds = int(value) / 1000
-    if seconds > MAX_SECONDS:
-        raise FormatError(path, f"paragraph {n} has an implausible time ({value[:20]} ms)")
-    return seconds
+    digits = value.strip().lstrip("0")
+    if len(digits) > 15 or int(digits or "0") / 1000 > MAX_SECONDS:
+        raise FormatError(path, f"paragraph {n} has an implausible time ({digits[:20]} ms)")
+    return int(digits or "0") / 1000
 
 
 def _tags(pen: ET.Element) -> tuple[str, str]:

@@ -79,6 +79,7 @@ def test_every_word_goes_out_to_every_format(tmp_path, ext):
     ("<tt><body/></tt>", "not YouTube timed text"),
     ('<timedtext><body><p t="-5" d="1">a</p></body></timedtext>', "paragraph 1: the time '-5'"),
     ('<timedtext><body><p t="99999999999999" d="1">a</p></body></timedtext>', "implausible time"),
+    ('<timedtext><body><p t="1" d="' + "9" * 5000 + '">a</p></body></timedtext>', "implausible time"),
     ('<timedtext><body><p t="1" d="1"><s t="x">a</s></p></body></timedtext>', "not a number"),
     ('<timedtext><body><p t="1" d="1">\n</p></body></timedtext>', "no words"),
 ])
