@@ -37,6 +37,7 @@ READERS: dict[str, tuple[str, str]] = {
     ".otr": ("editor.core.formats.otr", "read_otr"),
     ".smi": ("editor.core.formats.subtitles.sami", "read_sami"),
     ".sami": ("editor.core.formats.subtitles.sami", "read_sami"),
+    ".srv3": ("editor.core.formats.subtitles.srv3", "read_srv3"),
     ".json": ("editor.core.formats", "read_json"),
     ".jsonl": ("editor.core.formats.vosk", "read_vosk"),
     ".stet": ("editor.core.recovery.reading", "read_project"),
@@ -45,7 +46,7 @@ READERS: dict[str, tuple[str, str]] = {
 }
 #: Readers of text whose encoding the user may name (JSON and .stet are UTF-8 by definition).
 TEXT_READERS = frozenset({".txt", ".text", ".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp",
-                          ".otr", ".smi", ".sami", ".md"})
+                          ".otr", ".smi", ".sami", ".srv3", ".md"})
 WRITERS: dict[str, tuple[str, str]] = {
     ".txt": ("editor.core.formats.txt", "write_txt"),
     ".md": ("editor.core.formats.md", "write_md"),

@@ -34,6 +34,10 @@ def _seeds() -> dict[str, tuple[str, bytes]]:
     seeds["otr.otr"] = (".otr", json.dumps({"text": "<p>Hello <span class=\"timestamp\" "
                                                     "data-timestamp=\"1.5\">00:01</span> world</p>",
                                             "media": "a.mp3"}).encode())
+    seeds["youtube.srv3"] = (".srv3", b'<?xml version="1.0" encoding="utf-8" ?><timedtext format="3">\n'
+                             b'<head><pen id="1" i="1"/></head><body>\n<p t="80" d="2000" w="1">'
+                             b'<s ac="0">hello</s><s t="320" ac="0"> there</s></p>\n<p t="2100" '
+                             b'd="1500" p="1">how are\nyou</p>\n</body>\n</timedtext>\n')
     return seeds
 
 

@@ -18,7 +18,7 @@ from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
 from editor.core.formats.subtitles.cues import ASS_BACKSLASH, Cue, checked_times, protect_ass, unprotect_ass
 from editor.core.formats.subtitles.reading import transcript_from_cues
 from editor.core.formats.txt import read_source
-from editor.core.formats.subtitles.writeback import encode, encode_as, source_of, unchanged
+from editor.core.formats.subtitles.writeback import Source, encode, encode_as, source_of, unchanged
 from editor.core.render import NONE, RenderPolicy
 
 if TYPE_CHECKING:
@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 #: Holds a literal backslash while the escapes are read (a character no subtitle holds)
 HELD_BACKSLASH = "\ue000"
-_DRAWING = re.compile(r"\{[^}]*\\p[1-9]")
+#: An override block that draws: no "{" or "}" between its "{" and the \\p, so a search takes
+#: linear time (the same blocks as "{[^}]*" finds)
+_DRAWING = re.compile(r"\{[^{}]*\\p[1-9]")
 _OVERRIDE = re.compile(r"\{[^}]*\}")
 _COMMENT = re.compile(r"\{(?!\\)[^}]*\}")
 
@@ -135,13 +137,13 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
             event.text = _without_drawings(event.text)
         # a backslash Stet wrote as text ("C:\\{}New", see protect_ass) is no line break
         source = event.text.replace(ASS_BACKSLASH, HELD_BACKSLASH)
-        lines = tuple(line.replace(HELD_BACKSLASH, "\\") for line in _OVERRIDE.sub("", source).replace(
+        lines = tuple(line.replace(HELD_BACKSLASH, "\\") for line in _without_blocks(_OVERRIDE, source).replace(
             "\\h", "\u00a0").replace("\\n", "\n").replace("\\N", "\n").split("\n") if line.strip())
         if drawn and not lines:
             continue  # a shape alone
         # the text with its override tags ({\\i1}, {\\an8}; comments in braces dropped) and
         # its style's italics, bold and position, which carry to other formats (cue_style)
-        tagged = _COMMENT.sub("", unprotect_ass(source)).replace("\\h", "\u00a0").replace(
+        tagged = _flat_blocks(_without_blocks(_COMMENT, unprotect_ass(source))).replace("\\h", "\u00a0").replace(
             "\\n", "\n").replace("\\N", "\n").replace(HELD_BACKSLASH, "\\")
         cues.append(Cue(event.start / 1000, event.end / 1000, lines, event.name.strip() or None,
                         text=_style_tags(subs, event.style) + tagged if lines else "",
@@ -149,6 +151,21 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
     if not cues and subs.events == [] and "dialogue:" in text.lower():
         raise FormatError(path, "no Dialogue line could be read (is the [Events] Format line missing?)")
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ass", source=as_read)
+
+
+def _without_blocks(blocks: re.Pattern[str], text: str) -> str:
+    """``text`` without the override blocks ``blocks`` finds, in time linear in the text: a block
+    ends at a "}", so none begins after the last one; searched there, each "{" would read on to
+    the end (a line of 5 MB of "{" took hours)."""
+    end = text.rfind("}") + 1
+    return blocks.sub("", text[:end]) + text[end:]
+
+
+def _flat_blocks(text: str) -> str:
+    """``text`` with no "{" inside an override block: a block runs from its "{" to the first "}"
+    ("{\\an8{\\i1}" is one), as players read it, while the cue tags read no "{\\" inside one."""
+    end = text.rfind("}") + 1
+    return _OVERRIDE.sub(lambda block: "{" + block.group()[1:].replace("{", ""), text[:end]) + text[end:]
 
 
 _BLOCK_OR_TEXT = re.compile(r"\{[^}]*\}|[^{]+|\{")
@@ -159,7 +176,8 @@ def _without_drawings(text: str) -> str:
     """An event's text without its vector drawings: what follows an override block that sets
     \\p1 (or any scale but 0) up to one that sets \\p0 is a shape's commands, not words."""
     out, drawing = [], False
-    for part in _BLOCK_OR_TEXT.findall(text):
+    end = text.rfind("}") + 1  # no block after the last "}" (see _without_blocks)
+    for part in _BLOCK_OR_TEXT.findall(text[:end]) + ([text[end:]] if end < len(text) else []):
         if part.startswith("{") and part.endswith("}"):
             modes = _DRAWING_MODE.findall(part)
             if modes:
@@ -232,6 +250,11 @@ def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
         atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
         return []
     subs, cues = ssa_events(transcript, policy, path, layout)
+    patched = _patched(transcript, source, subs, cues) if source is not None else None
+    if patched is not None and source is not None:  # the file as it came, the changed texts in
+        data, said = encode_as("".join(text + end for text, end in patched), source)
+        atomic_write(path, data)
+        return said + brace_warning(cues, "SubStation Alpha")
     with warnings_module.catch_warnings():  # pysubs2 clamps a time past its limit, said below
         warnings_module.simplefilter("ignore", RuntimeWarning)
         text = subs.to_string("ass")
@@ -239,6 +262,59 @@ def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
     atomic_write(path, data)
     return said + (styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + brace_warning(cues, "SubStation Alpha")
             + _late_warning(subs))
+
+
+_CLOCK = re.compile(r"\s*(\d+):(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?\s*")
+
+
+def _patched(transcript: Transcript, source: Source, subs: SSAFile, cues: list[OutCue]
+             ) -> list[tuple[str, str]] | None:
+    """The file's lines as it came with the Text field of each changed cue's Dialogue line
+    replaced by the cue's text as written, so its script info, styles, comments, Aegisub's project
+    data and every other line stay as they were. None where the cues are not the file's one for
+    one (cut afresh, split between speakers, re-timed, a speaker renamed): then the file is
+    written afresh."""
+    read = transcript.metadata.cues
+    if not read or len(cues) != len(read) or len(subs.events) != len(read):
+        return None
+    lines = list(source.lines)
+    events: list[tuple[int, int]] = []  # (line, number of fields) of each Dialogue or Comment
+    section, count = "", 0
+    for n, (line, _end) in enumerate(lines):
+        heading = _SECTION.match(line)
+        if heading:
+            section = heading.group(1).strip().lower()
+            continue
+        found = _FIELDS.match(line)
+        if section != "events" or found is None:
+            continue
+        kind = found.group(2).lower()
+        if kind == "format":
+            count = len(found.group(4).split(","))
+        elif kind in ("dialogue", "comment"):
+            events.append((n, count))
+    for cue, event, was in zip(cues, subs.events, read):
+        if was.format != "ass" or not (was.ident or "").isdigit() or not 0 < int(was.ident or 0) <= len(events):
+            return None
+        at, fields = events[int(was.ident or 0) - 1]
+        found = _FIELDS.match(lines[at][0])
+        values = found.group(4).split(",", fields - 1) if found is not None and fields >= 4 else []
+        times = [_CLOCK.fullmatch(v) for v in values[1:3]]
+        if len(values) != fields or not all(times) or [_seconds(t) for t in times] != [
+                round(was.start, 2), round(was.end, 2)] or (event.name or None) != (was.speaker or None) \
+                or event.start != round(was.start * 1000) or event.end != round(was.end * 1000):
+            return None
+        if cue.source is None and found is not None:  # changed: its text written in its place
+            head = found.group(0)[:len(found.group(0)) - len(values[-1])]
+            lines[at] = (head + event.text, lines[at][1])
+    return lines
+
+
+def _seconds(clock: re.Match[str] | None) -> float:
+    if clock is None:
+        return -1.0
+    h, m, s, fraction = clock.groups()
+    return round(int(h) * 3600 + int(m) * 60 + int(s) + int((fraction or "0").ljust(3, "0")) / 1000, 2)
 
 
 def _late_warning(subs: SSAFile) -> list[str]:

@@ -37,11 +37,13 @@ class Cue:
 #: Tags that SubRip and WebVTT cue text use: style, class, voice, language, ruby, font, and inline
 #: timestamps. A tag begins right after its "<"; style and class tags take classes (<i.loud>) but
 #: no words, while voice, language, font and span tags take words or attributes. Anything else in
-#: angle brackets ("x <y and y> z", "a < b and c > d", "a<b c>d") is text and stays.
+#: angle brackets ("x <y and y> z", "a < b and c > d", "a<b c>d") is text and stays. An override
+#: block ends at the first "}" and no "{\\" is inside it, so a line of unclosed "{\\an8" is read
+#: in linear time (one that read on to the line's end from every "{\\" took minutes).
 _TAG = re.compile(r"</\s*(?:c|i|b|u|s|v|lang|ruby|rt|font|span)\s*>"
                   r"|<(?:c|i|b|u|s|ruby|rt)(?:\.[^\s<>]*)?\s*>|<br\s*/?\s*>"
                   r"|<(?:v|lang|font|span)(?:\.[^\s<>]*)?(?:[ \t][^<>\n]*)?>"
-                  r"|<(?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3}>|\{\\[^}\n]*\}", re.IGNORECASE)
+                  r"|<(?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3}>|\{\\(?:[^{}\n]|\{(?!\\))*\}", re.IGNORECASE)
 _ENTITY = CHARACTER_REFERENCE
 _RUBY_TEXT = re.compile(r"<rt\b[^<>]*>.*?</rt\s*>", re.IGNORECASE | re.DOTALL)
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
@@ -158,7 +160,7 @@ def checked_times(cues: Sequence[Cue], path: PathLike, warnings: list[str]) -> l
     for n, cue in enumerate(cues, 1):
         start, end = cue.start, cue.end
         if max(start, end) > MAX_SECONDS:
-            timing = cue.timing or ""
+            timing = cue.timing or f"{max(start, end):.0f} s"  # read without a time line (SAMI)
             timing = timing if len(timing) <= 60 else timing[:57] + "..."
             raise FormatError(path, f"cue {str(cue.ident or n)[:20]} has an implausible time ({timing})")
         if min(start, end) < 0:

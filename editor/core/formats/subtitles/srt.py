@@ -137,8 +137,10 @@ def last_voice(cue: OutCue) -> str | None:
 
 
 def numbered(cues: Sequence[OutCue]) -> list[str]:
-    """Each cue's number: the numbers the cues came with while they still count up, else 1, 2..."""
-    idents = [c.source.ident if c.source else None for c in cues]
+    """Each cue's number: the numbers the cues came with (SubRip's, or WebVTT's identifiers) while
+    they still count up, else 1, 2... (a SubStation Alpha event's place counts its comments too:
+    those would leave gaps)."""
+    idents = [c.source.ident if c.source and c.source.format in ("srt", "vtt") else None for c in cues]
     numbers = [int(i) for i in idents if i and i.isdigit()]
     if len(numbers) == len(cues) and all(a < b for a, b in zip(numbers, numbers[1:])):
         return [str(n) for n in numbers]

@@ -220,9 +220,14 @@ def test_substation_styles_and_overrides_carry_and_what_cannot_is_said(tmp_path)
     ass, warnings = write(doc, tmp_path / "same.ass")  # nothing changed: the file as it came
     assert (tmp_path / "same.ass").read_bytes() == (tmp_path / "a.ass").read_bytes() and warnings == []
     edit(doc, "late", "late.")
-    ass, warnings = write(doc, tmp_path / "out.ass")  # pysubs2 writes events afresh: \k is lost
-    assert "{\\i1}I should not have come" in ass and "{\\an8}Sing along" in ass
-    assert len(warnings) == 1 and "\\k" in warnings[0]
+    ass, warnings = write(doc, tmp_path / "out.ass")  # the file as it came but for that mark
+    before = (tmp_path / "a.ass").read_text(encoding="utf-8").splitlines()
+    after = ass.splitlines()
+    assert len(after) == len(before) and warnings == []
+    assert [(a, b) for a, b in zip(before, after) if a != b] == [(  # its comment is no word
+        "Dialogue: 0,0:00:04.00,0:00:06.00,Default,,0,0,0,,{a comment}This is {\\i1}really{\\i0} late",
+        "Dialogue: 0,0:00:04.00,0:00:06.00,Default,,0,0,0,,This is {\\i1}really{\\i0} late.")]
+    assert "{\\k20}Sing {\\k30}along" in ass  # a cue not changed keeps its karaoke
 
 
 def test_unchanged_subrip_is_written_exactly_and_says_nothing(tmp_path):
@@ -537,3 +542,16 @@ def test_word_styles_say_each_words_styles_by_token_for_the_editor(tmp_path):
     assert by_word["Never"] == (frozenset({"b"}), None)
     assert by_word["ever"] == (frozenset({"u"}), frozenset())  # "<u>ever</u>.": its mark plain
     assert by_word["told"] is None and by_word["again"] is None
+
+
+def test_subrip_from_substation_alpha_with_comments_is_numbered_without_gaps(tmp_path):
+    source = tmp_path / "aegisub.ass"
+    source.write_text(
+        "[Script Info]\nScriptType: v4.00+\n\n[Aegisub Project Garbage]\nActive Line: 2\n\n"
+        "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+        "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,{\\an8}First line\n"
+        "Comment: 0,0:00:02.00,0:00:03.00,Default,,0,0,0,,a note to the typesetter\n"
+        "Dialogue: 0,0:00:03.00,0:00:04.00,Default,,0,0,0,,Second line\n", encoding="utf-8")
+    out = tmp_path / "out.srt"
+    write_any(read_any(source), out)
+    assert re.findall(r"^(\d+)\n\d\d:", out.read_text(encoding="utf-8"), re.MULTILINE) == ["1", "2"]
