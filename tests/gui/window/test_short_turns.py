@@ -120,3 +120,70 @@ def test_a_decision_in_a_text_without_speakers_counts_no_speakers_again(window, 
     assert view._speakers is counted and view.speaker_names() == []
     doc.push_tokens([(1, replace(doc[1], speaker="Ana"))], "a speaker named")
     assert view.speaker_names() == ["Ana"]  # a name that comes is counted
+
+
+def _busy(seconds: float) -> None:
+    """The UI thread busy (as a slice of work is) for ``seconds``."""
+    import time
+
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def _ticking(qtbot):
+    """A 1 ms timer of the window's thread (a frame, the person's key, an animation) and the list
+    of its ticks."""
+    from PySide6.QtCore import QTimer
+
+    ticks: list[int] = []
+    beat = QTimer()
+    beat.setTimerType(Qt.TimerType.PreciseTimer)
+    beat.setInterval(1)
+    beat.timeout.connect(lambda: ticks.append(1))
+    beat.start()
+    return beat, ticks
+
+
+def test_a_bulk_step_lets_the_windows_timers_run_between_two_of_its_turns(window, qtbot):
+    """Each turn of a bulk step (accept all, undo, redo) comes from a timer, not a posted call:
+    Qt runs every posted call before it looks at a timer, so a chain of posted turns ran two
+    turns and the repaint between two ticks of any timer (18-25 ms of UI time at 100,000
+    words). Here each turn takes 3 ms and a 1 ms timer is due after each: it ticks between every
+    two turns."""
+    commands = window.review
+    beat, ticks = _ticking(qtbot)
+    seen: list[int] = []
+
+    def slices():
+        for _ in range(8):
+            _busy(0.003)  # past half the turn's 5 ms: one slice a turn
+            seen.append(len(ticks))
+            yield
+    finished: list[bool] = []
+    commands._run_bulk(slices(), lambda: finished.append(True))
+    qtbot.waitUntil(lambda: bool(finished), timeout=5_000)
+    beat.stop()
+    assert len(seen) == 8
+    assert all(b > a for a, b in zip(seen, seen[1:])), seen
+
+
+def test_a_refresh_of_the_list_lets_the_windows_timers_run_between_two_of_its_turns(window, qtbot):
+    """The same for the pending list's refresh, a slice per turn."""
+    from editor.gui.panel import panel as panel_module
+
+    panel = window.panel
+    beat, ticks = _ticking(qtbot)
+    seen: list[int] = []
+
+    def slices():
+        for _ in range(8):
+            _busy(0.6 * panel_module._SCAN_SECONDS)  # one slice a turn
+            seen.append(len(ticks))
+            yield True
+    panel._scan = slices()
+    panel._scan_slice()
+    qtbot.waitUntil(lambda: panel._scan is None, timeout=5_000)
+    beat.stop()
+    assert len(seen) == 8
+    assert all(b > a for a, b in zip(seen, seen[1:])), seen
