@@ -120,6 +120,7 @@ class QtTranscriptView(QPlainTextEdit):
         self.para_shown: frozenset[int] = frozenset()  # the paragraph starts the text shows
         self.has_breaks = False  # some paragraph break is or was proposed (the margin shows it)
         self.last_changed: int | None = None  # lowest token index redrawn since last reset
+        self.paints = 0  # repaints of the text so far: a bulk step's slice never follows one in a turn
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -305,6 +306,7 @@ class QtTranscriptView(QPlainTextEdit):
         self.verticalScrollBar().setValue(block.firstLineNumber() + max(0, line))
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        self.paints += 1
         with self._turns.busy():  # background work gives way meanwhile (WindowTurns.give_way)
             super().paintEvent(event)
             if self.cue_ids and len(self.text_map):
