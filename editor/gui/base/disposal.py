@@ -25,6 +25,12 @@ class Disposer(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._queue: list[Iterator[None]] = []
+        # a timer, not a posted call: other timers get their turn between two slices (posted
+        # calls all run before Qt looks at its timers)
+        self._next_slice = QTimer(self)
+        self._next_slice.setSingleShot(True)
+        self._next_slice.setInterval(0)
+        self._next_slice.timeout.connect(self._slice)
 
     @property
     def busy(self) -> bool:
@@ -33,7 +39,7 @@ class Disposer(QObject):
     def dispose(self, old: Transcript) -> None:
         self._queue.append(old.take_apart())
         if len(self._queue) == 1:
-            QTimer.singleShot(0, self, self._slice)
+            self._next_slice.start()
 
     def _slice(self) -> None:
         end = time.perf_counter() + 0.005
@@ -41,4 +47,4 @@ class Disposer(QObject):
             if next(self._queue[0], _DONE) is _DONE:  # (a slice yields None)
                 self._queue.pop(0)
         if self._queue:
-            QTimer.singleShot(0, self, self._slice)
+            self._next_slice.start()

@@ -381,6 +381,12 @@ class QtSuggestionList(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(250)
         self._timer.timeout.connect(self._refresh_in_slices)
+        # the refresh's next slice: a timer, so that other timers get their turn between two
+        # slices (posted calls all run before any timer; see ReviewCommands._next_slice)
+        self._next_slice = QTimer(self)
+        self._next_slice.setSingleShot(True)
+        self._next_slice.setInterval(0)
+        self._next_slice.timeout.connect(lambda: self._scan_slice())
         self._scan: Iterator[bool] | None = None  # the refresh under way, a slice per turn of the event loop
         self._again = False
         self.show_current(None)
@@ -401,7 +407,7 @@ class QtSuggestionList(QWidget):
         self._show_count()  # the count at once; the list from the next turn, a slice at a time
         self._again = False
         self._scan = self._scanner()
-        QTimer.singleShot(0, self, self._scan_slice)
+        self._next_slice.start()
 
     @property
     def band(self) -> str | None:
@@ -475,7 +481,7 @@ class QtSuggestionList(QWidget):
             now = time.perf_counter()
             if now + (now - began) > end:  # the next slice would end past the turn's time
                 break
-        QTimer.singleShot(0, self, self._scan_slice)
+        self._next_slice.start()
 
     def _scanner(self) -> Iterator[bool]:
         """Yields True per slice of suggestions looked at; shows the result at the end."""
