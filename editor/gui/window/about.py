@@ -259,7 +259,8 @@ def about_html(model: ModelFacts, shipped: list[ModelSummary] | None = None) -> 
         if model.metrics:
             rows = "".join(f"<tr><td>{e(what)}</td><td>{e(where)}</td><td align='right'>{e(value)}</td></tr>"
                            for what, where, value in model.metrics)
-            parts.append("<p>Quality measured on held-out text (from its config.json):</p>"
+            parts.append("<p>Quality as measured (from its config.json; a dev set is text it was tuned on, "
+                         "not held-out text):</p>"
                          f"<table cellspacing='0' cellpadding='2'>{rows}</table>")
         else:
             parts.append("<p>Its config.json records no measured quality.</p>")

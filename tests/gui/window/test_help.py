@@ -185,6 +185,8 @@ def test_about_shows_the_metrics_of_the_models_config(window, tiny_model_dir, tm
     assert "capitals F1" in text and "77.8" in text
     assert "calibration error, punctuation" in text and "0.004" in text
     assert "brand new score" in text and "3.5" in text
+    # dev figures are the text the model was tuned on: never called held-out
+    assert "held-out text" not in text.replace("not held-out text", "")
     assert "PySide6" in text  # the libraries' licences
 
 
