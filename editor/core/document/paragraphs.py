@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import compress
 from typing import Protocol
 
-from editor.core.document.records import Kind, State, Suggestion, Token
+from editor.core.document.records import Kind, Spread, State, Suggestion, Token
 from editor.core.document.text import SENTENCE_END, ends_sentence
 
 
@@ -86,9 +86,13 @@ def end_probability(token: Token, slot: Mapping[Kind, Suggestion] | None) -> flo
 
 
 def _gap(before: Token, after: Token) -> float:
-    """Seconds of silence between two words (0 where either has no time)."""
+    """Seconds of silence between two words: 0 where either has no time, or where either side's
+    time was not measured but spread over a cue or guessed (``Token.spread``: stamped text's ends
+    come from a pace or the next stamp, so a "pause" there is the guess's error, not silence)."""
     a, b = before.end, after.start
-    return 0.0 if a is None or b is None else b - a
+    if a is None or b is None or before.spread & Spread.END or after.spread & Spread.START:
+        return 0.0
+    return b - a
 
 
 def _best(ends: Mapping[int, float], pauses: Mapping[int, float], lo: int, hi: int) -> int | None:

@@ -3,6 +3,7 @@ export does with them, and where a view starts a line that runs on (no break the
 
 import random
 
+from editor.core.document.records import Spread
 from editor.core.document.transcript import Kind, State, Suggestion, Token, Transcript
 from editor.core.review.repeat_choices import review_decisions
 from editor.core.document.paragraphs import BREAK, EVERY, LONG, MARGIN, NEAR, RUN_ON_LIMIT, RUN_ON_STEP, kept_lines
@@ -69,6 +70,23 @@ def test_a_pause_decides_among_sentence_ends_but_never_makes_one():
     doc = timed(320)  # a pause in mid-sentence is no place for a break
     doc.suggest_paragraphs()
     assert 320 not in positions(doc) and 281 in positions(doc)
+
+
+def test_a_guessed_or_spread_time_is_no_pause():
+    """Stamped text (noScribe, oTranscribe) guesses each segment's end from a pace or the next
+    stamp, and subtitles spread a cue's time over its words: a gap there was never silence, so it
+    does not pull a break away from the sentence end nearer the window's middle."""
+    def timed(spread: Spread) -> Transcript:
+        return Transcript([Token(f"w{i}", punct="." if i in (280, 330) else "", start=i + (1.5 if i >= 331 else 0),
+                                 end=i + 0.5 + (1.5 if i >= 331 else 0), spread=spread if i == 330 else Spread.NONE)
+                           for i in range(1_000)])
+
+    doc = timed(Spread.NONE)  # measured: the long pause after the second full stop decides
+    doc.suggest_paragraphs()
+    assert 331 in positions(doc) and 281 not in positions(doc)
+    doc = timed(Spread.END)  # the same gap, but the word's end was guessed
+    doc.suggest_paragraphs()
+    assert 281 in positions(doc) and 331 not in positions(doc)
 
 
 def test_a_break_only_where_a_sentence_end_is_likelier_than_not():
