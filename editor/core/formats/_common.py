@@ -409,3 +409,14 @@ def add_words(tokens: list[Token], text: str, start: float | None, end: float | 
         return
     check_word_count(len(tokens) + len(pieces), path)
     tokens.extend(spread(pieces, start, end, speaker=speaker, confidence=confidence))
+
+
+def guarded_xml(text: str, path: PathLike) -> bytes:
+    """The text of an XML subtitle file (TTML, YouTube's srv3) ready for ``ElementTree``: refused
+    when it declares a DOCTYPE or entities (a subtitle file needs neither, and entity expansion is
+    the classic attack on XML readers), its declaration dropped (it must come first in XML, and
+    files with blank lines or a BOM before it are common)."""
+    if "<!ENTITY" in text or "<!DOCTYPE" in text:
+        raise FormatError(path, "the XML declares a DOCTYPE or entities, which a subtitle file "
+                          "does not need; not read")
+    return re.sub(r"^\s*<\?xml[^>]*\?>", "", text.lstrip("\ufeff \t\r\n")).encode("utf-8")

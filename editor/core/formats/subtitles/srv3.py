@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import MAX_SECONDS, PathLike, format_clock
+from editor.core.formats._common import MAX_SECONDS, PathLike, format_clock, guarded_xml
 from editor.core.formats.subtitles.cues import Cue, checked_times, protect, visible
 from editor.core.formats.subtitles.reading import transcript_from_cues
 from editor.core.formats.subtitles.styles import css_color
@@ -34,11 +34,9 @@ def read_srv3(path: PathLike, encoding: str | None = None) -> Transcript:
     text, warnings, _source = read_source(path, encoding)
     if not text.strip():
         return transcript_from_cues([], path, warnings, "srv3")
-    if "<!ENTITY" in text or "<!DOCTYPE" in text:
-        raise FormatError(path, "the XML declares a DOCTYPE or entities, which a subtitle file "
-                          "does not need; not read")
+    xml = guarded_xml(text, path)
     try:
-        root = ET.fromstring(re.sub(r"^\s*<\?xml[^>]*\?>", "", text.lstrip("\ufeff \t\r\n")).encode("utf-8"))
+        root = ET.fromstring(xml)
     except ET.ParseError as err:
         raise FormatError(path, "this is not well-formed XML", line=err.position[0]) from None
     except RecursionError:

@@ -22,7 +22,7 @@ from html.parser import HTMLParser
 
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
-from editor.core.formats._common import PathLike, atomic_write
+from editor.core.formats._common import PathLike, atomic_write, guarded_xml
 from editor.core.formats.subtitles.ass import HELD_BACKSLASH, brace_warning, ssa_events
 from editor.core.formats.subtitles.cues import Cue, checked_times
 from editor.core.formats.subtitles.reading import transcript_from_cues
@@ -42,13 +42,9 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
     text, warnings, source = read_source(path, encoding)
     if not text.strip():
         return transcript_from_cues([], path, warnings, "ttml")
-    if "<!ENTITY" in text or "<!DOCTYPE" in text:
-        raise FormatError(path, "the XML declares a DOCTYPE or entities, which a subtitle file "
-                          "does not need; not read")
+    xml = guarded_xml(text, path)
     try:
-        # a declaration must come first in XML; files with blank lines before it are common
-        root = ET.fromstring(re.sub(r"^\s*<\?xml[^>]*\?>", "", text.lstrip("\ufeff \t\r\n"))
-                             .encode("utf-8"))
+        root = ET.fromstring(xml)
     except ET.ParseError as err:
         said: list[str] = []
         lenient = _lenient_cues(text, path, said)
