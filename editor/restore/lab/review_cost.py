@@ -281,15 +281,13 @@ class ReplayRestorer:
         """As `Restorer.restore`, the whole text one region (the decisions of a word read only its
         neighbours' rows, so they are those of the region by region pass)."""
         from editor.core.document.text import bare_word
+        from editor.restore.passes.inference import paragraph_end_flags
 
         words = [bare_word(str(w)).lower() for w in words]
         n = len(words)
         if n == 0:
             return []
-        para_end = np.zeros(n, bool)
-        for i in paragraph_starts:
-            if 0 < i <= n - 1:
-                para_end[i - 1] = True
+        para_end = paragraph_end_flags(n, paragraph_starts)
         preds: list[Any] = self._inner.predictions(words, self.joint(words), first_is_start=True, last_is_end=True,
                                                    paragraph_ends=para_end, comma_line=comma_line)
         if on_chunk is not None:

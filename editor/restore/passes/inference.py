@@ -49,6 +49,15 @@ def resolve_device(device: str) -> torch.device:
     return torch.device(device)
 
 
+def paragraph_end_flags(n: int, paragraph_starts: Iterable[int]) -> np.ndarray:
+    """For ``n`` words, True at each word that ends a paragraph (the word before a start)."""
+    para_end = np.zeros(n, bool)
+    for i in paragraph_starts:
+        if 0 < i <= n - 1:
+            para_end[i - 1] = True
+    return para_end
+
+
 class Restorer:
     """Punctuation and case for a stream of words, from a shipped or trained model directory.
 
@@ -240,10 +249,7 @@ class Restorer:
         n = len(words)
         if n == 0:
             return []
-        para_end = np.zeros(n, bool)
-        for i in paragraph_starts:
-            if 0 < i <= n - 1:
-                para_end[i - 1] = True
+        para_end = paragraph_end_flags(n, paragraph_starts)
         plan = plan_chunks(n, self.size, self.overlap, self.cut)
         # words are encoded batch by batch, so the first chunk does not wait for the whole text
         runner = windows_for(self.model, self.vocab, words, self.device)
