@@ -47,7 +47,7 @@ def main() -> None:
     ap.add_argument("--no-common", action="store_true",
                     help="repeat a capital on a common word everywhere, as before issue 48's rule")
     ap.add_argument("--rescorer", default=None, metavar="FILE",
-                    help="the mark rescorer's weights from this JSON, or none (default: the model's own)")
+                    help="the mark rescorer's weights from this JSON, or none (the default: without one)")
     ap.add_argument("--factor", choices=("shipped", "none"), default="shipped",
                     help="none: the choice's odds not scaled nor limited (CHOICE_ODDS_FACTOR and CHOICE_MOST all "
                          "1), as before them")
@@ -110,10 +110,10 @@ def main() -> None:
     if args.rescorer is not None:
         import json
 
-        from editor.restore.passes.rescore import MarkRescorer
+        from editor.restore.lab.rescore import MarkRescorer, attach
 
-        restorer.mark_rescorer = (None if args.rescorer == "none" else
-                                  MarkRescorer.from_config(json.loads(Path(args.rescorer).read_text(encoding="utf-8"))))
+        attach(restorer, None if args.rescorer == "none" else
+               MarkRescorer.from_config(json.loads(Path(args.rescorer).read_text(encoding="utf-8"))))
     if args.cache != "none":
         restorer = review_cost.ReplayRestorer(restorer, args.cache)
     res = review_cost.review_cost_file(restorer, args.file, "every-pause", limit=args.talks)["review_cost"]

@@ -57,8 +57,7 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, default=0.9,
                     help="accept-all's threshold (default 0.9, the window's)")
     ap.add_argument("--rescorer", default=None, metavar="FILE",
-                    help="the mark rescorer's weights from this JSON (`python -m editor.restore.lab.rescore_fit`), or none: "
-                         "without one (default: the model's own)")
+                    help="the mark rescorer's weights from this JSON (`python -m editor.restore.lab.rescore_fit`), or none: without one (the default)")
     args = ap.parse_args()
     configure_threads()
     from editor.restore.passes.inference import Restorer
@@ -66,10 +65,10 @@ def main() -> None:
 
     restorer = Restorer.load(args.model, "cpu")
     if args.rescorer is not None:
-        from editor.restore.passes.rescore import MarkRescorer
+        from editor.restore.lab.rescore import MarkRescorer, attach
 
-        restorer.mark_rescorer = (None if args.rescorer == "none" else
-                                  MarkRescorer.from_config(json.loads(Path(args.rescorer).read_text(encoding="utf-8"))))
+        attach(restorer, None if args.rescorer == "none" else
+               MarkRescorer.from_config(json.loads(Path(args.rescorer).read_text(encoding="utf-8"))))
     if args.cache != "none":
         restorer = review_cost.ReplayRestorer(restorer, args.cache)
     results = {}

@@ -1,4 +1,4 @@
-"""Fitting the mark rescorer (`editor.restore.passes.rescore`) on the dev talks (`python -m
+"""Fitting the mark rescorer (`editor.restore.lab.rescore`) on the dev talks (`python -m
 editor.restore.lab.rescore_fit`; lab only, never the window).
 
 Each talk's words go through the restorer as a recogniser gives them (lowercase, no marks), and
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from editor.restore.model.labels import PUNCT_MARKS
-from editor.restore.passes.rescore import FEATURES, GROUPS, GroupWeights, MarkRescorer, group_of, mark_features
+from editor.restore.lab.rescore import FEATURES, GROUPS, GroupWeights, MarkRescorer, group_of, mark_features
 
 #: How many of the commonest words after and before a proposal get a weight of their own.
 WORDS_KEPT = 40
@@ -214,7 +214,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from editor.restore.passes.inference import Restorer
 
     inner = Restorer.load(None, "cpu")
-    inner.mark_rescorer = None  # (the features are the calibrated marginals')
     restorer = ReplayRestorer(inner, args.cache)
     samples = collect(restorer, read_talks(args.file))
     restorer.save()

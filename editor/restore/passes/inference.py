@@ -20,7 +20,6 @@ from editor.restore.model.encoder import EncoderBiLSTMCRF
 from editor.restore.model.bilstm_crf import BiLSTMCRF
 from editor.restore.model.package import load_model_dir
 from editor.restore.passes.prediction import Cancel, CancelFlag, Cancelled, LanguageCheck, WordPrediction
-from editor.restore.passes.rescore import MarkRescorer
 from editor.restore.passes.schedule import batches, final_regions
 from editor.restore.model.vocab import Vocab
 from editor.restore.passes.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, windows_for
@@ -94,10 +93,6 @@ class Restorer:
         # the dev talks with simulated author errors); none: the model alone decides
         self.author_prior = {k: float(v) for k, v in d.get("author_prior", {}).items()}
         self.capitalize_sentences = bool(d.get("capitalize_sentences", True))
-        # a sharper probability for each mark proposed (editor.restore.passes.rescore, fitted on the
-        # dev talks by editor.restore.lab.rescore_fit); None: the calibrated marginal alone
-        self.mark_rescorer: MarkRescorer | None = (MarkRescorer.from_config(d["mark_rescorer"])
-                                                   if "mark_rescorer" in d else None)
         # a paragraph break (typed, or a recogniser's long pause) multiplies the odds of a sentence
         # end at the word before it by this (fitted on the dev talks' paragraphs; 1 = ignored)
         self.paragraph_end_odds = float(d.get("paragraph_end_odds", 1.0))
@@ -161,9 +156,9 @@ class Restorer:
                   last_is_end: bool = False, paragraph_ends: np.ndarray | None = None,
                   pause: Callable[[], object] | None = None, comma_line: float = 0.0
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The steps of `predictions` before the mark rescorer: (punct (N, 7) calibrated, the
+        """The steps of `predictions` before the words are written: (punct (N, 7) calibrated, the
         case (N, 4) calibrated, the case settled with the sentence ends, the mark index (N,), the
-        case index (N,)). The lab fits the rescorer on them (`editor.restore.lab.rescore_fit`)."""
+        case index (N,)). The lab measures confidences on them (`editor.restore.lab.rescore_fit`)."""
         if self.adaptation is not None:
             joint = self.adaptation.apply(words, joint)
             if pause is not None:
@@ -195,10 +190,6 @@ class Restorer:
         person's comma style, `editor.core.commas`)."""
         punct, raw_case, case, p_idx, c_idx = self.decisions(words, joint, first_is_start, last_is_end,
                                                              paragraph_ends, pause, comma_line)
-        if self.mark_rescorer is not None:
-            punct = self.mark_rescorer.apply(words, punct, raw_case, p_idx)
-            # (a sentence end's capital is at least as likely as the end, as before)
-            case = settle_case(punct, case, np.zeros(len(words), bool), first_is_start)
         lex = self.lexicon
         # lower case needs no writing unless an abbreviation takes its period anyway ("e.g.", "vs.")
         if pause is not None:

@@ -9,7 +9,7 @@ import pytest
 from editor.restore.lab import rescore_fit as rf
 from editor.restore.model.labels import PUNCT_MARKS, labelled_words
 from editor.restore.passes.inference import Restorer
-from editor.restore.passes.rescore import FEATURES
+from editor.restore.lab.rescore import FEATURES
 
 pytest.importorskip("sklearn")
 

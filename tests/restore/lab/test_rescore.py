@@ -1,4 +1,4 @@
-"""The mark rescorer (`editor.restore.passes.rescore`): a logistic regression on the marks proposed,
+"""The mark rescorer (`editor.restore.lab.rescore`): a logistic regression on the marks proposed,
 applied with numpy from the model's decision config, moving only the probability of the mark
 proposed (never the decision), and read by `Restorer.predictions`."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from editor.restore.model.labels import PUNCT_MARKS
 from editor.restore.passes.inference import Restorer
-from editor.restore.passes.rescore import FEATURES, GroupWeights, MarkRescorer, group_of, mark_features
+from editor.restore.lab.rescore import FEATURES, GroupWeights, MarkRescorer, attach, group_of, mark_features
 
 COMMA, PERIOD = PUNCT_MARKS.index(","), PUNCT_MARKS.index(".")
 
@@ -80,26 +80,15 @@ def test_the_config_round_trips_and_a_bad_one_is_refused():
         MarkRescorer.from_config({"groups": {"dash": r.to_config()["groups"]["end"]}})
 
 
-def test_the_restorer_applies_the_rescorer_of_its_config(tiny_model_dir, tmp_path):
-    import shutil
-
-    from editor.restore.model.package import write_checksums
-
+def test_attach_runs_a_restorers_decisions_through_the_rescorer(tiny_model_dir):
     words = ("so what is the iphone for i asked and you said it is okay yes " * 4).split()
-    cfg = json.loads((tiny_model_dir / "config.json").read_text())
-    assert "mark_rescorer" not in cfg["decision"]
-    assert Restorer.load(str(tiny_model_dir), device="cpu").mark_rescorer is None
+    restorer = Restorer.load(str(tiny_model_dir), device="cpu")
+    before = restorer.restore(words)
     every = {g: weights(bias=float(np.log(3))) for g in ("comma", "end", "question")}  # each proposal 75 %
-    rescored_dir = tmp_path / "rescored"
-    shutil.copytree(tiny_model_dir, rescored_dir)
-    cfg["decision"]["mark_rescorer"] = MarkRescorer(every).to_config()
-    (rescored_dir / "config.json").write_text(json.dumps(cfg))
-    write_checksums(rescored_dir)
-    rescored = Restorer.load(str(rescored_dir), device="cpu")
-    assert rescored.mark_rescorer == MarkRescorer(every)
-    after = rescored.restore(words)
-    rescored.mark_rescorer = None  # (the same network's floats: CPU kernels may differ between loads)
-    before = rescored.restore(words)
+    attach(restorer, MarkRescorer(every))
+    after = restorer.restore(words)
+    attach(restorer, None)
+    assert restorer.restore(words) == before  # detached: as it was
     marked = [i for i, p in enumerate(before[:-1]) if p.punct in (",", ".", "?", "!")]
     assert marked, "the tiny model proposes no mark: the test shows nothing"
     at_75 = 0

@@ -1,8 +1,12 @@
 """A sharper confidence for the marks proposed: a logistic regression over what the per-class
 calibration ignores (the margin to the next choice, how likely no mark or a sentence end is, the
 words around, the marks proposed nearby), fitted on dev talks as whether the reference writes the
-mark proposed (`editor.restore.lab.rescore_fit`). numpy alone: its coefficients live in the
-model's decision config (``decision.mark_rescorer``) and apply with a dot product.
+mark proposed (`editor.restore.lab.rescore_fit`). numpy alone: its coefficients are a JSON file
+and apply with a dot product.
+
+Measured and not shipped (docs/performance.md, "A sharper confidence"): it saved decisions only as
+a lower accept-all line does, at a worse quality. So it lives in the lab: `attach` runs a
+restorer's decisions through it for the review-cost benchmarks; no model, window or command uses it.
 
 It changes no decision: the mark proposed stays the one `decide_jointly` chose, and stays the
 likeliest value where it was (no mark included); only its probability moves (the other marks keep their
@@ -17,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from editor.restore.model.labels import END_INDEX, PUNCT_MARKS
+from editor.restore.passes.decision import settle_case
+from editor.restore.passes.inference import Restorer
 
 #: The proposals rescored, by the group of the mark proposed; each group has its own weights.
 GROUPS: dict[str, tuple[int, ...]] = {
@@ -177,3 +183,22 @@ class MarkRescorer:
         out[rows, cols] = new
         out[rows] /= out[rows].sum(1, keepdims=True)
         return out
+
+
+def attach(restorer: Restorer, rescorer: MarkRescorer | None) -> None:
+    """Run ``restorer``'s decisions through ``rescorer`` from now on (None: as they were), as a
+    model with it would: the mark proposed keeps its place, its probability moves, and a sentence
+    end's capital stays at least as likely as the end."""
+    plain = Restorer.decisions.__get__(restorer)
+    if rescorer is None:
+        restorer.__dict__.pop("decisions", None)
+        return
+
+    def decisions(words: Sequence[str], joint: np.ndarray, first_is_start: bool = False,
+                  *args: Any, **kwargs: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        punct, raw_case, case, p_idx, c_idx = plain(words, joint, first_is_start, *args, **kwargs)
+        punct = rescorer.apply(words, punct, raw_case, p_idx)
+        case = settle_case(punct, case, np.zeros(len(words), bool), first_is_start)
+        return punct, raw_case, case, p_idx, c_idx
+
+    restorer.decisions = decisions  # type: ignore[method-assign]
