@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes.media import encode as encode_media
 from tests.fakes.model_server import model_zip as _model_zip
 from tests.fakes.model_server import serve_loopback
 
@@ -50,30 +51,7 @@ def speak(text: str, out: Path, voice: str = "ko") -> Path:
 
 def encode(src: Path, out: Path) -> Path:
     """Re-encode ``src`` into the format ``out``'s extension names, with PyAV (no sox needed)."""
-    import av
-
-    # PyAV's wheels carry no Vorbis encoder; Opus in Ogg is the common .ogg of today.
-    codecs = {".wav": "pcm_s16le", ".flac": "flac", ".ogg": "libopus", ".mp3": "libmp3lame",
-              ".m4a": "aac", ".opus": "libopus"}
-    codec = codecs[out.suffix]
-    with av.open(str(src)) as inp, av.open(str(out), "w") as outp:
-        in_stream = inp.streams.audio[0]
-        rate = 48000 if codec == "libopus" else in_stream.codec_context.sample_rate
-        stream = outp.add_stream(codec, rate=rate)
-        stream.layout = "mono"
-        resampler = av.AudioResampler(format=stream.format.name if stream.format else "s16",
-                                      layout="mono", rate=rate)
-        for frame in inp.decode(in_stream):
-            frame.pts = None
-            for r in resampler.resample(frame):
-                for packet in stream.encode(r):
-                    outp.mux(packet)
-        for r in resampler.resample(None):
-            for packet in stream.encode(r):
-                outp.mux(packet)
-        for packet in stream.encode(None):
-            outp.mux(packet)
-    return out
+    return encode_media(src, out)
 
 
 @pytest.fixture(scope="session")

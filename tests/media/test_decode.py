@@ -15,6 +15,7 @@ from editor.asr.errors import AudioError
 from editor.audio.pcm import PlaybackError, decode_audio
 from editor.core.errors import UserError
 from editor.media import MEDIA_SUFFIXES, MediaError, is_media, media_kind, open_media, probe
+from tests.fakes.media import encode
 
 
 def tone_wav(path: Path, seconds: float, rate: int, freq: float = 440.0) -> Path:
@@ -26,27 +27,6 @@ def tone_wav(path: Path, seconds: float, rate: int, freq: float = 440.0) -> Path
         w.setframerate(rate)
         w.writeframes(pcm.tobytes())
     return path
-
-
-def encode(src: Path, out: Path, codec: str) -> Path:
-    import av
-
-    with av.open(str(src)) as inp, av.open(str(out), "w") as outp:
-        rate = inp.streams.audio[0].codec_context.sample_rate
-        stream = outp.add_stream(codec, rate=rate)
-        stream.layout = "mono"
-        resampler = av.AudioResampler(format=stream.format.name, layout="mono", rate=rate)
-        for frame in inp.decode(audio=0):
-            frame.pts = None
-            for r in resampler.resample(frame):
-                for packet in stream.encode(r):
-                    outp.mux(packet)
-        for r in resampler.resample(None):
-            for packet in stream.encode(r):
-                outp.mux(packet)
-        for packet in stream.encode(None):
-            outp.mux(packet)
-    return out
 
 
 def damaged(tmp_path: Path, ext: str, how: str) -> Path:

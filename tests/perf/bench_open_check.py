@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from editor.media.decode import MediaError, check_sound
+from tests.fakes.media import encode
 
 HOUR = 3600
 RATE = 16_000
@@ -38,23 +39,6 @@ def tone_wav(path: Path, seconds: int) -> Path:
     return path
 
 
-def encode(src: Path, out: Path, codec: str) -> Path:
-    import av
-
-    with av.open(str(src)) as inp, av.open(str(out), "w") as outp:
-        stream = outp.add_stream(codec, rate=RATE)
-        stream.layout = "mono"
-        resampler = av.AudioResampler(format=stream.format.name, layout="mono", rate=RATE)
-        for frame in inp.decode(audio=0):
-            frame.pts = None
-            for r in resampler.resample(frame):
-                for packet in stream.encode(r):
-                    outp.mux(packet)
-        for packet in stream.encode(None):
-            outp.mux(packet)
-    return out
-
-
 def main() -> None:
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp())
     folder.mkdir(parents=True, exist_ok=True)
@@ -65,7 +49,7 @@ def main() -> None:
     for ext, codec in ((".flac", "flac"), (".mp3", "libmp3lame"), (".m4a", "aac")):
         out = folder / f"hour{ext}"
         if not out.exists():
-            encode(wav, out, codec)
+            encode(wav, out, codec, RATE)
         files.append(out)
     (folder / "empty.mp3").write_bytes(b"")
     (folder / "notes.wav").write_text("not sound at all\n" * 50, encoding="utf-8")
