@@ -86,6 +86,10 @@ def decode_source(data: bytes, path: PathLike, encoding: str | None = None
             try:
                 return data[len(mark):].decode(name), [], Decoding(name, True)
             except UnicodeDecodeError as err:
+                # a UTF-8 file with its mark and a legacy one joined: each line in its own
+                mixed = _decode_mixed(data[len(mark):]) if name == "utf-8" else None
+                if mixed is not None:
+                    return mixed[0], mixed[1], Decoding("utf-8", True)
                 raise FormatError(path, f"the text is not valid {name.upper()} despite its "
                                   "byte-order mark", offset=err.start + len(mark)) from None
     # NUL bytes are valid UTF-8, and UTF-16 text below U+0080 (or U+0800) is NUL bytes and

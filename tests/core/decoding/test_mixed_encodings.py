@@ -23,6 +23,14 @@ def test_each_line_is_read_in_its_encoding():
     assert "French" in warnings[0]
 
 
+def test_a_utf8_file_with_its_byte_order_mark_joined_to_a_legacy_one():
+    """Before, refused: "not valid UTF-8 despite its byte-order mark"."""
+    data = b"\xef\xbb\xbf" + UTF8_PART.encode() + FRENCH.encode("cp1252")
+    text, warnings, decoding = decode_source(data, "x.srt")
+    assert text == UTF8_PART + FRENCH and "mixes encodings" in warnings[0]
+    assert decoding.codec == "utf-8" and decoding.bom  # written back with its mark
+
+
 def test_the_legacy_lines_code_page_is_guessed_from_them_alone():
     polish = "Zażółć gęślą jaźń, powiedział.\nNie wiem, co się stało z tą książką.\n" * 4
     data = polish.encode("cp1250") + UTF8_PART.encode("utf-8")
