@@ -45,6 +45,7 @@ def _seeds() -> dict[str, tuple[str, bytes]]:
                        {"utf8": "hello", "acAsrConf": 0}, {"utf8": " there", "tOffsetMs": 320}]},
                    {"tStartMs": 2000, "dDurationMs": 100, "wWinId": 1, "aAppend": 1, "segs": [{"utf8": "\n"}]},
                    {"tStartMs": 2100, "dDurationMs": 1500, "pPenId": 1, "segs": [{"utf8": "how are\nyou"}]}]}).encode())
+    seeds["youtube_json3.json"] = (".json", seeds["youtube.json3"][1])  # the timedtext API's, saved as .json
     seeds["youtube.srv1"] = (".srv1", b'<?xml version="1.0" encoding="utf-8" ?><transcript><text start="0.08" '
                              b'dur="2.1">hello we&amp;amp;#39;re</text><text start="2.2" dur="1.5">how are\nyou'
                              b'</text></transcript>')
