@@ -105,7 +105,8 @@ def _add_builtin_commands(subparsers: Subcommands) -> None:
     p = subparsers.add_parser(
         "convert", help="convert a transcript between formats by file extension",
         description="Read IN and write OUT, each format chosen by its extension. Reads .txt .md .docx .srt "
-                    ".vtt .sbv .ass .ssa .ttml .dfxp .smi .srv3 .otr .json (Vosk or Whisper) .jsonl .stet; "
+                    ".vtt .sbv .ass .ssa .ttml .dfxp .smi .srv3 .json3 .srv1 .srv2 .html (noScribe) .otr "
+                    ".json (Vosk, Whisper or YouTube's json3) .jsonl .stet; "
                     "writes .txt .md .docx .srt .vtt .sbv .ass .ttml .json .stet.")
     p.add_argument("input", metavar="IN", nargs="+", help="transcript to read (or several, folders, globs)")
     p.add_argument("-o", "--output", metavar="OUT", help="file to write (a folder for many inputs)")

@@ -5,6 +5,7 @@ charset-normalizer (or named by the user with ``--encoding``)."""
 from __future__ import annotations
 
 import codecs
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +86,10 @@ def decode_source(data: bytes, path: PathLike, encoding: str | None = None
             try:
                 return data[len(mark):].decode(name), [], Decoding(name, True)
             except UnicodeDecodeError as err:
+                # a UTF-8 file with its mark and a legacy one joined: each line in its own
+                mixed = _decode_mixed(data[len(mark):]) if name == "utf-8" else None
+                if mixed is not None:
+                    return mixed[0], mixed[1], Decoding("utf-8", True)
                 raise FormatError(path, f"the text is not valid {name.upper()} despite its "
                                   "byte-order mark", offset=err.start + len(mark)) from None
     # NUL bytes are valid UTF-8, and UTF-16 text below U+0080 (or U+0800) is NUL bytes and
@@ -102,6 +107,9 @@ def decode_source(data: bytes, path: PathLike, encoding: str | None = None
     nul = data.find(b"\0")
     if nul >= 0:
         raise FormatError(path, "contains NUL bytes; this is a binary file, not text", offset=nul)
+    mixed = _decode_mixed(data)
+    if mixed is not None:
+        return mixed
     guessed = guess_encoding(data)
     if guessed is None:
         return data.decode("cp1252", errors="replace"), [
@@ -113,6 +121,74 @@ def decode_source(data: bytes, path: PathLike, encoding: str | None = None
     return data.decode(guess), [
         f"the text is not UTF-8; read it as {describe(guess)} ({how}): if letters look wrong, "
         "give the encoding (--encoding, or File > Reopen with Encoding)"], Decoding(guess)
+
+
+#: Code pages whose lines `_decode_mixed` reads beside UTF-8 ones: one byte a character, so a
+#: line in them is seldom valid UTF-8 by chance (measured: docs/formats.md#encodings). A file in
+#: a multi-byte code page (GB18030, Shift JIS...) is read in it whole.
+_SINGLE_BYTE = frozenset({"cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1255", "cp1256",
+                          "cp1257", "cp1258", "koi8_r", "koi8_u", "iso8859_2", "iso8859_5",
+                          "iso8859_7", "iso8859_9", "iso8859_15", "latin_1", "cp866", "cp437",
+                          "cp850", "cp874", "tis_620", "mac_cyrillic", "mac_roman"})
+
+
+def _decode_mixed(data: bytes) -> tuple[str, list[str], Decoding] | None:
+    """Text that is not UTF-8 as a whole but whose lines are, some in UTF-8 and some in a legacy
+    code page (two files joined, a UTF-8 line pasted into an old file): each line that is valid
+    UTF-8 and not plain ASCII is read as UTF-8, the others in the code page their bytes give
+    (`guess_encoding`, else Windows-1252), and that is said. None when no line with other than
+    ASCII is valid UTF-8, or the others' code page takes more than a byte a character.
+
+    Written by hand: charset-normalizer and ftfy decode or repair a text as a whole (ftfy's
+    ``fix_text`` mends "CafÃ©" already decoded, and may "mend" text that was right); neither
+    reads a file line by line in two encodings. The file is written back as UTF-8 (its lines
+    were in two encodings: no one encoding gives its bytes back)."""
+    lines = data.splitlines(keepends=True)
+    utf8: set[int] = set()
+    legacy: list[bytes] = []
+    for n, line in enumerate(lines):
+        if line.isascii():
+            continue
+        if utf8_line(line):
+            utf8.add(n)
+        else:
+            legacy.append(line)
+    if not utf8 or not legacy:
+        return None
+    guessed = guess_encoding(b"".join(legacy))
+    codec, language = guessed if guessed is not None else ("cp1252", None)
+    if codecs.lookup(codec).name not in {codecs.lookup(c).name for c in _SINGLE_BYTE}:
+        return None
+    text = "".join(line.decode("utf-8") if n in utf8 else line.decode(codec, errors="replace")
+                   for n, line in enumerate(lines))
+    how = (f"a guess from their {NAMES[language]} words" if language else "a guess" if guessed
+           else "their encoding could not be told")
+    return text, [
+        f"the text mixes encodings: {_lines(len(utf8))} read as UTF-8, {_lines(len(legacy))} as "
+        f"{describe(codec)} ({how}); written back, the file is all UTF-8: if letters look wrong, "
+        "give the encoding (--encoding, or File > Reopen with Encoding)"], Decoding("utf-8")
+
+
+def utf8_line(line: bytes) -> bool:
+    """Whether a line of a file that mixes encodings is UTF-8: valid as UTF-8, and no word of it
+    so read mixes Latin letters with another script's. A legacy line is seldom valid UTF-8, and
+    then reads as such a mix: Catalan "[OPCIÓ…]" in Windows-1252 is valid UTF-8 "[OPCIӅ]", Czech
+    "VÝŠKA" in Windows-1250 "V݊KA" (tests/perf/bench_mixed_encodings.py)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    for word in text.split():
+        # letters, and marks that combine with them outside the diacritics Latin shares (U+0300-036F)
+        scripts = {_script(ch) for ch in word if ch.isalpha() or unicodedata.category(ch)[0] == "M"
+                   and not 0x300 <= ord(ch) < 0x370}
+        if "latin" in scripts and len(scripts) > 1:
+            return False
+    return True
+
+
+def _lines(count: int) -> str:
+    return f"{count:,} line{'s' if count != 1 else ''}"
 
 
 def describe(encoding: str) -> str:
@@ -192,7 +268,9 @@ def _mixed_words(text: str) -> int:
     after an accented small letter ("żQué"): signs of a wrong code page."""
     count = 0
     for word in text.split():
-        scripts = {_script(ch) for ch in word if ch.isalpha()}
+        # letters, and marks that combine with them outside the diacritics Latin shares (U+0300-036F)
+        scripts = {_script(ch) for ch in word if ch.isalpha() or unicodedata.category(ch)[0] == "M"
+                   and not 0x300 <= ord(ch) < 0x370}
         if "latin" in scripts and ("cyrillic" in scripts or "greek" in scripts):
             count += 1
         elif any(a.islower() and not a.isascii() and b.isupper() for a, b in zip(word, word[1:])):

@@ -12,7 +12,7 @@ import itertools
 import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from psygnal import Signal
 
@@ -86,12 +86,20 @@ class Transcript(SuggestionReview):
                  metadata: Metadata | None = None, suggestions: Iterable[Suggestion] = ()) -> None:
         """``paragraph_starts`` are token indices; the first token always starts a paragraph."""
         given = list(tokens)
-        used = {t.id for t in given if t.id >= 0}
-        if len(used) != sum(1 for t in given if t.id >= 0):
-            raise ValueError("token ids must be unique")
-        self._next_id = max(used, default=-1) + 1
-        self._tokens: list[Token] = [t if t.id >= 0 else self._with_new_id(t) for t in given]
-        self._index: dict[int, int] = {t.id: i for i, t in enumerate(self._tokens)}
+        if all(t.id >= 0 for t in given):  # a reader's tokens: ids given, checked by the index
+            self._tokens: list[Token] = given
+            self._index: dict[int, int] = {t.id: i for i, t in enumerate(given)}
+            if len(self._index) != len(given):
+                raise ValueError("token ids must be unique")
+            self._next_id = max(self._index, default=-1) + 1
+        else:
+            used = {t.id for t in given if t.id >= 0}
+            if len(used) != sum(1 for t in given if t.id >= 0):
+                raise ValueError("token ids must be unique")
+            self._next_id = max(used, default=-1) + 1
+            del used  # not held beside the index (a set of a million ids is 32 MB)
+            self._tokens = [t if t.id >= 0 else self._with_new_id(t) for t in given]
+            self._index = {t.id: i for i, t in enumerate(self._tokens)}
         self._stale_from: int | None = None  # indices from here on are out of date
         self._tuple: tuple[Token, ...] | None = None
         self._words: tuple[str, ...] | None = None  # the raw words, kept until one changes
@@ -117,8 +125,11 @@ class Transcript(SuggestionReview):
     def from_text(cls, text: str, metadata: Metadata | None = None) -> Transcript:
         """Words of already written text; its punctuation and capitals become the current state."""
         pieces, starts = words_of_blocks(split_paragraphs(text))
-        # ids given here, as the constructor would give them: no second copy of each token
-        tokens = [Token(p.word, p.surface, p.punct, id=i) for i, p in enumerate(pieces)]
+        # ids given here, as the constructor would give them: no second copy of each token; each
+        # piece is replaced by its token where it stands, so the two lists are never held at once
+        tokens = cast(list[Token], pieces)
+        for i, p in enumerate(pieces):
+            tokens[i] = Token(p.word, p.surface, p.punct, id=i)
         return cls(tokens, paragraph_starts=starts, metadata=metadata)
 
     @classmethod

@@ -38,6 +38,11 @@ READERS: dict[str, tuple[str, str]] = {
     ".smi": ("editor.core.formats.subtitles.sami", "read_sami"),
     ".sami": ("editor.core.formats.subtitles.sami", "read_sami"),
     ".srv3": ("editor.core.formats.subtitles.srv3", "read_srv3"),
+    ".srv2": ("editor.core.formats.subtitles.youtube", "read_srv2"),
+    ".srv1": ("editor.core.formats.subtitles.youtube", "read_srv1"),
+    ".json3": ("editor.core.formats.subtitles.youtube", "read_json3"),
+    ".html": ("editor.core.formats.noscribe", "read_noscribe"),
+    ".htm": ("editor.core.formats.noscribe", "read_noscribe"),
     ".json": ("editor.core.formats", "read_json"),
     ".jsonl": ("editor.core.formats.vosk", "read_vosk"),
     ".stet": ("editor.core.recovery.reading", "read_project"),
@@ -46,7 +51,8 @@ READERS: dict[str, tuple[str, str]] = {
 }
 #: Readers of text whose encoding the user may name (JSON and .stet are UTF-8 by definition).
 TEXT_READERS = frozenset({".txt", ".text", ".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp",
-                          ".otr", ".smi", ".sami", ".srv3", ".md"})
+                          ".otr", ".smi", ".sami", ".srv3", ".srv2", ".srv1", ".md", ".html",
+                          ".htm"})
 WRITERS: dict[str, tuple[str, str]] = {
     ".txt": ("editor.core.formats.txt", "write_txt"),
     ".md": ("editor.core.formats.md", "write_md"),
@@ -172,7 +178,8 @@ def write_any(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
 
 
 def read_json(path: PathLike) -> Transcript:
-    """A .json file: Whisper output, Vosk output, or a Stet project, told apart by their keys."""
+    """A .json file: Whisper output, Vosk output, a Stet project or YouTube's json3, told apart
+    by their keys."""
     from editor.core.formats import stet, vosk, whisper
 
     warnings: list[str] = []
@@ -201,6 +208,10 @@ def read_json(path: PathLike) -> Transcript:
                                                 "language": data.get("language")}, path)
     if isinstance(data, dict) and "format_version" in data and "tokens" in data:
         return stet.transcript_from_stet(data, path)
+    from editor.core.formats.subtitles import youtube
+
+    if youtube.is_json3(data):  # YouTube's json3 saved as .json (the timedtext API's &fmt=json3)
+        return youtube.transcript_from_json3(data, path)
     if isinstance(data, dict) and "result" not in data:
         # OpenAI's API verbose_json with word times, or WhisperX's word_segments alone
         words = next((data[k] for k in ("words", "word_segments") if isinstance(data.get(k), list)

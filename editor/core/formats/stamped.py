@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import islice
 from dataclasses import dataclass, field, replace
 
 from editor.core.document.transcript import Metadata, Spread, Token, Transcript
@@ -38,8 +39,10 @@ _LEADING = re.compile(rf"[ \t]*\[({_CLOCK})\][ \t]+(\S.*)")
 #: noScribe's text (its HTML saved as text, with timestamps on): the speaker, a colon, the time in
 #: brackets, the words ("S00: [00:00:05] so the seed library")
 _NAMED_LEADING = re.compile(rf"[ \t]*({_NAME}):[ \t]*\[({_CLOCK})\][ \t]*(.*?)[ \t]*")
-#: the same without brackets ("0:03 hello everyone"), taken only where every line begins so
+#: Descript's without brackets ("0:03 hello everyone"), taken only where every line begins so
 _BARE_LEADING = re.compile(rf"[ \t]*({_CLOCK})[ \t]+(\S.*)")
+#: what every _CLOCK holds, looked for in the whole text before its lines are
+_ANY_CLOCK = re.compile(r"\d:[0-5]\d")
 
 
 #: How fast words are taken to be spoken after their time (about 180 words a minute), where the
@@ -91,6 +94,8 @@ def _classify(line: str, bare: bool = False) -> _Line:
 def stamped_transcript(text: str, metadata: Metadata) -> Transcript | None:
     """The transcript of text whose lines carry times (see the module's docstring), or None when
     times are not the text's pattern."""
+    if next(islice(_ANY_CLOCK.finditer(text), 1, None), None) is None:
+        return None  # fewer than two times in all: no line need be looked at (a long text's are many)
     raw = text.split("\n")
     bare = all(_BARE_LEADING.fullmatch(line) for line in raw if line.strip())
     lines = [_classify(line, bare) for line in raw]

@@ -1,6 +1,8 @@
 """Splitting written text into words: abbreviations keep their own period."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from editor.core.document.transcript import Transcript
 from editor.core.render import render
@@ -86,3 +88,42 @@ def test_a_long_text_is_split_a_piece_at_a_time_into_the_same_words():
             assert [c for c in _chunks(text, piece) if c] == whole
     long = " ".join(f"w{i}," for i in range(100_000))
     assert [p.surface for p in split_words(long)] == [f"w{i}" for i in range(100_000)]
+
+
+def _each_chunk_by_the_rule(text):
+    """`split_words` as every chunk was once read, `split_chunk` and `normalize_word` each time:
+    what its quick way for plain words must give."""
+    from editor.core.document.text import normalize_word, split_chunk
+
+    pieces, prefix = [], ""
+    for chunk in text.split():
+        surface, punct = split_chunk(chunk)
+        if not any(ch.isalnum() for ch in surface):
+            if pieces:
+                last = pieces[-1]
+                pieces[-1] = (last[0], last[1], f"{last[2]} {chunk}")
+            else:
+                prefix += f"{chunk} "
+            continue
+        surface, prefix = prefix + surface, ""
+        pieces.append((normalize_word(surface), surface, punct))
+    if prefix and not pieces:
+        pieces.append((prefix.strip(), prefix.strip(), ""))
+    return pieces
+
+
+_CHUNKS = ["word", "Word", "WORD", "x", "I", "42", "1.5", "Mr.", "mr.", "U.S.", "e.g.", "St.", "today.",
+           "it,", "so?", "No!", "yes;", "as:", "-", "—", "...", '"Hi', 'there."', "(sic.)", "fi\u200brst",
+           "שלום.\u200f", "café", "Ünïcode,", "²", "rock'n'roll", "end.)", "ok.,", "Dr.,"]
+
+
+@given(st.lists(st.sampled_from(_CHUNKS), max_size=12))
+def test_the_quick_way_for_plain_words_reads_as_the_rule(chunks):
+    text = " ".join(chunks)
+    assert [(p.word, p.surface, p.punct) for p in split_words(text)] == _each_chunk_by_the_rule(text)
+
+
+def test_a_word_already_in_lower_case_is_one_string():
+    """Its word and surface are the same string: a long text's words cost one string each."""
+    pieces = split_words("the seed library, Opens today. Mr. fi\u200brst")
+    assert [p.word is p.surface for p in pieces] == [True, True, True, False, True, False, True]

@@ -38,6 +38,29 @@ def _seeds() -> dict[str, tuple[str, bytes]]:
                              b'<head><pen id="1" i="1"/></head><body>\n<p t="80" d="2000" w="1">'
                              b'<s ac="0">hello</s><s t="320" ac="0"> there</s></p>\n<p t="2100" '
                              b'd="1500" p="1">how are\nyou</p>\n</body>\n</timedtext>\n')
+    seeds["youtube.json3"] = (".json3", json.dumps({
+        "wireMagic": "pb3", "pens": [{}, {"iAttr": 1, "fcForeColor": 16776960}],
+        "events": [{"tStartMs": 0, "dDurationMs": 5000, "id": 1, "wpWinPosId": 1, "wsWinStyleId": 1},
+                   {"tStartMs": 80, "dDurationMs": 2000, "wWinId": 1, "segs": [
+                       {"utf8": "hello", "acAsrConf": 0}, {"utf8": " there", "tOffsetMs": 320}]},
+                   {"tStartMs": 2000, "dDurationMs": 100, "wWinId": 1, "aAppend": 1, "segs": [{"utf8": "\n"}]},
+                   {"tStartMs": 2100, "dDurationMs": 1500, "pPenId": 1, "segs": [{"utf8": "how are\nyou"}]}]}).encode())
+    seeds["youtube_json3.json"] = (".json", seeds["youtube.json3"][1])  # the timedtext API's, saved as .json
+    seeds["youtube.srv1"] = (".srv1", b'<?xml version="1.0" encoding="utf-8" ?><transcript><text start="0.08" '
+                             b'dur="2.1">hello we&amp;amp;#39;re</text><text start="2.2" dur="1.5">how are\nyou'
+                             b'</text></transcript>')
+    seeds["youtube.srv2"] = (".srv2", b'<?xml version="1.0" encoding="utf-8" ?><timedtext><window t="0" id="1" '
+                             b'op="define"/><text w="1" t="80" d="2100">hello we&amp;#39;re</text><text w="1" '
+                             b't="2200" d="1500">how are\nyou</text></timedtext>')
+    seeds["noscribe.html"] = (".html", (
+        b'<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.0//EN" "http://www.w3.org/TR/REC-html40/strict.dtd">\n'
+        b'<html ><head ><meta charset="UTF-8" /><meta name="audio_source" content="talk.mp3" /></head>'
+        b'<body > <div class="WordSection1" ><p style="font-weight: 600" >talk</p><p ><span >Transcribed'
+        b' with noScribe vers. 0.7<br />Audio file: talk.mp3</span></p><p ><a name="ts_0_4000_" >(4 seconds'
+        b' pause) </a></p><p ><a name="ts_4000_6500_S01" >S01: <span >[00:00:04]</span> so the seed library'
+        b'</a><a name="ts_6500_7200_S01" > (..)</a><a name="ts_9100_9900_//S02" > //S02: Yes.//</a></p>'
+        b'<p ><a name="ts_11500_14000_S02" >S02: <span >[00:00:11]</span> Every Saturday.</a></p></div>'
+        b'</body></html>'))
     return seeds
 
 
@@ -69,7 +92,7 @@ SEEDS.update(_written())
 
 
 def test_the_seeds_cover_every_reader():
-    assert {ext for ext, _ in SEEDS.values()} >= set(READERS) - {".text", ".ssa", ".sami"}
+    assert {ext for ext, _ in SEEDS.values()} >= set(READERS) - {".text", ".ssa", ".sami", ".htm"}
 
 
 class Hang(Exception):

@@ -190,7 +190,14 @@ WHISPER = {"text": " so the seed library opens today and then", "language": "en"
                         {"id": 1, "start": 2.52, "end": 4.0, "text": " opens today and then"}]}
 NOSCRIBE = ("talk\n\n(Transcribed with noScribe vers. 0.6)\n\n"
             "S00: [00:00:00] so the seed library\n\nS01: [00:00:02] opens today and then\n")
-TRANSCRIPTS = {"srt": SRT, "vtt": VTT, "json": json.dumps(WHISPER), "txt": NOSCRIBE}
+NOSCRIBE_HTML = (  # noScribe's own format; the recording it names is not on this machine
+    '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.0//EN" "http://www.w3.org/TR/REC-html40/strict.dtd">\n'
+    '<html ><head ><meta charset="UTF-8" /><meta name="audio_source" content="C:/Users/kai/talk.mp3" />'
+    '</head><body > <div class="WordSection1" ><p style="font-weight: 600" >talk</p><p ><span >'
+    'Transcribed with noScribe vers. 0.7</span></p><p ><a name="ts_0_1900_S00" >S00: <span >[00:00:00]'
+    '</span> so the seed library</a></p><p ><a name="ts_2520_4000_S01" >S01: <span >[00:00:02]</span>'
+    ' opens today and then</a></p></div></body></html>')
+TRANSCRIPTS = {"srt": SRT, "vtt": VTT, "json": json.dumps(WHISPER), "txt": NOSCRIBE, "html": NOSCRIBE_HTML}
 
 
 def write_transcript(folder: Path, suffix: str) -> Path:

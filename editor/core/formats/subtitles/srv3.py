@@ -34,15 +34,28 @@ def read_srv3(path: PathLike, encoding: str | None = None) -> Transcript:
     text, warnings, _source = read_source(path, encoding)
     if not text.strip():
         return transcript_from_cues([], path, warnings, "srv3")
-    xml = guarded_xml(text, path)
+    root = parse_xml(text, path)
+    if root.tag != "timedtext":
+        raise FormatError(path, "this is not YouTube timed text: the root element is not <timedtext>")
+    return transcript_from_timedtext(root, path, warnings)
+
+
+def parse_xml(text: str, path: PathLike) -> ET.Element:
+    """The root element of YouTube's XML timed text (srv1, srv2, srv3), guarded (`guarded_xml`);
+    a FormatError where it is not well-formed."""
     try:
-        root = ET.fromstring(xml)
+        return ET.fromstring(guarded_xml(text, path))
     except ET.ParseError as err:
         raise FormatError(path, "this is not well-formed XML", line=err.position[0]) from None
     except RecursionError:
         raise FormatError(path, "its elements are nested too deep to be subtitles") from None
-    if root.tag != "timedtext":
-        raise FormatError(path, "this is not YouTube timed text: the root element is not <timedtext>")
+
+
+def transcript_from_timedtext(root: ET.Element, path: PathLike, warnings: list[str],
+                              fmt: str = "srv3") -> Transcript:
+    """The transcript of a ``<timedtext format="3">`` tree: its ``<head>``'s pens, its
+    ``<body>``'s paragraphs (also the tree the other YouTube formats are read into: see
+    `youtube`)."""
     head, body = root.find("head"), root.find("body")
     pens = {pen.get("id"): _tags(pen) for pen in (head.iter("pen") if head is not None else ())}
     cues: list[Cue] = []
@@ -61,7 +74,7 @@ def read_srv3(path: PathLike, encoding: str | None = None) -> Transcript:
     for k in range(len(cues) - 1):  # a scrolling window's paragraph: until the next begins
         if timed[k] and cues[k].start < cues[k + 1].start < cues[k].end:
             cues[k] = replace(cues[k], end=cues[k + 1].start)
-    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "srv3")
+    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, fmt)
 
 
 def _ms(value: str | None, path: PathLike, n: int) -> float:
