@@ -105,7 +105,8 @@ class AcceptAllDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Accept all at or above")
         self.settings = settings
-        # threshold (0..1) -> (accepted, of them below the low band), at once or in parts
+        # threshold (0..1) -> (decisions accepted, their suggestions, of those below the low
+        # band), at once or in parts
         self._counter = SlicedCount(self, count, self._show_count)
         self.pending = pending
         form = QFormLayout(self)
@@ -148,11 +149,15 @@ class AcceptAllDialog(QDialog):
             self.summary.setText(f"Counting how many of the {self.pending:,} pending suggestions "
                                  "are at or above it…")
             return
-        accepted, low = cast(tuple[int, int], counted)
+        accepted, suggestions, low = cast(tuple[int, int, int], counted)
         ok.setText(f"Accept {accepted:,}")
         ok.setEnabled(accepted > 0)
-        text = (f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo "
-                "step; a sentence end and the capital after it are one decision, counted once).")
+        # decisions against decisions: "10 of 17 pending suggestions" accepted 14 of the 17
+        text = (f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo step)."
+                if accepted == suggestions else
+                f"{accepted:,} decision{'s' if accepted != 1 else ''} will be accepted: {suggestions:,} "
+                f"of the {self.pending:,} pending suggestions (a sentence end and the capital after "
+                "it are one decision; one undo step).")
         spoken = text
         if low:
             spoken += (f" {low:,} of them are of low confidence (under {self.settings.review.low:.0%}); "

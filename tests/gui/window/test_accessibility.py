@@ -97,7 +97,7 @@ def _dialogs(window, tmp_path):
     ko = ModelInfo(name="vosk-model-small-ko-0.22", path="/m/ko", language="ko", source="stet")
 
     def count(threshold):
-        yield 1, 0
+        yield 1, 1, 0
 
     yield ExportDialog(settings, tmp_path / "talk.txt", 3, window)
     yield AcceptAllDialog(settings, count, 3, window)
