@@ -110,14 +110,16 @@ def model_folder(chosen: str | None) -> Path:
     return Path(chosen).expanduser()
 
 
-def in_use_note(chosen: str | None) -> str:
+def in_use_note(chosen: str | None, *, done: bool = False) -> str:
     """One line saying which restoration model is in use, what its weights may be used for, and why
-    it is the one: "Restoring with stet-en-… (weights: non-commercial only), Stet's default; …"."""
+    it is the one: "Restoring with stet-en-… (weights: non-commercial only), Stet's default; …";
+    ``done``: the pass is over, "Restored with …"."""
     folder = model_folder(chosen)
     found = summary(folder)
+    doing = "Restored" if done else "Restoring"
     if found is None:
-        return f"Restoring with the model in {folder}, {why_this_model(chosen)}"
+        return f"{doing} with the model in {folder}, {why_this_model(chosen)}"
     # what the weights allow, not their licences' identifiers (About and Settings list those): the
     # whole note then fits the status bar of a window at its default width
     licence = f"weights: {found.use}" if found.licence else "its weights' licence not stated"
-    return f"Restoring with {found.name} ({licence}), {why_this_model(chosen)}"
+    return f"{doing} with {found.name} ({licence}), {why_this_model(chosen)}"

@@ -111,6 +111,15 @@ class StatusBar(QStatusBar):
             QTimer.singleShot(0, self, self._settle)
             self.said.emit(text)
 
+    def restate(self, text: str) -> None:
+        """Put ``text`` in place of the message shown, not said again (``said``): the same news
+        brought up to date ("Restoring with …" once the pass is over: "Restored with …"). It
+        goes at the person's next action as the message it replaced would have."""
+        self._full = text
+        self._shown = self._fitted(text)
+        super().showMessage(self._shown, 0)
+        self.setToolTip(text if self._shown != text else "")
+
     def _settle(self) -> None:
         self._settled = True
 

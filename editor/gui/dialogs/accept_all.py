@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLayout,
     QWidget,
 )
 
@@ -105,10 +106,14 @@ class AcceptAllDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Accept all at or above")
         self.settings = settings
-        # threshold (0..1) -> (accepted, of them below the low band), at once or in parts
+        # threshold (0..1) -> (decisions accepted, their suggestions, of those below the low
+        # band), at once or in parts
         self._counter = SlicedCount(self, count, self._show_count)
         self.pending = pending
         form = QFormLayout(self)
+        # the dialog grows with its summary: the longer count and the low-confidence warning,
+        # which come as the threshold is typed, were cut to the height of the first
+        form.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         self.box = percent_box(settings.review.high, minimum=1)
         self.box.setToolTip("Confidence in percent, as the suggestion list shows it")
         form.addRow("Accept suggestions with confidence at or above:", self.box)
@@ -134,6 +139,15 @@ class AcceptAllDialog(QDialog):
         # for Tab): typing "80" then read "090 %". Selected, what is typed replaces it.
         self.box.setFocus()
         self.box.selectAll()
+        self._fit_summary()
+
+    def _fit_summary(self) -> None:
+        """The summary as tall as its wrapped lines need at its width: a form layout keeps a
+        wrapped label at the height of its first text, and the longer count and the warning
+        about low confidence that come as the threshold is typed were cut off."""
+        width = self.summary.width()
+        if self.isVisible() and width > 0:
+            self.summary.setMinimumHeight(self.summary.heightForWidth(width))
 
     def _update(self) -> None:
         self._counter.start(self.threshold)
@@ -148,11 +162,15 @@ class AcceptAllDialog(QDialog):
             self.summary.setText(f"Counting how many of the {self.pending:,} pending suggestions "
                                  "are at or above it…")
             return
-        accepted, low = cast(tuple[int, int], counted)
+        accepted, suggestions, low = cast(tuple[int, int, int], counted)
         ok.setText(f"Accept {accepted:,}")
         ok.setEnabled(accepted > 0)
-        text = (f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo "
-                "step; a sentence end and the capital after it are one decision, counted once).")
+        # decisions against decisions: "10 of 17 pending suggestions" accepted 14 of the 17
+        text = (f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo step)."
+                if accepted == suggestions else
+                f"{accepted:,} decision{'s' if accepted != 1 else ''} will be accepted: {suggestions:,} "
+                f"of the {self.pending:,} pending suggestions (a sentence end and the capital after "
+                "it are one decision; one undo step).")
         spoken = text
         if low:
             spoken += (f" {low:,} of them are of low confidence (under {self.settings.review.low:.0%}); "
@@ -160,6 +178,7 @@ class AcceptAllDialog(QDialog):
             text += (f" <b>{low:,} of them are of low confidence</b> (under "
                      f"{self.settings.review.low:.0%}); look at those one by one instead?")
         self.summary.setText(text)
+        self._fit_summary()
         # the count as the threshold is typed, said (the field's description: Orca speaks its change)
         say(self.box, spoken)
         # Enter in the box accepts only when no low-confidence suggestion is among them; with

@@ -362,6 +362,9 @@ class QtSuggestionList(QWidget):
         self.list.installEventFilter(self)
         self.items: list[Suggestion] = []  # what the rows show, in order
         self._row_of: dict[tuple[int, Kind], int] = {}  # each listed suggestion's row
+        # the row Delete rejected in the list and the suggestion of the row below it, where the
+        # keyboard goes on (see _scanner)
+        self._place: tuple[int, tuple[int, Kind] | None] | None = None
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
         # Why there are no suggestions, when the transcript was not restored (another language,
@@ -525,6 +528,14 @@ class QtSuggestionList(QWidget):
             worked += time.perf_counter() - t0
             yield True
         t0 = time.perf_counter()
+        # where the keyboard is in the list with nothing under review (Ctrl+2, the arrows): kept
+        # on the same suggestion; Delete having rejected it, on the row below it
+        keyboard = self._shown is None and self.list.hasFocus()
+        place = self.list.currentRow() if keyboard else -1
+        held = self.items[place].key if 0 <= place < len(self.items) else None
+        if keyboard and self._place is not None:
+            place, held = self._place
+        self._place = None
         self.items = lowest
         self._listed = order
         self._row_of = {s.key: n for n, s in enumerate(lowest)}
@@ -535,6 +546,9 @@ class QtSuggestionList(QWidget):
             self.list.addItem(item)
         self.list.verticalScrollBar().setValue(kept)
         self._select_row(self._shown)
+        if place >= 0 and lowest:
+            same = self._row_of.get(held, -1) if held is not None else -1
+            self.list.setCurrentRow(same if same >= 0 else min(place, len(lowest) - 1))
         self.list.setUpdatesEnabled(True)
         self._show_count()
         self._cost = worked + time.perf_counter() - t0
@@ -743,6 +757,7 @@ class QtSuggestionList(QWidget):
                 and cast(QKeyEvent, event).key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             row = self.list.currentRow()
             if 0 <= row < len(self.items):
+                self._place = (row, self.items[row + 1].key if row + 1 < len(self.items) else None)
                 self.reject_requested.emit(self.items[row])
                 return True
         return super().eventFilter(watched, event)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from editor.audio.follow import word_at
 from editor.core import Transcript
+from editor.core.errors import UserError
 from editor.gui.base.links import DocumentLinks
 from editor.gui.base.session import Session
 from editor.media.kinds import MEDIA_SUFFIXES, recording_beside
@@ -151,11 +152,14 @@ class PlaybackController(QObject):
 
     def attach(self, path: str | os.PathLike[str]) -> bool:
         """Give the open transcript the recording at ``path`` (an undoable change that the project
-        keeps); whether it was given. A file that is not there is said and changes nothing; one
-        that cannot be decoded is said by the player bar when it has tried."""
+        keeps); whether it was given. A file that is not there, or whose sound does not decode
+        (the transcript itself or an empty .mp3 chosen by mistake), is said and changes nothing:
+        the recording attached before stays."""
         chosen = Path(path)
         if not chosen.is_file():
             self.message.emit(f"{chosen.name} is not a file that can be played", 8000)
+            return False
+        if not self._playable(chosen):
             return False
         timed = any(t.start is not None for t in self.session.transcript.tokens)
         self.locate_audio(chosen)
@@ -201,8 +205,21 @@ class PlaybackController(QObject):
         path, _ = QFileDialog.getOpenFileName(self._parent_widget, f"Where is {name}?",
                                               str(self.session.source.parent) if self.session.source else "",
                                               f"{name} (*{Path(name).suffix});;All files (*)")
-        if path and doc is self.session.transcript:
+        if path and doc is self.session.transcript and self._playable(Path(path)):
             self.locate_audio(path)
+
+    def _playable(self, path: Path) -> bool:
+        """Whether ``path`` opens and its first sound decodes, as File > Open checks a recording
+        (`editor.media.decode.check_sound`: the first half second, a few ms); if not, says why.
+        A text file taken for the recording replaced a good one, and the project kept it."""
+        from editor.media.decode import check_sound  # (PyAV: loaded when a recording is chosen)
+
+        try:
+            check_sound(path)
+        except UserError as err:
+            self.message.emit(f"Not attached: {err}", 8000)
+            return False
+        return True
 
     def play_from_token(self, index: int) -> None:
         """Play from the start of token ``index`` (Ctrl+click on a word)."""

@@ -503,8 +503,9 @@ class Narrator:
         """A message (what a command did: "Accepted 31 suggestions", "Undid Typing",
         "Exported talk.docx"): said with what is under review, at the end of this turn."""
         text = text.strip()
+        # ("Accepted: no mark after …": a decision said with a colon, `spoken_decision`)
         if text.startswith(("Accepted ", "Rejected ")) and any(
-                n.startswith(("Accepted ", "Rejected ")) for n in self._notes):
+                n.startswith(("Accepted", "Rejected")) for n in self._notes):
             # the status bar's line of a decision already said: only what it adds (the capital
             # after it, the same proposed elsewhere)
             text = text.partition("; ")[2]

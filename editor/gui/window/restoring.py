@@ -19,7 +19,7 @@ from editor.core import process
 from editor.core.document.transcript import Kind, Transcript
 from editor.core.restore_models import in_use_note
 from editor.gui.base import hotkeys
-from editor.gui.base.status_bar import StatusLabel
+from editor.gui.base.status_bar import StatusBar, StatusLabel
 from editor.gui.window.review import BULK_AT_ONCE
 from editor.restore import keeps_author, removes_authors
 
@@ -74,6 +74,7 @@ class RestorationCommands(QObject):
         self._authored = False  # by its text, the transcript keeps the author's punctuation (keeps_author)
         self._progress_shown = 0.0
         self._model_said: str | None = None  # the model the status bar last named (see _restoration_started)
+        self._model_note = ""  # what it said of it, while the pass runs
         bar = self._host.statusBar()
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
@@ -229,7 +230,8 @@ class RestorationCommands(QObject):
         # cancelled transcription's, say): then a later pass says it
         if model != self._model_said and not bar.currentMessage():
             self._model_said = model
-            bar.showMessage(in_use_note(model or None), 15000)
+            self._model_note = in_use_note(model or None)
+            bar.showMessage(self._model_note, 15000)
         self._began = time.perf_counter()
 
     def _restoration_note(self, text: str) -> None:
@@ -291,6 +293,19 @@ class RestorationCommands(QObject):
             if len(doc):
                 self.start_restoration()
 
+    def _end_model_note(self, status: str) -> None:
+        """The first pass's "Restoring with <model> …" still shown when the pass ends (a short
+        text: before the person did anything) said the pass was under way while the count beside
+        it was done: a pass that restored says "Restored with …", any other lets the count show."""
+        bar, note = self._host.statusBar(), self._model_note
+        self._model_note = ""
+        if not note or bar.currentMessage() != note:
+            return
+        if status == "done" and isinstance(bar, StatusBar):
+            bar.restate(in_use_note(self._model_said or None, done=True))
+        else:
+            bar.clearMessage()
+
     def _restoration_idle(self) -> None:
         self.progress.hide()
         self.cancel_button.hide()
@@ -301,6 +316,7 @@ class RestorationCommands(QObject):
     def _restoration_ended(self, status: str) -> None:
         self.restoration_status = status
         self._restoration_idle()
+        self._end_model_note(status)
         # counts the pending ones without sorting them all; a long transcript's a slice at a time
         # (the status bar follows the count when it is in)
         if len(self._host.transcript) <= BULK_AT_ONCE * 4:

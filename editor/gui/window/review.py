@@ -271,12 +271,13 @@ class ReviewCommands(QObject):
         doc = self._host.transcript
         low = self._host.settings.review.low
 
-        def count(threshold: float) -> Iterator[tuple[int, int]]:
+        def count(threshold: float) -> Iterator[tuple[int, int, int]]:
             for start in range(0, len(doc), _COUNT_SLICE):  # a slice per turn (SlicedCount)
                 chosen = doc.pending_to_apply(threshold, start=start, end=start + _COUNT_SLICE,
                                               sources=(MODEL,))
-                # decisions (a sentence end and its capital are one), and those of low confidence
-                yield doc.decision_count(chosen, threshold), sum(1 for s in chosen if s.confidence < low)
+                # decisions (a sentence end and its capital are one), suggestions, those of low confidence
+                yield (doc.decision_count(chosen, threshold), len(chosen),
+                       sum(1 for s in chosen if s.confidence < low))
 
         dialog = AcceptAllDialog(self._host.settings, count, doc.pending_count, self._widget)
         dialog.accepted.connect(lambda: self.accept_all(dialog.threshold))

@@ -207,3 +207,43 @@ def test_a_proposal_from_your_choice_says_so_in_the_list_as_painted(window, qtbo
     rows = [shown for shown in painted if "saturday" in shown]
     assert rows, painted
     assert all(shown.endswith("· from your choice") for shown in rows), rows
+
+
+def test_delete_in_the_list_keeps_the_keyboards_place(listed, qtbot):
+    """Ctrl+2, Down, Delete: the row was rejected and the list, brought up to date, was on no row,
+    so Enter did nothing and the next Down went back to the top (a keyboard and screen reader
+    review down the list lost its place at every Delete). The row below takes its place."""
+    window = listed
+    doc = window.transcript
+    window.activateWindow()
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    panel = window.panel
+    assert panel.list.hasFocus() and panel.list.currentRow() == 0
+    qtbot.keyClick(panel.list, Qt.Key.Key_Down)
+    qtbot.keyClick(panel.list, Qt.Key.Key_Down)
+    rejected, below = panel.items[2], panel.items[3]
+    qtbot.keyClick(panel.list, Qt.Key.Key_Delete)
+    assert doc.suggestion(*rejected.key).state.value == "rejected"
+    qtbot.waitUntil(lambda: rejected not in panel.items, timeout=5000)
+    assert panel.list.hasFocus() and panel.items[panel.list.currentRow()] == below
+    qtbot.keyClick(panel.list, Qt.Key.Key_Return)  # Enter goes to it in the text
+    assert window.view.current is not None and window.view.current.key == below.key
+
+
+def test_the_list_keeps_its_row_when_it_is_brought_up_to_date(listed, qtbot):
+    """A refresh while the keyboard is in the list (a decision made in the text by undo, a pass
+    of restoration landing) keeps it on the same suggestion."""
+    window = listed
+    doc = window.transcript
+    window.activateWindow()
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    panel = window.panel
+    for _ in range(4):
+        qtbot.keyClick(panel.list, Qt.Key.Key_Down)
+    held = panel.items[4]
+    first = panel.items[0]
+    doc.accept(first.token_id, first.kind)  # decided elsewhere: the list is brought up to date
+    qtbot.waitUntil(lambda: first not in panel.items, timeout=5000)
+    assert panel.items[panel.list.currentRow()] == held

@@ -287,6 +287,31 @@ def test_attaching_what_is_not_a_file_changes_nothing(window, tmp_path):
     assert "missing.wav" in window.statusBar().currentMessage()
 
 
+@pytest.mark.parametrize("wrong", ["the transcript", "an empty mp3"])
+def test_attaching_a_file_without_sound_keeps_the_recording_attached_before(window, qtbot, tmp_path,
+                                                                           output, monkeypatch, wrong):
+    """File > Attach recording… with the subtitle file itself (or an empty .mp3) chosen by mistake
+    said only "the file has no audio stream" once the player had tried: the transcript then named
+    the .srt as its recording, the good one was let go, and a save kept it."""
+    player = Player(output)
+    window.playback.make_player = lambda: player
+    transcript = write_transcript(tmp_path, "srt")
+    doc = open_quietly(window, transcript)
+    recording = write_wav(tmp_path / "interview.wav", 5.0)
+    assert window.playback.attach(recording)
+    qtbot.waitUntil(lambda: player.audio is not None, timeout=10000)
+    chosen = transcript if wrong == "the transcript" else tmp_path / "empty.mp3"
+    chosen.touch()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(chosen), ""))
+    window.menu_actions["file.attach_recording"].trigger()
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Not attached: ") and chosen.name in message
+    assert doc.metadata.audio_file == str(recording.resolve())
+    assert window.playback.audio_path == recording and player.audio is not None
+    doc.history.undo()  # the one step is the good recording's
+    assert doc.metadata.audio_file is None and not doc.history.can_undo
+
+
 def test_the_settings_dialog_sets_how_suggestions_are_heard(qtbot):
     from editor.core.settings import Settings
     from editor.gui.dialogs.settings import SettingsDialog

@@ -97,7 +97,7 @@ def _dialogs(window, tmp_path):
     ko = ModelInfo(name="vosk-model-small-ko-0.22", path="/m/ko", language="ko", source="stet")
 
     def count(threshold):
-        yield 1, 0
+        yield 1, 1, 0
 
     yield ExportDialog(settings, tmp_path / "talk.txt", 3, window)
     yield AcceptAllDialog(settings, count, 3, window)
@@ -361,6 +361,29 @@ def test_a_sentence_end_and_its_capital_are_said_as_one_decision(window, qtbot, 
     qtbot.keyClick(view, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: any("Accepted full stop after “maria”, with the capital “And”." in m
                                 for kind, m in spoken if kind == "announcement"), timeout=3000)
+
+
+def test_a_decision_for_no_mark_is_said_once(window, qtbot, spoken):
+    """A digit for "no mark" on a sentence end and its capital was said twice: the decision
+    ("Accepted: no mark after “library”, leaving “opens” as it was.") and then the status bar's
+    line of it ("Accepted no mark; left ‘opens’ in lower case"), whose first part is dropped only
+    after a decision said as "Accepted " (the colon of "Accepted: no mark" escaped it)."""
+    doc = Transcript([Token(w) for w in "so the seed library opens today".split()])
+    doc.set_suggestions([Suggestion(doc[3].id, Kind.PUNCT, ".", {".": 0.55, ",": 0.3, "": 0.15}),
+                         Suggestion(doc[4].id, Kind.CASE, "Opens", {"Opens": 0.7, "opens": 0.3}),
+                         Suggestion(doc[5].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    qtbot.waitUntil(lambda: "3: no mark, 15 %" in view.accessibleDescription(), timeout=3000)
+    del spoken[:]
+    qtbot.keyClick(view, Qt.Key.Key_3)  # no mark: the capital does not come either
+    qtbot.waitUntil(lambda: any(kind == "announcement" for kind, _ in spoken), timeout=3000)
+    announced = [m for kind, m in spoken if kind == "announcement"][-1]
+    assert announced.startswith("Accepted: no mark after “library”, leaving “opens” as it was."), announced
+    assert announced.count("Accepted") == 1, announced
+    assert "Proposed comma after “today”" in announced  # and on to the next
 
 
 def test_the_list_is_described_in_plain_words(reviewed):

@@ -859,8 +859,11 @@ def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(wind
     qtbot.keyClicks(dialog.box, "85")  # eighty-five percent, typed as the list shows it
     qtbot.waitUntil(lambda: ok.isEnabled(), timeout=10_000)
     shown = int(ok.text().removeprefix("Accept ").replace(",", ""))
-    assert f"{shown:,} of {before:,} pending" in dialog.summary.text()
-    assert 0 < shown < before
+    summary = dialog.summary.text()
+    assert summary.startswith(f"{shown:,} decisions will be accepted: ")
+    told = int(summary.split(": ", 1)[1].split(" of the ")[0].replace(",", ""))  # suggestions it said
+    assert f" of the {before:,} pending suggestions" in summary
+    assert 0 < shown < told < before
     with qtbot.waitSignal(window.bulk_finished, timeout=30_000):
         qtbot.keyClick(dialog.box, Qt.Key.Key_Return)
     assert not dialog.isVisible()
@@ -872,7 +875,7 @@ def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(wind
     pairs = sum(1 for s in accepted if s.kind == Kind.CASE and doc[doc.index_of(s.token_id) - 1].id in marks
                 and s.probs["word"] >= 0.02)  # ("Word" at 99 % is as sure as a name: decided alone)
     assert pairs > 0
-    assert before - doc.pending_count == len(accepted) == shown + pairs
+    assert before - doc.pending_count == len(accepted) == shown + pairs == told
     assert window.statusBar().currentMessage().startswith(
         f"Accepted {shown:,} decisions ({len(accepted):,} suggestions: a sentence end and its capital are one)")
 

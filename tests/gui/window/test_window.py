@@ -622,6 +622,34 @@ def test_replace_on_a_proposed_mark_does_not_look_for_the_mark(window, qtbot):
     assert bar.isVisible() and bar.find_edit.text() == "" and bar.find_edit.hasFocus()
 
 
+def test_the_first_pass_note_says_restored_once_the_pass_is_over(window, qtbot):
+    """Tried as a captioner: a short file restored in 2.5 s, and the status bar went on saying
+    "Restoring with <model> …" (it stays until the person's next action) while the count beside
+    it was done. Once the pass ends it says "Restored with …", and a reader is not told again."""
+    said: list[str] = []
+    window.statusBar().messageChanged.connect(said.append)
+    spoken: list[str] = []
+    window.statusBar().said.connect(spoken.append)
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        window.open_path(SAMPLE)
+    assert window.restoration_status == "done"
+    assert any(s.startswith("Restoring with") for s in said)  # said while the pass ran
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Restored with") and "tiny" in message and "chosen in Settings" in message
+    assert not any(s.startswith("Restored with") for s in spoken)
+    qtbot.keyClick(window.view, Qt.Key.Key_Right)  # the next action: the count shows again
+    assert window.statusBar().currentMessage() == ""
+    assert "suggestions to review" in window.status_label.text()
+
+
+def test_a_cancelled_pass_lets_the_count_show_instead_of_the_model_note(window, qtbot):
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        window.open_path(SAMPLE)
+        window.restoring.cancel_restoration()
+    assert window.restoration_status == "cancelled"
+    assert not window.statusBar().currentMessage().startswith("Restor")
+
+
 def test_a_screenshot_shows_the_word_count_not_the_first_pass_note(window, qtbot, tmp_path):
     """`stet gui --screenshot` goes to the first suggestion as Tab does: the first pass's
     "Restoring with <model> …" (which stays until the person's next action) is gone, and the status
