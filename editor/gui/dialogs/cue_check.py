@@ -110,15 +110,23 @@ class CueCheckDialog(QDialog):
         self.rows.setColumnWidth(0, width("000:00.0") + 16)
         self.rows.setColumnWidth(1, width("line 1 is 47 characters; 23.4 characters a second") + 16)
 
-    def show_problems(self, problems: Sequence[CueProblem], check: SubtitleLayout, speed_set: bool) -> None:
-        """List ``problems`` (found with ``check``; ``speed_set``: the reading speed is the person's)."""
+    def show_problems(self, problems: Sequence[CueProblem], check: SubtitleLayout, speed_set: bool,
+                      kept: str | None = None) -> None:
+        """List ``problems`` (found with ``check``; ``speed_set``: the reading speed is the person's)
+        in the cues Stet lays out; ``kept``: the extension (".vtt") rolling captions are written
+        back to as they came, with lines no layout applies to, which the summary says first."""
         self.table.set_problems(problems)
         what = limits(check, speed_set)
+        before = "" if kept is None else (
+            f"Exported as {kept}, these rolling captions are written back as they came (each line "
+            "shown twice, timed word by word), with their own lines and times: they are not checked. "
+            "Cut into cues afresh (exported in another format): ")
         if not problems:
-            self.summary.setText(f"Every cue is within {what}.")
+            every = "every" if before else "Every"
+            self.summary.setText(f"{before}{every} cue is within {what}.")
             return
         count = len(problems)
-        self.summary.setText(f"{count:,} cue{'s' if count != 1 else ''} over {what}. "
+        self.summary.setText(f"{before}{count:,} cue{'s' if count != 1 else ''} over {what}. "
                              "Click one (or press Enter) to go to its words.")
         self.rows.setCurrentIndex(self.table.index(0, 0))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -70,11 +71,23 @@ def suggested_export(source: Path | None, project: Path | None, folder: Path, *,
     return not_the_source(base.with_suffix(ext), source)
 
 
+#: A language tag before a subtitle's extension, as yt-dlp and players name subtitles
+#: ("talk.en.vtt", "talk.pt-BR.srt", "talk.zh-Hans.vtt", YouTube's "talk.en-orig.vtt"): BCP 47's
+#: shape (a language of 2 or 3 letters, then subtags of 2 to 8 letters or digits), by hand
+#: because no library Stet has knows the tags and players match this shape, not a registry.
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*")
+
+
 def not_the_source(path: Path, source: Path | None) -> Path:
-    """``path``, or where it would be the ``source`` file itself, "NAME-edited.EXT" beside it."""
-    if source is not None and same_file(path, source):
-        return path.with_name(f"{path.stem}-edited{path.suffix}")
-    return path
+    """``path``, or where it would be the ``source`` file itself, "NAME-edited.EXT" beside it;
+    a language tag before the extension stays there, where players look for it ("talk.en.vtt"
+    -> "talk-edited.en.vtt")."""
+    if source is None or not same_file(path, source):
+        return path
+    name, dot, tag = path.stem.rpartition(".")
+    if dot and name and _LANGUAGE_TAG.fullmatch(tag):
+        return path.with_name(f"{name}-edited.{tag}{path.suffix}")
+    return path.with_name(f"{path.stem}-edited{path.suffix}")
 
 
 def with_export_suffix(path: Path, ext: str) -> Path:

@@ -1,6 +1,7 @@
 """Review > Check line length and reading speed: the window's part that finds, off the UI thread,
 the cues an export would write that break the subtitle layout (`writing.cue_problems`, with
-the Export settings' layout, `ExportSettings.subtitle_layout`), lists them
+the Export settings' layout, `ExportSettings.subtitle_layout`; rolling captions Export writes
+back as they came are said to be unchecked, `writeback.rolling_written_back`), lists them
 (`dialogs.cue_check.CueCheckDialog`) and puts the caret at a cue's first word when one is chosen."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
 from editor.core.formats.subtitles import CueProblem, cue_problems
+from editor.core.formats.subtitles.writeback import rolling_written_back
 from editor.core.process import collections_held
 from editor.core.render import NONE
 from editor.core.settings import Settings
@@ -60,11 +62,12 @@ class CueCheck:
         dialog.show()
         dialog.raise_()
 
-        def found(problems: list[CueProblem]) -> None:
+        def found(result: tuple[list[CueProblem], str | None]) -> None:
             if self._host.transcript is not doc:  # another file opened meanwhile
                 return
             self.checked = doc
-            dialog.show_problems(problems, check, layout.max_cps is not None)
+            problems, kept = result
+            dialog.show_problems(problems, check, layout.max_cps is not None, kept)
 
         def failed(err: BaseException) -> None:
             if isinstance(err, UserError):
@@ -73,11 +76,13 @@ class CueCheck:
             log.error("the check of cues failed:\n%s", getattr(err, "__stet_traceback__", err))
             dialog.show_failure(f"The cues could not be checked: {err}")
 
-        def work(_report: object) -> list[CueProblem]:
+        def work(_report: object) -> tuple[list[CueProblem], str | None]:
             # allocation-heavy (a copy of the document, a timed word each): without automatic
             # collections, whose full passes over an open transcript hold the UI thread waiting
             with collections_held("cue check"):
-                return cue_problems(take(), layout, check, NONE)
+                copy = take()
+                # rolling captions Export writes back as they came are not laid out: said so
+                return cue_problems(copy, layout, check, NONE), rolling_written_back(copy, NONE)
 
         self.running = BackgroundOp(self._widget, work).success(found).failure(failed).run()
         return dialog

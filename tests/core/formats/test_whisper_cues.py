@@ -10,6 +10,7 @@ import pytest
 
 from editor.core import render
 from editor.core.formats import read_any, write_any
+from editor.core.formats.subtitles.layout import SubtitleLayout
 from editor.core.formats.subtitles.writing import cues_to_write
 from editor.core.render import NONE
 
@@ -227,11 +228,13 @@ def test_unchanged_and_edited_segments_through_cues_to_write(tmp_path):
     assert after[0].lines == ("Well, so, shall we begin?",)
 
 
-def test_a_long_segment_stays_one_cue_up_to_three_lines(tmp_path):
+def test_a_segment_longer_than_two_lines_is_split_never_given_a_third(tmp_path):
     doc = read_any(CORPUS / "openai-whisper_jfk.json")  # 105 characters in one 11 s segment
-    (cue,) = cues_to_write(doc, NONE, "x.srt")
-    assert (cue.start, cue.end, len(cue.lines)) == (0.0, 11.0, 3)
-    assert all(len(line) <= 42 for line in cue.lines)
+    cues = cues_to_write(doc, NONE, "x.srt")
+    assert len(cues) == 2 and (cues[0].start, cues[-1].end) == (0.0, 11.0)
+    assert cues[0].end <= cues[1].start
+    assert all(len(c.lines) <= 2 and all(len(line) <= 42 for line in c.lines) for c in cues)
+    assert " ".join(" ".join(c.lines) for c in cues).split() == render(doc).split()
     long = {"segments": [{"start": 0.0, "end": 30.0, "text": " " + " ".join(["word"] * 60)}]}
     cues = cues_to_write(read_any(_write(tmp_path, "long", long)), NONE, "x.srt")
     assert len(cues) > 1 and cues[0].start == 0.0 and cues[-1].end == 30.0
@@ -314,3 +317,22 @@ def test_whisper_cpp_diarized_speakers_are_named(tmp_path):
     data["transcription"][1]["speaker"] = "?"  # whisper.cpp could not tell
     doc = read_any(_write(tmp_path, "cpp", data))
     assert doc.tokens[0].speaker == "Speaker 0" and doc.tokens[-1].speaker is None
+
+
+def test_max_line_length_32_splits_a_segment_at_its_words_times(tmp_path):
+    """A captioner's Whisper JSON to .srt at 32 characters: the segment of two sentences became
+    one cue of three lines; it is two cues, parted where the words' own times say."""
+    words = [(" Welcome", 0.0, 0.3), (" back", 0.3, 0.5), (" to", 0.5, 0.6), (" the", 0.6, 0.7),
+             (" channel.", 0.7, 1.61), (" Today", 1.66, 1.9), (" we", 1.9, 2.0), (" are", 2.0, 2.1),
+             (" going", 2.1, 2.3), (" to", 2.3, 2.4), (" fix", 2.4, 2.7), (" an", 2.7, 2.8),
+             (" old", 2.8, 3.1), (" radio.", 3.1, 3.9)]
+    data = {"language": "en", "segments": [{
+        "start": 0.0, "end": 3.97, "text": " Welcome back to the channel. Today we are going to fix an old radio.",
+        "words": _words(*[(w, a, b, 0.9) for w, a, b in words])}]}
+    doc = read_any(_write(tmp_path, "w", data))
+    out = tmp_path / "out.srt"
+    write_any(doc, out, layout=SubtitleLayout(max_line_length=32))
+    cues = read_any(out).metadata.cues
+    assert [c.text.split("\n") for c in cues] == [["Welcome back to the channel."],
+                                                   ["Today we are going", "to fix an old radio."]]
+    assert _flat([(c.start, c.end) for c in cues]) == pytest.approx([0.0, 1.61, 1.66, 3.97], abs=0.0011)

@@ -53,3 +53,53 @@ def test_a_transcript_without_times_is_said_in_a_line(window, qtbot, tmp_path):
     dialog = _checked(window, qtbot)
     assert dialog.table.rowCount() == 0
     assert "no word times" in dialog.summary.text()
+
+
+def _youtube_vtt(lines):
+    """YouTube's automatic captions as yt-dlp saves them: each line timed by its words' start
+    tags, shown again above the next, a 10 ms cue moving it up."""
+    out, before, t = ["WEBVTT", "Kind: captions", "Language: en", ""], " ", 0.0
+
+    def clock(s):
+        return f"00:00:{s:06.3f}"
+    for line in lines:
+        words = line.split()
+        end = t + 0.5 * len(words)
+        tagged = words[0] + "".join(f"<{clock(t + 0.5 * k)}><c> {w}</c>" for k, w in enumerate(words[1:], 1))
+        out += [f"{clock(t)} --> {clock(end - 0.01)} align:start position:0%", before, tagged, "",
+                f"{clock(end - 0.01)} --> {clock(end)} align:start position:0%", line, " ", ""]
+        before, t = line, end
+    return "\n".join(out) + "\n"
+
+
+def test_rolling_captions_written_back_as_they_came_are_said_unchecked(window, qtbot, tmp_path):
+    """The check said "Every cue is within 42 characters a line" of a YouTube .vtt whose export
+    writes its 60-character lines back as they came: it now says that the .vtt keeps its own
+    lines, unchecked, and what it found is of the cues cut afresh."""
+    lines = ["welcome back to the channel today we are going to fix it all",
+             "first you open the back panel with a small screwdriver now"]
+    source = tmp_path / "talk.en.vtt"
+    source.write_text(_youtube_vtt(lines), encoding="utf-8")
+    window.open_path(source)
+    window.cancel_restoration()
+    dialog = _checked(window, qtbot)
+    summary = dialog.summary.text()
+    assert summary.startswith("Exported as .vtt, these rolling captions are written back as they came")
+    assert "not checked" in summary and "every cue is within 42 characters a line" in summary
+    # and so Export writes them: the long lines as they came
+    from editor.core.formats import write_any
+    out = tmp_path / "talk-edited.en.vtt"
+    write_any(window.transcript, out)
+    assert lines[0] in out.read_text(encoding="utf-8").splitlines()
+
+
+def test_rolling_captions_cut_afresh_are_checked_as_any_cues(window, qtbot, tmp_path):
+    source = tmp_path / "talk.en.vtt"
+    source.write_text(_youtube_vtt(["welcome back to the channel today", "first you open the back panel"]),
+                      encoding="utf-8")
+    window.open_path(source)
+    window.cancel_restoration()
+    doc = window.transcript
+    doc.replace_span(0, 1, "hello and welcome")  # words added: Export cuts the cues afresh
+    dialog = _checked(window, qtbot)
+    assert dialog.summary.text().startswith("Every cue is within 42 characters a line")

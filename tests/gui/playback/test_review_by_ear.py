@@ -173,6 +173,29 @@ def test_no_pause_is_shown_or_said_where_the_times_were_spread_over_a_cue(window
     qtbot.waitUntil(lambda: "pause 0.62 s" in window.view.accessibleDescription(), timeout=3000)
 
 
+def test_no_pause_is_shown_or_said_at_a_cue_change_of_youtube_rolling_captions(window, qtbot, tmp_path):
+    """A captioner's YouTube .vtt showed "pause 0.01 s" at every cue change: the 10 ms before
+    the next cue is when the display moves, and the last word's end is not in the file."""
+    youtube = ("WEBVTT\nKind: captions\nLanguage: en\n\n"
+               "00:00:01.000 --> 00:00:02.490 align:start position:0%\n \n"
+               "so<00:00:01.400><c> the</c><00:00:01.700><c> library</c>\n\n"
+               "00:00:02.490 --> 00:00:02.500 align:start position:0%\nso the library\n \n\n"
+               "00:00:02.500 --> 00:00:03.990 align:start position:0%\nso the library\n"
+               "opens<00:00:02.900><c> today</c>\n\n"
+               "00:00:03.990 --> 00:00:04.000 align:start position:0%\nopens today\n \n")
+    (tmp_path / "talk.en.vtt").write_text(youtube, encoding="utf-8")
+    doc = read_any(tmp_path / "talk.en.vtt")
+    assert doc.words()[2] == "library"
+    doc.set_suggestions([Suggestion(doc[2].id, Kind.PUNCT, ".", {".": 0.55, ",": 0.3, "": 0.15})])
+    window.set_transcript(doc, restore=False)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Tab)  # the full stop after "library", the cue's last word
+    assert window.view.current.key == (doc[2].id, Kind.PUNCT)
+    qtbot.waitUntil(lambda: "after “library”" in window.view.accessibleDescription(), timeout=3000)
+    assert "pause" not in window.panel.current_label.text()
+    assert "pause" not in window.view.accessibleDescription()
+
+
 def test_leaving_review_stops_the_passage(heard, qtbot, output):
     window, doc, player = heard
     qtbot.keyClick(window.view, Qt.Key.Key_Tab)

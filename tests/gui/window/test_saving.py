@@ -225,7 +225,13 @@ SRT = ("1\n00:00:01,000 --> 00:00:02,500\nthe raw words\n\n"
 @pytest.mark.parametrize("name, offered, shown", [
     ("talk.srt", "talk-edited.srt", ".srt"), ("talk.vtt", "talk-edited.vtt", ".vtt"),
     ("talk.ssa", "talk.ass", ".ass"), ("talk.dfxp", "talk.ttml", ".ttml"),
-    ("talk.txt", "talk.docx", ".docx"), ("talk.json", "talk.txt", ".txt")])
+    ("talk.txt", "talk.docx", ".docx"), ("talk.json", "talk.txt", ".txt"),
+    # a language tag before the extension stays there, where players and yt-dlp put it
+    ("talk.en.vtt", "talk-edited.en.vtt", ".vtt"), ("talk.pt-BR.srt", "talk-edited.pt-BR.srt", ".srt"),
+    ("talk.zh-Hans.vtt", "talk-edited.zh-Hans.vtt", ".vtt"), ("talk.en-orig.vtt", "talk-edited.en-orig.vtt", ".vtt"),
+    # a dot that is no language tag is part of the name
+    ("Interview with Dr. Smith.srt", "Interview with Dr. Smith-edited.srt", ".srt"),
+    ("talk.v2.srt", "talk.v2-edited.srt", ".srt")])
 def test_export_offers_a_subtitle_sources_own_format_and_never_its_name(tmp_path, name, offered, shown):
     from editor.gui.dialogs.export import suggested_export
 
@@ -261,6 +267,27 @@ def test_exporting_a_subrip_source_as_offered_keeps_its_cues_and_the_source(wind
         [(1000, 2500, "the raw words"), (3000, 4250, "of the talk")]
     window.files.export_dialog(wait=True)  # again: the earlier export is there now, and that is asked about
     assert len(asked.texts) == 1 and "already exists" in asked.texts[0]
+
+
+def test_exporting_a_subtitle_with_a_language_tag_keeps_the_tag_last(window, qtbot, tmp_path, monkeypatch):
+    """A captioner's talk.en.vtt (as yt-dlp saves it) was offered as talk.en-edited.vtt, a name
+    players no longer match to English; it is offered as talk-edited.en.vtt."""
+    source = tmp_path / "talk.en.vtt"
+    vtt = "WEBVTT\n\n" + SRT.replace(",", ".").replace("1\n", "", 1).replace("\n2\n", "\n")
+    source.write_text(vtt, encoding="utf-8")
+    window.open_path(source)
+    window.cancel_restoration()
+    window.interactive = True
+    offered = []
+
+    def exec_(dialog):  # the person presses Enter on what the dialog proposes
+        offered.append(dialog.chosen_path)
+        dialog.accept()
+        return dialog.result()
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+    window.files.export_dialog(wait=True)
+    assert offered == [tmp_path / "talk-edited.en.vtt"]
+    assert (tmp_path / "talk-edited.en.vtt").exists() and source.read_text(encoding="utf-8") == vtt
 
 
 def test_a_name_with_a_dot_keeps_all_of_it_when_the_format_is_added(window, talk, monkeypatch,

@@ -188,9 +188,11 @@ def words_of_line(text: str) -> list[Piece]:
     return [p for p in split_words(text) if any(ch.isalnum() for ch in p.surface)]
 
 
-def tagged_words(raw: str, cue: Cue, speaker: str | None) -> list[Token]:
+def tagged_words(raw: str, cue: Cue, speaker: str | None, *, end_measured: bool = True) -> list[Token]:
     """Words of a line with inline timestamps: each run of text takes the time from the tag
-    before it (the first run from the cue's start) to the next tag (the last to the cue's end)."""
+    before it (the first run from the cue's start) to the next tag (the last to the cue's end).
+    ``end_measured`` False: the cue's end is when the display changed, not when its last word
+    ended (rolling captions), so that end is marked guessed too (`Spread.END`)."""
     parts = INLINE_TIME.split(raw)
     times = [cue.start] + [parse_clock(t) or cue.start for t in parts[1::2]] + [cue.end]
     out: list[Token] = []
@@ -206,7 +208,7 @@ def tagged_words(raw: str, cue: Cue, speaker: str | None) -> list[Token]:
         carried = ""
         # a tag says when its word began; its end is the next tag's, not the word's own
         out.extend(spread(pieces, start, end, speaker=speaker,
-                          guessed=Spread.END if k < last else Spread.NONE))
+                          guessed=Spread.END if k < last or not end_measured else Spread.NONE))
     marks = " ".join(carried.split())
     if marks and out:  # marks after the last word are its own, as `split_words` gives them
         out[-1] = replace(out[-1], punct=f"{out[-1].punct} {marks}")

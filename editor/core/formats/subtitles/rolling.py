@@ -76,7 +76,10 @@ def collapse_rolling(cues: Sequence[Cue],
             if line in recent:
                 ids = shown.get(line, [])
             elif INLINE_TIME.search(raw):
-                ids = list(range(len(tokens), len(tokens) + len(added := tagged_words(raw, cue, speaker))))
+                # a rolling cue ends when the next one is shown (YouTube's: 10 ms before it, or at
+                # its start), not when its last word ended: no pause is measured there
+                added = tagged_words(raw, cue, speaker, end_measured=False)
+                ids = list(range(len(tokens), len(tokens) + len(added)))
                 tokens.extend(added)
             else:
                 grown = next((p for p in reversed(recent) if line.startswith(p + " ")), None)

@@ -200,6 +200,26 @@ def write_back(transcript: Transcript, policy: RenderPolicy, path: PathLike, sou
     return encode_as("".join(text + end for text, end in lines), source)
 
 
+def rolling_written_back(transcript: Transcript, policy: RenderPolicy) -> str | None:
+    """The extension (".vtt") of the rolling captions ``transcript`` was read from where writing
+    to that extension writes them back as they came (`write_back`: every cue, each line shown
+    twice, its lines and times the file's own, only marks and capitals patched), so that no
+    layout applies to them; None where such a file would be cut afresh, or was not rolling."""
+    found = transcript.metadata.extra.get(SOURCE)
+    if not isinstance(found, dict) or transcript.metadata.cues or found.get("rolling") is None:
+        return None  # (before `source_of`, which splits the whole file into lines)
+    fmt, suffix = found.get("format"), found.get("suffix")
+    if not isinstance(fmt, str) or not isinstance(suffix, str):
+        return None
+    source = source_of(transcript, fmt, f"captions{suffix}")
+    if source is None or source.rolling is None:
+        return None
+    # what is escaped decides no more than the characters written, not whether a line is patched
+    if unchanged(transcript, policy, source) or _rolling_back(transcript, policy, source, html.escape) is not None:
+        return suffix
+    return None
+
+
 def _rolling_back(transcript: Transcript, policy: RenderPolicy, source: Source,
                   escape: Callable[[str], str]) -> tuple[bytes, list[str]] | None:
     """Rolling captions (YouTube's automatic ones: each line shown twice, words timed by inline
@@ -588,5 +608,5 @@ def wrap_long(text: str, width: int) -> str:
     return _apply(text, edits) if edits else text
 
 
-__all__ = ["CueText", "Source", "encode", "encode_as", "patch_text", "source_of", "split_lines",
-           "unchanged", "visible_map", "wrap_long", "write_back"]
+__all__ = ["CueText", "Source", "encode", "encode_as", "patch_text", "rolling_written_back", "source_of",
+           "split_lines", "unchanged", "visible_map", "wrap_long", "write_back"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -20,7 +21,7 @@ from editor.core.formats.subtitles.cues import cue_lines, is_italic, protect, pr
 from editor.core.formats.subtitles.reading import PREFIXES
 from editor.core.formats.subtitles.styles import (ClassStyle, CueStyle, STYLE_ORDER, VTT_CLASS_LOST, class_sets, cue_style, piece_styles, vtt_palette)
 from editor.core.render import RenderedWord, RenderPolicy, render_words
-from editor.core.document.text import Piece, ends_sentence, join_mark
+from editor.core.document.text import SENTENCE_END, Piece, ends_sentence, join_mark
 
 #: Assumed length of a word whose time is unknown and cannot be interpolated.
 WORD_SECONDS = 0.4
@@ -130,20 +131,35 @@ def _timed(word: RenderedWord, start: float, end: float) -> TimedWord:
                      word.speaker, word.paragraph_start)
 
 
+#: What may close a word after its mark: quotes, brackets, and a tag or override block ("</i>")
+_CLOSING = re.compile(r"(?:<[^<>]*>|\{[^{}]*\}|[\"'”’»)\]])+$")
+
+
+def _break_rank(word: str) -> int:
+    """How good a line break after ``word`` is, as subtitlers break lines (Subtitle Edit's and
+    Aegisub's users, the BBC's and Netflix's guidelines): 0 after a sentence end, 1 after a
+    comma or other mark inside a sentence, 2 elsewhere."""
+    bare = _CLOSING.sub("", word)
+    if bare and bare[-1] in SENTENCE_END:
+        return 0
+    return 1 if bare and bare[-1] in ",;:—–" else 2
+
+
 def wrap_lines(words: Sequence[str], width: int) -> list[str]:
-    """Lines of at most ``width`` characters, two balanced ones when two suffice."""
+    """Lines of at most ``width`` characters, two when two suffice: broken after a sentence end
+    where one lets both lines fit, else after a comma, else where the lines are most even."""
     text = " ".join(words)
     if len(text) <= width or len(words) < 2:
         return [text]
-    best: tuple[int, list[str]] | None = None
+    best: tuple[int, int, list[str]] | None = None
     for cut in range(1, len(words)):
         first, second = " ".join(words[:cut]), " ".join(words[cut:])
         if len(first) <= width and len(second) <= width:
-            longest = max(len(first), len(second))
-            if best is None or longest < best[0]:
-                best = (longest, [first, second])
+            rank = (_break_rank(words[cut - 1]), max(len(first), len(second)))
+            if best is None or rank < best[:2]:
+                best = (*rank, [first, second])
     if best is not None:
-        return best[1]
+        return best[2]
     lines, line = [], ""
     for word in words:
         if line and len(line) + 1 + len(word) > width:
@@ -260,9 +276,9 @@ def _readable(cues: list[OutCue], minimum: list[float], audio_end: float | None 
 
 
 #: Formats whose cues are segments rather than subtitles (Whisper's JSON): text without markup
-#: or line breaks of its own, wrapped when written; a segment stays one cue up to this many lines.
+#: or line breaks of its own, wrapped when written; a segment stays one cue while it fits the
+#: layout's lines, and is split into more cues (timed by its words) where it does not.
 SEGMENT_FORMATS = frozenset({"whisper"})
-SEGMENT_LINES = 3
 
 
 def source_runs(transcript: Transcript, words: Sequence[TimedWord]
@@ -337,7 +353,8 @@ def cues_to_write(transcript: Transcript, policy: RenderPolicy, path: PathLike,
     over words typed past its end) and its line breaks where they still fit, and is split and
     re-timed from its words when it no longer fits the layout's lines; words added between cues
     join the cue before them. Whisper's segments are kept as cues too, each wrapped to the layout's
-    line length, cut within its time only past three lines. Without source cues, or when every
+    line length, and split within its time (at its words' times) where it needs more lines than
+    the layout allows. Without source cues, or when every
     source cue's words are gone, the cues are cut afresh."""
     source = transcript.metadata.cues
     if not source:
@@ -404,7 +421,7 @@ def _add_cues(cues: list[OutCue], minimum: list[float], transcript: Transcript, 
     start, end = run_times(cue, run, whole)
     if segment:
         lines = tuple(wrap_lines([w.text for w in run], layout.line_length))
-        if len(lines) <= SEGMENT_LINES:
+        if len(lines) <= layout.max_lines:
             cues.append(OutCue(start, end, lines, run[0].speaker, False, cue if unchanged else None,
                                voices=line_voices(lines, run), first_word=run[0].index))
             minimum.append(0.0 if unchanged else floor)

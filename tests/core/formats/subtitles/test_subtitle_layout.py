@@ -11,7 +11,7 @@ import pytest
 from editor.cli import main
 from editor.core import Token, Transcript
 from editor.core.formats import read_any, write_any
-from editor.core.formats.subtitles.writing import cut_cues
+from editor.core.formats.subtitles.writing import cut_cues, wrap_lines
 from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout, layout_options, reading_speed
 from editor.core.settings import Settings
 from editor.commandline.arguments import add_layout_arguments, layout_from_args
@@ -213,3 +213,18 @@ def test_a_file_written_back_keeps_its_times_whatever_the_gap(tmp_path):
     write_any(doc, unset)
     write_any(doc, gapped, layout=SubtitleLayout(min_gap=500))
     assert unset.read_bytes() == gapped.read_bytes() == source.read_bytes().replace(b"and the", b"a the")
+
+
+@pytest.mark.parametrize(("text", "width", "lines"), [
+    # a sentence end within the width, where balancing alone broke "the / fuse."
+    ("Then check the fuse. Is it broken?", 32, ["Then check the fuse.", "Is it broken?"]),
+    # a comma when no sentence ends inside, a sentence end before a comma
+    ("If it is, replace it with one of the same", 32, ["If it is,", "replace it with one of the same"]),
+    ("First, you open it. Then, the fuse.", 32, ["First, you open it.", "Then, the fuse."]),
+    # after a mark in quotes or in a tag: "broken?" ends a sentence as much as broken? does
+    ('He said "it is broken." Then we left it', 32, ['He said "it is broken."', "Then we left it"]),
+    # no mark: the most even lines, as before
+    ("we kept asking ourselves over and over again", 32, ["we kept asking ourselves", "over and over again"]),
+])
+def test_wrap_breaks_after_a_sentence_end_or_comma_within_the_width(text, width, lines):
+    assert wrap_lines(text.split(), width) == lines

@@ -390,3 +390,26 @@ def test_words_highlighted_one_at_a_time_keep_their_cues(tmp_path, prefix):
     expected = (text.replace("hello", "Hello").replace("there ", "there, ").replace("there</u> ", "there</u>, ")
                 .replace("friend\n", "friend.\n").replace("friend</u>\n", "friend.</u>\n"))
     assert written(doc, tmp_path, "out.srt") == expected.encode()
+
+
+def test_rolling_captions_written_back_as_they_came_are_known_before_writing(tmp_path):
+    """The window's check of cues asks, without writing, whether Export to the file's own
+    extension writes rolling captions back as they came (no layout applies) or cuts them afresh."""
+    from editor.core.formats.subtitles.writeback import rolling_written_back
+    from editor.core.render import NONE
+
+    youtube = Path(__file__).parents[3] / "corpus" / "files" / "webvtt-py" / "youtube_dl.vtt"
+    source = tmp_path / "talk.en.vtt"
+    source.write_bytes(youtube.read_bytes())
+    doc = read_any(source)
+    assert not doc.metadata.cues and rolling_written_back(doc, NONE) == ".vtt"
+    doc.replace_span(0, 1, doc[0].text.capitalize() + ".")  # marks and capitals: patched in place
+    assert rolling_written_back(doc, NONE) == ".vtt"
+    out = tmp_path / "out.en.vtt"
+    write_any(doc, out)
+    assert out.read_text(encoding="utf-8").count("-->") == source.read_text(encoding="utf-8").count("-->")
+    doc.replace_span(0, 1, "well hello")  # a word added: cut afresh
+    assert rolling_written_back(doc, NONE) is None
+    srt = tmp_path / "talk.srt"
+    srt.write_text("1\n00:00:01,000 --> 00:00:02,000\nso the library\n", encoding="utf-8")
+    assert rolling_written_back(read_any(srt), NONE) is None
