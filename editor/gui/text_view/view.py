@@ -12,7 +12,6 @@ the suggestion under review (``review``, text_view/review.py), mouse, menus and 
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterable
 
 from typing import cast
@@ -48,7 +47,6 @@ from editor.gui.text_view.editing import Editor
 from editor.gui.text_view.pointer import Pointer
 from editor.gui.text_view.review import EDITING_NOTE, Reviewer  # noqa: F401
 
-_SPEAKER = operator.attrgetter("speaker")
 #: Milliseconds without a change of words after which the raw words a decision looks through
 #: are made again (``Transcript.index_words``), if a change let them go.
 INDEX_WORDS_AFTER_MS = 300
@@ -235,9 +233,7 @@ class QtTranscriptView(QPlainTextEdit):
     def speaker_names(self) -> list[str]:
         """The transcript's speakers in the order they first speak (kept until words change)."""
         if self._speakers is None:
-            names = dict.fromkeys(map(_SPEAKER, self.transcript.tokens))
-            names.pop(None, None)
-            self._speakers = [n for n in names if n]
+            self._speakers = self.transcript.speaker_names()  # (kept by the transcript as well)
         return self._speakers
 
     def has_soft_breaks(self) -> bool:
