@@ -209,7 +209,8 @@ class RestorationCommands(QObject):
         self._show_keeping()
         # proposed paragraph breaks (made as it opens) are not restoration's suggestions
         wanted = bool(restore and words and all(s.kind == Kind.BREAK for s in doc.iter_suggestions()))
-        steps = [lambda: self._look_at_author(doc), lambda: self._restore_or_skip(doc, wanted)]
+        steps: list[Callable[[], None]] = [lambda: self._look_at_author(doc),
+                                           lambda: self._restore_or_skip(doc, wanted)]
         if words <= FOLLOW_AT_ONCE:
             for step in steps:
                 step()
