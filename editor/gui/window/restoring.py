@@ -82,6 +82,7 @@ class RestorationCommands(QObject):
         # what follows a long transcript's first view, a step a turn (restoration_follows): a
         # timer's turn, not a posted call's, so that other timers (a frame) get theirs between
         self._following: tuple[Transcript, list[Callable[[], None]]] | None = None
+        self._start_cancelled = False  # Cancel came before the pass's start (cancel_restoration)
         self._follow_timer = QTimer(self)
         self._follow_timer.setSingleShot(True)
         self._follow_timer.setInterval(0)
@@ -180,6 +181,11 @@ class RestorationCommands(QObject):
 
     def cancel_restoration(self) -> None:
         self._host.transcription.cancel()
+        if self._following is not None and not self._start_cancelled:
+            # a long transcript's pass not started yet (restoration_follows): it never starts,
+            # and it ends as a pass cancelled at once would
+            self._start_cancelled = True
+            self._restoration_ended("cancelled")
         self._host.restoration.cancel()
 
     def stop_restoration(self) -> None:
@@ -204,6 +210,7 @@ class RestorationCommands(QObject):
         self._host.status_label.setToolTip("")
         self._host.panel.show_notice(None)
         self._status_note = ""
+        self._start_cancelled = False
         self._keep_author = self._host.restoration.keep_author = None
         self._authored = False  # (until its words are looked at: keeps_author)
         self._show_keeping()
@@ -249,6 +256,8 @@ class RestorationCommands(QObject):
             action.setChecked(self.keeping_author)
 
     def _restore_or_skip(self, doc: Transcript, wanted: bool) -> None:
+        if self._start_cancelled:  # Cancel came before the start (cancel_restoration)
+            return
         if wanted and len(doc):
             self.start_restoration()
         else:

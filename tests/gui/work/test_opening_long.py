@@ -161,3 +161,14 @@ def test_a_file_read_in_the_background_has_its_speakers_counted_there(window, qt
         window.open_reporting(path)
     assert counted and counted[0] is False  # first on the reading thread
     assert window.view.speaker_names() == ["Ann", "Bob"]
+
+
+def test_cancel_before_a_long_transcripts_pass_starts_means_it_never_starts(window, long_talk, qtbot):
+    started: list[int] = []
+    window.restoration.started.connect(started.append)
+    with qtbot.waitSignal(window.restoration_finished, timeout=10_000):
+        window.open_path(long_talk)
+        window.cancel_restoration()
+    qtbot.waitUntil(lambda: not window.restoring.following, timeout=5_000)
+    assert window.restoration_status == "cancelled" and "cancelled" in window.status_label.text()
+    assert not started and not window.restoration.running
