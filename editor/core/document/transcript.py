@@ -31,6 +31,7 @@ from editor.core.document.text import split_paragraphs, words_of_blocks
 __all__ = ["Kind", "Metadata", "SourceCue", "Spread", "State", "Suggestion", "Token", "Transcript", "WordsSnapshot"]
 
 _ID, _WORD = operator.attrgetter("id"), operator.attrgetter("word")
+_SPEAKER = operator.attrgetter("speaker")
 
 
 # -- commands ---------------------------------------------------------------------------------------
@@ -103,6 +104,7 @@ class Transcript(SuggestionReview):
         self._stale_from: int | None = None  # indices from here on are out of date
         self._tuple: tuple[Token, ...] | None = None
         self._words: tuple[str, ...] | None = None  # the raw words, kept until one changes
+        self._speakers: tuple[str, ...] | None = None  # speaker_names, kept until a speaker changes
         self._para: frozenset[int] = frozenset(
             self._tokens[i].id for i in paragraph_starts if 0 < i < len(self._tokens))
         self._sugg: dict[int, dict[Kind, Suggestion]] = {}
@@ -162,9 +164,7 @@ class Transcript(SuggestionReview):
         """The indices of the tokens whose raw word is ``word``, in text order, found at C speed in
         the raw words, which are kept until a word changes (accepting marks and capitals changes
         none): "the", 6,000 times in 100,000 words, costs Enter no copy of every word."""
-        if self._words is None:
-            self._words = tuple(map(_WORD, self._tokens))
-        words, j = self._words, -1
+        words, j = self.index_words(), -1
         found: list[int] = []
         while True:
             try:
@@ -172,6 +172,28 @@ class Transcript(SuggestionReview):
             except ValueError:
                 return found
             found.append(j)
+
+    def index_words(self) -> tuple[str, ...]:
+        """The raw words ``positions_of`` reads, made now if a change of words let them go (3-5 ms
+        at 100,000 words): an editor calls it in an idle moment, so that the next decision
+        (Enter) does not make them in its turn."""
+        if self._words is None:
+            self._words = tuple(map(_WORD, self._tokens))
+        return self._words
+
+    def speaker_names(self) -> list[str]:
+        """The speakers' names in the order they first speak, kept until a word's speaker changes:
+        counting them reads every word (4-5 ms at 100,000), which a file read in the background
+        does there (``editor.gui.work.opening``), not in the turn that shows it."""
+        if self._speakers is None:
+            names = dict.fromkeys(map(_SPEAKER, self._tokens))
+            self._speakers = tuple(n for n in names if n)
+        return list(self._speakers)
+
+    @property
+    def words_indexed(self) -> bool:
+        """Whether ``positions_of`` finds the raw words made (``index_words``)."""
+        return self._words is not None
 
     def snapshot(self, start: int = 0, end: int | None = None) -> WordsSnapshot:
         chosen = self._tokens[start:end]
@@ -643,6 +665,8 @@ class Transcript(SuggestionReview):
         gone = self._tokens[start:start + removed]
         self._tokens[start:start + removed] = new
         self._tuple = self._words = None
+        if self._speakers is not None and (any(map(_SPEAKER, gone)) or any(map(_SPEAKER, new))):
+            self._speakers = None  # (words without a speaker change no speaker's place in the order)
         for token in gone:  # (an id kept in ``new`` is set again below or when brought up to date)
             self._index.pop(token.id, None)
         for i, token in enumerate(new, start):
@@ -660,6 +684,8 @@ class Transcript(SuggestionReview):
             return
         if self._words is not None and any(self._tokens[i].word != token.word for i, token in updates):
             self._words = None
+        if self._speakers is not None and any(self._tokens[i].speaker != token.speaker for i, token in updates):
+            self._speakers = None
         for i, token in updates:
             self._tokens[i] = token
         self._tuple = None
@@ -719,7 +745,7 @@ class Transcript(SuggestionReview):
         while self._tokens:
             del self._tokens[-5_000:]
             yield
-        self._tuple = self._words = None
+        self._tuple = self._words = self._speakers = None
         self._index.clear()
         self._stale_from = None
 

@@ -84,12 +84,12 @@ def write_docx(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
         paragraph = document.add_paragraph()
         named = bool(speakers and speaker and speaker != previous)
         if turn_times and speaker and speaker != previous and (stamp := turn_time(words)):
-            paragraph.add_run(f"{stamp} ")
+            _add_styled_run(paragraph, f"{stamp} ", _PLAIN)
         if named:
-            paragraph.add_run(f"{speaker}: ").bold = True
+            _add_styled_run(paragraph, f"{speaker}: ", _BOLD)
         previous = speaker
         if timestamps and words[0].start is not None:
-            paragraph.add_run(f"[{format_clock(words[0].start, separator='')}] ").italic = True
+            _add_styled_run(paragraph, f"[{format_clock(words[0].start, separator='')}] ", _ITALIC)
         runs = styled_runs(words, styles)
         if not named:
             runs = colons_not_bold(runs)  # a bold "Note:" first would read back as a speaker
@@ -100,9 +100,28 @@ def write_docx(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
     atomic_write(path, buffer.getvalue())
 
 
+_PLAIN: frozenset[str] = frozenset()
+_BOLD, _ITALIC = frozenset({"b"}), frozenset({"i"})
+_TABS_AND_LINES = re.compile(r"([\t\n])")
+
+
 def _add_styled_run(paragraph: Any, text: str, style: frozenset[str]) -> None:
-    """A run of ``text`` in italics, bold, underline, strike-through and colour as ``style`` says."""
-    run = paragraph.add_run(text)
+    """A run of ``text`` in italics, bold, underline, strike-through and colour as ``style`` says.
+
+    Its text goes in as python-docx's ``Run.text`` puts it (a tab as ``<w:tab/>``, a line end as
+    ``<w:br/>``, the rest in ``<w:t>``), by the run's own ``add_tab``, ``add_break`` and
+    ``add_text``: ``Run.text`` first clears the new run with an XPath query, and a thread making
+    hundreds of runs that way kept the interpreter (the GIL) from the window's thread for 40-190 ms
+    at a time while a long transcript was exported (tests/perf/bench_gui_stalls.py); it also
+    looked at every character in Python."""
+    run = paragraph.add_run()
+    for piece in _TABS_AND_LINES.split(text):
+        if piece == "\t":
+            run.add_tab()
+        elif piece == "\n":
+            run.add_break()
+        elif piece:
+            run.add_text(piece)
     if "i" in style:
         run.italic = True
     if "b" in style:

@@ -12,7 +12,6 @@ the suggestion under review (``review``, text_view/review.py), mouse, menus and 
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterable
 
 from typing import cast
@@ -48,7 +47,9 @@ from editor.gui.text_view.editing import Editor
 from editor.gui.text_view.pointer import Pointer
 from editor.gui.text_view.review import EDITING_NOTE, Reviewer  # noqa: F401
 
-_SPEAKER = operator.attrgetter("speaker")
+#: Milliseconds without a change of words after which the raw words a decision looks through
+#: are made again (``Transcript.index_words``), if a change let them go.
+INDEX_WORDS_AFTER_MS = 300
 
 
 
@@ -126,6 +127,13 @@ class QtTranscriptView(QPlainTextEdit):
         self._flush_timer.setInterval(0)
         self._flush_timer.timeout.connect(self.flush)
         self.build = TextBuilder(self, self)  # puts the text on screen, a slice a turn (text_view/build.py)
+        # The raw words a decision looks through for the same word elsewhere (Transcript.index_words:
+        # 3-5 ms at 100,000 words), made again once words stop changing for a moment, not in the
+        # turn of the next Enter.
+        self._index_timer = QTimer(self)
+        self._index_timer.setSingleShot(True)
+        self._index_timer.setInterval(INDEX_WORDS_AFTER_MS)
+        self._index_timer.timeout.connect(self._index_words)
         self.cursorPositionChanged.connect(self._caret_moved)
         self.timed = False  # some word has a time: the margin shows paragraph times
         self.cue_ids: frozenset[int] = frozenset()  # first words of subtitle cues (a bar before)
@@ -187,6 +195,15 @@ class QtTranscriptView(QPlainTextEdit):
         self.review.make_current(None)
         self.setPlaceholderText(self.empty_hint)
         self.build.rebuild()
+        self._index_timer.start()
+
+    def _index_words(self) -> None:
+        if self._transcript is None:
+            return
+        if self._frozen or self.editing.pasting:  # a step under way changes words: after it
+            self._index_timer.start()
+            return
+        self._transcript.index_words()
 
     def say_when_empty(self, text: str) -> None:
         """What the text area says while it has no words (instead of how to open a file), until
@@ -216,9 +233,7 @@ class QtTranscriptView(QPlainTextEdit):
     def speaker_names(self) -> list[str]:
         """The transcript's speakers in the order they first speak (kept until words change)."""
         if self._speakers is None:
-            names = dict.fromkeys(map(_SPEAKER, self.transcript.tokens))
-            names.pop(None, None)
-            self._speakers = [n for n in names if n]
+            self._speakers = self.transcript.speaker_names()  # (kept by the transcript as well)
         return self._speakers
 
     def has_soft_breaks(self) -> bool:
@@ -317,6 +332,8 @@ class QtTranscriptView(QPlainTextEdit):
     def _on_tokens_changed(self, start: int, removed: int, inserted: int) -> None:
         had = self._speakers
         doc = self.transcript
+        if not doc.words_indexed:  # words changed: made again once they stop for a moment
+            self._index_timer.start()
         if self._frozen and removed == inserted and had is not None and all(
                 doc[i].speaker in had or not doc[i].speaker for i in range(start, start + inserted)):
             # A bulk step changing words in place (accept all, its undo: marks and case) names no

@@ -22,6 +22,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
 import editor
+from editor.core import process
 from editor.core.document.speakers import writer_options
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
@@ -387,8 +388,12 @@ class FileCommands:
         self._exports.append(done)
 
         def write(_report: Callable[[object], None]) -> list[str]:
+            # no automatic collections while it is made: its records and a Word document's
+            # elements set off full passes over them, 15-21 ms each with the interpreter held
+            # from the window at 100,000 words (as learning does, editor.core.process)
             try:
-                return write_any(take(), path, policy, layout=layout, **options)
+                with process.collections_held("export"):
+                    return write_any(take(), path, policy, layout=layout, **options)
             finally:
                 done.set()
 

@@ -696,7 +696,7 @@ class MainWindow(QMainWindow):
             return
         self.files.finish_exporting()  # an export asked for is written, not dropped at exit
         self.saver.close()
-        self.restoration.cancel(quiet=True)
+        self.restoring.stop_restoration()  # a pass under way, or one still to start (restoration_follows)
         self.restoration.restorers.close()
         self.transcription.cancel(quiet=True)
         process.release_collections()  # a cancelled pass does not end the hold itself

@@ -9,6 +9,7 @@ and puts its progress bar and buttons in the window's status bar.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, SignalInstance
@@ -20,6 +21,7 @@ from editor.core.document.transcript import Kind, Transcript
 from editor.core.restore_models import in_use_note
 from editor.gui.base import hotkeys
 from editor.gui.base.status_bar import StatusBar, StatusLabel
+from editor.gui.text_view.build import BUILD_AT_ONCE
 from editor.gui.window.review import BULK_AT_ONCE
 from editor.restore import keeps_author, removes_authors
 
@@ -36,6 +38,10 @@ if TYPE_CHECKING:
 KEEPING = " — keeping the author's punctuation (Review menu)"
 #: A paste of at least this many raw words (lowercase, no marks) into a restored text is restored.
 PASTED_RAW_WORDS = 2
+#: A transcript of up to this many words (one the view shows at once) is looked at and its
+#: restoration started in the turn it is shown; a longer one's in the turns after
+#: (``RestorationCommands.restoration_follows``).
+FOLLOW_AT_ONCE = BUILD_AT_ONCE
 
 
 class RestoringHost(Protocol):
@@ -73,6 +79,14 @@ class RestorationCommands(QObject):
         self._keep_author: bool | None = None  # the person's choice for this transcript (None: by its text)
         self._authored = False  # by its text, the transcript keeps the author's punctuation (keeps_author)
         self._progress_shown = 0.0
+        # what follows a long transcript's first view, a step a turn (restoration_follows): a
+        # timer's turn, not a posted call's, so that other timers (a frame) get theirs between
+        self._following: tuple[Transcript, list[Callable[[], None]]] | None = None
+        self._start_cancelled = False  # Cancel came before the pass's start (cancel_restoration)
+        self._follow_timer = QTimer(self)
+        self._follow_timer.setSingleShot(True)
+        self._follow_timer.setInterval(0)
+        self._follow_timer.timeout.connect(self._follow_step)
         self._model_said: str | None = None  # the model the status bar last named (see _restoration_started)
         self._model_note = ""  # what it said of it, while the pass runs
         bar = self._host.statusBar()
@@ -168,29 +182,84 @@ class RestorationCommands(QObject):
 
     def cancel_restoration(self) -> None:
         self._host.transcription.cancel()
+        if self._following is not None and not self._start_cancelled:
+            # a long transcript's pass not started yet (restoration_follows): it never starts,
+            # and it ends as a pass cancelled at once would
+            self._start_cancelled = True
+            self._restoration_ended("cancelled")
         self._host.restoration.cancel()
 
     def stop_restoration(self) -> None:
-        """Another transcript is about to be shown: the pass stops, quietly."""
+        """Another transcript is about to be shown: the pass stops, quietly (or never starts)."""
+        self._following = None
+        self._follow_timer.stop()
         self._host.restoration.cancel(quiet=True)
         self.resuggest_button.hide()
         self._resuggest_after_learning = False
         self._restoration_idle()
 
     def restoration_follows(self, doc: Transcript, restore: bool) -> None:
-        """``doc`` was just shown: restore it if it has no suggestions yet (and ``restore``)."""
+        """``doc`` was just shown: restore it if it has no suggestions yet (and ``restore``).
+
+        A long transcript (over ``FOLLOW_AT_ONCE`` words) takes the next turns of the event loop
+        for it, one step each: whether its text keeps the author's punctuation (a look at every
+        word), then the pass's start. Its first view had the turn it came in: all of it in one
+        held the window 30-36 ms at 100,000 words. Meanwhile the status bar says only the word
+        count, and what the person types goes into the document the pass then reads."""
         words = len(doc)
         self._host.status_label.setText(f"{words:,} words")
         self._host.status_label.setToolTip("")
         self._host.panel.show_notice(None)
         self._status_note = ""
-        self._authored = keeps_author(doc.tokens)
+        self._start_cancelled = False
         self._keep_author = self._host.restoration.keep_author = None
+        self._authored = False  # (until its words are looked at: keeps_author)
+        self._show_keeping()
+        # proposed paragraph breaks (made as it opens) are not restoration's suggestions
+        wanted = bool(restore and words and all(s.kind == Kind.BREAK for s in doc.iter_suggestions()))
+        steps: list[Callable[[], None]] = [lambda: self._look_at_author(doc),
+                                           lambda: self._restore_or_skip(doc, wanted)]
+        if words <= FOLLOW_AT_ONCE:
+            for step in steps:
+                step()
+            return
+        self._following = (doc, steps)
+        self._follow_timer.start()
+
+    def _follow_step(self) -> None:
+        """The next step of what follows a long transcript's first view (``restoration_follows``),
+        unless another transcript was shown since."""
+        if self._following is None:
+            return
+        doc, steps = self._following
+        if doc is not self._host.transcript:
+            self._following = None
+            return
+        steps.pop(0)()
+        if steps:
+            self._follow_timer.start()
+        else:
+            self._following = None
+
+    @property
+    def following(self) -> bool:
+        """The steps after a long transcript's first view are still to come (``restoration_follows``)."""
+        return self._following is not None
+
+    def _look_at_author(self, doc: Transcript) -> None:
+        self._authored = keeps_author(doc.tokens)
+        self._show_keeping()
+
+    def _show_keeping(self) -> None:
+        """The Review menu's tick says ``keeping_author``."""
         action = getattr(self._host, "keep_author_action", None)  # (made with the menus)
         if action is not None:
             action.setChecked(self.keeping_author)
-        # proposed paragraph breaks (made as it opens) are not restoration's suggestions
-        if restore and words and all(s.kind == Kind.BREAK for s in doc.iter_suggestions()):
+
+    def _restore_or_skip(self, doc: Transcript, wanted: bool) -> None:
+        if self._start_cancelled:  # Cancel came before the start (cancel_restoration)
+            return
+        if wanted and len(doc):
             self.start_restoration()
         else:
             if doc.has_suggestions():

@@ -43,9 +43,12 @@ def needs_background(path: Path) -> bool:
 
 def _read(path: Path) -> Transcript:
     """The document, with its proposed paragraph breaks (see ``Transcript.suggest_paragraphs``):
-    placing them over 100,000 words running on is 10-30 ms better spent here than on the UI thread."""
+    placing them over 100,000 words running on is 10-30 ms better spent here than on the UI thread;
+    so is counting its speakers (``Transcript.speaker_names``, which the view's margin asks for
+    as it shows the text: 4-5 ms at 100,000 words)."""
     doc = read_any(path)
     doc.suggest_paragraphs(undoable=False)
+    doc.speaker_names()
     return doc
 
 

@@ -16,12 +16,17 @@ One pass at a time; a pass asked for while another runs waits for it (a cancelle
 its next region). The process starts at first use, keeps the models it loaded, and stops with
 ``close`` or with the process that started it (it is a daemon). Spawned, never forked (torch holds
 threads); a frozen build re-enters ``editor.__main__``, which calls ``freeze_support``.
+
+The worker runs at a lower scheduling priority than the window (``WORKER_NICE``): when the
+window's thread and the pass want the same core, the window gets it, and the pass takes what the
+window leaves (see docs/architecture.md, "Threads and processes").
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import pickle
 import queue
 import signal
@@ -51,6 +56,11 @@ _POLL = 0.05  # seconds the parent waits on the pipe before it looks at the canc
 _SEND_WORDS = 5_000
 _TOKEN_FIELDS = ("word", "surface", "punct", "start", "end", "confidence", "speaker", "id")
 _SUGGESTION_FIELDS = ("token_id", "kind", "value", "probs", "state", "original", "source", "needs_start")
+#: How much lower the worker's scheduling priority is than the process that starts it (``os.nice``;
+#: Linux and macOS, where a niceness of 10 weighs about a tenth of the window's thread when both
+#: want one core). Without it, the UI thread waited for a core 24-40 ms in its longest gap while
+#: a window restored (docs/performance.md).
+WORKER_NICE = 10
 _FAILURES: dict[str, type[Exception]] = {
     "cancelled": Cancelled, "language": NotTheLanguage, "nothing": NothingToRestore, "user": UserError}
 
@@ -107,6 +117,7 @@ def _serve(conn: Connection, threads: int | None) -> None:
     """The worker process: load models and run passes as asked, until told to stop (None) or the
     parent is gone. A reader thread takes the requests, so that a cancel reaches a running pass."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in a terminal: the parent decides
+    _lower_priority()
     from editor.core.threads import configure_threads
 
     configure_threads(threads=threads)
@@ -173,6 +184,18 @@ def _serve(conn: Connection, threads: int | None) -> None:
                 running.clear()
                 cancelled.discard(pass_id)
     conn.close()
+
+
+def _lower_priority() -> None:
+    """This process yields a core to the window (``WORKER_NICE``). Where the system has no
+    niceness (Windows) or refuses it, the worker runs at the window's priority, as before."""
+    nice = getattr(os, "nice", None)
+    if nice is None:
+        return
+    try:
+        nice(WORKER_NICE)
+    except OSError as err:
+        log.info("the restoration worker keeps the window's priority: %s", err)
 
 
 def _run(restorer: Any, pass_id: int, request: tuple[Any, ...], cancel: threading.Event,

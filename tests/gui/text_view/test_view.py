@@ -549,3 +549,17 @@ def test_paste_with_no_clipboard_does_nothing(qtbot):
         pytest.skip("this platform has a clipboard")
     qtbot.keyClick(view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     assert shown(view) == "we met" == " ".join(doc.words())
+
+
+def test_the_raw_words_a_decision_looks_through_are_made_when_words_stop_changing(qtbot):
+    """Enter looks for the decided word elsewhere in the raw words (``Transcript.index_words``:
+    3-5 ms at 100,000 words, in Enter's turn when a change had let them go): the view makes them
+    again a moment after words change, not in the next key's turn."""
+    doc = Transcript.from_text("so we met there and then we left")
+    view = QtTranscriptView(doc)
+    qtbot.addWidget(view)
+    qtbot.waitUntil(lambda: doc.words_indexed, timeout=5_000)
+    doc.replace_span(2, 3, "saw")  # a word changed: its raw words are let go
+    assert not doc.words_indexed
+    qtbot.waitUntil(lambda: doc.words_indexed, timeout=5_000)
+    assert doc.positions_of("saw") == [2] and doc.positions_of("met") == []

@@ -338,7 +338,9 @@ def test_opening_another_file_mid_restoration_leaves_nothing_running(window, qtb
     source = tmp_path / "first.txt"
     source.write_text(" ".join(words), encoding="utf-8")
     window.open_path(source)
-    assert window.restoration.running and not gc.isenabled()
+    # (a transcript this long has its pass started in a turn after it is shown: restoration_follows)
+    qtbot.waitUntil(lambda: window.restoration.running, timeout=10_000)
+    assert not gc.isenabled()
     from editor.core.document.transcript import Transcript
     from editor.core.formats import write_any
     from editor.core.document.records import Kind, Suggestion

@@ -14,7 +14,7 @@ import pytest
 
 from editor.core.document.transcript import Transcript
 from editor.core.errors import UserError
-from editor.restore.passes.pass_process import Loaded, PassProcess, WorkerStopped
+from editor.restore.passes.pass_process import WORKER_NICE, Loaded, PassProcess, WorkerStopped
 from editor.restore.passes.pipeline import NotTheLanguage, PassSettings, PassSource, RestoredRegion, run_pass
 from editor.restore.passes.prediction import Cancelled
 
@@ -122,6 +122,16 @@ def test_a_worker_that_died_is_said_and_a_new_one_starts(tiny_model_dir):
         worker.close()
     with pytest.raises(WorkerStopped, match="closed"):
         worker.load(str(tiny_model_dir), "cpu")
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no niceness on this system")
+def test_the_worker_gives_way_to_the_window_for_a_core(worker, tiny_model_dir):
+    """The worker runs at a lower scheduling priority than the process that started it (the
+    window's), so the window's thread wins a core both want."""
+    worker.load(str(tiny_model_dir), "cpu")
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert WORKER_NICE > 0
+    assert os.getpriority(os.PRIO_PROCESS, worker._process.pid) == min(19, mine + WORKER_NICE)
 
 
 def test_the_process_that_asks_never_imports_torch(tiny_model_dir):
