@@ -83,6 +83,7 @@ class RestorationCommands(QObject):
         # timer's turn, not a posted call's, so that other timers (a frame) get theirs between
         self._following: tuple[Transcript, list[Callable[[], None]]] | None = None
         self._start_cancelled = False  # Cancel came before the pass's start (cancel_restoration)
+        self._start_wanted = False  # the steps to come start a pass (not a project's skip)
         self._follow_timer = QTimer(self)
         self._follow_timer.setSingleShot(True)
         self._follow_timer.setInterval(0)
@@ -182,7 +183,7 @@ class RestorationCommands(QObject):
 
     def cancel_restoration(self) -> None:
         self._host.transcription.cancel()
-        if self._following is not None and not self._start_cancelled:
+        if self._following is not None and self._start_wanted and not self._start_cancelled:
             # a long transcript's pass not started yet (restoration_follows): it never starts,
             # and it ends as a pass cancelled at once would
             self._start_cancelled = True
@@ -216,7 +217,8 @@ class RestorationCommands(QObject):
         self._authored = False  # (until its words are looked at: keeps_author)
         self._show_keeping()
         # proposed paragraph breaks (made as it opens) are not restoration's suggestions
-        wanted = bool(restore and words and all(s.kind == Kind.BREAK for s in doc.iter_suggestions()))
+        wanted = self._start_wanted = bool(
+            restore and words and all(s.kind == Kind.BREAK for s in doc.iter_suggestions()))
         steps: list[Callable[[], None]] = [lambda: self._look_at_author(doc),
                                            lambda: self._restore_or_skip(doc, wanted)]
         if words <= FOLLOW_AT_ONCE:

@@ -172,3 +172,15 @@ def test_cancel_before_a_long_transcripts_pass_starts_means_it_never_starts(wind
     qtbot.waitUntil(lambda: not window.restoring.following, timeout=5_000)
     assert window.restoration_status == "cancelled" and "cancelled" in window.status_label.text()
     assert not started and not window.restoration.running
+
+
+def test_cancel_before_a_long_projects_steps_leaves_it_skipped(window, project, qtbot, monkeypatch):
+    """A project with its suggestions has no pass to start: Cancel meanwhile cancels nothing."""
+    from editor.gui.window import restoring
+
+    monkeypatch.setattr(restoring, "FOLLOW_AT_ONCE", 10)
+    with qtbot.waitSignal(window.restoration_finished, timeout=10_000):
+        window.open_path(project)
+        assert window.restoring.following
+        window.cancel_restoration()
+    assert window.restoration_status == "skipped"
