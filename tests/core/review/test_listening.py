@@ -9,6 +9,7 @@ import pytest
 from editor.core import FormatError, Kind, Spread, Suggestion, Token, Transcript
 from editor.core.formats import read_any, write_any
 from editor.core.review.listening import pause_at, passage, sentence
+from tests.fakes.captions import YOUTUBE_ROLLING_VTT
 
 WORDS = [("so", 0.0, 0.4), ("the", 0.5, 0.7), ("seed", 0.8, 1.2), ("library", 1.3, 1.9),
          ("opens", 2.52, 2.8), ("today", 2.9, 3.3)]
@@ -113,22 +114,11 @@ def test_youtube_word_tags_give_starts_but_no_pause_between_the_words(tmp_path):
     assert pauses(doc) == [None, None, pytest.approx(0.62), None]
 
 
-# YouTube's automatic captions as yt-dlp saves them: each line is timed by its words' start tags,
-# shown again above the next, and a cue of 10 ms moves it up; a cue ends when the next is shown
-YOUTUBE = ("WEBVTT\nKind: captions\nLanguage: en\n\n"
-           "00:00:01.000 --> 00:00:02.490 align:start position:0%\n \n"
-           "so<00:00:01.400><c> the</c><00:00:01.700><c> library</c>\n\n"
-           "00:00:02.490 --> 00:00:02.500 align:start position:0%\nso the library\n \n\n"
-           "00:00:02.500 --> 00:00:03.990 align:start position:0%\nso the library\n"
-           "opens<00:00:02.900><c> today</c>\n\n"
-           "00:00:03.990 --> 00:00:04.000 align:start position:0%\nopens today\n \n")
-
-
 def test_youtube_rolling_captions_show_no_pause_where_a_cue_ends(tmp_path):
     """The review panel said "pause 0.01 s" at every cue change of a YouTube .vtt: the 10 ms
     between a cue's end and the next is when the display changes, not a silence after the last
     word, whose end nobody measured."""
-    doc = read_text(tmp_path, "talk.en.vtt", YOUTUBE)
+    doc = read_text(tmp_path, "talk.en.vtt", YOUTUBE_ROLLING_VTT)
     assert doc.words() == ["so", "the", "library", "opens", "today"]
     assert [t.start for t in doc.tokens] == [1.0, 1.4, 1.7, 2.5, 2.9]
     assert doc[2].spread & Spread.END and not doc[3].spread & Spread.START

@@ -22,6 +22,7 @@ from editor.audio import Player  # noqa: E402
 from editor.core import Kind, Metadata, State, Suggestion, Token, Transcript  # noqa: E402
 from editor.core.formats import read_any  # noqa: E402
 from tests.fakes.audio import FakeOutputBackend  # noqa: E402
+from tests.fakes.captions import YOUTUBE_ROLLING_VTT  # noqa: E402
 from tests.gui.playback.test_playback import RATE, write_wav  # noqa: E402
 
 # "so the seed library . opens today": a 0.62 s pause after "library"
@@ -176,13 +177,7 @@ def test_no_pause_is_shown_or_said_where_the_times_were_spread_over_a_cue(window
 def test_no_pause_is_shown_or_said_at_a_cue_change_of_youtube_rolling_captions(window, qtbot, tmp_path):
     """A captioner's YouTube .vtt showed "pause 0.01 s" at every cue change: the 10 ms before
     the next cue is when the display moves, and the last word's end is not in the file."""
-    youtube = ("WEBVTT\nKind: captions\nLanguage: en\n\n"
-               "00:00:01.000 --> 00:00:02.490 align:start position:0%\n \n"
-               "so<00:00:01.400><c> the</c><00:00:01.700><c> library</c>\n\n"
-               "00:00:02.490 --> 00:00:02.500 align:start position:0%\nso the library\n \n\n"
-               "00:00:02.500 --> 00:00:03.990 align:start position:0%\nso the library\n"
-               "opens<00:00:02.900><c> today</c>\n\n"
-               "00:00:03.990 --> 00:00:04.000 align:start position:0%\nopens today\n \n")
+    youtube = YOUTUBE_ROLLING_VTT
     (tmp_path / "talk.en.vtt").write_text(youtube, encoding="utf-8")
     doc = read_any(tmp_path / "talk.en.vtt")
     assert doc.words()[2] == "library"
