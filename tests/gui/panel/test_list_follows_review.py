@@ -33,6 +33,14 @@ def _row_in_sight(panel, s):
     return sight.top() <= rect.top() and rect.bottom() <= sight.bottom()
 
 
+def _into_the_list(window, qtbot):
+    """Ctrl+2 from the text, as a keyboard user goes to the list; returns the panel."""
+    window.activateWindow()
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    return window.panel
+
+
 @pytest.fixture
 def listed(window):
     window.resize(800, 600)
@@ -215,10 +223,7 @@ def test_delete_in_the_list_keeps_the_keyboards_place(listed, qtbot):
     review down the list lost its place at every Delete). The row below takes its place."""
     window = listed
     doc = window.transcript
-    window.activateWindow()
-    window.view.setFocus()
-    qtbot.keyClick(window.view, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
-    panel = window.panel
+    panel = _into_the_list(window, qtbot)
     assert panel.list.hasFocus() and panel.list.currentRow() == 0
     qtbot.keyClick(panel.list, Qt.Key.Key_Down)
     qtbot.keyClick(panel.list, Qt.Key.Key_Down)
@@ -236,10 +241,7 @@ def test_the_list_keeps_its_row_when_it_is_brought_up_to_date(listed, qtbot):
     of restoration landing) keeps it on the same suggestion."""
     window = listed
     doc = window.transcript
-    window.activateWindow()
-    window.view.setFocus()
-    qtbot.keyClick(window.view, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
-    panel = window.panel
+    panel = _into_the_list(window, qtbot)
     for _ in range(4):
         qtbot.keyClick(panel.list, Qt.Key.Key_Down)
     held = panel.items[4]

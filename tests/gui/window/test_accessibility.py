@@ -334,17 +334,28 @@ def test_the_list_rows_say_the_change_its_word_and_confidence_first(reviewed):
     assert said[0].startswith("Proposed: remove the full stop after “then”, 61 %.")
 
 
-def test_a_sentence_end_and_its_capital_are_said_as_one_decision(window, qtbot, spoken):
-    """Issue #48: one stop for a full stop and the capital after it, said as one, and what the
-    decision did to both."""
-    doc = Transcript([Token(w) for w in ["i'm", "maria", "and", "today", "we", "open"]])
-    doc.set_suggestions([Suggestion(doc[1].id, Kind.PUNCT, ".", {".": 0.55, ",": 0.35, "": 0.10}),
-                         Suggestion(doc[2].id, Kind.CASE, "And", {"And": 0.7, "and": 0.3}),
-                         Suggestion(doc[4].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
+def _tab_to_an_end_and_its_capital(window, qtbot, words, at, marks, comma_at):
+    """Show ``words`` with a full stop proposed after word ``at`` (``marks``: its choices), the
+    capital after it (70 %) and a comma after word ``comma_at``; Tab to the first; returns the
+    view."""
+    doc = Transcript([Token(w) for w in words])
+    following = words[at + 1]
+    doc.set_suggestions([Suggestion(doc[at].id, Kind.PUNCT, ".", marks),
+                         Suggestion(doc[at + 1].id, Kind.CASE, following.capitalize(),
+                                    {following.capitalize(): 0.7, following: 0.3}),
+                         Suggestion(doc[comma_at].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
     window.set_transcript(doc, restore=False)
     view = window.view
     view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_Tab)
+    return view
+
+
+def test_a_sentence_end_and_its_capital_are_said_as_one_decision(window, qtbot, spoken):
+    """Issue #48: one stop for a full stop and the capital after it, said as one, and what the
+    decision did to both."""
+    view = _tab_to_an_end_and_its_capital(window, qtbot, ["i'm", "maria", "and", "today", "we", "open"], 1,
+                                          {".": 0.55, ",": 0.35, "": 0.10}, comma_at=4)
     qtbot.waitUntil(lambda: "with the capital “And” after it" in view.accessibleDescription(), timeout=3000)
     said = view.accessibleDescription()
     assert said.startswith("Proposed full stop after “maria”, 55 %, with the capital “And” after it"), said
@@ -368,14 +379,8 @@ def test_a_decision_for_no_mark_is_said_once(window, qtbot, spoken):
     ("Accepted: no mark after “library”, leaving “opens” as it was.") and then the status bar's
     line of it ("Accepted no mark; left ‘opens’ in lower case"), whose first part is dropped only
     after a decision said as "Accepted " (the colon of "Accepted: no mark" escaped it)."""
-    doc = Transcript([Token(w) for w in "so the seed library opens today".split()])
-    doc.set_suggestions([Suggestion(doc[3].id, Kind.PUNCT, ".", {".": 0.55, ",": 0.3, "": 0.15}),
-                         Suggestion(doc[4].id, Kind.CASE, "Opens", {"Opens": 0.7, "opens": 0.3}),
-                         Suggestion(doc[5].id, Kind.PUNCT, ",", {",": 0.6, "": 0.4})])
-    window.set_transcript(doc, restore=False)
-    view = window.view
-    view.setFocus()
-    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    view = _tab_to_an_end_and_its_capital(window, qtbot, "so the seed library opens today".split(), 3,
+                                          {".": 0.55, ",": 0.3, "": 0.15}, comma_at=5)
     qtbot.waitUntil(lambda: "3: no mark, 15 %" in view.accessibleDescription(), timeout=3000)
     del spoken[:]
     qtbot.keyClick(view, Qt.Key.Key_3)  # no mark: the capital does not come either
