@@ -65,6 +65,10 @@ def main() -> int:
                         help="with each run's restoring stall, the CPU each other thread ran in that gap")
     parser.add_argument("--profile-gaps", action="store_true",
                         help="sample the UI thread's stack and print what it ran in each step's longest gap")
+    parser.add_argument("--gap-times", action="store_true",
+                        help="print each new longest gap of opening (0) and restoring (1) as 'GAP phase "
+                             "start end ms cpu ms', start and end on the monotonic clock, to line up "
+                             "with a sampler outside the process")
     parser.add_argument("--warm", action="store_true",
                         help="restore a short text first and take every run in that window (default: "
                              "each run a fresh window, its first restoration loading the model)")
@@ -195,12 +199,15 @@ def main() -> int:
             phase = 0 if t - gap <= opened else 1
             if gap > worst[phase][0]:
                 worst[phase] = (gap, cpu_gap, queue)
+                if args.gap_times:
+                    print(f"GAP {phase} {t - gap:.4f} {t:.4f} {1000 * gap:.1f} cpu {1000 * cpu_gap:.1f}", flush=True)
                 beside[phase] = beat.other_gaps[k] if beat.other_gaps else {}
                 where[phase] = beat.where.get(k, {})
         if args.threads:
-            print("  restoring's longest gap, other threads' CPU: " + ", ".join(
-                f"{where[1].get(tid) or thread_label(tid)} {1000 * c:.1f} ms"
-                for tid, c in sorted(beside[1].items())), flush=True)
+            for k, name in enumerate(("opening", "restoring")):
+                print(f"  {name}'s longest gap, other threads' CPU: " + ", ".join(
+                    f"{where[k].get(tid) or thread_label(tid)} {1000 * c:.1f} ms"
+                    for tid, c in sorted(beside[k].items())), flush=True)
         return tuple(1000 * x for x in (*worst[0], *worst[1]))
 
     def after_restoring(seconds: float = 3.0) -> tuple[float, float]:

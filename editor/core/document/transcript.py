@@ -10,7 +10,7 @@ import bisect
 import dataclasses
 import itertools
 import operator
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -31,6 +31,22 @@ from editor.core.document.text import split_paragraphs, words_of_blocks
 __all__ = ["Kind", "Metadata", "SourceCue", "Spread", "State", "Suggestion", "Token", "Transcript", "WordsSnapshot"]
 
 _ID, _WORD = operator.attrgetter("id"), operator.attrgetter("word")
+#: Words a pass at C speed over the tokens takes at a time on a thread beside the window's: one
+#: ``map`` over 100,000 words never lets go of the interpreter (3-8 ms), and the window's thread,
+#: which wants it back after every Qt call, waited that long in the turn that showed a file
+#: (tests/perf/bench_gui_stalls.py, opening); between pieces it may have it.
+_PIECE = 2_000
+
+
+def _pieces(fn: Callable[[Any], Any], seq: Sequence[Any]) -> Iterator[Any]:
+    """``map(fn, seq)``, ``_PIECE`` items at a time: between two pieces the generator runs a line
+    of Python, where the interpreter may pass to another thread."""
+    return itertools.chain.from_iterable(map(fn, seq[i:i + _PIECE]) for i in range(0, len(seq), _PIECE))
+
+
+def _in_pieces(fn: Callable[[Any], Any], seq: Sequence[Any]) -> tuple[Any, ...]:
+    """``tuple(map(fn, seq))`` made ``_PIECE`` items at a time (``_pieces``)."""
+    return tuple(_pieces(fn, seq))
 _SPEAKER = operator.attrgetter("speaker")
 
 
@@ -186,7 +202,7 @@ class Transcript(SuggestionReview):
         counting them reads every word (4-5 ms at 100,000), which a file read in the background
         does there (``editor.gui.work.opening``), not in the turn that shows it."""
         if self._speakers is None:
-            names = dict.fromkeys(map(_SPEAKER, self._tokens))
+            names = dict.fromkeys(_pieces(_SPEAKER, self._tokens))
             self._speakers = tuple(n for n in names if n)
         return list(self._speakers)
 
@@ -209,12 +225,12 @@ class Transcript(SuggestionReview):
         tokens, para, revision = self.tokens, self._para, self.words_revision
 
         def take() -> WordsSnapshot:
-            ids = tuple(map(_ID, tokens))
             # at C speed (a Python loop over 100,000 words held the interpreter ~10 ms from the UI
-            # thread as a File > Open's restoration started)
-            paragraphs = (0, *itertools.compress(range(1, len(ids)), map(para.__contains__, ids[1:]))) \
+            # thread as a File > Open's restoration started), a piece at a time (_in_pieces)
+            ids = _in_pieces(_ID, tokens)
+            paragraphs = (0, *itertools.compress(range(1, len(ids)), _in_pieces(para.__contains__, ids[1:]))) \
                 if ids else ()
-            return WordsSnapshot(revision, 0, ids, tuple(map(_WORD, tokens)), paragraphs)
+            return WordsSnapshot(revision, 0, ids, _in_pieces(_WORD, tokens), paragraphs)
 
         return take
 

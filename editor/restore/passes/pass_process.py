@@ -52,8 +52,10 @@ log = logging.getLogger(__name__)
 
 _POLL = 0.05  # seconds the parent waits on the pipe before it looks at the cancel flag again
 #: Words sent to the worker per message: the parent's thread holds the interpreter while it takes
-#: and pickles them (5-6 ms here; 100,000 words at once held it 120 ms), and gives way between.
-_SEND_WORDS = 5_000
+#: and pickles them (100,000 words at once held it 120 ms; 5,000 words 1-2 ms, in which the UI
+#: thread, wanting it back after every Qt call, waited for it as a file opened), and gives way
+#: between.
+_SEND_WORDS = 2_000
 _TOKEN_FIELDS = ("word", "surface", "punct", "start", "end", "confidence", "speaker", "id")
 _SUGGESTION_FIELDS = ("token_id", "kind", "value", "probs", "state", "original", "source", "needs_start")
 #: How much lower the worker's scheduling priority is than the process that starts it (``os.nice``;

@@ -326,6 +326,21 @@ def test_a_snapshot_taken_later_is_of_the_text_as_it_stood():
     assert Transcript().snapshot_later()() == Transcript().snapshot()
 
 
+def test_a_long_snapshot_taken_later_in_pieces_is_whole():
+    """Taken a piece at a time (so that its thread lets the window have the interpreter between
+    them), a long text's snapshot has every word and paragraph start, at the pieces' edges too."""
+    from editor.core.document import transcript as module
+
+    words = [f"w{i}" for i in range(3 * module._PIECE + 7)]
+    starts = [0, module._PIECE - 1, module._PIECE, module._PIECE + 1, 2 * module._PIECE, len(words) - 1]
+    text = "\n\n".join(" ".join(words[a:b]) for a, b in zip(starts, [*starts[1:], len(words)]))
+    doc = Transcript.from_text(text)
+    taken = doc.snapshot_later()()
+    assert taken == doc.snapshot()
+    assert taken.words == tuple(words) and taken.paragraph_starts == tuple(starts)
+    assert doc.speaker_names() == []
+
+
 def test_has_suggestions_follows_every_state(doc):
     assert doc.has_suggestions() and not Transcript.from_words(["a", "b"]).has_suggestions()
     doc.accept(doc[4].id, "punct")  # an accepted one is still a suggestion of the document
