@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui_bench import (GapSampler, GcLog, Heartbeat, bench_window, model_name, raw_transcript,  # noqa: E402
+from gui_bench import (CallbackLog, GapSampler, GcLog, Heartbeat, bench_window, model_name, raw_transcript,  # noqa: E402
                        thread_label)
 
 
@@ -65,6 +65,9 @@ def main() -> int:
                         help="with each run's restoring stall, the CPU each other thread ran in that gap")
     parser.add_argument("--profile-gaps", action="store_true",
                         help="sample the UI thread's stack and print what it ran in each step's longest gap")
+    parser.add_argument("--callbacks", action="store_true",
+                        help="time every call from Qt into Stet's Python on the UI thread and list "
+                             "those in each step's longest gap (Python runs a third slower)")
     parser.add_argument("--gap-times", action="store_true",
                         help="print each new longest gap of opening (0) and restoring (1) as 'GAP phase "
                              "start end ms cpu ms', start and end on the monotonic clock, to line up "
@@ -98,6 +101,7 @@ def main() -> int:
         gclog.install()
 
     sampler = GapSampler() if args.profile_gaps else None
+    callbacks = CallbackLog() if args.callbacks else None
 
     def profiled(step: str, beat, phase=None) -> None:
         """Print what the UI thread ran in the longest gap of ``beat`` (of those ``phase`` keeps)."""
@@ -126,6 +130,8 @@ def main() -> int:
         beat = Heartbeat()
         if sampler is not None:
             sampler.start()
+        if callbacks is not None:
+            callbacks.start()
         beat.start()
         loop = QEventLoop()
 
@@ -146,7 +152,16 @@ def main() -> int:
         if signal is not None:
             signal.disconnect(finished)
         beat.stop()
+        if callbacks is not None:
+            callbacks.stop()
         profiled(gclog.step, beat)
+        if args.gap_times or callbacks is not None:
+            k = max(range(len(beat.gaps)), key=beat.gaps.__getitem__)
+            end = beat.started + sum(beat.gaps[:k + 1])
+            print(f"GAP {gclog.step!r} {end - beat.gaps[k]:.4f} {end:.4f} {1000 * beat.gaps[k]:.1f} "
+                  f"cpu {1000 * beat.cpu_gaps[k]:.1f}", flush=True)
+            if callbacks is not None:
+                print(callbacks.report(end - beat.gaps[k], end), flush=True)
         gclog.step = "between steps"
         return max(beat.gaps) * 1000, max(beat.cpu_gaps) * 1000
 

@@ -368,3 +368,45 @@ class GapSampler:
                          [f"    {c:4} {s}" for s, c in inclusive.most_common(2 * top)] +
                          ["    other threads meanwhile (innermost 3 frames):"] +
                          [f"    {c:4} {s}" for s, c in beside.most_common(top)])
+
+
+class CallbackLog:
+    """The UI thread's calls from Qt into Stet's Python (a timer's slot, an event handler, a
+    signal's receiver), each with its start and end on the monotonic clock (``sys.setprofile``:
+    Python runs about a third slower meanwhile). What a gap held that no call covers was Qt's own
+    C++ (layout, painting) or a wait (for the GIL, for a core)."""
+
+    _OURS = ("bench_gui_stalls.py", "gui_bench.py")
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[float, float, str]] = []
+        self._open: dict[int, tuple[float, str]] = {}
+
+    def _profile(self, frame, event, _arg) -> None:
+        if event == "call":
+            back = frame.f_back
+            if back is not None and back.f_code.co_filename.endswith(self._OURS) \
+                    and not frame.f_code.co_filename.endswith(self._OURS):
+                code = frame.f_code
+                self._open[id(frame)] = (time.perf_counter(),
+                                         f"{Path(code.co_filename).name}:{code.co_qualname}")
+        elif event == "return" and self._open:
+            began = self._open.pop(id(frame), None)
+            if began is not None:
+                self.calls.append((began[0], time.perf_counter(), began[1]))
+
+    def start(self) -> None:
+        self.calls.clear()
+        self._open.clear()
+        sys.setprofile(self._profile)
+
+    def stop(self) -> None:
+        sys.setprofile(None)
+
+    def report(self, start: float, end: float) -> str:
+        inside = [(a, b, name) for a, b, name in self.calls if b > start and a < end]
+        covered = sum(min(b, end) - max(a, start) for a, b, _ in inside)
+        lines = [f"    calls into Stet: {1000 * covered:.1f} ms of {1000 * (end - start):.1f} ms"]
+        lines += [f"      +{1000 * (a - start):5.1f} ms {1000 * (b - a):5.1f} ms  {name}"
+                  for a, b, name in inside if b - a >= 0.0005]
+        return "\n".join(lines)
