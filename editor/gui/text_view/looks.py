@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtGui import QColor, QFont, QPen, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextFormat
 
 from editor.core.document.transcript import Kind, State, Suggestion, Transcript
 from editor.core.formats.subtitles import WordStyles
@@ -22,11 +22,12 @@ SOFT_BREAK = "\n"  # a new line, no empty line: before a proposed paragraph brea
 # wrapping off makes it slower): docs/performance.md, "One long text block in Qt".
 _ALPHA = {"high": 70, "medium": 110, "low": 120}  # lighter where there are many, so text stays legible
 CURRENT_COLOUR = "#1a1a1a"  # the frame around the suggestion under review
-#: A proposed mark is drawn heavier than the text: the weight, and an outline of this many pixels
-#: per 13 points around its glyph, so that a full stop is a square dot and a comma a tadpole at
-#: the default size. (An outline, not a larger size: a larger glyph makes its line taller, and the
-#: lines would jump as marks are accepted.)
-MARK_OUTLINE = 1.6
+# A proposed mark is drawn heavier than the text (its weight, Black where the font has it), so
+# that a full stop is a square dot and a comma a tadpole at the default size. Not larger: a larger
+# glyph makes its line taller, and the lines would jump as marks are accepted. Not outlined
+# either: Qt draws an outlined glyph as a path, never from its glyph cache, and a screen of
+# restored text (about 100 marks) took three times as long to paint, 4-12 ms more in the turn of
+# every Enter and every slice of accept-all (docs/performance.md).
 #: Space after a proposed sentence end (. ? !), in ems, so its tint is a wide box where a pause's
 #: (, ; :) is a narrow one: the two differ by the tint's shape as well. Only there: a mark's box
 #: shrinks back when it is accepted, and the fewer such boxes, the less the lines rewrap under
@@ -165,14 +166,13 @@ class Looks:
         return self.mark_formats[band, ends_sentence(mark)]
 
     def _band_format(self, band: str, mark: bool = False, end: bool = False) -> QTextCharFormat:
-        """A suggested capital is tinted; a suggested mark also heavy, outlined and a shade
+        """A suggested capital is tinted; a suggested mark also heavy and a shade
         stronger, in a box of its own: a lone comma stands out, and reads apart from a full stop."""
         fmt = QTextCharFormat()
         fmt.setBackground(band_colour(band, self.settings, _ALPHA[band] + (60 if mark else 0)))
         if mark:
             size = self.settings.appearance.font_size
             fmt.setFontWeight(QFont.Weight.Black)
-            fmt.setTextOutline(QPen(QColor(CURRENT_COLOUR), MARK_OUTLINE * size / 13))
             gap = END_GAP if end else PAUSE_GAP
             if gap:
                 fmt.setFontLetterSpacingType(QFont.SpacingType.AbsoluteSpacing)
