@@ -158,7 +158,8 @@ def spoken_count(n: int, what: str = "suggestion") -> str:
 
 
 def spoken_pending(doc: Transcript) -> str:
-    pending = doc.pending_count
+    """What is left, counted as the list's rows are: a sentence end and its capital are one."""
+    pending = doc.pending_decisions
     return f"{spoken_count(pending)} pending." if pending else "No suggestions pending."
 
 
