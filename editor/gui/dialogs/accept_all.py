@@ -170,7 +170,8 @@ class AcceptAllDialog(QDialog):
         # suggestions" accepted 14 of 17 marks and capitals where the list showed 12 rows)
         pairs = suggestions - accepted
         text = (f"{accepted:,} of {self.pending:,} pending suggestions will be accepted ("
-                + (f"{pairs:,} of them a sentence end with the capital after it; " if pairs else "")
+                + ("" if not pairs else "a sentence end with the capital after it; " if accepted == 1
+                   else f"{pairs:,} of them a sentence end with the capital after it; ")
                 + "one undo step).")
         spoken = text
         if low:

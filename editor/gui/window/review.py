@@ -160,9 +160,10 @@ class ReviewCommands(QObject):
                     "or one by one)" if left and not mine else "")
             # counted as the list's rows: "Accepted 3 suggestions (1 of them a sentence end with
             # its capital)" where a sentence end came with its capital
+            pairs = suggestions - count
             what = _count(count, 'suggestion') + (
-                "" if suggestions == count else f" ({suggestions - count:,} of them a sentence end "
-                "with its capital)")
+                "" if not pairs else " (a sentence end with its capital)" if count == 1
+                else f" ({pairs:,} of them a sentence end with its capital)")
             if mine and not of_source:
                 self._host.statusBar().showMessage("No suggestions from your choice are pending: "
                                                    "nothing to accept", 6000)
