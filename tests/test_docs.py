@@ -58,6 +58,21 @@ def test_a_broken_link_is_found(tmp_path):
     assert broken_links(page) == ["gone.png: no such file", "there.md#nowhere: no heading #nowhere"]
 
 
+def rows_run_on(page: Path) -> list[str]:
+    """Lines right after a table's last row that are not rows and not blank: Markdown (GitHub's,
+    and Qt's in Help ▸ User guide) reads them as more rows, one cell each."""
+    lines = FENCE.sub("", page.read_text(encoding="utf-8")).split("\n")
+    return [after[:60] for row, after in zip(lines, lines[1:])
+            if row.lstrip().startswith("|") and after.strip() and not after.lstrip().startswith("|")]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_table_ends_before_the_text_after_it(page):
+    """The user guide's paragraph on Word documents followed a table with no blank line, and the
+    help window drew it as seven narrow rows of that table (a line each, beside an empty cell)."""
+    assert rows_run_on(page) == []
+
+
 def test_readme_is_a_front_door():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) <= 150

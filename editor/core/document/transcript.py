@@ -132,6 +132,12 @@ class Transcript(SuggestionReview):
         # pending suggestions by confidence in steps of 0.1 %, counted from the first time a
         # count by confidence is asked for (a review panel's band filter), kept from then on
         self._by_confidence: list[int] | None = None
+        # the capitals decided with the mark pending before them (decision_points.joins_mark),
+        # by word id, each with its confidence's step: what the pending count has over the
+        # decisions a person makes. Found the first time ``pending_decisions`` is asked for,
+        # then kept: words whose pairs a change may have joined or split wait in ``_rejoin``.
+        self._joined: dict[int, int] | None = None
+        self._rejoin: set[int] = set()
         self.metadata = metadata or Metadata()
         self.history = History()
         self.revision = 0  # bumps on every change, undo and redo included
@@ -382,6 +388,69 @@ class Transcript(SuggestionReview):
         first = _edge(low)
         last = _edge(high) if high is not None else len(counts)
         return sum(counts[first:last]) if last > first else 0
+
+    @property
+    def pending_decisions(self) -> int:
+        """How many decisions the pending suggestions make: a sentence end and the capital after
+        it are one (``decision_points``), as the list's rows and Tab's stops count them. Kept as
+        ``pending_count`` is (after the first time: one pass over the pending capitals)."""
+        return self._pending - len(self._joined_capitals())
+
+    def pending_decisions_between(self, low: float = 0.0, high: float | None = None) -> int:
+        """How many decisions are led by a pending suggestion of a confidence at or above ``low``
+        and under ``high`` (as ``pending_between``): a capital decided with the mark before it
+        counts in the mark's band, not its own."""
+        first = _edge(low)
+        last = _edge(high) if high is not None else _STEPS + 1
+        joined = sum(1 for step in self._joined_capitals().values() if first <= step < last)
+        return self.pending_between(low, high) - joined
+
+    def _joined_capitals(self) -> dict[int, int]:
+        joined = self._joined
+        if joined is None:  # in reading order: a pending mark, then the next word's capital
+            joined = self._joined = {}
+            sugg, get, pending = self._sugg, self._sugg.get, State.PENDING
+            mark: Suggestion | None = None
+            for word in self._tokens if sugg else ():
+                slot = get(word.id)
+                if slot is None:
+                    mark = None
+                    continue
+                if mark is not None:
+                    capital = slot.get(Kind.CASE)
+                    if capital is not None and capital.state == pending and decisions.joins_mark(word, capital, mark):
+                        joined[word.id] = _step(capital.probs[capital.value])
+                mark = slot.get(Kind.PUNCT)
+                if mark is not None and mark.state != pending:
+                    mark = None
+            self._rejoin.clear()
+        elif self._rejoin:
+            tokens, sugg = self._tokens, self._sugg
+            index_of = self._index.get if self._stale_from is None else None
+            for token_id in self._rejoin:
+                i = index_of(token_id) if index_of is not None else self._index_or_none(token_id)
+                if i is None or i >= len(tokens) or tokens[i].id != token_id:
+                    joined.pop(token_id, None)  # (the word is gone)
+                    continue
+                # the pair this word ends (its capital) and the one it begins (its mark)
+                for k in (i, i + 1):
+                    if k <= 0 or k >= len(tokens):
+                        continue
+                    word = tokens[k]
+                    capital = sugg.get(word.id, _NO_SUGGESTIONS).get(Kind.CASE)
+                    if capital is not None and decisions.joins_mark(
+                            word, capital, sugg.get(tokens[k - 1].id, _NO_SUGGESTIONS).get(Kind.PUNCT)):
+                        joined[word.id] = _step(capital.probs[capital.value])
+                    else:
+                        joined.pop(word.id, None)
+            self._rejoin.clear()
+        return joined
+
+    def _index_or_none(self, token_id: int) -> int | None:
+        try:
+            return self.index_of(token_id)
+        except KeyError:
+            return None
 
     def all_suggestions(self) -> tuple[Suggestion, ...]:
         """Every suggestion, in no particular order, copied at C speed (~8 ms for 150,000): what
@@ -687,6 +756,11 @@ class Transcript(SuggestionReview):
             self._index.pop(token.id, None)
         for i, token in enumerate(new, start):
             self._index[token.id] = i
+        if self._joined is not None:  # pairs across the change's edges, and those it made or took
+            self._rejoin.update(map(_ID, gone))
+            self._rejoin.update(map(_ID, new))
+            if not new and start < len(self._tokens):  # words taken out: the two now side by side
+                self._rejoin.add(self._tokens[start].id)
         if not (at_end or removed == len(new)):
             # Changing only the end (ASR appending) or as many words as there were (a key typed
             # in a word) leaves every other index valid; else the words after the change are
@@ -704,6 +778,8 @@ class Transcript(SuggestionReview):
             self._speakers = None
         for i, token in updates:
             self._tokens[i] = token
+        if self._joined is not None:  # a word's own case decides whether its capital joins a mark
+            self._rejoin.update(token.id for _, token in updates)
         self._tuple = None
         first = min(i for i, _ in updates)
         count = max(i for i, _ in updates) - first + 1
@@ -735,7 +811,10 @@ class Transcript(SuggestionReview):
                         counts[step(edges, s.probs[s.value])] += 1
         self._pending = pending
         self._changed()
-        self.suggestions_changed.emit(tuple(dict.fromkeys(key[0] for key, _ in changes)))
+        changed = tuple(dict.fromkeys(key[0] for key, _ in changes))
+        if self._joined is not None:
+            self._rejoin.update(changed)
+        self.suggestions_changed.emit(changed)
 
     def _apply_paragraphs(self, ids: frozenset[int]) -> None:
         self._para = ids

@@ -111,6 +111,12 @@ class StatusBar(QStatusBar):
             QTimer.singleShot(0, self, self._settle)
             self.said.emit(text)
 
+    def say(self, text: str) -> None:
+        """Send ``text`` to the screen reader (``said``) without showing it: news with a place of
+        its own on screen (the tour's offer beside the messages), which a message would only
+        cover or be covered by."""
+        self.said.emit(text)
+
     def restate(self, text: str) -> None:
         """Put ``text`` in place of the message shown, not said again (``said``): the same news
         brought up to date ("Restoring with …" once the pass is over: "Restored with …"). It

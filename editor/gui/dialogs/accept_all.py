@@ -109,6 +109,7 @@ class AcceptAllDialog(QDialog):
         # threshold (0..1) -> (decisions accepted, their suggestions, of those below the low
         # band), at once or in parts
         self._counter = SlicedCount(self, count, self._show_count)
+        #: the pending decisions (a sentence end and its capital are one), as the list counts them
         self.pending = pending
         form = QFormLayout(self)
         # the dialog grows with its summary: the longer count and the low-confidence warning,
@@ -165,12 +166,13 @@ class AcceptAllDialog(QDialog):
         accepted, suggestions, low = cast(tuple[int, int, int], counted)
         ok.setText(f"Accept {accepted:,}")
         ok.setEnabled(accepted > 0)
-        # decisions against decisions: "10 of 17 pending suggestions" accepted 14 of the 17
-        text = (f"{accepted:,} of {self.pending:,} pending suggestions will be accepted (one undo step)."
-                if accepted == suggestions else
-                f"{accepted:,} decision{'s' if accepted != 1 else ''} will be accepted: {suggestions:,} "
-                f"of the {self.pending:,} pending suggestions (a sentence end and the capital after "
-                "it are one decision; one undo step).")
+        # decisions against decisions, as the list's rows count them ("10 of 17 pending
+        # suggestions" accepted 14 of 17 marks and capitals where the list showed 12 rows)
+        pairs = suggestions - accepted
+        text = (f"{accepted:,} of {self.pending:,} pending suggestions will be accepted ("
+                + ("" if not pairs else "a sentence end with the capital after it; " if accepted == 1
+                   else f"{pairs:,} of them a sentence end with the capital after it; ")
+                + "one undo step).")
         spoken = text
         if low:
             spoken += (f" {low:,} of them are of low confidence (under {self.settings.review.low:.0%}); "

@@ -290,7 +290,8 @@ class QtLegend(QWidget):
 
 class QtSuggestionList(QWidget):
     """Pending suggestions of a transcript by confidence; activating one makes it current.
-    ``counted(pending)`` after every refresh, so counts shown elsewhere stay current."""
+    ``counted(pending)`` after every change, in decisions (rows), so counts shown elsewhere stay
+    current."""
 
     activated = Signal(object)  # Suggestion
     reject_requested = Signal(object)  # Suggestion: Delete on its row
@@ -568,12 +569,13 @@ class QtSuggestionList(QWidget):
 
     def _show_count(self) -> None:
         """The count above the list, current at every change: the document keeps its pending
-        count, and how many are in each band of confidence, so this needs no pass over the
-        suggestions (the list itself follows a moment later)."""
+        count in decisions (a row each: a sentence end and its capital are one), and how many
+        are in each band of confidence, so this needs no pass over the suggestions (the list
+        itself follows a moment later)."""
         doc = self._transcript
         if doc is None:
             return
-        pending = doc.pending_count
+        pending = doc.pending_decisions
         wanted = self.filter.currentIndex()
         if wanted == 0:
             text = f"{pending:,} pending"
@@ -585,8 +587,8 @@ class QtSuggestionList(QWidget):
         else:
             review = self.settings.review
             low, high = min(review.low, review.high), review.high
-            shown = (doc.pending_between(0.0, low), doc.pending_between(low, high),
-                     doc.pending_between(high))[wanted - 1]
+            shown = (doc.pending_decisions_between(0.0, low), doc.pending_decisions_between(low, high),
+                     doc.pending_decisions_between(high))[wanted - 1]
             text = f"{shown:,} of {pending:,} pending"
         if shown > LIST_LIMIT:
             text += f" (first {LIST_LIMIT} listed)"

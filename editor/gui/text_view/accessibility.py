@@ -157,8 +157,15 @@ def spoken_count(n: int, what: str = "suggestion") -> str:
     return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
+#: how a decision said names what it did to the capital after its mark (``Narrator.decided``)
+_CAPITAL_TOLD = (", with the capital “", ", with “", ", leaving “")
+#: how the status bar's line of a decision names the same (``SuggestionReview.pick``, ``turn_down``)
+_NEXT_WORD = ("capitalised ‘", "lowercased ‘", "left ‘", "kept ‘")
+
+
 def spoken_pending(doc: Transcript) -> str:
-    pending = doc.pending_count
+    """What is left, counted as the list's rows are: a sentence end and its capital are one."""
+    pending = doc.pending_decisions
     return f"{spoken_count(pending)} pending." if pending else "No suggestions pending."
 
 
@@ -509,6 +516,10 @@ class Narrator:
             # the status bar's line of a decision already said: only what it adds (the capital
             # after it, the same proposed elsewhere)
             text = text.partition("; ")[2]
+            if any(told in n for n in self._notes for told in _CAPITAL_TOLD):
+                # what it did to the capital after it was said with the decision: "leaving “how”
+                # as it was. Left ‘how’ in lower case." said it twice
+                text = "; ".join(part for part in text.split("; ") if not part.startswith(_NEXT_WORD))
         if text and not text.startswith("Editing:") and text not in self._notes:
             text = text[:1].upper() + text[1:]
             self._notes.append(text if text.endswith((".", "…", "?", "!")) else f"{text}.")
@@ -547,7 +558,9 @@ class Narrator:
             s = None
         if s is not None:
             current = spoken_review(doc, s, short=self.short)
-        elif moved and any(n.startswith(("Accepted", "Rejected")) for n in notes):
+        elif any(n.startswith(("Accepted", "Rejected")) for n in notes):
+            # a decision, or an accept-all (from editing too: what is left is said, as the
+            # status bar's count shows it)
             current = "" if any("pending" in n for n in notes) else spoken_pending(doc)
         else:
             current = EDITING_SPOKEN

@@ -355,12 +355,13 @@ class Reviewer:
         self._visited_keys().update(point.keys)
 
     def not_visited(self) -> int:
-        """How many pending suggestions review has not been to yet (by any of the ways it
-        arrives at one): what is left of a pass that never skips."""
+        """How many pending decisions review has not been to yet (by any of the ways it
+        arrives at one): what is left of a pass that never skips. A decision is counted by its
+        lead (a capital that follows a mark is the mark's)."""
         doc = self._view.transcript
         seen = sum(1 for key in self._visited_keys() if (s := doc.suggestion(*key)) is not None
-                   and s.state == State.PENDING)
-        return max(0, doc.pending_count - seen)
+                   and s.state == State.PENDING and not doc.follows_mark(s))
+        return max(0, doc.pending_decisions - seen)
 
     def _mark_current(self) -> None:
         """Frame the suggestion under review (also when a click made it current without selecting
@@ -396,7 +397,7 @@ class Reviewer:
 
     def _none_note(self) -> str:
         """Why Tab found nothing: none pending, or none in the band the list is filtered to."""
-        pending = self._view.transcript.pending_count
+        pending = self._view.transcript.pending_decisions
         if self.band is None or not pending:
             return "No pending suggestions"
         return (f"No pending {band_phrase(self.band)}: Tab goes only to those the list "

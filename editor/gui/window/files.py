@@ -488,14 +488,14 @@ class FileCommands:
         suggested = suggested_export(session.source, session.project, self.export_folder(),
                                      last_format=settings.export.last_format, unavailable=unavailable)
         def count(threshold: float) -> Iterator[int]:  # a slice per turn (dialogs.SlicedCount)
-            for start in range(0, len(doc), 500):
-                yield len(doc.pending_to_apply(threshold, start=start, end=start + 500))
+            for start in range(0, len(doc), 500):  # in decisions, as the list counts its rows
+                yield doc.decision_count(doc.pending_to_apply(threshold, start=start, end=start + 500), threshold)
 
         def may_write(path: Path, confirmed: bool) -> bool:  # asked on OK; No: back to the dialog
             return overwrite.may_replace(self._widget, path, action="export", source=session.source,
                                          confirmed=confirmed)
 
-        dialog = ExportDialog(settings, suggested, doc.pending_count, self._widget, count=count,
+        dialog = ExportDialog(settings, suggested, doc.pending_decisions, self._widget, count=count,
                               source=session.source, unavailable=unavailable, may_write=may_write,
                               open_help=self._host.help.show_help)
         if not run_modal(dialog) or dialog.export_path is None:

@@ -5,14 +5,17 @@ guarantees, in a window of Stet's own: editor.gui.dialogs.help_window) and About
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QUrl
-from PySide6.QtWidgets import QStatusBar, QWidget
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 from editor.core.paths import resource_path
 from editor.core.settings import Settings
+from editor.gui.base.actions import BY_ID
+from editor.gui.base.status_bar import StatusBar
 from editor.gui.window.about import AboutDialog
 from editor.gui.dialogs.help_window import HelpWindow
 from editor.gui.dialogs.shortcut_sheet import ShortcutSheet
@@ -36,6 +39,28 @@ class Host(Protocol):
 SAMPLE = ("samples", "repair-cafe.json")
 
 
+class TourNote(QLabel):
+    """The status bar's offer of the tour on a first start that found work under way (a file
+    opened with Stet): a link that opens it. It stands beside the messages, not among them: as
+    a message, the hint was replaced in the same turn by the file's own ("Recording talk.mp3
+    attached…") and never seen. It goes when the tour is shown."""
+
+    def __init__(self, open_tour: Callable[[], object], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        tour = BY_ID["help.tour"]
+        where = f"{tour.menu} ▸ {tour.name.replace('&', '')}"
+        self.setObjectName("tour-note")
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                     | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
+        self.setText("New to Stet? <a href=\"tour\">Take the review tour</a>")
+        #: what a screen reader says of it, once, as it comes
+        self.spoken = f"New to Stet? {where} shows how review works"
+        self.setToolTip(f"A short tour of reviewing proposals; {where} shows it at any time")
+        self.setAccessibleName(f"New to Stet? Take the review tour ({where})")
+        self.linkActivated.connect(lambda _link: open_tour())
+
+
 class HelpCommands:
     """The Help menu of ``window``; keeps the dialogs it opens as attributes (``sheet``, ``tour``,
     ``about``, ``pages``) so that they stay alive and tests can look at them."""
@@ -46,6 +71,12 @@ class HelpCommands:
         self.tour: ReviewTour | None = None
         self.about: AboutDialog | None = None
         self.pages: HelpWindow | None = None  # the help pages, made when first asked for
+        # the tour offered in the status bar (first_start), hidden until then. Put in now: a
+        # widget added to a QStatusBar while it shows a message shows again the line the message
+        # hides (its layout is made anew), and the two were drawn over each other
+        self.tour_note = TourNote(self.show_tour)
+        self.tour_note.hide()
+        window.statusBar().addPermanentWidget(self.tour_note)
 
     @property
     def parent(self) -> QWidget | None:
@@ -65,6 +96,10 @@ class HelpCommands:
         self.window.open_chosen(resource_path(*SAMPLE))
 
     def show_tour(self) -> ReviewTour:
+        if self.tour_note.isVisible():  # offered, and taken
+            self.tour_note.hide()
+            self.window.settings.set("help.tour_seen", True)
+            self.window.save_settings()
         self.tour = ReviewTour(self.window.settings, self.parent, open_help=self.show_help)
         self.tour.finished.connect(lambda _result: self.window.save_settings())  # the comma style chosen in it
         self.tour.open()
@@ -75,16 +110,15 @@ class HelpCommands:
 
         Only over a window with nothing under way: shown later, when a recording's words or a
         pass's suggestions had come in, it opened under the person's pointer and took the click
-        meant for the text (issue 50). Then the status bar says where it is, and the next start
-        offers it again."""
+        meant for the text (issue 50). Then the status bar offers it (``TourNote``) until it is
+        shown; not taken, the next start offers it again."""
         if self.window.settings.help.tour_seen:
             return None
         if not self.window.idle:
-            from editor.gui.base.actions import BY_ID
-
-            tour = BY_ID["help.tour"]
-            self.window.statusBar().showMessage(f"New to Stet? {tour.menu} ▸ {tour.name.replace('&', '')} "
-                                                "shows how review works", 20000)
+            self.tour_note.show()
+            bar = self.window.statusBar()
+            if isinstance(bar, StatusBar):
+                bar.say(self.tour_note.spoken)
             return None
         self.window.settings.set("help.tour_seen", True)
         self.window.save_settings()

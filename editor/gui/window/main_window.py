@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
             self.statusBar().addPermanentWidget(widget)
         self.panel.counted.connect(self.restoring.show_pending)
         # a visit changes what is left to visit: the status bar's count follows review too
-        self.view.point_arrived.connect(lambda _point: self.restoring.show_pending(self.transcript.pending_count))
+        self.view.point_arrived.connect(lambda _point: self.restoring.show_pending(self.transcript.pending_decisions))
         self._review_mode_changed(False)
         self.speakers = SpeakerCommands(self.view, self.say)  # the Speakers menu (editor.gui.window.speakers)
         self.help = HelpCommands(self)  # the Help menu (editor.gui.window.help)
@@ -552,7 +552,7 @@ class MainWindow(QMainWindow):
     def _say_restored(self) -> None:
         """When restoration lands, a screen reader hears how many suggestions it made."""
         if self.restoration_status == "done":
-            pending = self.transcript.pending_count
+            pending = self.transcript.pending_decisions
             self.view.narrator.note(f"Restored: {spoken_count(pending)} to review" if pending
                                     else "Restored: no suggestions")
 

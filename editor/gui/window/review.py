@@ -158,10 +158,12 @@ class ReviewCommands(QObject):
             rest = (f"; {_count(left, 'proposal')} from your choice or your lexicon "
                     f"{'is' if left == 1 else 'are'} yours to decide (Review > Accept all from your choice, "
                     "or one by one)" if left and not mine else "")
-            # "Accepted 3 decisions (4 suggestions…)" where a sentence end came with its capital
-            what = (_count(count, 'suggestion') if suggestions == count else
-                    f"{_count(count, 'decision')} ({suggestions:,} suggestions: a sentence end and "
-                    "its capital are one)")
+            # counted as the list's rows: "Accepted 3 suggestions (1 of them a sentence end with
+            # its capital)" where a sentence end came with its capital
+            pairs = suggestions - count
+            what = _count(count, 'suggestion') + (
+                "" if not pairs else " (a sentence end with its capital)" if count == 1
+                else f" ({pairs:,} of them a sentence end with its capital)")
             if mine and not of_source:
                 self._host.statusBar().showMessage("No suggestions from your choice are pending: "
                                                    "nothing to accept", 6000)
@@ -279,7 +281,7 @@ class ReviewCommands(QObject):
                 yield (doc.decision_count(chosen, threshold), len(chosen),
                        sum(1 for s in chosen if s.confidence < low))
 
-        dialog = AcceptAllDialog(self._host.settings, count, doc.pending_count, self._widget)
+        dialog = AcceptAllDialog(self._host.settings, count, doc.pending_decisions, self._widget)
         dialog.accepted.connect(lambda: self.accept_all(dialog.threshold))
         if self._host.interactive:
             run_modal(dialog)
@@ -288,8 +290,10 @@ class ReviewCommands(QObject):
         return dialog
 
     def reject_all(self) -> int:
-        count = self._host.transcript.reject_all()
-        self._host.statusBar().showMessage(f"Rejected {_count(count, 'suggestion')}", 4000)
+        doc = self._host.transcript
+        before = doc.pending_decisions  # said as the list counts: a sentence end and its capital are one
+        count = doc.reject_all()
+        self._host.statusBar().showMessage(f"Rejected {_count(before - doc.pending_decisions, 'suggestion')}", 4000)
         return count
 
     def toggle_order(self) -> None:

@@ -45,10 +45,12 @@ def _read(path: Path) -> Transcript:
     """The document, with its proposed paragraph breaks (see ``Transcript.suggest_paragraphs``):
     placing them over 100,000 words running on is 10-30 ms better spent here than on the UI thread;
     so is counting its speakers (``Transcript.speaker_names``, which the view's margin asks for
-    as it shows the text: 4-5 ms at 100,000 words)."""
+    as it shows the text: 4-5 ms at 100,000 words) and a project's pending decisions
+    (``Transcript.pending_decisions``, the panel's count: a pass over every word the first time)."""
     doc = read_any(path)
     doc.suggest_paragraphs(undoable=False)
     doc.speaker_names()
+    doc.pending_decisions  # noqa: B018  (counted here, kept from then on)
     return doc
 
 

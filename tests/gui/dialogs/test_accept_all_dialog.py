@@ -19,7 +19,7 @@ def test_the_summary_is_never_cut_as_it_grows(window, qtbot):
     dialog.show()
     qtbot.waitExposed(dialog)
     summary = dialog.summary
-    for percent, said in ((90, "4 of 17 pending"), (70, "10 decisions will be accepted: 14 of the 17"),
+    for percent, said in ((90, "4 of 17 pending"), (70, "10 of 17 pending suggestions will be accepted (4 of them a sentence end"),
                           (2, "3 of them are of low confidence")):
         dialog.box.setValue(percent)
         qtbot.waitUntil(lambda said=said: said in summary.text())

@@ -463,7 +463,8 @@ def test_export_and_stet_convert_write_the_same_text_from_the_same_project(windo
     monkeypatch.setattr(ExportDialog, "exec", exec_)
     window.files.export_dialog(wait=True)
     assert shown[0].chosen_policy is ALL and "(the default)" in shown[0].policy.currentText()
-    assert "as the text shows them" in shown[0].policy_note.text()
+    # a full stop and its capital: one pending suggestion, as the list shows one row
+    assert "The pending suggestion will be applied, as the text shows it" in shown[0].policy_note.text()
     assert by_window.read_bytes() == by_command.read_bytes()
     assert "the station. Then we" in by_window.read_text(encoding="utf-8")
     # the other choice, explicit in both

@@ -481,3 +481,44 @@ def test_the_number_of_suggestions_is_said_when_restoration_lands(window, qtbot,
     expected = f"Restored: {pending} suggestion{'s' if pending != 1 else ''} to review" if pending \
         else "Restored: no suggestions"
     qtbot.waitUntil(lambda: any(kind == "announcement" and expected in text for kind, text in spoken))
+
+
+@pytest.mark.parametrize("key, decision", [
+    (Qt.Key.Key_Delete, "Rejected full stop after “maria”, leaving “and” as it was."),
+    (Qt.Key.Key_Return, "Accepted full stop after “maria”, with the capital “And”.")])
+def test_what_a_decision_did_to_the_capital_after_it_is_said_once(window, qtbot, spoken, key, decision):
+    """"Rejected full stop after “morning”, leaving “how” as it was. Left ‘how’ in lower case.":
+    the status bar's line of the decision said the capital's fate again in other words."""
+    view = _tab_to_an_end_and_its_capital(window, qtbot, ["i'm", "maria", "and", "today", "we", "open"], 1,
+                                          {".": 0.55, ",": 0.35, "": 0.10}, comma_at=4)
+    qtbot.waitUntil(lambda: "with the capital “And” after it" in view.accessibleDescription(), timeout=3000)
+    del spoken[:]
+    qtbot.keyClick(view, key)
+    qtbot.waitUntil(lambda: any(kind == "announcement" for kind, _ in spoken), timeout=3000)
+    announced = [m for kind, m in spoken if kind == "announcement"][-1]
+    assert announced.startswith(f"{decision} Proposed comma after “we”"), announced
+    assert "in lower case" not in announced and "Capitalised" not in announced, announced
+
+
+def test_accept_all_from_editing_says_what_is_left_as_the_list_counts_it(window, qtbot, spoken):
+    """Ctrl+Shift+A while editing said "Accepted 2 suggestions. Editing. …", not what was left,
+    as the guide promises ("Accepted 31 suggestions. 92 suggestions pending.")."""
+    doc = Transcript([Token(w) for w in "so we met in paris it was cold then we left".split()])
+    doc.set_suggestions([Suggestion(doc[4].id, Kind.PUNCT, ".", {".": 0.95, "": 0.05}),
+                         Suggestion(doc[5].id, Kind.CASE, "It", {"It": 0.95, "it": 0.05}),
+                         Suggestion(doc[7].id, Kind.PUNCT, ".", {".": 0.6, "": 0.4}),
+                         Suggestion(doc[8].id, Kind.CASE, "Then", {"Then": 0.7, "then": 0.3}),
+                         Suggestion(doc[1].id, Kind.PUNCT, ",", {",": 0.5, "": 0.5})])
+    window.set_transcript(doc, restore=False)
+    view = window.view
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Tab)
+    _wait_said(qtbot, spoken, "Proposed")
+    qtbot.keyClick(view, Qt.Key.Key_Escape)  # back to editing: said
+    _wait_said(qtbot, spoken, "Editing")
+    del spoken[:]
+    qtbot.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    said = _wait_said(qtbot, spoken, "Accepted")
+    # two rows left (the comma; the full stop after "cold" with its "Then"), as the list shows them
+    assert said.startswith("Accepted 1 suggestion (a sentence end with its capital). "
+                           "2 suggestions pending."), said

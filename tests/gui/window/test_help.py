@@ -136,6 +136,47 @@ def test_the_tour_is_remembered_in_the_settings_file(qtbot):
     assert second.help.first_start() is None
 
 
+def _seen_in_the_status_bar(window) -> list[str]:
+    """What the status bar shows: its message and the labels beside it."""
+    from PySide6.QtWidgets import QLabel
+
+    bar = window.statusBar()
+    return [bar.currentMessage(), *(label.text() for label in bar.findChildren(QLabel) if label.isVisible())]
+
+
+def test_a_first_start_with_a_file_offers_the_tour_beside_the_files_messages(window, qtbot, tmp_path):
+    """`stet talk.txt` on a fresh profile: the hint "New to Stet? …" was a status message, and the
+    file's own ("Recording talk.wav attached: it has the name of talk.txt") replaced it in the
+    same turn. The tour is offered beside the messages, a link that opens it, and said once."""
+    from PySide6.QtWidgets import QLabel
+
+    from editor.audio import Player
+    from editor.gui.app import begin
+    from tests.fakes.audio import FakeOutputBackend
+    from tests.gui.playback.test_playback import RATE, write_wav
+
+    window.playback.make_player = lambda: Player(FakeOutputBackend(rate=RATE))
+    source = tmp_path / "talk.txt"
+    source.write_text("so the seed library opens today and then we met at the station\n", encoding="utf-8")
+    write_wav(tmp_path / "talk.wav", 5.0)
+    said = []
+    window.statusBar().said.connect(said.append)
+    assert window.settings.help.tour_seen is False
+    with qtbot.waitSignal(window.restoration_finished, timeout=60000):
+        begin(window, str(source))  # as `stet FILE` starts
+    qtbot.waitUntil(lambda: "talk.wav attached" in window.statusBar().currentMessage(), timeout=5000)
+    seen = _seen_in_the_status_bar(window)
+    assert any("review tour" in text for text in seen), seen  # the file's message and the offer, both
+    assert not window.status_label.isVisible(), seen  # under the message, not drawn over by it
+    assert sum("New to Stet?" in text for text in said) == 1, said
+    assert window.help.tour is None and window.settings.help.tour_seen is False  # not over the work
+    note = window.statusBar().findChild(QLabel, "tour-note")
+    note.linkActivated.emit("tour")  # the link, clicked
+    assert window.help.tour is not None and window.help.tour.isVisible()
+    assert not note.isVisible() and window.settings.help.tour_seen is True
+    window.help.tour.reject()
+
+
 def test_the_tour_pages_and_skip(window, qtbot):
     from PySide6.QtWidgets import QLabel
 

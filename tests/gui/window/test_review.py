@@ -852,7 +852,7 @@ def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(wind
     doc = _mixed_doc(words)
     assert (words > BULK_AT_ONCE) == (words == 4_500)
     window.set_transcript(doc, restore=False)
-    before = doc.pending_count
+    before, rows = doc.pending_count, doc.pending_decisions
     dialog = window.review.accept_all_dialog()
     ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
     dialog.box.selectAll()
@@ -860,9 +860,9 @@ def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(wind
     qtbot.waitUntil(lambda: ok.isEnabled(), timeout=10_000)
     shown = int(ok.text().removeprefix("Accept ").replace(",", ""))
     summary = dialog.summary.text()
-    assert summary.startswith(f"{shown:,} decisions will be accepted: ")
-    told = int(summary.split(": ", 1)[1].split(" of the ")[0].replace(",", ""))  # suggestions it said
-    assert f" of the {before:,} pending suggestions" in summary
+    # decisions of decisions, as the list's rows count them, and how many of them are pairs
+    assert summary.startswith(f"{shown:,} of {rows:,} pending suggestions will be accepted (")
+    told = shown + int(summary.split(" (", 1)[1].split(" of them a sentence end")[0].replace(",", ""))
     assert 0 < shown < told < before
     with qtbot.waitSignal(window.bulk_finished, timeout=30_000):
         qtbot.keyClick(dialog.box, Qt.Key.Key_Return)
@@ -877,7 +877,7 @@ def test_enter_in_the_accept_all_dialog_accepts_exactly_the_count_it_showed(wind
     assert pairs > 0
     assert before - doc.pending_count == len(accepted) == shown + pairs == told
     assert window.statusBar().currentMessage().startswith(
-        f"Accepted {shown:,} decisions ({len(accepted):,} suggestions: a sentence end and its capital are one)")
+        f"Accepted {shown:,} suggestions ({pairs:,} of them a sentence end with its capital)")
 
 
 def test_escape_in_the_accept_all_dialog_accepts_nothing(window, qtbot):
