@@ -238,9 +238,8 @@ class QtLegend(QWidget):
         pixmap = QPixmap(max(1, round(size.width() * ratio)), max(1, round(size.height() * ratio)))
         pixmap.setDevicePixelRatio(ratio)
         pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        doc.drawContents(painter)
-        painter.end()
+        with QPainter(pixmap) as painter:  # ended on the way out, an error too (see StatusLabel.paintEvent)
+            doc.drawContents(painter)
         return pixmap
 
     def _key_lines(self) -> list[tuple[QPixmap | str, str]]:

@@ -179,38 +179,37 @@ class TimeGutter(QWidget):
         return next((e for e in self.entries() if e[0] <= y < e[0] + max(line, 1)), None)
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        line = self.fontMetrics().height()
-        settings = self.view.settings
-        bold = QFont(self.font())
-        bold.setBold(True)
-        left = self.speaker_width()
-        if left:
-            painter.setFont(bold)
-            names = self.view.speaker_names()
-            for top, name in self.speaker_labels(event.rect()):
-                painter.setPen(QColor(speaker_colour(names.index(name) if name in names else 0)))
-                shown = QFontMetrics(bold).elidedText(name, Qt.TextElideMode.ElideRight, left - 8)
-                painter.drawText(2, top, left - 6, line,
-                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
-        for top, _h, text, i in self.entries(event.rect()):
-            s = self._proposal(i) if text == PROPOSED else None
-            if s is not None:  # drawn in its confidence band's colour, as suggestions are
+        with QPainter(self) as painter:  # ended on the way out, an error too (see StatusLabel.paintEvent)
+            line = self.fontMetrics().height()
+            settings = self.view.settings
+            bold = QFont(self.font())
+            bold.setBold(True)
+            left = self.speaker_width()
+            if left:
                 painter.setFont(bold)
-                painter.setPen(band_colour(band_of(s.confidence, settings), settings))
-            else:
-                painter.setFont(self.font())
-                painter.setPen(QColor(GUTTER_COLOUR))
-            when = self._time_of(text, i)
-            if when:  # the mark at the left, the time at the right, as a paragraph's time stands
-                painter.drawText(left + 2, top, self.width() - left - 8, line,
-                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
-                painter.setFont(self.font())
-                painter.setPen(QColor(GUTTER_COLOUR))
-                text = when
-            painter.drawText(0, top, self.width() - 6, line,
-                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
-        painter.end()
+                names = self.view.speaker_names()
+                for top, name in self.speaker_labels(event.rect()):
+                    painter.setPen(QColor(speaker_colour(names.index(name) if name in names else 0)))
+                    shown = QFontMetrics(bold).elidedText(name, Qt.TextElideMode.ElideRight, left - 8)
+                    painter.drawText(2, top, left - 6, line,
+                                     Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
+            for top, _h, text, i in self.entries(event.rect()):
+                s = self._proposal(i) if text == PROPOSED else None
+                if s is not None:  # drawn in its confidence band's colour, as suggestions are
+                    painter.setFont(bold)
+                    painter.setPen(band_colour(band_of(s.confidence, settings), settings))
+                else:
+                    painter.setFont(self.font())
+                    painter.setPen(QColor(GUTTER_COLOUR))
+                when = self._time_of(text, i)
+                if when:  # the mark at the left, the time at the right, as a paragraph's time stands
+                    painter.drawText(left + 2, top, self.width() - left - 8, line,
+                                     Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+                    painter.setFont(self.font())
+                    painter.setPen(QColor(GUTTER_COLOUR))
+                    text = when
+                painter.drawText(0, top, self.width() - 6, line,
+                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
 
     def tip_at(self, y: int, x: int = 0) -> str:
         """What the margin's hover says at ``x``, ``y`` (a speaker's name at the left)."""
@@ -263,13 +262,12 @@ def paint_cue_bars(view: GutterHost) -> None:
     bottom = view.cursorForPosition(QPoint(vp.width() - 1, vp.height() - 1)).position()
     first = max(1, tm.piece_at(top) or 0)
     last = min(len(tm), len(doc), (tm.piece_at(bottom) or 0) + 2)
-    painter = QPainter(vp)
-    painter.setPen(QColor(CUE_COLOUR))
-    cursor = QTextCursor(view.document())
-    gap = max(2, view.fontMetrics().horizontalAdvance(" ") // 2)
-    for i in range(first, last):
-        if doc[i].id in view.cue_ids:
-            cursor.setPosition(min(tm.word_range(i)[0], tm.total))
-            rect = view.cursorRect(cursor)
-            painter.drawLine(rect.left() - gap, rect.top() + 2, rect.left() - gap, rect.bottom() - 2)
-    painter.end()
+    with QPainter(vp) as painter:  # ended on the way out, an error too (see StatusLabel.paintEvent)
+        painter.setPen(QColor(CUE_COLOUR))
+        cursor = QTextCursor(view.document())
+        gap = max(2, view.fontMetrics().horizontalAdvance(" ") // 2)
+        for i in range(first, last):
+            if doc[i].id in view.cue_ids:
+                cursor.setPosition(min(tm.word_range(i)[0], tm.total))
+                rect = view.cursorRect(cursor)
+                painter.drawLine(rect.left() - gap, rect.top() + 2, rect.left() - gap, rect.bottom() - 2)
