@@ -18,7 +18,7 @@ from tests import hostile
 
 #: the formats Stet both writes and reads
 BOTH = sorted(set(WRITERS) & set(READERS))
-SUBTITLES = {".srt", ".vtt", ".sbv", ".ass", ".ttml"}
+SUBTITLES = {".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp"}
 
 
 def sources(text: str, words: list[str]) -> dict[str, str]:

@@ -8,6 +8,7 @@ import html
 import re
 import warnings as warnings_module
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
@@ -247,8 +248,8 @@ def _by_voice(cue: OutCue) -> list[OutCue]:
 
 def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
               layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
-    """Write SubStation Alpha (pysubs2) laid out by ``layout``; the warnings say what styling
-    could not be written."""
+    """Write SubStation Alpha (pysubs2) laid out by ``layout``, v4+ (.ass) or, to a ``.ssa``
+    file, v4; the warnings say what styling could not be written."""
     source = source_of(transcript, "ass", path)
     if source is not None and unchanged(transcript, policy, source):  # the file as it came
         atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
@@ -261,7 +262,7 @@ def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
         return said + brace_warning(cues, "SubStation Alpha")
     with warnings_module.catch_warnings():  # pysubs2 clamps a time past its limit, said below
         warnings_module.simplefilter("ignore", RuntimeWarning)
-        text = subs.to_string("ass")
+        text = subs.to_string("ssa" if Path(path).suffix.lower() == ".ssa" else "ass")
     data, said = encode(text, source)  # the line ends, encoding and byte-order mark it came with
     atomic_write(path, data)
     return said + (styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + brace_warning(cues, "SubStation Alpha")

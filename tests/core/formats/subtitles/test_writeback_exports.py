@@ -119,3 +119,17 @@ def test_ttml_spans_breaks_and_indentation_stay(tmp_path):
     assert (tmp_path / "out.ttml").read_bytes() == FILES["netflix.ttml"].replace(
         b"the harbour</span>", b"the harbour,</span>").replace(
         b'"italic">waiting<', b'"italic">Waiting<').replace(b"did it come\n", b"did it come?\n")
+
+
+@pytest.mark.parametrize("suffix,marker", [(".ssa", b"[V4 Styles]"), (".dfxp", b"<tt ")])
+def test_ssa_and_dfxp_are_written(tmp_path, suffix, marker):
+    """SubStation Alpha v4 and DFXP, which Stet reads, are written too (so a file of either comes
+    back in its own format); cues from another format are written afresh in that format."""
+    path = tmp_path / "in.srt"
+    path.write_bytes(FILES["subtitle-edit.srt"])
+    doc = read_any(path)
+    out = tmp_path / f"out{suffix}"
+    write_any(doc, out, NONE)
+    assert marker in out.read_bytes()
+    assert (b"Marked=0" in out.read_bytes()) == (suffix == ".ssa")
+    assert [t.text for t in read_any(out).tokens] == [t.text for t in doc.tokens]
