@@ -150,12 +150,23 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
         # its style's italics, bold and position, which carry to other formats (cue_style)
         tagged = _flat_blocks(_without_blocks(_COMMENT, unprotect_ass(source))).replace("\\h", "\u00a0").replace(
             "\\n", "\n").replace("\\N", "\n").replace(HELD_BACKSLASH, "\\")
-        cues.append(Cue(event.start / 1000, event.end / 1000, lines, event.name.strip() or None,
+        cues.append(Cue(event.start / 1000, event.end / 1000, lines, _speaker(event.name),
                         text=_style_tags(subs, event.style) + tagged if lines else "",
                         ident=str(n)))
     if not cues and subs.events == [] and "dialogue:" in text.lower():
         raise FormatError(path, "no Dialogue line could be read (is the [Events] Format line missing?)")
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ass", source=as_read)
+
+
+#: The Name that Subtitle Edit and other SubStation Alpha v4 writers put on every Dialogue line
+#: that names no one (the v4 spec's example line has it too): no speaker
+_NO_NAME = "NTP"
+
+
+def _speaker(name: str) -> str | None:
+    """Who speaks a Dialogue line, by its Name field; None where it names no one."""
+    name = name.strip()
+    return name if name and name != _NO_NAME else None
 
 
 def _without_blocks(blocks: re.Pattern[str], text: str) -> str:

@@ -133,3 +133,18 @@ def test_ssa_and_dfxp_are_written(tmp_path, suffix, marker):
     assert marker in out.read_bytes()
     assert (b"Marked=0" in out.read_bytes()) == (suffix == ".ssa")
     assert [t.text for t in read_any(out).tokens] == [t.text for t in doc.tokens]
+
+
+def test_subtitle_edits_ntp_names_no_one(tmp_path):
+    """Subtitle Edit writes "NTP" in the Name field of every SubStation Alpha v4 line that names
+    no one: read as no speaker, so that the file converted to SubRip or WebVTT gets no "NTP: "
+    before every cue; written back to .ssa, its lines keep it."""
+    path = tmp_path / "film.ssa"
+    path.write_bytes(FILES["subtitle-edit.ssa"])
+    doc = read_any(path)
+    assert {t.speaker for t in doc.tokens} == {None}
+    write_any(doc, tmp_path / "out.srt", NONE)
+    assert "NTP" not in (tmp_path / "out.srt").read_text(encoding="utf-8")
+    doc.edit_token(len(doc) - 1, punct="?")
+    write_any(doc, tmp_path / "out.ssa", NONE)
+    assert (tmp_path / "out.ssa").read_bytes() == FILES["subtitle-edit.ssa"].replace(b"did it come", b"did it come?")
