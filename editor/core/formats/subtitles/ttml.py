@@ -524,8 +524,9 @@ def _patched(transcript: Transcript, policy: RenderPolicy, path: PathLike, sourc
     by_cue: dict[int, list[TimedWord]] = {}
     for n, found in runs:
         by_cue.setdefault(n, []).extend(found)
-    for n in range(len(cues) - 1, -1, -1):  # from the last, so that the places before stay right
-        cue, (start, end, seen) = cues[n], places[n]
+    out: list[str] = []  # the file in pieces, joined once (a piece a changed cue, and between)
+    at = 0
+    for n, (cue, (start, end, seen)) in enumerate(zip(cues, places)):
         run = by_cue.get(n, [])
         ids = tuple(transcript[w.index].id for w in run)
         texts = tuple(w.text for w in run)
@@ -536,8 +537,10 @@ def _patched(transcript: Transcript, policy: RenderPolicy, path: PathLike, sourc
         patched = patch_seen(text[start:end], seen, cue, ids, texts, escape, drop_emptied=False)
         if patched is None:
             return None
-        text = text[:start] + patched + text[end:]
-    return encode_as(text, source)
+        out += [text[at:start], patched]
+        at = end
+    out.append(text[at:])
+    return encode_as("".join(out), source)
 
 
 def _paragraphs(text: str) -> list[tuple[int, int]]:
