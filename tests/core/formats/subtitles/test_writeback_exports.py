@@ -5,6 +5,8 @@ as the window decides it, the file's bytes but for that mark and the capital it 
 
 import codecs
 import difflib
+import json
+from pathlib import Path
 
 import pytest
 
@@ -148,3 +150,29 @@ def test_subtitle_edits_ntp_names_no_one(tmp_path):
     doc.edit_token(len(doc) - 1, punct="?")
     write_any(doc, tmp_path / "out.ssa", NONE)
     assert (tmp_path / "out.ssa").read_bytes() == FILES["subtitle-edit.ssa"].replace(b"did it come", b"did it come?")
+
+
+CORPUS = Path(__file__).parents[3] / "corpus"
+#: The corpus's SubStation Alpha and TTML files (pysubs2's and pycaption's test files: Aegisub,
+#: the W3C spec's, Apple's lyrics, broadcast DFXP)
+STYLED = [e["file"] for e in json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
+          if e["expect"] == "intact" and Path(e["file"]).suffix in (".ass", ".ssa", ".ttml", ".dfxp")]
+
+
+@pytest.mark.parametrize("name", STYLED)
+def test_corpus_files_come_back_but_for_the_mark_decided(tmp_path, name):
+    source = tmp_path / f"in{Path(name).suffix}"
+    source.write_bytes((CORPUS / "files" / name).read_bytes())
+    out = tmp_path / f"out{source.suffix}"
+    doc = read_any(source)
+    write_any(doc, out, NONE)
+    assert out.read_bytes() == source.read_bytes()
+    suggest_marks(doc, 1)
+    marks = [s.token_id for s in doc.pending(kind=Kind.PUNCT)]
+    for token_id in {marks[0], marks[len(marks) // 2], marks[-1]}:  # the first, one in the middle, the last
+        doc = read_any(source)
+        suggest_marks(doc, 1)
+        mark, capital = _decide(doc, token_id)
+        write_any(doc, out, NONE)
+        expected = [("insert", "", mark)] + ([("replace", capital.lower(), capital)] if capital else [])
+        assert sorted(_changes(source.read_bytes(), out.read_bytes())) == sorted(expected)
