@@ -349,9 +349,10 @@ def _seen_in_text(raw: str) -> tuple[str, list[int], list[int]]:
     starts: list[int] = []
     ends: list[int] = []
     at, n, drawing = 0, len(raw), False
+    last = raw.rfind("}")  # no block begins after it (so a line of "{" is read in linear time)
     while at < n:
         ch = raw[at]
-        close = raw.find("}", at) if ch == "{" else -1
+        close = raw.find("}", at) if ch == "{" and at < last else -1
         if close >= 0:  # an override block, or a comment: no text
             modes = _DRAWING_MODE.findall(raw, at, close)
             if modes:

@@ -494,8 +494,20 @@ def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
 
 # -- written back as it came ------------------------------------------------------------------------
 #: A start or end tag (a prefix allowed: EBU-TT-D writes <tt:p>), its attributes' values quoted
-_XML_TAG = re.compile(r"""<(/?)(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)(?:\s+[^\s=<>/]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*(/?)>""")
-_NOT_MARKUP = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|<!DOCTYPE[^>]*>", re.DOTALL)
+#: (an attribute's value holds no "<" in XML, so a search from each "<" stops at the next one)
+_XML_TAG = re.compile(r"""<(/?)(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)(?:\s+[^\s=<>/]+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*\s*(/?)>""")
+#: What begins and ends a comment, CDATA, a processing instruction and a document type
+_NOT_MARKUP = (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"), ("<!DOCTYPE", ">"))
+
+
+def _passed_over(text: str, at: int) -> int | None:
+    """Where the comment, CDATA, processing instruction or document type at ``at`` ends; None
+    where none begins there; the text's length where one is never closed."""
+    for opening, closing in _NOT_MARKUP:
+        if text.startswith(opening, at):
+            end = text.find(closing, at + len(opening))
+            return len(text) if end < 0 else end + len(closing)
+    return None
 
 
 def _patched(transcript: Transcript, policy: RenderPolicy, path: PathLike, source: Source
@@ -550,9 +562,9 @@ def _paragraphs(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     at, in_body, opened = 0, False, None
     while (at := text.find("<", at)) >= 0:
-        other = _NOT_MARKUP.match(text, at)
+        other = _passed_over(text, at)
         if other is not None:
-            at = other.end()
+            at = other
             continue
         tag = _XML_TAG.match(text, at)
         if tag is None:
@@ -582,10 +594,10 @@ def _seen_in_paragraph(raw: str) -> tuple[str, list[int], list[int]]:
     while at < n:
         ch = raw[at]
         if ch == "<":
-            other = _NOT_MARKUP.match(raw, at)
+            other = _passed_over(raw, at)
             tag = _XML_TAG.match(raw, at) if other is None else None
             if other is not None or tag is not None:
-                end = other.end() if other is not None else tag.end() if tag is not None else at + 1
+                end = other if other is not None else tag.end() if tag is not None else at + 1
                 if tag is not None and tag.group(2) in ("metadata", "set") and not tag.group(3):
                     skipping += -1 if tag.group(1) else 1  # their text is no subtitle's
                 elif tag is not None and tag.group(2) == "br" and not tag.group(1) and not skipping:
