@@ -31,7 +31,8 @@ from editor.core.formats.subtitles.cues import BREAK_TAG, Cue, checked_times, vi
 from editor.core.formats.subtitles.reading import transcript_from_cues
 from editor.core.formats.subtitles.styles import css_color
 from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles.writeback import Source, encode, encode_as, patch_seen, source_of, unchanged
+from editor.core.formats.subtitles.writeback import (Source, collapsed_map, encode, encode_as, patch_seen, source_of,
+                                                    unchanged)
 from editor.core.formats.subtitles.writing import TimedWord, source_runs, styling_warnings, timed_words
 from editor.core.formats.txt import read_source
 from editor.core.render import NONE, RenderPolicy
@@ -615,28 +616,4 @@ def _seen_in_paragraph(raw: str) -> tuple[str, list[int], list[int]]:
         else:
             lines[-1].append((ch, at, at + 1))
             at += 1
-    out: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    for k, line in enumerate(lines):
-        words: list[tuple[str, int, int]] = []
-        for ch, start, end in line:
-            if not ch.isspace():
-                words.append((ch, start, end))
-            elif words and words[-1][0] != " ":
-                words.append((" ", start, end))
-            elif words:  # a run of white space is one space, spanning the run
-                words[-1] = (" ", words[-1][1], end)
-        if words and words[-1][0] == " ":
-            words.pop()
-        if not words:
-            continue
-        if out:
-            out.append("\n")
-            starts.append(breaks[k - 1][0])
-            ends.append(breaks[k - 1][1])
-        for ch, start, end in words:
-            out.append(ch)
-            starts.append(start)
-            ends.append(end)
-    return "".join(out), starts, ends
+    return collapsed_map(lines, breaks)

@@ -123,10 +123,10 @@ def test_ttml_spans_breaks_and_indentation_stay(tmp_path):
         b'"italic">waiting<', b'"italic">Waiting<').replace(b"did it come\n", b"did it come?\n")
 
 
-@pytest.mark.parametrize("suffix,marker", [(".ssa", b"[V4 Styles]"), (".dfxp", b"<tt ")])
-def test_ssa_and_dfxp_are_written(tmp_path, suffix, marker):
-    """SubStation Alpha v4 and DFXP, which Stet reads, are written too (so a file of either comes
-    back in its own format); cues from another format are written afresh in that format."""
+@pytest.mark.parametrize("suffix,marker", [(".ssa", b"[V4 Styles]"), (".dfxp", b"<tt "), (".smi", b"<SYNC Start=3400>")])
+def test_ssa_dfxp_and_sami_are_written(tmp_path, suffix, marker):
+    """SubStation Alpha v4, DFXP and SAMI, which Stet reads, are written too (so a file of each
+    comes back in its own format); cues from another format are written afresh in that format."""
     path = tmp_path / "in.srt"
     path.write_bytes(FILES["subtitle-edit.srt"])
     doc = read_any(path)
@@ -176,3 +176,18 @@ def test_corpus_files_come_back_but_for_the_mark_decided(tmp_path, name):
         write_any(doc, out, NONE)
         expected = [("insert", "", mark)] + ([("replace", capital.lower(), capital)] if capital else [])
         assert sorted(_changes(source.read_bytes(), out.read_bytes())) == sorted(expected)
+
+
+def test_sami_of_two_languages_is_written_in_the_one_read_and_said(tmp_path):
+    """A SAMI file with a <P> per language is read in its first; written back with a word changed
+    it is written afresh in that language, and the other's loss is said, not silent."""
+    path = tmp_path / "two.smi"
+    path.write_text("<SAMI><HEAD><STYLE><!--\n.ENUSCC { Name: English; lang: en-US; }\n"
+                    ".FRFRCC { Name: French; lang: fr-FR; }\n--></STYLE></HEAD><BODY>\n"
+                    "<SYNC Start=1000><P Class=ENUSCC>where were you<P Class=FRFRCC>où étais-tu\n"
+                    "<SYNC Start=3000><P Class=ENUSCC>&nbsp;<P Class=FRFRCC>&nbsp;\n</BODY></SAMI>\n", encoding="utf-8")
+    doc = read_any(path)
+    doc.edit_token(len(doc) - 1, punct="?")
+    said = write_any(doc, tmp_path / "out.smi", NONE)
+    assert "other languages were not written" in " ".join(said)
+    assert [t.text for t in read_any(tmp_path / "out.smi").tokens] == ["where", "were", "you?"]
