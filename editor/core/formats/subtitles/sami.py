@@ -239,22 +239,21 @@ def _seen_in_sync(raw: str) -> tuple[str, list[int], list[int]]:
     written in ``raw`` (a collapsed space spans its run)."""
     lines: list[list[tuple[str, int, int]]] = [[]]
     breaks: list[tuple[int, int]] = []
-    at, n = 0, len(raw)
+    at, n, worded = 0, len(raw), False  # worded: the line so far holds more than white space
     while at < n:
         ch = raw[at]
         tag = _HTML_TAG.match(raw, at) if ch == "<" else None
         if tag is not None:
             name = tag.group(2).lower()
-            if not tag.group(1) and (name == "br" or name == "p" and any(not c.isspace() for c, _, _ in lines[-1])):
+            if not tag.group(1) and (name == "br" or name == "p" and worded):
                 lines.append([])
                 breaks.append((at, tag.end()))
+                worded = False
             at = tag.end()
             continue
         ref = CHARACTER_REFERENCE.match(raw, at) if ch == "&" else None
-        if ref is not None:
-            lines[-1].extend((seen, at, ref.end()) for seen in html.unescape(ref.group()))
-            at = ref.end()
-        else:
-            lines[-1].append((ch, at, at + 1))
-            at += 1
+        seen, end = (html.unescape(ref.group()), ref.end()) if ref is not None else (ch, at + 1)
+        lines[-1].extend((shown, at, end) for shown in seen)
+        worded = worded or not seen.isspace()
+        at = end
     return collapsed_map(lines, breaks)
