@@ -136,7 +136,7 @@ _HEAD = ("<SAMI>\n<HEAD>\n<TITLE></TITLE>\n<STYLE TYPE=\"text/css\">\n<!--\n"
          "P { margin-left: 16pt; margin-right: 16pt; text-align: center; font-family: Arial; }\n"
          ".ENUSCC { Name: English; lang: en-US; SAMIType: CC; }\n-->\n</STYLE>\n</HEAD>\n<BODY>\n")
 #: An HTML start or end tag, its attributes quoted or not (<SYNC Start=1000>, <P Class="ENUSCC">)
-_HTML_TAG = re.compile(r"<(/?)([A-Za-z][\w:-]*)(?:\s[^<>]*)?>")
+_HTML_TAG = re.compile(r"<(/?)([A-Za-z][\w:-]*)(?:\s[^<>]*)?/?>")
 _SYNC = re.compile(r"<sync\b[^<>]*>", re.IGNORECASE)
 _P_CLASS = re.compile(r"<p\s[^<>]*\bclass\s*=\s*[\"']?([\w-]+)", re.IGNORECASE)
 

@@ -153,10 +153,10 @@ def test_subtitle_edits_ntp_names_no_one(tmp_path):
 
 
 CORPUS = Path(__file__).parents[3] / "corpus"
-#: The corpus's SubStation Alpha and TTML files (pysubs2's and pycaption's test files: Aegisub,
-#: the W3C spec's, Apple's lyrics, broadcast DFXP)
+#: The corpus's SubStation Alpha, TTML and SAMI files (pysubs2's and pycaption's test files:
+#: Aegisub, the W3C spec's, Apple's lyrics, broadcast DFXP and SAMI)
 STYLED = [e["file"] for e in json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
-          if e["expect"] == "intact" and Path(e["file"]).suffix in (".ass", ".ssa", ".ttml", ".dfxp")]
+          if e["expect"] == "intact" and Path(e["file"]).suffix in (".ass", ".ssa", ".ttml", ".dfxp", ".smi", ".sami")]
 
 
 @pytest.mark.parametrize("name", STYLED)
