@@ -61,7 +61,11 @@ WRITERS: dict[str, tuple[str, str]] = {
     ".vtt": ("editor.core.formats.subtitles.vtt", "write_vtt"),
     ".sbv": ("editor.core.formats.subtitles.sbv", "write_sbv"),
     ".ass": ("editor.core.formats.subtitles.ass", "write_ass"),
+    ".ssa": ("editor.core.formats.subtitles.ass", "write_ass"),  # SubStation Alpha v4
     ".ttml": ("editor.core.formats.subtitles.ttml", "write_ttml"),
+    ".dfxp": ("editor.core.formats.subtitles.ttml", "write_ttml"),  # TTML by its older name
+    ".smi": ("editor.core.formats.subtitles.sami", "write_sami"),
+    ".sami": ("editor.core.formats.subtitles.sami", "write_sami"),
     ".json": ("editor.core.formats.transcript_json", "write_json"),
     ".stet": ("editor.core.project_writer", "write_stet"),  # the one writer of projects
 }
@@ -92,7 +96,7 @@ def can_write(path: PathLike) -> bool:
 
 #: Formats each of whose cues needs a time: a transcript without a single word time cannot fill
 #: them (writing.timed_words refuses it).
-TIMED_FORMATS = frozenset({".srt", ".vtt", ".sbv", ".ass", ".ttml"})
+TIMED_FORMATS = frozenset({".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp", ".smi", ".sami"})
 
 
 def why_not_writable(transcript: Transcript, ext: str) -> str | None:

@@ -18,7 +18,7 @@ from tests import hostile
 
 #: the formats Stet both writes and reads
 BOTH = sorted(set(WRITERS) & set(READERS))
-SUBTITLES = {".srt", ".vtt", ".sbv", ".ass", ".ttml"}
+SUBTITLES = {".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp", ".smi", ".sami"}
 
 
 def sources(text: str, words: list[str]) -> dict[str, str]:
@@ -37,7 +37,7 @@ SOURCES = list(sources("a b", ["a", "b"]))
 #: Formats with no place for a speaker write the name as text before the words ("A: hello"), and
 #: their readers take it for a word: the one source with a speaker (monologues, speaker "A")
 #: comes back from them with "a" first, and nothing else changed.
-NO_SPEAKER_FIELD = {".txt", ".srt", ".sbv"}
+NO_SPEAKER_FIELD = {".txt", ".srt", ".sbv", ".smi", ".sami"}
 
 
 @pytest.mark.parametrize("source", SOURCES)

@@ -4,21 +4,26 @@ and the cues as pysubs2 events are shared with SAMI (``sami``) and the TTML writ
 
 from __future__ import annotations
 
+import html
 import re
 import warnings as warnings_module
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
-from editor.core.document.transcript import Transcript
+from editor.core.document.text import CHARACTER_REFERENCE
+from editor.core.document.transcript import SourceCue, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write
-from editor.core.formats.subtitles.writing import OutCue, ass_text, cues_to_write, styling_warnings
+from editor.core.formats.subtitles.writing import (OutCue, ass_text, cues_to_write, source_runs, styling_warnings,
+                                                   timed_words)
 from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles.cues import ASS_BACKSLASH, Cue, checked_times, protect_ass, unprotect_ass
+from editor.core.formats.subtitles.cues import (ASS_BACKSLASH, CUE_TAG, Cue, checked_times, protect_ass,
+                                                unprotect_ass)
 from editor.core.formats.subtitles.reading import transcript_from_cues
 from editor.core.formats.txt import read_source
-from editor.core.formats.subtitles.writeback import Source, encode, encode_as, source_of, unchanged
+from editor.core.formats.subtitles.writeback import Source, encode, encode_as, patch_seen, source_of, unchanged
 from editor.core.render import NONE, RenderPolicy
 
 if TYPE_CHECKING:
@@ -145,12 +150,23 @@ def read_ass(path: PathLike, encoding: str | None = None) -> Transcript:
         # its style's italics, bold and position, which carry to other formats (cue_style)
         tagged = _flat_blocks(_without_blocks(_COMMENT, unprotect_ass(source))).replace("\\h", "\u00a0").replace(
             "\\n", "\n").replace("\\N", "\n").replace(HELD_BACKSLASH, "\\")
-        cues.append(Cue(event.start / 1000, event.end / 1000, lines, event.name.strip() or None,
+        cues.append(Cue(event.start / 1000, event.end / 1000, lines, _speaker(event.name),
                         text=_style_tags(subs, event.style) + tagged if lines else "",
                         ident=str(n)))
     if not cues and subs.events == [] and "dialogue:" in text.lower():
         raise FormatError(path, "no Dialogue line could be read (is the [Events] Format line missing?)")
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ass", source=as_read)
+
+
+#: The Name that Subtitle Edit and other SubStation Alpha v4 writers put on every Dialogue line
+#: that names no one (the v4 spec's example line has it too): no speaker
+_NO_NAME = "NTP"
+
+
+def _speaker(name: str) -> str | None:
+    """Who speaks a Dialogue line, by its Name field; None where it names no one."""
+    name = name.strip()
+    return name if name and name != _NO_NAME else None
 
 
 def _without_blocks(blocks: re.Pattern[str], text: str) -> str:
@@ -243,21 +259,21 @@ def _by_voice(cue: OutCue) -> list[OutCue]:
 
 def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
               layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
-    """Write SubStation Alpha (pysubs2) laid out by ``layout``; the warnings say what styling
-    could not be written."""
+    """Write SubStation Alpha (pysubs2) laid out by ``layout``, v4+ (.ass) or, to a ``.ssa``
+    file, v4; the warnings say what styling could not be written."""
     source = source_of(transcript, "ass", path)
     if source is not None and unchanged(transcript, policy, source):  # the file as it came
         atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
         return []
     subs, cues = ssa_events(transcript, policy, path, layout)
-    patched = _patched(transcript, source, subs, cues) if source is not None else None
+    patched = _patched(transcript, source, subs, cues, policy, path) if source is not None else None
     if patched is not None and source is not None:  # the file as it came, the changed texts in
         data, said = encode_as("".join(text + end for text, end in patched), source)
         atomic_write(path, data)
         return said + brace_warning(cues, "SubStation Alpha")
     with warnings_module.catch_warnings():  # pysubs2 clamps a time past its limit, said below
         warnings_module.simplefilter("ignore", RuntimeWarning)
-        text = subs.to_string("ass")
+        text = subs.to_string("ssa" if Path(path).suffix.lower() == ".ssa" else "ass")
     data, said = encode(text, source)  # the line ends, encoding and byte-order mark it came with
     atomic_write(path, data)
     return said + (styling_warnings(cues, "ass", "SubStation Alpha", verbatim=False) + brace_warning(cues, "SubStation Alpha")
@@ -267,16 +283,19 @@ def write_ass(transcript: Transcript, path: PathLike, policy: RenderPolicy = NON
 _CLOCK = re.compile(r"\s*(\d+):(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?\s*")
 
 
-def _patched(transcript: Transcript, source: Source, subs: SSAFile, cues: list[OutCue]
-             ) -> list[tuple[str, str]] | None:
+def _patched(transcript: Transcript, source: Source, subs: SSAFile, cues: list[OutCue],
+             policy: RenderPolicy, path: PathLike) -> list[tuple[str, str]] | None:
     """The file's lines as it came with the Text field of each changed cue's Dialogue line
-    replaced by the cue's text as written, so its script info, styles, comments, Aegisub's project
-    data and every other line stay as they were. None where the cues are not the file's one for
-    one (cut afresh, split between speakers, re-timed, a speaker renamed): then the file is
-    written afresh."""
+    patched where its words changed (`_patched_text`: its override tags, \\N and \\h kept), else
+    replaced by the cue's text as written, so its script info, styles, comments, Aegisub's
+    project data and every other line stay as they were. None where the cues are not the file's
+    one for one (cut afresh, split between speakers, re-timed, a speaker renamed): then the file
+    is written afresh."""
     read = transcript.metadata.cues
     if not read or len(cues) != len(read) or len(subs.events) != len(read):
         return None
+    runs = source_runs(transcript, timed_words(transcript, policy, path)) or []
+    by_cue = {n: run for n, run in runs}
     lines = list(source.lines)
     events: list[tuple[int, int]] = []  # (line, number of fields) of each Dialogue or Comment
     section, count = "", 0
@@ -293,7 +312,7 @@ def _patched(transcript: Transcript, source: Source, subs: SSAFile, cues: list[O
             count = len(found.group(4).split(","))
         elif kind in ("dialogue", "comment"):
             events.append((n, count))
-    for cue, event, was in zip(cues, subs.events, read):
+    for n, (cue, event, was) in enumerate(zip(cues, subs.events, read)):
         if was.format != "ass" or not (was.ident or "").isdigit() or not 0 < int(was.ident or 0) <= len(events):
             return None
         at, fields = events[int(was.ident or 0) - 1]
@@ -304,10 +323,62 @@ def _patched(transcript: Transcript, source: Source, subs: SSAFile, cues: list[O
                 round(was.start, 2), round(was.end, 2)] or (event.name or None) != (was.speaker or None) \
                 or event.start != round(was.start * 1000) or event.end != round(was.end * 1000):
             return None
-        if cue.source is None and found is not None:  # changed: its text written in its place
+        if cue.source is None and found is not None:  # changed: its text patched, or written in its place
             head = found.group(0)[:len(found.group(0)) - len(values[-1])]
-            lines[at] = (head + event.text, lines[at][1])
+            run = by_cue.get(n, [])
+            text = _patched_text(values[-1], was, [transcript[w.index].id for w in run], [w.text for w in run])
+            lines[at] = (head + (event.text if text is None else text), lines[at][1])
     return lines
+
+
+def _patched_text(raw: str, cue: SourceCue, ids: list[int], texts: list[str]) -> str | None:
+    """A Dialogue line's Text field as written (``raw``) with the cue's words changed to
+    ``texts`` where they stand (`writeback.patch_seen`): override blocks, karaoke, \\N, \\n,
+    \\h and a drawing stay as they were. None where its words cannot be found in it."""
+    if not ids:
+        return None
+    return patch_seen(raw, _seen_in_text(raw), cue, ids, texts, protect_ass, drop_emptied=False)
+
+
+def _seen_in_text(raw: str) -> tuple[str, list[int], list[int]]:
+    """A Text field as a player shows it, as the reader reads it (override blocks and a
+    drawing's commands left out, \\N and \\n as line breaks, \\h as a no-break space, SubRip's
+    tags and character references as `writeback.visible_map` reads them), and for each character
+    shown where it is written: its start and end in ``raw``."""
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    at, n, drawing = 0, len(raw), False
+    last = raw.rfind("}")  # no block begins after it (so a line of "{" is read in linear time)
+    while at < n:
+        ch = raw[at]
+        close = raw.find("}", at) if ch == "{" and at < last else -1
+        if close >= 0:  # an override block, or a comment: no text
+            modes = _DRAWING_MODE.findall(raw, at, close)
+            if modes:
+                drawing = int(modes[-1]) != 0
+            at = close + 1
+            continue
+        if drawing:  # a shape's commands
+            at += 1
+            continue
+        if ch == "\\" and raw[at + 1:at + 2] in ("N", "n", "h"):
+            seen, end = ("\u00a0" if raw[at + 1] == "h" else "\n"), at + 2
+        elif ch in "<&":  # SubRip's tags and references, which the reader takes in .ass text too
+            tag = CUE_TAG.match(raw, at) if ch == "<" else None
+            if tag is not None:
+                at = tag.end()
+                continue
+            ref = CHARACTER_REFERENCE.match(raw, at) if ch == "&" else None
+            seen, end = (html.unescape(ref.group()), ref.end()) if ref is not None else (ch, at + 1)
+        else:
+            seen, end = ch, at + 1
+        for shown in seen:
+            out.append(shown)
+            starts.append(at)
+            ends.append(end)
+        at = end
+    return "".join(out), starts, ends
 
 
 def _seconds(clock: re.Match[str] | None) -> float:

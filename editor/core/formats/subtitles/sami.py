@@ -1,23 +1,38 @@
 """SAMI subtitles (.smi, .sami: Windows Media captions), read with pysubs2 (as SubStation Alpha
 is, `ass.read_with_pysubs2`). A SAMI cue's italics, bold, underline and colours (<i>, <b>, <u>,
 <s>, <font color>) are kept as SubRip's tags in its text: pysubs2 reads the times and <i>, <b>,
-<u> but not <font color>, so the text is read again here. Stet does not write SAMI."""
+<u> but not <font color>, so the text is read again here.
+
+Written back into the file it came from as it came where its cues are still its own (`_patched`:
+only the changed characters of a changed <SYNC> rewritten); otherwise written afresh by hand
+(pysubs2 does not write SAMI): a <SYNC> a cue, a blank one where a cue ends before the next
+begins, as Subtitle Edit writes them."""
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 
+from editor.core.document.text import CHARACTER_REFERENCE
 from editor.core.document.transcript import Transcript
-from editor.core.formats._common import PathLike
+from editor.core.formats._common import PathLike, atomic_write
 from editor.core.formats.subtitles.ass import read_with_pysubs2
 from editor.core.formats.subtitles.cues import Cue, checked_times, visible
+from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
+from editor.core.formats.subtitles.prefixes import reads_as_name, written_prefix
 from editor.core.formats.subtitles.reading import transcript_from_cues
+from editor.core.formats.subtitles.srt import last_voice
 from editor.core.formats.subtitles.styles import css_color
+from editor.core.formats.subtitles.writeback import (Source, collapsed_map, encode, encode_as, patch_seen, source_of,
+                                                    unchanged)
+from editor.core.formats.subtitles.writing import (OutCue, TimedWord, cues_to_write, html_lines, source_runs,
+                                                   styling_warnings, timed_words)
+from editor.core.render import NONE, RenderPolicy
 
 
 def read_sami(path: PathLike, encoding: str | None = None) -> Transcript:
-    subs, _text, warnings, _ = read_with_pysubs2(path, encoding, "sami", "SAMI", "<sync", "no <SYNC> element")
+    subs, _text, warnings, as_read = read_with_pysubs2(path, encoding, "sami", "SAMI", "<sync", "no <SYNC> element")
     if subs is None:
         return transcript_from_cues([], path, warnings, "sami")
     styled = _SamiText.texts_of(_text, warnings)
@@ -31,7 +46,7 @@ def read_sami(path: PathLike, encoding: str | None = None) -> Transcript:
             cues.append(Cue(event.start / 1000, event.end / 1000, lines,
                             text="\n".join(line for line in text.split("\n") if visible(line).strip()),
                             ident=str(len(cues) + 1)))
-    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "sami")
+    return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "sami", source=as_read)
 
 
 def _escape(text: str) -> str:
@@ -114,3 +129,131 @@ class _SamiText(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.texts:
             self._add(_escape(" ".join(data.split("\n"))))
+
+
+# -- writing ----------------------------------------------------------------------------------------
+_HEAD = ("<SAMI>\n<HEAD>\n<TITLE></TITLE>\n<STYLE TYPE=\"text/css\">\n<!--\n"
+         "P { margin-left: 16pt; margin-right: 16pt; text-align: center; font-family: Arial; }\n"
+         ".ENUSCC { Name: English; lang: en-US; SAMIType: CC; }\n-->\n</STYLE>\n</HEAD>\n<BODY>\n")
+#: An HTML start or end tag, its attributes quoted or not (<SYNC Start=1000>, <P Class="ENUSCC">)
+_HTML_TAG = re.compile(r"<(/?)([A-Za-z][\w:-]*)(?:\s[^<>]*)?/?>")
+_SYNC = re.compile(r"<sync\b[^<>]*>", re.IGNORECASE)
+_P_CLASS = re.compile(r"<p\s[^<>]*\bclass\s*=\s*[\"']?([\w-]+)", re.IGNORECASE)
+
+
+def write_sami(transcript: Transcript, path: PathLike, policy: RenderPolicy = NONE, *,
+               layout: SubtitleLayout = DEFAULT_LAYOUT) -> list[str]:
+    """Write SAMI laid out by ``layout``: back into the file it came from where its cues are its
+    own, else afresh; the warnings say what styling could not be written."""
+    source = source_of(transcript, "sami", path)
+    if source is not None and unchanged(transcript, policy, source):  # the file as it came
+        atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
+        return []
+    patched = _patched(transcript, policy, path, source) if source is not None else None
+    if patched is not None:
+        atomic_write(path, patched[0])
+        return patched[1]
+    cues = cues_to_write(transcript, policy, path, layout)
+    body, previous = [], None
+    for n, cue in enumerate(cues):
+        body.append(f"<SYNC Start={round(cue.start * 1000)}><P Class=ENUSCC>{_sami_text(cue, previous)}</P></SYNC>")
+        if n + 1 == len(cues) or round(cues[n + 1].start * 1000) > round(cue.end * 1000):
+            body.append(f"<SYNC Start={round(cue.end * 1000)}><P Class=ENUSCC>&nbsp;</P></SYNC>")
+        previous = last_voice(cue)
+    data, said = encode(_HEAD + "\n".join(body) + ("\n" if body else "") + "</BODY>\n</SAMI>\n", source)
+    atomic_write(path, data)
+    languages = len(set(m.group(1).lower() for m in _P_CLASS.finditer(
+        "".join(text for text, _ in source.lines)))) if source is not None else 0
+    return said + (["the SAMI file's other languages were not written: only the one read"] if languages > 1 else []) \
+        + styling_warnings(cues, "sami", "SAMI", verbatim=False)
+
+
+def _sami_text(cue: OutCue, previous: str | None) -> str:
+    """A cue's text as SAMI holds it: HTML, its styles as tags (<i>, <b>, <u>, <s>, <font
+    color>), its lines parted by <br>, "Ann: " where the speaker changes (as in SubRip)."""
+    if cue.styled:
+        lines = html_lines(cue.styled, colors=True, escape=True)
+    else:
+        lines = [f"<i>{html.escape(line, quote=False)}</i>" if cue.italic else html.escape(line, quote=False)
+                 for line in cue.lines]
+    for k, voice in enumerate(cue.line_voices()):
+        if voice and (voice != previous or reads_as_name(cue.lines[k] if k < len(cue.lines) else lines[k])):
+            lines[k] = f"{html.escape(written_prefix(voice), quote=False)}{lines[k]}"
+        previous = voice
+    return "<br>".join(lines)
+
+
+def _patched(transcript: Transcript, policy: RenderPolicy, path: PathLike, source: Source
+             ) -> tuple[bytes, list[str]] | None:
+    """The SAMI file as it came, each changed cue's <SYNC> patched where its words changed
+    (`writeback.patch_seen`), in its encoding with its byte-order mark. None where the file holds
+    more than one language, where the cues are not its <SYNC>s with text one for one, where a
+    cue's words were all deleted or moved, or cannot be found in it: then it is written afresh."""
+    cues = transcript.metadata.cues
+    text = "".join(line + end for line, end in source.lines)
+    if not cues or len({m.group(1).lower() for m in _P_CLASS.finditer(text)}) > 1:
+        return None
+    opens = list(_SYNC.finditer(text))
+    body_end = re.search(r"</body\s*>", text, re.IGNORECASE)
+    places = []
+    for k, found in enumerate(opens):
+        end = opens[k + 1].start() if k + 1 < len(opens) else body_end.start() if body_end is not None \
+            and body_end.start() > found.end() else len(text)
+        seen = _seen_in_sync(text[found.end():end])
+        if seen[0]:
+            places.append((found.end(), end, seen))
+    if len(places) != len(cues) or any(
+            seen[0] != "\n".join(visible(line) for line in cue.text.split("\n"))
+            for cue, (_, _, seen) in zip(cues, places)):
+        return None
+    runs = source_runs(transcript, timed_words(transcript, policy, path))
+    if runs is None:
+        return None
+    by_cue: dict[int, list[TimedWord]] = {}
+    for n, found_run in runs:
+        by_cue.setdefault(n, []).extend(found_run)
+    out: list[str] = []
+    at = 0
+    for n, (cue, (start, end, seen)) in enumerate(zip(cues, places)):
+        run = by_cue.get(n, [])
+        ids = tuple(transcript[w.index].id for w in run)
+        texts = tuple(w.text for w in run)
+        if not run or any(w.speaker != cue.speaker for w in run):
+            return None
+        if ids == cue.token_ids and texts == cue.words:
+            continue
+        patched = patch_seen(text[start:end], seen, cue, ids, texts,
+                             lambda t: html.escape(t, quote=False), drop_emptied=False)
+        if patched is None:
+            return None
+        out += [text[at:start], patched]
+        at = end
+    out.append(text[at:])
+    return encode_as("".join(out), source)
+
+
+def _seen_in_sync(raw: str) -> tuple[str, list[int], list[int]]:
+    """A <SYNC>'s content as the reader reads it (`_SamiText`: tags left out, <br> and a <P>
+    after text as line breaks, references decoded, white space collapsed to one space and none
+    at a line's ends, lines without words left out), and for each character seen where it is
+    written in ``raw`` (a collapsed space spans its run)."""
+    lines: list[list[tuple[str, int, int]]] = [[]]
+    breaks: list[tuple[int, int]] = []
+    at, n, worded = 0, len(raw), False  # worded: the line so far holds more than white space
+    while at < n:
+        ch = raw[at]
+        tag = _HTML_TAG.match(raw, at) if ch == "<" else None
+        if tag is not None:
+            name = tag.group(2).lower()
+            if not tag.group(1) and (name == "br" or name == "p" and worded):
+                lines.append([])
+                breaks.append((at, tag.end()))
+                worded = False
+            at = tag.end()
+            continue
+        ref = CHARACTER_REFERENCE.match(raw, at) if ch == "&" else None
+        seen, end = (html.unescape(ref.group()), ref.end()) if ref is not None else (ch, at + 1)
+        lines[-1].extend((shown, at, end) for shown in seen)
+        worded = worded or not seen.isspace()
+        at = end
+    return collapsed_map(lines, breaks)

@@ -8,28 +8,32 @@ timing says. Italics, bold, underline, strike-through and colour (``tts:fontStyl
 refers to, inherited from ``<body>`` down to ``<span>``) are kept word by word as SubRip's tags
 in the cue's text.
 
-Written with pysubs2 from the cues as SubStation Alpha events (`ass.ssa_events`), with who
-speaks added as ``ttm:agent``.
+Written back to its own extension as it came where its cues are still its own (`_patched`:
+only the changed characters of a changed ``<p>`` rewritten); otherwise written with pysubs2 from
+the cues as SubStation Alpha events (`ass.ssa_events`), with who speaks added as ``ttm:agent``.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from typing import NamedTuple
 from html.parser import HTMLParser
 
+from editor.core.document.text import CHARACTER_REFERENCE
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, guarded_xml
 from editor.core.formats.subtitles.ass import HELD_BACKSLASH, brace_warning, ssa_events
-from editor.core.formats.subtitles.cues import Cue, checked_times
+from editor.core.formats.subtitles.cues import BREAK_TAG, Cue, checked_times, visible
 from editor.core.formats.subtitles.reading import transcript_from_cues
 from editor.core.formats.subtitles.styles import css_color
 from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles.writeback import encode, encode_as, source_of, unchanged
-from editor.core.formats.subtitles.writing import styling_warnings
+from editor.core.formats.subtitles.writeback import (Source, collapsed_map, encode, encode_as, patch_seen, source_of,
+                                                    unchanged)
+from editor.core.formats.subtitles.writing import TimedWord, source_runs, styling_warnings, timed_words
 from editor.core.formats.txt import read_source
 from editor.core.render import NONE, RenderPolicy
 
@@ -476,6 +480,10 @@ def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
     if source is not None and unchanged(transcript, policy, source):  # the file as it came
         atomic_write(path, encode_as("".join(text + end for text, end in source.lines), source)[0])
         return []
+    patched = _patched(transcript, policy, path, source) if source is not None else None
+    if patched is not None:  # the file as it came, its changed <p>s patched where they stand
+        atomic_write(path, patched[0])
+        return patched[1]
     subs, cues = ssa_events(transcript, policy, path, layout, _ttml_protect)
     xml = _with_agents(subs.to_string("ttml"), [e.name for e in subs.get_text_events()])
     xml = xml.replace(f"&#{ord(HELD_BACKSLASH)};", "\\").replace(HELD_BACKSLASH, "\\")
@@ -483,3 +491,129 @@ def write_ttml(transcript: Transcript, path: PathLike, policy: RenderPolicy = NO
     utf8 = None if source is None else replace(source, encoding="utf-8")
     atomic_write(path, encode(xml, utf8)[0])
     return styling_warnings(cues, "ttml", "TTML", verbatim=False) + brace_warning(cues, "the TTML writer")
+
+
+# -- written back as it came ------------------------------------------------------------------------
+#: A start or end tag (a prefix allowed: EBU-TT-D writes <tt:p>), its attributes' values quoted
+#: (an attribute's value holds no "<" in XML, so a search from each "<" stops at the next one)
+_XML_TAG = re.compile(r"""<(/?)(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)(?:\s+[^\s=<>/]+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*\s*(/?)>""")
+#: What begins and ends a comment, CDATA, a processing instruction and a document type
+_NOT_MARKUP = (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"), ("<!DOCTYPE", ">"))
+
+
+def _passed_over(text: str, at: int) -> int | None:
+    """Where the comment, CDATA, processing instruction or document type at ``at`` ends; None
+    where none begins there; the text's length where one is never closed."""
+    for opening, closing in _NOT_MARKUP:
+        if text.startswith(opening, at):
+            end = text.find(closing, at + len(opening))
+            return len(text) if end < 0 else end + len(closing)
+    return None
+
+
+def _patched(transcript: Transcript, policy: RenderPolicy, path: PathLike, source: Source
+             ) -> tuple[bytes, list[str]] | None:
+    """The TTML file as it came, each changed cue's ``<p>`` patched where its words changed
+    (`writeback.patch_seen`: spans, ``<br/>``, styles, regions, ids, times, the indentation and
+    every other byte kept), in the file's encoding with its byte-order mark. None where the cues
+    are not the file's ``<p>``s one for one with their words and speakers, where a cue's words
+    were all deleted, or where its words cannot be found in its text as written: then the file
+    is written afresh."""
+    from xml.sax.saxutils import escape
+
+    cues = transcript.metadata.cues
+    if not cues:
+        return None
+    text = "".join(line + end for line, end in source.lines)
+    places = [(start, end, seen) for start, end in _paragraphs(text)
+              if (seen := _seen_in_paragraph(text[start:end]))[0]]
+    if len(places) != len(cues) or any(
+            seen[0] != "\n".join(visible(line) for line in BREAK_TAG.sub("\n", cue.text).split("\n"))
+            for cue, (_, _, seen) in zip(cues, places)):
+        return None
+    runs = source_runs(transcript, timed_words(transcript, policy, path))
+    if runs is None:
+        return None
+    by_cue: dict[int, list[TimedWord]] = {}
+    for n, found in runs:
+        by_cue.setdefault(n, []).extend(found)
+    out: list[str] = []  # the file in pieces, joined once (a piece a changed cue, and between)
+    at = 0
+    for n, (cue, (start, end, seen)) in enumerate(zip(cues, places)):
+        run = by_cue.get(n, [])
+        ids = tuple(transcript[w.index].id for w in run)
+        texts = tuple(w.text for w in run)
+        if not run or any(w.speaker != cue.speaker for w in run):
+            return None
+        if ids == cue.token_ids and texts == cue.words:
+            continue
+        patched = patch_seen(text[start:end], seen, cue, ids, texts, escape, drop_emptied=False)
+        if patched is None:
+            return None
+        out += [text[at:start], patched]
+        at = end
+    out.append(text[at:])
+    return encode_as("".join(out), source)
+
+
+def _paragraphs(text: str) -> list[tuple[int, int]]:
+    """Where the content of each ``<p>`` element after the ``<body>`` stands in the file's text
+    (start, end), in the order of the file; an empty ``<p/>`` has none. Comments, CDATA and
+    processing instructions are passed over."""
+    out: list[tuple[int, int]] = []
+    at, in_body, opened = 0, False, None
+    while (at := text.find("<", at)) >= 0:
+        other = _passed_over(text, at)
+        if other is not None:
+            at = other
+            continue
+        tag = _XML_TAG.match(text, at)
+        if tag is None:
+            at += 1
+            continue
+        closing, name, empty = tag.group(1), tag.group(2), tag.group(3)
+        if name == "body" and not closing:
+            in_body = True
+        elif name == "p" and in_body:
+            if closing and opened is not None:
+                out.append((opened, at))
+                opened = None
+            elif not closing and not empty:
+                opened = tag.end()
+        at = tag.end()
+    return out
+
+
+def _seen_in_paragraph(raw: str) -> tuple[str, list[int], list[int]]:
+    """A ``<p>``'s content as the reader reads it (`_text`: elements left out but for their
+    text, ``<br/>`` as a line break, references decoded, white space collapsed to one space
+    and none at a line's ends, lines without words left out), and for each character seen
+    where it is written in ``raw``: its start and end (a collapsed space spans its run)."""
+    lines: list[list[tuple[str, int, int]]] = [[]]
+    breaks: list[tuple[int, int]] = []  # where each line after the first begins: its <br/>
+    at, n, skipping = 0, len(raw), 0
+    while at < n:
+        ch = raw[at]
+        if ch == "<":
+            other = _passed_over(raw, at)
+            tag = _XML_TAG.match(raw, at) if other is None else None
+            if other is not None or tag is not None:
+                end = other if other is not None else tag.end() if tag is not None else at + 1
+                if tag is not None and tag.group(2) in ("metadata", "set") and not tag.group(3):
+                    skipping += -1 if tag.group(1) else 1  # their text is no subtitle's
+                elif tag is not None and tag.group(2) == "br" and not tag.group(1) and not skipping:
+                    lines.append([])
+                    breaks.append((at, end))
+                at = end
+                continue
+        if skipping:
+            at += 1
+            continue
+        ref = CHARACTER_REFERENCE.match(raw, at) if ch == "&" else None
+        if ref is not None:
+            lines[-1].extend((seen, at, ref.end()) for seen in html.unescape(ref.group()))
+            at = ref.end()
+        else:
+            lines[-1].append((ch, at, at + 1))
+            at += 1
+    return collapsed_map(lines, breaks)

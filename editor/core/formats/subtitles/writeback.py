@@ -380,6 +380,39 @@ def visible_map(raw: str) -> tuple[str, list[int], list[int]]:
     return "".join(out), starts, ends
 
 
+def collapsed_map(lines: list[list[tuple[str, int, int]]], breaks: list[tuple[int, int]]
+                  ) -> tuple[str, list[int], list[int]]:
+    """A text as markup shows it (TTML, SAMI) from its characters line by line, each (character,
+    start and end where it is written), and where each line after the first begins (its <br>'s
+    start and end): white space collapsed to one space and none at a line's ends, as the readers
+    collapse it, lines without words left out; a collapsed space spans its run."""
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for k, line in enumerate(lines):
+        words: list[tuple[str, int, int]] = []
+        for ch, start, end in line:
+            if not ch.isspace():
+                words.append((ch, start, end))
+            elif words and words[-1][0] != " ":
+                words.append((" ", start, end))
+            elif words:  # a run of white space is one space, spanning the run
+                words[-1] = (" ", words[-1][1], end)
+        if words and words[-1][0] == " ":
+            words.pop()
+        if not words:
+            continue
+        if out:
+            out.append("\n")
+            starts.append(breaks[k - 1][0])
+            ends.append(breaks[k - 1][1])
+        for ch, start, end in words:
+            out.append(ch)
+            starts.append(start)
+            ends.append(end)
+    return "".join(out), starts, ends
+
+
 def _word_spans(seen: str, prefixed: bool | str) -> list[tuple[int, int]] | None:
     """Where each word the reader took from a cue stands in its text as seen (start, end: the
     word and its mark), in order; None where they cannot be found."""
@@ -417,7 +450,17 @@ def patch_text(raw: str, cue: SourceCue, ids: Sequence[int], texts: Sequence[str
     follows: "<b>Stop</b>, he said"), a deleted word taken out with the space before it, a word
     typed in put after the word before it; tags, references and spacing elsewhere as they were.
     None where the words cannot be found in the text, or where no word of the cue is left."""
-    seen, starts, ends = visible_map(raw)
+    return patch_seen(raw, visible_map(raw), cue, ids, texts, escape, prefixed)
+
+
+def patch_seen(raw: str, seen_map: tuple[str, list[int], list[int]], cue: SourceCue, ids: Sequence[int],
+               texts: Sequence[str], escape: Callable[[str], str], prefixed: bool | str = False, *,
+               drop_emptied: bool = True) -> str | None:
+    """`patch_text` for a text whose characters as seen (``seen_map``: the text, and where each
+    character starts and ends in ``raw``) another format's map gives (SubStation Alpha's override
+    blocks and \\N, TTML's elements and collapsed white space). ``drop_emptied``: a line of
+    ``raw`` left without words goes (only where raw's lines are the cue's lines)."""
+    seen, starts, ends = seen_map
     reader = "\n".join(visible(line) for line in BREAK_TAG.sub("\n", cue.text).split("\n"))
     if seen != reader:
         return None
@@ -475,7 +518,8 @@ def patch_text(raw: str, cue: SourceCue, ids: Sequence[int], texts: Sequence[str
             put(starts[spans[before][0]], starts[spans[before][0]], escape(" ".join(words) + " "))
         else:
             put(tails[after], tails[after], escape(" " + " ".join(words)))
-    return _drop_emptied_lines(_apply(raw, edits), raw)
+    patched = _apply(raw, edits)
+    return _drop_emptied_lines(patched, raw) if drop_emptied else patched
 
 
 def _patch_word(seen: str, raw: str, starts: list[int], ends: list[int], a: int, b: int, new: str,
@@ -608,5 +652,5 @@ def wrap_long(text: str, width: int) -> str:
     return _apply(text, edits) if edits else text
 
 
-__all__ = ["CueText", "Source", "encode", "encode_as", "patch_text", "rolling_written_back", "source_of",
+__all__ = ["CueText", "Source", "collapsed_map", "encode", "encode_as", "patch_seen", "patch_text", "rolling_written_back", "source_of",
            "split_lines", "unchanged", "visible_map", "wrap_long", "write_back"]

@@ -717,8 +717,8 @@ def styling_warnings(cues: Sequence[OutCue], fmt: str, name: str, verbatim: bool
     nothing (``verbatim``: the writer writes an unchanged cue of its own format as it came).
     SubRip and SubStation Alpha carry italics, bold, underline, colours and position; WebVTT
     all but colours (those a WebVTT class gave go back with the class) and keeps its classes;
-    TTML (pysubs2) italics, bold and underline; SubViewer nothing. A WebVTT class is lost
-    outside WebVTT unless it gave the words their colour."""
+    TTML (pysubs2) italics, bold and underline; SAMI all but position; SubViewer nothing. A
+    WebVTT class is lost outside WebVTT unless it gave the words their colour."""
     kinds: set[str] = set()
     count = 0
     for cue in cues:
@@ -733,7 +733,7 @@ def styling_warnings(cues: Sequence[OutCue], fmt: str, name: str, verbatim: bool
             lost.add("colours (<font color>)")
         if fmt == "vtt":
             lost.discard(VTT_CLASS_LOST)  # kept as written
-        if fmt == "ttml" and cue.align:
+        if fmt in ("ttml", "sami") and cue.align:
             lost.add("position ({\\an8})")
         if fmt == "sbv" and (styled or cue.align):
             lost.add("italics, bold, underline, colours and position")

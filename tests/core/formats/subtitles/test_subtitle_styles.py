@@ -224,9 +224,9 @@ def test_substation_styles_and_overrides_carry_and_what_cannot_is_said(tmp_path)
     before = (tmp_path / "a.ass").read_text(encoding="utf-8").splitlines()
     after = ass.splitlines()
     assert len(after) == len(before) and warnings == []
-    assert [(a, b) for a, b in zip(before, after) if a != b] == [(  # its comment is no word
+    assert [(a, b) for a, b in zip(before, after) if a != b] == [(  # its comment stays, as all but the mark
         "Dialogue: 0,0:00:04.00,0:00:06.00,Default,,0,0,0,,{a comment}This is {\\i1}really{\\i0} late",
-        "Dialogue: 0,0:00:04.00,0:00:06.00,Default,,0,0,0,,This is {\\i1}really{\\i0} late.")]
+        "Dialogue: 0,0:00:04.00,0:00:06.00,Default,,0,0,0,,{a comment}This is {\\i1}really{\\i0} late.")]
     assert "{\\k20}Sing {\\k30}along" in ass  # a cue not changed keeps its karaoke
 
 
