@@ -40,14 +40,18 @@ from editor.gui.dialogs.percent import percent_box
 
 EXPORT_FORMATS = {".txt": "Plain text", ".md": "Markdown", ".docx": "Word document",
                   ".srt": "SubRip subtitles", ".vtt": "WebVTT subtitles",
-                  ".ass": "SubStation Alpha subtitles", ".ttml": "TTML subtitles",
-                  ".sbv": "YouTube SubViewer subtitles", ".json": "JSON (Whisper shape)"}
+                  ".ass": "Advanced SubStation Alpha subtitles", ".ssa": "SubStation Alpha (v4) subtitles",
+                  ".ttml": "TTML subtitles", ".dfxp": "DFXP (TTML) subtitles",
+                  ".smi": "SAMI captions", ".sbv": "YouTube SubViewer subtitles",
+                  ".json": "JSON (Whisper shape)"}
 
 
-#: Subtitle formats Stet writes, by the extension of a file it reads (".ssa" is written as ".ass"):
-#: a subtitle source is exported in its own format by default, cues and timings kept.
-SUBTITLE_EXPORTS = {".srt": ".srt", ".vtt": ".vtt", ".sbv": ".sbv", ".ass": ".ass", ".ssa": ".ass",
-                    ".ttml": ".ttml", ".dfxp": ".ttml"}
+#: Subtitle formats Stet writes, by the extension of a file it reads: a subtitle source is exported
+#: in its own format by default, cues and timings kept, and written back as it came but for what
+#: the person decided (an .ssa, a .dfxp and a SAMI file too: offered as .ass and .ttml before, they
+#: were written afresh in another format).
+SUBTITLE_EXPORTS = {".srt": ".srt", ".vtt": ".vtt", ".sbv": ".sbv", ".ass": ".ass", ".ssa": ".ssa",
+                    ".ttml": ".ttml", ".dfxp": ".dfxp", ".smi": ".smi", ".sami": ".smi"}
 
 
 def suggested_export(source: Path | None, project: Path | None, folder: Path, *,

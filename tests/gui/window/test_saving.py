@@ -4,6 +4,7 @@ explicitly and names the risk, and a read-only file is refused with a message, n
 Opening: a large file or anything but a plain file is read off the UI thread, and can be cancelled."""
 
 import threading
+from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
@@ -224,7 +225,8 @@ SRT = ("1\n00:00:01,000 --> 00:00:02,500\nthe raw words\n\n"
 
 @pytest.mark.parametrize("name, offered, shown", [
     ("talk.srt", "talk-edited.srt", ".srt"), ("talk.vtt", "talk-edited.vtt", ".vtt"),
-    ("talk.ssa", "talk.ass", ".ass"), ("talk.dfxp", "talk.ttml", ".ttml"),
+    ("talk.ssa", "talk-edited.ssa", ".ssa"), ("talk.dfxp", "talk-edited.dfxp", ".dfxp"),
+    ("talk.smi", "talk-edited.smi", ".smi"), ("talk.sami", "talk.smi", ".smi"),
     ("talk.txt", "talk.docx", ".docx"), ("talk.json", "talk.txt", ".txt"),
     # a language tag before the extension stays there, where players and yt-dlp put it
     ("talk.en.vtt", "talk-edited.en.vtt", ".vtt"), ("talk.pt-BR.srt", "talk-edited.pt-BR.srt", ".srt"),
@@ -267,6 +269,31 @@ def test_exporting_a_subrip_source_as_offered_keeps_its_cues_and_the_source(wind
         [(1000, 2500, "the raw words"), (3000, 4250, "of the talk")]
     window.files.export_dialog(wait=True)  # again: the earlier export is there now, and that is asked about
     assert len(asked.texts) == 1 and "already exists" in asked.texts[0]
+
+
+@pytest.mark.parametrize("name", ["subtitle-edit.ssa", "flash.dfxp", "subtitle-edit.smi"])
+def test_exporting_an_ssa_dfxp_or_sami_as_offered_gives_it_back_as_it_came(window, tmp_path, monkeypatch, name):
+    """An .ssa, a .dfxp and a SAMI file were offered as .ass and .ttml and written afresh in
+    that other format; each is offered in its own and written back byte for byte when nothing
+    was decided."""
+    from tests.core.formats.subtitles.program_exports import FILES
+
+    data = FILES[name]
+    source = tmp_path / f"talk{Path(name).suffix}"
+    source.write_bytes(data)
+    window.open_path(source)
+    window.cancel_restoration()
+    window.interactive = True
+    offered = []
+
+    def exec_(dialog):  # the person presses Enter on what the dialog proposes
+        offered.append(dialog.chosen_path)
+        dialog.accept()
+        return dialog.result()
+    monkeypatch.setattr(ExportDialog, "exec", exec_)
+    window.files.export_dialog(wait=True)
+    assert offered == [tmp_path / f"talk-edited{source.suffix}"]
+    assert offered[0].read_bytes() == data and source.read_bytes() == data
 
 
 def test_exporting_a_subtitle_with_a_language_tag_keeps_the_tag_last(window, qtbot, tmp_path, monkeypatch):
