@@ -118,10 +118,10 @@ def test_find_searches_this_page_then_the_others(pages, qtbot):
     assert pages.browser.textCursor().selectedText().lower() == "speaker"
     assert pages.find_status.text().startswith("1 of ")
     # a word only formats.md has: Enter goes there
-    pages.find_edit.setText("DFXP")
+    pages.find_edit.setText("tickRate")
     assert "not on this page" in pages.find_status.text()
     assert pages.find_next()
-    assert pages.page.name == "formats.md" and pages.browser.textCursor().selectedText().lower() == "dfxp"
+    assert pages.page.name == "formats.md" and pages.browser.textCursor().selectedText().lower() == "tickrate"
     pages.find_edit.setText("no such words anywhere")
     assert not pages.find_next() and pages.find_status.text() == "not found in the help"
 
