@@ -189,6 +189,8 @@ def _without_drawings(text: str) -> str:
 
 
 def _reason(err: Exception) -> str:
+    if isinstance(err, ValueError) and "integer string conversion" in str(err):
+        return "it holds a number with thousands of digits"  # Python's own words name its limit
     return " ".join(str(err).split())[:100] or type(err).__name__
 
 

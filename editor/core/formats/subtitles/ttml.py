@@ -182,6 +182,8 @@ def _time(value: str | None, rates: dict[str, float]) -> float | None:
     m = _CLOCK.fullmatch(value)
     if m:
         h, mm, ss, frac, frames = m.groups()
+        if len(h.lstrip("0")) > 9:  # beyond any recording (and past what int() converts: said so)
+            return float("inf")
         t = int(h) * 3600 + int(mm) * 60 + int(ss) + (float(f"0.{frac}") if frac else 0.0)
         return t + (float(frames) / rates["frame"] if frames else 0.0)
     raise ValueError(f"the time {value!r} cannot be read")

@@ -1,0 +1,196 @@
+"""Hostile inputs whose cost grew faster than the file: a reader given four times a pattern takes
+about four times as long, not sixteen (ratios with generous slack, never absolute times), and a
+few hundred bytes never hang it. Each pattern here once made a reader's time quadratic or
+exponential; what each rewritten part reads is checked against what it read before."""
+
+import contextlib
+import json
+import re
+import signal
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from editor.core import FormatError
+from editor.core.formats import read_any
+from editor.core.formats.subtitles import prefixes, srt
+
+#: Linear reading takes about 4x as long for 4x the input; quadratic, 16x. Between them, with
+#: room for a loaded machine.
+MOST_GROWTH = 9.0
+
+
+class Hang(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def deadline(seconds: int):
+    """A hang turned into a failure (not a timing assert: the work takes milliseconds)."""
+    def fire(*_args):
+        raise Hang(f"no answer in {seconds} s")
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _seconds(path) -> float:
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        try:
+            read_any(path)
+        except FormatError:
+            pass
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def growth(tmp_path, ext: str, make, n: int) -> float:
+    """How many times longer reading ``make(4 * n)`` takes than ``make(n)``."""
+    small, large = tmp_path / f"small{ext}", tmp_path / f"large{ext}"
+    small.write_bytes(make(n))
+    large.write_bytes(make(4 * n))
+    with deadline(120):
+        return _seconds(large) / _seconds(small)
+
+
+def srt_cue(text: bytes) -> bytes:
+    return b"1\n00:00:01,000 --> 00:00:02,000\n" + text + b"\n"
+
+
+# -- SubRip and SubViewer: time lines and cue numbers ----------------------------------------------
+def test_blank_lines_inside_a_cue_cost_linear_time(tmp_path):
+    # the cue numbers of cues without a time line were sought with a regular expression that
+    # retried a run of blank lines from each of its lines (8,000 of them: 2.7 s)
+    ratio = growth(tmp_path, ".srt", lambda n: srt_cue(b"a" + b"\n" * n + b"b"), 20_000)
+    assert ratio < MOST_GROWTH
+
+
+def test_a_line_that_begins_as_a_time_costs_linear_time(tmp_path):
+    # "1:1" then dashes: is it a broken time line ("1:1 -> 2")? Quadratic in the dashes before
+    ratio = growth(tmp_path, ".srt", lambda n: srt_cue(b"w") + b"\n1:1" + b"-" * n + b"\n", 50_000)
+    assert ratio < MOST_GROWTH
+    ratio = growth(tmp_path, ".sbv", lambda n: b"0:00:01.000,0:00:02.000\nw\n\n1:1" + b",1:1" * n
+                   + b" x\n", 5_000)
+    assert ratio < MOST_GROWTH
+
+
+OLD_TIME_LIKE = re.compile(r"^\s*-?\d+:\d+\S*\s*-+>")
+OLD_SBV_LIKE = re.compile(r"^\s*\d+:\d+\S*,\s*\d+:\d+\S*\s*$")
+OLD_ORPHAN_CUE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*[ \t]*(\d+)[ \t]*\n")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="1:,- >\tx\u0663", max_size=14))
+def test_the_time_line_checks_take_the_lines_they_took(line):
+    assert bool(srt._TIME_LIKE.match(line)) == bool(OLD_TIME_LIKE.match(line))
+    assert bool(srt._SBV_LIKE.match(line)) == bool(OLD_SBV_LIKE.match(line))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(["", " ", "\t", "5", " 12 ", "a", "7 x", "\u0663"]), max_size=9))
+def test_cues_without_a_time_line_are_found_as_they_were(body):
+    content = "\n".join(body)
+    numbers, kept = srt._without_orphans(body)
+    assert (numbers, "\n".join(kept)) == (OLD_ORPHAN_CUE.findall(content),
+                                          OLD_ORPHAN_CUE.sub("\n", content))
+
+
+def test_a_cue_without_its_time_line_is_still_joined_and_said(tmp_path):
+    path = tmp_path / "orphan.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:02,000\nhello\n\n2\nthere\n\n"
+                    "3\n00:00:03,000 --> 00:00:04,000\nagain\n", encoding="utf-8")
+    doc = read_any(path)
+    assert doc.words() == ["hello", "there", "again"]
+    assert any("cue 2 has no time line" in w for w in doc.metadata.warnings)
+
+
+# -- credits: handles and links after a colon ------------------------------------------------------
+def test_a_run_of_links_after_a_name_does_not_hang_reading(tmp_path):
+    # "Ann: www.www.www. ... x" was tried as a list of handles every way it could be cut: time
+    # doubling with every two more (28 of them: 1.5 s; 60 would take days)
+    path = tmp_path / "links.txt"
+    path.write_text("Ann: " + "www." * 60 + " x\nBob: hello there\nAnn: yes\n", encoding="utf-8")
+    with deadline(60):
+        doc = read_any(path)
+    assert doc.words()[-3:] == ["hello", "there", "yes"]
+    srt_path = tmp_path / "links.srt"
+    srt_path.write_text(srt_cue(("Subtitles: " + "@a." * 30 + "www." * 60 + " x").encode())
+                        .decode() + "\n2\n00:00:03,000 --> 00:00:04,000\nhello\n", encoding="utf-8")
+    with deadline(60):
+        assert read_any(srt_path).words()[-1] == "hello"
+
+
+def test_credits_are_still_told_from_names():
+    for line in ("Subtitles: @moviesubs", "Sync: www.example.com", "Subtitles: @a, @b and www.x.com",
+                 "Subtitles: subs@mail.com / example.org/x", "www.example.com", "@a @b"):
+        assert prefixes.is_credit(line), line
+    for line in ("Ann: hello there", "Note: example.com is down", "Ann: " + "www." * 60 + " x"):
+        with deadline(60):
+            assert not prefixes.is_credit(line), line
+
+
+# -- oTranscribe: its HTML ---------------------------------------------------------------------------
+def otr(html: str) -> bytes:
+    return json.dumps({"text": html, "media": "a.mp3"}).encode()
+
+
+def test_otr_tags_left_open_cost_linear_time(tmp_path):
+    # html.parser (Python 3.11.7) rescanned the rest of the text at each unclosed tag: 10,000
+    # "<a b='x" took 48 s, 20,000 took 133 s
+    ratio = growth(tmp_path, ".otr", lambda n: otr("hi there " + "<a b='x" * n), 10_000)
+    assert ratio < MOST_GROWTH
+
+
+def test_otr_timestamps_and_paragraphs_cost_linear_time(tmp_path):
+    # each run's end was sought in a copy of the runs after it, and each paragraph's text
+    # grew by copying
+    stamps = lambda n: otr("".join(f'<span class="timestamp" data-timestamp="{i}">{i}</span> w{i} '  # noqa: E731
+                                   for i in range(n)))
+    assert growth(tmp_path, ".otr", stamps, 2_000) < MOST_GROWTH
+    assert growth(tmp_path, ".otr", lambda n: otr("<p>w</p>" * n), 2_000) < MOST_GROWTH
+
+
+def test_otr_words_end_at_the_next_later_timestamp(tmp_path):
+    path = tmp_path / "t.otr"
+    path.write_bytes(otr('<p><span class="timestamp" data-timestamp="2">0:02</span> one two '
+                         '<span class="timestamp" data-timestamp="1">0:01</span> three '
+                         '<span class="timestamp" data-timestamp="6">0:06</span> four</p><p>five &amp; six</p>'))
+    doc = read_any(path)
+    assert doc.words() == ["one", "two", "three", "four", "five", "six"]
+    assert doc.tokens[1].end == 6.0 and doc.tokens[2].end == 6.0  # the next time later than theirs
+    assert doc.tokens[3].end is None and len(doc.paragraph_starts) == 2
+
+
+# -- SAMI and TTML: numbers and style sheets ------------------------------------------------------
+def sami(body: bytes) -> bytes:
+    return (b'<SAMI><HEAD><STYLE TYPE="text/css"><!--\n.ENUSCC { Name: English; lang: en-US; }\n'
+            b'--></STYLE></HEAD><BODY>' + body + b'</BODY></SAMI>')
+
+
+def test_sami_style_rules_cost_linear_time(tmp_path):
+    # the languages were sought with a look-ahead to the next "}" from every "." (".a{" 20,000
+    # times without one: 80 s)
+    ratio = growth(tmp_path, ".smi", lambda n: sami(b"<SYNC Start=0><P>hi there\n") + b".a{" * n, 5_000)
+    assert ratio < MOST_GROWTH
+
+
+def test_a_time_of_thousands_of_digits_is_said_as_one(tmp_path):
+    ttml = tmp_path / "t.ttml"
+    ttml.write_text('<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="' + "9" * 5000
+                    + ':00:00.000" end="1s">hi</p></div></body></tt>', encoding="utf-8")
+    with pytest.raises(FormatError, match="implausible time") as info:
+        read_any(ttml)
+    assert "set_int_max_str_digits" not in str(info.value)
+    smi = tmp_path / "t.smi"
+    smi.write_bytes(sami(b"<SYNC Start=" + b"9" * 5000 + b"><P>hi\n"))
+    with pytest.raises(FormatError, match="thousands of digits") as info:
+        read_any(smi)
+    assert "set_int_max_str_digits" not in str(info.value)
