@@ -194,3 +194,28 @@ def test_a_time_of_thousands_of_digits_is_said_as_one(tmp_path):
     with pytest.raises(FormatError, match="thousands of digits") as info:
         read_any(smi)
     assert "set_int_max_str_digits" not in str(info.value)
+
+
+# -- cues: open ends, cues shown at once, cues of many lines -----------------------------------------
+def ttml(body: bytes) -> bytes:
+    return b'<tt xmlns="http://www.w3.org/ns/ttml"><body><div>' + body + b"</div></body></tt>"
+
+
+def test_ttml_paragraphs_without_an_end_cost_linear_time(tmp_path):
+    # each open end was sought among every start (40,000 of them: 26 s)
+    ratio = growth(tmp_path, ".ttml", lambda n: ttml(b'<p begin="1s">w</p>' * n), 5_000)
+    assert ratio < MOST_GROWTH
+    path = tmp_path / "ends.ttml"
+    path.write_bytes(ttml(b'<p begin="2s">a</p><p begin="1s">b</p><p begin="5s">c</p>'))
+    assert [(t.start, t.end) for t in read_any(path).tokens] == [(2.0, 5.0), (1.0, 2.0), (5.0, 6.0)]
+
+
+def test_many_cues_at_once_and_cues_of_many_lines_cost_linear_time(tmp_path):
+    # a roll was sought in a copy of the lines of every cue shown at once, and between every
+    # pair of lines of two cues (8,000 lines a cue: 8 s)
+    at_once = lambda n: b"".join(b"%d\n00:00:01,000 --> 00:00:02,000\nw%d\n\n" % (i, i)  # noqa: E731
+                                 for i in range(n))
+    assert growth(tmp_path, ".srt", at_once, 2_000) < MOST_GROWTH
+    two = lambda n: (b"1\n00:00:01,000 --> 00:00:02,000\n" + b"".join(b"a%d b\n" % i for i in range(n))  # noqa: E731
+                     + b"\n2\n00:00:03,000 --> 00:00:04,000\n" + b"".join(b"c%d d\n" % i for i in range(n)))
+    assert growth(tmp_path, ".srt", two, 1_000) < MOST_GROWTH
