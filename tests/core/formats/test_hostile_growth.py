@@ -219,3 +219,27 @@ def test_many_cues_at_once_and_cues_of_many_lines_cost_linear_time(tmp_path):
     two = lambda n: (b"1\n00:00:01,000 --> 00:00:02,000\n" + b"".join(b"a%d b\n" % i for i in range(n))  # noqa: E731
                      + b"\n2\n00:00:03,000 --> 00:00:04,000\n" + b"".join(b"c%d d\n" % i for i in range(n)))
     assert growth(tmp_path, ".srt", two, 1_000) < MOST_GROWTH
+
+
+# -- HTML read leniently: TTML that is not XML, SAMI ------------------------------------------------
+def test_ttml_read_as_html_costs_linear_time_and_keeps_a_p_left_open(tmp_path):
+    # html.parser's close() was quadratic in tags left open ("<a b='x" at the end: a hang)
+    ratio = growth(tmp_path, ".ttml", lambda n: ttml(b'<p begin="1s" end="2s">a &nbsp; b</p>')
+                   + b"<a b='x" * n, 10_000)
+    assert ratio < MOST_GROWTH
+    path = tmp_path / "open.ttml"
+    path.write_bytes(ttml(b'<p begin="1s" end="2s">a &nbsp; b</p><p begin="3s">c d<p begin="4s" end="5s">e</p>'))
+    doc = read_any(path)
+    assert doc.words() == ["a", "b", "c", "d", "e"]  # "c d" was lost: its <p> had no </p>
+    assert (doc.tokens[2].start, doc.tokens[3].end) == (3.0, 4.0)
+
+
+def test_sami_tags_left_open_at_the_end_cost_linear_time(tmp_path):
+    for tail in (b"<a b='x", b"<!--"):
+        ratio = growth(tmp_path, ".smi", lambda n: sami(b"<SYNC Start=0><P>hi there\n") + tail * n, 5_000)
+        assert ratio < MOST_GROWTH
+    path = tmp_path / "t.smi"
+    path.write_bytes(sami(b"<SYNC Start=0><P>hi <i>there</i>\n<SYNC Start=1500><P><font color=red>red</font>\n")
+                     + b"<a b='x" * 100)
+    doc = read_any(path)
+    assert doc.words() == ["hi", "there", "red"] and doc.tokens[2].start == 1.5

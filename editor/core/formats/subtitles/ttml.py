@@ -17,13 +17,14 @@ from __future__ import annotations
 import bisect
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import NamedTuple
-from html.parser import HTMLParser
 
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, guarded_xml
+from editor.core.formats._html import parse_html, walk
 from editor.core.formats.subtitles.ass import HELD_BACKSLASH, brace_warning, ssa_events
 from editor.core.formats.subtitles.cues import Cue, checked_times
 from editor.core.formats.subtitles.reading import transcript_from_cues
@@ -78,23 +79,24 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ttml", source=source)
 
 
-class _LenientParser(HTMLParser):
+class _LenientReader:
     """<p begin= end=|dur=> elements of TTML that XML will not parse (raw "<<", HTML entities,
-    an undeclared prefix), read as an HTML parser reads tag soup. Nested times are not added; a <p>
-    without an end (its index put in `open_ends`) ends where `_close_open_ends` says, one without a
-    begin where the cue before it ends."""
+    an undeclared prefix), read as an HTML parser reads tag soup (libxml2's, `_html`: linear in
+    the text; the standard library's took time quadratic in unclosed tags). Nested times are not
+    added; a <p> without an end (its index put in `open_ends`) ends where `_close_open_ends`
+    says, one without a begin where the cue before it ends."""
 
     def __init__(self, rates: dict[str, float]) -> None:
-        super().__init__(convert_charrefs=True)
         self.rates = rates
         self.cues: list[Cue] = []
         self.open_ends: list[int] = []
         self._p: tuple[float | None, float | None] | None = None
         self._text: list[str] = []
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {k.split(":")[-1]: v for k, v in attrs}
+    def start(self, tag: str, attrs: Mapping[str, str]) -> None:
+        values = {k.split(":")[-1]: v for k, v in attrs.items()}
         if tag.split(":")[-1] == "p":
+            self._end_p()  # a <p> inside a <p>: the HTML parser ends the first where the next begins
             start = _time(values.get("begin"), self.rates)
             end = _time(values.get("end"), self.rates)
             dur = _time(values.get("dur"), self.rates)
@@ -104,8 +106,12 @@ class _LenientParser(HTMLParser):
         elif tag.split(":")[-1] == "br":
             self._text.append("\n")
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag.split(":")[-1] == "p" and self._p is not None:
+    def end(self, tag: str) -> None:
+        if tag.split(":")[-1] == "p":
+            self._end_p()
+
+    def _end_p(self) -> None:
+        if self._p is not None:
             lines = [" ".join(line.split()) for line in "".join(self._text).split("\n")]
             lines = [line for line in lines if line]
             if lines:
@@ -117,9 +123,9 @@ class _LenientParser(HTMLParser):
                 self.cues.append(Cue(start, start if stop is None else stop, tuple(lines), text="\n".join(lines)))
             self._p = None
 
-    def handle_data(self, data: str) -> None:
+    def data(self, text: str) -> None:
         if self._p is not None:
-            self._text.append(" ".join(data.split("\n")))
+            self._text.append(" ".join(text.split("\n")))
 
 
 def _lenient_cues(text: str, path: PathLike, warnings: list[str]) -> list[Cue] | None:
@@ -130,13 +136,14 @@ def _lenient_cues(text: str, path: PathLike, warnings: list[str]) -> list[Cue] |
     frame = re.search(r"frameRate=[\"']([\d.]+)", text)
     rates = {"tick": float(tick.group(1)) if tick else 1.0,
              "frame": float(frame.group(1)) if frame else 30.0}
-    parser = _LenientParser(rates)
+    reader = _LenientReader(rates)
+    root = parse_html(text)
     try:
-        parser.feed(text)
-        parser.close()
+        if root is not None:
+            walk(root, reader)
     except ValueError as err:
         raise FormatError(path, str(err)) from None
-    return _close_open_ends(parser.cues, parser.open_ends, warnings)
+    return _close_open_ends(reader.cues, reader.open_ends, warnings)
 
 
 def _local(tag: str) -> str:
