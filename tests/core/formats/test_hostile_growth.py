@@ -236,7 +236,7 @@ def test_ttml_read_as_html_costs_linear_time_and_keeps_a_p_left_open(tmp_path):
 
 def test_sami_tags_left_open_at_the_end_cost_linear_time(tmp_path):
     for tail in (b"<a b='x", b"<!--"):
-        ratio = growth(tmp_path, ".smi", lambda n: sami(b"<SYNC Start=0><P>hi there\n") + tail * n, 5_000)
+        ratio = growth(tmp_path, ".smi", lambda n, tail=tail: sami(b"<SYNC Start=0><P>hi there\n") + tail * n, 5_000)
         assert ratio < MOST_GROWTH
     path = tmp_path / "t.smi"
     path.write_bytes(sami(b"<SYNC Start=0><P>hi <i>there</i>\n<SYNC Start=1500><P><font color=red>red</font>\n")
