@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from editor.core.errors import FormatError
+from editor.core.formats._common import PathLike
+
 
 class Handler(Protocol):
     """What `walk` tells of each element, in document order."""
@@ -21,16 +24,26 @@ class Handler(Protocol):
     def data(self, text: str) -> None: ...
 
 
-def parse_html(text: str) -> Any | None:
-    """The root element of ``text`` read as HTML (tag soup too), None where nothing is read."""
+#: How deep libxml2 nests elements with ``huge_tree`` (256 without): markup nested deeper is
+#: refused, not read in part (the parser drops everything inside and after it).
+MAX_DEPTH = 2048
+
+
+def parse_html(text: str, path: PathLike) -> Any | None:
+    """The root element of ``text`` read as HTML (tag soup too), None where nothing is read; a
+    FormatError where elements are nested deeper than `MAX_DEPTH`, whose words would be lost."""
     from lxml import etree
 
     parser = etree.HTMLParser(encoding="utf-8", no_network=True, remove_comments=True,
-                              remove_pis=True, huge_tree=False)
+                              remove_pis=True, huge_tree=True)
     try:
-        return etree.fromstring(text.encode("utf-8", "surrogatepass"), parser)
+        root = etree.fromstring(text.encode("utf-8", "surrogatepass"), parser)
     except (etree.LxmlError, ValueError):
-        return None
+        root = None
+    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log):
+        raise FormatError(path, f"its elements are nested more than {MAX_DEPTH:,} levels deep; such "
+                          "a file is refused rather than read in part")
+    return root
 
 
 def walk(root: Any, handler: Handler) -> None:

@@ -112,7 +112,7 @@ def read_noscribe(path: PathLike, encoding: str | None = None) -> Transcript:
     text, warnings = read_text(path, encoding)
     if not text.strip():
         return Transcript(metadata=Metadata(source_file=str(path), warnings=tuple(warnings)))
-    root = parse_html(text)
+    root = parse_html(text, path)
     if root is None:
         raise FormatError(path, "this HTML could not be read")
     reader = _Reader()

@@ -57,7 +57,7 @@ def read_otr(path: PathLike, encoding: str | None = None) -> Transcript:
     if not isinstance(data, dict) or not isinstance(data.get("text"), str):
         raise FormatError(path, "this is not an oTranscribe file: no \"text\"")
     collector = _Collector()
-    root = parse_html(data["text"]) if data["text"].strip() else None
+    root = parse_html(data["text"], path) if data["text"].strip() else None
     if root is not None:
         walk(root, collector)
     tokens: list[Token] = []

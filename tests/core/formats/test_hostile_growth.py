@@ -40,25 +40,29 @@ def deadline(seconds: int):
         signal.signal(signal.SIGALRM, old)
 
 
-def _seconds(path) -> float:
-    best = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
-        try:
-            read_any(path)
-        except FormatError:
-            pass
-        best = min(best, time.perf_counter() - t)
-    return best
+def _cpu_seconds(path) -> float:
+    """The processor time one read takes: this process's own, so that other work on a loaded
+    machine does not count (wall-clock ratios swung from 2 to 60 beside three other test runs)."""
+    t = time.process_time()
+    try:
+        read_any(path)
+    except FormatError:
+        pass
+    return time.process_time() - t
 
 
 def growth(tmp_path, ext: str, make, n: int) -> float:
-    """How many times longer reading ``make(4 * n)`` takes than ``make(n)``."""
+    """How many times longer reading ``make(4 * n)`` takes than ``make(n)`` (the least of three
+    reads of each, taken in turn)."""
     small, large = tmp_path / f"small{ext}", tmp_path / f"large{ext}"
     small.write_bytes(make(n))
     large.write_bytes(make(4 * n))
+    least_small = least_large = float("inf")
     with deadline(120):
-        return _seconds(large) / _seconds(small)
+        for _ in range(3):
+            least_small = min(least_small, _cpu_seconds(small))
+            least_large = min(least_large, _cpu_seconds(large))
+    return least_large / max(least_small, 1e-9)
 
 
 def srt_cue(text: bytes) -> bytes:
@@ -243,3 +247,26 @@ def test_sami_tags_left_open_at_the_end_cost_linear_time(tmp_path):
                      + b"<a b='x" * 100)
     doc = read_any(path)
     assert doc.words() == ["hi", "there", "red"] and doc.tokens[2].start == 1.5
+
+
+NOSCRIBE = ('<html><head><meta charset="UTF-8" /></head><body><p><a name="ts_0_1000_S00">S00: '
+            '<span>[00:00:00]</span> hello there</a></p>{}<p><a name="ts_1000_2000_S00">S00: '
+            '<span>[00:00:01]</span> later words</a></p></body></html>')
+
+
+@pytest.mark.parametrize("ext, make", [
+    (".otr", lambda inner: otr(f"<p>first {inner} after</p><p>later words</p>")),
+    (".html", lambda inner: NOSCRIBE.format(inner).encode()),
+    (".ttml", lambda inner: ttml(f'<p begin="1s" end="2s">a &nbsp; {inner}</p><p begin="3s" end="4s">later words</p>'.encode())),
+])
+def test_html_nested_deep_is_read_whole_or_refused_in_one_line(tmp_path, ext, make):
+    # libxml2 drops what lies inside and after markup nested past its limit (256 levels): words
+    # were lost without a word said (a noScribe file's segments after 300 nested <span>s)
+    path = tmp_path / f"deep{ext}"
+    path.write_bytes(make("<span>" * 300 + "deep" + "</span>" * 300))
+    words = read_any(path).words()
+    assert "deep" in words and words[-2:] == ["later", "words"]
+    path.write_bytes(make("<span>" * 3000 + "deep" + "</span>" * 3000))
+    with pytest.raises(FormatError, match="nested more than 2,048 levels deep") as info:
+        read_any(path)
+    assert "\n" not in str(info.value)

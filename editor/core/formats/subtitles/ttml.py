@@ -137,7 +137,7 @@ def _lenient_cues(text: str, path: PathLike, warnings: list[str]) -> list[Cue] |
     rates = {"tick": float(tick.group(1)) if tick else 1.0,
              "frame": float(frame.group(1)) if frame else 30.0}
     reader = _LenientReader(rates)
-    root = parse_html(text)
+    root = parse_html(text, path)
     try:
         if root is not None:
             walk(root, reader)
