@@ -4,10 +4,12 @@ few hundred bytes never hang it. Each pattern here once made a reader's time qua
 exponential; what each rewritten part reads is checked against what it read before."""
 
 import contextlib
+import io
 import json
 import re
 import signal
 import time
+import zipfile
 
 import pytest
 from hypothesis import given, settings
@@ -270,3 +272,69 @@ def test_html_nested_deep_is_read_whole_or_refused_in_one_line(tmp_path, ext, ma
     with pytest.raises(FormatError, match="nested more than 2,048 levels deep") as info:
         read_any(path)
     assert "\n" not in str(info.value)
+
+
+# -- SubStation Alpha's sections, Word documents ----------------------------------------------------
+ASS_HEAD = (b"[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, "
+            b"MarginL, MarginR, MarginV, Effect, Text\n")
+
+
+def test_substation_lines_that_open_a_section_cost_linear_time(tmp_path):
+    # a heading was sought up to the next "]" across lines (40,000 lines of "[x": 40 s)
+    make = lambda n: ASS_HEAD + b"[x\n" * n + b"Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,hello\n"  # noqa: E731
+    assert growth(tmp_path, ".ass", make, 5_000) < MOST_GROWTH
+
+
+def docx_bytes(body: bytes) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/'
+                   'package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxml'
+                   'formats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+                   '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-'
+                   'officedocument.wordprocessingml.document.main+xml"/></Types>')
+        z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+                   'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
+                   'officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>')
+        z.writestr("word/document.xml", b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml'
+                   b'/2006/main"><w:body>' + body + b"</w:body></w:document>")
+    return buf.getvalue()
+
+
+def test_a_word_document_of_millions_of_paragraphs_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
+    # 40 MB of empty paragraphs (a 60 KB zip) took python-docx minutes and gigabytes
+    path = tmp_path / "many.docx"
+    path.write_bytes(docx_bytes(b"<w:p/>" * 1_200_000 + b"<w:p><w:r><w:t>hi</w:t></w:r></w:p>"))
+    with pytest.raises(FormatError, match="more than 1,000,000 paragraphs and runs") as info:
+        read_any(path)  # counted, not parsed
+    assert "\n" not in str(info.value)
+    from editor.core.formats import docx
+    monkeypatch.setattr(docx, "MAX_ELEMENTS", 5)
+    path.write_bytes(docx_bytes(b"<w:p><w:r><w:t>hello</w:t></w:r><w:r><w:t> there</w:t></w:r></w:p>"))
+    assert read_any(path).words() == ["hello", "there"]  # 3 elements
+    path.write_bytes(docx_bytes(b"<w:p><w:r><w:t>a</w:t></w:r></w:p>" * 3))
+    with pytest.raises(FormatError, match="more than 5 paragraphs"):
+        read_any(path)
+
+
+def test_a_word_document_keeps_no_entity_out_of_the_file(tmp_path):
+    # python-docx resolves no entity: a DOCTYPE naming a local file reads nothing of it
+    path = tmp_path / "xxe.docx"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRETWORD", encoding="utf-8")
+    body = b'<w:p><w:r><w:t>hello &xxe; there</w:t></w:r></w:p>'
+    data = docx_bytes(body)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(buf, "w") as out:
+        for info in src.infolist():
+            content = src.read(info)
+            if info.filename == "word/document.xml":
+                content = (b'<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY xxe SYSTEM "'
+                           + secret.as_uri().encode() + b'">]>' + content)
+            out.writestr(info, content)
+    path.write_bytes(buf.getvalue())
+    try:
+        words = read_any(path).words()
+    except FormatError:
+        return
+    assert "secretword" not in words
