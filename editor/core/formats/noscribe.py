@@ -28,11 +28,11 @@ import re
 from dataclasses import dataclass, field
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from editor.core.document.transcript import Metadata, Token, Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, add_words
+from editor.core.formats._html import parse_html, walk
 from editor.core.formats.subtitles.prefixes import is_name
 from editor.core.formats.txt import read_text
 
@@ -58,7 +58,7 @@ class _Run:
 
 class _Reader:
     """The body's blocks, each a list of runs of text, and the ``audio_source`` meta, from the
-    start, text and end of each element in document order (`_walk`)."""
+    start, text and end of each element in document order (`_html.walk`)."""
 
     def __init__(self) -> None:
         self.blocks: list[list[_Run]] = [[]]
@@ -108,41 +108,15 @@ class _Reader:
             self.blocks.append([])
 
 
-def _walk(root: Any, reader: _Reader) -> None:
-    """Each element's start, text, end and the text after it, in document order, without
-    recursion (a file may nest deep)."""
-    stack: list[tuple[Any, bool]] = [(root, False)]
-    while stack:
-        element, closing = stack.pop()
-        if closing:
-            reader.end(element.tag)
-        elif isinstance(element.tag, str):  # not a comment or a processing instruction
-            reader.start(element.tag.lower(), {str(k): str(v) for k, v in element.attrib.items()})
-            if element.text:
-                reader.data(element.text)
-            stack.append((element, True))
-            stack.extend((child, False) for child in reversed(element))
-            continue
-        if element.tail:
-            reader.data(element.tail)
-
-
 def read_noscribe(path: PathLike, encoding: str | None = None) -> Transcript:
     text, warnings = read_text(path, encoding)
     if not text.strip():
         return Transcript(metadata=Metadata(source_file=str(path), warnings=tuple(warnings)))
-    from lxml import etree
-
-    parser = etree.HTMLParser(encoding="utf-8", no_network=True, remove_comments=True,
-                              remove_pis=True, huge_tree=False)
-    try:
-        root = etree.fromstring(text.encode("utf-8"), parser)
-    except (etree.LxmlError, ValueError):
-        root = None
+    root = parse_html(text, path)
     if root is None:
         raise FormatError(path, "this HTML could not be read")
     reader = _Reader()
-    _walk(root, reader)
+    walk(root, reader)
     if not reader.anchors:
         raise FormatError(path, "this HTML is not a noScribe transcript (it has no segments timed "
                           'as noScribe marks them, <a name="ts_...">); Stet reads noScribe\'s HTML only')

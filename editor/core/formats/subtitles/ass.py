@@ -102,7 +102,7 @@ def _in_pysubs2_order(text: str) -> tuple[str, str]:
     order, or fewer (``Format: Start, End, Style, Actor, Text``), had words read as names or times
     or was refused. A SubStation Alpha v4 file ([V4 Styles]) has SSA's columns (no Underline,
     "Marked=0" for Layer); read as ASS, its styles were underlined and struck through."""
-    sections = [m.group(1).strip().lower() for m in re.finditer(r"^\s*\[([^\]]*)\]", text, re.MULTILINE)]
+    sections = [m.group(1).strip().lower() for m in re.finditer(r"^[ \t]*\[([^\]\n]*)\]", text, re.MULTILINE)]
     format_ = "ssa" if "v4 styles" in sections and "v4+ styles" not in sections else "ass"
     lines = text.split("\n")
     section, columns = "", None
@@ -205,6 +205,8 @@ def _without_drawings(text: str) -> str:
 
 
 def _reason(err: Exception) -> str:
+    if isinstance(err, ValueError) and "integer string conversion" in str(err):
+        return "it holds a number with thousands of digits"  # Python's own words name its limit
     return " ".join(str(err).split())[:100] or type(err).__name__
 
 

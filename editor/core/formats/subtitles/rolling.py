@@ -16,6 +16,8 @@ from editor.core.formats.subtitles.styles import cue_style
 
 #: A WebVTT cue's region, in its settings (``region:fred``)
 _REGION = re.compile(r"(?:^|\s)region:(\S+)")
+#: The most pairs of a cue's new lines and the lines before it tried for a line that grows
+_MOST_PAIRS = 10_000
 
 
 def is_rolling(cues: Sequence[Cue]) -> bool:
@@ -30,25 +32,30 @@ def is_rolling(cues: Sequence[Cue]) -> bool:
     # show each line twice); cues that never repeat one (lyrics, karaoke) are kept as cues
     inline = any(c.text and INLINE_TIME.search(c.text) for c in cues)
     repeats = 0
-    # by region: the last cue's start, its lines in order
-    before: dict[str | None, tuple[float, list[str]]] = {}
+    # by region: the last cue's start, its lines in order (a dict: cues shown at once add theirs
+    # in place, not to a copy searched line by line, which was quadratic in such cues)
+    before: dict[str | None, tuple[float, dict[str, None]]] = {}
     for cue in cues:
         shown = [_norm(line) for line, _ in cue_lines(cue.text)] if cue.text else list(cue.lines)
         lines = [line for line in dict.fromkeys(shown) if line]
         region = _REGION.search(cue.timing or "")
         key = region.group(1) if region else None
-        start, previous = before.get(key, (float("-inf"), []))
+        start, previous = before.get(key, (float("-inf"), {}))
         if cue.start <= start:  # shown with the cue before: one caption, not a roll
-            before[key] = (start, [*previous, *(line for line in lines if line not in previous)])
+            previous.update(dict.fromkeys(lines))
+            before[key] = (start, previous)
             continue
         new = [line for line in lines if line not in previous]
         # a roll moves the cue before's last line up, new words below it (a line that stays at
         # the top while the ones below change is a refrain or a speaker's turn, not a roll)
-        rolled = bool(previous) and previous[-1] in lines[:-1] and lines[-1] in new
-        grown = any(line.startswith(p + " ") for line in new for p in previous)
+        rolled = bool(previous) and next(reversed(previous)) in lines[:-1] and lines[-1] in new
+        # (a cue of hundreds of lines after another is no caption growing: the pairs are not
+        # tried, which took time quadratic in the lines, 8,000 lines a cue: 8 s)
+        grown = len(new) * len(previous) <= _MOST_PAIRS and any(
+            line.startswith(p + " ") for line in new for p in previous)
         if rolled or grown:
             repeats += 1
-        before[key] = (cue.start, lines)
+        before[key] = (cue.start, dict.fromkeys(lines))
     return repeats >= (1 if inline else max(2, 0.3 * len(cues)))
 
 

@@ -27,12 +27,15 @@ from editor.core.render import NONE, RenderPolicy
 _CLOCK = r"-?(?:\d+:)?\d{1,2}:\d{1,2}(?:[,.:]\d{1,9})?"
 SRT_TIMING = re.compile(rf"^\s*({_CLOCK})\s*-+>\s*({_CLOCK})(.*)$")
 SBV_TIMING = re.compile(rf"^\s*({_CLOCK})\s*,\s*({_CLOCK})\s*$")
-# A line that begins like a time and has an arrow, but is not a time line this reader takes.
-_TIME_LIKE = re.compile(r"^\s*-?\d+:\d+\S*\s*-+>")
-_SBV_LIKE = re.compile(r"^\s*\d+:\d+\S*,\s*\d+:\d+\S*\s*$")
+# A line that begins like a time and has an arrow, but is not a time line this reader takes:
+# "1:2" and the arrow in its first run of non-space, or alone after it (`\S*\s*-+>`, matched in
+# linear time: written so, a line of "1:1" and a million dashes took the regex hours).
+_TIME_LIKE = re.compile(r"^\s*+-?\d++:\d++(?:\S*?->|\S*+\s*+-++>)")
+# SubViewer's: two times parted by a comma, in one run of non-space or two (`\S*,\s*\d+:\d+\S*\s*$`,
+# in linear time likewise).
+_SBV_LIKE = re.compile(r"^\s*+\d++:\d++(?:(?=\S*+\s*+$)\S*?,\d+:\d|\S*+(?<=,)\s++\d+:\d+\S*+\s*+$)")
 _NUMBER = re.compile(r"^\s*\d+\s*$")
-# A cue whose time line is missing reads as more text of the cue before it, number included.
-_ORPHAN_CUE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*[ \t]*(\d+)[ \t]*\n")
+_CUE_NUMBER = re.compile(r"[ \t]*(\d+)[ \t]*")
 
 
 def read_srt(path: PathLike, encoding: str | None = None) -> Transcript:
@@ -73,14 +76,13 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
             top += 1
         body = lines[top:bottom]
         ident = lines[i - 1].strip() if i > 0 and _NUMBER.match(lines[i - 1]) else None
+        orphans, body = _without_orphans(body)
         content = "\n".join(body)
-        orphans = _ORPHAN_CUE.findall(content)
         if orphans:
             # keep the words (they are the user's text), drop the cue numbers, and say so
             warnings.append(f"cue{'s' if len(orphans) > 1 else ''} {', '.join(orphans)} "
                             f"{'have' if len(orphans) > 1 else 'has'} no time line; "
                             f"the words were joined to cue {ident or k + 1}")
-            content = _ORPHAN_CUE.sub("\n", content)
         match = timing.match(lines[i])
         assert match is not None  # marks are the lines that match
         start, end = parse_clock(match.group(1)), parse_clock(match.group(2))
@@ -103,6 +105,35 @@ def parse_blocks(text: str, path: PathLike, warnings: list[str], timing: re.Patt
         cues[0] = Cue(first.start, first.end, text="\n".join([*before, first.text or ""]).strip("\n"),
                       ident=first.ident, timing=first.timing, span=span)
     return checked_times(cues, path, warnings)
+
+
+def _without_orphans(body: list[str]) -> tuple[list[str], list[str]]:
+    r"""The numbers of the cues inside a cue's text whose time line is missing (a number alone on
+    a line after blank lines, a line following it: they read as more text of the cue before), and
+    the text without them and the blank lines before them.
+
+    Line by line, as the regular expression ``\n[ \t]*\n(?:[ \t]*\n)*[ \t]*(\d+)[ \t]*\n`` found
+    and removed them before: that took time quadratic in a run of blank lines (50,000 of them in
+    one cue, 100 s)."""
+    numbers: list[str] = []
+    dropped: set[int] = set()
+    floor = 0  # the first line a match may start after: the one after the last number found
+    blank_from: int | None = None  # the first of the blank lines just before this one
+    for j, line in enumerate(body):
+        number = _CUE_NUMBER.fullmatch(line)
+        if number and blank_from is not None and j + 1 < len(body):
+            first = max(floor, blank_from - 1)  # the line before the blank lines, or the floor
+            if first <= j - 2:
+                numbers.append(number.group(1))
+                dropped.update(range(first + 1, j + 1))
+                floor = j + 1
+        if line.strip(" \t"):
+            blank_from = None
+        elif blank_from is None:
+            blank_from = j
+    if not numbers:
+        return [], body
+    return numbers, [line for n, line in enumerate(body) if n not in dropped]
 
 
 # -- writing --------------------------------------------------------------------------------------

@@ -15,17 +15,19 @@ the cues as SubStation Alpha events (`ass.ssa_events`), with who speaks added as
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import NamedTuple
-from html.parser import HTMLParser
 
 from editor.core.document.text import CHARACTER_REFERENCE
 from editor.core.document.transcript import Transcript
 from editor.core.errors import FormatError
 from editor.core.formats._common import PathLike, atomic_write, guarded_xml
+from editor.core.formats._html import parse_html, walk
 from editor.core.formats.subtitles.ass import HELD_BACKSLASH, brace_warning, ssa_events
 from editor.core.formats.subtitles.cues import BREAK_TAG, Cue, checked_times, visible
 from editor.core.formats.subtitles.reading import transcript_from_cues
@@ -81,23 +83,24 @@ def read_ttml(path: PathLike, encoding: str | None = None) -> Transcript:
     return transcript_from_cues(checked_times(cues, path, warnings), path, warnings, "ttml", source=source)
 
 
-class _LenientParser(HTMLParser):
+class _LenientReader:
     """<p begin= end=|dur=> elements of TTML that XML will not parse (raw "<<", HTML entities,
-    an undeclared prefix), read as an HTML parser reads tag soup. Nested times are not added; a <p>
-    without an end (its index put in `open_ends`) ends where `_close_open_ends` says, one without a
-    begin where the cue before it ends."""
+    an undeclared prefix), read as an HTML parser reads tag soup (libxml2's, `_html`: linear in
+    the text; the standard library's took time quadratic in unclosed tags). Nested times are not
+    added; a <p> without an end (its index put in `open_ends`) ends where `_close_open_ends`
+    says, one without a begin where the cue before it ends."""
 
     def __init__(self, rates: dict[str, float]) -> None:
-        super().__init__(convert_charrefs=True)
         self.rates = rates
         self.cues: list[Cue] = []
         self.open_ends: list[int] = []
         self._p: tuple[float | None, float | None] | None = None
         self._text: list[str] = []
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {k.split(":")[-1]: v for k, v in attrs}
+    def start(self, tag: str, attrs: Mapping[str, str]) -> None:
+        values = {k.split(":")[-1]: v for k, v in attrs.items()}
         if tag.split(":")[-1] == "p":
+            self._end_p()  # a <p> inside a <p>: the HTML parser ends the first where the next begins
             start = _time(values.get("begin"), self.rates)
             end = _time(values.get("end"), self.rates)
             dur = _time(values.get("dur"), self.rates)
@@ -107,8 +110,12 @@ class _LenientParser(HTMLParser):
         elif tag.split(":")[-1] == "br":
             self._text.append("\n")
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag.split(":")[-1] == "p" and self._p is not None:
+    def end(self, tag: str) -> None:
+        if tag.split(":")[-1] == "p":
+            self._end_p()
+
+    def _end_p(self) -> None:
+        if self._p is not None:
             lines = [" ".join(line.split()) for line in "".join(self._text).split("\n")]
             lines = [line for line in lines if line]
             if lines:
@@ -120,9 +127,9 @@ class _LenientParser(HTMLParser):
                 self.cues.append(Cue(start, start if stop is None else stop, tuple(lines), text="\n".join(lines)))
             self._p = None
 
-    def handle_data(self, data: str) -> None:
+    def data(self, text: str) -> None:
         if self._p is not None:
-            self._text.append(" ".join(data.split("\n")))
+            self._text.append(" ".join(text.split("\n")))
 
 
 def _lenient_cues(text: str, path: PathLike, warnings: list[str]) -> list[Cue] | None:
@@ -133,13 +140,14 @@ def _lenient_cues(text: str, path: PathLike, warnings: list[str]) -> list[Cue] |
     frame = re.search(r"frameRate=[\"']([\d.]+)", text)
     rates = {"tick": float(tick.group(1)) if tick else 1.0,
              "frame": float(frame.group(1)) if frame else 30.0}
-    parser = _LenientParser(rates)
+    reader = _LenientReader(rates)
+    root = parse_html(text, path)
     try:
-        parser.feed(text)
-        parser.close()
+        if root is not None:
+            walk(root, reader)
     except ValueError as err:
         raise FormatError(path, str(err)) from None
-    return _close_open_ends(parser.cues, parser.open_ends, warnings)
+    return _close_open_ends(reader.cues, reader.open_ends, warnings)
 
 
 def _local(tag: str) -> str:
@@ -186,6 +194,8 @@ def _time(value: str | None, rates: dict[str, float]) -> float | None:
     m = _CLOCK.fullmatch(value)
     if m:
         h, mm, ss, frac, frames = m.groups()
+        if len(h.lstrip("0")) > 9:  # beyond any recording (and past what int() converts: said so)
+            return float("inf")
         t = int(h) * 3600 + int(mm) * 60 + int(ss) + (float(f"0.{frac}") if frac else 0.0)
         return t + (float(frames) / rates["frame"] if frames else 0.0)
     raise ValueError(f"the time {value!r} cannot be read")
@@ -294,9 +304,10 @@ def _close_open_ends(cues: list[Cue], open_ends: list[int], warnings: list[str])
     starts = sorted(c.start for c in cues)
     for i in open_ends:
         cue = out[i]
-        later = [s for s in starts if s > cue.start]
+        later = bisect.bisect_right(starts, cue.start)  # the first start after its own (a search of
+        # every start for every cue was quadratic: 40,000 <p> without an end, 26 s)
         words = sum(len(line.split()) for line in cue.lines)
-        end = later[0] if later else cue.start + max(1.0, _SECONDS_PER_WORD * words)
+        end = starts[later] if later < len(starts) else cue.start + max(1.0, _SECONDS_PER_WORD * words)
         out[i] = Cue(cue.start, end, cue.lines, cue.speaker, cue.text, cue.ident, cue.timing)
     warnings.append(f"{len(open_ends)} <p> element{'s' if len(open_ends) > 1 else ''} had no end "
                     "time; each was shown until the next one begins")
