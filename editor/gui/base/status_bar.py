@@ -158,8 +158,8 @@ class StatusLabel(QLabel):
                                              self.contentsRect().width())
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        # ended here, not when the frame is freed: a frame kept (by a profiler, a traceback) ended
-        # it later, on another thread, under the next widget's paint (tests/gui/base)
+        # ended here, not when the frame is freed: a frame kept by a sampling profiler ended it
+        # later, on the profiler's thread, under the next widget's paint (tests/gui/base)
         with QPainter(self) as painter:
             painter.setPen(self.palette().windowText().color())
             painter.drawText(self.contentsRect(), int(self.alignment()), self.shown())

@@ -7,10 +7,10 @@ from editor.gui.base.status_bar import StatusLabel
 
 def test_the_status_label_ends_its_painter_before_its_paint_event_returns(window):
     """The label drew with a QPainter it left to be ended when its ``paintEvent``'s frame was freed.
-    Whatever keeps that frame (a sampling profiler, a traceback kept by an uncaught error, a
-    debugger) then ends it later, perhaps on another thread: a window sampled by
-    tests/perf/bench_gui_stalls.py --profile-gaps died of SIGSEGV in QRasterPaintEngine::alphaPenBlt,
-    the window's paint engine ended under the widget it was painting next."""
+    Whatever keeps that frame (a sampling profiler, a debugger, code that keeps a traceback) then
+    ends it later, perhaps on another thread: a window sampled by tests/perf/bench_gui_stalls.py
+    --profile-gaps died of SIGSEGV in QRasterPaintEngine::alphaPenBlt, the window's paint engine
+    left without a state under the widget it was painting next."""
     label = window.status_label
     assert isinstance(label, StatusLabel)
     kept = []
