@@ -26,8 +26,10 @@ which thread (a pass holds the GIL: one on a worker stalls the UI thread all the
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import os
+import signal
 import subprocess
 import statistics
 import sys
@@ -82,6 +84,9 @@ def main() -> int:
     args = parser.parse_args()
     if not args.warm and not args.one:
         return fresh_windows(args)
+    # a window that dies of a signal prints every thread's Python stack on stderr (which a fresh
+    # window shares with the process that started it), as PYTHONFAULTHANDLER=1 would
+    faulthandler.enable(all_threads=True)
 
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtTest import QTest
@@ -520,8 +525,10 @@ def fresh_windows(args: argparse.Namespace) -> int:
             else:
                 print(line.replace("run 1 ", f"window {run + 1} ", 1), flush=True)
         if child.returncode:
-            print(f"window {run + 1} failed (exit status {child.returncode})", file=sys.stderr)
-            return child.returncode
+            how = (f"killed by {signal.Signals(-child.returncode).name}, its stacks above"
+                   if -child.returncode in signal.valid_signals() else f"exit status {child.returncode}")
+            print(f"window {run + 1} failed ({how})", file=sys.stderr, flush=True)
+            return 1 if child.returncode < 0 else child.returncode
     summary(args, model, rows)
     return 0
 

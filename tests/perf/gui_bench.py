@@ -4,8 +4,10 @@ up as `stet` sets it up."""
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -78,12 +80,9 @@ def thread_label(tid: int) -> str:
     """A thread's Python name where Python knows it, else its OS name ("Thread (pooled)")."""
     for thread in threading.enumerate():
         if getattr(thread, "native_id", None) == tid:
-            frame = sys._current_frames().get(thread.ident)  # what it runs now: its outermost
-            names = []                                      # frames of Stet's own code
-            while frame is not None:
-                if "editor" in frame.f_code.co_filename:
-                    names.append(frame.f_code.co_name)
-                frame = frame.f_back
+            stack = stacks().get(thread.ident or 0, [])  # what it runs now, innermost first:
+            names = [name for file, _line, name in stack  # its outermost frames of Stet's code
+                     if "editor" in file]
             outer = names[::-1][:2]
             inner = [n for n in names[:3][::-1] if n not in outer]
             return thread.name + (f" ({' > '.join(outer + (['...'] if inner else []) + inner)})"
@@ -93,6 +92,42 @@ def thread_label(tid: int) -> str:
             return f"{f.read().strip()} {tid}"
     except OSError:
         return str(tid)
+
+
+_DUMP_THREAD = re.compile(r"^(?:Current thread|Thread) 0x([0-9a-f]+) ")
+_DUMP_FRAME = re.compile(r'^  File "(.*)", line (\d+|\?\?\?) in (.*)$')
+_dump_lock = threading.Lock()
+_dump_fd: int | None = None
+
+
+def stacks() -> dict[int, list[tuple[str, int, str]]]:
+    """Every thread's Python stack now, by thread ident: (file, line, function), innermost first.
+
+    Read from ``faulthandler.dump_traceback``, not ``sys._current_frames()``: the frame objects
+    that hands out keep the other thread's frames alive after that thread has returned from
+    them, with their locals, so whatever a frame held is freed later, on this thread. A window
+    sampled that way died of SIGSEGV: a status label's QPainter, kept by its ``paintEvent``'s
+    frame, was ended on the sampling thread while the UI thread painted the next widget with the
+    same backing-store paint engine (docs/performance.md, "How --profile-gaps samples").
+    faulthandler reads the frames in C, under the GIL, and keeps nothing."""
+    global _dump_fd
+    with _dump_lock:
+        if _dump_fd is None:
+            _dump_fd = os.memfd_create("stet-bench-stacks") if hasattr(os, "memfd_create") \
+                else os.dup(tempfile.TemporaryFile().fileno())
+        os.ftruncate(_dump_fd, 0)
+        os.lseek(_dump_fd, 0, os.SEEK_SET)
+        faulthandler.dump_traceback(_dump_fd, all_threads=True)
+        text = os.pread(_dump_fd, os.lseek(_dump_fd, 0, os.SEEK_CUR), 0).decode("ascii", "replace")
+    out: dict[int, list[tuple[str, int, str]]] = {}
+    stack: list[tuple[str, int, str]] = []
+    for line in text.splitlines():
+        if (thread := _DUMP_THREAD.match(line)) is not None:
+            stack = out.setdefault(int(thread.group(1), 16), [])
+        elif (frame := _DUMP_FRAME.match(line)) is not None:
+            lineno = frame.group(2)
+            stack.append((frame.group(1), int(lineno) if lineno.isdigit() else 0, frame.group(3)))
+    return out
 
 
 class Heartbeat:
@@ -303,14 +338,15 @@ def transcript_file(folder: Path, fmt: str, words: int, per_paragraph: int) -> P
 
 
 class GapSampler:
-    """What the UI thread was doing in an event-loop gap: a thread samples its stack every
-    ``interval`` seconds (``sys._current_frames``; it gets the GIL whenever the UI thread is in Qt's
-    C++ code or switches), and ``report(start, end)`` counts, for the samples in that window, the
-    innermost frame of Stet's own code and the function it called. Turned on by --profile-gaps."""
+    """What the UI thread was doing in an event-loop gap: a thread samples every thread's stack every
+    ``interval`` seconds (:func:`stacks`; it gets the GIL whenever the UI thread is in Qt's C++
+    code or switches, and holds it while it reads the stacks, 0.3-0.8 ms on this machine), and
+    ``report(start, end)`` counts, for the samples in that window, the innermost frames of the UI
+    thread. Turned on by --profile-gaps."""
 
-    def __init__(self, interval: float = 0.0005) -> None:
+    def __init__(self, interval: float = 0.001) -> None:
         self.interval = interval
-        self.samples: list[tuple[float, tuple[str, ...]]] = []
+        self.samples: list[tuple[float, tuple[str, ...], tuple[str, ...]]] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._main = threading.main_thread().ident
@@ -329,26 +365,15 @@ class GapSampler:
     def _run(self) -> None:
         me = threading.get_ident()
         while not self._stop.wait(self.interval):
-            frames = sys._current_frames()
-            frame = frames.get(self._main)
-            stack = []
-            while frame is not None and len(stack) < 40:
-                code = frame.f_code
-                stack.append(f"{Path(code.co_filename).name}:{code.co_name}:{frame.f_lineno}")
-                frame = frame.f_back
+            now = stacks()
+            stack = tuple(f"{Path(file).name}:{name}:{line}"
+                          for file, line, name in now.get(self._main or 0, [])[:40])
             # the other threads' innermost three frames: what ran beside the UI thread (the
             # sampler gets the GIL only when neither holds it long, so a thread seen here often
             # at a line that is pure Python is one the UI thread waited for)
-            others = []
-            for ident, other in frames.items():
-                if ident in (me, self._main):
-                    continue
-                names = []
-                while other is not None and len(names) < 3:
-                    names.append(f"{Path(other.f_code.co_filename).name}:{other.f_code.co_name}:{other.f_lineno}")
-                    other = other.f_back
-                others.append(" < ".join(names))
-            self.samples.append((time.perf_counter(), tuple(stack), tuple(others)))
+            others = tuple(" < ".join(f"{Path(file).name}:{name}:{line}" for file, line, name in frames[:3])
+                           for ident, frames in now.items() if ident not in (me, self._main) and frames)
+            self.samples.append((time.perf_counter(), stack, others))
 
     def report(self, start: float, end: float, top: int = 12) -> str:
         """The commonest stacks (innermost 4 frames) sampled between ``start`` and ``end``."""

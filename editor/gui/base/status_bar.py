@@ -164,9 +164,11 @@ class StatusLabel(QLabel):
                                              self.contentsRect().width())
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.setPen(self.palette().windowText().color())
-        painter.drawText(self.contentsRect(), int(self.alignment()), self.shown())
+        # ended here, not when the frame is freed: a frame kept by a sampling profiler ended it
+        # later, on the profiler's thread, under the next widget's paint (tests/gui/base)
+        with QPainter(self) as painter:
+            painter.setPen(self.palette().windowText().color())
+            painter.drawText(self.contentsRect(), int(self.alignment()), self.shown())
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip and not self.toolTip() and self.shown() != self.text():
