@@ -24,9 +24,9 @@ from editor.core.formats.subtitles.prefixes import reads_as_name, written_prefix
 from editor.core.formats.subtitles.reading import transcript_from_cues
 from editor.core.formats.subtitles.srt import last_voice
 from editor.core.formats.subtitles.styles import css_color
-from editor.core.formats.subtitles.writeback import (Source, collapsed_map, encode, encode_as, patch_seen, source_of,
+from editor.core.formats.subtitles.writeback import (Source, collapsed_map, encode, encode_as, patch_places, source_of,
                                                     unchanged)
-from editor.core.formats.subtitles.writing import (OutCue, TimedWord, cues_to_write, html_lines, source_runs,
+from editor.core.formats.subtitles.writing import (OutCue, cues_to_write, html_lines, source_runs,
                                                    styling_warnings, timed_words)
 from editor.core.render import NONE, RenderPolicy
 
@@ -219,29 +219,8 @@ def _patched(transcript: Transcript, policy: RenderPolicy, path: PathLike, sourc
             for cue, (_, _, seen) in zip(cues, places)):
         return None
     runs = source_runs(transcript, timed_words(transcript, policy, path))
-    if runs is None:
-        return None
-    by_cue: dict[int, list[TimedWord]] = {}
-    for n, found_run in runs:
-        by_cue.setdefault(n, []).extend(found_run)
-    out: list[str] = []
-    at = 0
-    for n, (cue, (start, end, seen)) in enumerate(zip(cues, places)):
-        run = by_cue.get(n, [])
-        ids = tuple(transcript[w.index].id for w in run)
-        texts = tuple(w.text for w in run)
-        if not run or any(w.speaker != cue.speaker for w in run):
-            return None
-        if ids == cue.token_ids and texts == cue.words:
-            continue
-        patched = patch_seen(text[start:end], seen, cue, ids, texts,
-                             lambda t: html.escape(t, quote=False), drop_emptied=False)
-        if patched is None:
-            return None
-        out += [text[at:start], patched]
-        at = end
-    out.append(text[at:])
-    return encode_as("".join(out), source)
+    patched = None if runs is None else patch_places(text, cues, places, transcript, runs, lambda t: html.escape(t, quote=False))
+    return None if patched is None else encode_as(patched, source)
 
 
 def _seen_in_sync(raw: str) -> tuple[str, list[int], list[int]]:

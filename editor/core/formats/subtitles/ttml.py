@@ -33,9 +33,9 @@ from editor.core.formats.subtitles.cues import BREAK_TAG, Cue, checked_times, vi
 from editor.core.formats.subtitles.reading import transcript_from_cues
 from editor.core.formats.subtitles.styles import css_color
 from editor.core.formats.subtitles.layout import DEFAULT_LAYOUT, SubtitleLayout
-from editor.core.formats.subtitles.writeback import (Source, collapsed_map, encode, encode_as, patch_seen, source_of,
+from editor.core.formats.subtitles.writeback import (Source, collapsed_map, encode, encode_as, patch_places, source_of,
                                                     unchanged)
-from editor.core.formats.subtitles.writing import TimedWord, source_runs, styling_warnings, timed_words
+from editor.core.formats.subtitles.writing import source_runs, styling_warnings, timed_words
 from editor.core.formats.txt import read_source
 from editor.core.render import NONE, RenderPolicy
 
@@ -543,28 +543,8 @@ def _patched(transcript: Transcript, policy: RenderPolicy, path: PathLike, sourc
             for cue, (_, _, seen) in zip(cues, places)):
         return None
     runs = source_runs(transcript, timed_words(transcript, policy, path))
-    if runs is None:
-        return None
-    by_cue: dict[int, list[TimedWord]] = {}
-    for n, found in runs:
-        by_cue.setdefault(n, []).extend(found)
-    out: list[str] = []  # the file in pieces, joined once (a piece a changed cue, and between)
-    at = 0
-    for n, (cue, (start, end, seen)) in enumerate(zip(cues, places)):
-        run = by_cue.get(n, [])
-        ids = tuple(transcript[w.index].id for w in run)
-        texts = tuple(w.text for w in run)
-        if not run or any(w.speaker != cue.speaker for w in run):
-            return None
-        if ids == cue.token_ids and texts == cue.words:
-            continue
-        patched = patch_seen(text[start:end], seen, cue, ids, texts, escape, drop_emptied=False)
-        if patched is None:
-            return None
-        out += [text[at:start], patched]
-        at = end
-    out.append(text[at:])
-    return encode_as("".join(out), source)
+    patched = None if runs is None else patch_places(text, cues, places, transcript, runs, escape)
+    return None if patched is None else encode_as(patched, source)
 
 
 def _paragraphs(text: str) -> list[tuple[int, int]]:

@@ -654,3 +654,34 @@ def wrap_long(text: str, width: int) -> str:
 
 __all__ = ["CueText", "Source", "collapsed_map", "encode", "encode_as", "patch_seen", "patch_text", "rolling_written_back", "source_of",
            "split_lines", "unchanged", "visible_map", "wrap_long", "write_back"]
+
+
+def patch_places(text: str, cues: Sequence[SourceCue], places: Sequence[tuple[int, int, tuple[str, list[int], list[int]]]],
+                 transcript: Transcript, runs: Sequence[tuple[int, list[TimedWord]]],
+                 escape: Callable[[str], str]) -> str | None:
+    """``text`` (a TTML or SAMI file as it came) with each changed cue patched where it stands:
+    ``places`` are the cues' (start, end, what is seen there) one for one with ``cues``, ``runs``
+    the words to write by cue (``writing.source_runs``). None where a cue's words were all
+    deleted, moved to another speaker, or cannot be found in its text (`patch_seen`): the file
+    is then written afresh. The file is joined once from its pieces (a piece a changed cue, and
+    the text between)."""
+    by_cue: dict[int, list[TimedWord]] = {}
+    for n, found in runs:
+        by_cue.setdefault(n, []).extend(found)
+    out: list[str] = []
+    at = 0
+    for n, (cue, (start, end, seen)) in enumerate(zip(cues, places)):
+        run = by_cue.get(n, [])
+        ids = tuple(transcript[w.index].id for w in run)
+        texts = tuple(w.text for w in run)
+        if not run or any(w.speaker != cue.speaker for w in run):
+            return None
+        if ids == cue.token_ids and texts == cue.words:
+            continue
+        patched = patch_seen(text[start:end], seen, cue, ids, texts, escape, drop_emptied=False)
+        if patched is None:
+            return None
+        out += [text[at:start], patched]
+        at = end
+    out.append(text[at:])
+    return "".join(out)
