@@ -10,9 +10,11 @@ what an import that succeeds must give exactly (None when the file says nothing 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
+import signal
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -324,3 +326,22 @@ def sample(all_cases: list[Case], every: int) -> list[Case]:
             chosen.append(case)
             kinds.add(kind)
     return chosen
+
+
+class Hang(Exception):
+    """A read that gave no answer within its ``deadline``."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: int) -> Iterator[None]:
+    """A hang turned into a failure (``Hang`` after ``seconds``; SIGALRM, the main thread only):
+    not a timing assert, the work takes milliseconds."""
+    def fire(*_args: object) -> None:
+        raise Hang(f"no answer in {seconds} s")
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

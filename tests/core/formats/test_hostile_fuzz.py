@@ -4,10 +4,8 @@ what each of Stet's writers produces, in every script of tests/hostile.py, mutat
 read ends in a document that makes sense or in one FormatError of one line: never another
 exception, never a hang."""
 
-import contextlib
 import json
 import re
-import signal
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from editor.core import FormatError, Transcript
 from editor.core.formats import READERS, WRITERS, read_any, write_any
 from editor.core.formats._common import MAX_SECONDS
 from tests import hostile
+from tests.hostile import deadline
 
 CORPUS = Path(__file__).parents[2] / "corpus" / "files"
 
@@ -94,22 +93,6 @@ SEEDS.update(_written())
 def test_the_seeds_cover_every_reader():
     assert {ext for ext, _ in SEEDS.values()} >= set(READERS) - {".text", ".ssa", ".sami", ".htm"}
 
-
-class Hang(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def deadline(seconds: int):
-    def fire(*_args):
-        raise Hang(f"no answer in {seconds} s")
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 _NUMBER = re.compile(rb"\d+(?:\.\d+)?")

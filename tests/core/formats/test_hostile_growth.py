@@ -3,11 +3,9 @@ about four times as long, not sixteen (ratios with generous slack, never absolut
 few hundred bytes never hang it. Each pattern here once made a reader's time quadratic or
 exponential; what each rewritten part reads is checked against what it read before."""
 
-import contextlib
 import io
 import json
 import re
-import signal
 import time
 import zipfile
 
@@ -18,28 +16,12 @@ from hypothesis import strategies as st
 from editor.core import FormatError
 from editor.core.formats import read_any
 from editor.core.formats.subtitles import prefixes, srt
+from tests.hostile import deadline
 
 #: Linear reading takes about 4x as long for 4x the input; quadratic, 16x. Between them, with
 #: room for a loaded machine.
 MOST_GROWTH = 9.0
 
-
-class Hang(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def deadline(seconds: int):
-    """A hang turned into a failure (not a timing assert: the work takes milliseconds)."""
-    def fire(*_args):
-        raise Hang(f"no answer in {seconds} s")
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _cpu_seconds(path) -> float:

@@ -142,32 +142,16 @@ def test_fuzz_subtitles(tmp_path, cues, ext):
 # -- the generated set (tests/hostile.py): every format, encoding, special file, number and type --
 import contextlib  # noqa: E402
 import io  # noqa: E402
-import signal  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from tests import hostile  # noqa: E402
+from tests.hostile import deadline  # noqa: E402
 
 from editor import cli  # noqa: E402
 
 ALL_CASES = list(hostile.cases())
 CATEGORIES = sorted({c.name.split("-")[0] for c in ALL_CASES})
 
-
-class Hang(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def deadline(seconds: int):
-    def fire(*_args):
-        raise Hang(f"no answer in {seconds} s")
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _problems_reading(case, folder: Path) -> str | None:
