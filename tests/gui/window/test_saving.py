@@ -281,6 +281,14 @@ def test_exporting_an_ssa_dfxp_or_sami_as_offered_gives_it_back_as_it_came(windo
     data = FILES[name]
     source = tmp_path / f"talk{Path(name).suffix}"
     source.write_bytes(data)
+    offered = export_as_offered(window, monkeypatch, source)
+    assert offered == [tmp_path / f"talk-edited{source.suffix}"]
+    assert offered[0].read_bytes() == data and source.read_bytes() == data
+
+
+def export_as_offered(window, monkeypatch, source: Path) -> list[Path]:
+    """Open ``source`` (no restoration) and press Enter in File > Export on what the dialog
+    proposes: the paths it offered."""
     window.open_path(source)
     window.cancel_restoration()
     window.interactive = True
@@ -292,8 +300,7 @@ def test_exporting_an_ssa_dfxp_or_sami_as_offered_gives_it_back_as_it_came(windo
         return dialog.result()
     monkeypatch.setattr(ExportDialog, "exec", exec_)
     window.files.export_dialog(wait=True)
-    assert offered == [tmp_path / f"talk-edited{source.suffix}"]
-    assert offered[0].read_bytes() == data and source.read_bytes() == data
+    return offered
 
 
 def test_exporting_a_subtitle_with_a_language_tag_keeps_the_tag_last(window, qtbot, tmp_path, monkeypatch):
@@ -302,18 +309,7 @@ def test_exporting_a_subtitle_with_a_language_tag_keeps_the_tag_last(window, qtb
     source = tmp_path / "talk.en.vtt"
     vtt = "WEBVTT\n\n" + SRT.replace(",", ".").replace("1\n", "", 1).replace("\n2\n", "\n")
     source.write_text(vtt, encoding="utf-8")
-    window.open_path(source)
-    window.cancel_restoration()
-    window.interactive = True
-    offered = []
-
-    def exec_(dialog):  # the person presses Enter on what the dialog proposes
-        offered.append(dialog.chosen_path)
-        dialog.accept()
-        return dialog.result()
-    monkeypatch.setattr(ExportDialog, "exec", exec_)
-    window.files.export_dialog(wait=True)
-    assert offered == [tmp_path / "talk-edited.en.vtt"]
+    assert export_as_offered(window, monkeypatch, source) == [tmp_path / "talk-edited.en.vtt"]
     assert (tmp_path / "talk-edited.en.vtt").exists() and source.read_text(encoding="utf-8") == vtt
 
 
